@@ -1,0 +1,82 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# sluice: one build for the kernel module, libsluice, sluicectl and the tc
+# plugin, and the one test command (make check).  See README.md.
+
+# The kernel to build against: the running kernel's build tree if it has
+# one, else the newest installed Debian linux-headers-*-amd64.  The version
+# is never written down here: Debian moves the ABI number.
+KDIR ?= $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
+	$(shell ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort -V | tail -n 1))
+KVER = $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
+
+PREFIX ?= /usr/local
+TC_LIB_DIR ?= /usr/lib/tc
+export KDIR
+
+.PHONY: all kmod userspace tools check unit selftests bootstrap install uninstall \
+	clean sparse checkpatch vm-shell demo
+
+all: kmod userspace tools
+
+kmod: check-kdir
+	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 modules
+
+userspace:
+	$(MAKE) -C userspace
+
+# Helpers the selftests run in the VM (frame crafting).
+tools:
+	$(MAKE) -C selftests/tools
+
+.PHONY: check-kdir
+check-kdir:
+	@test -n "$(KDIR)" && test -d "$(KDIR)" || { \
+		echo "error: no kernel build tree: install linux-headers-amd64" \
+		     "(make bootstrap) or pass KDIR=/path/to/build" >&2; exit 1; }
+
+# Sparse over every module source file (C=2 re-checks even up-to-date ones).
+sparse: check-kdir
+	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 C=2 CHECK=sparse modules
+
+# checkpatch.pl is not in the headers package; take it from linux-source.
+checkpatch:
+	scripts/checkpatch kmod/*.c kmod/*.h include/uapi/linux/sluice.h
+
+# The one test command: install what is missing, build, run the unit tests
+# on the host and the kernel selftests in a VM, print one summary.
+check:
+	scripts/bootstrap --if-needed
+	$(MAKE) all
+	scripts/check
+
+unit: userspace
+	$(MAKE) -C userspace check
+
+selftests: all
+	selftests/vm/run
+
+bootstrap:
+	scripts/bootstrap
+
+vm-shell: all
+	selftests/vm/run --shell
+
+demo: all
+	selftests/vm/run --demo
+
+install: all
+	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=extra modules_install
+	depmod -a $(KVER)
+	$(MAKE) -C userspace install PREFIX=$(PREFIX) TC_LIB_DIR=$(TC_LIB_DIR)
+
+uninstall:
+	rm -f /lib/modules/$(KVER)/extra/sch_sluice.ko
+	depmod -a $(KVER)
+	$(MAKE) -C userspace uninstall PREFIX=$(PREFIX) TC_LIB_DIR=$(TC_LIB_DIR)
+
+clean:
+	-test -n "$(KDIR)" && $(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	$(MAKE) -C userspace clean
+	$(MAKE) -C selftests/tools clean
+	rm -rf build

@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Netlink options of the qdisc and its classes: defaults, strict parsing
+ * into a candidate configuration, and dumping.  Nothing here touches the
+ * live qdisc; qdisc.c commits a parsed configuration under the tree lock.
+ */
+#include <linux/bitops.h>
+#include <net/netlink.h>
+#include <net/pkt_sched.h>
+
+#include "sluice.h"
+
+/*
+ * Types and lengths only: the range of every value is checked by hand so
+ * that each rejection carries a message naming what was wrong.
+ */
+static const struct nla_policy sluice_policy[TCA_SLUICE_MAX + 1] = {
+	[TCA_SLUICE_CLASSES]	= { .type = NLA_U8 },
+	[TCA_SLUICE_TAG]	= { .type = NLA_U8 },
+	[TCA_SLUICE_DEFAULT]	= { .type = NLA_U8 },
+	[TCA_SLUICE_LIMIT]	= { .type = NLA_U32 },
+	[TCA_SLUICE_PCP_MAP]	= { .type = NLA_NESTED },
+	[TCA_SLUICE_DSCP_MAP]	= { .type = NLA_NESTED },
+	[TCA_SLUICE_MPLS_TC_MAP] = { .type = NLA_NESTED },
+	[TCA_SLUICE_PRIO_MAP]	= { .type = NLA_NESTED },
+};
+
+/* A class takes only its limit; anything else is rejected as unsupported. */
+static const struct nla_policy sluice_class_policy[TCA_SLUICE_MAX + 1] = {
+	[TCA_SLUICE_LIMIT]	= { .type = NLA_U32 },
+};
+
+static const struct {
+	u16	attr;
+	u8	size;
+} sluice_maps[SLUICE_NR_MAPS] = {
+	[TC_SLUICE_TAG_PRIORITY] = { TCA_SLUICE_PRIO_MAP, TC_SLUICE_PRIO_VALUES },
+	[TC_SLUICE_TAG_PCP]	= { TCA_SLUICE_PCP_MAP, TC_SLUICE_PCP_VALUES },
+	[TC_SLUICE_TAG_DSCP]	= { TCA_SLUICE_DSCP_MAP, TC_SLUICE_DSCP_VALUES },
+	[TC_SLUICE_TAG_MPLS_TC]	= { TCA_SLUICE_MPLS_TC_MAP,
+				    TC_SLUICE_MPLS_TC_VALUES },
+};
+
+unsigned int sluice_map_size(unsigned int tag)
+{
+	return sluice_maps[tag].size;
+}
+
+/* Spread the tag's range over the classes in order: v -> v * N / R. */
+static void default_map(struct sluice_config *cfg, unsigned int tag)
+{
+	unsigned int size = sluice_maps[tag].size;
+	unsigned int v;
+
+	for (v = 0; v < size; v++)
+		cfg->map[tag][v] = v * cfg->nclasses / size;
+}
+
+void sluice_config_default(struct sluice_config *cfg, struct Qdisc *sch)
+{
+	struct net_device *dev = qdisc_dev(sch);
+	unsigned int tag;
+
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->nclasses = TC_SLUICE_DEFAULT_CLASSES;
+	cfg->tag = TC_SLUICE_TAG_DSCP;
+	/* As bfifo: a full transmit queue of MTU-sized frames. */
+	cfg->limit = max_t(u32, READ_ONCE(dev->tx_queue_len), 1) *
+		     psched_mtu(dev);
+	for (tag = 0; tag < SLUICE_NR_MAPS; tag++)
+		default_map(cfg, tag);
+}
+
+/* Merge the entries of one map nest into map[], all or nothing. */
+static int map_parse(u8 *map, unsigned int size, const struct nlattr *nest,
+		     struct netlink_ext_ack *extack)
+{
+	u8 merged[SLUICE_MAP_MAX_VALUES];
+	const struct tc_sluice_map_entry *e;
+	DECLARE_BITMAP(seen, SLUICE_MAP_MAX_VALUES);
+	const struct nlattr *attr;
+	int rem;
+
+	bitmap_zero(seen, SLUICE_MAP_MAX_VALUES);
+	memcpy(merged, map, size);
+	nla_for_each_nested(attr, nest, rem) {
+		if (nla_type(attr) != TCA_SLUICE_MAP_ENTRY) {
+			SLUICE_ERR(extack, attr, "unknown attribute in a map");
+			return -EINVAL;
+		}
+		if (nla_len(attr) != sizeof(*e)) {
+			SLUICE_ERR(extack, attr, "map entry has the wrong size");
+			return -EINVAL;
+		}
+		e = nla_data(attr);
+		if (e->reserved) {
+			SLUICE_ERR(extack, attr, "reserved field of a map entry is not zero");
+			return -EINVAL;
+		}
+		if (e->value >= size) {
+			SLUICE_ERR(extack, attr, "map entry value is beyond the tag's range");
+			return -EINVAL;
+		}
+		if (e->tclass >= TC_SLUICE_MAX_CLASSES) {
+			SLUICE_ERR(extack, attr, "map entry names a class above 15");
+			return -EINVAL;
+		}
+		if (__test_and_set_bit(e->value, seen)) {
+			SLUICE_ERR(extack, attr, "map names the same value twice");
+			return -EINVAL;
+		}
+		merged[e->value] = e->tclass;
+	}
+	if (rem) {
+		SLUICE_ERR(extack, nest, "trailing bytes in a map");
+		return -EINVAL;
+	}
+	if (bitmap_empty(seen, SLUICE_MAP_MAX_VALUES)) {
+		SLUICE_ERR(extack, nest, "map has no entries");
+		return -EINVAL;
+	}
+	memcpy(map, merged, size);
+	return 0;
+}
+
+static int scalars_parse(struct sluice_config *cfg, struct nlattr **tb,
+			 struct netlink_ext_ack *extack)
+{
+	if (tb[TCA_SLUICE_CLASSES]) {
+		u8 n = nla_get_u8(tb[TCA_SLUICE_CLASSES]);
+
+		if (n < 1 || n > TC_SLUICE_MAX_CLASSES) {
+			SLUICE_ERR(extack, tb[TCA_SLUICE_CLASSES],
+				   "number of classes must be 1 to 16");
+			return -EINVAL;
+		}
+		cfg->nclasses = n;
+	}
+	if (tb[TCA_SLUICE_TAG]) {
+		u8 tag = nla_get_u8(tb[TCA_SLUICE_TAG]);
+
+		if (tag > TC_SLUICE_TAG_MAX) {
+			SLUICE_ERR(extack, tb[TCA_SLUICE_TAG],
+				   "unknown tag source");
+			return -EINVAL;
+		}
+		cfg->tag = tag;
+	}
+	if (tb[TCA_SLUICE_DEFAULT])
+		cfg->defclass = nla_get_u8(tb[TCA_SLUICE_DEFAULT]);
+	if (tb[TCA_SLUICE_LIMIT]) {
+		u32 limit = nla_get_u32(tb[TCA_SLUICE_LIMIT]);
+
+		if (!limit) {
+			SLUICE_ERR(extack, tb[TCA_SLUICE_LIMIT],
+				   "limit must be at least 1 byte");
+			return -EINVAL;
+		}
+		cfg->limit = limit;
+	}
+	return 0;
+}
+
+/* Every class a configuration names must exist. */
+static int classes_check(const struct sluice_config *cfg, struct nlattr **tb,
+			 struct netlink_ext_ack *extack)
+{
+	unsigned int tag, v;
+
+	if (cfg->defclass >= cfg->nclasses) {
+		SLUICE_ERR(extack, tb[TCA_SLUICE_DEFAULT] ?: tb[TCA_SLUICE_CLASSES],
+			   "default class must be below the number of classes");
+		return -EINVAL;
+	}
+	for (tag = 0; tag < SLUICE_NR_MAPS; tag++) {
+		for (v = 0; v < sluice_maps[tag].size; v++) {
+			if (cfg->map[tag][v] < cfg->nclasses)
+				continue;
+			SLUICE_ERR(extack,
+				   tb[sluice_maps[tag].attr] ?: tb[TCA_SLUICE_CLASSES],
+				   "a map names a class beyond the number of classes");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Parse opt over cfg, which holds the current (or default) configuration.
+ * On error cfg is garbage and the caller must not commit it.
+ */
+int sluice_config_parse(struct sluice_config *cfg, struct nlattr *opt,
+			struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[TCA_SLUICE_MAX + 1];
+	unsigned int tag;
+	int err;
+
+	err = nla_parse_nested(tb, TCA_SLUICE_MAX, opt, sluice_policy, extack);
+	if (err < 0)
+		return err;
+	err = scalars_parse(cfg, tb, extack);
+	if (err)
+		return err;
+
+	for (tag = 0; tag < SLUICE_NR_MAPS; tag++) {
+		struct nlattr *nest = tb[sluice_maps[tag].attr];
+
+		if (nest) {
+			err = map_parse(cfg->map[tag], sluice_maps[tag].size,
+					nest, extack);
+			if (err)
+				return err;
+			cfg->custom_maps |= BIT(tag);
+		} else if (!(cfg->custom_maps & BIT(tag))) {
+			/* A map the user never set follows the class count. */
+			default_map(cfg, tag);
+		}
+	}
+	return classes_check(cfg, tb, extack);
+}
+
+static int map_dump(const u8 *map, unsigned int size, int attr,
+		    struct sk_buff *skb)
+{
+	struct tc_sluice_map_entry e = {};
+	struct nlattr *nest;
+
+	nest = nla_nest_start(skb, attr);
+	if (!nest)
+		return -EMSGSIZE;
+	for (e.value = 0; e.value < size; e.value++) {
+		e.tclass = map[e.value];
+		if (nla_put(skb, TCA_SLUICE_MAP_ENTRY, sizeof(e), &e))
+			return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/* Fills the already opened TCA_OPTIONS nest; the caller cancels on error. */
+int sluice_config_dump(const struct sluice_config *cfg, struct sk_buff *skb)
+{
+	unsigned int tag;
+
+	if (nla_put_u8(skb, TCA_SLUICE_CLASSES, cfg->nclasses) ||
+	    nla_put_u8(skb, TCA_SLUICE_TAG, cfg->tag) ||
+	    nla_put_u8(skb, TCA_SLUICE_DEFAULT, cfg->defclass) ||
+	    nla_put_u32(skb, TCA_SLUICE_LIMIT, cfg->limit))
+		return -EMSGSIZE;
+	for (tag = 0; tag < SLUICE_NR_MAPS; tag++) {
+		if (map_dump(cfg->map[tag], sluice_maps[tag].size,
+			     sluice_maps[tag].attr, skb))
+			return -EMSGSIZE;
+	}
+	return 0;
+}
+
+/* The options of "tc class change": *limit is left alone if not given. */
+int sluice_class_limit_parse(struct nlattr *opt, u32 *limit,
+			     struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[TCA_SLUICE_MAX + 1];
+	int err;
+
+	err = nla_parse_nested(tb, TCA_SLUICE_MAX, opt, sluice_class_policy,
+			       extack);
+	if (err < 0)
+		return err;
+	if (!tb[TCA_SLUICE_LIMIT])
+		return 0;
+	if (!nla_get_u32(tb[TCA_SLUICE_LIMIT])) {
+		SLUICE_ERR(extack, tb[TCA_SLUICE_LIMIT],
+			   "limit must be at least 1 byte");
+		return -EINVAL;
+	}
+	*limit = nla_get_u32(tb[TCA_SLUICE_LIMIT]);
+	return 0;
+}

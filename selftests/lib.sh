@@ -1,0 +1,227 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Shared code of the sluice selftests, in the style of the kernel's
+# tools/testing/selftests/net/forwarding/lib.sh:
+#
+#   ALL_TESTS="a b c"        test functions of the script, in order
+#   SUBTESTS="b" ./t.sh      run only some of them
+#   check_err $? "msg"       fail the running test if $? != 0
+#   check_fail $? "msg"      fail the running test if $? == 0
+#   check_eq ACT EXP "msg"   fail the running test if ACT != EXP
+#   defer CMD...             run CMD when the running test ends, in
+#                            reverse order of registration (teardown
+#                            registered right after each setup step)
+#   tests_run                run them; prints a KTAP document
+#
+# Each test function runs in a subshell, so its state and its deferred
+# teardown cannot leak into the next test.  Exit status: 0 all passed,
+# 1 something failed, 4 (kselftest's skip) everything skipped.
+
+SELFTESTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(dirname "$SELFTESTS_DIR")
+: "${SLUICE_KO:=$REPO/sch_sluice.ko}"
+: "${TC_LIB_DIR:=$REPO/userspace}"
+export TC_LIB_DIR
+SENDFRAMES=$SELFTESTS_DIR/tools/sendframes
+ksft_skip=4
+
+RET=0
+RETMSG=
+SKIP_REASON=
+DEFERRED=()
+
+# ---------------------------------------------------------------- KTAP
+
+log_info()
+{
+	echo "# $*"
+}
+
+check_err()
+{
+	local err=$1 msg=$2
+
+	if ((RET == 0 && err != 0)); then
+		RET=$err
+		RETMSG=$msg
+	fi
+}
+
+check_fail()
+{
+	local err=$1 msg=$2
+
+	if ((RET == 0 && err == 0)); then
+		RET=1
+		RETMSG=$msg
+	fi
+}
+
+check_eq()
+{
+	local actual=$1 expected=$2 msg=$3
+
+	if ((RET == 0)) && [[ "$actual" != "$expected" ]]; then
+		RET=1
+		RETMSG="$msg: expected '$expected', got '$actual'"
+	fi
+}
+
+# Mark the running test skipped (it still runs its teardown).
+skip()
+{
+	SKIP_REASON=$1
+}
+
+defer()
+{
+	DEFERRED+=("$*")
+}
+
+run_deferred()
+{
+	local i
+
+	for ((i = ${#DEFERRED[@]} - 1; i >= 0; i--))
+	do
+		eval "${DEFERRED[i]}" >/dev/null 2>&1
+	done
+	DEFERRED=()
+}
+
+# Skip the whole script, before tests_run, e.g. for a missing tool.
+skip_all()
+{
+	echo "TAP version 13"
+	echo "1..0 # SKIP $1"
+	exit $ksft_skip
+}
+
+require_cmd()
+{
+	local cmd
+
+	for cmd in "$@"; do
+		command -v "$cmd" >/dev/null || skip_all "$cmd is not installed"
+	done
+}
+
+# Runs one test function in a subshell and prints its KTAP result.
+run_one()
+{
+	local num=$1 name=$2
+
+	(
+		trap run_deferred EXIT
+		RET=0
+		"$name"
+		run_deferred
+		if [[ -n "$SKIP_REASON" ]]; then
+			echo "ok $num $name # SKIP $SKIP_REASON"
+			exit $ksft_skip
+		elif ((RET == 0)); then
+			echo "ok $num $name"
+		else
+			echo "# $name: $RETMSG"
+			echo "not ok $num $name"
+			exit 1
+		fi
+	)
+}
+
+tests_run()
+{
+	local tests=(${SUBTESTS:-$ALL_TESTS})
+	local t num=0 rc status=0 passed=0
+
+	echo "TAP version 13"
+	echo "1..${#tests[@]}"
+	for t in "${tests[@]}"; do
+		num=$((num + 1))
+		if ! declare -F "$t" >/dev/null; then
+			echo "not ok $num $t # no such test"
+			status=1
+			continue
+		fi
+		run_one "$num" "$t"
+		rc=$?
+		if ((rc == 0)); then
+			passed=$((passed + 1))
+		elif ((rc != ksft_skip)); then
+			status=1
+		fi
+	done
+	if ((status == 0 && passed == 0 && num > 0)); then
+		status=$ksft_skip
+	fi
+	exit $status
+}
+
+# ------------------------------------------------------------ sluice
+
+# Load the module under test once; tests leave it loaded for the next.
+sluice_load()
+{
+	if ! grep -q '^sch_sluice ' /proc/modules; then
+		insmod "$SLUICE_KO" || skip_all "cannot insmod $SLUICE_KO"
+	fi
+}
+
+# netns_add VAR: create a uniquely named namespace, store its name in VAR.
+netns_add()
+{
+	local -n _ns=$1
+
+	_ns=sluice-$1-$$-$RANDOM
+	ip netns add "$_ns" || return 1
+	defer ip netns del "$_ns"
+	ip -n "$_ns" link set lo up
+}
+
+# veth_add NS A B: a veth pair A-B, both in NS and up.
+veth_add()
+{
+	local ns=$1 a=$2 b=$3
+
+	ip -n "$ns" link add "$a" type veth peer name "$b" &&
+	ip -n "$ns" link set "$a" up &&
+	ip -n "$ns" link set "$b" up
+}
+
+# send NS DEV ARGS...: sendframes inside NS; prints "sent=N refused=M".
+send()
+{
+	local ns=$1 dev=$2
+
+	shift 2
+	ip netns exec "$ns" "$SENDFRAMES" -i "$dev" "$@"
+}
+
+# class_stat NS DEV CLASSID KEY: one field of a class's "tc -j -s" stats.
+class_stat()
+{
+	local ns=$1 dev=$2 classid=$3 key=$4
+
+	tc -n "$ns" -j -s class show dev "$dev" |
+		jq -r --arg h "$classid" --arg k "$key" \
+			'.[] | select(.handle == $h) | .stats[$k] // .xstats[$k]'
+}
+
+# class_stats NS DEV KEY: KEY of every class, in class order, one line.
+class_stats()
+{
+	local ns=$1 dev=$2 key=$3
+
+	tc -n "$ns" -j -s class show dev "$dev" |
+		jq -r --arg k "$key" \
+			'[.[] | {h: (.handle | split(":")[1] | tonumber),
+				 v: (.stats[$k] // .xstats[$k])}]
+			 | sort_by(.h) | map(.v | tostring) | join(" ")'
+}
+
+# qdisc_json NS DEV: the root qdisc of DEV as JSON.
+qdisc_json()
+{
+	tc -n "$1" -j -s qdisc show dev "$2" | jq -c '.[0]'
+}

@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sendframes: transmit crafted Ethernet frames on a device through an
+ * AF_PACKET socket, so selftests can put any tag (PCP, DSCP, MPLS TC,
+ * skb->priority) on a frame and count where it lands.
+ *
+ *   sendframes -i DEV [-c COUNT] [-s SIZE] [-d DSTMAC] [-p SKBPRIO]
+ *              [-v VID:PCP] (-4 DSCP | -6 DSCP | -m TC | -e ETHERTYPE)
+ *
+ * The frame is padded to SIZE bytes (without FCS, default 100).  A frame
+ * the qdisc drops makes sendto() fail with ENOBUFS; those are counted, not
+ * fatal, and the last line of output is "sent=N refused=M".  IPv4
+ * frames carry a valid header checksum and protocol 253 (RFC 3692
+ * experimentation), so hosts that receive them drop them quietly.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <getopt.h>
+#include <linux/if_ether.h>
+#include <linux/if_packet.h>
+#include <net/if.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#define MAX_FRAME	9000
+#define IP_PROTO_TEST	253
+
+enum payload { P_NONE, P_IPV4, P_IPV6, P_MPLS, P_RAW };
+
+struct opts {
+	const char *dev;
+	unsigned long count;
+	unsigned int size;
+	uint8_t dst[ETH_ALEN];
+	long skbprio;
+	int vid, pcp;			/* vid < 0: no tag in the frame */
+	enum payload payload;
+	unsigned int value;		/* DSCP, MPLS TC or EtherType */
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: sendframes -i DEV [-c COUNT] [-s SIZE] [-d DSTMAC] [-p SKBPRIO]\n"
+		"                  [-v VID:PCP] (-4 DSCP | -6 DSCP | -m TC | -e ETHERTYPE)\n");
+}
+
+static void die(const char *what)
+{
+	fprintf(stderr, "sendframes: %s\n", what);
+	exit(1);
+}
+
+static unsigned long number(const char *s, unsigned long max, const char *what)
+{
+	unsigned long v;
+	char *end;
+
+	errno = 0;
+	v = strtoul(s, &end, 0);
+	if (errno || end == s || *end || v > max) {
+		fprintf(stderr, "sendframes: bad %s \"%s\" (0..%lu)\n", what, s, max);
+		exit(2);
+	}
+	return v;
+}
+
+static void parse_mac(const char *s, uint8_t *mac)
+{
+	unsigned int b[ETH_ALEN];
+	int i;
+
+	if (sscanf(s, "%x:%x:%x:%x:%x:%x", &b[0], &b[1], &b[2], &b[3], &b[4],
+		   &b[5]) != ETH_ALEN) {
+		fprintf(stderr, "sendframes: bad MAC \"%s\"\n", s);
+		exit(2);
+	}
+	for (i = 0; i < ETH_ALEN; i++)
+		mac[i] = b[i];
+}
+
+static void set_payload(struct opts *o, enum payload p, unsigned long v)
+{
+	if (o->payload != P_NONE)
+		die("give one of -4, -6, -m, -e");
+	o->payload = p;
+	o->value = v;
+}
+
+static void parse_args(struct opts *o, int argc, char **argv)
+{
+	char *colon;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->count = 1;
+	o->size = 100;
+	o->skbprio = -1;
+	o->vid = -1;
+	memset(o->dst, 0xff, ETH_ALEN);
+	while ((c = getopt(argc, argv, "i:c:s:d:p:v:4:6:m:e:h")) != -1) {
+		switch (c) {
+		case 'i': o->dev = optarg; break;
+		case 'c': o->count = number(optarg, 10000000, "count"); break;
+		case 's': o->size = number(optarg, MAX_FRAME, "size"); break;
+		case 'd': parse_mac(optarg, o->dst); break;
+		case 'p': o->skbprio = number(optarg, UINT32_MAX, "priority"); break;
+		case 'v':
+			colon = strchr(optarg, ':');
+			if (!colon)
+				die("-v takes VID:PCP");
+			*colon = '\0';
+			o->vid = number(optarg, 4095, "VLAN id");
+			o->pcp = number(colon + 1, 7, "PCP");
+			break;
+		case '4': set_payload(o, P_IPV4, number(optarg, 63, "DSCP")); break;
+		case '6': set_payload(o, P_IPV6, number(optarg, 63, "DSCP")); break;
+		case 'm': set_payload(o, P_MPLS, number(optarg, 7, "MPLS TC")); break;
+		case 'e': set_payload(o, P_RAW, number(optarg, 0xffff, "EtherType")); break;
+		case 'h': usage(stdout); exit(0);
+		default: usage(stderr); exit(2);
+		}
+	}
+	if (!o->dev || o->payload == P_NONE || optind != argc) {
+		usage(stderr);
+		exit(2);
+	}
+}
+
+static uint16_t ip_checksum(const uint8_t *p, size_t len)
+{
+	uint32_t sum = 0;
+	size_t i;
+
+	for (i = 0; i < len; i += 2)
+		sum += (p[i] << 8) | p[i + 1];
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return ~sum;
+}
+
+static void put16(uint8_t *p, uint16_t v)
+{
+	p[0] = v >> 8;
+	p[1] = v;
+}
+
+/* Returns the frame length. */
+static size_t build(const struct opts *o, const uint8_t *src, uint8_t *f)
+{
+	size_t off = 2 * ETH_ALEN, len = o->size;
+	uint8_t *l3;
+
+	memset(f, 0, MAX_FRAME);
+	memcpy(f, o->dst, ETH_ALEN);
+	memcpy(f + ETH_ALEN, src, ETH_ALEN);
+	if (o->vid >= 0) {
+		put16(f + off, ETH_P_8021Q);
+		put16(f + off + 2, (o->pcp << 13) | o->vid);
+		off += 4;
+	}
+	l3 = f + off + 2;
+	if (len < off + 2 + 40)
+		len = off + 2 + 40;
+	switch (o->payload) {
+	case P_IPV4:
+		put16(f + off, ETH_P_IP);
+		l3[0] = 0x45;
+		l3[1] = o->value << 2;
+		put16(l3 + 2, len - off - 2);
+		l3[8] = 64;
+		l3[9] = IP_PROTO_TEST;
+		l3[12] = 198; l3[13] = 18; l3[15] = 1;	/* 198.18.0.1 */
+		l3[16] = 198; l3[17] = 18; l3[19] = 2;	/* 198.18.0.2 */
+		put16(l3 + 10, ip_checksum(l3, 20));
+		break;
+	case P_IPV6:
+		put16(f + off, ETH_P_IPV6);
+		l3[0] = 0x60 | (o->value >> 2);
+		l3[1] = (o->value & 3) << 6;
+		put16(l3 + 4, len - off - 2 - 40);
+		l3[6] = IP_PROTO_TEST;
+		l3[7] = 64;
+		l3[8] = 0x20; l3[9] = 0x01; l3[10] = 0x0d; l3[11] = 0xb8;
+		l3[23] = 1;				/* 2001:db8::1 */
+		l3[24] = 0x20; l3[25] = 0x01; l3[26] = 0x0d; l3[27] = 0xb8;
+		l3[39] = 2;				/* 2001:db8::2 */
+		break;
+	case P_MPLS:
+		put16(f + off, ETH_P_MPLS_UC);
+		/* Label 1000, TC, bottom of stack, TTL 64. */
+		l3[0] = 1000 >> 12;
+		l3[1] = (1000 >> 4) & 0xff;
+		l3[2] = ((1000 & 0xf) << 4) | (o->value << 1) | 1;
+		l3[3] = 64;
+		break;
+	default:
+		put16(f + off, o->value);
+		break;
+	}
+	return len;
+}
+
+int main(int argc, char **argv)
+{
+	static uint8_t frame[MAX_FRAME];
+	struct sockaddr_ll sll = { .sll_family = AF_PACKET };
+	struct ifreq ifr = { 0 };
+	unsigned long i, refused = 0;
+	struct opts o;
+	size_t len;
+	int fd;
+
+	parse_args(&o, argc, argv);
+	fd = socket(AF_PACKET, SOCK_RAW, 0);
+	if (fd < 0)
+		die("socket(AF_PACKET): needs CAP_NET_RAW");
+	if (strlen(o.dev) >= IFNAMSIZ)
+		die("device name too long");
+	strcpy(ifr.ifr_name, o.dev);
+	if (ioctl(fd, SIOCGIFINDEX, &ifr) < 0)
+		die("no such device");
+	sll.sll_ifindex = ifr.ifr_ifindex;
+	if (ioctl(fd, SIOCGIFHWADDR, &ifr) < 0)
+		die("cannot read the device's MAC address");
+	if (o.skbprio >= 0) {
+		int prio = o.skbprio;
+
+		if (setsockopt(fd, SOL_SOCKET, SO_PRIORITY, &prio, sizeof(prio)))
+			die("SO_PRIORITY: needs CAP_NET_ADMIN above 6");
+	}
+	len = build(&o, (uint8_t *)ifr.ifr_hwaddr.sa_data, frame);
+	for (i = 0; i < o.count; i++) {
+		if (sendto(fd, frame, len, 0, (struct sockaddr *)&sll,
+			   sizeof(sll)) == (ssize_t)len)
+			continue;
+		if (errno == ENOBUFS) {
+			refused++;
+		} else {
+			fprintf(stderr, "sendframes: frame %lu: %s\n", i + 1,
+				strerror(errno));
+			return 1;
+		}
+	}
+	close(fd);
+	printf("sent=%lu refused=%lu\n", o.count - refused, refused);
+	return 0;
+}
