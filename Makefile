@@ -11,7 +11,8 @@ KDIR ?= $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
 KVER = $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
 
 PREFIX ?= /usr/local
-TC_LIB_DIR ?= /usr/lib/tc
+# Where Debian's tc looks for plugins (its LIBDIR is multiarch).
+TC_LIB_DIR ?= /usr/lib/$(shell $(CC) -print-multiarch)/tc
 export KDIR
 
 .PHONY: all kmod userspace tools check unit selftests bootstrap install uninstall \
@@ -51,7 +52,7 @@ check:
 	scripts/check
 
 unit: userspace
-	$(MAKE) -C userspace check
+	$(MAKE) --no-print-directory -C userspace check
 
 selftests: all
 	selftests/vm/run

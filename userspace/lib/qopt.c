@@ -1,0 +1,345 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The command-line options of the sluice qdisc and of its classes:
+ *
+ *   sluice [ classes N ] [ tag { priority | pcp | dscp | mpls-tc } ]
+ *          [ default CLASS ] [ limit BYTES ] [ pcp-map MAP ] [ dscp-map MAP ]
+ *          [ mpls-tc-map MAP ] [ prio-map MAP ]
+ *   MAP := ENTRY [ ENTRY ... ]    ENTRY := VALUE[-VALUE]:CLASS
+ *
+ *   class: sluice [ limit BYTES ]
+ *
+ * A map takes every word up to the next keyword.  Keywords match exactly (no
+ * abbreviations): "default" and "dscp-map" share prefixes, and a script that
+ * spells an option out today must not change meaning when one is added.
+ *
+ * Every rejected command gets one message that names the option and the
+ * word at fault.  Nothing is printed here: tc and sluicectl decide where
+ * messages go.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sluice/qopt.h>
+#include <sluice/size.h>
+#include <sluice/tag.h>
+#include "parse.h"
+
+/* Where a parser is in argv, and where its message goes. */
+struct cursor {
+	int		argc;
+	char *const	*argv;
+	int		pos;
+	char		*err;
+	size_t		errlen;
+};
+
+/*
+ * The qdisc parser remembers the words that set the default class and each
+ * map value: whether they fit "classes" is known only once the whole command
+ * is read, and the message must quote them.
+ */
+struct qopt_parser {
+	struct cursor		c;
+	struct sluice_qopt	*o;
+	const char		*default_word;
+	const char		*entry_word[__TC_SLUICE_TAG_MAX][SLUICE_MAP_MAX_VALUES];
+};
+
+__attribute__((format(printf, 2, 3)))
+static int fail(struct cursor *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (c->err && c->errlen) {
+		va_start(ap, fmt);
+		vsnprintf(c->err, c->errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -EINVAL;
+}
+
+/* The word after keyword argv[pos]; moves past both. */
+static const char *take_value(struct cursor *c)
+{
+	const char *value;
+
+	if (c->pos + 1 >= c->argc)
+		return NULL;
+	value = c->argv[c->pos + 1];
+	c->pos += 2;
+	return value;
+}
+
+/* A whole word of decimal digits, at most @max. */
+static int parse_uint(const char *word, unsigned long max, unsigned long *val)
+{
+	char *end;
+
+	if (parse_decimal(word, &end, val) || *end || *val > max)
+		return -EINVAL;
+	return 0;
+}
+
+static int parse_limit(struct cursor *c, const char *word, __u32 *limit)
+{
+	if (sluice_parse_size(word, limit) || *limit < 1)
+		return fail(c, "\"limit\" must be 1..%u bytes, not \"%s\"",
+			    UINT32_MAX, word);
+	return 0;
+}
+
+static int parse_classes(struct qopt_parser *p, const char *word)
+{
+	unsigned long n;
+
+	if (parse_uint(word, TC_SLUICE_MAX_CLASSES, &n) || n < 1)
+		return fail(&p->c, "\"classes\" must be 1..%u, not \"%s\"",
+			    TC_SLUICE_MAX_CLASSES, word);
+	p->o->classes = n;
+	return 0;
+}
+
+static int parse_tag(struct qopt_parser *p, const char *word)
+{
+	if (sluice_tag_parse(word, &p->o->tag))
+		return fail(&p->c,
+			    "\"tag\" must be priority, pcp, dscp or mpls-tc, not \"%s\"",
+			    word);
+	return 0;
+}
+
+static int parse_default(struct qopt_parser *p, const char *word)
+{
+	unsigned long n;
+
+	if (parse_uint(word, TC_SLUICE_MAX_CLASSES - 1, &n))
+		return fail(&p->c, "\"default\" must be 0..%u, not \"%s\"",
+			    TC_SLUICE_MAX_CLASSES - 1, word);
+	p->o->defclass = n;
+	p->default_word = word;
+	return 0;
+}
+
+static int parse_qdisc_limit(struct qopt_parser *p, const char *word)
+{
+	return parse_limit(&p->c, word, &p->o->limit);
+}
+
+/* The options that take one value. */
+static const struct scalar {
+	const char	*name;
+	unsigned int	bit;
+	int		(*parse)(struct qopt_parser *p, const char *word);
+} scalars[] = {
+	{ "classes",	SLUICE_QOPT_CLASSES,	parse_classes },
+	{ "tag",	SLUICE_QOPT_TAG,	parse_tag },
+	{ "default",	SLUICE_QOPT_DEFAULT,	parse_default },
+	{ "limit",	SLUICE_QOPT_LIMIT,	parse_qdisc_limit },
+};
+
+#define N_SCALARS	(sizeof(scalars) / sizeof(scalars[0]))
+
+static const struct scalar *find_scalar(const char *word)
+{
+	size_t i;
+
+	for (i = 0; i < N_SCALARS; i++)
+		if (!strcmp(word, scalars[i].name))
+			return &scalars[i];
+	return NULL;
+}
+
+/* The tag source whose map @word names, or -1. */
+static int find_map(const char *word)
+{
+	unsigned int tag;
+
+	for (tag = 0; tag <= TC_SLUICE_TAG_MAX; tag++)
+		if (!strcmp(word, sluice_tag_info(tag)->map_name))
+			return tag;
+	return -1;
+}
+
+static int is_keyword(const char *word)
+{
+	return !strcmp(word, "help") || find_scalar(word) || find_map(word) >= 0;
+}
+
+static int parse_entry(struct qopt_parser *p, unsigned int tag, const char *word)
+{
+	const struct sluice_tag_info *ti = sluice_tag_info(tag);
+	struct sluice_map *map = &p->o->maps[tag];
+	struct sluice_map_range r;
+	unsigned int v;
+
+	if (sluice_map_entry_parse(word, &r))
+		return fail(&p->c, "\"%s\" entry \"%s\" is not VALUE[-VALUE]:CLASS",
+			    ti->map_name, word);
+	if (r.low >= ti->values || r.high >= ti->values)
+		return fail(&p->c, "\"%s\" entry \"%s\": value must be 0..%u",
+			    ti->map_name, word, ti->values - 1);
+	if (r.low > r.high)
+		return fail(&p->c, "\"%s\" entry \"%s\": range %u-%u is reversed",
+			    ti->map_name, word, r.low, r.high);
+	if (r.tclass >= TC_SLUICE_MAX_CLASSES)
+		return fail(&p->c, "\"%s\" entry \"%s\": class must be 0..%u",
+			    ti->map_name, word, TC_SLUICE_MAX_CLASSES - 1);
+	for (v = r.low; v <= r.high; v++) {
+		if (map->given & (1ull << v))
+			return fail(&p->c,
+				    "\"%s\" entry \"%s\": value %u is already mapped by \"%s\"",
+				    ti->map_name, word, v, p->entry_word[tag][v]);
+		map->given |= 1ull << v;
+		map->tclass[v] = r.tclass;
+		p->entry_word[tag][v] = word;
+	}
+	return 0;
+}
+
+static int parse_map(struct qopt_parser *p, unsigned int tag)
+{
+	struct cursor *c = &p->c;
+	int first = ++c->pos;
+	int ret;
+
+	for (; c->pos < c->argc && !is_keyword(c->argv[c->pos]); c->pos++) {
+		ret = parse_entry(p, tag, c->argv[c->pos]);
+		if (ret)
+			return ret;
+	}
+	if (c->pos == first)
+		return fail(c, "missing entries after \"%s\"",
+			    sluice_tag_info(tag)->map_name);
+	return 0;
+}
+
+static int parse_keyword(struct qopt_parser *p)
+{
+	const char *word = p->c.argv[p->c.pos];
+	const struct scalar *s;
+	const char *value;
+	unsigned int bit;
+	int tag;
+
+	if (!strcmp(word, "help"))
+		return SLUICE_PARSE_HELP;
+	s = find_scalar(word);
+	tag = find_map(word);
+	if (!s && tag < 0)
+		return fail(&p->c, "unknown option \"%s\"", word);
+
+	bit = s ? s->bit : SLUICE_QOPT_MAP(tag);
+	if (p->o->present & bit)
+		return fail(&p->c, "duplicate option \"%s\"", word);
+	p->o->present |= bit;
+	if (!s)
+		return parse_map(p, tag);
+
+	value = take_value(&p->c);
+	if (!value)
+		return fail(&p->c, "missing value after \"%s\"", word);
+	return s->parse(p, value);
+}
+
+/* The checks that need "classes", which may come after what it bounds. */
+static int check_classes(struct qopt_parser *p)
+{
+	const struct sluice_qopt *o = p->o;
+	unsigned int tag, v, top;
+
+	if (!(o->present & SLUICE_QOPT_CLASSES))
+		return 0;
+	top = o->classes - 1;
+	if (o->present & SLUICE_QOPT_DEFAULT && o->defclass > top)
+		return fail(&p->c,
+			    "\"default\" must be 0..%u with classes %u, not \"%s\"",
+			    top, o->classes, p->default_word);
+	for (tag = 0; tag <= TC_SLUICE_TAG_MAX; tag++) {
+		for (v = 0; v < SLUICE_MAP_MAX_VALUES; v++) {
+			if (!(o->maps[tag].given & (1ull << v)) ||
+			    o->maps[tag].tclass[v] <= top)
+				continue;
+			return fail(&p->c,
+				    "\"%s\" entry \"%s\": class must be 0..%u with classes %u",
+				    sluice_tag_info(tag)->map_name,
+				    p->entry_word[tag][v], top, o->classes);
+		}
+	}
+	return 0;
+}
+
+/**
+ * sluice_qopt_parse() - parse the options of a sluice qdisc
+ * @o:		the options given; zeroed first
+ * @argc:	number of words
+ * @argv:	the words after "sluice"
+ * @err:	where the message of a rejected command goes (may be NULL)
+ * @errlen:	size of @err, SLUICE_ERRLEN is always enough
+ *
+ * Return: 0; SLUICE_PARSE_HELP if a word is "help" (the caller prints the
+ * usage); -EINVAL with one message in @err otherwise.  @o is meaningful only
+ * on success.  O(@argc).
+ */
+int sluice_qopt_parse(struct sluice_qopt *o, int argc, char *const argv[],
+		      char *err, size_t errlen)
+{
+	struct qopt_parser p = {
+		.c = { .argc = argc, .argv = argv, .err = err, .errlen = errlen },
+		.o = o,
+	};
+	int ret;
+
+	memset(o, 0, sizeof(*o));
+	if (err && errlen)
+		err[0] = '\0';
+	while (p.c.pos < argc) {
+		ret = parse_keyword(&p);
+		if (ret)
+			return ret;
+	}
+	return check_classes(&p);
+}
+
+/**
+ * sluice_copt_parse() - parse the options of a sluice class
+ * @o:		the options given; zeroed first
+ * @argc:	number of words
+ * @argv:	the words after "sluice"
+ * @err:	where the message of a rejected command goes (may be NULL)
+ * @errlen:	size of @err, SLUICE_ERRLEN is always enough
+ *
+ * Return: as sluice_qopt_parse().
+ */
+int sluice_copt_parse(struct sluice_copt *o, int argc, char *const argv[],
+		      char *err, size_t errlen)
+{
+	struct cursor c = {
+		.argc = argc, .argv = argv, .err = err, .errlen = errlen,
+	};
+	const char *word, *value;
+	int ret;
+
+	memset(o, 0, sizeof(*o));
+	if (err && errlen)
+		err[0] = '\0';
+	while (c.pos < argc) {
+		word = argv[c.pos];
+		if (!strcmp(word, "help"))
+			return SLUICE_PARSE_HELP;
+		if (strcmp(word, "limit"))
+			return fail(&c, "unknown option \"%s\"", word);
+		if (o->present & SLUICE_COPT_LIMIT)
+			return fail(&c, "duplicate option \"%s\"", word);
+		o->present |= SLUICE_COPT_LIMIT;
+		value = take_value(&c);
+		if (!value)
+			return fail(&c, "missing value after \"%s\"", word);
+		ret = parse_limit(&c, value, &o->limit);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The options of the sluice qdisc and of its classes, as tc and sluicectl
+ * take them on the command line.  Parsing checks everything that can be known
+ * from the command alone; the kernel checks the rest against its state.
+ */
+#ifndef _SLUICE_QOPT_H
+#define _SLUICE_QOPT_H
+
+#include <stddef.h>
+#include <linux/types.h>
+#include <linux/sluice.h>
+#include <sluice/map.h>
+
+/* Room for any message of sluice_qopt_parse() and sluice_copt_parse(). */
+#define SLUICE_ERRLEN		256
+
+/* Returned by the parsers when the command asks for "help". */
+#define SLUICE_PARSE_HELP	1
+
+/* Bits of sluice_qopt.present: the options the command gave. */
+#define SLUICE_QOPT_CLASSES	(1u << 0)
+#define SLUICE_QOPT_TAG		(1u << 1)
+#define SLUICE_QOPT_DEFAULT	(1u << 2)
+#define SLUICE_QOPT_LIMIT	(1u << 3)
+/* The map of tag source @tag (enum tc_sluice_tag). */
+#define SLUICE_QOPT_MAP(tag)	(1u << (4 + (tag)))
+#define SLUICE_QOPT_PRIO_MAP	SLUICE_QOPT_MAP(TC_SLUICE_TAG_PRIORITY)
+#define SLUICE_QOPT_PCP_MAP	SLUICE_QOPT_MAP(TC_SLUICE_TAG_PCP)
+#define SLUICE_QOPT_DSCP_MAP	SLUICE_QOPT_MAP(TC_SLUICE_TAG_DSCP)
+#define SLUICE_QOPT_MPLS_TC_MAP	SLUICE_QOPT_MAP(TC_SLUICE_TAG_MPLS_TC)
+
+struct sluice_qopt {
+	unsigned int		present;
+	__u8			classes;
+	__u8			tag;		/* enum tc_sluice_tag */
+	__u8			defclass;
+	__u32			limit;		/* bytes */
+	/* Indexed by enum tc_sluice_tag: maps[TC_SLUICE_TAG_DSCP] is dscp-map. */
+	struct sluice_map	maps[__TC_SLUICE_TAG_MAX];
+};
+
+#define SLUICE_COPT_LIMIT	(1u << 0)
+
+struct sluice_copt {
+	unsigned int	present;
+	__u32		limit;		/* bytes */
+};
+
+int sluice_qopt_parse(struct sluice_qopt *o, int argc, char *const argv[],
+		      char *err, size_t errlen);
+int sluice_copt_parse(struct sluice_copt *o, int argc, char *const argv[],
+		      char *err, size_t errlen);
+
+#endif /* _SLUICE_QOPT_H */

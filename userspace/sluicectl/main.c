@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sluicectl: configuration and status of sluice qdiscs beyond what tc says.
+ *
+ * usage: sluicectl { -h | --help | --version | COMMAND [ARGUMENTS] }
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include "sluicectl.h"
+
+static const struct command commands[] = {
+	{ "help", help_main, "Show the commands, or the usage of one",
+	  "[COMMAND]" },
+	{ "version", version_main, "Print the version of sluicectl",
+	  "[-j | --json]" },
+};
+
+#define N_COMMANDS	(sizeof(commands) / sizeof(commands[0]))
+
+static const struct command *find_command(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < N_COMMANDS; i++)
+		if (!strcmp(name, commands[i].name))
+			return &commands[i];
+	return NULL;
+}
+
+static void print_usage(FILE *f, const struct command *cmd)
+{
+	fprintf(f, "Usage: sluicectl %s %s\n", cmd->name, cmd->usage);
+}
+
+static void print_help(FILE *f)
+{
+	size_t i;
+
+	fputs("Usage: sluicectl COMMAND [ARGUMENTS]\n"
+	      "       sluicectl { -h | --help | --version }\n"
+	      "\n"
+	      "Commands:\n", f);
+	for (i = 0; i < N_COMMANDS; i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
+	fputs("\nRun \"sluicectl help COMMAND\" for the usage of a command.\n", f);
+}
+
+static int unknown_command(const char *name)
+{
+	fprintf(stderr, "sluicectl: unknown command \"%s\"\n"
+		"Run \"sluicectl --help\" for the list of commands.\n", name);
+	return EXIT_USAGE;
+}
+
+/**
+ * usage_error() - reject a command's arguments
+ * @cmd:	the command
+ * @fmt:	what is wrong, printf style
+ *
+ * Prints "sluicectl: <message>" and the command's usage to stderr.
+ *
+ * Return: EXIT_USAGE, to be returned from the command's main.
+ */
+int usage_error(const struct command *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("sluicectl: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	print_usage(stderr, cmd);
+	return EXIT_USAGE;
+}
+
+int help_main(const struct command *cmd, int argc, char **argv)
+{
+	const struct command *about;
+
+	if (argc == 1) {
+		print_help(stdout);
+		return 0;
+	}
+	if (argc > 2)
+		return usage_error(cmd, "unexpected argument \"%s\"", argv[2]);
+	about = find_command(argv[1]);
+	if (!about)
+		return unknown_command(argv[1]);
+	print_usage(stdout, about);
+	printf("\n%s.\n", about->help);
+	return 0;
+}
+
+static int run(int argc, char **argv)
+{
+	const struct command *cmd;
+
+	if (argc < 2) {
+		print_help(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))
+		return help_main(find_command("help"), argc - 1, argv + 1);
+	if (!strcmp(argv[1], "--version"))
+		return version_main(find_command("version"), argc - 1, argv + 1);
+	if (argv[1][0] == '-') {
+		fprintf(stderr, "sluicectl: unknown option \"%s\"\n"
+			"Run \"sluicectl --help\" for the list of commands.\n",
+			argv[1]);
+		return EXIT_USAGE;
+	}
+	cmd = find_command(argv[1]);
+	if (!cmd)
+		return unknown_command(argv[1]);
+	return cmd->main(cmd, argc - 1, argv + 1);
+}
+
+int main(int argc, char **argv)
+{
+	int ret = run(argc, argv);
+
+	/* Output that never arrived (a full disk, a closed pipe) is a failure. */
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "sluicectl: cannot write output: %s\n",
+			strerror(errno));
+		return EXIT_RUNTIME;
+	}
+	return ret;
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sluicectl's command table.  Each command lives in its own file as a
+ * *_main() and is listed once in commands[] (main.c); "sluicectl help" is
+ * generated from that list, so help and commands cannot drift apart.
+ */
+#ifndef _SLUICECTL_H
+#define _SLUICECTL_H
+
+/* Exit codes: a command that could not be understood, and one that failed. */
+#define EXIT_USAGE	2
+#define EXIT_RUNTIME	1
+
+struct command {
+	const char	*name;
+	/* argv[0] is the command's name; returns the exit code. */
+	int		(*main)(const struct command *cmd, int argc, char **argv);
+	const char	*help;	/* one line, for the command list */
+	const char	*usage;	/* the arguments, after "sluicectl NAME" */
+};
+
+__attribute__((format(printf, 2, 3)))
+int usage_error(const struct command *cmd, const char *fmt, ...);
+
+int help_main(const struct command *cmd, int argc, char **argv);
+int version_main(const struct command *cmd, int argc, char **argv);
+
+#endif /* _SLUICECTL_H */

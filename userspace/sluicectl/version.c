@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sluicectl version [-j | --json]
+ */
+#include <stdio.h>
+#include <string.h>
+#include <json.h>
+#include "sluicectl.h"
+#include "version.h"
+
+static int print_json(void)
+{
+	struct json_object *obj = json_object_new_object();
+	struct json_object *ver = json_object_new_string(SLUICE_VERSION);
+	int ret = EXIT_RUNTIME;
+
+	if (obj && ver && !json_object_object_add(obj, "version", ver)) {
+		ver = NULL;	/* owned by obj now */
+		puts(json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN));
+		ret = 0;
+	} else {
+		fputs("sluicectl: out of memory\n", stderr);
+	}
+	json_object_put(ver);
+	json_object_put(obj);
+	return ret;
+}
+
+int version_main(const struct command *cmd, int argc, char **argv)
+{
+	if (argc == 1) {
+		puts("sluicectl " SLUICE_VERSION);
+		return 0;
+	}
+	if (argc == 2 && (!strcmp(argv[1], "-j") || !strcmp(argv[1], "--json")))
+		return print_json();
+	return usage_error(cmd, "unexpected argument \"%s\"", argv[1]);
+}

@@ -1,0 +1,825 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * q_sluice.c as tc runs it, against the fakes of tests/fake_tc.c.
+ *
+ * Requests that parse_qopt and parse_copt build are walked by a decoder of
+ * this file's own that accepts exactly what the kernel's strict parsing of
+ * the uapi header would, and no more.  Dumps for print_qopt, print_copt and
+ * print_xstats are built here byte by byte.
+ */
+#include <json.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/gen_stats.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <linux/sluice.h>
+#include "../tc/tc_abi.h"
+#include "fake_tc.h"
+#include "ktap.h"
+#include "words.h"
+
+extern struct qdisc_util sluice_qdisc_util;
+
+/* The four maps in attribute order: pcp, dscp, mpls-tc, prio. */
+#define MAPS		4
+#define MAP_INDEX(attr)	((attr) - TCA_SLUICE_PCP_MAP)
+
+static const unsigned int map_values[MAPS] = {
+	TC_SLUICE_PCP_VALUES, TC_SLUICE_DSCP_VALUES,
+	TC_SLUICE_MPLS_TC_VALUES, TC_SLUICE_PRIO_VALUES,
+};
+
+/* A request as tc_qdisc_modify() and tc_class_modify() prepare it. */
+struct request {
+	struct nlmsghdr	n;
+	struct tcmsg	t;
+	char		buf[65536];
+};
+
+static void request_init(struct request *req)
+{
+	memset(req, 0, sizeof(*req));
+	req->n.nlmsg_len = NLMSG_LENGTH(sizeof(struct tcmsg));
+}
+
+/* What a request carried inside TCA_OPTIONS. */
+struct decoded {
+	unsigned int	attrs;		/* bit per TCA_SLUICE_* present */
+	__u8		classes, tag, defclass;
+	__u32		limit;
+	int		map[MAPS][64];	/* class of each value, -1 if not sent */
+	unsigned int	entries[MAPS];
+	char		err[256];
+};
+
+__attribute__((format(printf, 2, 3)))
+static int bad(struct decoded *d, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(d->err, sizeof(d->err), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* Attributes one after the other, each within @len and 4-aligned. */
+static const struct rtattr *next_attr(struct decoded *d, const char *where,
+				      const char *p, int *len)
+{
+	const struct rtattr *rta = (const struct rtattr *)p;
+
+	if (*len < (int)sizeof(*rta) || rta->rta_len < sizeof(*rta) ||
+	    rta->rta_len > *len) {
+		bad(d, "%s: attribute overruns its container", where);
+		return NULL;
+	}
+	*len -= RTA_ALIGN(rta->rta_len);
+	if (*len < 0) {
+		bad(d, "%s: padding overruns its container", where);
+		return NULL;
+	}
+	return rta;
+}
+
+static int decode_map(struct decoded *d, const struct rtattr *nest)
+{
+	unsigned int i = MAP_INDEX(nest->rta_type & NLA_TYPE_MASK);
+	const char *p = RTA_DATA(nest);
+	int len = RTA_PAYLOAD(nest);
+	struct tc_sluice_map_entry e;
+	const struct rtattr *rta;
+
+	while (len > 0) {
+		rta = next_attr(d, "map", p, &len);
+		if (!rta)
+			return -1;
+		if (rta->rta_type != TCA_SLUICE_MAP_ENTRY)
+			return bad(d, "map %u: attribute type %#x", i,
+				   rta->rta_type);
+		if (RTA_PAYLOAD(rta) != sizeof(e))
+			return bad(d, "map %u: entry of %d bytes", i,
+				   (int)RTA_PAYLOAD(rta));
+		memcpy(&e, RTA_DATA(rta), sizeof(e));
+		if (e.reserved)
+			return bad(d, "map %u: reserved is %u", i, e.reserved);
+		if (e.value >= map_values[i] || d->map[i][e.value] >= 0)
+			return bad(d, "map %u: value %u out of range or repeated",
+				   i, e.value);
+		if (e.tclass >= TC_SLUICE_MAX_CLASSES)
+			return bad(d, "map %u: class %u", i, e.tclass);
+		d->map[i][e.value] = e.tclass;
+		d->entries[i]++;
+		p += RTA_ALIGN(rta->rta_len);
+	}
+	return 0;
+}
+
+static int decode_scalar(struct decoded *d, const struct rtattr *rta)
+{
+	int want = rta->rta_type == TCA_SLUICE_LIMIT ? 4 : 1;
+
+	if ((int)RTA_PAYLOAD(rta) != want)
+		return bad(d, "attribute %u: %d bytes, not %d", rta->rta_type,
+			   (int)RTA_PAYLOAD(rta), want);
+	switch (rta->rta_type) {
+	case TCA_SLUICE_CLASSES:
+		memcpy(&d->classes, RTA_DATA(rta), 1);
+		break;
+	case TCA_SLUICE_TAG:
+		memcpy(&d->tag, RTA_DATA(rta), 1);
+		break;
+	case TCA_SLUICE_DEFAULT:
+		memcpy(&d->defclass, RTA_DATA(rta), 1);
+		break;
+	case TCA_SLUICE_LIMIT:
+		memcpy(&d->limit, RTA_DATA(rta), 4);
+		break;
+	}
+	return 0;
+}
+
+static int decode_option(struct decoded *d, const struct rtattr *rta)
+{
+	unsigned int type = rta->rta_type & NLA_TYPE_MASK;
+	bool nested = rta->rta_type & NLA_F_NESTED;
+
+	if (type < TCA_SLUICE_CLASSES || type > TCA_SLUICE_MAX)
+		return bad(d, "unknown attribute %#x", rta->rta_type);
+	if (rta->rta_type & NLA_F_NET_BYTEORDER)
+		return bad(d, "attribute %u in network byte order", type);
+	if (d->attrs & (1u << type))
+		return bad(d, "attribute %u twice", type);
+	d->attrs |= 1u << type;
+	if (type >= TCA_SLUICE_PCP_MAP) {
+		if (!nested)
+			return bad(d, "map %u without NLA_F_NESTED", type);
+		return decode_map(d, rta);
+	}
+	if (nested)
+		return bad(d, "scalar %u with NLA_F_NESTED", type);
+	return decode_scalar(d, rta);
+}
+
+/* The request must end in exactly one TCA_OPTIONS nest of sluice options. */
+static int decode(const struct request *req, struct decoded *d)
+{
+	int len = req->n.nlmsg_len - NLMSG_LENGTH(sizeof(struct tcmsg));
+	const struct rtattr *opts, *rta;
+	const char *p;
+
+	memset(d, 0, sizeof(*d));
+	memset(d->map, 0xff, sizeof(d->map));
+	opts = next_attr(d, "request", req->buf, &len);
+	if (!opts)
+		return -1;
+	if (len)
+		return bad(d, "%d bytes after TCA_OPTIONS", len);
+	if (opts->rta_type != (TCA_OPTIONS | NLA_F_NESTED))
+		return bad(d, "TCA_OPTIONS type is %#x", opts->rta_type);
+	p = RTA_DATA(opts);
+	len = RTA_PAYLOAD(opts);
+	while (len > 0) {
+		rta = next_attr(d, "TCA_OPTIONS", p, &len);
+		if (!rta || decode_option(d, rta))
+			return -1;
+		p += RTA_ALIGN(rta->rta_len);
+	}
+	return 0;
+}
+
+/* Captures what the code under test writes to stderr. */
+struct capture {
+	FILE	*file;
+	int	saved;
+	char	text[4096];
+};
+
+static void capture_start(struct capture *c)
+{
+	fflush(stderr);
+	c->file = tmpfile();
+	c->saved = dup(STDERR_FILENO);
+	dup2(fileno(c->file), STDERR_FILENO);
+}
+
+static const char *capture_end(struct capture *c)
+{
+	size_t n;
+
+	fflush(stderr);
+	dup2(c->saved, STDERR_FILENO);
+	close(c->saved);
+	rewind(c->file);
+	n = fread(c->text, 1, sizeof(c->text) - 1, c->file);
+	c->text[n] = '\0';
+	fclose(c->file);
+	return c->text;
+}
+
+static int run_parse(bool class, const char *line, struct request *req,
+		     struct capture *err)
+{
+	struct qdisc_util *qu = &sluice_qdisc_util;
+	struct words w;
+	int ret;
+
+	words_split(&w, line);
+	request_init(req);
+	capture_start(err);
+	if (class)
+		ret = qu->parse_copt(qu, w.argc, w.argv, &req->n, "lo");
+	else
+		ret = qu->parse_qopt(qu, w.argc, w.argv, &req->n, "lo");
+	capture_end(err);
+	return ret;
+}
+
+/* Parses @line as qdisc options and decodes the request; 0 if all went well. */
+static int parse_decode(const char *line, struct decoded *d)
+{
+	static struct request req;
+	struct capture err;
+
+	if (!KTAP_EXPECT_INT(run_parse(false, line, &req, &err), 0) ||
+	    !KTAP_EXPECT_STR(err.text, "") ||
+	    !KTAP_EXPECT_INT(decode(&req, d), 0)) {
+		ktap_diag("for \"%s\": %s", line, d->err);
+		return -1;
+	}
+	return 0;
+}
+
+static void expect_map(const struct decoded *d, unsigned int attr,
+		       const int *want)
+{
+	unsigned int i = MAP_INDEX(attr), v, n = 0;
+
+	for (v = 0; v < map_values[i]; v++) {
+		n += want[v] >= 0;
+		if (!KTAP_EXPECT_INT(d->map[i][v], want[v]))
+			ktap_diag("map attribute %u, value %u", attr, v);
+	}
+	KTAP_EXPECT_INT(d->entries[i], n);
+}
+
+static void test_parse_empty(void)
+{
+	struct decoded d;
+
+	if (!parse_decode("", &d))
+		KTAP_EXPECT_INT(d.attrs, 0);
+	ktap_result("parse no options: empty nest");
+}
+
+static void test_parse_scalars(void)
+{
+	struct decoded d;
+
+	if (!parse_decode("classes 4 tag pcp default 1 limit 64k", &d)) {
+		KTAP_EXPECT_INT(d.attrs, 1u << TCA_SLUICE_CLASSES |
+				1u << TCA_SLUICE_TAG | 1u << TCA_SLUICE_DEFAULT |
+				1u << TCA_SLUICE_LIMIT);
+		KTAP_EXPECT_INT(d.classes, 4);
+		KTAP_EXPECT_INT(d.tag, TC_SLUICE_TAG_PCP);
+		KTAP_EXPECT_INT(d.defclass, 1);
+		KTAP_EXPECT_INT(d.limit, 65536);
+	}
+	ktap_result("parse scalars");
+}
+
+static void test_parse_tags(void)
+{
+	static const char *const lines[] = {
+		"tag priority", "tag pcp", "tag dscp", "tag mpls-tc",
+	};
+	static const __u8 tags[] = {
+		TC_SLUICE_TAG_PRIORITY, TC_SLUICE_TAG_PCP, TC_SLUICE_TAG_DSCP,
+		TC_SLUICE_TAG_MPLS_TC,
+	};
+	struct decoded d;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(lines); i++) {
+		if (parse_decode(lines[i], &d))
+			continue;
+		KTAP_EXPECT_INT(d.attrs, 1u << TCA_SLUICE_TAG);
+		KTAP_EXPECT_INT(d.tag, tags[i]);
+	}
+	ktap_result("parse tag sources");
+}
+
+static void test_parse_pcp_map(void)
+{
+	static const int want[8] = { 0, 0, 0, 0, 1, 1, 1, 1 };
+	struct decoded d;
+
+	if (!parse_decode("pcp-map 4-7:1 0-3:0", &d)) {
+		KTAP_EXPECT_INT(d.attrs, 1u << TCA_SLUICE_PCP_MAP);
+		expect_map(&d, TCA_SLUICE_PCP_MAP, want);
+	}
+	ktap_result("parse pcp-map ranges");
+}
+
+static void test_parse_sparse_maps(void)
+{
+	static const int none[64] = {
+		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+	};
+	int dscp[64], prio[16], mpls[8];
+	struct decoded d;
+	unsigned int v;
+
+	memcpy(dscp, none, sizeof(dscp));
+	dscp[46] = 5;
+	for (v = 10; v <= 12; v++)
+		dscp[v] = 2;
+	memcpy(prio, none, sizeof(prio));
+	prio[15] = 3;
+	memcpy(mpls, none, sizeof(mpls));
+	mpls[0] = 1;
+	if (!parse_decode("dscp-map 46:5 10-12:2 prio-map 15:3 mpls-tc-map 0:1",
+			  &d)) {
+		KTAP_EXPECT_INT(d.attrs, 1u << TCA_SLUICE_DSCP_MAP |
+				1u << TCA_SLUICE_PRIO_MAP |
+				1u << TCA_SLUICE_MPLS_TC_MAP);
+		expect_map(&d, TCA_SLUICE_DSCP_MAP, dscp);
+		expect_map(&d, TCA_SLUICE_PRIO_MAP, prio);
+		expect_map(&d, TCA_SLUICE_MPLS_TC_MAP, mpls);
+	}
+	ktap_result("parse sparse maps");
+}
+
+/* The largest request: every option and every value of every map. */
+static void test_parse_everything(void)
+{
+	struct decoded d;
+	unsigned int i, v;
+
+	if (!parse_decode("classes 16 tag mpls-tc default 15 limit 4294967295 "
+			  "pcp-map 0-7:15 dscp-map 0-63:14 mpls-tc-map 0-7:13 "
+			  "prio-map 0-15:12", &d)) {
+		KTAP_EXPECT_INT(d.attrs, 0x1fe);
+		KTAP_EXPECT_INT(d.classes, 16);
+		KTAP_EXPECT_INT(d.tag, TC_SLUICE_TAG_MPLS_TC);
+		KTAP_EXPECT_INT(d.defclass, 15);
+		KTAP_EXPECT_INT(d.limit, 4294967295u);
+		for (i = 0; i < MAPS; i++) {
+			KTAP_EXPECT_INT(d.entries[i], map_values[i]);
+			for (v = 0; v < map_values[i]; v++)
+				if (!KTAP_EXPECT_INT(d.map[i][v], 15 - i))
+					ktap_diag("map %u value %u", i, v);
+		}
+	}
+	ktap_result("parse every option");
+}
+
+static void test_parse_error(void)
+{
+	struct request req;
+	struct capture err;
+
+	KTAP_EXPECT_INT(run_parse(false, "classes 99", &req, &err), -1);
+	KTAP_EXPECT(!strncmp(err.text,
+			     "sluice: \"classes\" must be 1..16, not \"99\"\n"
+			     "Usage: ... sluice [ classes N ]", 72));
+	KTAP_EXPECT_INT(req.n.nlmsg_len, NLMSG_LENGTH(sizeof(struct tcmsg)));
+
+	KTAP_EXPECT_INT(run_parse(false, "tag pcp pcp-map 1:1 bogus", &req,
+				  &err), -1);
+	KTAP_EXPECT(!strncmp(err.text,
+			     "sluice: \"pcp-map\" entry \"bogus\" is not "
+			     "VALUE[-VALUE]:CLASS\nUsage: ", 64));
+	KTAP_EXPECT_INT(req.n.nlmsg_len, NLMSG_LENGTH(sizeof(struct tcmsg)));
+	ktap_result("parse error: message, usage, nothing added");
+}
+
+static void test_parse_help(void)
+{
+	struct request req;
+	struct capture err;
+
+	KTAP_EXPECT_INT(run_parse(false, "help", &req, &err), -1);
+	KTAP_EXPECT(!strncmp(err.text, "Usage: ... sluice [ classes N ]", 31));
+	KTAP_EXPECT(strstr(err.text, "ENTRY := VALUE[-VALUE]:CLASS"));
+	KTAP_EXPECT_INT(req.n.nlmsg_len, NLMSG_LENGTH(sizeof(struct tcmsg)));
+
+	KTAP_EXPECT_INT(run_parse(true, "help", &req, &err), -1);
+	KTAP_EXPECT_STR(err.text, "Usage: ... sluice [ limit BYTES ]\n");
+	ktap_result("parse help");
+}
+
+static void test_parse_class(void)
+{
+	struct request req;
+	struct capture err;
+	struct decoded d;
+
+	KTAP_EXPECT_INT(run_parse(true, "limit 50k", &req, &err), 0);
+	KTAP_EXPECT_STR(err.text, "");
+	if (KTAP_EXPECT_INT(decode(&req, &d), 0)) {
+		KTAP_EXPECT_INT(d.attrs, 1u << TCA_SLUICE_LIMIT);
+		KTAP_EXPECT_INT(d.limit, 51200);
+	} else {
+		ktap_diag("%s", d.err);
+	}
+
+	KTAP_EXPECT_INT(run_parse(true, "", &req, &err), 0);
+	if (KTAP_EXPECT_INT(decode(&req, &d), 0))
+		KTAP_EXPECT_INT(d.attrs, 0);
+
+	KTAP_EXPECT_INT(run_parse(true, "limit 0", &req, &err), -1);
+	KTAP_EXPECT_STR(err.text,
+			"sluice: \"limit\" must be 1..4294967295 bytes, not \"0\"\n"
+			"Usage: ... sluice [ limit BYTES ]\n");
+	KTAP_EXPECT_INT(run_parse(true, "classes 4", &req, &err), -1);
+	KTAP_EXPECT(!strncmp(err.text, "sluice: unknown option \"classes\"\n", 33));
+	ktap_result("parse class options");
+}
+
+/* A dump as the kernel sends it: the attributes of one TCA_OPTIONS nest. */
+struct dump {
+	union {
+		struct rtattr	opts;
+		char		buf[4096];
+	};
+	int	len;
+};
+
+static void dump_init(struct dump *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->opts.rta_type = TCA_OPTIONS | NLA_F_NESTED;
+	m->len = RTA_LENGTH(0);
+}
+
+static int dump_put(struct dump *m, unsigned short type, const void *data,
+		    int len)
+{
+	struct rtattr *rta = (struct rtattr *)(m->buf + m->len);
+	int at = m->len;
+
+	rta->rta_type = type;
+	rta->rta_len = RTA_LENGTH(len);
+	if (len)
+		memcpy(RTA_DATA(rta), data, len);
+	m->len += RTA_ALIGN(rta->rta_len);
+	m->opts.rta_len = m->len;
+	return at;
+}
+
+static void dump_end_nest(struct dump *m, int at)
+{
+	((struct rtattr *)(m->buf + at))->rta_len = m->len - at;
+}
+
+static void dump_u8(struct dump *m, unsigned short type, __u8 v)
+{
+	dump_put(m, type, &v, 1);
+}
+
+static void dump_u32(struct dump *m, unsigned short type, __u32 v)
+{
+	dump_put(m, type, &v, 4);
+}
+
+/* A map from @tclass; entries in reverse, so no order is assumed. */
+static void dump_map(struct dump *m, unsigned short attr, const __u8 *tclass,
+		     unsigned int values)
+{
+	struct tc_sluice_map_entry e = {};
+	int nest = dump_put(m, attr | NLA_F_NESTED, NULL, 0);
+
+	while (values--) {
+		e.value = values;
+		e.tclass = tclass[values];
+		dump_put(m, TCA_SLUICE_MAP_ENTRY, &e, sizeof(e));
+	}
+	dump_end_nest(m, nest);
+}
+
+static __u8 pcp_identity[8] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+static __u8 mpls_reverse[8] = { 7, 6, 5, 4, 3, 2, 1, 0 };
+static __u8 dscp_cs_ef[64];	/* d >> 3, but 46 (EF) -> 6 */
+static __u8 prio_half[16];	/* p / 2 */
+
+static void init_maps(void)
+{
+	unsigned int v;
+
+	for (v = 0; v < 64; v++)
+		dscp_cs_ef[v] = v >> 3;
+	dscp_cs_ef[46] = 6;
+	for (v = 0; v < 16; v++)
+		prio_half[v] = v / 2;
+}
+
+static void full_dump(struct dump *m)
+{
+	dump_init(m);
+	dump_u8(m, TCA_SLUICE_CLASSES, 8);
+	dump_u8(m, TCA_SLUICE_TAG, TC_SLUICE_TAG_DSCP);
+	dump_u8(m, TCA_SLUICE_DEFAULT, 0);
+	dump_u32(m, TCA_SLUICE_LIMIT, 1048576);
+	dump_map(m, TCA_SLUICE_PCP_MAP, pcp_identity, 8);
+	dump_map(m, TCA_SLUICE_DSCP_MAP, dscp_cs_ef, 64);
+	dump_map(m, TCA_SLUICE_MPLS_TC_MAP, mpls_reverse, 8);
+	dump_map(m, TCA_SLUICE_PRIO_MAP, prio_half, 16);
+}
+
+static const char full_text[] =
+	"classes 8 tag dscp default 0 limit 1Mb "
+	"pcp-map 0:0 1:1 2:2 3:3 4:4 5:5 6:6 7:7 "
+	"dscp-map 0-7:0 8-15:1 16-23:2 24-31:3 32-39:4 40-45:5 46:6 47:5 "
+	"48-55:6 56-63:7 "
+	"mpls-tc-map 0:7 1:6 2:5 3:4 4:3 5:2 6:1 7:0 "
+	"prio-map 0-1:0 2-3:1 4-5:2 6-7:3 8-9:4 10-11:5 12-13:6 14-15:7 ";
+
+static const char *print_with(int (*print)(struct qdisc_util *, FILE *,
+					   struct rtattr *),
+			      bool json, struct rtattr *rta)
+{
+	fake_tc_reset(json);
+	print(&sluice_qdisc_util, stdout, rta);
+	return fake_tc_output();
+}
+
+static void test_print_text(void)
+{
+	struct dump m;
+
+	full_dump(&m);
+	KTAP_EXPECT_STR(print_with(sluice_qdisc_util.print_qopt, false, &m.opts),
+			full_text);
+	KTAP_EXPECT_STR(fake_tc_misuse(), NULL);
+	ktap_result("print qdisc text");
+}
+
+static json_object *parse_json_members(const char *members)
+{
+	char text[16384];
+
+	snprintf(text, sizeof(text), "{%s}", members);
+	return json_tokener_parse(text);
+}
+
+static void expect_json_array(json_object *obj, const char *key,
+			      const __u8 *want, unsigned int values)
+{
+	json_object *arr, *elem;
+	unsigned int v;
+
+	if (!KTAP_EXPECT(json_object_object_get_ex(obj, key, &arr)) ||
+	    !KTAP_EXPECT(json_object_is_type(arr, json_type_array)) ||
+	    !KTAP_EXPECT_INT(json_object_array_length(arr), values)) {
+		ktap_diag("for key \"%s\"", key);
+		return;
+	}
+	for (v = 0; v < values; v++) {
+		elem = json_object_array_get_idx(arr, v);
+		if (!KTAP_EXPECT(json_object_is_type(elem, json_type_int)) ||
+		    !KTAP_EXPECT_INT(json_object_get_int(elem), want[v]))
+			ktap_diag("\"%s\"[%u]", key, v);
+	}
+}
+
+static void expect_json_int(json_object *obj, const char *key, long long want)
+{
+	json_object *val;
+
+	if (!KTAP_EXPECT(json_object_object_get_ex(obj, key, &val)) ||
+	    !KTAP_EXPECT(json_object_is_type(val, json_type_int)) ||
+	    !KTAP_EXPECT_INT(json_object_get_int64(val), want))
+		ktap_diag("for key \"%s\"", key);
+}
+
+static void test_print_json(void)
+{
+	const char *out;
+	json_object *obj, *val;
+	struct dump m;
+
+	full_dump(&m);
+	out = print_with(sluice_qdisc_util.print_qopt, true, &m.opts);
+	KTAP_EXPECT_STR(fake_tc_misuse(), NULL);
+	obj = parse_json_members(out);
+	if (!KTAP_EXPECT(obj)) {
+		ktap_diag("not JSON: {%s}", out);
+		ktap_result("print qdisc JSON");
+		return;
+	}
+	KTAP_EXPECT_INT(json_object_object_length(obj), 8);
+	expect_json_int(obj, "classes", 8);
+	expect_json_int(obj, "default", 0);
+	expect_json_int(obj, "limit", 1048576);
+	if (KTAP_EXPECT(json_object_object_get_ex(obj, "tag", &val)))
+		KTAP_EXPECT_STR(json_object_get_string(val), "dscp");
+	expect_json_array(obj, "pcp_map", pcp_identity, 8);
+	expect_json_array(obj, "dscp_map", dscp_cs_ef, 64);
+	expect_json_array(obj, "mpls_tc_map", mpls_reverse, 8);
+	expect_json_array(obj, "prio_map", prio_half, 16);
+	json_object_put(obj);
+	ktap_result("print qdisc JSON");
+}
+
+/* "tc qdisc show" output, typed back in, is the same configuration. */
+static void test_print_reparse(void)
+{
+	const unsigned int attrs = 0x1fe;
+	const __u8 *maps[MAPS] = {
+		pcp_identity, dscp_cs_ef, mpls_reverse, prio_half,
+	};
+	char text[sizeof(full_text)];
+	struct decoded d;
+	unsigned int i, v;
+	struct dump m;
+
+	full_dump(&m);
+	snprintf(text, sizeof(text), "%s",
+		 print_with(sluice_qdisc_util.print_qopt, false, &m.opts));
+	if (!parse_decode(text, &d)) {
+		KTAP_EXPECT_INT(d.attrs, attrs);
+		KTAP_EXPECT_INT(d.classes, 8);
+		KTAP_EXPECT_INT(d.tag, TC_SLUICE_TAG_DSCP);
+		KTAP_EXPECT_INT(d.defclass, 0);
+		KTAP_EXPECT_INT(d.limit, 1048576);
+		for (i = 0; i < MAPS; i++) {
+			KTAP_EXPECT_INT(d.entries[i], map_values[i]);
+			for (v = 0; v < map_values[i]; v++)
+				if (!KTAP_EXPECT_INT(d.map[i][v], maps[i][v]))
+					ktap_diag("map %u value %u", i, v);
+		}
+	}
+	ktap_result("print qdisc text re-parses");
+}
+
+/*
+ * Broken and foreign dumps: short scalars and unknown attributes are
+ * skipped, an unknown tag source is printed as its number, and only
+ * complete, consistent maps are printed.
+ */
+static void test_print_defensive(void)
+{
+	static const __u8 mpls_values[] = { 0, 1, 2, 3, 3, 5, 6, 7 };
+	struct tc_sluice_map_entry e = {};
+	struct dump m;
+	__u16 half;
+	size_t i;
+	int nest;
+
+	dump_init(&m);
+	dump_put(&m, TCA_SLUICE_CLASSES, NULL, 0);
+	dump_u8(&m, TCA_SLUICE_TAG, 9);
+	dump_u8(&m, TCA_SLUICE_DEFAULT, 3);
+	half = 1;
+	dump_put(&m, TCA_SLUICE_LIMIT, &half, sizeof(half));
+	dump_u32(&m, 30, 1234);
+	/* pcp: value 7 missing */
+	dump_map(&m, TCA_SLUICE_PCP_MAP, pcp_identity, 7);
+	/* mpls-tc: 8 entries, but value 3 twice and no value 4 */
+	nest = dump_put(&m, TCA_SLUICE_MPLS_TC_MAP | NLA_F_NESTED, NULL, 0);
+	for (i = 0; i < ARRAY_SIZE(mpls_values); i++) {
+		e.value = mpls_values[i];
+		dump_put(&m, TCA_SLUICE_MAP_ENTRY, &e, sizeof(e));
+	}
+	dump_end_nest(&m, nest);
+	/* dscp: 65 entries, the last for value 64 */
+	nest = dump_put(&m, TCA_SLUICE_DSCP_MAP | NLA_F_NESTED, NULL, 0);
+	for (e.value = 0; e.value <= 64; e.value++)
+		dump_put(&m, TCA_SLUICE_MAP_ENTRY, &e, sizeof(e));
+	dump_end_nest(&m, nest);
+	/* prio: complete, with an attribute of an unknown type inside */
+	nest = dump_put(&m, TCA_SLUICE_PRIO_MAP | NLA_F_NESTED, NULL, 0);
+	dump_u32(&m, 5, 0);
+	e.tclass = 1;
+	for (e.value = 0; e.value < 16; e.value++)
+		dump_put(&m, TCA_SLUICE_MAP_ENTRY, &e, sizeof(e));
+	dump_end_nest(&m, nest);
+
+	KTAP_EXPECT_STR(print_with(sluice_qdisc_util.print_qopt, false, &m.opts),
+			"tag 9 default 3 prio-map 0-15:1 ");
+	KTAP_EXPECT_STR(fake_tc_misuse(), NULL);
+	KTAP_EXPECT_STR(print_with(sluice_qdisc_util.print_qopt, true, &m.opts),
+			"\"tag\":9,\"default\":3,\"prio_map\":[1,1,1,1,1,1,1,1,"
+			"1,1,1,1,1,1,1,1]");
+	KTAP_EXPECT_STR(fake_tc_misuse(), NULL);
+	KTAP_EXPECT_STR(print_with(sluice_qdisc_util.print_qopt, false, NULL),
+			"");
+	ktap_result("print qdisc defensive");
+}
+
+static void test_print_class(void)
+{
+	struct dump m;
+
+	dump_init(&m);
+	dump_u32(&m, TCA_SLUICE_LIMIT, 51200);
+	KTAP_EXPECT_STR(print_with(sluice_qdisc_util.print_copt, false, &m.opts),
+			"limit 50Kb ");
+	KTAP_EXPECT_STR(print_with(sluice_qdisc_util.print_copt, true, &m.opts),
+			"\"limit\":51200");
+	KTAP_EXPECT_STR(fake_tc_misuse(), NULL);
+
+	dump_init(&m);
+	dump_u32(&m, TCA_SLUICE_LIMIT, 1500);
+	KTAP_EXPECT_STR(print_with(sluice_qdisc_util.print_copt, false, &m.opts),
+			"limit 1500b ");
+	ktap_result("print class");
+}
+
+/* An xstats attribute of @len bytes of @st. */
+static struct rtattr *xstats_attr(struct dump *m,
+				  const struct tc_sluice_xstats *st, int len)
+{
+	struct rtattr *rta = &m->opts;
+
+	memset(m, 0, sizeof(*m));
+	rta->rta_type = TCA_STATS_APP;
+	rta->rta_len = RTA_LENGTH(len);
+	memcpy(RTA_DATA(rta), st, len);
+	return rta;
+}
+
+static void test_print_xstats(void)
+{
+	int (*print)(struct qdisc_util *, FILE *, struct rtattr *) =
+		sluice_qdisc_util.print_xstats;
+	struct tc_sluice_xstats q = {
+		.type = TC_SLUICE_XSTATS_QDISC,
+		.qdisc = { .untagged = 5, .limit_drops = 1099511627777ull },
+	};
+	struct tc_sluice_xstats c = {
+		.type = TC_SLUICE_XSTATS_CLASS,
+		.cls = { .limit_drops = 7, .peak_backlog = 3000 },
+	};
+	struct tc_sluice_xstats unknown = { .type = 2 };
+	struct dump m;
+
+	KTAP_EXPECT_STR(print_with(print, false, xstats_attr(&m, &q, sizeof(q))),
+			" untagged 5 limit_drops 1099511627777");
+	KTAP_EXPECT_STR(print_with(print, true, xstats_attr(&m, &q, sizeof(q))),
+			"\"untagged\":5,\"limit_drops\":1099511627777");
+	KTAP_EXPECT_STR(print_with(print, false, xstats_attr(&m, &c, sizeof(c))),
+			" limit_drops 7 peak_backlog 3000b");
+	KTAP_EXPECT_STR(print_with(print, true, xstats_attr(&m, &c, sizeof(c))),
+			"\"limit_drops\":7,\"peak_backlog\":3000");
+	KTAP_EXPECT_STR(fake_tc_misuse(), NULL);
+
+	/* Too short for the type's struct, or for the type itself. */
+	KTAP_EXPECT_STR(print_with(print, false, xstats_attr(&m, &q, 23)), "");
+	KTAP_EXPECT_STR(print_with(print, false, xstats_attr(&m, &c, 20)), "");
+	KTAP_EXPECT_STR(print_with(print, false, xstats_attr(&m, &q, 3)), "");
+	/* A type this plugin does not know. */
+	KTAP_EXPECT_STR(print_with(print, false,
+				   xstats_attr(&m, &unknown, sizeof(unknown))),
+			"");
+	ktap_result("print xstats");
+}
+
+static void test_util(void)
+{
+	KTAP_EXPECT_STR(sluice_qdisc_util.id, "sluice");
+	KTAP_EXPECT(sluice_qdisc_util.parse_qopt && sluice_qdisc_util.print_qopt &&
+		    sluice_qdisc_util.print_xstats &&
+		    sluice_qdisc_util.parse_copt && sluice_qdisc_util.print_copt);
+	KTAP_EXPECT(!sluice_qdisc_util.has_block && !sluice_qdisc_util.next);
+	ktap_result("qdisc_util");
+}
+
+static void (*const tests[])(void) = {
+	test_util,
+	test_parse_empty,
+	test_parse_scalars,
+	test_parse_tags,
+	test_parse_pcp_map,
+	test_parse_sparse_maps,
+	test_parse_everything,
+	test_parse_error,
+	test_parse_help,
+	test_parse_class,
+	test_print_text,
+	test_print_json,
+	test_print_reparse,
+	test_print_defensive,
+	test_print_class,
+	test_print_xstats,
+};
+
+int main(void)
+{
+	size_t i;
+
+	init_maps();
+	ktap_plan(ARRAY_SIZE(tests));
+	for (i = 0; i < ARRAY_SIZE(tests); i++)
+		tests[i]();
+	return ktap_exit();
+}

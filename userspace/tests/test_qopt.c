@@ -1,0 +1,709 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libsluice's option model: the qdisc and class parsers, sizes, tags and
+ * maps.  Expected results are written out by hand, never computed by the
+ * code under test.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sluice/map.h>
+#include <sluice/qopt.h>
+#include <sluice/size.h>
+#include <sluice/tag.h>
+#include "ktap.h"
+#include "words.h"
+
+#define PCP	TC_SLUICE_TAG_PCP
+#define DSCP	TC_SLUICE_TAG_DSCP
+#define MPLS	TC_SLUICE_TAG_MPLS_TC
+#define PRIO	TC_SLUICE_TAG_PRIORITY
+
+static const struct valid_case {
+	const char		*line;
+	struct sluice_qopt	want;
+} valid_cases[] = {
+	{ "", { 0 } },
+	{ "classes 1", { .present = SLUICE_QOPT_CLASSES, .classes = 1 } },
+	{ "classes 16", { .present = SLUICE_QOPT_CLASSES, .classes = 16 } },
+	{ "classes 08", { .present = SLUICE_QOPT_CLASSES, .classes = 8 } },
+	{ "tag priority", { .present = SLUICE_QOPT_TAG, .tag = 0 } },
+	{ "tag pcp", { .present = SLUICE_QOPT_TAG, .tag = 1 } },
+	{ "tag dscp", { .present = SLUICE_QOPT_TAG, .tag = 2 } },
+	{ "tag mpls-tc", { .present = SLUICE_QOPT_TAG, .tag = 3 } },
+	{ "default 0", { .present = SLUICE_QOPT_DEFAULT, .defclass = 0 } },
+	{ "default 15", { .present = SLUICE_QOPT_DEFAULT, .defclass = 15 } },
+	{ "classes 4 default 3", {
+		.present = SLUICE_QOPT_CLASSES | SLUICE_QOPT_DEFAULT,
+		.classes = 4, .defclass = 3 } },
+	{ "default 3 classes 4", {
+		.present = SLUICE_QOPT_CLASSES | SLUICE_QOPT_DEFAULT,
+		.classes = 4, .defclass = 3 } },
+	{ "limit 1", { .present = SLUICE_QOPT_LIMIT, .limit = 1 } },
+	{ "limit 1500b", { .present = SLUICE_QOPT_LIMIT, .limit = 1500 } },
+	{ "limit 64k", { .present = SLUICE_QOPT_LIMIT, .limit = 65536 } },
+	{ "limit 64KB", { .present = SLUICE_QOPT_LIMIT, .limit = 65536 } },
+	{ "limit 2m", { .present = SLUICE_QOPT_LIMIT, .limit = 2097152 } },
+	{ "limit 2Mb", { .present = SLUICE_QOPT_LIMIT, .limit = 2097152 } },
+	{ "limit 3g", { .present = SLUICE_QOPT_LIMIT, .limit = 3221225472u } },
+	{ "limit 3GB", { .present = SLUICE_QOPT_LIMIT, .limit = 3221225472u } },
+	{ "limit 8kbit", { .present = SLUICE_QOPT_LIMIT, .limit = 1024 } },
+	{ "limit 8mbit", { .present = SLUICE_QOPT_LIMIT, .limit = 1048576 } },
+	{ "limit 1gbit", { .present = SLUICE_QOPT_LIMIT, .limit = 134217728 } },
+	{ "limit 4294967295", {
+		.present = SLUICE_QOPT_LIMIT, .limit = 4294967295u } },
+	{ "pcp-map 3:5", {
+		.present = SLUICE_QOPT_PCP_MAP,
+		.maps[PCP] = { .given = 1u << 3, .tclass[3] = 5 } } },
+	{ "pcp-map 0-7:2", {
+		.present = SLUICE_QOPT_PCP_MAP,
+		.maps[PCP] = { .given = 0xff,
+			       .tclass = { 2, 2, 2, 2, 2, 2, 2, 2 } } } },
+	{ "dscp-map 0-2:0 8-9:1 46:5 63:15", {
+		.present = SLUICE_QOPT_DSCP_MAP,
+		.maps[DSCP] = {
+			.given = 0x7 | 0x300 | 1ull << 46 | 1ull << 63,
+			.tclass = { [8] = 1, [9] = 1, [46] = 5, [63] = 15 } } } },
+	{ "mpls-tc-map 7-7:1 0:3", {
+		.present = SLUICE_QOPT_MPLS_TC_MAP,
+		.maps[MPLS] = { .given = 0x81,
+				.tclass = { [0] = 3, [7] = 1 } } } },
+	{ "prio-map 0-15:15", {
+		.present = SLUICE_QOPT_PRIO_MAP,
+		.maps[PRIO] = { .given = 0xffff, .tclass = {
+			15, 15, 15, 15, 15, 15, 15, 15,
+			15, 15, 15, 15, 15, 15, 15, 15 } } } },
+	{ "pcp-map 1:1 classes 2", {
+		.present = SLUICE_QOPT_PCP_MAP | SLUICE_QOPT_CLASSES,
+		.classes = 2,
+		.maps[PCP] = { .given = 0x2, .tclass[1] = 1 } } },
+	{ "classes 16 prio-map 0:15 1:0", {
+		.present = SLUICE_QOPT_CLASSES | SLUICE_QOPT_PRIO_MAP,
+		.classes = 16,
+		.maps[PRIO] = { .given = 0x3, .tclass[0] = 15 } } },
+	{ "classes 8 tag dscp default 7 limit 1m pcp-map 0:0 7:7 "
+	  "dscp-map 0-63:7 mpls-tc-map 0-3:1 4-7:2 prio-map 15:6", {
+		.present = SLUICE_QOPT_CLASSES | SLUICE_QOPT_TAG |
+			   SLUICE_QOPT_DEFAULT | SLUICE_QOPT_LIMIT |
+			   SLUICE_QOPT_PCP_MAP | SLUICE_QOPT_DSCP_MAP |
+			   SLUICE_QOPT_MPLS_TC_MAP | SLUICE_QOPT_PRIO_MAP,
+		.classes = 8, .tag = 2, .defclass = 7, .limit = 1048576,
+		.maps[PCP] = { .given = 0x81, .tclass[7] = 7 },
+		.maps[DSCP] = { .given = ~0ull, .tclass = {
+			7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7,
+			7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7,
+			7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7,
+			7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7 } },
+		.maps[MPLS] = { .given = 0xff,
+				.tclass = { 1, 1, 1, 1, 2, 2, 2, 2 } },
+		.maps[PRIO] = { .given = 1u << 15, .tclass[15] = 6 } } },
+};
+
+/* Each rule of the parser, with the exact message it must give. */
+static const struct invalid_case {
+	const char	*line;
+	const char	*msg;
+} invalid_cases[] = {
+	{ "foo", "unknown option \"foo\"" },
+	{ "classes 4 bar 1", "unknown option \"bar\"" },
+	{ "Classes 4", "unknown option \"Classes\"" },
+	{ "class 4", "unknown option \"class\"" },
+	{ "classes 4 classes 4", "duplicate option \"classes\"" },
+	{ "tag pcp tag dscp", "duplicate option \"tag\"" },
+	{ "limit 1k default 1 limit 2k", "duplicate option \"limit\"" },
+	{ "pcp-map 1:1 pcp-map 2:2", "duplicate option \"pcp-map\"" },
+	{ "classes", "missing value after \"classes\"" },
+	{ "tag", "missing value after \"tag\"" },
+	{ "classes 4 default", "missing value after \"default\"" },
+	{ "limit", "missing value after \"limit\"" },
+	{ "pcp-map", "missing entries after \"pcp-map\"" },
+	{ "dscp-map classes 4", "missing entries after \"dscp-map\"" },
+	{ "mpls-tc-map prio-map 0:0", "missing entries after \"mpls-tc-map\"" },
+	{ "classes 0", "\"classes\" must be 1..16, not \"0\"" },
+	{ "classes 17", "\"classes\" must be 1..16, not \"17\"" },
+	{ "classes abc", "\"classes\" must be 1..16, not \"abc\"" },
+	{ "classes -1", "\"classes\" must be 1..16, not \"-1\"" },
+	{ "classes +4", "\"classes\" must be 1..16, not \"+4\"" },
+	{ "classes 4x", "\"classes\" must be 1..16, not \"4x\"" },
+	{ "classes 99999999999999999999",
+	  "\"classes\" must be 1..16, not \"99999999999999999999\"" },
+	{ "tag vlan",
+	  "\"tag\" must be priority, pcp, dscp or mpls-tc, not \"vlan\"" },
+	{ "tag PCP",
+	  "\"tag\" must be priority, pcp, dscp or mpls-tc, not \"PCP\"" },
+	{ "default 16", "\"default\" must be 0..15, not \"16\"" },
+	{ "default x", "\"default\" must be 0..15, not \"x\"" },
+	{ "classes 4 default 4",
+	  "\"default\" must be 0..3 with classes 4, not \"4\"" },
+	{ "default 5 classes 2",
+	  "\"default\" must be 0..1 with classes 2, not \"5\"" },
+	{ "limit 0", "\"limit\" must be 1..4294967295 bytes, not \"0\"" },
+	{ "limit 4294967296",
+	  "\"limit\" must be 1..4294967295 bytes, not \"4294967296\"" },
+	{ "limit 4g", "\"limit\" must be 1..4294967295 bytes, not \"4g\"" },
+	{ "limit 1.5k", "\"limit\" must be 1..4294967295 bytes, not \"1.5k\"" },
+	{ "limit -1", "\"limit\" must be 1..4294967295 bytes, not \"-1\"" },
+	{ "limit 10q", "\"limit\" must be 1..4294967295 bytes, not \"10q\"" },
+	{ "pcp-map 8:1", "\"pcp-map\" entry \"8:1\": value must be 0..7" },
+	{ "dscp-map 64:1", "\"dscp-map\" entry \"64:1\": value must be 0..63" },
+	{ "mpls-tc-map 0-8:1",
+	  "\"mpls-tc-map\" entry \"0-8:1\": value must be 0..7" },
+	{ "prio-map 16:0", "\"prio-map\" entry \"16:0\": value must be 0..15" },
+	{ "pcp-map 99999999999999999999:1",
+	  "\"pcp-map\" entry \"99999999999999999999:1\": value must be 0..7" },
+	{ "pcp-map 5-3:1", "\"pcp-map\" entry \"5-3:1\": range 5-3 is reversed" },
+	{ "pcp-map 1:16", "\"pcp-map\" entry \"1:16\": class must be 0..15" },
+	{ "classes 4 pcp-map 1:4",
+	  "\"pcp-map\" entry \"1:4\": class must be 0..3 with classes 4" },
+	{ "prio-map 0:1 1-3:7 classes 4",
+	  "\"prio-map\" entry \"1-3:7\": class must be 0..3 with classes 4" },
+	{ "pcp-map 3:1 2-4:0",
+	  "\"pcp-map\" entry \"2-4:0\": value 3 is already mapped by \"3:1\"" },
+	{ "dscp-map 46:5 46:5",
+	  "\"dscp-map\" entry \"46:5\": value 46 is already mapped by \"46:5\"" },
+	{ "pcp-map 1", "\"pcp-map\" entry \"1\" is not VALUE[-VALUE]:CLASS" },
+	{ "pcp-map 1:", "\"pcp-map\" entry \"1:\" is not VALUE[-VALUE]:CLASS" },
+	{ "pcp-map :1", "\"pcp-map\" entry \":1\" is not VALUE[-VALUE]:CLASS" },
+	{ "pcp-map 1-:2", "\"pcp-map\" entry \"1-:2\" is not VALUE[-VALUE]:CLASS" },
+	{ "pcp-map 1:2:3",
+	  "\"pcp-map\" entry \"1:2:3\" is not VALUE[-VALUE]:CLASS" },
+	{ "pcp-map 0:0 defualt 1",
+	  "\"pcp-map\" entry \"defualt\" is not VALUE[-VALUE]:CLASS" },
+};
+
+static const struct copt_case {
+	const char	*line;
+	int		ret;
+	unsigned int	present;
+	__u32		limit;
+	const char	*msg;
+} copt_cases[] = {
+	{ "", 0, 0, 0, "" },
+	{ "limit 50k", 0, SLUICE_COPT_LIMIT, 51200, "" },
+	{ "limit 1", 0, SLUICE_COPT_LIMIT, 1, "" },
+	{ "help", SLUICE_PARSE_HELP, 0, 0, "" },
+	{ "limit", -EINVAL, 0, 0, "missing value after \"limit\"" },
+	{ "limit 0", -EINVAL, 0, 0,
+	  "\"limit\" must be 1..4294967295 bytes, not \"0\"" },
+	{ "limit 1k limit 2k", -EINVAL, 0, 0, "duplicate option \"limit\"" },
+	{ "classes 4", -EINVAL, 0, 0, "unknown option \"classes\"" },
+};
+
+static const struct size_case {
+	const char	*str;
+	int		ret;
+	__u32		bytes;
+} size_cases[] = {
+	{ "0", 0, 0 },
+	{ "1", 0, 1 },
+	{ "007", 0, 7 },
+	{ "1b", 0, 1 },
+	{ "1B", 0, 1 },
+	{ "1023", 0, 1023 },
+	{ "1025b", 0, 1025 },
+	{ "1k", 0, 1024 },
+	{ "1K", 0, 1024 },
+	{ "1kb", 0, 1024 },
+	{ "1Kb", 0, 1024 },
+	{ "1KB", 0, 1024 },
+	{ "1m", 0, 1048576 },
+	{ "1mb", 0, 1048576 },
+	{ "1MB", 0, 1048576 },
+	{ "1g", 0, 1073741824 },
+	{ "1gb", 0, 1073741824 },
+	{ "3Gb", 0, 3221225472u },
+	{ "4294967295", 0, 4294967295u },
+	{ "4194303k", 0, 4294966272u },
+	{ "4095m", 0, 4293918720u },
+	{ "1kbit", 0, 128 },
+	{ "1KBIT", 0, 128 },
+	{ "1mbit", 0, 131072 },
+	{ "1gbit", 0, 134217728 },
+	{ "31gbit", 0, 4160749568u },
+	{ "", -EINVAL, 0 },
+	{ "k", -EINVAL, 0 },
+	{ "-1", -EINVAL, 0 },
+	{ "+1", -EINVAL, 0 },
+	{ " 1", -EINVAL, 0 },
+	{ "1 ", -EINVAL, 0 },
+	{ "1.5k", -EINVAL, 0 },
+	{ "1kk", -EINVAL, 0 },
+	{ "1kbits", -EINVAL, 0 },
+	{ "1bit", -EINVAL, 0 },
+	{ "0x10", -EINVAL, 0 },
+	{ "99999999999999999999999x", -EINVAL, 0 },
+	{ "4294967296", -ERANGE, 0 },
+	{ "4g", -ERANGE, 0 },
+	{ "4194304k", -ERANGE, 0 },
+	{ "4096m", -ERANGE, 0 },
+	{ "32gbit", -ERANGE, 0 },
+	{ "99999999999999999999999", -ERANGE, 0 },
+	{ "99999999999999999999999k", -ERANGE, 0 },
+};
+
+static const struct format_case {
+	__u32		bytes;
+	const char	*str;
+} format_cases[] = {
+	{ 0, "0b" },
+	{ 1, "1b" },
+	{ 1023, "1023b" },
+	{ 1024, "1Kb" },
+	{ 1025, "1025b" },
+	{ 1500, "1500b" },
+	{ 1536, "1536b" },
+	{ 2048, "2Kb" },
+	{ 51200, "50Kb" },
+	{ 1048576, "1Mb" },
+	{ 1049600, "1025Kb" },
+	{ 2147483648u, "2Gb" },
+	{ 3221225472u, "3Gb" },
+	{ 4294966272u, "4194303Kb" },
+	{ 4293918720u, "4095Mb" },
+	{ 4294967295u, "4294967295b" },
+};
+
+static const struct entry_case {
+	const char	*str;
+	int		ret;
+	unsigned int	low, high, tclass;
+} entry_cases[] = {
+	{ "3:5", 0, 3, 3, 5 },
+	{ "0-7:2", 0, 0, 7, 2 },
+	{ "10-20:3", 0, 10, 20, 3 },
+	{ "5-3:1", 0, 5, 3, 1 },
+	{ "4294967296:1", 0, 4294967295u, 4294967295u, 1 },
+	{ "", -EINVAL, 0, 0, 0 },
+	{ "3", -EINVAL, 0, 0, 0 },
+	{ "3:", -EINVAL, 0, 0, 0 },
+	{ ":3", -EINVAL, 0, 0, 0 },
+	{ "3-:1", -EINVAL, 0, 0, 0 },
+	{ "-3:1", -EINVAL, 0, 0, 0 },
+	{ "3-4-5:1", -EINVAL, 0, 0, 0 },
+	{ "3:1x", -EINVAL, 0, 0, 0 },
+	{ "3 :1", -EINVAL, 0, 0, 0 },
+	{ "a:1", -EINVAL, 0, 0, 0 },
+	{ "3:+1", -EINVAL, 0, 0, 0 },
+};
+
+static __u8 identity8[8] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+static __u8 same64[64];
+static __u8 dscp_cs[64];	/* d >> 3 */
+static __u8 ef64[64];		/* 46 -> 5, the rest 0 */
+static __u8 prio_half[16];	/* p / 2 */
+static __u8 alternate64[64];	/* no two neighbours equal: every entry single */
+
+static void init_maps(void)
+{
+	unsigned int v;
+
+	for (v = 0; v < 64; v++) {
+		dscp_cs[v] = v >> 3;
+		alternate64[v] = v % 2 ? 15 : 10;
+	}
+	ef64[46] = 5;
+	for (v = 0; v < 16; v++)
+		prio_half[v] = v / 2;
+}
+
+static const struct map_case {
+	const char	*map_name;
+	const __u8	*tclass;
+	unsigned int	values;
+	const char	*str;
+} map_cases[] = {
+	{ "pcp-map", identity8, 8, "0:0 1:1 2:2 3:3 4:4 5:5 6:6 7:7" },
+	{ "dscp-map", same64, 64, "0-63:0" },
+	{ "dscp-map", dscp_cs, 64,
+	  "0-7:0 8-15:1 16-23:2 24-31:3 32-39:4 40-47:5 48-55:6 56-63:7" },
+	{ "dscp-map", ef64, 64, "0-45:0 46:5 47-63:0" },
+	{ "prio-map", prio_half, 16,
+	  "0-1:0 2-3:1 4-5:2 6-7:3 8-9:4 10-11:5 12-13:6 14-15:7" },
+	{ "dscp-map", alternate64, 64,
+	  "0:10 1:15 2:10 3:15 4:10 5:15 6:10 7:15 8:10 9:15 10:10 11:15 "
+	  "12:10 13:15 14:10 15:15 16:10 17:15 18:10 19:15 20:10 21:15 "
+	  "22:10 23:15 24:10 25:15 26:10 27:15 28:10 29:15 30:10 31:15 "
+	  "32:10 33:15 34:10 35:15 36:10 37:15 38:10 39:15 40:10 41:15 "
+	  "42:10 43:15 44:10 45:15 46:10 47:15 48:10 49:15 50:10 51:15 "
+	  "52:10 53:15 54:10 55:15 56:10 57:15 58:10 59:15 60:10 61:15 "
+	  "62:10 63:15" },
+};
+
+static void expect_qopt(const struct sluice_qopt *got,
+			const struct sluice_qopt *want)
+{
+	unsigned int tag, v;
+
+	KTAP_EXPECT_INT(got->present, want->present);
+	KTAP_EXPECT_INT(got->classes, want->classes);
+	KTAP_EXPECT_INT(got->tag, want->tag);
+	KTAP_EXPECT_INT(got->defclass, want->defclass);
+	KTAP_EXPECT_INT(got->limit, want->limit);
+	for (tag = 0; tag <= TC_SLUICE_TAG_MAX; tag++) {
+		if (!KTAP_EXPECT_INT(got->maps[tag].given, want->maps[tag].given))
+			ktap_diag("in map of tag %u", tag);
+		for (v = 0; v < SLUICE_MAP_MAX_VALUES; v++)
+			if (!KTAP_EXPECT_INT(got->maps[tag].tclass[v],
+					     want->maps[tag].tclass[v]))
+				ktap_diag("in map of tag %u, value %u", tag, v);
+	}
+}
+
+static void test_valid(const struct valid_case *c)
+{
+	char err[SLUICE_ERRLEN] = "untouched";
+	struct sluice_qopt got;
+	struct words w;
+
+	words_split(&w, c->line);
+	if (KTAP_EXPECT_INT(sluice_qopt_parse(&got, w.argc, w.argv, err,
+					      sizeof(err)), 0))
+		expect_qopt(&got, &c->want);
+	else
+		ktap_diag("message: %s", err);
+	KTAP_EXPECT_STR(err, "");
+	ktap_result("valid \"%s\"", c->line);
+}
+
+static void test_invalid(const struct invalid_case *c)
+{
+	char err[SLUICE_ERRLEN] = "";
+	struct sluice_qopt got;
+	struct words w;
+
+	words_split(&w, c->line);
+	KTAP_EXPECT_INT(sluice_qopt_parse(&got, w.argc, w.argv, err,
+					  sizeof(err)), -EINVAL);
+	KTAP_EXPECT_STR(err, c->msg);
+	ktap_result("invalid \"%s\"", c->line);
+}
+
+static void test_help(void)
+{
+	static const char *const lines[] = {
+		"help", "classes 4 help", "pcp-map 1:1 help", "help foo",
+	};
+	char err[SLUICE_ERRLEN];
+	struct sluice_qopt got;
+	struct sluice_copt cgot;
+	struct words w;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(lines); i++) {
+		words_split(&w, lines[i]);
+		if (!KTAP_EXPECT_INT(sluice_qopt_parse(&got, w.argc, w.argv, err,
+						       sizeof(err)),
+				     SLUICE_PARSE_HELP))
+			ktap_diag("for \"%s\"", lines[i]);
+	}
+	words_split(&w, "limit 1k help");
+	KTAP_EXPECT_INT(sluice_copt_parse(&cgot, w.argc, w.argv, err,
+					  sizeof(err)), SLUICE_PARSE_HELP);
+	ktap_result("help");
+}
+
+/* Messages are optional and truncated, never overflowed. */
+static void test_err_buffer(void)
+{
+	char small[12] = "";
+	struct sluice_qopt got;
+	struct words w;
+
+	words_split(&w, "classes 99");
+	KTAP_EXPECT_INT(sluice_qopt_parse(&got, w.argc, w.argv, NULL, 0),
+			-EINVAL);
+	KTAP_EXPECT_INT(sluice_qopt_parse(&got, w.argc, w.argv, small,
+					  sizeof(small)), -EINVAL);
+	KTAP_EXPECT_STR(small, "\"classes\" m");
+	ktap_result("error buffer");
+}
+
+static void test_copt(const struct copt_case *c)
+{
+	char err[SLUICE_ERRLEN] = "untouched";
+	struct sluice_copt got;
+	struct words w;
+
+	words_split(&w, c->line);
+	KTAP_EXPECT_INT(sluice_copt_parse(&got, w.argc, w.argv, err,
+					  sizeof(err)), c->ret);
+	KTAP_EXPECT_STR(err, c->msg);
+	if (!c->ret) {
+		KTAP_EXPECT_INT(got.present, c->present);
+		KTAP_EXPECT_INT(got.limit, c->limit);
+	}
+	ktap_result("class \"%s\"", c->line);
+}
+
+static void test_size_parse(void)
+{
+	const struct size_case *c;
+	__u32 bytes;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(size_cases); i++) {
+		c = &size_cases[i];
+		bytes = 0xdeadbeef;
+		if (!KTAP_EXPECT_INT(sluice_parse_size(c->str, &bytes), c->ret) ||
+		    !KTAP_EXPECT_INT(bytes, c->ret ? 0xdeadbeef : c->bytes))
+			ktap_diag("for \"%s\"", c->str);
+	}
+	ktap_result("size parse");
+}
+
+static void test_size_format(void)
+{
+	char buf[SLUICE_SIZE_STRLEN];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(format_cases); i++)
+		KTAP_EXPECT_STR(sluice_format_size(format_cases[i].bytes, buf,
+						   sizeof(buf)),
+				format_cases[i].str);
+	ktap_result("size format");
+}
+
+static int round_trips(__u32 bytes)
+{
+	char buf[SLUICE_SIZE_STRLEN];
+	__u32 back = ~bytes;
+
+	sluice_format_size(bytes, buf, sizeof(buf));
+	if (KTAP_EXPECT(strlen(buf) < sizeof(buf) - 1) &&
+	    KTAP_EXPECT_INT(sluice_parse_size(buf, &back), 0) &&
+	    KTAP_EXPECT_INT(back, bytes))
+		return 1;
+	ktap_diag("for %u, formatted \"%s\"", bytes, buf);
+	return 0;
+}
+
+/* Edges, every unit's multiples and neighbours, and a spread of others. */
+static void test_size_round_trip(void)
+{
+	static const __u32 edges[] = {
+		0, 1, 1023, 1024, 1025, 4294967295u, 4294967294u,
+		4294966272u, 4293918720u, 3221225472u,
+	};
+	static const __u32 scales[] = { 1, 1u << 10, 1u << 20, 1u << 30 };
+	unsigned int checked = 0, passed = 0, i, k;
+	__u32 x = 12345;
+
+	for (i = 0; i < ARRAY_SIZE(edges); i++, checked++)
+		passed += round_trips(edges[i]);
+	for (i = 0; i < ARRAY_SIZE(scales); i++) {
+		for (k = 1; k <= 3; k++, checked += 3) {
+			passed += round_trips(k * scales[i]);
+			passed += round_trips(k * scales[i] - 1);
+			passed += round_trips(k * scales[i] + 1);
+		}
+	}
+	for (i = 0; i < 32; i++, checked++)
+		passed += round_trips(1u << i);
+	for (i = 0; i < 10000; i++, checked++) {
+		x = x * 1664525u + 1013904223u;
+		passed += round_trips(i % 2 ? x : x & ~0x3ffu);
+	}
+	ktap_diag("%u of %u sizes round-trip", passed, checked);
+	ktap_result("size round trip");
+}
+
+static void test_tags(void)
+{
+	static const char *const names[] = {
+		[TC_SLUICE_TAG_PRIORITY] = "priority",
+		[TC_SLUICE_TAG_PCP] = "pcp",
+		[TC_SLUICE_TAG_DSCP] = "dscp",
+		[TC_SLUICE_TAG_MPLS_TC] = "mpls-tc",
+	};
+	unsigned int tag;
+	__u8 back;
+
+	for (tag = 0; tag <= TC_SLUICE_TAG_MAX; tag++) {
+		KTAP_EXPECT_STR(sluice_tag_name(tag), names[tag]);
+		back = 0xff;
+		KTAP_EXPECT_INT(sluice_tag_parse(names[tag], &back), 0);
+		KTAP_EXPECT_INT(back, tag);
+	}
+	KTAP_EXPECT(!sluice_tag_name(TC_SLUICE_TAG_MAX + 1));
+	KTAP_EXPECT(!sluice_tag_info(TC_SLUICE_TAG_MAX + 1));
+	KTAP_EXPECT_INT(sluice_tag_parse("PCP", &back), -EINVAL);
+	KTAP_EXPECT_INT(sluice_tag_parse("", &back), -EINVAL);
+	KTAP_EXPECT_INT(sluice_tag_parse("mpls", &back), -EINVAL);
+	ktap_result("tag names");
+}
+
+static void test_tag_maps(void)
+{
+	static const struct {
+		unsigned int	tag;
+		const char	*map_name, *map_json;
+		unsigned int	values, attr;
+	} want[] = {
+		{ TC_SLUICE_TAG_PRIORITY, "prio-map", "prio_map", 16,
+		  TCA_SLUICE_PRIO_MAP },
+		{ TC_SLUICE_TAG_PCP, "pcp-map", "pcp_map", 8,
+		  TCA_SLUICE_PCP_MAP },
+		{ TC_SLUICE_TAG_DSCP, "dscp-map", "dscp_map", 64,
+		  TCA_SLUICE_DSCP_MAP },
+		{ TC_SLUICE_TAG_MPLS_TC, "mpls-tc-map", "mpls_tc_map", 8,
+		  TCA_SLUICE_MPLS_TC_MAP },
+	};
+	const struct sluice_tag_info *ti;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
+		ti = sluice_tag_info(want[i].tag);
+		if (!KTAP_EXPECT(ti))
+			continue;
+		KTAP_EXPECT_STR(ti->map_name, want[i].map_name);
+		KTAP_EXPECT_STR(ti->map_json, want[i].map_json);
+		KTAP_EXPECT_INT(ti->values, want[i].values);
+		KTAP_EXPECT_INT(ti->map_attr, want[i].attr);
+		KTAP_EXPECT(ti->values <= SLUICE_MAP_MAX_VALUES);
+	}
+	ktap_result("tag maps");
+}
+
+static void test_entry_parse(void)
+{
+	const struct entry_case *c;
+	struct sluice_map_range r;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(entry_cases); i++) {
+		c = &entry_cases[i];
+		if (!KTAP_EXPECT_INT(sluice_map_entry_parse(c->str, &r), c->ret)) {
+			ktap_diag("for \"%s\"", c->str);
+			continue;
+		}
+		if (c->ret)
+			continue;
+		if (!KTAP_EXPECT_INT(r.low, c->low) ||
+		    !KTAP_EXPECT_INT(r.high, c->high) ||
+		    !KTAP_EXPECT_INT(r.tclass, c->tclass))
+			ktap_diag("for \"%s\"", c->str);
+	}
+	ktap_result("map entry parse");
+}
+
+/* Formats, and re-parses the text as the map it came from. */
+static void test_map_format(const struct map_case *c)
+{
+	char buf[SLUICE_MAP_STRLEN], line[SLUICE_MAP_STRLEN + 32];
+	char err[SLUICE_ERRLEN] = "";
+	struct sluice_qopt o;
+	unsigned int tag, v;
+	struct words w;
+	__u64 full;
+
+	KTAP_EXPECT_INT(sluice_map_format(c->tclass, c->values, buf,
+					  sizeof(buf)), 0);
+	KTAP_EXPECT_STR(buf, c->str);
+
+	snprintf(line, sizeof(line), "%s %s", c->map_name, buf);
+	words_split(&w, line);
+	if (KTAP_EXPECT_INT(sluice_qopt_parse(&o, w.argc, w.argv, err,
+					      sizeof(err)), 0)) {
+		for (tag = 0; tag <= TC_SLUICE_TAG_MAX; tag++)
+			if (o.present == SLUICE_QOPT_MAP(tag))
+				break;
+		full = c->values == 64 ? ~0ull : (1ull << c->values) - 1;
+		KTAP_EXPECT(tag <= TC_SLUICE_TAG_MAX);
+		if (tag <= TC_SLUICE_TAG_MAX) {
+			KTAP_EXPECT_INT(o.maps[tag].given, full);
+			for (v = 0; v < c->values; v++)
+				KTAP_EXPECT_INT(o.maps[tag].tclass[v],
+						c->tclass[v]);
+		}
+	} else {
+		ktap_diag("message: %s", err);
+	}
+	ktap_result("map format %s \"%.24s\"", c->map_name, c->str);
+}
+
+static void test_map_format_edges(void)
+{
+	char buf[SLUICE_MAP_STRLEN];
+
+	KTAP_EXPECT_INT(sluice_map_format(identity8, 0, buf, sizeof(buf)), 0);
+	KTAP_EXPECT_STR(buf, "");
+	KTAP_EXPECT_INT(sluice_map_format(identity8, 8, buf, 10), -ENOSPC);
+	KTAP_EXPECT(strlen(buf) < 10);
+	KTAP_EXPECT_INT(sluice_map_format(identity8, 8, buf, 0), -ENOSPC);
+	/* Exactly long enough: "0-63:0" and its terminator. */
+	KTAP_EXPECT_INT(sluice_map_format(same64, 64, buf, 7), 0);
+	KTAP_EXPECT_INT(sluice_map_format(same64, 64, buf, 6), -ENOSPC);
+	ktap_result("map format buffer");
+}
+
+/* Random maps of every tag source survive format and parse. */
+static void test_map_random(void)
+{
+	char buf[SLUICE_MAP_STRLEN], line[SLUICE_MAP_STRLEN + 32];
+	char err[SLUICE_ERRLEN];
+	const struct sluice_tag_info *ti;
+	__u8 tclass[SLUICE_MAP_MAX_VALUES];
+	unsigned int tag, round, v, bad = 0;
+	struct sluice_qopt o;
+	struct words w;
+	__u32 x = 1;
+
+	for (round = 0; round < 200; round++) {
+		tag = round % (TC_SLUICE_TAG_MAX + 1);
+		ti = sluice_tag_info(tag);
+		for (v = 0; v < ti->values; v++) {
+			x = x * 1103515245u + 12345u;
+			/* Few classes, so that runs form. */
+			tclass[v] = (x >> 16) % (round % 16 + 1);
+		}
+		if (sluice_map_format(tclass, ti->values, buf, sizeof(buf)))
+			bad++;
+		snprintf(line, sizeof(line), "classes 16 %s %s", ti->map_name,
+			 buf);
+		words_split(&w, line);
+		if (sluice_qopt_parse(&o, w.argc, w.argv, err, sizeof(err)) ||
+		    memcmp(o.maps[tag].tclass, tclass, ti->values)) {
+			ktap_diag("round %u: \"%s\" does not round-trip: %s",
+				  round, line, err);
+			bad++;
+		}
+	}
+	KTAP_EXPECT_INT(bad, 0);
+	ktap_result("map random round trip");
+}
+
+/* The tests that are one test point each. */
+static void (*const single_tests[])(void) = {
+	test_help,
+	test_err_buffer,
+	test_size_parse,
+	test_size_format,
+	test_size_round_trip,
+	test_tags,
+	test_tag_maps,
+	test_entry_parse,
+	test_map_format_edges,
+	test_map_random,
+};
+
+int main(void)
+{
+	size_t i;
+
+	init_maps();
+	ktap_plan(ARRAY_SIZE(valid_cases) + ARRAY_SIZE(invalid_cases) +
+		  ARRAY_SIZE(copt_cases) + ARRAY_SIZE(map_cases) +
+		  ARRAY_SIZE(single_tests));
+	for (i = 0; i < ARRAY_SIZE(valid_cases); i++)
+		test_valid(&valid_cases[i]);
+	for (i = 0; i < ARRAY_SIZE(invalid_cases); i++)
+		test_invalid(&invalid_cases[i]);
+	for (i = 0; i < ARRAY_SIZE(copt_cases); i++)
+		test_copt(&copt_cases[i]);
+	for (i = 0; i < ARRAY_SIZE(map_cases); i++)
+		test_map_format(&map_cases[i]);
+	for (i = 0; i < ARRAY_SIZE(single_tests); i++)
+		single_tests[i]();
+	return ktap_exit();
+}
