@@ -8,7 +8,7 @@
 # is never written down here: Debian moves the ABI number.
 KDIR ?= $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
 	$(shell ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort -V | tail -n 1))
-KVER = $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
+KVER = $(shell sed -n 's/^#define UTS_RELEASE "\(.*\)"/\1/p' $(KDIR)/include/generated/utsrelease.h 2>/dev/null)
 
 PREFIX ?= /usr/local
 # Where Debian's tc looks for plugins (its LIBDIR is multiarch).

@@ -206,16 +206,20 @@ int sluice_config_parse(struct sluice_config *cfg, struct nlattr *opt,
 	for (tag = 0; tag < SLUICE_NR_MAPS; tag++) {
 		struct nlattr *nest = tb[sluice_maps[tag].attr];
 
-		if (nest) {
-			err = map_parse(cfg->map[tag], sluice_maps[tag].size,
-					nest, extack);
-			if (err)
-				return err;
-			cfg->custom_maps |= BIT(tag);
-		} else if (!(cfg->custom_maps & BIT(tag))) {
-			/* A map the user never set follows the class count. */
+		/*
+		 * A map the user never set follows the class count, also
+		 * when this request sets some of its entries: the others
+		 * must be defaults for the new count.
+		 */
+		if (!(cfg->custom_maps & BIT(tag)))
 			default_map(cfg, tag);
-		}
+		if (!nest)
+			continue;
+		err = map_parse(cfg->map[tag], sluice_maps[tag].size, nest,
+				extack);
+		if (err)
+			return err;
+		cfg->custom_maps |= BIT(tag);
 	}
 	return classes_check(cfg, tb, extack);
 }

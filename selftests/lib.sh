@@ -177,6 +177,9 @@ netns_add()
 	ip netns add "$_ns" || return 1
 	defer ip netns del "$_ns"
 	ip -n "$_ns" link set lo up
+	# No IPv6 autoconfiguration: its solicitations would be counted.
+	ip netns exec "$_ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 \
+		net.ipv6.conf.default.disable_ipv6=1
 }
 
 # veth_add NS A B: a veth pair A-B, both in NS and up.
@@ -198,26 +201,63 @@ send()
 	ip netns exec "$ns" "$SENDFRAMES" -i "$dev" "$@"
 }
 
-# class_stat NS DEV CLASSID KEY: one field of a class's "tc -j -s" stats.
-class_stat()
+# class_json NS DEV: the classes of DEV as a JSON array, one object per
+# class: {class, handle, options: {limit}, stats: {bytes, packets, drops,
+# qlen}, xstats: {limit_drops, peak_backlog}}.  tc 6.1 has no JSON output
+# for classes, so its text is converted; sizes printed by the sluice
+# plugin are exact (backlog bytes, rounded by tc itself, are left out).
+class_json()
 {
-	local ns=$1 dev=$2 classid=$3 key=$4
-
-	tc -n "$ns" -j -s class show dev "$dev" |
-		jq -r --arg h "$classid" --arg k "$key" \
-			'.[] | select(.handle == $h) | .stats[$k] // .xstats[$k]'
+	tc -n "$1" -s class show dev "$2" | awk '
+		function bytes(s,   n) {
+			n = s + 0
+			if (s ~ /Gb$/) return n * 1073741824
+			if (s ~ /Mb$/) return n * 1048576
+			if (s ~ /Kb$/) return n * 1024
+			return n
+		}
+		function flush() {
+			if (cls == "") return
+			printf "%s{\"class\":\"%s\",\"handle\":\"%s\"", sep, cls, handle
+			printf ",\"options\":{%s}", opts
+			printf ",\"stats\":{\"bytes\":%d,\"packets\":%d,\"drops\":%d,\"qlen\":%d}", b, p, d, q
+			printf ",\"xstats\":{%s}}", xs
+			sep = ","; cls = ""
+		}
+		BEGIN { printf "[" }
+		$1 == "class" {
+			flush()
+			cls = $2; handle = $3; opts = ""; xs = ""
+			for (i = 4; i < NF; i++)
+				if ($i == "limit")
+					opts = "\"limit\":" bytes($(i + 1))
+		}
+		$1 == "Sent" { b = $2; p = $4; d = $7 + 0 }
+		$1 == "backlog" { q = $3 + 0 }
+		$1 == "limit_drops" {
+			xs = "\"limit_drops\":" $2 ",\"peak_backlog\":" bytes($4)
+		}
+		END { flush(); print "]" }'
 }
 
-# class_stats NS DEV KEY: KEY of every class, in class order, one line.
+# class_stat NS DEV CLASSID KEY: one statistic of one sluice class.
+class_stat()
+{
+	class_json "$1" "$2" |
+		jq -r --arg h "$3" --arg k "$4" \
+			'.[] | select(.class == "sluice" and .handle == $h)
+			 | .stats[$k] // .xstats[$k]'
+}
+
+# class_stats NS DEV KEY: KEY of every sluice class on one line, in class
+# order (the order of the qdisc's walk); other classes of the device, e.g.
+# a parent tbf's, are left out.
 class_stats()
 {
-	local ns=$1 dev=$2 key=$3
-
-	tc -n "$ns" -j -s class show dev "$dev" |
-		jq -r --arg k "$key" \
-			'[.[] | {h: (.handle | split(":")[1] | tonumber),
-				 v: (.stats[$k] // .xstats[$k])}]
-			 | sort_by(.h) | map(.v | tostring) | join(" ")'
+	class_json "$1" "$2" |
+		jq -r --arg k "$3" \
+			'[.[] | select(.class == "sluice")
+			 | .stats[$k] // .xstats[$k] | tostring] | join(" ")'
 }
 
 # qdisc_json NS DEV: the root qdisc of DEV as JSON.

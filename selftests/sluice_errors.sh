@@ -1,0 +1,196 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Bad options are rejected with their own extack message, and a rejected
+# request changes nothing.  tc goes through the plugin, which refuses
+# most bad values itself, so the kernel's checks are driven with tcraw,
+# which sends hand-built attributes.
+#
+#   +------------ ns -------------+
+#   | a0 [sluice 1:] -------- b0  |
+#   +-----------------------------+
+
+ALL_TESTS="
+	errors_kernel_values
+	errors_kernel_maps
+	errors_kernel_attrs
+	errors_classes_are_fixed
+	errors_cross_checks
+	errors_device
+	errors_plugin
+"
+
+source "$(dirname "$0")/lib.sh"
+
+require_cmd tc ip jq
+sluice_load
+
+TCRAW=$SELFTESTS_DIR/tools/tcraw
+
+# Attribute numbers, from include/uapi/linux/sluice.h.
+CLASSES=1 TAG=2 DEFAULT=3 LIMIT=4 PCP_MAP=5 DSCP_MAP=6 ENTRY=1
+
+setup()
+{
+	netns_add NS || return 1
+	veth_add "$NS" a0 b0 &&
+		tc -n "$NS" qdisc add dev a0 root handle 1: sluice classes 4
+}
+
+opts()
+{
+	tc -n "$NS" -j qdisc show dev a0 | jq -c '.[0].options'
+}
+
+# rejects "EXPECTED MESSAGE" TCRAW-ARGS...: the request fails with exactly
+# that message and the qdisc's options are unchanged.
+rejects()
+{
+	local expected=$1 before out
+
+	shift
+	before=$(opts)
+	out=$(ip netns exec "$NS" "$TCRAW" a0 "$@")
+	check_eq "$out" "error: $expected" "tcraw $*"
+	check_eq "$(opts)" "$before" "options after a rejected $*"
+}
+
+# entry VALUE CLASS [RESERVED]: a map entry's payload in hex.
+entry()
+{
+	printf '%02x%02x%04x' "$1" "$2" "${3:-0}"
+}
+
+errors_kernel_values()
+{
+	local out
+
+	setup || return
+	rejects "sch_sluice: number of classes must be 1 to 16" \
+		qdisc-change 1: sluice u8 $CLASSES 0
+	rejects "sch_sluice: number of classes must be 1 to 16" \
+		qdisc-change 1: sluice u8 $CLASSES 17
+	rejects "sch_sluice: unknown tag source" \
+		qdisc-change 1: sluice u8 $TAG 4
+	rejects "sch_sluice: limit must be at least 1 byte" \
+		qdisc-change 1: sluice u32 $LIMIT 0
+	rejects "sch_sluice: default class must be below the number of classes" \
+		qdisc-change 1: sluice u8 $DEFAULT 4
+	# A rejected add creates nothing.
+	tc -n "$NS" qdisc del dev a0 root
+	out=$(ip netns exec "$NS" "$TCRAW" a0 qdisc-add 1: sluice u8 $CLASSES 0)
+	check_eq "$out" "error: sch_sluice: number of classes must be 1 to 16" \
+		"add with 0 classes"
+	check_eq "$(tc -n "$NS" -j qdisc show dev a0 | jq -r '.[0].kind')" \
+		"noqueue" "qdisc after a rejected add"
+}
+
+errors_kernel_maps()
+{
+	setup || return
+	rejects "sch_sluice: map entry value is beyond the tag's range" \
+		qdisc-change 1: sluice nest $PCP_MAP hex $ENTRY "$(entry 8 0)" end
+	rejects "sch_sluice: map entry names a class above 15" \
+		qdisc-change 1: sluice nest $DSCP_MAP hex $ENTRY "$(entry 1 16)" end
+	rejects "sch_sluice: a map names a class beyond the number of classes" \
+		qdisc-change 1: sluice nest $DSCP_MAP hex $ENTRY "$(entry 1 4)" end
+	rejects "sch_sluice: map names the same value twice" \
+		qdisc-change 1: sluice nest $DSCP_MAP hex $ENTRY "$(entry 1 1)" \
+			hex $ENTRY "$(entry 1 2)" end
+	rejects "sch_sluice: reserved field of a map entry is not zero" \
+		qdisc-change 1: sluice nest $DSCP_MAP hex $ENTRY "$(entry 1 1 1)" end
+	rejects "sch_sluice: map has no entries" \
+		qdisc-change 1: sluice empty $DSCP_MAP
+	rejects "sch_sluice: unknown attribute in a map" \
+		qdisc-change 1: sluice nest $DSCP_MAP hex 2 "$(entry 1 1)" end
+	rejects "sch_sluice: map entry has the wrong size" \
+		qdisc-change 1: sluice nest $DSCP_MAP hex $ENTRY 0101 end
+	# One bad entry among good ones: none of them is applied.
+	rejects "sch_sluice: map entry value is beyond the tag's range" \
+		qdisc-change 1: sluice nest $PCP_MAP hex $ENTRY "$(entry 0 3)" \
+			hex $ENTRY "$(entry 9 3)" end
+}
+
+# Malformed attributes are caught by the strict policy (core messages).
+errors_kernel_attrs()
+{
+	setup || return
+	rejects "NLA_F_NESTED is missing" \
+		qdisc-change 1: sluice nest-noflag $DSCP_MAP \
+			hex $ENTRY "$(entry 1 1)" end
+	rejects "invalid attribute length" \
+		qdisc-change 1: sluice u32 $CLASSES 4
+	rejects "Unknown attribute type" \
+		qdisc-change 1: sluice u8 99 1
+	rejects "Unsupported attribute" \
+		class-change 1:2 sluice u8 $CLASSES 2
+	rejects "sch_sluice: limit must be at least 1 byte" \
+		class-change 1:2 sluice u32 $LIMIT 0
+}
+
+errors_classes_are_fixed()
+{
+	local out
+
+	setup || return
+	out=$(tc -n "$NS" class add dev a0 parent 1: classid 1:9 sluice 2>&1)
+	check_eq "$out" "Error: sch_sluice: sluice classes cannot be added: set their number with the qdisc's classes option." \
+		"class add"
+	out=$(tc -n "$NS" class del dev a0 classid 1:2 2>&1)
+	check_eq "$out" "Error: sch_sluice: sluice classes cannot be deleted: set their number with the qdisc's classes option." \
+		"class del"
+	out=$(tc -n "$NS" qdisc add dev a0 parent 1:2 pfifo 2>&1)
+	check_eq "$out" "Error: sch_sluice: sluice classes are internal FIFOs and take no child qdisc." \
+		"graft"
+	check_eq "$(tc -n "$NS" class show dev a0 | grep -c 'class sluice')" 4 \
+		"classes afterwards"
+}
+
+# Checks that need the qdisc's current state: only the kernel can make them.
+errors_cross_checks()
+{
+	local out before
+
+	setup || return
+	tc -n "$NS" qdisc change dev a0 root sluice default 3 &&
+		tc -n "$NS" qdisc change dev a0 root sluice pcp-map 7:3
+	check_err $? "setup"
+	before=$(opts)
+	out=$(tc -n "$NS" qdisc change dev a0 root sluice classes 2 2>&1)
+	check_eq "$out" "Error: sch_sluice: default class must be below the number of classes." \
+		"shrink below the default class"
+	tc -n "$NS" qdisc change dev a0 root sluice default 0
+	check_err $? "default 0"
+	out=$(tc -n "$NS" qdisc change dev a0 root sluice classes 2 2>&1)
+	check_eq "$out" "Error: sch_sluice: a map names a class beyond the number of classes." \
+		"shrink below a set map's class"
+	check_eq "$(opts | jq .classes)" 4 "classes after rejections"
+}
+
+errors_device()
+{
+	local out
+
+	netns_add NS || return
+	out=$(tc -n "$NS" qdisc add dev lo root sluice 2>&1)
+	check_eq "$out" "Error: sch_sluice: sluice needs an Ethernet device." \
+		"loopback"
+}
+
+# The plugin's own checks, before anything reaches the kernel.
+errors_plugin()
+{
+	local out
+
+	setup || return
+	out=$(tc -n "$NS" qdisc change dev a0 root sluice classes 17 2>&1)
+	check_fail $? "classes 17 accepted"
+	check_eq "$(echo "$out" | head -n 1)" \
+		'sluice: "classes" must be 1..16, not "17"' "classes 17"
+	out=$(tc -n "$NS" qdisc change dev a0 root sluice bogus 2>&1)
+	check_fail $? "unknown option accepted"
+	check_eq "$(echo "$out" | head -n 1)" 'sluice: unknown option "bogus"' \
+		"unknown option"
+}
+
+tests_run
