@@ -49,7 +49,7 @@ checkpatch:
 check:
 	scripts/bootstrap --if-needed
 	$(MAKE) all
-	scripts/check
+	scripts/check $(CHECK_ARGS)
 
 unit: userspace
 	$(MAKE) --no-print-directory -C userspace check

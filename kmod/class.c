@@ -48,6 +48,10 @@ static int sluice_class_change(struct Qdisc *sch, u32 classid, u32 parentid,
 				   "sluice classes cannot be added: set their number with the qdisc's classes option");
 		return -EOPNOTSUPP;
 	}
+	if (tca[TCA_RATE]) {
+		NL_SET_ERR_MSG_MOD(extack, "sluice classes have no rate estimator");
+		return -EOPNOTSUPP;
+	}
 	if (!tca[TCA_OPTIONS])
 		return 0;
 
@@ -94,7 +98,7 @@ static int sluice_class_dump(struct Qdisc *sch, unsigned long arg,
 	opts = nla_nest_start(skb, TCA_OPTIONS);
 	if (!opts)
 		return -EMSGSIZE;
-	if (nla_put_u32(skb, TCA_SLUICE_LIMIT, cl->limit)) {
+	if (nla_put_u32(skb, TCA_SLUICE_CLASS_LIMIT, cl->limit)) {
 		nla_nest_cancel(skb, opts);
 		return -EMSGSIZE;
 	}

@@ -99,7 +99,11 @@ static int mpls_tc_read(const struct sk_buff *skb)
 	}
 }
 
-/* The frame's value of tag source tag, or -1 if it carries none. */
+/*
+ * The frame's value of a tag carried in the frame (PCP, DSCP, MPLS TC),
+ * or -1 if it carries none.  skb->priority is not read here: it always
+ * exists and is interpreted by the qdisc (see priority_class()).
+ */
 int sluice_tag_read(const struct sk_buff *skb, unsigned int tag)
 {
 	switch (tag) {
@@ -110,7 +114,6 @@ int sluice_tag_read(const struct sk_buff *skb, unsigned int tag)
 	case TC_SLUICE_TAG_MPLS_TC:
 		return mpls_tc_read(skb);
 	default:
-		/* Callers clamp: values past the map use its last entry. */
-		return min_t(u32, skb->priority, INT_MAX);
+		return -1;
 	}
 }

@@ -23,11 +23,11 @@ static const struct nla_policy sluice_policy[TCA_SLUICE_MAX + 1] = {
 	[TCA_SLUICE_DSCP_MAP]	= { .type = NLA_NESTED },
 	[TCA_SLUICE_MPLS_TC_MAP] = { .type = NLA_NESTED },
 	[TCA_SLUICE_PRIO_MAP]	= { .type = NLA_NESTED },
+	[TCA_SLUICE_DEFAULT_MAPS] = { .type = NLA_U8 },
 };
 
-/* A class takes only its limit; anything else is rejected as unsupported. */
-static const struct nla_policy sluice_class_policy[TCA_SLUICE_MAX + 1] = {
-	[TCA_SLUICE_LIMIT]	= { .type = NLA_U32 },
+static const struct nla_policy sluice_class_policy[TCA_SLUICE_CLASS_MAX + 1] = {
+	[TCA_SLUICE_CLASS_LIMIT] = { .type = NLA_U32 },
 };
 
 static const struct {
@@ -40,11 +40,6 @@ static const struct {
 	[TC_SLUICE_TAG_MPLS_TC]	= { TCA_SLUICE_MPLS_TC_MAP,
 				    TC_SLUICE_MPLS_TC_VALUES },
 };
-
-unsigned int sluice_map_size(unsigned int tag)
-{
-	return sluice_maps[tag].size;
-}
 
 /* Spread the tag's range over the classes in order: v -> v * N / R. */
 static void default_map(struct sluice_config *cfg, unsigned int tag)
@@ -60,13 +55,18 @@ void sluice_config_default(struct sluice_config *cfg, struct Qdisc *sch)
 {
 	struct net_device *dev = qdisc_dev(sch);
 	unsigned int tag;
+	u64 limit;
 
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->nclasses = TC_SLUICE_DEFAULT_CLASSES;
 	cfg->tag = TC_SLUICE_TAG_DSCP;
-	/* As bfifo: a full transmit queue of MTU-sized frames. */
-	cfg->limit = max_t(u32, READ_ONCE(dev->tx_queue_len), 1) *
-		     psched_mtu(dev);
+	/*
+	 * As bfifo: a full transmit queue of MTU-sized frames, computed in
+	 * 64 bits since both factors can be set large.
+	 */
+	limit = (u64)max_t(u32, READ_ONCE(dev->tx_queue_len), 1) *
+		psched_mtu(dev);
+	cfg->limit = min_t(u64, limit, TC_SLUICE_MAX_LIMIT);
 	for (tag = 0; tag < SLUICE_NR_MAPS; tag++)
 		default_map(cfg, tag);
 }
@@ -151,9 +151,9 @@ static int scalars_parse(struct sluice_config *cfg, struct nlattr **tb,
 	if (tb[TCA_SLUICE_LIMIT]) {
 		u32 limit = nla_get_u32(tb[TCA_SLUICE_LIMIT]);
 
-		if (!limit) {
+		if (!limit || limit > TC_SLUICE_MAX_LIMIT) {
 			SLUICE_ERR(extack, tb[TCA_SLUICE_LIMIT],
-				   "limit must be at least 1 byte");
+				   "limit must be 1 byte to 256 MiB - 1");
 			return -EINVAL;
 		}
 		cfg->limit = limit;
@@ -185,6 +185,48 @@ static int classes_check(const struct sluice_config *cfg, struct nlattr **tb,
 	return 0;
 }
 
+static int maps_parse(struct sluice_config *cfg, struct nlattr **tb,
+		      struct netlink_ext_ack *extack)
+{
+	u8 reset = 0;
+	unsigned int tag;
+	int err;
+
+	if (tb[TCA_SLUICE_DEFAULT_MAPS]) {
+		reset = nla_get_u8(tb[TCA_SLUICE_DEFAULT_MAPS]);
+		if (reset & ~(BIT(SLUICE_NR_MAPS) - 1)) {
+			SLUICE_ERR(extack, tb[TCA_SLUICE_DEFAULT_MAPS],
+				   "default maps name an unknown map");
+			return -EINVAL;
+		}
+		cfg->custom_maps &= ~reset;
+	}
+	for (tag = 0; tag < SLUICE_NR_MAPS; tag++) {
+		struct nlattr *nest = tb[sluice_maps[tag].attr];
+
+		/*
+		 * A default map follows the class count, also when this
+		 * request sets some of its entries: the others must be
+		 * defaults for the new count.
+		 */
+		if (!(cfg->custom_maps & BIT(tag)))
+			default_map(cfg, tag);
+		if (!nest)
+			continue;
+		if (reset & BIT(tag)) {
+			SLUICE_ERR(extack, nest,
+				   "a map cannot be both reset to default and set");
+			return -EINVAL;
+		}
+		err = map_parse(cfg->map[tag], sluice_maps[tag].size, nest,
+				extack);
+		if (err)
+			return err;
+		cfg->custom_maps |= BIT(tag);
+	}
+	return 0;
+}
+
 /*
  * Parse opt over cfg, which holds the current (or default) configuration.
  * On error cfg is garbage and the caller must not commit it.
@@ -193,7 +235,6 @@ int sluice_config_parse(struct sluice_config *cfg, struct nlattr *opt,
 			struct netlink_ext_ack *extack)
 {
 	struct nlattr *tb[TCA_SLUICE_MAX + 1];
-	unsigned int tag;
 	int err;
 
 	err = nla_parse_nested(tb, TCA_SLUICE_MAX, opt, sluice_policy, extack);
@@ -202,25 +243,9 @@ int sluice_config_parse(struct sluice_config *cfg, struct nlattr *opt,
 	err = scalars_parse(cfg, tb, extack);
 	if (err)
 		return err;
-
-	for (tag = 0; tag < SLUICE_NR_MAPS; tag++) {
-		struct nlattr *nest = tb[sluice_maps[tag].attr];
-
-		/*
-		 * A map the user never set follows the class count, also
-		 * when this request sets some of its entries: the others
-		 * must be defaults for the new count.
-		 */
-		if (!(cfg->custom_maps & BIT(tag)))
-			default_map(cfg, tag);
-		if (!nest)
-			continue;
-		err = map_parse(cfg->map[tag], sluice_maps[tag].size, nest,
-				extack);
-		if (err)
-			return err;
-		cfg->custom_maps |= BIT(tag);
-	}
+	err = maps_parse(cfg, tb, extack);
+	if (err)
+		return err;
 	return classes_check(cfg, tb, extack);
 }
 
@@ -250,7 +275,9 @@ int sluice_config_dump(const struct sluice_config *cfg, struct sk_buff *skb)
 	if (nla_put_u8(skb, TCA_SLUICE_CLASSES, cfg->nclasses) ||
 	    nla_put_u8(skb, TCA_SLUICE_TAG, cfg->tag) ||
 	    nla_put_u8(skb, TCA_SLUICE_DEFAULT, cfg->defclass) ||
-	    nla_put_u32(skb, TCA_SLUICE_LIMIT, cfg->limit))
+	    nla_put_u32(skb, TCA_SLUICE_LIMIT, cfg->limit) ||
+	    nla_put_u8(skb, TCA_SLUICE_DEFAULT_MAPS,
+		       ~cfg->custom_maps & (BIT(SLUICE_NR_MAPS) - 1)))
 		return -EMSGSIZE;
 	for (tag = 0; tag < SLUICE_NR_MAPS; tag++) {
 		if (map_dump(cfg->map[tag], sluice_maps[tag].size,
@@ -264,20 +291,20 @@ int sluice_config_dump(const struct sluice_config *cfg, struct sk_buff *skb)
 int sluice_class_limit_parse(struct nlattr *opt, u32 *limit,
 			     struct netlink_ext_ack *extack)
 {
-	struct nlattr *tb[TCA_SLUICE_MAX + 1];
+	struct nlattr *tb[TCA_SLUICE_CLASS_MAX + 1];
 	int err;
 
-	err = nla_parse_nested(tb, TCA_SLUICE_MAX, opt, sluice_class_policy,
-			       extack);
+	err = nla_parse_nested(tb, TCA_SLUICE_CLASS_MAX, opt,
+			       sluice_class_policy, extack);
 	if (err < 0)
 		return err;
-	if (!tb[TCA_SLUICE_LIMIT])
+	if (!tb[TCA_SLUICE_CLASS_LIMIT])
 		return 0;
-	if (!nla_get_u32(tb[TCA_SLUICE_LIMIT])) {
-		SLUICE_ERR(extack, tb[TCA_SLUICE_LIMIT],
-			   "limit must be at least 1 byte");
+	*limit = nla_get_u32(tb[TCA_SLUICE_CLASS_LIMIT]);
+	if (!*limit || *limit > TC_SLUICE_MAX_LIMIT) {
+		SLUICE_ERR(extack, tb[TCA_SLUICE_CLASS_LIMIT],
+			   "limit must be 1 byte to 256 MiB - 1");
 		return -EINVAL;
 	}
-	*limit = nla_get_u32(tb[TCA_SLUICE_LIMIT]);
 	return 0;
 }

@@ -10,32 +10,47 @@
 #include <linux/bitops.h>
 #include <linux/if_arp.h>
 #include <linux/module.h>
+#include <linux/netdevice.h>
 #include <net/netlink.h>
 #include <net/pkt_sched.h>
 
 #include "sluice.h"
 
-static unsigned int classify(struct sluice_sched *q, struct sk_buff *skb)
+/*
+ * As prio and ets read skb->priority: HANDLE:MINOR of this qdisc names a
+ * class directly, any other value indexes the map with its low 4 bits.
+ */
+static unsigned int priority_class(const struct Qdisc *sch,
+				   const struct sluice_config *cfg, u32 prio)
 {
+	u32 minor = TC_H_MIN(prio);
+
+	if (TC_H_MAJ(prio) != sch->handle)
+		return cfg->map[TC_SLUICE_TAG_PRIORITY][prio & TC_PRIO_MAX];
+	return minor && minor <= cfg->nclasses ? minor - 1 : cfg->defclass;
+}
+
+static unsigned int classify(struct Qdisc *sch, struct sk_buff *skb)
+{
+	struct sluice_sched *q = qdisc_priv(sch);
 	const struct sluice_config *cfg = &q->cfg;
-	unsigned int size = sluice_map_size(cfg->tag);
 	int value;
 
+	if (cfg->tag == TC_SLUICE_TAG_PRIORITY)
+		return priority_class(sch, cfg, skb->priority);
 	value = sluice_tag_read(skb, cfg->tag);
 	if (value < 0) {
 		q->untagged++;
 		return cfg->defclass;
 	}
-	return cfg->map[cfg->tag][min_t(unsigned int, value, size - 1)];
+	return cfg->map[cfg->tag][value];
 }
 
-static int sluice_enqueue(struct sk_buff *skb, struct Qdisc *sch,
-			  struct sk_buff **to_free)
+static int enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
+		       struct sluice_class *cl, struct sk_buff **to_free)
 {
 	struct sluice_sched *q = qdisc_priv(sch);
 	unsigned int len = qdisc_pkt_len(skb);
-	unsigned int c = classify(q, skb);
-	struct sluice_class *cl = &q->classes[c];
 
 	if (unlikely((u64)cl->qstats.backlog + len > cl->limit)) {
 		cl->limit_drops++;
@@ -47,10 +62,53 @@ static int sluice_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	__qdisc_enqueue_tail(skb, &cl->q);
 	cl->qstats.backlog += len;
 	cl->peak_backlog = max(cl->peak_backlog, cl->qstats.backlog);
-	q->active |= BIT(c);
+	q->active |= BIT(cl - q->classes);
 	qdisc_qstats_backlog_inc(sch, skb);
 	sch->q.qlen++;
 	return NET_XMIT_SUCCESS;
+}
+
+/*
+ * A GSO frame bigger than its class's limit could never be queued: queue
+ * the frames it stands for instead, as tbf does, and tell the ancestors
+ * that one frame of prev_len bytes became nb frames of len bytes.
+ */
+static int enqueue_segments(struct sk_buff *skb, struct Qdisc *sch,
+			    struct sluice_class *cl, struct sk_buff **to_free)
+{
+	unsigned int len = 0, prev_len = qdisc_pkt_len(skb);
+	netdev_features_t features = netif_skb_features(skb);
+	struct sk_buff *segs, *nskb;
+	int nb = 0;
+
+	segs = skb_gso_segment(skb, features & ~NETIF_F_GSO_MASK);
+	if (IS_ERR_OR_NULL(segs))
+		return qdisc_drop(skb, sch, to_free);
+
+	skb_list_walk_safe(segs, segs, nskb) {
+		skb_mark_not_on_list(segs);
+		qdisc_skb_cb(segs)->pkt_len = segs->len;
+		if (enqueue_one(segs, sch, cl, to_free) == NET_XMIT_SUCCESS) {
+			len += qdisc_pkt_len(segs);
+			nb++;
+		}
+	}
+	consume_skb(skb);
+	if (!nb)
+		return NET_XMIT_DROP;
+	qdisc_tree_reduce_backlog(sch, 1 - nb, prev_len - len);
+	return NET_XMIT_SUCCESS;
+}
+
+static int sluice_enqueue(struct sk_buff *skb, struct Qdisc *sch,
+			  struct sk_buff **to_free)
+{
+	struct sluice_sched *q = qdisc_priv(sch);
+	struct sluice_class *cl = &q->classes[classify(sch, skb)];
+
+	if (skb_is_gso(skb) && qdisc_pkt_len(skb) > cl->limit)
+		return enqueue_segments(skb, sch, cl, to_free);
+	return enqueue_one(skb, sch, cl, to_free);
 }
 
 /* The class strict priority serves next: the highest non-empty one. */

@@ -60,7 +60,6 @@ extern const struct Qdisc_class_ops sluice_class_ops;
 extern struct Qdisc_ops sluice_qdisc_ops;
 
 /* options.c */
-unsigned int sluice_map_size(unsigned int tag);
 void sluice_config_default(struct sluice_config *cfg, struct Qdisc *sch);
 int sluice_config_parse(struct sluice_config *cfg, struct nlattr *opt,
 			struct netlink_ext_ack *extack);

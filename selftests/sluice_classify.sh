@@ -156,12 +156,14 @@ classify_mpls_tc()
 		"$(expect_counts map counts 4)" "packets per class"
 }
 
-# skb->priority 0..15 index the map; larger values use entry 15.
+# skb->priority as prio reads it: 1:MINOR names class MINOR - 1 of this
+# qdisc (1:), a minor beyond the classes goes to the default class, and
+# any other value indexes the map with its low 4 bits (1000 -> entry 8).
 classify_priority()
 {
 	local map=($(default_map 16 8)) counts=() p
 
-	setup 8 tag priority prio-map 15:0
+	setup 8 tag priority prio-map 15:0 default 6
 	check_err $? "setup"
 	map[15]=0
 	for p in {0..15}; do
@@ -170,7 +172,12 @@ classify_priority()
 		check_err $? "send priority $p"
 	done
 	send "$NS" a0 -p 1000 -e $ETH_P_EXPERIMENTAL -c 3 >/dev/null
-	counts[15]=4
+	counts[8]=4
+	# 1:3 is class 2; 1:17 does not exist and goes to the default, 6.
+	send "$NS" a0 -p $((0x10003)) -e $ETH_P_EXPERIMENTAL -c 5 >/dev/null
+	send "$NS" a0 -p $((0x10011)) -e $ETH_P_EXPERIMENTAL -c 7 >/dev/null
+	map[16]=2 counts[16]=5
+	map[17]=6 counts[17]=7
 	check_eq "$(class_stats "$NS" a0 packets)" \
 		"$(expect_counts map counts 8)" "packets per class"
 }

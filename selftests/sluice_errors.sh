@@ -28,7 +28,8 @@ sluice_load
 TCRAW=$SELFTESTS_DIR/tools/tcraw
 
 # Attribute numbers, from include/uapi/linux/sluice.h.
-CLASSES=1 TAG=2 DEFAULT=3 LIMIT=4 PCP_MAP=5 DSCP_MAP=6 ENTRY=1
+CLASSES=1 TAG=2 DEFAULT=3 LIMIT=4 PCP_MAP=5 DSCP_MAP=6 DEFAULT_MAPS=9 ENTRY=1
+CLASS_LIMIT=1
 
 setup()
 {
@@ -55,10 +56,11 @@ rejects()
 	check_eq "$(opts)" "$before" "options after a rejected $*"
 }
 
-# entry VALUE CLASS [RESERVED]: a map entry's payload in hex.
+# entry VALUE CLASS [RESERVED]: a map entry's payload in hex
+# (struct tc_sluice_map_entry: u16 value in host order, u8 class, u8 0).
 entry()
 {
-	printf '%02x%02x%04x' "$1" "$2" "${3:-0}"
+	printf '%02x%02x%02x%02x' $(($1 & 0xff)) $(($1 >> 8)) "$2" "${3:-0}"
 }
 
 errors_kernel_values()
@@ -72,10 +74,14 @@ errors_kernel_values()
 		qdisc-change 1: sluice u8 $CLASSES 17
 	rejects "sch_sluice: unknown tag source" \
 		qdisc-change 1: sluice u8 $TAG 4
-	rejects "sch_sluice: limit must be at least 1 byte" \
+	rejects "sch_sluice: limit must be 1 byte to 256 MiB - 1" \
 		qdisc-change 1: sluice u32 $LIMIT 0
+	rejects "sch_sluice: limit must be 1 byte to 256 MiB - 1" \
+		qdisc-change 1: sluice u32 $LIMIT $((0xffffffff / 16 + 1))
 	rejects "sch_sluice: default class must be below the number of classes" \
 		qdisc-change 1: sluice u8 $DEFAULT 4
+	rejects "sch_sluice: default maps name an unknown map" \
+		qdisc-change 1: sluice u8 $DEFAULT_MAPS 16
 	# A rejected add creates nothing.
 	tc -n "$NS" qdisc del dev a0 root
 	out=$(ip netns exec "$NS" "$TCRAW" a0 qdisc-add 1: sluice u8 $CLASSES 0)
@@ -105,6 +111,9 @@ errors_kernel_maps()
 		qdisc-change 1: sluice nest $DSCP_MAP hex 2 "$(entry 1 1)" end
 	rejects "sch_sluice: map entry has the wrong size" \
 		qdisc-change 1: sluice nest $DSCP_MAP hex $ENTRY 0101 end
+	rejects "sch_sluice: a map cannot be both reset to default and set" \
+		qdisc-change 1: sluice u8 $DEFAULT_MAPS 4 \
+			nest $DSCP_MAP hex $ENTRY "$(entry 1 1)" end
 	# One bad entry among good ones: none of them is applied.
 	rejects "sch_sluice: map entry value is beyond the tag's range" \
 		qdisc-change 1: sluice nest $PCP_MAP hex $ENTRY "$(entry 0 3)" \
@@ -122,10 +131,13 @@ errors_kernel_attrs()
 		qdisc-change 1: sluice u32 $CLASSES 4
 	rejects "Unknown attribute type" \
 		qdisc-change 1: sluice u8 99 1
-	rejects "Unsupported attribute" \
-		class-change 1:2 sluice u8 $CLASSES 2
-	rejects "sch_sluice: limit must be at least 1 byte" \
-		class-change 1:2 sluice u32 $LIMIT 0
+	# Classes have their own attribute space: the qdisc's limit is unknown.
+	rejects "Unknown attribute type" \
+		class-change 1:2 sluice u32 $LIMIT 1000
+	rejects "invalid attribute length" \
+		class-change 1:2 sluice u8 $CLASS_LIMIT 2
+	rejects "sch_sluice: limit must be 1 byte to 256 MiB - 1" \
+		class-change 1:2 sluice u32 $CLASS_LIMIT 0
 }
 
 errors_classes_are_fixed()
@@ -139,6 +151,10 @@ errors_classes_are_fixed()
 	out=$(tc -n "$NS" class del dev a0 classid 1:2 2>&1)
 	check_eq "$out" "Error: sch_sluice: sluice classes cannot be deleted: set their number with the qdisc's classes option." \
 		"class del"
+	out=$(tc -n "$NS" class change dev a0 classid 1:2 estimator 1s 8s \
+		sluice limit 1000 2>&1)
+	check_eq "$out" "Error: sch_sluice: sluice classes have no rate estimator." \
+		"class estimator"
 	out=$(tc -n "$NS" qdisc add dev a0 parent 1:2 pfifo 2>&1)
 	check_eq "$out" "Error: sch_sluice: sluice classes are internal FIFOs and take no child qdisc." \
 		"graft"

@@ -19,6 +19,7 @@ ALL_TESTS="
 	options_class_limit
 	options_change_keeps_frames
 	options_shrink_drops_removed
+	options_gso_segmented
 "
 
 source "$(dirname "$0")/lib.sh"
@@ -54,7 +55,8 @@ full_expected()
 		classes: 4, tag: "pcp", default: 3, limit: 65536,
 		pcp_map: [0,0,0,0,1,1,2,3], dscp_map: $dscp,
 		mpls_tc_map: [0,0,1,1,2,0,3,3],
-		prio_map: [1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]}'
+		prio_map: [1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1],
+		default_maps: []}'
 }
 
 options_roundtrip_json()
@@ -65,20 +67,34 @@ options_roundtrip_json()
 	check_eq "$(opts)" "$(full_expected)" "dumped options"
 }
 
-# The text dump, fed back to tc, must give the same configuration.
-options_roundtrip_text()
+# The text dump, fed back to tc, must give the same configuration, also
+# which maps are the user's (the text shows only those).  Leaves the text
+# in $text.
+roundtrip_text()
 {
-	local text
+	local before
 
-	setup || return
-	tc -n "$NS" qdisc add dev a0 root handle 1: sluice $FULL
-	check_err $? "add"
+	tc -n "$NS" qdisc add dev a0 root handle 1: sluice "$@"
+	check_err $? "add $*"
+	before=$(opts)
 	text=$(tc -n "$NS" qdisc show dev a0 | sed -n 's/.* refcnt [0-9]* //p')
 	log_info "text dump: $text"
 	tc -n "$NS" qdisc del dev a0 root &&
 		tc -n "$NS" qdisc add dev a0 root handle 1: sluice $text
 	check_err $? "re-add from the text dump"
-	check_eq "$(opts)" "$(full_expected)" "options after re-add"
+	check_eq "$(opts)" "$before" "options after re-add"
+	tc -n "$NS" qdisc del dev a0 root
+}
+
+options_roundtrip_text()
+{
+	local text
+
+	setup || return
+	roundtrip_text $FULL
+	roundtrip_text classes 4 dscp-map 46:3
+	check_eq "$(echo "$text" | grep -c pcp-map)" 0 "default map in text"
+	roundtrip_text
 }
 
 options_defaults()
@@ -102,6 +118,8 @@ options_defaults()
 		"classes listed"
 	check_eq "$(class_json "$NS" a0 | jq -c '[.[].handle]')" \
 		'["1:1","1:2","1:3","1:4","1:5","1:6","1:7","1:8"]' "class handles"
+	check_eq "$(opts | jq -c '.default_maps')" \
+		'["priority","pcp","dscp","mpls-tc"]' "all maps default"
 }
 
 # "change" touches only what it names; map entries merge.
@@ -141,6 +159,15 @@ options_maps_follow_classes()
 		"set map kept"
 	check_eq "$(tc -n "$NS" class show dev a0 | grep -c 'class sluice')" 8 \
 		"classes after growing"
+	check_eq "$(opts | jq -c '.default_maps')" '["priority","dscp","mpls-tc"]' \
+		"default maps"
+	# Reset to default, the map follows the class count again.
+	tc -n "$NS" qdisc change dev a0 root sluice pcp-map default classes 4
+	check_err $? "reset and shrink"
+	check_eq "$(opts | jq -c '.pcp_map')" "[0,0,1,1,2,2,3,3]" \
+		"reset map follows"
+	check_eq "$(opts | jq -c '.default_maps')" \
+		'["priority","pcp","dscp","mpls-tc"]' "default maps after reset"
 }
 
 options_class_limit()
@@ -232,6 +259,40 @@ options_shrink_drops_removed()
 		    jq '[.[] | select(.class == "sluice") |
 			 .stats.packets + .stats.qlen]')" "$(jq -n '[5, 0]')" \
 		"class 0 frames kept, class 1 empty"
+}
+
+# TCP over veth is sent as GSO frames of up to 64 KB.  With a 16 KB class
+# limit such a frame can never be queued whole, so sluice must segment it
+# rather than drop it: the transfer completes and the class counts
+# MTU-sized frames.  The segments of one GSO frame arrive at once, so those
+# beyond the limit are tail-dropped like any frame (TCP recovers).
+options_gso_segmented()
+{
+	local ns2 bytes=2000000 out packets
+
+	setup || return
+	netns_add ns2 || return
+	ip -n "$NS" link set b0 netns "$ns2" &&
+		ip -n "$ns2" link set b0 up &&
+		ip -n "$NS" addr add 198.18.0.1/24 dev a0 &&
+		ip -n "$ns2" addr add 198.18.0.2/24 dev b0 &&
+		tc -n "$NS" qdisc add dev a0 root handle 1: sluice classes 1 \
+			limit 16Kb
+	check_err $? "setup"
+	out=$(mktemp /tmp/gso.XXXXXX)
+	defer rm -f "$out"
+	ip netns exec "$ns2" timeout 60 nc -l -p 5000 >"$out" &
+	sleep 1
+	head -c $bytes /dev/zero |
+		ip netns exec "$NS" timeout 60 nc -N 198.18.0.2 5000
+	check_err $? "transfer"
+	wait
+	check_eq "$(stat -c %s "$out")" $bytes "bytes received"
+	packets=$(class_stat "$NS" a0 1:1 packets)
+	log_info "frames through the class: $packets," \
+		"limit drops: $(class_stat "$NS" a0 1:1 limit_drops)"
+	((packets >= bytes / 1500))
+	check_err $? "only $packets frames: GSO frames were not segmented"
 }
 
 tests_run

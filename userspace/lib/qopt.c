@@ -5,13 +5,17 @@
  *   sluice [ classes N ] [ tag { priority | pcp | dscp | mpls-tc } ]
  *          [ default CLASS ] [ limit BYTES ] [ pcp-map MAP ] [ dscp-map MAP ]
  *          [ mpls-tc-map MAP ] [ prio-map MAP ]
- *   MAP := ENTRY [ ENTRY ... ]    ENTRY := VALUE[-VALUE]:CLASS
+ *   MAP := ENTRY [ ENTRY ... ] | default    ENTRY := VALUE[-VALUE]:CLASS
  *
  *   class: sluice [ limit BYTES ]
  *
- * A map takes every word up to the next keyword.  Keywords match exactly (no
- * abbreviations): "default" and "dscp-map" share prefixes, and a script that
- * spells an option out today must not change meaning when one is added.
+ * A map takes every word up to the next keyword.  "default" right after a
+ * map keyword returns that map to the default (TCA_SLUICE_DEFAULT_MAPS)
+ * instead: it is a keyword, so a map's entries end before it, and no map
+ * entry can be spelt "default", so the two meanings cannot be confused.
+ * Keywords match exactly (no abbreviations): "default" and "dscp-map" share
+ * prefixes, and a script that spells an option out today must not change
+ * meaning when one is added.
  *
  * Every rejected command gets one message that names the option and the
  * word at fault.  Nothing is printed here: tc and sluicectl decide where
@@ -19,13 +23,18 @@
  */
 #include <errno.h>
 #include <stdarg.h>
-#include <stdint.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sluice/qopt.h>
 #include <sluice/size.h>
 #include <sluice/tag.h>
 #include "parse.h"
+
+/* Entry bits and the reset bit must not collide, and a reset fits a u8. */
+_Static_assert(SLUICE_QOPT_MAP(TC_SLUICE_TAG_MAX) < SLUICE_QOPT_DEFAULT_MAPS,
+	       "SLUICE_QOPT_DEFAULT_MAPS overlaps a map's bit");
+_Static_assert(TC_SLUICE_TAG_MAX < 8, "TCA_SLUICE_DEFAULT_MAPS is a u8");
 
 /* Where a parser is in argv, and where its message goes. */
 struct cursor {
@@ -85,9 +94,10 @@ static int parse_uint(const char *word, unsigned long max, unsigned long *val)
 
 static int parse_limit(struct cursor *c, const char *word, __u32 *limit)
 {
-	if (sluice_parse_size(word, limit) || *limit < 1)
+	if (sluice_parse_size(word, limit) || *limit < 1 ||
+	    *limit > TC_SLUICE_MAX_LIMIT)
 		return fail(c, "\"limit\" must be 1..%u bytes, not \"%s\"",
-			    UINT32_MAX, word);
+			    TC_SLUICE_MAX_LIMIT, word);
 	return 0;
 }
 
@@ -216,12 +226,56 @@ static int parse_map(struct qopt_parser *p, unsigned int tag)
 	return 0;
 }
 
+/*
+ * "MAP-KEYWORD default" at argv[pos].  A word after it that is not a
+ * keyword would be an entry, which a map being reset cannot have; it is
+ * named rather than called an unknown option.
+ */
+static int parse_map_default(struct qopt_parser *p, unsigned int tag)
+{
+	struct cursor *c = &p->c;
+
+	c->pos += 2;
+	if (c->pos < c->argc && !is_keyword(c->argv[c->pos]))
+		return fail(c, "\"%s default\" takes no entries, not \"%s\"",
+			    sluice_tag_info(tag)->map_name, c->argv[c->pos]);
+	p->o->present |= SLUICE_QOPT_DEFAULT_MAPS;
+	p->o->default_maps |= SLUICE_DEFAULT_MAP(tag);
+	return 0;
+}
+
+/*
+ * A map keyword at argv[pos], followed by "default" or by entries.  The
+ * kernel refuses a request that both resets a map and sets its entries, so
+ * a map given twice gets a message that says which of the two it mixes.
+ */
+static int parse_map_keyword(struct qopt_parser *p, unsigned int tag)
+{
+	const char *name = sluice_tag_info(tag)->map_name;
+	struct cursor *c = &p->c;
+	bool reset, was_reset, had_entries;
+
+	reset = c->pos + 1 < c->argc && !strcmp(c->argv[c->pos + 1], "default");
+	was_reset = p->o->default_maps & SLUICE_DEFAULT_MAP(tag);
+	had_entries = p->o->present & SLUICE_QOPT_MAP(tag);
+	if (was_reset || had_entries) {
+		if (reset != was_reset)
+			return fail(c,
+				    "\"%s\" cannot be both reset to \"default\" and given entries",
+				    name);
+		return fail(c, "duplicate option \"%s\"", name);
+	}
+	if (reset)
+		return parse_map_default(p, tag);
+	p->o->present |= SLUICE_QOPT_MAP(tag);
+	return parse_map(p, tag);
+}
+
 static int parse_keyword(struct qopt_parser *p)
 {
 	const char *word = p->c.argv[p->c.pos];
 	const struct scalar *s;
 	const char *value;
-	unsigned int bit;
 	int tag;
 
 	if (!strcmp(word, "help"))
@@ -231,12 +285,11 @@ static int parse_keyword(struct qopt_parser *p)
 	if (!s && tag < 0)
 		return fail(&p->c, "unknown option \"%s\"", word);
 
-	bit = s ? s->bit : SLUICE_QOPT_MAP(tag);
-	if (p->o->present & bit)
-		return fail(&p->c, "duplicate option \"%s\"", word);
-	p->o->present |= bit;
 	if (!s)
-		return parse_map(p, tag);
+		return parse_map_keyword(p, tag);
+	if (p->o->present & s->bit)
+		return fail(&p->c, "duplicate option \"%s\"", word);
+	p->o->present |= s->bit;
 
 	value = take_value(&p->c);
 	if (!value)

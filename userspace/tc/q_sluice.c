@@ -11,6 +11,7 @@
  * back after "tc qdisc replace ... sluice" and gives the same configuration.
  */
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -34,13 +35,15 @@
 
 static void usage(void)
 {
-	fputs("Usage: ... sluice [ classes N ] [ tag { priority | pcp | dscp | mpls-tc } ]\n"
-	      "                  [ default CLASS ] [ limit BYTES ] [ pcp-map MAP ]\n"
-	      "                  [ dscp-map MAP ] [ mpls-tc-map MAP ] [ prio-map MAP ]\n"
-	      "       MAP := ENTRY [ ENTRY ... ]    ENTRY := VALUE[-VALUE]:CLASS\n"
-	      "       N is 1..16, CLASS is 0..N-1, BYTES is a size such as 1500, 64k, 1m\n"
-	      "       VALUE is pcp 0-7, dscp 0-63, mpls-tc 0-7, prio 0-15\n",
-	      stderr);
+	fprintf(stderr,
+		"Usage: ... sluice [ classes N ] [ tag { priority | pcp | dscp | mpls-tc } ]\n"
+		"                  [ default CLASS ] [ limit BYTES ] [ pcp-map MAP ]\n"
+		"                  [ dscp-map MAP ] [ mpls-tc-map MAP ] [ prio-map MAP ]\n"
+		"       MAP := ENTRY [ ENTRY ... ] | default    ENTRY := VALUE[-VALUE]:CLASS\n"
+		"       N is 1..%u, CLASS is 0..N-1, BYTES is 1..%u, e.g. 1500, 64k, 1m\n"
+		"       VALUE is pcp 0-7, dscp 0-63, mpls-tc 0-7, prio 0-15\n"
+		"       a MAP of \"default\" resets the map to its default, which follows N\n",
+		TC_SLUICE_MAX_CLASSES, TC_SLUICE_MAX_LIMIT);
 }
 
 static void class_usage(void)
@@ -106,6 +109,11 @@ static int put_qopt(struct nlmsghdr *n, const struct sluice_qopt *o)
 		    put_map(n, ti, &o->maps[tag]))
 			return -1;
 	}
+	/* The parser's bits are the attribute's: BIT(enum tc_sluice_tag). */
+	if (o->present & SLUICE_QOPT_DEFAULT_MAPS &&
+	    addattr_l(n, QDISC_MSG_MAX, TCA_SLUICE_DEFAULT_MAPS,
+		      &o->default_maps, 1))
+		return -1;
 	addattr_nest_end(n, nest);
 	return 0;
 }
@@ -150,7 +158,7 @@ static int parse_class_opt(struct qdisc_util *qu, int argc, char **argv,
 	if (!nest)
 		return -1;
 	if (o.present & SLUICE_COPT_LIMIT &&
-	    addattr_l(n, CLASS_MSG_MAX, TCA_SLUICE_LIMIT, &o.limit, 4))
+	    addattr_l(n, CLASS_MSG_MAX, TCA_SLUICE_CLASS_LIMIT, &o.limit, 4))
 		return -1;
 	addattr_nest_end(n, nest);
 	return 0;
@@ -230,8 +238,13 @@ static int get_map(const struct rtattr *nest, unsigned int values,
 	return seen == (values == 64 ? ~0ull : (1ull << values) - 1) ? 0 : -1;
 }
 
+/*
+ * JSON prints every map; text leaves out a map the kernel says is still
+ * default (@is_default).  Typed back in, the text then leaves that map
+ * default, still following "classes", instead of making it the user's.
+ */
 static void print_map(const struct rtattr *nest,
-		      const struct sluice_tag_info *ti)
+		      const struct sluice_tag_info *ti, bool is_default)
 {
 	__u8 tclass[SLUICE_MAP_MAX_VALUES];
 	char buf[SLUICE_MAP_STRLEN];
@@ -244,31 +257,68 @@ static void print_map(const struct rtattr *nest,
 		print_uint(PRINT_JSON, NULL, NULL, tclass[v]);
 	close_json_array(PRINT_JSON, NULL);
 
-	if (sluice_map_format(tclass, ti->values, buf, sizeof(buf)))
+	if (is_default ||
+	    sluice_map_format(tclass, ti->values, buf, sizeof(buf)))
 		return;
 	print_string(PRINT_FP, NULL, "%s ", ti->map_name);
 	print_string(PRINT_FP, NULL, "%s ", buf);
 }
 
-/* The tag source whose map is dumped as @attr. */
-static const struct sluice_tag_info *map_of_attr(unsigned int attr)
+/* The tag source whose map is dumped as @attr, or -1. */
+static int tag_of_map_attr(unsigned int attr)
 {
-	const struct sluice_tag_info *ti;
 	unsigned int tag;
 
-	for (tag = 0; tag <= TC_SLUICE_TAG_MAX; tag++) {
-		ti = sluice_tag_info(tag);
-		if (ti->map_attr == attr)
-			return ti;
+	for (tag = 0; tag <= TC_SLUICE_TAG_MAX; tag++)
+		if (sluice_tag_info(tag)->map_attr == attr)
+			return tag;
+	return -1;
+}
+
+/*
+ * "default_maps" names the tag sources whose map is default.  A bit of a
+ * source this plugin does not know is skipped, as that source's map is.
+ */
+static void print_default_maps(__u8 defaults)
+{
+	const char *name;
+	unsigned int tag;
+
+	open_json_array(PRINT_JSON, "default_maps");
+	for (tag = 0; tag < 8 * sizeof(defaults); tag++) {
+		name = sluice_tag_name(tag);
+		if (defaults & SLUICE_DEFAULT_MAP(tag) && name)
+			print_string(PRINT_JSON, NULL, NULL, name);
 	}
-	return NULL;
+	close_json_array(PRINT_JSON, NULL);
+}
+
+/*
+ * A kernel older than TCA_SLUICE_DEFAULT_MAPS does not say which maps are
+ * default: all of them are printed, as the user's.
+ */
+static void print_maps(struct rtattr *tb[])
+{
+	unsigned int attr;
+	__u8 defaults = 0;
+	bool known;
+	int tag;
+
+	known = !get_u8(tb[TCA_SLUICE_DEFAULT_MAPS], &defaults);
+	/* In attribute order, which is the order of the usage. */
+	for (attr = TCA_SLUICE_PCP_MAP; attr <= TCA_SLUICE_PRIO_MAP; attr++) {
+		tag = tag_of_map_attr(attr);
+		if (tag >= 0)
+			print_map(tb[attr], sluice_tag_info(tag),
+				  defaults & SLUICE_DEFAULT_MAP(tag));
+	}
+	if (known)
+		print_default_maps(defaults);
 }
 
 static int print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 {
 	struct rtattr *tb[TCA_SLUICE_MAX + 1];
-	const struct sluice_tag_info *ti;
-	unsigned int attr;
 	__u8 val;
 
 	(void)qu;
@@ -283,33 +333,32 @@ static int print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 	if (!get_u8(tb[TCA_SLUICE_DEFAULT], &val))
 		print_uint(PRINT_ANY, "default", "default %u ", val);
 	print_limit(tb[TCA_SLUICE_LIMIT]);
-	/* In attribute order, which is the order of the usage. */
-	for (attr = TCA_SLUICE_PCP_MAP; attr <= TCA_SLUICE_PRIO_MAP; attr++) {
-		ti = map_of_attr(attr);
-		if (ti)
-			print_map(tb[attr], ti);
-	}
+	print_maps(tb);
 	return 0;
 }
 
 static int print_class_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 {
-	struct rtattr *tb[TCA_SLUICE_MAX + 1];
+	struct rtattr *tb[TCA_SLUICE_CLASS_MAX + 1];
 
 	(void)qu;
 	(void)f;
 	if (!opt)
 		return 0;
-	parse_rtattr_flags(tb, TCA_SLUICE_MAX, RTA_DATA(opt), RTA_PAYLOAD(opt),
-			   NLA_F_NESTED);
-	print_limit(tb[TCA_SLUICE_LIMIT]);
+	parse_rtattr_flags(tb, TCA_SLUICE_CLASS_MAX, RTA_DATA(opt),
+			   RTA_PAYLOAD(opt), NLA_F_NESTED);
+	print_limit(tb[TCA_SLUICE_CLASS_LIMIT]);
 	return 0;
 }
 
-/* Bytes of struct tc_sluice_xstats that a dump of @member must carry. */
-#define XSTATS_SIZE(member)						\
-	((int)(offsetof(struct tc_sluice_xstats, member) +		\
-	       sizeof(((struct tc_sluice_xstats *)0)->member)))
+/*
+ * Where a field of the xstats ends.  Kernels append fields, so a type is
+ * printed when its first release's fields are there; a field appended
+ * later must be printed only if the payload reaches its end.
+ */
+#define XSTATS_END(field)						\
+	((int)(offsetof(struct tc_sluice_xstats, field) +		\
+	       sizeof(((struct tc_sluice_xstats *)0)->field)))
 
 /*
  * tc calls this for "tc -s qdisc show" and "tc -s class show" alike; the
@@ -332,7 +381,7 @@ static int print_xstats(struct qdisc_util *qu, FILE *f, struct rtattr *xstats)
 
 	switch (st.type) {
 	case TC_SLUICE_XSTATS_QDISC:
-		if (len < XSTATS_SIZE(qdisc))
+		if (len < XSTATS_END(qdisc.limit_drops))
 			return -1;
 		print_u64(PRINT_ANY, "untagged", " untagged %" PRIu64,
 			  st.qdisc.untagged);
@@ -340,7 +389,7 @@ static int print_xstats(struct qdisc_util *qu, FILE *f, struct rtattr *xstats)
 			  st.qdisc.limit_drops);
 		break;
 	case TC_SLUICE_XSTATS_CLASS:
-		if (len < XSTATS_SIZE(cls))
+		if (len < XSTATS_END(cls.peak_backlog))
 			return -1;
 		print_u64(PRINT_ANY, "limit_drops", " limit_drops %" PRIu64,
 			  st.cls.limit_drops);

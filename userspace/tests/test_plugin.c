@@ -34,6 +34,18 @@ static const unsigned int map_values[MAPS] = {
 	TC_SLUICE_MPLS_TC_VALUES, TC_SLUICE_PRIO_VALUES,
 };
 
+/* Bits of TCA_SLUICE_DEFAULT_MAPS, BIT(enum tc_sluice_tag), spelt out. */
+#define RESET_PRIO	0x1
+#define RESET_PCP	0x2
+#define RESET_DSCP	0x4
+#define RESET_MPLS	0x8
+
+/* The map attribute of each bit of TCA_SLUICE_DEFAULT_MAPS. */
+static const unsigned int reset_attr[] = {
+	TCA_SLUICE_PRIO_MAP, TCA_SLUICE_PCP_MAP, TCA_SLUICE_DSCP_MAP,
+	TCA_SLUICE_MPLS_TC_MAP,
+};
+
 /* A request as tc_qdisc_modify() and tc_class_modify() prepare it. */
 struct request {
 	struct nlmsghdr	n;
@@ -52,6 +64,7 @@ struct decoded {
 	unsigned int	attrs;		/* bit per TCA_SLUICE_* present */
 	__u8		classes, tag, defclass;
 	__u32		limit;
+	__u8		default_maps;
 	int		map[MAPS][64];	/* class of each value, -1 if not sent */
 	unsigned int	entries[MAPS];
 	char		err[256];
@@ -122,6 +135,7 @@ static int decode_map(struct decoded *d, const struct rtattr *nest)
 
 static int decode_scalar(struct decoded *d, const struct rtattr *rta)
 {
+	/* Every scalar is a u8 but the limit, TCA_SLUICE_DEFAULT_MAPS too. */
 	int want = rta->rta_type == TCA_SLUICE_LIMIT ? 4 : 1;
 
 	if ((int)RTA_PAYLOAD(rta) != want)
@@ -140,7 +154,26 @@ static int decode_scalar(struct decoded *d, const struct rtattr *rta)
 	case TCA_SLUICE_LIMIT:
 		memcpy(&d->limit, RTA_DATA(rta), 4);
 		break;
+	case TCA_SLUICE_DEFAULT_MAPS:
+		memcpy(&d->default_maps, RTA_DATA(rta), 1);
+		break;
 	}
+	return 0;
+}
+
+/* A reset names known maps only, none of them also given entries. */
+static int check_default_maps(struct decoded *d)
+{
+	unsigned int bit;
+
+	if (d->default_maps >> ARRAY_SIZE(reset_attr))
+		return bad(d, "TCA_SLUICE_DEFAULT_MAPS %#x: unknown map",
+			   d->default_maps);
+	for (bit = 0; bit < ARRAY_SIZE(reset_attr); bit++)
+		if (d->default_maps & (1u << bit) &&
+		    d->attrs & (1u << reset_attr[bit]))
+			return bad(d, "map %u both reset and given entries",
+				   reset_attr[bit]);
 	return 0;
 }
 
@@ -156,7 +189,7 @@ static int decode_option(struct decoded *d, const struct rtattr *rta)
 	if (d->attrs & (1u << type))
 		return bad(d, "attribute %u twice", type);
 	d->attrs |= 1u << type;
-	if (type >= TCA_SLUICE_PCP_MAP) {
+	if (type >= TCA_SLUICE_PCP_MAP && type <= TCA_SLUICE_PRIO_MAP) {
 		if (!nested)
 			return bad(d, "map %u without NLA_F_NESTED", type);
 		return decode_map(d, rta);
@@ -190,6 +223,33 @@ static int decode(const struct request *req, struct decoded *d)
 			return -1;
 		p += RTA_ALIGN(rta->rta_len);
 	}
+	return check_default_maps(d);
+}
+
+/*
+ * A class request: exactly one TCA_OPTIONS nest holding exactly one
+ * TCA_SLUICE_CLASS_LIMIT; its value goes to *limit.
+ */
+static int decode_class(const struct request *req, struct decoded *d,
+			__u32 *limit)
+{
+	int len = req->n.nlmsg_len - NLMSG_LENGTH(sizeof(struct tcmsg));
+	const struct rtattr *opts, *rta;
+
+	memset(d, 0, sizeof(*d));
+	opts = next_attr(d, "request", req->buf, &len);
+	if (!opts)
+		return -1;
+	if (len || opts->rta_type != (TCA_OPTIONS | NLA_F_NESTED))
+		return bad(d, "not one TCA_OPTIONS nest");
+	len = RTA_PAYLOAD(opts);
+	rta = next_attr(d, "TCA_OPTIONS", RTA_DATA(opts), &len);
+	if (!rta)
+		return -1;
+	if (len || rta->rta_type != TCA_SLUICE_CLASS_LIMIT ||
+	    RTA_PAYLOAD(rta) != sizeof(*limit))
+		return bad(d, "not one TCA_SLUICE_CLASS_LIMIT");
+	memcpy(limit, RTA_DATA(rta), sizeof(*limit));
 	return 0;
 }
 
@@ -358,20 +418,64 @@ static void test_parse_sparse_maps(void)
 	ktap_result("parse sparse maps");
 }
 
+/* A reset map is a bit of TCA_SLUICE_DEFAULT_MAPS and sends no nest. */
+static void test_parse_default_maps(void)
+{
+	static const struct {
+		const char	*line;
+		unsigned int	attrs;
+		__u8		default_maps;
+	} cases[] = {
+		{ "pcp-map default", 1u << TCA_SLUICE_DEFAULT_MAPS, RESET_PCP },
+		{ "dscp-map default", 1u << TCA_SLUICE_DEFAULT_MAPS, RESET_DSCP },
+		{ "mpls-tc-map default", 1u << TCA_SLUICE_DEFAULT_MAPS,
+		  RESET_MPLS },
+		{ "prio-map default", 1u << TCA_SLUICE_DEFAULT_MAPS, RESET_PRIO },
+		{ "pcp-map default dscp-map default",
+		  1u << TCA_SLUICE_DEFAULT_MAPS, RESET_PCP | RESET_DSCP },
+		{ "prio-map default mpls-tc-map default dscp-map default "
+		  "pcp-map default", 1u << TCA_SLUICE_DEFAULT_MAPS, 0xf },
+		{ "classes 4 prio-map default default 1",
+		  1u << TCA_SLUICE_CLASSES | 1u << TCA_SLUICE_DEFAULT |
+		  1u << TCA_SLUICE_DEFAULT_MAPS, RESET_PRIO },
+	};
+	static const int pcp[8] = { -1, 3, -1, -1, -1, -1, -1, -1 };
+	struct decoded d;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		if (parse_decode(cases[i].line, &d))
+			continue;
+		if (!KTAP_EXPECT_INT(d.attrs, cases[i].attrs) ||
+		    !KTAP_EXPECT_INT(d.default_maps, cases[i].default_maps))
+			ktap_diag("for \"%s\"", cases[i].line);
+	}
+
+	/* One map reset, another given entries: a nest for that one only. */
+	if (!parse_decode("dscp-map default pcp-map 1:3 mpls-tc-map default",
+			  &d)) {
+		KTAP_EXPECT_INT(d.attrs, 1u << TCA_SLUICE_DEFAULT_MAPS |
+				1u << TCA_SLUICE_PCP_MAP);
+		KTAP_EXPECT_INT(d.default_maps, RESET_DSCP | RESET_MPLS);
+		expect_map(&d, TCA_SLUICE_PCP_MAP, pcp);
+	}
+	ktap_result("parse map default: TCA_SLUICE_DEFAULT_MAPS, no nest");
+}
+
 /* The largest request: every option and every value of every map. */
 static void test_parse_everything(void)
 {
 	struct decoded d;
 	unsigned int i, v;
 
-	if (!parse_decode("classes 16 tag mpls-tc default 15 limit 4294967295 "
+	if (!parse_decode("classes 16 tag mpls-tc default 15 limit 268435455 "
 			  "pcp-map 0-7:15 dscp-map 0-63:14 mpls-tc-map 0-7:13 "
 			  "prio-map 0-15:12", &d)) {
 		KTAP_EXPECT_INT(d.attrs, 0x1fe);
 		KTAP_EXPECT_INT(d.classes, 16);
 		KTAP_EXPECT_INT(d.tag, TC_SLUICE_TAG_MPLS_TC);
 		KTAP_EXPECT_INT(d.defclass, 15);
-		KTAP_EXPECT_INT(d.limit, 4294967295u);
+		KTAP_EXPECT_INT(d.limit, 268435455);
 		for (i = 0; i < MAPS; i++) {
 			KTAP_EXPECT_INT(d.entries[i], map_values[i]);
 			for (v = 0; v < map_values[i]; v++)
@@ -399,6 +503,20 @@ static void test_parse_error(void)
 			     "sluice: \"pcp-map\" entry \"bogus\" is not "
 			     "VALUE[-VALUE]:CLASS\nUsage: ", 64));
 	KTAP_EXPECT_INT(req.n.nlmsg_len, NLMSG_LENGTH(sizeof(struct tcmsg)));
+
+	KTAP_EXPECT_INT(run_parse(false, "pcp-map default 3:1", &req, &err),
+			-1);
+	KTAP_EXPECT(!strncmp(err.text,
+			     "sluice: \"pcp-map default\" takes no entries, "
+			     "not \"3:1\"\nUsage: ", 61));
+	KTAP_EXPECT_INT(req.n.nlmsg_len, NLMSG_LENGTH(sizeof(struct tcmsg)));
+
+	KTAP_EXPECT_INT(run_parse(false, "pcp-map 3:1 pcp-map default", &req,
+				  &err), -1);
+	KTAP_EXPECT(!strncmp(err.text,
+			     "sluice: \"pcp-map\" cannot be both reset to "
+			     "\"default\" and given entries\nUsage: ", 77));
+	KTAP_EXPECT_INT(req.n.nlmsg_len, NLMSG_LENGTH(sizeof(struct tcmsg)));
 	ktap_result("parse error: message, usage, nothing added");
 }
 
@@ -410,6 +528,8 @@ static void test_parse_help(void)
 	KTAP_EXPECT_INT(run_parse(false, "help", &req, &err), -1);
 	KTAP_EXPECT(!strncmp(err.text, "Usage: ... sluice [ classes N ]", 31));
 	KTAP_EXPECT(strstr(err.text, "ENTRY := VALUE[-VALUE]:CLASS"));
+	KTAP_EXPECT(strstr(err.text, "MAP := ENTRY [ ENTRY ... ] | default "));
+	KTAP_EXPECT(strstr(err.text, "BYTES is 1..268435455,"));
 	KTAP_EXPECT_INT(req.n.nlmsg_len, NLMSG_LENGTH(sizeof(struct tcmsg)));
 
 	KTAP_EXPECT_INT(run_parse(true, "help", &req, &err), -1);
@@ -423,11 +543,12 @@ static void test_parse_class(void)
 	struct capture err;
 	struct decoded d;
 
+	__u32 limit = 0;
+
 	KTAP_EXPECT_INT(run_parse(true, "limit 50k", &req, &err), 0);
 	KTAP_EXPECT_STR(err.text, "");
-	if (KTAP_EXPECT_INT(decode(&req, &d), 0)) {
-		KTAP_EXPECT_INT(d.attrs, 1u << TCA_SLUICE_LIMIT);
-		KTAP_EXPECT_INT(d.limit, 51200);
+	if (KTAP_EXPECT_INT(decode_class(&req, &d, &limit), 0)) {
+		KTAP_EXPECT_INT(limit, 51200);
 	} else {
 		ktap_diag("%s", d.err);
 	}
@@ -438,8 +559,17 @@ static void test_parse_class(void)
 
 	KTAP_EXPECT_INT(run_parse(true, "limit 0", &req, &err), -1);
 	KTAP_EXPECT_STR(err.text,
-			"sluice: \"limit\" must be 1..4294967295 bytes, not \"0\"\n"
+			"sluice: \"limit\" must be 1..268435455 bytes, not \"0\"\n"
 			"Usage: ... sluice [ limit BYTES ]\n");
+	KTAP_EXPECT_INT(run_parse(true, "limit 256m", &req, &err), -1);
+	KTAP_EXPECT_STR(err.text,
+			"sluice: \"limit\" must be 1..268435455 bytes, not \"256m\"\n"
+			"Usage: ... sluice [ limit BYTES ]\n");
+	KTAP_EXPECT_INT(run_parse(true, "limit 268435455", &req, &err), 0);
+	if (KTAP_EXPECT_INT(decode_class(&req, &d, &limit), 0))
+		KTAP_EXPECT_INT(limit, 268435455);
+	else
+		ktap_diag("%s", d.err);
 	KTAP_EXPECT_INT(run_parse(true, "classes 4", &req, &err), -1);
 	KTAP_EXPECT(!strncmp(err.text, "sluice: unknown option \"classes\"\n", 33));
 	ktap_result("parse class options");
@@ -601,22 +731,25 @@ static void expect_json_int(json_object *obj, const char *key, long long want)
 		ktap_diag("for key \"%s\"", key);
 }
 
-static void test_print_json(void)
+/* "{...}" of print_qopt's JSON members for @m, or NULL and a diagnostic. */
+static json_object *print_json(struct dump *m)
 {
 	const char *out;
-	json_object *obj, *val;
-	struct dump m;
+	json_object *obj;
 
-	full_dump(&m);
-	out = print_with(sluice_qdisc_util.print_qopt, true, &m.opts);
+	out = print_with(sluice_qdisc_util.print_qopt, true, &m->opts);
 	KTAP_EXPECT_STR(fake_tc_misuse(), NULL);
 	obj = parse_json_members(out);
-	if (!KTAP_EXPECT(obj)) {
+	if (!KTAP_EXPECT(obj))
 		ktap_diag("not JSON: {%s}", out);
-		ktap_result("print qdisc JSON");
-		return;
-	}
-	KTAP_EXPECT_INT(json_object_object_length(obj), 8);
+	return obj;
+}
+
+/* full_dump()'s options in JSON: every map, default or not. */
+static void expect_full_json(json_object *obj)
+{
+	json_object *val;
+
 	expect_json_int(obj, "classes", 8);
 	expect_json_int(obj, "default", 0);
 	expect_json_int(obj, "limit", 1048576);
@@ -626,39 +759,198 @@ static void test_print_json(void)
 	expect_json_array(obj, "dscp_map", dscp_cs_ef, 64);
 	expect_json_array(obj, "mpls_tc_map", mpls_reverse, 8);
 	expect_json_array(obj, "prio_map", prio_half, 16);
-	json_object_put(obj);
+}
+
+/* "default_maps" is an array of exactly the tag names @want, in order. */
+static void expect_json_names(json_object *obj, const char *const *want,
+			      size_t n)
+{
+	json_object *arr, *elem;
+	size_t i;
+
+	if (!KTAP_EXPECT(json_object_object_get_ex(obj, "default_maps", &arr)) ||
+	    !KTAP_EXPECT(json_object_is_type(arr, json_type_array)) ||
+	    !KTAP_EXPECT_INT(json_object_array_length(arr), n))
+		return;
+	for (i = 0; i < n; i++) {
+		elem = json_object_array_get_idx(arr, i);
+		if (!KTAP_EXPECT(json_object_is_type(elem, json_type_string)) ||
+		    !KTAP_EXPECT_STR(json_object_get_string(elem), want[i]))
+			ktap_diag("\"default_maps\"[%zu]", i);
+	}
+}
+
+/* A kernel without TCA_SLUICE_DEFAULT_MAPS: no "default_maps" key. */
+static void test_print_json(void)
+{
+	json_object *obj;
+	struct dump m;
+
+	full_dump(&m);
+	obj = print_json(&m);
+	if (obj) {
+		KTAP_EXPECT_INT(json_object_object_length(obj), 8);
+		expect_full_json(obj);
+		KTAP_EXPECT(!json_object_object_get_ex(obj, "default_maps",
+						       NULL));
+		json_object_put(obj);
+	}
 	ktap_result("print qdisc JSON");
+}
+
+/* @text re-parses to full_dump()'s options but for the @omitted maps. */
+static void expect_full_reparse(const char *text, unsigned int omitted)
+{
+	const __u8 *maps[MAPS] = {
+		pcp_identity, dscp_cs_ef, mpls_reverse, prio_half,
+	};
+	struct decoded d;
+	unsigned int i, v;
+
+	if (parse_decode(text, &d))
+		return;
+	KTAP_EXPECT_INT(d.attrs, 0x1fe & ~omitted);
+	KTAP_EXPECT_INT(d.classes, 8);
+	KTAP_EXPECT_INT(d.tag, TC_SLUICE_TAG_DSCP);
+	KTAP_EXPECT_INT(d.defclass, 0);
+	KTAP_EXPECT_INT(d.limit, 1048576);
+	KTAP_EXPECT_INT(d.default_maps, 0);
+	for (i = 0; i < MAPS; i++) {
+		if (omitted & (1u << (TCA_SLUICE_PCP_MAP + i))) {
+			KTAP_EXPECT_INT(d.entries[i], 0);
+			continue;
+		}
+		KTAP_EXPECT_INT(d.entries[i], map_values[i]);
+		for (v = 0; v < map_values[i]; v++)
+			if (!KTAP_EXPECT_INT(d.map[i][v], maps[i][v]))
+				ktap_diag("map %u value %u", i, v);
+	}
 }
 
 /* "tc qdisc show" output, typed back in, is the same configuration. */
 static void test_print_reparse(void)
 {
-	const unsigned int attrs = 0x1fe;
-	const __u8 *maps[MAPS] = {
-		pcp_identity, dscp_cs_ef, mpls_reverse, prio_half,
-	};
 	char text[sizeof(full_text)];
-	struct decoded d;
-	unsigned int i, v;
 	struct dump m;
 
 	full_dump(&m);
 	snprintf(text, sizeof(text), "%s",
 		 print_with(sluice_qdisc_util.print_qopt, false, &m.opts));
-	if (!parse_decode(text, &d)) {
-		KTAP_EXPECT_INT(d.attrs, attrs);
-		KTAP_EXPECT_INT(d.classes, 8);
-		KTAP_EXPECT_INT(d.tag, TC_SLUICE_TAG_DSCP);
-		KTAP_EXPECT_INT(d.defclass, 0);
-		KTAP_EXPECT_INT(d.limit, 1048576);
-		for (i = 0; i < MAPS; i++) {
-			KTAP_EXPECT_INT(d.entries[i], map_values[i]);
-			for (v = 0; v < map_values[i]; v++)
-				if (!KTAP_EXPECT_INT(d.map[i][v], maps[i][v]))
-					ktap_diag("map %u value %u", i, v);
-		}
-	}
+	expect_full_reparse(text, 0);
 	ktap_result("print qdisc text re-parses");
+}
+
+/*
+ * The PCP and priority maps of full_dump() are the defaults of 8 classes.
+ * A kernel that says so gets them left out of the text, which typed back
+ * in leaves them default; JSON still prints them, and names them.
+ */
+static const char default_text[] =
+	"classes 8 tag dscp default 0 limit 1Mb "
+	"dscp-map 0-7:0 8-15:1 16-23:2 24-31:3 32-39:4 40-45:5 46:6 47:5 "
+	"48-55:6 56-63:7 "
+	"mpls-tc-map 0:7 1:6 2:5 3:4 4:3 5:2 6:1 7:0 ";
+
+static void test_print_default_maps(void)
+{
+	static const char *const names[] = { "priority", "pcp" };
+	char text[sizeof(full_text)];
+	json_object *obj;
+	struct dump m;
+
+	full_dump(&m);
+	dump_u8(&m, TCA_SLUICE_DEFAULT_MAPS, RESET_PRIO | RESET_PCP);
+	snprintf(text, sizeof(text), "%s",
+		 print_with(sluice_qdisc_util.print_qopt, false, &m.opts));
+	KTAP_EXPECT_STR(fake_tc_misuse(), NULL);
+	KTAP_EXPECT_STR(text, default_text);
+	expect_full_reparse(text, 1u << TCA_SLUICE_PCP_MAP |
+			    1u << TCA_SLUICE_PRIO_MAP);
+
+	obj = print_json(&m);
+	if (obj) {
+		KTAP_EXPECT_INT(json_object_object_length(obj), 9);
+		expect_full_json(obj);
+		expect_json_names(obj, names, ARRAY_SIZE(names));
+		json_object_put(obj);
+	}
+	ktap_result("print qdisc with default maps");
+}
+
+/*
+ * No map default: text as without the attribute, JSON with an empty list.
+ * Every map default: text without maps, re-parsing to no map at all.
+ */
+static void test_print_default_maps_edges(void)
+{
+	static const char *const all[] = {
+		"priority", "pcp", "dscp", "mpls-tc",
+	};
+	char text[sizeof(full_text)];
+	json_object *obj;
+	struct dump m;
+
+	full_dump(&m);
+	dump_u8(&m, TCA_SLUICE_DEFAULT_MAPS, 0);
+	KTAP_EXPECT_STR(print_with(sluice_qdisc_util.print_qopt, false, &m.opts),
+			full_text);
+	obj = print_json(&m);
+	if (obj) {
+		KTAP_EXPECT_INT(json_object_object_length(obj), 9);
+		expect_full_json(obj);
+		expect_json_names(obj, NULL, 0);
+		json_object_put(obj);
+	}
+
+	full_dump(&m);
+	dump_u8(&m, TCA_SLUICE_DEFAULT_MAPS, 0xf);
+	snprintf(text, sizeof(text), "%s",
+		 print_with(sluice_qdisc_util.print_qopt, false, &m.opts));
+	KTAP_EXPECT_STR(text, "classes 8 tag dscp default 0 limit 1Mb ");
+	expect_full_reparse(text, 0x1e0);
+	obj = print_json(&m);
+	if (obj) {
+		KTAP_EXPECT_INT(json_object_object_length(obj), 9);
+		expect_full_json(obj);
+		expect_json_names(obj, all, ARRAY_SIZE(all));
+		json_object_put(obj);
+	}
+	ktap_result("print qdisc with no map or every map default");
+}
+
+/*
+ * A short TCA_SLUICE_DEFAULT_MAPS is as good as none: every map printed.
+ * A bit of a tag source this plugin does not know is not named, as that
+ * source's map, which it cannot read either, is not printed.
+ */
+static void test_print_default_maps_defensive(void)
+{
+	static const char *const pcp[] = { "pcp" };
+	json_object *obj;
+	struct dump m;
+
+	full_dump(&m);
+	dump_put(&m, TCA_SLUICE_DEFAULT_MAPS, NULL, 0);
+	KTAP_EXPECT_STR(print_with(sluice_qdisc_util.print_qopt, false, &m.opts),
+			full_text);
+	obj = print_json(&m);
+	if (obj) {
+		KTAP_EXPECT_INT(json_object_object_length(obj), 8);
+		json_object_put(obj);
+	}
+
+	full_dump(&m);
+	dump_u8(&m, TCA_SLUICE_DEFAULT_MAPS, 0x80 | RESET_PCP);
+	KTAP_EXPECT(!strncmp(print_with(sluice_qdisc_util.print_qopt, false,
+					&m.opts),
+			     "classes 8 tag dscp default 0 limit 1Mb dscp-map ",
+			     48));
+	obj = print_json(&m);
+	if (obj) {
+		expect_json_names(obj, pcp, ARRAY_SIZE(pcp));
+		json_object_put(obj);
+	}
+	ktap_result("print qdisc default maps defensive");
 }
 
 /*
@@ -721,7 +1013,7 @@ static void test_print_class(void)
 	struct dump m;
 
 	dump_init(&m);
-	dump_u32(&m, TCA_SLUICE_LIMIT, 51200);
+	dump_u32(&m, TCA_SLUICE_CLASS_LIMIT, 51200);
 	KTAP_EXPECT_STR(print_with(sluice_qdisc_util.print_copt, false, &m.opts),
 			"limit 50Kb ");
 	KTAP_EXPECT_STR(print_with(sluice_qdisc_util.print_copt, true, &m.opts),
@@ -729,7 +1021,7 @@ static void test_print_class(void)
 	KTAP_EXPECT_STR(fake_tc_misuse(), NULL);
 
 	dump_init(&m);
-	dump_u32(&m, TCA_SLUICE_LIMIT, 1500);
+	dump_u32(&m, TCA_SLUICE_CLASS_LIMIT, 1500);
 	KTAP_EXPECT_STR(print_with(sluice_qdisc_util.print_copt, false, &m.opts),
 			"limit 1500b ");
 	ktap_result("print class");
@@ -760,6 +1052,10 @@ static void test_print_xstats(void)
 		.type = TC_SLUICE_XSTATS_CLASS,
 		.cls = { .limit_drops = 7, .peak_backlog = 3000 },
 	};
+	struct {
+		struct tc_sluice_xstats	st;
+		__u64			appended;
+	} newer = { .st = c, .appended = 9 };
 	struct tc_sluice_xstats unknown = { .type = 2 };
 	struct dump m;
 
@@ -773,9 +1069,15 @@ static void test_print_xstats(void)
 			"\"limit_drops\":7,\"peak_backlog\":3000");
 	KTAP_EXPECT_STR(fake_tc_misuse(), NULL);
 
-	/* Too short for the type's struct, or for the type itself. */
+	/* Too short for the type's first fields, or for the type itself. */
 	KTAP_EXPECT_STR(print_with(print, false, xstats_attr(&m, &q, 23)), "");
-	KTAP_EXPECT_STR(print_with(print, false, xstats_attr(&m, &c, 20)), "");
+	KTAP_EXPECT_STR(print_with(print, false, xstats_attr(&m, &c, 19)), "");
+	/* Without the reserved tail, and with fields a newer kernel appended. */
+	KTAP_EXPECT_STR(print_with(print, false, xstats_attr(&m, &c, 20)),
+			" limit_drops 7 peak_backlog 3000b");
+	KTAP_EXPECT_STR(print_with(print, false,
+				   xstats_attr(&m, &newer.st, sizeof(newer))),
+			" limit_drops 7 peak_backlog 3000b");
 	KTAP_EXPECT_STR(print_with(print, false, xstats_attr(&m, &q, 3)), "");
 	/* A type this plugin does not know. */
 	KTAP_EXPECT_STR(print_with(print, false,
@@ -801,6 +1103,7 @@ static void (*const tests[])(void) = {
 	test_parse_tags,
 	test_parse_pcp_map,
 	test_parse_sparse_maps,
+	test_parse_default_maps,
 	test_parse_everything,
 	test_parse_error,
 	test_parse_help,
@@ -808,6 +1111,9 @@ static void (*const tests[])(void) = {
 	test_print_text,
 	test_print_json,
 	test_print_reparse,
+	test_print_default_maps,
+	test_print_default_maps_edges,
+	test_print_default_maps_defensive,
 	test_print_defensive,
 	test_print_class,
 	test_print_xstats,

@@ -46,13 +46,16 @@ static const struct valid_case {
 	{ "limit 64KB", { .present = SLUICE_QOPT_LIMIT, .limit = 65536 } },
 	{ "limit 2m", { .present = SLUICE_QOPT_LIMIT, .limit = 2097152 } },
 	{ "limit 2Mb", { .present = SLUICE_QOPT_LIMIT, .limit = 2097152 } },
-	{ "limit 3g", { .present = SLUICE_QOPT_LIMIT, .limit = 3221225472u } },
-	{ "limit 3GB", { .present = SLUICE_QOPT_LIMIT, .limit = 3221225472u } },
+	{ "limit 255m", { .present = SLUICE_QOPT_LIMIT, .limit = 267386880 } },
+	{ "limit 255MB", { .present = SLUICE_QOPT_LIMIT, .limit = 267386880 } },
+	{ "limit 262143k", {
+		.present = SLUICE_QOPT_LIMIT, .limit = 268434432 } },
 	{ "limit 8kbit", { .present = SLUICE_QOPT_LIMIT, .limit = 1024 } },
 	{ "limit 8mbit", { .present = SLUICE_QOPT_LIMIT, .limit = 1048576 } },
 	{ "limit 1gbit", { .present = SLUICE_QOPT_LIMIT, .limit = 134217728 } },
-	{ "limit 4294967295", {
-		.present = SLUICE_QOPT_LIMIT, .limit = 4294967295u } },
+	/* TC_SLUICE_MAX_LIMIT, 0xffffffff / 16 */
+	{ "limit 268435455", {
+		.present = SLUICE_QOPT_LIMIT, .limit = 268435455 } },
 	{ "pcp-map 3:5", {
 		.present = SLUICE_QOPT_PCP_MAP,
 		.maps[PCP] = { .given = 1u << 3, .tclass[3] = 5 } } },
@@ -98,6 +101,38 @@ static const struct valid_case {
 		.maps[MPLS] = { .given = 0xff,
 				.tclass = { 1, 1, 1, 1, 2, 2, 2, 2 } },
 		.maps[PRIO] = { .given = 1u << 15, .tclass[15] = 6 } } },
+	/* Maps returned to the default: a bit each, no entries. */
+	{ "prio-map default", {
+		.present = SLUICE_QOPT_DEFAULT_MAPS, .default_maps = 0x1 } },
+	{ "pcp-map default", {
+		.present = SLUICE_QOPT_DEFAULT_MAPS, .default_maps = 0x2 } },
+	{ "dscp-map default", {
+		.present = SLUICE_QOPT_DEFAULT_MAPS, .default_maps = 0x4 } },
+	{ "mpls-tc-map default", {
+		.present = SLUICE_QOPT_DEFAULT_MAPS, .default_maps = 0x8 } },
+	{ "pcp-map default dscp-map default", {
+		.present = SLUICE_QOPT_DEFAULT_MAPS, .default_maps = 0x6 } },
+	{ "mpls-tc-map default prio-map default dscp-map default "
+	  "pcp-map default", {
+		.present = SLUICE_QOPT_DEFAULT_MAPS, .default_maps = 0xf } },
+	/* "default" after a reset, or after entries, is the default class. */
+	{ "pcp-map default default 3", {
+		.present = SLUICE_QOPT_DEFAULT_MAPS | SLUICE_QOPT_DEFAULT,
+		.defclass = 3, .default_maps = 0x2 } },
+	{ "default 3 pcp-map default", {
+		.present = SLUICE_QOPT_DEFAULT_MAPS | SLUICE_QOPT_DEFAULT,
+		.defclass = 3, .default_maps = 0x2 } },
+	{ "pcp-map 1:1 default 2 dscp-map default", {
+		.present = SLUICE_QOPT_PCP_MAP | SLUICE_QOPT_DEFAULT |
+			   SLUICE_QOPT_DEFAULT_MAPS,
+		.defclass = 2, .default_maps = 0x4,
+		.maps[PCP] = { .given = 0x2, .tclass[1] = 1 } } },
+	/* Resetting one map and setting another's entries. */
+	{ "classes 2 prio-map default dscp-map 46:1 tag dscp", {
+		.present = SLUICE_QOPT_CLASSES | SLUICE_QOPT_TAG |
+			   SLUICE_QOPT_DEFAULT_MAPS | SLUICE_QOPT_DSCP_MAP,
+		.classes = 2, .tag = 2, .default_maps = 0x1,
+		.maps[DSCP] = { .given = 1ull << 46, .tclass[46] = 1 } } },
 };
 
 /* Each rule of the parser, with the exact message it must give. */
@@ -138,13 +173,20 @@ static const struct invalid_case {
 	  "\"default\" must be 0..3 with classes 4, not \"4\"" },
 	{ "default 5 classes 2",
 	  "\"default\" must be 0..1 with classes 2, not \"5\"" },
-	{ "limit 0", "\"limit\" must be 1..4294967295 bytes, not \"0\"" },
+	{ "limit 0", "\"limit\" must be 1..268435455 bytes, not \"0\"" },
+	{ "limit 268435456",
+	  "\"limit\" must be 1..268435455 bytes, not \"268435456\"" },
+	{ "limit 256m", "\"limit\" must be 1..268435455 bytes, not \"256m\"" },
+	{ "limit 2gbit", "\"limit\" must be 1..268435455 bytes, not \"2gbit\"" },
+	{ "limit 3g", "\"limit\" must be 1..268435455 bytes, not \"3g\"" },
+	{ "limit 4294967295",
+	  "\"limit\" must be 1..268435455 bytes, not \"4294967295\"" },
 	{ "limit 4294967296",
-	  "\"limit\" must be 1..4294967295 bytes, not \"4294967296\"" },
-	{ "limit 4g", "\"limit\" must be 1..4294967295 bytes, not \"4g\"" },
-	{ "limit 1.5k", "\"limit\" must be 1..4294967295 bytes, not \"1.5k\"" },
-	{ "limit -1", "\"limit\" must be 1..4294967295 bytes, not \"-1\"" },
-	{ "limit 10q", "\"limit\" must be 1..4294967295 bytes, not \"10q\"" },
+	  "\"limit\" must be 1..268435455 bytes, not \"4294967296\"" },
+	{ "limit 4g", "\"limit\" must be 1..268435455 bytes, not \"4g\"" },
+	{ "limit 1.5k", "\"limit\" must be 1..268435455 bytes, not \"1.5k\"" },
+	{ "limit -1", "\"limit\" must be 1..268435455 bytes, not \"-1\"" },
+	{ "limit 10q", "\"limit\" must be 1..268435455 bytes, not \"10q\"" },
 	{ "pcp-map 8:1", "\"pcp-map\" entry \"8:1\": value must be 0..7" },
 	{ "dscp-map 64:1", "\"dscp-map\" entry \"64:1\": value must be 0..63" },
 	{ "mpls-tc-map 0-8:1",
@@ -170,6 +212,23 @@ static const struct invalid_case {
 	  "\"pcp-map\" entry \"1:2:3\" is not VALUE[-VALUE]:CLASS" },
 	{ "pcp-map 0:0 defualt 1",
 	  "\"pcp-map\" entry \"defualt\" is not VALUE[-VALUE]:CLASS" },
+	{ "pcp-map default 3:1",
+	  "\"pcp-map default\" takes no entries, not \"3:1\"" },
+	{ "dscp-map default 46:5 10:1",
+	  "\"dscp-map default\" takes no entries, not \"46:5\"" },
+	{ "classes 4 prio-map default bogus",
+	  "\"prio-map default\" takes no entries, not \"bogus\"" },
+	{ "pcp-map default pcp-map 1:1",
+	  "\"pcp-map\" cannot be both reset to \"default\" and given entries" },
+	{ "mpls-tc-map 0:1 classes 4 mpls-tc-map default",
+	  "\"mpls-tc-map\" cannot be both reset to \"default\" and given entries" },
+	{ "dscp-map default dscp-map",
+	  "\"dscp-map\" cannot be both reset to \"default\" and given entries" },
+	{ "pcp-map default pcp-map default", "duplicate option \"pcp-map\"" },
+	{ "pcp-map default default", "missing value after \"default\"" },
+	{ "pcp-map 1:1 default", "missing value after \"default\"" },
+	{ "pcp-map Default",
+	  "\"pcp-map\" entry \"Default\" is not VALUE[-VALUE]:CLASS" },
 };
 
 static const struct copt_case {
@@ -182,10 +241,15 @@ static const struct copt_case {
 	{ "", 0, 0, 0, "" },
 	{ "limit 50k", 0, SLUICE_COPT_LIMIT, 51200, "" },
 	{ "limit 1", 0, SLUICE_COPT_LIMIT, 1, "" },
+	{ "limit 268435455", 0, SLUICE_COPT_LIMIT, 268435455, "" },
 	{ "help", SLUICE_PARSE_HELP, 0, 0, "" },
 	{ "limit", -EINVAL, 0, 0, "missing value after \"limit\"" },
 	{ "limit 0", -EINVAL, 0, 0,
-	  "\"limit\" must be 1..4294967295 bytes, not \"0\"" },
+	  "\"limit\" must be 1..268435455 bytes, not \"0\"" },
+	{ "limit 268435456", -EINVAL, 0, 0,
+	  "\"limit\" must be 1..268435455 bytes, not \"268435456\"" },
+	{ "limit 4g", -EINVAL, 0, 0,
+	  "\"limit\" must be 1..268435455 bytes, not \"4g\"" },
 	{ "limit 1k limit 2k", -EINVAL, 0, 0, "duplicate option \"limit\"" },
 	{ "classes 4", -EINVAL, 0, 0, "unknown option \"classes\"" },
 };
@@ -340,6 +404,7 @@ static void expect_qopt(const struct sluice_qopt *got,
 	KTAP_EXPECT_INT(got->tag, want->tag);
 	KTAP_EXPECT_INT(got->defclass, want->defclass);
 	KTAP_EXPECT_INT(got->limit, want->limit);
+	KTAP_EXPECT_INT(got->default_maps, want->default_maps);
 	for (tag = 0; tag <= TC_SLUICE_TAG_MAX; tag++) {
 		if (!KTAP_EXPECT_INT(got->maps[tag].given, want->maps[tag].given))
 			ktap_diag("in map of tag %u", tag);
@@ -383,6 +448,7 @@ static void test_help(void)
 {
 	static const char *const lines[] = {
 		"help", "classes 4 help", "pcp-map 1:1 help", "help foo",
+		"pcp-map default help",
 	};
 	char err[SLUICE_ERRLEN];
 	struct sluice_qopt got;

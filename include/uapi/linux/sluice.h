@@ -23,8 +23,12 @@
  *
  * Classification reads one tag from each frame, chosen by TCA_SLUICE_TAG:
  *
- *   TC_SLUICE_TAG_PRIORITY  skb->priority; values 0..15 index the priority
- *                           map, larger values use entry 15
+ *   TC_SLUICE_TAG_PRIORITY  skb->priority, as prio and ets read it: a value
+ *                           whose major number is the qdisc's handle names
+ *                           a class directly (1:3 is class 2; a minor
+ *                           beyond the classes goes to TCA_SLUICE_DEFAULT),
+ *                           any other value indexes the priority map with
+ *                           its low four bits
  *   TC_SLUICE_TAG_PCP       802.1Q PCP of the outer VLAN tag (offloaded tag
  *                           or in the frame)
  *   TC_SLUICE_TAG_DSCP      DSCP of an IPv4 or IPv6 header, after up to two
@@ -49,17 +53,28 @@
  * The default maps spread the tag's range over the classes in order:
  * value v of a field with R values goes to class v * N / R.  With 8 classes
  * that is PCP p -> p, MPLS TC t -> t, DSCP d -> d >> 3 (the class selector)
- * and priority p -> p / 2.  A map the user never set follows a change of
- * TCA_SLUICE_CLASSES (it is recomputed); a map the user set is kept, and a
- * change that would leave one of its entries naming a missing class is
- * rejected.  Shrinking the class count drops the frames queued in the
- * removed classes and counts them as drops of the qdisc.
+ * and priority p -> p / 2.  A default map follows a change of
+ * TCA_SLUICE_CLASSES (it is recomputed).  Setting any entry of a map makes
+ * it the user's: it is kept as it is, and a change that would leave one of
+ * its entries naming a missing class is rejected.  TCA_SLUICE_DEFAULT_MAPS
+ * (u8, BIT(enum tc_sluice_tag) per map) says in dumps which maps are still
+ * default, and in requests which maps to return to the default; a request
+ * cannot both reset a map and set its entries.  Shrinking the class count
+ * drops the frames queued in the removed classes and counts them as drops
+ * of the qdisc.
  *
  * Classes
  * -------
- * "tc class change" takes TCA_SLUICE_LIMIT inside TCA_OPTIONS to set one
- * class's limit; a qdisc-level TCA_SLUICE_LIMIT sets every class's limit.
- * Class dumps carry TCA_SLUICE_LIMIT, the standard basic and queue stats
+ * Classes have their own attributes, TCA_SLUICE_CLASS_*, inside the
+ * TCA_OPTIONS of "tc class change" and of class dumps.  A class's limit
+ * (TCA_SLUICE_CLASS_LIMIT) can be set alone; a qdisc-level TCA_SLUICE_LIMIT
+ * sets every class's limit.  Lowering a limit below a class's backlog
+ * drops nothing: the class takes no new frame until it drains below it.
+ * A GSO frame larger than its class's limit is segmented into the frames
+ * it stands for, which are queued one by one (those that do not fit are
+ * tail-dropped), so a small buffer does not refuse TSO traffic outright.
+ *
+ * Class dumps carry TCA_SLUICE_CLASS_LIMIT, the standard basic and queue stats
  * (bytes, packets, drops, backlog, qlen), and struct tc_sluice_xstats with
  * type TC_SLUICE_XSTATS_CLASS.  Classes cannot be created, deleted or
  * grafted: their number is TCA_SLUICE_CLASSES and their queues are internal
@@ -78,6 +93,12 @@
 #define TC_SLUICE_MAX_CLASSES		16
 #define TC_SLUICE_DEFAULT_CLASSES	8
 
+/*
+ * The largest class limit in bytes: the backlog of every class full must
+ * fit the kernel's 32-bit qdisc backlog counter.
+ */
+#define TC_SLUICE_MAX_LIMIT	(0xffffffffU / TC_SLUICE_MAX_CLASSES)
+
 /* Number of values of each tag field, i.e. the size of its map. */
 #define TC_SLUICE_PCP_VALUES		8
 #define TC_SLUICE_DSCP_VALUES		64
@@ -94,21 +115,31 @@ enum tc_sluice_tag {
 
 #define TC_SLUICE_TAG_MAX (__TC_SLUICE_TAG_MAX - 1)
 
-/* Qdisc options (TCA_OPTIONS of the qdisc) and class options. */
+/* Qdisc options (TCA_OPTIONS of the qdisc). */
 enum {
 	TCA_SLUICE_UNSPEC,
 	TCA_SLUICE_CLASSES,		/* u8, 1..TC_SLUICE_MAX_CLASSES */
 	TCA_SLUICE_TAG,			/* u8, enum tc_sluice_tag */
 	TCA_SLUICE_DEFAULT,		/* u8, class of frames without the tag */
-	TCA_SLUICE_LIMIT,		/* u32, bytes per class, >= 1 */
+	TCA_SLUICE_LIMIT,		/* u32, bytes per class, 1..MAX_LIMIT */
 	TCA_SLUICE_PCP_MAP,		/* nest of TCA_SLUICE_MAP_ENTRY */
 	TCA_SLUICE_DSCP_MAP,		/* nest of TCA_SLUICE_MAP_ENTRY */
 	TCA_SLUICE_MPLS_TC_MAP,		/* nest of TCA_SLUICE_MAP_ENTRY */
 	TCA_SLUICE_PRIO_MAP,		/* nest of TCA_SLUICE_MAP_ENTRY */
+	TCA_SLUICE_DEFAULT_MAPS,	/* u8, BIT(enum tc_sluice_tag) */
 	__TCA_SLUICE_MAX,
 };
 
 #define TCA_SLUICE_MAX (__TCA_SLUICE_MAX - 1)
+
+/* Class options (TCA_OPTIONS of a class). */
+enum {
+	TCA_SLUICE_CLASS_UNSPEC,
+	TCA_SLUICE_CLASS_LIMIT,		/* u32, bytes, 1..MAX_LIMIT */
+	__TCA_SLUICE_CLASS_MAX,
+};
+
+#define TCA_SLUICE_CLASS_MAX (__TCA_SLUICE_CLASS_MAX - 1)
 
 /* Inside a map nest. */
 enum {
@@ -119,10 +150,11 @@ enum {
 
 #define TCA_SLUICE_MAP_MAX (__TCA_SLUICE_MAP_MAX - 1)
 
+/* value is 16 bits wide so that tag sources with more values fit. */
 struct tc_sluice_map_entry {
-	__u8	value;		/* tag value, below the map's size */
+	__u16	value;		/* tag value, below the map's size */
 	__u8	tclass;		/* class index, below TCA_SLUICE_CLASSES */
-	__u16	reserved;	/* must be 0 */
+	__u8	reserved;	/* must be 0 */
 };
 
 /* TCA_STATS_APP of the qdisc and of each class. */

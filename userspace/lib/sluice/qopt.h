@@ -23,12 +23,20 @@
 #define SLUICE_QOPT_TAG		(1u << 1)
 #define SLUICE_QOPT_DEFAULT	(1u << 2)
 #define SLUICE_QOPT_LIMIT	(1u << 3)
-/* The map of tag source @tag (enum tc_sluice_tag). */
+/* Entries of the map of tag source @tag (enum tc_sluice_tag), in maps[tag]. */
 #define SLUICE_QOPT_MAP(tag)	(1u << (4 + (tag)))
 #define SLUICE_QOPT_PRIO_MAP	SLUICE_QOPT_MAP(TC_SLUICE_TAG_PRIORITY)
 #define SLUICE_QOPT_PCP_MAP	SLUICE_QOPT_MAP(TC_SLUICE_TAG_PCP)
 #define SLUICE_QOPT_DSCP_MAP	SLUICE_QOPT_MAP(TC_SLUICE_TAG_DSCP)
 #define SLUICE_QOPT_MPLS_TC_MAP	SLUICE_QOPT_MAP(TC_SLUICE_TAG_MPLS_TC)
+/* Some maps are returned to the default: sluice_qopt.default_maps. */
+#define SLUICE_QOPT_DEFAULT_MAPS	(1u << 8)
+
+/*
+ * The bit of the map of tag source @tag in sluice_qopt.default_maps, which
+ * is also that of TCA_SLUICE_DEFAULT_MAPS.
+ */
+#define SLUICE_DEFAULT_MAP(tag)	(1u << (tag))
 
 struct sluice_qopt {
 	unsigned int		present;
@@ -36,6 +44,11 @@ struct sluice_qopt {
 	__u8			tag;		/* enum tc_sluice_tag */
 	__u8			defclass;
 	__u32			limit;		/* bytes */
+	/*
+	 * SLUICE_DEFAULT_MAP() of each map given as "MAP-KEYWORD default".  A
+	 * map is either reset here or given entries in maps[], never both.
+	 */
+	__u8			default_maps;
 	/* Indexed by enum tc_sluice_tag: maps[TC_SLUICE_TAG_DSCP] is dscp-map. */
 	struct sluice_map	maps[__TC_SLUICE_TAG_MAX];
 };
