@@ -109,14 +109,31 @@ static int sluice_class_dump(struct Qdisc *sch, unsigned long arg,
 static int sluice_class_dump_stats(struct Qdisc *sch, unsigned long arg,
 				   struct gnet_dump *d)
 {
-	struct sluice_class *cl = sluice_class(qdisc_priv(sch), arg);
+	struct sluice_sched *q = qdisc_priv(sch);
+	struct sluice_class *cl = sluice_class(q, arg);
+	unsigned int c = arg - 1;
 	struct tc_sluice_xstats xstats = {
 		.type = TC_SLUICE_XSTATS_CLASS,
 		.cls = {
 			.limit_drops = cl->limit_drops,
 			.peak_backlog = cl->peak_backlog,
+			.pfc_rx = cl->pfc_rx,
+			.xon_rx = cl->xon_rx,
+			.headroom_drops = cl->headroom_drops,
+			.paused = !!(q->paused & BIT(c)),
 		},
 	};
+	u64 paused_ns = cl->paused_ns;
+
+	if (q->paused & BIT(c))
+		paused_ns += ktime_get_ns() - cl->paused_since;
+	xstats.cls.paused_us = div_u64(paused_ns, NSEC_PER_USEC);
+	if (q->port && c < SLUICE_NR_PRIOS) {
+		xstats.cls.xoff_tx = READ_ONCE(q->port->xoff_tx[c]);
+		xstats.cls.xon_tx = READ_ONCE(q->port->xon_tx[c]);
+		xstats.cls.ingress_bytes = atomic_read(&q->port->ingress[c]);
+		xstats.cls.ingress_peak = atomic_read(&q->port->ingress_peak[c]);
+	}
 
 	if (gnet_stats_copy_basic(d, NULL, &cl->bstats, true) < 0 ||
 	    gnet_stats_copy_queue(d, NULL, &cl->qstats, cl->q.qlen) < 0)

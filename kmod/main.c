@@ -2,22 +2,43 @@
 /*
  * sch_sluice: lossless Ethernet for Linux software switches.
  *
- * Module entry: registers the "sluice" qdisc.  Debian's kernel autoloads
- * a qdisc module by the name sch_<kind>, hence the module's name.
+ * Module entry: the per-namespace switch table, the pause frame handler,
+ * and the "sluice" qdisc.  Debian's kernel autoloads a qdisc module by the
+ * name sch_<kind>, hence the module's name.
  */
 #include <linux/module.h>
 #include <net/pkt_sched.h>
 
 #include "sluice.h"
 
+/* The switch table first, the qdisc last: a qdisc needs both others. */
 static int __init sluice_module_init(void)
 {
-	return register_qdisc(&sluice_qdisc_ops);
+	int err;
+
+	err = sluice_switch_init();
+	if (err)
+		return err;
+	err = sluice_pause_init();
+	if (err)
+		goto err_switch;
+	err = register_qdisc(&sluice_qdisc_ops);
+	if (err)
+		goto err_pause;
+	return 0;
+
+err_pause:
+	sluice_pause_exit();
+err_switch:
+	sluice_switch_exit();
+	return err;
 }
 
 static void __exit sluice_module_exit(void)
 {
 	unregister_qdisc(&sluice_qdisc_ops);
+	sluice_pause_exit();
+	sluice_switch_exit();
 }
 
 module_init(sluice_module_init);

@@ -24,6 +24,13 @@ static const struct nla_policy sluice_policy[TCA_SLUICE_MAX + 1] = {
 	[TCA_SLUICE_MPLS_TC_MAP] = { .type = NLA_NESTED },
 	[TCA_SLUICE_PRIO_MAP]	= { .type = NLA_NESTED },
 	[TCA_SLUICE_DEFAULT_MAPS] = { .type = NLA_U8 },
+	[TCA_SLUICE_RATE]	= { .type = NLA_U64 },
+	[TCA_SLUICE_PFC]	= { .type = NLA_U8 },
+	[TCA_SLUICE_PAUSE_RX]	= { .type = NLA_U8 },
+	[TCA_SLUICE_XOFF]	= { .type = NLA_U32 },
+	[TCA_SLUICE_XON]	= { .type = NLA_U32 },
+	[TCA_SLUICE_HEADROOM]	= { .type = NLA_U32 },
+	[TCA_SLUICE_PAUSE_TIME]	= { .type = NLA_U16 },
 };
 
 static const struct nla_policy sluice_class_policy[TCA_SLUICE_CLASS_MAX + 1] = {
@@ -69,6 +76,8 @@ void sluice_config_default(struct sluice_config *cfg, struct Qdisc *sch)
 	cfg->limit = min_t(u64, limit, TC_SLUICE_MAX_LIMIT);
 	for (tag = 0; tag < SLUICE_NR_MAPS; tag++)
 		default_map(cfg, tag);
+	cfg->pause_rx = 1;
+	cfg->pause_time = SLUICE_PAUSE_TIME;
 }
 
 /* Merge the entries of one map nest into map[], all or nothing. */
@@ -161,6 +170,51 @@ static int scalars_parse(struct sluice_config *cfg, struct nlattr **tb,
 	return 0;
 }
 
+/* The link and PFC; pfc_check() (qdisc.c) adds what needs the qdisc. */
+static int pfc_parse(struct sluice_config *cfg, struct nlattr **tb,
+		     struct netlink_ext_ack *extack)
+{
+	if (tb[TCA_SLUICE_RATE])
+		cfg->rate = nla_get_u64(tb[TCA_SLUICE_RATE]);
+	if (tb[TCA_SLUICE_PFC])
+		cfg->pfc = nla_get_u8(tb[TCA_SLUICE_PFC]);
+	if (tb[TCA_SLUICE_PAUSE_RX]) {
+		u8 on = nla_get_u8(tb[TCA_SLUICE_PAUSE_RX]);
+
+		if (on > 1) {
+			SLUICE_ERR(extack, tb[TCA_SLUICE_PAUSE_RX],
+				   "pause-rx is 0 or 1");
+			return -EINVAL;
+		}
+		cfg->pause_rx = on;
+	}
+	if (tb[TCA_SLUICE_PAUSE_TIME]) {
+		cfg->pause_time = nla_get_u16(tb[TCA_SLUICE_PAUSE_TIME]);
+		if (!cfg->pause_time) {
+			SLUICE_ERR(extack, tb[TCA_SLUICE_PAUSE_TIME],
+				   "pause time must be at least 1 quantum");
+			return -EINVAL;
+		}
+	}
+	if (tb[TCA_SLUICE_XOFF])
+		cfg->xoff = nla_get_u32(tb[TCA_SLUICE_XOFF]);
+	if (tb[TCA_SLUICE_XON])
+		cfg->xon = nla_get_u32(tb[TCA_SLUICE_XON]);
+	if (tb[TCA_SLUICE_HEADROOM])
+		cfg->headroom = nla_get_u32(tb[TCA_SLUICE_HEADROOM]);
+	if (cfg->xoff > TC_SLUICE_MAX_LIMIT || cfg->headroom > TC_SLUICE_MAX_LIMIT) {
+		SLUICE_ERR(extack, tb[TCA_SLUICE_XOFF] ?: tb[TCA_SLUICE_HEADROOM],
+			   "xoff and headroom must be below 256 MiB");
+		return -EINVAL;
+	}
+	if (cfg->xon > cfg->xoff) {
+		SLUICE_ERR(extack, tb[TCA_SLUICE_XON] ?: tb[TCA_SLUICE_XOFF],
+			   "xon must not be above xoff");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* Every class a configuration names must exist. */
 static int classes_check(const struct sluice_config *cfg, struct nlattr **tb,
 			 struct netlink_ext_ack *extack)
@@ -246,6 +300,9 @@ int sluice_config_parse(struct sluice_config *cfg, struct nlattr *opt,
 	err = maps_parse(cfg, tb, extack);
 	if (err)
 		return err;
+	err = pfc_parse(cfg, tb, extack);
+	if (err)
+		return err;
 	return classes_check(cfg, tb, extack);
 }
 
@@ -277,7 +334,15 @@ int sluice_config_dump(const struct sluice_config *cfg, struct sk_buff *skb)
 	    nla_put_u8(skb, TCA_SLUICE_DEFAULT, cfg->defclass) ||
 	    nla_put_u32(skb, TCA_SLUICE_LIMIT, cfg->limit) ||
 	    nla_put_u8(skb, TCA_SLUICE_DEFAULT_MAPS,
-		       ~cfg->custom_maps & (BIT(SLUICE_NR_MAPS) - 1)))
+		       ~cfg->custom_maps & (BIT(SLUICE_NR_MAPS) - 1)) ||
+	    nla_put_u64_64bit(skb, TCA_SLUICE_RATE, cfg->rate,
+			      TCA_SLUICE_PAD) ||
+	    nla_put_u8(skb, TCA_SLUICE_PFC, cfg->pfc) ||
+	    nla_put_u8(skb, TCA_SLUICE_PAUSE_RX, cfg->pause_rx) ||
+	    nla_put_u32(skb, TCA_SLUICE_XOFF, cfg->xoff) ||
+	    nla_put_u32(skb, TCA_SLUICE_XON, cfg->xon) ||
+	    nla_put_u32(skb, TCA_SLUICE_HEADROOM, cfg->headroom) ||
+	    nla_put_u16(skb, TCA_SLUICE_PAUSE_TIME, cfg->pause_time))
 		return -EMSGSIZE;
 	for (tag = 0; tag < SLUICE_NR_MAPS; tag++) {
 		if (map_dump(cfg->map[tag], sluice_maps[tag].size,

@@ -2,12 +2,16 @@
 /*
  * The sluice qdisc: per-class byte-limited FIFOs, classification by one
  * configurable tag, strict-priority dequeue (highest class first, as
- * IEEE 802.1Q), and configuration changes that keep queued frames.
+ * IEEE 802.1Q) of the classes no pause holds, a link shaped to its rate,
+ * pause frames sent ahead of data, lossless classes that rely on pauses
+ * instead of tail drops, and configuration changes that keep queued frames.
  *
  * Enqueue and dequeue run under the qdisc root lock; configuration is
- * written under RTNL and sch_tree_lock, so both see it whole.
+ * written under RTNL and sch_tree_lock, so both see it whole.  Received
+ * pauses (pause.c) also take the root lock.
  */
 #include <linux/bitops.h>
+#include <linux/etherdevice.h>
 #include <linux/if_arp.h>
 #include <linux/module.h>
 #include <linux/netdevice.h>
@@ -46,23 +50,89 @@ static unsigned int classify(struct Qdisc *sch, struct sk_buff *skb)
 	return cfg->map[cfg->tag][value];
 }
 
-static int enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
-		       struct sluice_class *cl, struct sk_buff **to_free)
+/* A frame the stack sends as MAC control: it leaves first, never paused. */
+static bool is_control(const struct sk_buff *skb)
+{
+	__be16 buf;
+	const __be16 *type;
+
+	if (likely(skb->protocol != htons(ETH_P_PAUSE)))
+		return false;
+	type = skb_header_pointer(skb, offsetof(struct ethhdr, h_proto),
+				  sizeof(buf), &buf);
+	return type && *type == htons(ETH_P_PAUSE);
+}
+
+static int enqueue_control(struct sk_buff *skb, struct Qdisc *sch,
+			   struct sk_buff **to_free)
 {
 	struct sluice_sched *q = qdisc_priv(sch);
-	unsigned int len = qdisc_pkt_len(skb);
 
-	if (unlikely((u64)cl->qstats.backlog + len > cl->limit)) {
+	if (q->ctrl.qlen >= SLUICE_CTRL_LIMIT)
+		return qdisc_drop(skb, sch, to_free);
+	sluice_skb_cb(skb)->in = NULL;
+	__qdisc_enqueue_tail(skb, &q->ctrl);
+	qdisc_qstats_backlog_inc(sch, skb);
+	sch->q.qlen++;
+	return NET_XMIT_SUCCESS;
+}
+
+/*
+ * Whether the frame may be queued.  A lossy class tail-drops at its limit.
+ * A lossless one (its priority in the port's PFC bitmap) relies on pauses
+ * instead and drops only past the ingress port's XOFF + headroom or, as a
+ * last bound, its limit: a headroom drop, which means a misconfiguration.
+ */
+static bool admit(struct Qdisc *sch, struct sluice_class *cl,
+		  unsigned int c, struct sk_buff *skb, u32 account)
+{
+	struct sluice_sched *q = qdisc_priv(sch);
+	struct sluice_port *in = sluice_skb_cb(skb)->in;
+	bool over = (u64)cl->qstats.backlog + qdisc_pkt_len(skb) > cl->limit;
+	u32 headroom;
+
+	if (c >= SLUICE_NR_PRIOS || !(q->cfg.pfc & BIT(c))) {
+		if (!over)
+			return true;
 		cl->limit_drops++;
-		cl->qstats.drops++;
 		q->limit_drops++;
+		return false;
+	}
+	headroom = in ? READ_ONCE(in->headroom) : 0;
+	if (headroom && account > (u64)READ_ONCE(in->xoff) + headroom)
+		over = true;
+	if (!over)
+		return true;
+	cl->headroom_drops++;
+	q->headroom_drops++;
+	if (q->port && !q->port->headroom_warned) {
+		q->port->headroom_warned = true;
+		netdev_warn(qdisc_dev(sch),
+			    "sch_sluice: lossless class %u dropped a frame: headroom exhausted\n",
+			    c);
+	}
+	return false;
+}
+
+static int enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
+		       unsigned int c, struct sk_buff **to_free)
+{
+	struct sluice_sched *q = qdisc_priv(sch);
+	struct sluice_class *cl = &q->classes[c];
+	unsigned int len = qdisc_pkt_len(skb);
+	u32 account;
+
+	account = sluice_ingress_charge(skb, dev_net(qdisc_dev(sch)), c);
+	if (unlikely(!admit(sch, cl, c, skb, account))) {
+		sluice_ingress_release(skb);
+		cl->qstats.drops++;
 		return qdisc_drop(skb, sch, to_free);
 	}
 
 	__qdisc_enqueue_tail(skb, &cl->q);
 	cl->qstats.backlog += len;
 	cl->peak_backlog = max(cl->peak_backlog, cl->qstats.backlog);
-	q->active |= BIT(cl - q->classes);
+	q->active |= BIT(c);
 	qdisc_qstats_backlog_inc(sch, skb);
 	sch->q.qlen++;
 	return NET_XMIT_SUCCESS;
@@ -74,7 +144,7 @@ static int enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
  * that one frame of prev_len bytes became nb frames of len bytes.
  */
 static int enqueue_segments(struct sk_buff *skb, struct Qdisc *sch,
-			    struct sluice_class *cl, struct sk_buff **to_free)
+			    unsigned int c, struct sk_buff **to_free)
 {
 	unsigned int len = 0, prev_len = qdisc_pkt_len(skb);
 	netdev_features_t features = netif_skb_features(skb);
@@ -88,7 +158,7 @@ static int enqueue_segments(struct sk_buff *skb, struct Qdisc *sch,
 	skb_list_walk_safe(segs, segs, nskb) {
 		skb_mark_not_on_list(segs);
 		qdisc_skb_cb(segs)->pkt_len = segs->len;
-		if (enqueue_one(segs, sch, cl, to_free) == NET_XMIT_SUCCESS) {
+		if (enqueue_one(segs, sch, c, to_free) == NET_XMIT_SUCCESS) {
 			len += qdisc_pkt_len(segs);
 			nb++;
 		}
@@ -104,51 +174,117 @@ static int sluice_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 			  struct sk_buff **to_free)
 {
 	struct sluice_sched *q = qdisc_priv(sch);
-	struct sluice_class *cl = &q->classes[classify(sch, skb)];
+	unsigned int c;
 
-	if (skb_is_gso(skb) && qdisc_pkt_len(skb) > cl->limit)
-		return enqueue_segments(skb, sch, cl, to_free);
-	return enqueue_one(skb, sch, cl, to_free);
+	if (unlikely(is_control(skb)))
+		return enqueue_control(skb, sch, to_free);
+	c = classify(sch, skb);
+	if (skb_is_gso(skb) && qdisc_pkt_len(skb) > q->classes[c].limit)
+		return enqueue_segments(skb, sch, c, to_free);
+	return enqueue_one(skb, sch, c, to_free);
 }
 
-/* The class strict priority serves next: the highest non-empty one. */
-static struct sluice_class *next_class(struct sluice_sched *q)
+/*
+ * The class strict priority serves next: the highest non-empty class that
+ * is not paused.  A paused class never blocks another.
+ */
+static struct sluice_class *next_class(struct sluice_sched *q, u64 now)
 {
-	if (!q->active)
+	u32 ready;
+
+	if (q->paused)
+		sluice_pause_expire(q, now);
+	ready = q->active & ~q->paused;
+	return ready ? &q->classes[__fls(ready)] : NULL;
+}
+
+/* The link is busy for the frame's bits at the port's rate. */
+static void link_busy(struct sluice_sched *q, unsigned int len, u64 now)
+{
+	if (q->cfg.rate)
+		q->t_next = max(q->t_next, now) +
+			    div64_u64((u64)len * 8 * NSEC_PER_SEC, q->cfg.rate);
+}
+
+/*
+ * The frame that goes next, left in place: a pause frame first, then the
+ * head of the class strict priority picks.  NULL while the link is busy
+ * or all that is queued is paused, with the watchdog armed for then.
+ * peek and dequeue share it, so a parent that peeks gets what dequeue
+ * then takes, and nothing is counted twice.
+ */
+static struct sk_buff *next_skb(struct Qdisc *sch, u64 now,
+				struct sluice_class **clp)
+{
+	struct sluice_sched *q = qdisc_priv(sch);
+	struct sluice_class *cl;
+
+	*clp = NULL;
+	if (!sch->q.qlen)
 		return NULL;
-	return &q->classes[__fls(q->active)];
+	if (q->cfg.rate && now < q->t_next) {
+		qdisc_watchdog_schedule_ns(&q->watchdog, q->t_next);
+		return NULL;
+	}
+	if (q->ctrl.qlen)
+		return q->ctrl.head;
+	cl = next_class(q, now);
+	if (!cl) {
+		qdisc_watchdog_schedule_ns(&q->watchdog,
+					   sluice_pause_next_expiry(q));
+		return NULL;
+	}
+	*clp = cl;
+	return cl->q.head;
 }
 
 static struct sk_buff *sluice_peek(struct Qdisc *sch)
 {
-	struct sluice_class *cl = next_class(qdisc_priv(sch));
+	struct sluice_class *cl;
 
-	return cl ? cl->q.head : NULL;
+	return next_skb(sch, ktime_get_ns(), &cl);
 }
 
 static struct sk_buff *sluice_dequeue(struct Qdisc *sch)
 {
 	struct sluice_sched *q = qdisc_priv(sch);
-	struct sluice_class *cl = next_class(q);
+	u64 now = ktime_get_ns();
+	struct sluice_class *cl;
 	struct sk_buff *skb;
 
-	if (!cl)
+	skb = next_skb(sch, now, &cl);
+	if (!skb)
 		return NULL;
-	skb = __qdisc_dequeue_head(&cl->q);
-	if (!cl->q.qlen)
-		q->active &= ~BIT(cl - q->classes);
-
-	cl->qstats.backlog -= qdisc_pkt_len(skb);
-	bstats_update(&cl->bstats, skb);
+	if (cl) {
+		__qdisc_dequeue_head(&cl->q);
+		if (!cl->q.qlen)
+			q->active &= ~BIT(cl - q->classes);
+		cl->qstats.backlog -= qdisc_pkt_len(skb);
+		bstats_update(&cl->bstats, skb);
+		sluice_ingress_release(skb);
+	} else {
+		__qdisc_dequeue_head(&q->ctrl);
+	}
+	link_busy(q, qdisc_pkt_len(skb), now);
 	qdisc_qstats_backlog_dec(sch, skb);
 	qdisc_bstats_update(sch, skb);
 	sch->q.qlen--;
 	return skb;
 }
 
+/* Frees a queue's frames, releasing their ingress charges. */
+static void queue_purge(struct qdisc_skb_head *qh)
+{
+	struct sk_buff *skb;
+
+	for (skb = qh->head; skb; skb = skb->next)
+		sluice_ingress_release(skb);
+	__qdisc_reset_queue(qh);
+}
+
 static void class_purge(struct sluice_class *cl)
 {
-	__qdisc_reset_queue(&cl->q);
+	queue_purge(&cl->q);
 	cl->qstats.backlog = 0;
 }
 
@@ -159,6 +295,7 @@ static void sluice_reset(struct Qdisc *sch)
 
 	for (i = 0; i < TC_SLUICE_MAX_CLASSES; i++)
 		class_purge(&q->classes[i]);
+	queue_purge(&q->ctrl);
 	q->active = 0;
 }
 
@@ -179,6 +316,7 @@ static void classes_remove(struct Qdisc *sch, unsigned int from,
 		backlog += cl->qstats.backlog;
 		class_purge(cl);
 		q->active &= ~BIT(i);
+		q->paused &= ~BIT(i);
 	}
 	sch->q.qlen -= qlen;
 	sch->qstats.backlog -= backlog;
@@ -210,7 +348,30 @@ static void commit(struct Qdisc *sch, const struct sluice_config *cfg,
 			q->classes[i].limit = cfg->limit;
 	}
 	q->cfg = *cfg;
+	if (q->port)
+		sluice_port_config(q->port, cfg);
 	sch_tree_unlock(sch);
+}
+
+/* PFC settings need a port (a root qdisc) and a link rate for quanta. */
+static int pfc_check(struct Qdisc *sch, const struct sluice_config *cfg,
+		     struct netlink_ext_ack *extack)
+{
+	if (!cfg->pfc)
+		return 0;
+	if (sch->parent != TC_H_ROOT) {
+		NL_SET_ERR_MSG_MOD(extack, "pfc needs sluice as the root qdisc");
+		return -EOPNOTSUPP;
+	}
+	if (!cfg->rate) {
+		NL_SET_ERR_MSG_MOD(extack, "pfc needs the link rate");
+		return -EINVAL;
+	}
+	if (!cfg->xoff) {
+		NL_SET_ERR_MSG_MOD(extack, "pfc needs an xoff threshold");
+		return -EINVAL;
+	}
+	return 0;
 }
 
 static int sluice_change(struct Qdisc *sch, struct nlattr *opt,
@@ -223,6 +384,8 @@ static int sluice_change(struct Qdisc *sch, struct nlattr *opt,
 	if (!opt)
 		return 0;
 	err = sluice_config_parse(&cfg, opt, extack);
+	if (!err)
+		err = pfc_check(sch, &cfg, extack);
 	if (err)
 		return err;
 	/*
@@ -238,9 +401,12 @@ static int sluice_init(struct Qdisc *sch, struct nlattr *opt,
 {
 	struct sluice_sched *q = qdisc_priv(sch);
 	struct sluice_config cfg;
+	struct sluice_port *port;
 	unsigned int i;
 	int err;
 
+	/* First: destroy, which runs after a failed init, cancels it. */
+	qdisc_watchdog_init(&q->watchdog, sch);
 	if (qdisc_dev(sch)->type != ARPHRD_ETHER) {
 		NL_SET_ERR_MSG_MOD(extack, "sluice needs an Ethernet device");
 		return -EOPNOTSUPP;
@@ -249,14 +415,41 @@ static int sluice_init(struct Qdisc *sch, struct nlattr *opt,
 	sluice_config_default(&cfg, sch);
 	if (opt) {
 		err = sluice_config_parse(&cfg, opt, extack);
+		if (!err)
+			err = pfc_check(sch, &cfg, extack);
 		if (err)
 			return err;
+	}
+	if (sch->parent == TC_H_ROOT) {
+		port = sluice_port_attach(sch);
+		if (IS_ERR(port))
+			return PTR_ERR(port);
+		sluice_port_config(port, &cfg);
+		q->port = port;
 	}
 	/* Not yet visible to the datapath: no lock needed. */
 	for (i = 0; i < cfg.nclasses; i++)
 		class_init(&q->classes[i], cfg.limit);
 	q->cfg = cfg;
 	return 0;
+}
+
+/*
+ * Runs after reset, and after a failed init.  Once dead is set under the
+ * root lock, received pause frames no longer arm the watchdog, so
+ * cancelling it is final.
+ */
+static void sluice_destroy(struct Qdisc *sch)
+{
+	struct sluice_sched *q = qdisc_priv(sch);
+	spinlock_t *root_lock = qdisc_lock(qdisc_root_sleeping(sch));
+
+	spin_lock_bh(root_lock);
+	q->dead = true;
+	spin_unlock_bh(root_lock);
+	qdisc_watchdog_cancel(&q->watchdog);
+	if (q->port)
+		sluice_port_detach(q->port);
 }
 
 static int sluice_dump(struct Qdisc *sch, struct sk_buff *skb)
@@ -283,6 +476,12 @@ static int sluice_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 		.qdisc = {
 			.untagged = q->untagged,
 			.limit_drops = q->limit_drops,
+			.pause_rx = q->pause_rx,
+			.pfc_rx = q->pfc_rx,
+			.pfc_tx = q->port ? READ_ONCE(q->port->pfc_tx) : 0,
+			.pause_malformed = q->pause_malformed,
+			.pause_untrusted = q->pause_untrusted,
+			.headroom_drops = q->headroom_drops,
 		},
 	};
 
@@ -298,6 +497,7 @@ struct Qdisc_ops sluice_qdisc_ops __read_mostly = {
 	.peek		= sluice_peek,
 	.init		= sluice_init,
 	.reset		= sluice_reset,
+	.destroy	= sluice_destroy,
 	.change		= sluice_change,
 	.dump		= sluice_dump,
 	.dump_stats	= sluice_dump_stats,

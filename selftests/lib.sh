@@ -182,14 +182,29 @@ netns_add()
 		net.ipv6.conf.default.disable_ipv6=1
 }
 
-# veth_add NS A B: a veth pair A-B, both in NS and up.
+# link_wait_up NS DEV: wait until DEV transmits.  Until linkwatch sees the
+# carrier, a device's qdisc is noop and drops every frame sent on it.
+link_wait_up()
+{
+	local i
+
+	for ((i = 0; i < 50; i++)); do
+		tc -n "$1" qdisc show dev "$2" | grep -q '^qdisc noop' || return 0
+		sleep 0.1
+	done
+	log_info "$2 in $1 is still not transmitting"
+	return 1
+}
+
+# veth_add NS A B: a veth pair A-B, both in NS, up and transmitting.
 veth_add()
 {
 	local ns=$1 a=$2 b=$3
 
 	ip -n "$ns" link add "$a" type veth peer name "$b" &&
 	ip -n "$ns" link set "$a" up &&
-	ip -n "$ns" link set "$b" up
+	ip -n "$ns" link set "$b" up &&
+	link_wait_up "$ns" "$a" && link_wait_up "$ns" "$b"
 }
 
 # send NS DEV ARGS...: sendframes inside NS; prints "sent=N refused=M".
@@ -203,7 +218,7 @@ send()
 
 # class_json NS DEV: the classes of DEV as a JSON array, one object per
 # class: {class, handle, options: {limit}, stats: {bytes, packets, drops,
-# qlen}, xstats: {limit_drops, peak_backlog}}.  tc 6.1 has no JSON output
+# qlen}, xstats: {limit_drops, peak_backlog, ...every xstats pair}}.  tc 6.1 has no JSON output
 # for classes, so its text is converted; sizes printed by the sluice
 # plugin are exact (backlog bytes, rounded by tc itself, are left out).
 class_json()
@@ -234,8 +249,11 @@ class_json()
 		}
 		$1 == "Sent" { b = $2; p = $4; d = $7 + 0 }
 		$1 == "backlog" { q = $3 + 0 }
+		# The xstats line: "limit_drops N peak_backlog Nb ..." pairs.
 		$1 == "limit_drops" {
-			xs = "\"limit_drops\":" $2 ",\"peak_backlog\":" bytes($4)
+			xs = ""
+			for (i = 1; i < NF; i += 2)
+				xs = xs (xs == "" ? "" : ",") "\"" $i "\":" bytes($(i + 1))
 		}
 		END { flush(); print "]" }'
 }

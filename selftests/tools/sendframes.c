@@ -5,7 +5,12 @@
  * skb->priority) on a frame and count where it lands.
  *
  *   sendframes -i DEV [-c COUNT] [-s SIZE] [-d DSTMAC] [-p SKBPRIO]
- *              [-v VID:PCP] (-4 DSCP | -6 DSCP | -m TC | -e ETHERTYPE)
+ *              [-v VID:PCP] [-a SRCIP,DSTIP] [-x HEX]
+ *              (-4 DSCP | -6 DSCP | -m TC | -e ETHERTYPE)
+ *
+ * -a sets the IPv4 addresses (default 198.18.0.1,198.18.0.2), so frames
+ * can be routed; -x puts bytes right after the EtherType of an -e frame
+ * (e.g. a MAC control frame: -e 0x8808 -x 0101000800000000...).
  *
  * The frame is padded to SIZE bytes (without FCS, default 100).  A frame
  * the qdisc drops makes sendto() fail with ENOBUFS; those are counted, not
@@ -42,13 +47,17 @@ struct opts {
 	int vid, pcp;			/* vid < 0: no tag in the frame */
 	enum payload payload;
 	unsigned int value;		/* DSCP, MPLS TC or EtherType */
+	struct in_addr ip_src, ip_dst;	/* IPv4 addresses */
+	uint8_t raw[256];		/* -x bytes after the EtherType */
+	size_t raw_len;
 };
 
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: sendframes -i DEV [-c COUNT] [-s SIZE] [-d DSTMAC] [-p SKBPRIO]\n"
-		"                  [-v VID:PCP] (-4 DSCP | -6 DSCP | -m TC | -e ETHERTYPE)\n");
+		"                  [-v VID:PCP] [-a SRCIP,DSTIP] [-x HEX]\n"
+		"                  (-4 DSCP | -6 DSCP | -m TC | -e ETHERTYPE)\n");
 }
 
 static void die(const char *what)
@@ -85,6 +94,33 @@ static void parse_mac(const char *s, uint8_t *mac)
 		mac[i] = b[i];
 }
 
+static void parse_addrs(struct opts *o, char *arg)
+{
+	char *comma = strchr(arg, ',');
+
+	if (!comma)
+		die("-a takes SRCIP,DSTIP");
+	*comma = '\0';
+	if (!inet_aton(arg, &o->ip_src) || !inet_aton(comma + 1, &o->ip_dst))
+		die("bad IPv4 address in -a");
+}
+
+static void parse_hex(struct opts *o, const char *hex)
+{
+	size_t i, n = strlen(hex);
+
+	if (n % 2 || n / 2 > sizeof(o->raw))
+		die("-x takes an even number of hex digits, at most 512");
+	for (i = 0; i < n / 2; i++) {
+		unsigned int b;
+
+		if (sscanf(hex + 2 * i, "%2x", &b) != 1)
+			die("bad hex digit in -x");
+		o->raw[i] = b;
+	}
+	o->raw_len = n / 2;
+}
+
 static void set_payload(struct opts *o, enum payload p, unsigned long v)
 {
 	if (o->payload != P_NONE)
@@ -104,13 +140,17 @@ static void parse_args(struct opts *o, int argc, char **argv)
 	o->skbprio = -1;
 	o->vid = -1;
 	memset(o->dst, 0xff, ETH_ALEN);
-	while ((c = getopt(argc, argv, "i:c:s:d:p:v:4:6:m:e:h")) != -1) {
+	inet_aton("198.18.0.1", &o->ip_src);
+	inet_aton("198.18.0.2", &o->ip_dst);
+	while ((c = getopt(argc, argv, "i:c:s:d:p:v:a:x:4:6:m:e:h")) != -1) {
 		switch (c) {
 		case 'i': o->dev = optarg; break;
 		case 'c': o->count = number(optarg, 10000000, "count"); break;
 		case 's': o->size = number(optarg, MAX_FRAME, "size"); break;
 		case 'd': parse_mac(optarg, o->dst); break;
 		case 'p': o->skbprio = number(optarg, UINT32_MAX, "priority"); break;
+		case 'a': parse_addrs(o, optarg); break;
+		case 'x': parse_hex(o, optarg); break;
 		case 'v':
 			colon = strchr(optarg, ':');
 			if (!colon)
@@ -176,8 +216,8 @@ static size_t build(const struct opts *o, const uint8_t *src, uint8_t *f)
 		put16(l3 + 2, len - off - 2);
 		l3[8] = 64;
 		l3[9] = IP_PROTO_TEST;
-		l3[12] = 198; l3[13] = 18; l3[15] = 1;	/* 198.18.0.1 */
-		l3[16] = 198; l3[17] = 18; l3[19] = 2;	/* 198.18.0.2 */
+		memcpy(l3 + 12, &o->ip_src, 4);
+		memcpy(l3 + 16, &o->ip_dst, 4);
 		put16(l3 + 10, ip_checksum(l3, 20));
 		break;
 	case P_IPV6:
@@ -202,6 +242,7 @@ static size_t build(const struct opts *o, const uint8_t *src, uint8_t *f)
 		break;
 	default:
 		put16(f + off, o->value);
+		memcpy(l3, o->raw, o->raw_len);
 		break;
 	}
 	return len;

@@ -80,6 +80,51 @@
  * grafted: their number is TCA_SLUICE_CLASSES and their queues are internal
  * FIFOs, which later pause and accounting logic needs to own.
  *
+ * PFC (IEEE 802.1Qbb) and the link
+ * --------------------------------
+ * A port is a net device with a sluice root qdisc; all sluice qdiscs of a
+ * network namespace form one switch.  PFC priority p is class p (p < 8).
+ *
+ * TCA_SLUICE_RATE is the link's rate in bits/s: the port transmits at that
+ * rate (counting the frame as the qdisc sees it), so queues build as on a
+ * real link, and pause times in quanta (1 quantum = 512 bit times) are
+ * converted with it.  0 (the default) leaves the port unshaped; a port
+ * without a rate cannot take PFC settings, and the pause frames it
+ * receives are consumed and counted as untrusted: it has no time base for
+ * quanta.
+ *
+ * Pause reception: frames with EtherType 0x8808 arriving on a port whose
+ * TCA_SLUICE_PAUSE_RX is 1 (the default) pause its egress classes: PFC
+ * (opcode 0x0101) the classes whose bit is set in the class-enable vector,
+ * for the time given for each (0 resumes at once), 802.3x PAUSE (opcode
+ * 0x0001) every class.  Each frame restarts the class's timer; expiry
+ * resumes the class on its own.  A paused class never blocks another.
+ * The frames are consumed.  Frames that are too short or have another
+ * opcode are counted as malformed, those arriving with TCA_SLUICE_PAUSE_RX
+ * 0 or no rate as untrusted; neither acts.  A class's pfc_rx counts the
+ * pauses (time > 0, PFC or 802.3x) it received, xon_rx the resumes.
+ *
+ * Pause generation: the priority of a frame is the class its egress port
+ * puts it in (ports configured alike agree on it).  A frame that arrived
+ * on port I (skb->skb_iif) is charged to I's ingress account for its
+ * priority while it sits in any egress queue of the same switch.  For the
+ * priorities in I's TCA_SLUICE_PFC bitmap (default none; needs a root
+ * qdisc, a rate and TCA_SLUICE_XOFF > 0), crossing I's TCA_SLUICE_XOFF
+ * bytes sends a PFC frame on I pausing the priority for
+ * TCA_SLUICE_PAUSE_TIME quanta (1..65535, default 65535), refreshed at half
+ * that time while the account stays at or above TCA_SLUICE_XON (<= XOFF);
+ * falling below XON, or draining to 0, sends time 0.  Control frames leave
+ * ahead of data and are never paused.  A qdisc that goes away resumes what
+ * it paused.
+ *
+ * A lossless class (its priority in the egress port's PFC bitmap) relies
+ * on pauses rather than its limit: it drops a frame only when the frame's
+ * ingress account would pass the ingress port's XOFF + TCA_SLUICE_HEADROOM
+ * (HEADROOM 0, the default, sets no such bound) or when the class is full.
+ * Such drops are counted as headroom drops and logged once per port,
+ * since they mean the headroom or the limits are misconfigured.  Lossy
+ * classes tail-drop at their limit (limit_drops).
+
  * Errors
  * ------
  * Every rejected request carries an extack message naming the offending
@@ -127,6 +172,14 @@ enum {
 	TCA_SLUICE_MPLS_TC_MAP,		/* nest of TCA_SLUICE_MAP_ENTRY */
 	TCA_SLUICE_PRIO_MAP,		/* nest of TCA_SLUICE_MAP_ENTRY */
 	TCA_SLUICE_DEFAULT_MAPS,	/* u8, BIT(enum tc_sluice_tag) */
+	TCA_SLUICE_PAD,
+	TCA_SLUICE_RATE,		/* u64, bits/s; 0: unshaped */
+	TCA_SLUICE_PFC,			/* u8, BIT(p): lossless priorities */
+	TCA_SLUICE_PAUSE_RX,		/* u8, 1: honour received pauses */
+	TCA_SLUICE_XOFF,		/* u32, bytes of ingress account */
+	TCA_SLUICE_XON,			/* u32, bytes, <= XOFF */
+	TCA_SLUICE_HEADROOM,		/* u32, bytes above XOFF */
+	TCA_SLUICE_PAUSE_TIME,		/* u16, quanta in generated XOFF */
 	__TCA_SLUICE_MAX,
 };
 
@@ -166,12 +219,30 @@ enum {
 struct tc_sluice_qdisc_xstats {
 	__u64	untagged;	/* frames without the tag, sent to default */
 	__u64	limit_drops;	/* frames tail-dropped at a class limit */
+	/* Since PFC: */
+	__u64	pause_rx;	/* 802.3x PAUSE frames honoured */
+	__u64	pfc_rx;		/* PFC frames honoured */
+	__u64	pfc_tx;		/* PFC frames sent */
+	__u64	pause_malformed; /* too short or unknown opcode */
+	__u64	pause_untrusted; /* arrived with TCA_SLUICE_PAUSE_RX 0 */
+	__u64	headroom_drops;	/* lossless frames dropped */
 };
 
 struct tc_sluice_class_xstats {
 	__u64	limit_drops;	/* frames tail-dropped at this class's limit */
 	__u32	peak_backlog;	/* highest backlog seen, bytes */
 	__u32	reserved;
+	/* Since PFC; priority p is class p: */
+	__u64	pfc_rx;		/* pause frames received for p (time > 0) */
+	__u64	xon_rx;		/* pause frames received for p (time 0) */
+	__u64	xoff_tx;	/* PFC frames sent pausing p (with refreshes) */
+	__u64	xon_tx;		/* PFC frames sent resuming p */
+	__u64	paused_us;	/* total time the class was paused */
+	__u64	headroom_drops;	/* lossless frames of this class dropped */
+	__u32	paused;		/* 1 while the class is paused */
+	__u32	ingress_bytes;	/* this port's ingress account for p */
+	__u32	ingress_peak;	/* highest ingress account for p */
+	__u32	reserved2;
 };
 
 struct tc_sluice_xstats {

@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The switch: all sluice root qdiscs of a network namespace.  Each is a
+ * port, found by ifindex (skb->skb_iif names the port a frame came in on).
+ * A port keeps the ingress accounts of the frames it received and sends
+ * PFC frames upstream when an account crosses XOFF or falls below XON.
+ *
+ * Accounts are charged and released from other ports' enqueue and dequeue,
+ * under those qdiscs' locks, so they are atomics and the port's own state
+ * is under port->lock, which nests inside any qdisc lock.  PFC frames are
+ * never sent from there: a soft hrtimer sends them, outside every qdisc
+ * lock, through the port's own qdisc, which queues them ahead of data.
+ */
+#include <linux/etherdevice.h>
+#include <linux/netdevice.h>
+#include <linux/slab.h>
+#include <linux/xarray.h>
+#include <net/net_namespace.h>
+#include <net/netns/generic.h>
+
+#include "sluice.h"
+
+struct sluice_net {
+	struct xarray	ports;		/* ifindex -> struct sluice_port */
+};
+
+static unsigned int sluice_net_id __read_mostly;
+
+/* 802.1Qbb MAC control frame: opcode, class-enable vector, 8 times. */
+#define PFC_OPCODE	0x0101
+#define PFC_PAYLOAD	(2 + 2 + 2 * SLUICE_NR_PRIOS)
+
+static const u8 pause_dst[ETH_ALEN] = { 0x01, 0x80, 0xc2, 0x00, 0x00, 0x01 };
+
+static struct sluice_net *sluice_net(struct net *net)
+{
+	return net_generic(net, sluice_net_id);
+}
+
+struct sluice_port *sluice_port_lookup_rcu(struct net *net, int ifindex)
+{
+	return xa_load(&sluice_net(net)->ports, ifindex);
+}
+
+static void port_put(struct sluice_port *port)
+{
+	if (refcount_dec_and_test(&port->refcnt))
+		kfree_rcu(port, rcu);
+}
+
+/* Builds and queues one PFC frame: enable names the priorities it speaks
+ * for, xoff those of them it pauses (the others it resumes).
+ */
+static void pfc_send(struct net_device *dev, u8 enable, u8 xoff, u16 time)
+{
+	struct sk_buff *skb;
+	struct ethhdr *eth;
+	__be16 *p;
+	int prio;
+
+	skb = alloc_skb(LL_RESERVED_SPACE(dev) + ETH_ZLEN, GFP_ATOMIC);
+	if (!skb)
+		return;
+	skb_reserve(skb, LL_RESERVED_SPACE(dev));
+	eth = skb_put(skb, ETH_HLEN);
+	ether_addr_copy(eth->h_dest, pause_dst);
+	ether_addr_copy(eth->h_source, dev->dev_addr);
+	eth->h_proto = htons(ETH_P_PAUSE);
+	p = skb_put_zero(skb, ETH_ZLEN - ETH_HLEN);
+	p[0] = htons(PFC_OPCODE);
+	p[1] = htons(enable);
+	for (prio = 0; prio < SLUICE_NR_PRIOS; prio++)
+		p[2 + prio] = htons(xoff & BIT(prio) ? time : 0);
+
+	skb_reset_mac_header(skb);
+	skb->dev = dev;
+	skb->protocol = htons(ETH_P_PAUSE);
+	skb->priority = TC_PRIO_CONTROL;
+	dev_queue_xmit(skb);
+}
+
+/*
+ * Sends what changed (new XOFFs, pending XONs) in one frame, and keeps
+ * refreshing the XOFFs at half their time so they never expire upstream
+ * while the account stays above XON.
+ */
+static enum hrtimer_restart port_timer(struct hrtimer *timer)
+{
+	struct sluice_port *port = container_of(timer, struct sluice_port,
+						timer);
+	enum hrtimer_restart ret = HRTIMER_NORESTART;
+	struct net_device *dev;
+	u8 xoff, xon, prio;
+	u16 time;
+
+	spin_lock(&port->lock);
+	dev = port->dev;
+	xoff = port->xoff_state;
+	xon = port->xon_pending;
+	time = port->pause_time;
+	port->xon_pending = 0;
+	if (dev && (xoff | xon)) {
+		port->pfc_tx++;
+		for (prio = 0; prio < SLUICE_NR_PRIOS; prio++) {
+			if (xoff & BIT(prio))
+				port->xoff_tx[prio]++;
+			else if (xon & BIT(prio))
+				port->xon_tx[prio]++;
+		}
+	}
+	if (dev && xoff && port->rate) {
+		hrtimer_forward_now(timer,
+				    ns_to_ktime(sluice_quanta_ns(time, port->rate) / 2));
+		ret = HRTIMER_RESTART;
+	}
+	spin_unlock(&port->lock);
+
+	/* dev stays valid: detach waits for this callback to return. */
+	if (dev && (xoff | xon))
+		pfc_send(dev, xoff | xon, xoff, time);
+	return ret;
+}
+
+/* With port->lock held: send soon. */
+static void port_kick(struct sluice_port *port)
+{
+	if (port->dev)
+		hrtimer_start(&port->timer, 0, HRTIMER_MODE_REL_SOFT);
+}
+
+static void peak_update(atomic_t *peak, int value)
+{
+	int old = atomic_read(peak);
+
+	while (value > old && !atomic_try_cmpxchg(peak, &old, value))
+		;
+}
+
+/*
+ * Charges a frame about to be queued to the ingress account of the port it
+ * arrived on, for priority prio.  Returns the account including the frame
+ * (0 if it has no sluice ingress port).  The caller queues the frame or
+ * releases it.
+ */
+u32 sluice_ingress_charge(struct sk_buff *skb, struct net *net,
+			  unsigned int prio)
+{
+	struct sluice_skb_cb *cb = sluice_skb_cb(skb);
+	struct sluice_port *port;
+	int account;
+
+	cb->in = NULL;
+	if (!skb->skb_iif || prio >= SLUICE_NR_PRIOS)
+		return 0;
+	port = sluice_port_lookup_rcu(net, skb->skb_iif);
+	if (!port || !refcount_inc_not_zero(&port->refcnt))
+		return 0;
+	cb->in = port;
+	cb->prio = prio;
+	account = atomic_add_return(qdisc_pkt_len(skb), &port->ingress[prio]);
+	peak_update(&port->ingress_peak[prio], account);
+
+	if (account >= READ_ONCE(port->xoff) &&
+	    READ_ONCE(port->pfc) & BIT(prio) &&
+	    !test_bit(prio, &port->xoff_state)) {
+		spin_lock_bh(&port->lock);
+		if (!__test_and_set_bit(prio, &port->xoff_state)) {
+			__clear_bit(prio, &port->xon_pending);
+			port_kick(port);
+		}
+		spin_unlock_bh(&port->lock);
+	}
+	return account;
+}
+
+/* Releases what sluice_ingress_charge() charged, when the frame leaves. */
+void sluice_ingress_release(struct sk_buff *skb)
+{
+	struct sluice_skb_cb *cb = sluice_skb_cb(skb);
+	struct sluice_port *port = cb->in;
+	int account;
+
+	if (!port)
+		return;
+	cb->in = NULL;
+	account = atomic_sub_return(qdisc_pkt_len(skb),
+				    &port->ingress[cb->prio]);
+	/* Resume below XON, and always once the account has drained. */
+	if ((account < READ_ONCE(port->xon) || !account) &&
+	    test_bit(cb->prio, &port->xoff_state)) {
+		/* _bh: a qdisc being destroyed is reset outside its lock. */
+		spin_lock_bh(&port->lock);
+		if (__test_and_clear_bit(cb->prio, &port->xoff_state)) {
+			__set_bit(cb->prio, &port->xon_pending);
+			port_kick(port);
+		}
+		spin_unlock_bh(&port->lock);
+	}
+	port_put(port);
+}
+
+/* Called under the qdisc's tree lock whenever its configuration changes. */
+void sluice_port_config(struct sluice_port *port,
+			const struct sluice_config *cfg)
+{
+	spin_lock_bh(&port->lock);
+	WRITE_ONCE(port->rate, cfg->rate);
+	WRITE_ONCE(port->xoff, cfg->xoff);
+	WRITE_ONCE(port->xon, cfg->xon);
+	WRITE_ONCE(port->headroom, cfg->headroom);
+	WRITE_ONCE(port->pause_time, cfg->pause_time);
+	WRITE_ONCE(port->pfc, cfg->pfc);
+	/* Priorities no longer lossless are resumed upstream at once. */
+	if (port->xoff_state & ~cfg->pfc) {
+		port->xon_pending |= port->xoff_state & ~cfg->pfc;
+		port->xoff_state &= cfg->pfc;
+		port_kick(port);
+	}
+	spin_unlock_bh(&port->lock);
+}
+
+/*
+ * Makes the root qdisc sch a port of its namespace's switch.  A qdisc that
+ * replaces another on the same device takes its place in the table; the
+ * old one's detach then leaves the entry alone.
+ */
+struct sluice_port *sluice_port_attach(struct Qdisc *sch)
+{
+	struct net_device *dev = qdisc_dev(sch);
+	struct sluice_port *port;
+	void *old;
+
+	port = kzalloc(sizeof(*port), GFP_KERNEL);
+	if (!port)
+		return ERR_PTR(-ENOMEM);
+	refcount_set(&port->refcnt, 1);
+	port->ifindex = dev->ifindex;
+	port->dev = dev;
+	RCU_INIT_POINTER(port->sch, sch);
+	spin_lock_init(&port->lock);
+	hrtimer_init(&port->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
+	port->timer.function = port_timer;
+
+	old = xa_store(&sluice_net(dev_net(dev))->ports, dev->ifindex, port,
+		       GFP_KERNEL);
+	if (xa_is_err(old)) {
+		kfree(port);
+		return ERR_PTR(xa_err(old));
+	}
+	return port;
+}
+
+/*
+ * The qdisc is going: resume what it paused upstream (or the neighbour
+ * would wait out the pause), stop sending, drop the qdisc's reference.
+ */
+void sluice_port_detach(struct sluice_port *port)
+{
+	struct net_device *dev = port->dev;
+	struct sluice_net *sn = sluice_net(dev_net(dev));
+	u8 paused;
+
+	xa_cmpxchg(&sn->ports, port->ifindex, port, NULL, GFP_KERNEL);
+	spin_lock_bh(&port->lock);
+	paused = port->xoff_state;
+	port->xoff_state = 0;
+	port->dev = NULL;
+	RCU_INIT_POINTER(port->sch, NULL);
+	spin_unlock_bh(&port->lock);
+	hrtimer_cancel(&port->timer);
+	if (paused) {
+		local_bh_disable();
+		pfc_send(dev, paused, 0, 0);
+		local_bh_enable();
+	}
+	port_put(port);
+}
+
+static int __net_init sluice_net_init(struct net *net)
+{
+	xa_init(&sluice_net(net)->ports);
+	return 0;
+}
+
+static void __net_exit sluice_net_exit(struct net *net)
+{
+	/* Every qdisc, hence every port, is gone with the namespace's devices. */
+	WARN_ON_ONCE(!xa_empty(&sluice_net(net)->ports));
+	xa_destroy(&sluice_net(net)->ports);
+}
+
+static struct pernet_operations sluice_net_ops = {
+	.init	= sluice_net_init,
+	.exit	= sluice_net_exit,
+	.id	= &sluice_net_id,
+	.size	= sizeof(struct sluice_net),
+};
+
+int sluice_switch_init(void)
+{
+	return register_pernet_subsys(&sluice_net_ops);
+}
+
+void sluice_switch_exit(void)
+{
+	unregister_pernet_subsys(&sluice_net_ops);
+}

@@ -1,0 +1,285 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# PFC in software: received PFC and 802.3x pause frames stop exactly the
+# classes they name for exactly their time, time 0 resumes at once, a
+# paused class never slows another, bad frames are counted and ignored,
+# and a port whose ingress account crosses XOFF sends PFC frames that an
+# independent decoder (tshark) reads back with the right class-enable
+# vector and times, then XON once the account drains.
+#
+# Pause reception (one namespace):
+#
+#   sendframes -> a0 [sluice rate 1mbit] ---- b0 <- sendframes (PFC frames)
+#
+# Pause generation (four namespaces, kernel IPv4 forwarding in SW):
+#
+#   H1: h1 ---- p1 [sluice pfc 3 xoff 6000] SW p2 [sluice rate 1mbit] ---- h2 :H2
+#       (tshark)                                (the bottleneck)
+#
+# At 1 Mbit/s one quantum (512 bit times) is 512 us.
+
+ALL_TESTS="
+	pfc_rx_pauses_one_class
+	pfc_rx_time_zero_resumes
+	pfc_rx_8023_pauses_all
+	pfc_rx_bad_frames_ignored
+	pfc_rx_paused_class_does_not_block
+	pfc_tx_xoff_then_xon
+"
+
+source "$(dirname "$0")/lib.sh"
+
+require_cmd tc ip jq tcpdump tshark
+sluice_load
+
+PAUSE_DST=01:80:c2:00:00:01
+QUANTUM_US=512		# at 1 Mbit/s
+
+# pfc_payload ENABLE T0 .. T7: a PFC MAC control payload in hex.
+pfc_payload()
+{
+	local hex t
+
+	hex=$(printf '0101%04x' "$1")
+	shift
+	for t in "$@"; do
+		hex+=$(printf '%04x' "$t")
+	done
+	echo "$hex"
+}
+
+# pfc_to_a0 ENABLE T0 .. T7: b0 sends a PFC frame to a0.
+pfc_to_a0()
+{
+	send "$NS" b0 -d $PAUSE_DST -e 0x8808 -x "$(pfc_payload "$@")" >/dev/null
+}
+
+# Frames held by a pause keep their sender's socket, hence the namespace,
+# alive until the pause ends: delete the qdisc first, which frees them.
+setup_rx()
+{
+	netns_add NS || return 1
+	veth_add "$NS" a0 b0 &&
+		tc -n "$NS" qdisc add dev a0 root handle 1: sluice rate 1mbit "$@" &&
+		defer tc -n "$NS" qdisc del dev a0 root
+}
+
+# xstat CLASSID KEY: one class counter of a0.
+xstat()
+{
+	class_stat "$NS" a0 "$1" "$2"
+}
+
+qstat()
+{
+	qdisc_json "$NS" a0 | jq -r ".$1"
+}
+
+# wait_sent CLASSID N TIMEOUT: wait until the class has sent N frames.
+wait_sent()
+{
+	local i
+
+	for ((i = 0; i < $3 * 10; i++)); do
+		(($(xstat "$1" packets) >= $2)) && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# Priority 3 paused for 8000 quanta (4.1 s: long enough for the checks to
+# run under TCG): class 3 (DSCP 24) holds its frames that long and no
+# longer, class 1 (DSCP 8) is not touched.
+pfc_rx_pauses_one_class()
+{
+	local paused_us expect_us=$((8000 * QUANTUM_US))
+
+	setup_rx
+	check_err $? "setup"
+	pfc_to_a0 0x08 0 0 0 8000 0 0 0 0
+	send "$NS" a0 -4 24 -s 200 -c 5 >/dev/null
+	send "$NS" a0 -4 8 -s 200 -c 5 >/dev/null
+	sleep 0.3
+	check_eq "$(xstat 1:2 packets)" 5 "class 1 sent"
+	check_eq "$(xstat 1:4 packets)" 0 "class 3 sent while paused"
+	check_eq "$(xstat 1:4 qlen)" 5 "class 3 queued"
+	check_eq "$(xstat 1:4 paused)" 1 "class 3 paused"
+	check_eq "$(xstat 1:2 paused)" 0 "class 1 paused"
+
+	wait_sent 1:4 5 10
+	check_err $? "class 3 never resumed"
+	paused_us=$(xstat 1:4 paused_us)
+	log_info "class 3 paused for $paused_us us, pause was $expect_us us"
+	# The pause ends on time: the watchdog wakes dequeue at expiry.
+	((paused_us >= expect_us && paused_us <= expect_us * 13 / 10))
+	check_err $? "paused $paused_us us for a $expect_us us pause"
+	check_eq "$(xstat 1:4 paused)" 0 "class 3 paused after expiry"
+	check_eq "$(xstat 1:4 pfc_rx)" 1 "class 3 pfc_rx"
+	check_eq "$(xstat 1:2 pfc_rx)" 0 "class 1 pfc_rx"
+	check_eq "$(qstat pfc_rx)" 1 "qdisc pfc_rx"
+}
+
+pfc_rx_time_zero_resumes()
+{
+	setup_rx
+	check_err $? "setup"
+	pfc_to_a0 0x08 0 0 0 65535 0 0 0 0
+	send "$NS" a0 -4 24 -s 200 -c 5 >/dev/null
+	sleep 0.3
+	check_eq "$(xstat 1:4 packets)" 0 "sent while paused"
+	pfc_to_a0 0x08 0 0 0 0 0 0 0 0
+	wait_sent 1:4 5 1
+	check_err $? "time 0 did not resume class 3 within 1 s"
+	check_eq "$(xstat 1:4 xon_rx)" 1 "xon_rx"
+	check_eq "$(xstat 1:4 paused)" 0 "paused"
+}
+
+# 802.3x PAUSE (opcode 1) pauses every class.
+pfc_rx_8023_pauses_all()
+{
+	setup_rx
+	check_err $? "setup"
+	send "$NS" b0 -d $PAUSE_DST -e 0x8808 -x 00011f40 >/dev/null	# 8000
+	send "$NS" a0 -4 24 -s 200 -c 3 >/dev/null
+	send "$NS" a0 -4 0 -s 200 -c 3 >/dev/null
+	sleep 0.3
+	check_eq "$(class_stats "$NS" a0 packets)" "0 0 0 0 0 0 0 0" \
+		"sent while paused"
+	check_eq "$(class_stats "$NS" a0 paused)" "1 1 1 1 1 1 1 1" "paused"
+	wait_sent 1:4 3 10 && wait_sent 1:1 3 1
+	check_err $? "classes did not resume after 8000 quanta"
+	check_eq "$(qstat pause_rx)" 1 "pause_rx"
+}
+
+# Unknown opcodes, and any pause on a port that does not trust pauses or
+# has no rate, are counted and change nothing.
+pfc_rx_bad_frames_ignored()
+{
+	setup_rx
+	check_err $? "setup"
+	send "$NS" b0 -d $PAUSE_DST -e 0x8808 -x 0202ffff >/dev/null
+	tc -n "$NS" qdisc change dev a0 root sluice pause-rx off
+	check_err $? "pause-rx off"
+	pfc_to_a0 0xff 65535 65535 65535 65535 65535 65535 65535 65535
+	send "$NS" a0 -4 24 -s 200 -c 3 >/dev/null
+	wait_sent 1:4 3 1
+	check_err $? "a bad frame paused class 3"
+	check_eq "$(qstat pause_malformed)" 1 "pause_malformed"
+	check_eq "$(qstat pause_untrusted)" 1 "pause_untrusted"
+	check_eq "$(qstat pfc_rx)" 0 "pfc_rx"
+	check_eq "$(class_stats "$NS" a0 paused)" "0 0 0 0 0 0 0 0" "paused"
+
+	tc -n "$NS" qdisc change dev a0 root sluice pause-rx on rate 0
+	check_err $? "rate 0"
+	pfc_to_a0 0xff 65535 65535 65535 65535 65535 65535 65535 65535
+	check_eq "$(qstat pause_untrusted)" 2 "pause_untrusted without a rate"
+}
+
+# The arrival times of the frames with DSCP dscp in a capture, one a line.
+arrivals()
+{
+	tcpdump -r "$1" -nn -tt -v ip 2>/dev/null |
+		awk -v tos="$(printf 'tos 0x%x,' $(($2 << 2)))" \
+			'index($0, tos) { print $1 }'
+}
+
+# With class 3 paused and loaded, class 1 still gets the whole link.
+pfc_rx_paused_class_does_not_block()
+{
+	local pcap times first last n bps
+
+	setup_rx
+	check_err $? "setup"
+	pcap=$(mktemp /tmp/pfc.XXXXXX.pcap)
+	defer rm -f "$pcap"
+	ip netns exec "$NS" tcpdump -i b0 -U -w "$pcap" ip 2>/dev/null &
+	defer kill $!
+	sleep 2
+	pfc_to_a0 0x08 0 0 0 65535 0 0 0 0
+	send "$NS" a0 -4 24 -s 1000 -c 20 >/dev/null
+	send "$NS" a0 -4 8 -s 1000 -c 50 >/dev/null
+	wait_sent 1:2 50 5
+	check_err $? "class 1 did not send its 50 frames"
+	sleep 0.5
+	check_eq "$(xstat 1:4 packets)" 0 "class 3 sent while paused"
+
+	times=$(arrivals "$pcap" 8)
+	n=$(echo "$times" | wc -l)
+	first=$(echo "$times" | head -n 1)
+	last=$(echo "$times" | tail -n 1)
+	check_eq "$n" 50 "class 1 frames captured"
+	# 49 frames of 1000 bytes after the first one, at the link's rate.
+	bps=$(awk -v a="$first" -v b="$last" 'BEGIN { printf "%d", 49 * 8000 / (b - a) }')
+	log_info "class 1 rate with class 3 paused: $bps bit/s of 1000000"
+	((bps >= 900000 && bps <= 1100000))
+	check_err $? "class 1 got $bps bit/s of a 1 Mbit/s link"
+}
+
+# The PFC frames in a capture: "enable t3" per line, as tshark decodes them.
+pfc_decoded()
+{
+	tshark -r "$1" -Y 'macc.opcode == 0x0101' -T fields \
+		-e macc.cbfc.enbv -e macc.cbfc.pause_time.c3 2>/dev/null
+}
+
+# p1 receives class-3 frames faster than p2 can send them: once 6000
+# bytes from p1 are queued at p2, p1 sends XOFF for priority 3 (and
+# refreshes it), and XON when fewer than 3000 remain.
+pfc_tx_xoff_then_xon()
+{
+	local pcap p1mac decoded
+
+	netns_add H1 && netns_add SW && netns_add H2 || return
+	ip -n "$H1" link add h1 type veth peer name p1 netns "$SW" &&
+		ip -n "$H2" link add h2 type veth peer name p2 netns "$SW" &&
+		ip -n "$H1" link set h1 up && ip -n "$H2" link set h2 up &&
+		ip -n "$SW" link set p1 up && ip -n "$SW" link set p2 up &&
+		ip -n "$H1" addr add 198.18.1.1/24 dev h1 &&
+		ip -n "$SW" addr add 198.18.1.254/24 dev p1 &&
+		ip -n "$SW" addr add 198.18.2.254/24 dev p2 &&
+		ip -n "$H2" addr add 198.18.2.1/24 dev h2 &&
+		ip netns exec "$SW" sysctl -qw net.ipv4.ip_forward=1 &&
+		ip -n "$SW" neigh add 198.18.2.1 lladdr \
+			"$(ip -n "$H2" -j link show h2 | jq -r '.[0].address')" dev p2 &&
+		tc -n "$SW" qdisc add dev p1 root handle 1: sluice rate 10mbit \
+			pfc 3 xoff 6000 xon 3000 pause-time 1000 &&
+		tc -n "$SW" qdisc add dev p2 root handle 1: sluice rate 1mbit &&
+		link_wait_up "$H1" h1 && link_wait_up "$SW" p1 &&
+		link_wait_up "$SW" p2 && link_wait_up "$H2" h2
+	check_err $? "setup"
+	p1mac=$(ip -n "$SW" -j link show p1 | jq -r '.[0].address')
+
+	pcap=$(mktemp /tmp/pfc.XXXXXX.pcap)
+	defer rm -f "$pcap"
+	ip netns exec "$H1" tcpdump -i h1 -U -w "$pcap" ether proto 0x8808 \
+		2>/dev/null &
+	defer kill $!
+	sleep 2
+	send "$H1" h1 -d "$p1mac" -a 198.18.1.1,198.18.2.1 -4 24 -s 1000 \
+		-c 20 >/dev/null
+	check_err $? "send"
+	for _ in $(seq 50); do
+		[[ "$(class_stat "$SW" p2 1:4 packets)" == 20 ]] && break
+		sleep 0.1
+	done
+	sleep 0.5
+	check_eq "$(class_stat "$SW" p2 1:4 packets)" 20 "forwarded"
+	check_eq "$(class_stat "$SW" p1 1:4 ingress_bytes)" 0 "account drained"
+
+	decoded=$(pfc_decoded "$pcap")
+	log_info "PFC frames (enable vector, class 3 time): $(echo $decoded)"
+	echo "$decoded" | head -n 1 | grep -qx $'0x0008\t1000'
+	check_err $? "first frame is not XOFF for priority 3 with 1000 quanta"
+	echo "$decoded" | tail -n 1 | grep -qx $'0x0008\t0'
+	check_err $? "last frame is not XON for priority 3"
+	check_eq "$(echo "$decoded" | grep -c $'\t0$')" 1 "XON frames"
+	check_eq "$(class_stat "$SW" p1 1:4 xon_tx)" 1 "xon_tx counter"
+	check_eq "$(class_stat "$SW" p1 1:4 xoff_tx)" \
+		"$(echo "$decoded" | grep -c $'\t1000$')" "xoff_tx counter"
+	(($(class_stat "$SW" p1 1:4 ingress_peak) >= 6000))
+	check_err $? "ingress peak below xoff"
+	check_eq "$(class_stats "$SW" p2 drops)" "0 0 0 0 0 0 0 0" "drops at p2"
+}
+
+tests_run
