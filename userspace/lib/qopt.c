@@ -3,9 +3,12 @@
  * The command-line options of the sluice qdisc and of its classes:
  *
  *   sluice [ classes N ] [ tag { priority | pcp | dscp | mpls-tc } ]
- *          [ default CLASS ] [ limit BYTES ] [ pcp-map MAP ] [ dscp-map MAP ]
- *          [ mpls-tc-map MAP ] [ prio-map MAP ]
+ *          [ default CLASS ] [ limit BYTES ] [ rate RATE ] [ pfc PRIOS ]
+ *          [ pause-rx { on | off } ] [ xoff BYTES ] [ xon BYTES ]
+ *          [ headroom BYTES ] [ pause-time QUANTA ] [ pcp-map MAP ]
+ *          [ dscp-map MAP ] [ mpls-tc-map MAP ] [ prio-map MAP ]
  *   MAP := ENTRY [ ENTRY ... ] | default    ENTRY := VALUE[-VALUE]:CLASS
+ *   PRIOS := none | P[-P][,P[-P]...]
  *
  *   class: sluice [ limit BYTES ]
  *
@@ -24,9 +27,12 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sluice/pfc.h>
 #include <sluice/qopt.h>
+#include <sluice/rate.h>
 #include <sluice/size.h>
 #include <sluice/tag.h>
 #include "parse.h"
@@ -46,15 +52,19 @@ struct cursor {
 };
 
 /*
- * The qdisc parser remembers the words that set the default class and each
- * map value: whether they fit "classes" is known only once the whole command
- * is read, and the message must quote them.
+ * The qdisc parser remembers the words that set the default class, each
+ * map value, PFC and the thresholds: whether they fit "classes", "rate" or
+ * each other is known only once the whole command is read, and the message
+ * must quote them.
  */
 struct qopt_parser {
 	struct cursor		c;
 	struct sluice_qopt	*o;
 	const char		*default_word;
 	const char		*entry_word[__TC_SLUICE_TAG_MAX][SLUICE_MAP_MAX_VALUES];
+	const char		*pfc_word;
+	const char		*xoff_word;
+	const char		*xon_word;
 };
 
 __attribute__((format(printf, 2, 3)))
@@ -138,6 +148,101 @@ static int parse_qdisc_limit(struct qopt_parser *p, const char *word)
 	return parse_limit(&p->c, word, &p->o->limit);
 }
 
+static int parse_rate(struct qopt_parser *p, const char *word)
+{
+	switch (sluice_parse_rate(word, &p->o->rate)) {
+	case 0:
+		return 0;
+	case -EDOM:
+		return fail(&p->c,
+			    "\"rate\" must be a whole number of bits/s, not \"%s\"",
+			    word);
+	case -ERANGE:
+		return fail(&p->c,
+			    "\"rate\" must be at most %llubit, not \"%s\"",
+			    (unsigned long long)UINT64_MAX, word);
+	default:
+		return fail(&p->c,
+			    "\"rate\" must be a rate such as 0, 100mbit or 2.5gbit, not \"%s\"",
+			    word);
+	}
+}
+
+static int parse_pfc(struct qopt_parser *p, const char *word)
+{
+	const char *item = word;
+	int ret, len;
+
+	p->pfc_word = word;
+	ret = sluice_pfc_parse(word, &p->o->pfc, &item);
+	if (!ret)
+		return 0;
+	if (ret == -EINVAL)
+		return fail(&p->c,
+			    "\"pfc\" must be none or priorities such as 3,4 or 0-2,5, not \"%s\"",
+			    word);
+	len = strcspn(item, ",");
+	if (ret == -ERANGE)
+		return fail(&p->c, "\"pfc\" item \"%.*s\": priority must be 0..%u",
+			    len, item, SLUICE_PFC_PRIOS - 1);
+	if (ret == -EDOM)
+		return fail(&p->c, "\"pfc\" item \"%.*s\": range is reversed",
+			    len, item);
+	return fail(&p->c, "\"pfc\" item \"%.*s\": priority already given",
+		    len, item);
+}
+
+static int parse_pause_rx(struct qopt_parser *p, const char *word)
+{
+	if (!strcmp(word, "on"))
+		p->o->pause_rx = 1;
+	else if (!strcmp(word, "off"))
+		p->o->pause_rx = 0;
+	else
+		return fail(&p->c, "\"pause-rx\" must be on or off, not \"%s\"",
+			    word);
+	return 0;
+}
+
+/* A threshold of the ingress account: like a limit, but 0 is allowed. */
+static int parse_threshold(struct qopt_parser *p, const char *name,
+			   const char *word, __u32 *bytes)
+{
+	if (sluice_parse_size(word, bytes) || *bytes > TC_SLUICE_MAX_LIMIT)
+		return fail(&p->c, "\"%s\" must be 0..%u bytes, not \"%s\"",
+			    name, TC_SLUICE_MAX_LIMIT, word);
+	return 0;
+}
+
+static int parse_xoff(struct qopt_parser *p, const char *word)
+{
+	p->xoff_word = word;
+	return parse_threshold(p, "xoff", word, &p->o->xoff);
+}
+
+static int parse_xon(struct qopt_parser *p, const char *word)
+{
+	p->xon_word = word;
+	return parse_threshold(p, "xon", word, &p->o->xon);
+}
+
+static int parse_headroom(struct qopt_parser *p, const char *word)
+{
+	return parse_threshold(p, "headroom", word, &p->o->headroom);
+}
+
+static int parse_pause_time(struct qopt_parser *p, const char *word)
+{
+	unsigned long n;
+
+	if (parse_uint(word, 0xffff, &n) || n < 1)
+		return fail(&p->c,
+			    "\"pause-time\" must be 1..65535 quanta, not \"%s\"",
+			    word);
+	p->o->pause_time = n;
+	return 0;
+}
+
 /* The options that take one value. */
 static const struct scalar {
 	const char	*name;
@@ -148,6 +253,13 @@ static const struct scalar {
 	{ "tag",	SLUICE_QOPT_TAG,	parse_tag },
 	{ "default",	SLUICE_QOPT_DEFAULT,	parse_default },
 	{ "limit",	SLUICE_QOPT_LIMIT,	parse_qdisc_limit },
+	{ "rate",	SLUICE_QOPT_RATE,	parse_rate },
+	{ "pfc",	SLUICE_QOPT_PFC,	parse_pfc },
+	{ "pause-rx",	SLUICE_QOPT_PAUSE_RX,	parse_pause_rx },
+	{ "xoff",	SLUICE_QOPT_XOFF,	parse_xoff },
+	{ "xon",	SLUICE_QOPT_XON,	parse_xon },
+	{ "headroom",	SLUICE_QOPT_HEADROOM,	parse_headroom },
+	{ "pause-time",	SLUICE_QOPT_PAUSE_TIME,	parse_pause_time },
 };
 
 #define N_SCALARS	(sizeof(scalars) / sizeof(scalars[0]))
@@ -324,6 +436,27 @@ static int check_classes(struct qopt_parser *p)
 	return 0;
 }
 
+/*
+ * The checks between PFC options.  The kernel checks them against the
+ * qdisc's current settings too; here only what one command gives is known.
+ */
+static int check_pfc(struct qopt_parser *p)
+{
+	const struct sluice_qopt *o = p->o;
+
+	if (o->present & SLUICE_QOPT_XON && o->present & SLUICE_QOPT_XOFF &&
+	    o->xon > o->xoff)
+		return fail(&p->c,
+			    "\"xon\" must be at most \"xoff\" (%s), not \"%s\"",
+			    p->xoff_word, p->xon_word);
+	if (o->present & SLUICE_QOPT_PFC && o->pfc &&
+	    o->present & SLUICE_QOPT_RATE && !o->rate)
+		return fail(&p->c,
+			    "\"pfc %s\" needs a \"rate\" above 0: pause quanta are bit times",
+			    p->pfc_word);
+	return 0;
+}
+
 /**
  * sluice_qopt_parse() - parse the options of a sluice qdisc
  * @o:		the options given; zeroed first
@@ -353,7 +486,7 @@ int sluice_qopt_parse(struct sluice_qopt *o, int argc, char *const argv[],
 		if (ret)
 			return ret;
 	}
-	return check_classes(&p);
+	return check_classes(&p) ?: check_pfc(&p);
 }
 
 /**

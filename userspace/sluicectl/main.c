@@ -15,6 +15,11 @@ static const struct command commands[] = {
 	  "[COMMAND]" },
 	{ "version", version_main, "Print the version of sluicectl",
 	  "[-j | --json]" },
+	{ "topo", topo_main, "Generate, summarise and draw fabric topologies",
+	  "{ gen FAMILY [OPTIONS] [-o FILE] | show FILE [-j] | dot FILE [-o FILE] }" },
+	{ "headroom", headroom_main,
+	  "The PFC headroom a port needs per lossless priority",
+	  "--rate RATE --cable METRES --mtu BYTES [--response QUANTA] [-j | --json]" },
 };
 
 #define N_COMMANDS	(sizeof(commands) / sizeof(commands[0]))

@@ -24,5 +24,7 @@ int usage_error(const struct command *cmd, const char *fmt, ...);
 
 int help_main(const struct command *cmd, int argc, char **argv);
 int version_main(const struct command *cmd, int argc, char **argv);
+int topo_main(const struct command *cmd, int argc, char **argv);
+int headroom_main(const struct command *cmd, int argc, char **argv);
 
 #endif /* _SLUICECTL_H */

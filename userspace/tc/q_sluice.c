@@ -19,10 +19,14 @@
 #include <linux/rtnetlink.h>
 #include <linux/sluice.h>
 #include <sluice/map.h>
+#include <sluice/pfc.h>
 #include <sluice/qopt.h>
+#include <sluice/rate.h>
 #include <sluice/size.h>
 #include <sluice/tag.h>
 #include "tc_abi.h"
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 /*
  * Bounds for addattr_l().  tc does not pass the size of its request buffer;
@@ -37,13 +41,19 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"Usage: ... sluice [ classes N ] [ tag { priority | pcp | dscp | mpls-tc } ]\n"
-		"                  [ default CLASS ] [ limit BYTES ] [ pcp-map MAP ]\n"
+		"                  [ default CLASS ] [ limit BYTES ] [ rate RATE ] [ pfc PRIOS ]\n"
+		"                  [ pause-rx { on | off } ] [ xoff BYTES ] [ xon BYTES ]\n"
+		"                  [ headroom BYTES ] [ pause-time QUANTA ] [ pcp-map MAP ]\n"
 		"                  [ dscp-map MAP ] [ mpls-tc-map MAP ] [ prio-map MAP ]\n"
 		"       MAP := ENTRY [ ENTRY ... ] | default    ENTRY := VALUE[-VALUE]:CLASS\n"
+		"       PRIOS := none | P[-P][,P[-P]...]    P is a PFC priority, 0-7\n"
 		"       N is 1..%u, CLASS is 0..N-1, BYTES is 1..%u, e.g. 1500, 64k, 1m\n"
+		"       (0..%u for xoff, xon and headroom)\n"
+		"       RATE is bits/s, e.g. 100mbit, 2.5gbit, 10gbit; 0 leaves the port unshaped\n"
+		"       QUANTA is 1..65535 pause quanta of 512 bit times\n"
 		"       VALUE is pcp 0-7, dscp 0-63, mpls-tc 0-7, prio 0-15\n"
 		"       a MAP of \"default\" resets the map to its default, which follows N\n",
-		TC_SLUICE_MAX_CLASSES, TC_SLUICE_MAX_LIMIT);
+		TC_SLUICE_MAX_CLASSES, TC_SLUICE_MAX_LIMIT, TC_SLUICE_MAX_LIMIT);
 }
 
 static void class_usage(void)
@@ -101,7 +111,22 @@ static int put_qopt(struct nlmsghdr *n, const struct sluice_qopt *o)
 	    (o->present & SLUICE_QOPT_DEFAULT &&
 	     addattr_l(n, QDISC_MSG_MAX, TCA_SLUICE_DEFAULT, &o->defclass, 1)) ||
 	    (o->present & SLUICE_QOPT_LIMIT &&
-	     addattr_l(n, QDISC_MSG_MAX, TCA_SLUICE_LIMIT, &o->limit, 4)))
+	     addattr_l(n, QDISC_MSG_MAX, TCA_SLUICE_LIMIT, &o->limit, 4)) ||
+	    (o->present & SLUICE_QOPT_RATE &&
+	     addattr_l(n, QDISC_MSG_MAX, TCA_SLUICE_RATE, &o->rate, 8)) ||
+	    (o->present & SLUICE_QOPT_PFC &&
+	     addattr_l(n, QDISC_MSG_MAX, TCA_SLUICE_PFC, &o->pfc, 1)) ||
+	    (o->present & SLUICE_QOPT_PAUSE_RX &&
+	     addattr_l(n, QDISC_MSG_MAX, TCA_SLUICE_PAUSE_RX, &o->pause_rx, 1)) ||
+	    (o->present & SLUICE_QOPT_XOFF &&
+	     addattr_l(n, QDISC_MSG_MAX, TCA_SLUICE_XOFF, &o->xoff, 4)) ||
+	    (o->present & SLUICE_QOPT_XON &&
+	     addattr_l(n, QDISC_MSG_MAX, TCA_SLUICE_XON, &o->xon, 4)) ||
+	    (o->present & SLUICE_QOPT_HEADROOM &&
+	     addattr_l(n, QDISC_MSG_MAX, TCA_SLUICE_HEADROOM, &o->headroom, 4)) ||
+	    (o->present & SLUICE_QOPT_PAUSE_TIME &&
+	     addattr_l(n, QDISC_MSG_MAX, TCA_SLUICE_PAUSE_TIME, &o->pause_time,
+		       2)))
 		return -1;
 	for (tag = 0; tag <= TC_SLUICE_TAG_MAX; tag++) {
 		ti = sluice_tag_info(tag);
@@ -176,7 +201,28 @@ static int get_u8(const struct rtattr *rta, __u8 *val)
 	return 0;
 }
 
+static int get_u16(const struct rtattr *rta, __u16 *val)
+{
+	if (!rta || RTA_PAYLOAD(rta) < (int)sizeof(*val))
+		return -1;
+	memcpy(val, RTA_DATA(rta), sizeof(*val));
+	return 0;
+}
+
 static int get_u32(const struct rtattr *rta, __u32 *val)
+{
+	if (!rta || RTA_PAYLOAD(rta) < (int)sizeof(*val))
+		return -1;
+	memcpy(val, RTA_DATA(rta), sizeof(*val));
+	return 0;
+}
+
+/*
+ * A u64 is 4-aligned in netlink: the kernel's nla_put_u64_64bit() puts a
+ * TCA_SLUICE_PAD before it only where 8-byte alignment matters, so the
+ * payload may sit anywhere.  memcpy() reads it whatever its address.
+ */
+static int get_u64(const struct rtattr *rta, __u64 *val)
 {
 	if (!rta || RTA_PAYLOAD(rta) < (int)sizeof(*val))
 		return -1;
@@ -198,16 +244,73 @@ static void print_tag(const struct rtattr *rta)
 		print_uint(PRINT_ANY, "tag", "tag %u ", tag);
 }
 
-static void print_limit(const struct rtattr *rta)
+/* A size in bytes: a number in JSON, "NAME 50Kb " in text. */
+static void print_size(const struct rtattr *rta, const char *name)
 {
 	char buf[SLUICE_SIZE_STRLEN];
-	__u32 limit;
+	__u32 bytes;
 
-	if (get_u32(rta, &limit))
+	if (get_u32(rta, &bytes))
 		return;
-	print_uint(PRINT_JSON, "limit", NULL, limit);
-	print_string(PRINT_FP, NULL, "limit %s ",
-		     sluice_format_size(limit, buf, sizeof(buf)));
+	print_uint(PRINT_JSON, name, NULL, bytes);
+	print_string(PRINT_FP, NULL, "%s ", name);
+	print_string(PRINT_FP, NULL, "%s ",
+		     sluice_format_size(bytes, buf, sizeof(buf)));
+}
+
+static void print_limit(const struct rtattr *rta)
+{
+	print_size(rta, "limit");
+}
+
+/* bits/s: a number in JSON, the largest exact unit in text, "10Gbit". */
+static void print_rate(const struct rtattr *rta)
+{
+	char buf[SLUICE_RATE_STRLEN];
+	__u64 rate;
+
+	if (get_u64(rta, &rate))
+		return;
+	print_u64(PRINT_JSON, "rate", NULL, rate);
+	print_string(PRINT_FP, NULL, "rate %s ",
+		     sluice_format_rate(rate, buf, sizeof(buf)));
+}
+
+/* The lossless priorities: an array in JSON, "pfc 3,4" or "pfc none". */
+static void print_pfc(const struct rtattr *rta)
+{
+	char buf[SLUICE_PFC_STRLEN];
+	unsigned int p;
+	__u8 pfc;
+
+	if (get_u8(rta, &pfc))
+		return;
+	open_json_array(PRINT_JSON, "pfc");
+	for (p = 0; p < SLUICE_PFC_PRIOS; p++)
+		if (pfc & (1u << p))
+			print_uint(PRINT_JSON, NULL, NULL, p);
+	close_json_array(PRINT_JSON, NULL);
+	print_string(PRINT_FP, NULL, "pfc %s ",
+		     sluice_pfc_format(pfc, buf, sizeof(buf)));
+}
+
+/* The link and PFC, in the order of the usage. */
+static void print_pfc_opts(struct rtattr *tb[])
+{
+	__u16 quanta;
+	__u8 val;
+
+	print_rate(tb[TCA_SLUICE_RATE]);
+	print_pfc(tb[TCA_SLUICE_PFC]);
+	if (!get_u8(tb[TCA_SLUICE_PAUSE_RX], &val)) {
+		print_bool(PRINT_JSON, "pause_rx", NULL, val);
+		print_string(PRINT_FP, NULL, "pause-rx %s ", val ? "on" : "off");
+	}
+	print_size(tb[TCA_SLUICE_XOFF], "xoff");
+	print_size(tb[TCA_SLUICE_XON], "xon");
+	print_size(tb[TCA_SLUICE_HEADROOM], "headroom");
+	if (!get_u16(tb[TCA_SLUICE_PAUSE_TIME], &quanta))
+		print_uint(PRINT_ANY, "pause_time", "pause-time %u ", quanta);
 }
 
 /*
@@ -333,6 +436,7 @@ static int print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 	if (!get_u8(tb[TCA_SLUICE_DEFAULT], &val))
 		print_uint(PRINT_ANY, "default", "default %u ", val);
 	print_limit(tb[TCA_SLUICE_LIMIT]);
+	print_pfc_opts(tb);
 	print_maps(tb);
 	return 0;
 }
@@ -359,6 +463,85 @@ static int print_class_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 #define XSTATS_END(field)						\
 	((int)(offsetof(struct tc_sluice_xstats, field) +		\
 	       sizeof(((struct tc_sluice_xstats *)0)->field)))
+
+/* How an appended xstats field reads. */
+enum xstat_kind {
+	XSTAT_COUNT,	/* "name 3", JSON number */
+	XSTAT_BYTES,	/* "name 3000b", JSON number */
+	XSTAT_FLAG,	/* "name 1", JSON true or false */
+};
+
+struct xstat {
+	const char	*name;
+	int		offset;		/* in struct tc_sluice_xstats */
+	int		end;
+	int		size;		/* 4 or 8 */
+	enum xstat_kind	kind;
+};
+
+#define XSTAT(_name, field, _kind) {					\
+	.name = _name,							\
+	.offset = offsetof(struct tc_sluice_xstats, field),		\
+	.end = XSTATS_END(field),					\
+	.size = sizeof(((struct tc_sluice_xstats *)0)->field),		\
+	.kind = _kind,							\
+}
+
+/* Appended since PFC, each printed only if the payload reaches its end. */
+static const struct xstat qdisc_pfc_xstats[] = {
+	XSTAT("pause_rx", qdisc.pause_rx, XSTAT_COUNT),
+	XSTAT("pfc_rx", qdisc.pfc_rx, XSTAT_COUNT),
+	XSTAT("pfc_tx", qdisc.pfc_tx, XSTAT_COUNT),
+	XSTAT("pause_malformed", qdisc.pause_malformed, XSTAT_COUNT),
+	XSTAT("pause_untrusted", qdisc.pause_untrusted, XSTAT_COUNT),
+	XSTAT("headroom_drops", qdisc.headroom_drops, XSTAT_COUNT),
+};
+
+static const struct xstat class_pfc_xstats[] = {
+	XSTAT("pfc_rx", cls.pfc_rx, XSTAT_COUNT),
+	XSTAT("xon_rx", cls.xon_rx, XSTAT_COUNT),
+	XSTAT("xoff_tx", cls.xoff_tx, XSTAT_COUNT),
+	XSTAT("xon_tx", cls.xon_tx, XSTAT_COUNT),
+	XSTAT("paused_us", cls.paused_us, XSTAT_COUNT),
+	XSTAT("headroom_drops", cls.headroom_drops, XSTAT_COUNT),
+	XSTAT("paused", cls.paused, XSTAT_FLAG),
+	XSTAT("ingress_bytes", cls.ingress_bytes, XSTAT_BYTES),
+	XSTAT("ingress_peak", cls.ingress_peak, XSTAT_BYTES),
+};
+
+/*
+ * Text keeps every field a " name value" pair on the xstats line, so that
+ * scripts can pair the words up.
+ */
+static void print_appended(const struct tc_sluice_xstats *st, int len,
+			   const struct xstat *x, size_t n)
+{
+	__u64 v64;
+	__u32 v32;
+	size_t i;
+
+	for (i = 0; i < n && len >= x[i].end; i++) {
+		if (x[i].size == sizeof(v64)) {
+			memcpy(&v64, (const char *)st + x[i].offset, sizeof(v64));
+		} else {
+			memcpy(&v32, (const char *)st + x[i].offset, sizeof(v32));
+			v64 = v32;
+		}
+		print_string(PRINT_FP, NULL, " %s", x[i].name);
+		switch (x[i].kind) {
+		case XSTAT_COUNT:
+			print_u64(PRINT_ANY, x[i].name, " %" PRIu64, v64);
+			break;
+		case XSTAT_BYTES:
+			print_u64(PRINT_ANY, x[i].name, " %" PRIu64 "b", v64);
+			break;
+		case XSTAT_FLAG:
+			print_bool(PRINT_JSON, x[i].name, NULL, v64);
+			print_u64(PRINT_FP, NULL, " %" PRIu64, v64);
+			break;
+		}
+	}
+}
 
 /*
  * tc calls this for "tc -s qdisc show" and "tc -s class show" alike; the
@@ -387,6 +570,8 @@ static int print_xstats(struct qdisc_util *qu, FILE *f, struct rtattr *xstats)
 			  st.qdisc.untagged);
 		print_u64(PRINT_ANY, "limit_drops", " limit_drops %" PRIu64,
 			  st.qdisc.limit_drops);
+		print_appended(&st, len, qdisc_pfc_xstats,
+			       ARRAY_SIZE(qdisc_pfc_xstats));
 		break;
 	case TC_SLUICE_XSTATS_CLASS:
 		if (len < XSTATS_END(cls.peak_backlog))
@@ -395,6 +580,8 @@ static int print_xstats(struct qdisc_util *qu, FILE *f, struct rtattr *xstats)
 			  st.cls.limit_drops);
 		print_uint(PRINT_ANY, "peak_backlog", " peak_backlog %ub",
 			   st.cls.peak_backlog);
+		print_appended(&st, len, class_pfc_xstats,
+			       ARRAY_SIZE(class_pfc_xstats));
 		break;
 	}
 	return 0;

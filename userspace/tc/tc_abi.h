@@ -85,6 +85,9 @@ int print_color_u64(enum output_type t, enum color_attr color,
 		    const char *key, const char *fmt, uint64_t value);
 int print_color_string(enum output_type t, enum color_attr color,
 		       const char *key, const char *fmt, const char *value);
+/* JSON: true or false; text: @fmt with "true" or "false". */
+int print_color_bool(enum output_type t, enum color_attr color,
+		     const char *key, const char *fmt, bool value);
 
 /* iproute2's print_uint() etc. are static inline, so not in tc's symbols. */
 static inline int print_uint(enum output_type t, const char *key,
@@ -103,6 +106,12 @@ static inline int print_string(enum output_type t, const char *key,
 			       const char *fmt, const char *value)
 {
 	return print_color_string(t, COLOR_NONE, key, fmt, value);
+}
+
+static inline int print_bool(enum output_type t, const char *key,
+			     const char *fmt, bool value)
+{
+	return print_color_bool(t, COLOR_NONE, key, fmt, value);
 }
 
 #endif /* _SLUICE_TC_ABI_H */

@@ -153,6 +153,20 @@ int print_color_string(enum output_type t, enum color_attr color,
 	return 0;
 }
 
+int print_color_bool(enum output_type t, enum color_attr color,
+		     const char *key, const char *fmt, bool value)
+{
+	if (!check_call(t, color, fmt))
+		return 0;
+	if (!fake.json) {
+		append(fmt, value ? "true" : "false");
+		return 0;
+	}
+	json_key(key);
+	append("%s", value ? "true" : "false");
+	return 0;
+}
+
 void open_json_array(enum output_type type, const char *delim)
 {
 	if (!fake.json) {

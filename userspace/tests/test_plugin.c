@@ -65,6 +65,10 @@ struct decoded {
 	__u8		classes, tag, defclass;
 	__u32		limit;
 	__u8		default_maps;
+	__u64		rate;
+	__u8		pfc, pause_rx;
+	__u32		xoff, xon, headroom;
+	__u16		pause_time;
 	int		map[MAPS][64];	/* class of each value, -1 if not sent */
 	unsigned int	entries[MAPS];
 	char		err[256];
@@ -133,29 +137,68 @@ static int decode_map(struct decoded *d, const struct rtattr *nest)
 	return 0;
 }
 
+/* The payload size of each scalar, from the uapi header's comments. */
+static int scalar_size(unsigned int type)
+{
+	switch (type) {
+	case TCA_SLUICE_LIMIT:
+	case TCA_SLUICE_XOFF:
+	case TCA_SLUICE_XON:
+	case TCA_SLUICE_HEADROOM:
+		return 4;
+	case TCA_SLUICE_RATE:
+		return 8;
+	case TCA_SLUICE_PAUSE_TIME:
+		return 2;
+	default:	/* CLASSES, TAG, DEFAULT, DEFAULT_MAPS, PFC, PAUSE_RX */
+		return 1;
+	}
+}
+
 static int decode_scalar(struct decoded *d, const struct rtattr *rta)
 {
-	/* Every scalar is a u8 but the limit, TCA_SLUICE_DEFAULT_MAPS too. */
-	int want = rta->rta_type == TCA_SLUICE_LIMIT ? 4 : 1;
+	int want = scalar_size(rta->rta_type);
+	const void *p = RTA_DATA(rta);
 
 	if ((int)RTA_PAYLOAD(rta) != want)
 		return bad(d, "attribute %u: %d bytes, not %d", rta->rta_type,
 			   (int)RTA_PAYLOAD(rta), want);
 	switch (rta->rta_type) {
 	case TCA_SLUICE_CLASSES:
-		memcpy(&d->classes, RTA_DATA(rta), 1);
+		memcpy(&d->classes, p, 1);
 		break;
 	case TCA_SLUICE_TAG:
-		memcpy(&d->tag, RTA_DATA(rta), 1);
+		memcpy(&d->tag, p, 1);
 		break;
 	case TCA_SLUICE_DEFAULT:
-		memcpy(&d->defclass, RTA_DATA(rta), 1);
+		memcpy(&d->defclass, p, 1);
 		break;
 	case TCA_SLUICE_LIMIT:
-		memcpy(&d->limit, RTA_DATA(rta), 4);
+		memcpy(&d->limit, p, 4);
 		break;
 	case TCA_SLUICE_DEFAULT_MAPS:
-		memcpy(&d->default_maps, RTA_DATA(rta), 1);
+		memcpy(&d->default_maps, p, 1);
+		break;
+	case TCA_SLUICE_RATE:
+		memcpy(&d->rate, p, 8);
+		break;
+	case TCA_SLUICE_PFC:
+		memcpy(&d->pfc, p, 1);
+		break;
+	case TCA_SLUICE_PAUSE_RX:
+		memcpy(&d->pause_rx, p, 1);
+		break;
+	case TCA_SLUICE_XOFF:
+		memcpy(&d->xoff, p, 4);
+		break;
+	case TCA_SLUICE_XON:
+		memcpy(&d->xon, p, 4);
+		break;
+	case TCA_SLUICE_HEADROOM:
+		memcpy(&d->headroom, p, 4);
+		break;
+	case TCA_SLUICE_PAUSE_TIME:
+		memcpy(&d->pause_time, p, 2);
 		break;
 	}
 	return 0;
@@ -182,7 +225,9 @@ static int decode_option(struct decoded *d, const struct rtattr *rta)
 	unsigned int type = rta->rta_type & NLA_TYPE_MASK;
 	bool nested = rta->rta_type & NLA_F_NESTED;
 
-	if (type < TCA_SLUICE_CLASSES || type > TCA_SLUICE_MAX)
+	/* TCA_SLUICE_PAD only pads dumps: requests have no use for it. */
+	if (type < TCA_SLUICE_CLASSES || type > TCA_SLUICE_MAX ||
+	    type == TCA_SLUICE_PAD)
 		return bad(d, "unknown attribute %#x", rta->rta_type);
 	if (rta->rta_type & NLA_F_NET_BYTEORDER)
 		return bad(d, "attribute %u in network byte order", type);
@@ -353,6 +398,51 @@ static void test_parse_scalars(void)
 	ktap_result("parse scalars");
 }
 
+#define PFC_ATTRS	(1u << TCA_SLUICE_RATE | 1u << TCA_SLUICE_PFC |	\
+			 1u << TCA_SLUICE_PAUSE_RX | 1u << TCA_SLUICE_XOFF |	\
+			 1u << TCA_SLUICE_XON | 1u << TCA_SLUICE_HEADROOM |	\
+			 1u << TCA_SLUICE_PAUSE_TIME)
+
+/* Each of the link's and PFC's options, with its type and size. */
+static void test_parse_pfc(void)
+{
+	struct decoded d;
+
+	if (!parse_decode("rate 100mbit pfc 3,4 pause-rx off xoff 50Kb "
+			  "xon 47Kb headroom 20Kb pause-time 1000", &d)) {
+		KTAP_EXPECT_INT(d.attrs, PFC_ATTRS);
+		KTAP_EXPECT(d.rate == 100000000);
+		KTAP_EXPECT_INT(d.pfc, 0x18);
+		KTAP_EXPECT_INT(d.pause_rx, 0);
+		KTAP_EXPECT_INT(d.xoff, 51200);
+		KTAP_EXPECT_INT(d.xon, 48128);
+		KTAP_EXPECT_INT(d.headroom, 20480);
+		KTAP_EXPECT_INT(d.pause_time, 1000);
+	}
+	/* All 64 bits of the rate, and the other ends of the ranges. */
+	if (!parse_decode("rate 18446744073709551615 pfc none pause-rx on "
+			  "xoff 268435455 xon 0 headroom 0 pause-time 65535",
+			  &d)) {
+		KTAP_EXPECT_INT(d.attrs, PFC_ATTRS);
+		KTAP_EXPECT(d.rate == 18446744073709551615ull);
+		KTAP_EXPECT_INT(d.pfc, 0);
+		KTAP_EXPECT_INT(d.pause_rx, 1);
+		KTAP_EXPECT_INT(d.xoff, 268435455);
+		KTAP_EXPECT_INT(d.xon, 0);
+		KTAP_EXPECT_INT(d.headroom, 0);
+		KTAP_EXPECT_INT(d.pause_time, 65535);
+	}
+	if (!parse_decode("rate 0", &d)) {
+		KTAP_EXPECT_INT(d.attrs, 1u << TCA_SLUICE_RATE);
+		KTAP_EXPECT(d.rate == 0);
+	}
+	if (!parse_decode("pfc 0-2,5", &d)) {
+		KTAP_EXPECT_INT(d.attrs, 1u << TCA_SLUICE_PFC);
+		KTAP_EXPECT_INT(d.pfc, 0x27);
+	}
+	ktap_result("parse rate and PFC options");
+}
+
 static void test_parse_tags(void)
 {
 	static const char *const lines[] = {
@@ -469,9 +559,13 @@ static void test_parse_everything(void)
 	unsigned int i, v;
 
 	if (!parse_decode("classes 16 tag mpls-tc default 15 limit 268435455 "
+			  "rate 400gbit pfc 0-7 pause-rx on xoff 255m xon 254m "
+			  "headroom 1m pause-time 65535 "
 			  "pcp-map 0-7:15 dscp-map 0-63:14 mpls-tc-map 0-7:13 "
 			  "prio-map 0-15:12", &d)) {
-		KTAP_EXPECT_INT(d.attrs, 0x1fe);
+		KTAP_EXPECT_INT(d.attrs, 0x1fe | PFC_ATTRS);
+		KTAP_EXPECT(d.rate == 400000000000ull);
+		KTAP_EXPECT_INT(d.pfc, 0xff);
 		KTAP_EXPECT_INT(d.classes, 16);
 		KTAP_EXPECT_INT(d.tag, TC_SLUICE_TAG_MPLS_TC);
 		KTAP_EXPECT_INT(d.defclass, 15);
@@ -517,6 +611,19 @@ static void test_parse_error(void)
 			     "sluice: \"pcp-map\" cannot be both reset to "
 			     "\"default\" and given entries\nUsage: ", 77));
 	KTAP_EXPECT_INT(req.n.nlmsg_len, NLMSG_LENGTH(sizeof(struct tcmsg)));
+
+	/* Checks across options: nothing is added for the first of them. */
+	KTAP_EXPECT_INT(run_parse(false, "rate 0 pfc 3", &req, &err), -1);
+	KTAP_EXPECT(!strncmp(err.text,
+			     "sluice: \"pfc 3\" needs a \"rate\" above 0: pause "
+			     "quanta are bit times\nUsage: ", 74));
+	KTAP_EXPECT_INT(req.n.nlmsg_len, NLMSG_LENGTH(sizeof(struct tcmsg)));
+
+	KTAP_EXPECT_INT(run_parse(false, "xoff 10k xon 11k", &req, &err), -1);
+	KTAP_EXPECT(!strncmp(err.text,
+			     "sluice: \"xon\" must be at most \"xoff\" (10k), "
+			     "not \"11k\"\nUsage: ", 61));
+	KTAP_EXPECT_INT(req.n.nlmsg_len, NLMSG_LENGTH(sizeof(struct tcmsg)));
 	ktap_result("parse error: message, usage, nothing added");
 }
 
@@ -526,10 +633,20 @@ static void test_parse_help(void)
 	struct capture err;
 
 	KTAP_EXPECT_INT(run_parse(false, "help", &req, &err), -1);
-	KTAP_EXPECT(!strncmp(err.text, "Usage: ... sluice [ classes N ]", 31));
-	KTAP_EXPECT(strstr(err.text, "ENTRY := VALUE[-VALUE]:CLASS"));
-	KTAP_EXPECT(strstr(err.text, "MAP := ENTRY [ ENTRY ... ] | default "));
-	KTAP_EXPECT(strstr(err.text, "BYTES is 1..268435455,"));
+	KTAP_EXPECT_STR(err.text,
+		"Usage: ... sluice [ classes N ] [ tag { priority | pcp | dscp | mpls-tc } ]\n"
+		"                  [ default CLASS ] [ limit BYTES ] [ rate RATE ] [ pfc PRIOS ]\n"
+		"                  [ pause-rx { on | off } ] [ xoff BYTES ] [ xon BYTES ]\n"
+		"                  [ headroom BYTES ] [ pause-time QUANTA ] [ pcp-map MAP ]\n"
+		"                  [ dscp-map MAP ] [ mpls-tc-map MAP ] [ prio-map MAP ]\n"
+		"       MAP := ENTRY [ ENTRY ... ] | default    ENTRY := VALUE[-VALUE]:CLASS\n"
+		"       PRIOS := none | P[-P][,P[-P]...]    P is a PFC priority, 0-7\n"
+		"       N is 1..16, CLASS is 0..N-1, BYTES is 1..268435455, e.g. 1500, 64k, 1m\n"
+		"       (0..268435455 for xoff, xon and headroom)\n"
+		"       RATE is bits/s, e.g. 100mbit, 2.5gbit, 10gbit; 0 leaves the port unshaped\n"
+		"       QUANTA is 1..65535 pause quanta of 512 bit times\n"
+		"       VALUE is pcp 0-7, dscp 0-63, mpls-tc 0-7, prio 0-15\n"
+		"       a MAP of \"default\" resets the map to its default, which follows N\n");
 	KTAP_EXPECT_INT(req.n.nlmsg_len, NLMSG_LENGTH(sizeof(struct tcmsg)));
 
 	KTAP_EXPECT_INT(run_parse(true, "help", &req, &err), -1);
@@ -580,6 +697,7 @@ struct dump {
 	union {
 		struct rtattr	opts;
 		char		buf[4096];
+		__u64		align;	/* offsets in buf are alignments */
 	};
 	int	len;
 };
@@ -616,9 +734,25 @@ static void dump_u8(struct dump *m, unsigned short type, __u8 v)
 	dump_put(m, type, &v, 1);
 }
 
+static void dump_u16(struct dump *m, unsigned short type, __u16 v)
+{
+	dump_put(m, type, &v, 2);
+}
+
 static void dump_u32(struct dump *m, unsigned short type, __u32 v)
 {
 	dump_put(m, type, &v, 4);
+}
+
+/*
+ * A u64 as nla_put_u64_64bit() puts it: after a TCA_SLUICE_PAD if that
+ * makes its payload 8-aligned.  Without @pad, exactly where it falls.
+ */
+static void dump_u64(struct dump *m, unsigned short type, __u64 v, bool pad)
+{
+	if (pad && (m->len + RTA_LENGTH(0)) % 8)
+		dump_put(m, TCA_SLUICE_PAD, NULL, 0);
+	dump_put(m, type, &v, 8);
 }
 
 /* A map from @tclass; entries in reverse, so no order is assumed. */
@@ -652,7 +786,8 @@ static void init_maps(void)
 		prio_half[v] = v / 2;
 }
 
-static void full_dump(struct dump *m)
+/* A dump of a kernel before PFC: no rate nor PFC attributes. */
+static void pre_pfc_dump(struct dump *m)
 {
 	dump_init(m);
 	dump_u8(m, TCA_SLUICE_CLASSES, 8);
@@ -665,8 +800,41 @@ static void full_dump(struct dump *m)
 	dump_map(m, TCA_SLUICE_PRIO_MAP, prio_half, 16);
 }
 
-static const char full_text[] =
+static const char pre_pfc_text[] =
 	"classes 8 tag dscp default 0 limit 1Mb "
+	"pcp-map 0:0 1:1 2:2 3:3 4:4 5:5 6:6 7:7 "
+	"dscp-map 0-7:0 8-15:1 16-23:2 24-31:3 32-39:4 40-45:5 46:6 47:5 "
+	"48-55:6 56-63:7 "
+	"mpls-tc-map 0:7 1:6 2:5 3:4 4:3 5:2 6:1 7:0 "
+	"prio-map 0-1:0 2-3:1 4-5:2 6-7:3 8-9:4 10-11:5 12-13:6 14-15:7 ";
+
+/* Every attribute, in the kernel's order, the rate padded as it pads it. */
+static void full_dump(struct dump *m)
+{
+	dump_init(m);
+	dump_u8(m, TCA_SLUICE_CLASSES, 8);
+	dump_u8(m, TCA_SLUICE_TAG, TC_SLUICE_TAG_DSCP);
+	dump_u8(m, TCA_SLUICE_DEFAULT, 0);
+	dump_u32(m, TCA_SLUICE_LIMIT, 1048576);
+	dump_map(m, TCA_SLUICE_PCP_MAP, pcp_identity, 8);
+	dump_map(m, TCA_SLUICE_DSCP_MAP, dscp_cs_ef, 64);
+	dump_map(m, TCA_SLUICE_MPLS_TC_MAP, mpls_reverse, 8);
+	dump_map(m, TCA_SLUICE_PRIO_MAP, prio_half, 16);
+	dump_u64(m, TCA_SLUICE_RATE, 100000000, true);
+	dump_u8(m, TCA_SLUICE_PFC, 0x18);
+	dump_u8(m, TCA_SLUICE_PAUSE_RX, 1);
+	dump_u32(m, TCA_SLUICE_XOFF, 51200);
+	dump_u32(m, TCA_SLUICE_XON, 48128);
+	dump_u32(m, TCA_SLUICE_HEADROOM, 20480);
+	dump_u16(m, TCA_SLUICE_PAUSE_TIME, 65535);
+}
+
+#define PFC_TEXT \
+	"rate 100Mbit pfc 3,4 pause-rx on xoff 50Kb xon 47Kb headroom 20Kb " \
+	"pause-time 65535 "
+
+static const char full_text[] =
+	"classes 8 tag dscp default 0 limit 1Mb " PFC_TEXT
 	"pcp-map 0:0 1:1 2:2 3:3 4:4 5:5 6:6 7:7 "
 	"dscp-map 0-7:0 8-15:1 16-23:2 24-31:3 32-39:4 40-45:5 46:6 47:5 "
 	"48-55:6 56-63:7 "
@@ -731,6 +899,16 @@ static void expect_json_int(json_object *obj, const char *key, long long want)
 		ktap_diag("for key \"%s\"", key);
 }
 
+static void expect_json_bool(json_object *obj, const char *key, bool want)
+{
+	json_object *val;
+
+	if (!KTAP_EXPECT(json_object_object_get_ex(obj, key, &val)) ||
+	    !KTAP_EXPECT(json_object_is_type(val, json_type_boolean)) ||
+	    !KTAP_EXPECT_INT(json_object_get_boolean(val), want))
+		ktap_diag("for key \"%s\"", key);
+}
+
 /* "{...}" of print_qopt's JSON members for @m, or NULL and a diagnostic. */
 static json_object *print_json(struct dump *m)
 {
@@ -748,11 +926,19 @@ static json_object *print_json(struct dump *m)
 /* full_dump()'s options in JSON: every map, default or not. */
 static void expect_full_json(json_object *obj)
 {
+	static const __u8 pfc[] = { 3, 4 };
 	json_object *val;
 
 	expect_json_int(obj, "classes", 8);
 	expect_json_int(obj, "default", 0);
 	expect_json_int(obj, "limit", 1048576);
+	expect_json_int(obj, "rate", 100000000);
+	expect_json_array(obj, "pfc", pfc, ARRAY_SIZE(pfc));
+	expect_json_bool(obj, "pause_rx", true);
+	expect_json_int(obj, "xoff", 51200);
+	expect_json_int(obj, "xon", 48128);
+	expect_json_int(obj, "headroom", 20480);
+	expect_json_int(obj, "pause_time", 65535);
 	if (KTAP_EXPECT(json_object_object_get_ex(obj, "tag", &val)))
 		KTAP_EXPECT_STR(json_object_get_string(val), "dscp");
 	expect_json_array(obj, "pcp_map", pcp_identity, 8);
@@ -789,7 +975,7 @@ static void test_print_json(void)
 	full_dump(&m);
 	obj = print_json(&m);
 	if (obj) {
-		KTAP_EXPECT_INT(json_object_object_length(obj), 8);
+		KTAP_EXPECT_INT(json_object_object_length(obj), 15);
 		expect_full_json(obj);
 		KTAP_EXPECT(!json_object_object_get_ex(obj, "default_maps",
 						       NULL));
@@ -809,12 +995,19 @@ static void expect_full_reparse(const char *text, unsigned int omitted)
 
 	if (parse_decode(text, &d))
 		return;
-	KTAP_EXPECT_INT(d.attrs, 0x1fe & ~omitted);
+	KTAP_EXPECT_INT(d.attrs, (0x1fe | PFC_ATTRS) & ~omitted);
 	KTAP_EXPECT_INT(d.classes, 8);
 	KTAP_EXPECT_INT(d.tag, TC_SLUICE_TAG_DSCP);
 	KTAP_EXPECT_INT(d.defclass, 0);
 	KTAP_EXPECT_INT(d.limit, 1048576);
 	KTAP_EXPECT_INT(d.default_maps, 0);
+	KTAP_EXPECT(d.rate == 100000000);
+	KTAP_EXPECT_INT(d.pfc, 0x18);
+	KTAP_EXPECT_INT(d.pause_rx, 1);
+	KTAP_EXPECT_INT(d.xoff, 51200);
+	KTAP_EXPECT_INT(d.xon, 48128);
+	KTAP_EXPECT_INT(d.headroom, 20480);
+	KTAP_EXPECT_INT(d.pause_time, 65535);
 	for (i = 0; i < MAPS; i++) {
 		if (omitted & (1u << (TCA_SLUICE_PCP_MAP + i))) {
 			KTAP_EXPECT_INT(d.entries[i], 0);
@@ -846,7 +1039,7 @@ static void test_print_reparse(void)
  * in leaves them default; JSON still prints them, and names them.
  */
 static const char default_text[] =
-	"classes 8 tag dscp default 0 limit 1Mb "
+	"classes 8 tag dscp default 0 limit 1Mb " PFC_TEXT
 	"dscp-map 0-7:0 8-15:1 16-23:2 24-31:3 32-39:4 40-45:5 46:6 47:5 "
 	"48-55:6 56-63:7 "
 	"mpls-tc-map 0:7 1:6 2:5 3:4 4:3 5:2 6:1 7:0 ";
@@ -869,7 +1062,7 @@ static void test_print_default_maps(void)
 
 	obj = print_json(&m);
 	if (obj) {
-		KTAP_EXPECT_INT(json_object_object_length(obj), 9);
+		KTAP_EXPECT_INT(json_object_object_length(obj), 16);
 		expect_full_json(obj);
 		expect_json_names(obj, names, ARRAY_SIZE(names));
 		json_object_put(obj);
@@ -896,7 +1089,7 @@ static void test_print_default_maps_edges(void)
 			full_text);
 	obj = print_json(&m);
 	if (obj) {
-		KTAP_EXPECT_INT(json_object_object_length(obj), 9);
+		KTAP_EXPECT_INT(json_object_object_length(obj), 16);
 		expect_full_json(obj);
 		expect_json_names(obj, NULL, 0);
 		json_object_put(obj);
@@ -906,11 +1099,11 @@ static void test_print_default_maps_edges(void)
 	dump_u8(&m, TCA_SLUICE_DEFAULT_MAPS, 0xf);
 	snprintf(text, sizeof(text), "%s",
 		 print_with(sluice_qdisc_util.print_qopt, false, &m.opts));
-	KTAP_EXPECT_STR(text, "classes 8 tag dscp default 0 limit 1Mb ");
+	KTAP_EXPECT_STR(text, "classes 8 tag dscp default 0 limit 1Mb " PFC_TEXT);
 	expect_full_reparse(text, 0x1e0);
 	obj = print_json(&m);
 	if (obj) {
-		KTAP_EXPECT_INT(json_object_object_length(obj), 9);
+		KTAP_EXPECT_INT(json_object_object_length(obj), 16);
 		expect_full_json(obj);
 		expect_json_names(obj, all, ARRAY_SIZE(all));
 		json_object_put(obj);
@@ -935,7 +1128,7 @@ static void test_print_default_maps_defensive(void)
 			full_text);
 	obj = print_json(&m);
 	if (obj) {
-		KTAP_EXPECT_INT(json_object_object_length(obj), 8);
+		KTAP_EXPECT_INT(json_object_object_length(obj), 15);
 		json_object_put(obj);
 	}
 
@@ -943,8 +1136,8 @@ static void test_print_default_maps_defensive(void)
 	dump_u8(&m, TCA_SLUICE_DEFAULT_MAPS, 0x80 | RESET_PCP);
 	KTAP_EXPECT(!strncmp(print_with(sluice_qdisc_util.print_qopt, false,
 					&m.opts),
-			     "classes 8 tag dscp default 0 limit 1Mb dscp-map ",
-			     48));
+			     "classes 8 tag dscp default 0 limit 1Mb " PFC_TEXT
+			     "dscp-map ", 48 + sizeof(PFC_TEXT) - 1));
 	obj = print_json(&m);
 	if (obj) {
 		expect_json_names(obj, pcp, ARRAY_SIZE(pcp));
@@ -1008,6 +1201,147 @@ static void test_print_defensive(void)
 	ktap_result("print qdisc defensive");
 }
 
+/* A kernel before PFC dumps no such option: none is printed. */
+static void test_print_pre_pfc(void)
+{
+	json_object *obj;
+	struct dump m;
+
+	pre_pfc_dump(&m);
+	KTAP_EXPECT_STR(print_with(sluice_qdisc_util.print_qopt, false, &m.opts),
+			pre_pfc_text);
+	obj = print_json(&m);
+	if (obj) {
+		KTAP_EXPECT_INT(json_object_object_length(obj), 8);
+		KTAP_EXPECT(!json_object_object_get_ex(obj, "rate", NULL));
+		KTAP_EXPECT(!json_object_object_get_ex(obj, "pfc", NULL));
+		json_object_put(obj);
+	}
+	ktap_result("print qdisc of a kernel before PFC");
+}
+
+/*
+ * An unshaped port without PFC: the zeros print, and re-parse, as zeros;
+ * JSON has an empty "pfc" and "pause_rx" false.
+ */
+static void test_print_pfc_off(void)
+{
+	static const char text[] =
+		"rate 0bit pfc none pause-rx off xoff 0b xon 0b headroom 0b "
+		"pause-time 1 ";
+	json_object *obj;
+	struct decoded d;
+	struct dump m;
+
+	dump_init(&m);
+	dump_u64(&m, TCA_SLUICE_RATE, 0, true);
+	dump_u8(&m, TCA_SLUICE_PFC, 0);
+	dump_u8(&m, TCA_SLUICE_PAUSE_RX, 0);
+	dump_u32(&m, TCA_SLUICE_XOFF, 0);
+	dump_u32(&m, TCA_SLUICE_XON, 0);
+	dump_u32(&m, TCA_SLUICE_HEADROOM, 0);
+	dump_u16(&m, TCA_SLUICE_PAUSE_TIME, 1);
+	KTAP_EXPECT_STR(print_with(sluice_qdisc_util.print_qopt, false, &m.opts),
+			text);
+	if (!parse_decode(text, &d)) {
+		KTAP_EXPECT_INT(d.attrs, PFC_ATTRS);
+		KTAP_EXPECT(d.rate == 0);
+		KTAP_EXPECT_INT(d.pfc, 0);
+		KTAP_EXPECT_INT(d.pause_rx, 0);
+		KTAP_EXPECT_INT(d.xoff | d.xon | d.headroom, 0);
+		KTAP_EXPECT_INT(d.pause_time, 1);
+	}
+	KTAP_EXPECT_STR(print_with(sluice_qdisc_util.print_qopt, true, &m.opts),
+			"\"rate\":0,\"pfc\":[],\"pause_rx\":false,\"xoff\":0,"
+			"\"xon\":0,\"headroom\":0,\"pause_time\":1");
+	obj = print_json(&m);
+	if (obj) {
+		expect_json_array(obj, "pfc", NULL, 0);
+		expect_json_bool(obj, "pause_rx", false);
+		json_object_put(obj);
+	}
+	ktap_result("print unshaped port without PFC");
+}
+
+/*
+ * The rate's payload at 4 bytes past 8-byte alignment, no TCA_SLUICE_PAD,
+ * every byte of it significant; and rates that are not whole units.
+ */
+static void test_print_rate(void)
+{
+	static const struct {
+		__u64		rate;
+		const char	*text;
+		const char	*json;
+	} cases[] = {
+		{ 0x0123456789abcdefull, "rate 81985529216486895bit ",
+		  "\"rate\":81985529216486895" },
+		{ 18446744073709551615ull, "rate 18446744073709551615bit ",
+		  "\"rate\":18446744073709551615" },
+		{ 2500000000ull, "rate 2500Mbit ", "\"rate\":2500000000" },
+		{ 400000000000ull, "rate 400Gbit ", "\"rate\":400000000000" },
+		{ 12345, "rate 12345bit ", "\"rate\":12345" },
+		{ 64000, "rate 64Kbit ", "\"rate\":64000" },
+	};
+	const struct rtattr *rta;
+	struct decoded d;
+	struct dump m;
+	size_t i;
+	int pad;
+
+	for (i = 0; i < 2 * ARRAY_SIZE(cases); i++) {
+		pad = i % 2;
+		dump_init(&m);
+		dump_put(&m, 30, NULL, 0);	/* unknown; the next is at 8 */
+		dump_u64(&m, TCA_SLUICE_RATE, cases[i / 2].rate, pad);
+		rta = (const struct rtattr *)(m.buf + 8);
+		if (pad) {
+			/* As the kernel's: TCA_SLUICE_PAD, then 8-aligned. */
+			KTAP_EXPECT_INT(rta->rta_type, TCA_SLUICE_PAD);
+			KTAP_EXPECT_INT(rta->rta_len, RTA_LENGTH(0));
+			rta = (const struct rtattr *)(m.buf + 12);
+			KTAP_EXPECT_INT(((const char *)RTA_DATA(rta) - m.buf) % 8,
+					0);
+		} else {
+			KTAP_EXPECT_INT(((const char *)RTA_DATA(rta) - m.buf) % 8,
+					4);
+		}
+		KTAP_EXPECT_INT(rta->rta_type, TCA_SLUICE_RATE);
+		KTAP_EXPECT_STR(print_with(sluice_qdisc_util.print_qopt, false,
+					   &m.opts),
+				cases[i / 2].text);
+		KTAP_EXPECT_STR(print_with(sluice_qdisc_util.print_qopt, true,
+					   &m.opts), cases[i / 2].json);
+		if (!parse_decode(cases[i / 2].text, &d) &&
+		    !KTAP_EXPECT(d.rate == cases[i / 2].rate))
+			ktap_diag("for \"%s\"", cases[i / 2].text);
+	}
+	ktap_result("print rate: u64 padded or not, exact units");
+}
+
+/* Options too short for their type are skipped, not misread. */
+static void test_print_pfc_defensive(void)
+{
+	__u32 four = 1000;
+	struct dump m;
+
+	dump_init(&m);
+	dump_put(&m, TCA_SLUICE_RATE, &four, 4);
+	dump_put(&m, TCA_SLUICE_PFC, NULL, 0);
+	dump_put(&m, TCA_SLUICE_PAUSE_RX, NULL, 0);
+	dump_put(&m, TCA_SLUICE_XOFF, &four, 2);
+	dump_put(&m, TCA_SLUICE_XON, &four, 3);
+	dump_put(&m, TCA_SLUICE_HEADROOM, NULL, 0);
+	dump_put(&m, TCA_SLUICE_PAUSE_TIME, &four, 1);
+	dump_u8(&m, TCA_SLUICE_CLASSES, 2);
+	KTAP_EXPECT_STR(print_with(sluice_qdisc_util.print_qopt, false, &m.opts),
+			"classes 2 ");
+	KTAP_EXPECT_STR(print_with(sluice_qdisc_util.print_qopt, true, &m.opts),
+			"\"classes\":2");
+	KTAP_EXPECT_STR(fake_tc_misuse(), NULL);
+	ktap_result("print rate and PFC defensive");
+}
+
 static void test_print_class(void)
 {
 	struct dump m;
@@ -1040,50 +1374,167 @@ static struct rtattr *xstats_attr(struct dump *m,
 	return rta;
 }
 
-static void test_print_xstats(void)
+/* Sizes of the xstats payload, written out: type and reserved, then ... */
+#define XSTATS_V1_LEN		24	/* ... the first release's 16 bytes */
+#define XSTATS_QDISC_LEN	72	/* ... struct tc_sluice_qdisc_xstats */
+#define XSTATS_LEN		88	/* ... the union, the class's 80 */
+
+static void test_print_xstats_v1(void)
 {
 	int (*print)(struct qdisc_util *, FILE *, struct rtattr *) =
 		sluice_qdisc_util.print_xstats;
 	struct tc_sluice_xstats q = {
 		.type = TC_SLUICE_XSTATS_QDISC,
-		.qdisc = { .untagged = 5, .limit_drops = 1099511627777ull },
+		.qdisc = { .untagged = 5, .limit_drops = 1099511627777ull,
+			   .pause_rx = 1, .pfc_rx = 2 },
 	};
 	struct tc_sluice_xstats c = {
 		.type = TC_SLUICE_XSTATS_CLASS,
-		.cls = { .limit_drops = 7, .peak_backlog = 3000 },
+		.cls = { .limit_drops = 7, .peak_backlog = 3000, .pfc_rx = 1 },
 	};
-	struct {
-		struct tc_sluice_xstats	st;
-		__u64			appended;
-	} newer = { .st = c, .appended = 9 };
 	struct tc_sluice_xstats unknown = { .type = 2 };
 	struct dump m;
 
-	KTAP_EXPECT_STR(print_with(print, false, xstats_attr(&m, &q, sizeof(q))),
+	KTAP_EXPECT_INT(sizeof(struct tc_sluice_xstats), XSTATS_LEN);
+	/* A kernel before PFC: the appended fields are not there to print. */
+	KTAP_EXPECT_STR(print_with(print, false,
+				   xstats_attr(&m, &q, XSTATS_V1_LEN)),
 			" untagged 5 limit_drops 1099511627777");
-	KTAP_EXPECT_STR(print_with(print, true, xstats_attr(&m, &q, sizeof(q))),
+	KTAP_EXPECT_STR(print_with(print, true,
+				   xstats_attr(&m, &q, XSTATS_V1_LEN)),
 			"\"untagged\":5,\"limit_drops\":1099511627777");
-	KTAP_EXPECT_STR(print_with(print, false, xstats_attr(&m, &c, sizeof(c))),
+	KTAP_EXPECT_STR(print_with(print, false,
+				   xstats_attr(&m, &c, XSTATS_V1_LEN)),
 			" limit_drops 7 peak_backlog 3000b");
-	KTAP_EXPECT_STR(print_with(print, true, xstats_attr(&m, &c, sizeof(c))),
+	KTAP_EXPECT_STR(print_with(print, true,
+				   xstats_attr(&m, &c, XSTATS_V1_LEN)),
 			"\"limit_drops\":7,\"peak_backlog\":3000");
 	KTAP_EXPECT_STR(fake_tc_misuse(), NULL);
 
 	/* Too short for the type's first fields, or for the type itself. */
 	KTAP_EXPECT_STR(print_with(print, false, xstats_attr(&m, &q, 23)), "");
 	KTAP_EXPECT_STR(print_with(print, false, xstats_attr(&m, &c, 19)), "");
-	/* Without the reserved tail, and with fields a newer kernel appended. */
+	/* Without the reserved tail: the first fields are all there. */
 	KTAP_EXPECT_STR(print_with(print, false, xstats_attr(&m, &c, 20)),
-			" limit_drops 7 peak_backlog 3000b");
-	KTAP_EXPECT_STR(print_with(print, false,
-				   xstats_attr(&m, &newer.st, sizeof(newer))),
 			" limit_drops 7 peak_backlog 3000b");
 	KTAP_EXPECT_STR(print_with(print, false, xstats_attr(&m, &q, 3)), "");
 	/* A type this plugin does not know. */
 	KTAP_EXPECT_STR(print_with(print, false,
 				   xstats_attr(&m, &unknown, sizeof(unknown))),
 			"");
-	ktap_result("print xstats");
+	ktap_result("print xstats of a kernel before PFC");
+}
+
+static const struct tc_sluice_xstats pfc_qdisc_xstats = {
+	.type = TC_SLUICE_XSTATS_QDISC,
+	.qdisc = {
+		.untagged = 5, .limit_drops = 6, .pause_rx = 1, .pfc_rx = 2,
+		.pfc_tx = 3, .pause_malformed = 4, .pause_untrusted = 8,
+		.headroom_drops = 1099511627777ull,
+	},
+};
+
+static const struct tc_sluice_xstats pfc_class_xstats = {
+	.type = TC_SLUICE_XSTATS_CLASS,
+	.cls = {
+		.limit_drops = 7, .peak_backlog = 9000, .pfc_rx = 3,
+		.xon_rx = 1, .xoff_tx = 0, .xon_tx = 0, .paused_us = 120,
+		.headroom_drops = 0, .paused = 1, .ingress_bytes = 3000,
+		.ingress_peak = 6000, .reserved2 = 0xffffffff,
+	},
+};
+
+static const char pfc_qdisc_text[] =
+	" untagged 5 limit_drops 6 pause_rx 1 pfc_rx 2 pfc_tx 3"
+	" pause_malformed 4 pause_untrusted 8 headroom_drops 1099511627777";
+
+static const char pfc_class_text[] =
+	" limit_drops 7 peak_backlog 9000b pfc_rx 3 xon_rx 1 xoff_tx 0"
+	" xon_tx 0 paused_us 120 headroom_drops 0 paused 1 ingress_bytes 3000b"
+	" ingress_peak 6000b";
+
+/* Every field, text and JSON; what a newer kernel appends is skipped. */
+static void test_print_xstats_pfc(void)
+{
+	int (*print)(struct qdisc_util *, FILE *, struct rtattr *) =
+		sluice_qdisc_util.print_xstats;
+	struct {
+		struct tc_sluice_xstats	st;
+		__u64			appended;
+	} newer = { .st = pfc_class_xstats, .appended = 9 };
+	struct tc_sluice_xstats c = pfc_class_xstats;
+	struct dump m;
+
+	KTAP_EXPECT_STR(print_with(print, false,
+				   xstats_attr(&m, &pfc_qdisc_xstats, XSTATS_LEN)),
+			pfc_qdisc_text);
+	/* The qdisc's struct ends before the union does. */
+	KTAP_EXPECT_STR(print_with(print, false,
+				   xstats_attr(&m, &pfc_qdisc_xstats,
+					       XSTATS_QDISC_LEN)),
+			pfc_qdisc_text);
+	KTAP_EXPECT_STR(print_with(print, true,
+				   xstats_attr(&m, &pfc_qdisc_xstats, XSTATS_LEN)),
+			"\"untagged\":5,\"limit_drops\":6,\"pause_rx\":1,"
+			"\"pfc_rx\":2,\"pfc_tx\":3,\"pause_malformed\":4,"
+			"\"pause_untrusted\":8,\"headroom_drops\":1099511627777");
+	KTAP_EXPECT_STR(print_with(print, false,
+				   xstats_attr(&m, &pfc_class_xstats, XSTATS_LEN)),
+			pfc_class_text);
+	KTAP_EXPECT_STR(print_with(print, true,
+				   xstats_attr(&m, &pfc_class_xstats, XSTATS_LEN)),
+			"\"limit_drops\":7,\"peak_backlog\":9000,\"pfc_rx\":3,"
+			"\"xon_rx\":1,\"xoff_tx\":0,\"xon_tx\":0,"
+			"\"paused_us\":120,\"headroom_drops\":0,\"paused\":true,"
+			"\"ingress_bytes\":3000,\"ingress_peak\":6000");
+	KTAP_EXPECT_STR(fake_tc_misuse(), NULL);
+	/* Without the reserved tail, and with a field a newer kernel appended. */
+	KTAP_EXPECT_STR(print_with(print, false,
+				   xstats_attr(&m, &pfc_class_xstats, 84)),
+			pfc_class_text);
+	KTAP_EXPECT_STR(print_with(print, false,
+				   xstats_attr(&m, &newer.st, sizeof(newer))),
+			pfc_class_text);
+	c.cls.paused = 0;
+	KTAP_EXPECT(strstr(print_with(print, true, xstats_attr(&m, &c, XSTATS_LEN)),
+			   "\"paused\":false,"));
+	ktap_result("print xstats with PFC counters");
+}
+
+/*
+ * A payload that ends inside the appended fields prints those it holds
+ * whole, and none cut short.
+ */
+static void test_print_xstats_partial(void)
+{
+	int (*print)(struct qdisc_util *, FILE *, struct rtattr *) =
+		sluice_qdisc_util.print_xstats;
+	struct dump m;
+
+	/* qdisc: up to pfc_rx (40), then 4 bytes into pfc_tx */
+	KTAP_EXPECT_STR(print_with(print, false,
+				   xstats_attr(&m, &pfc_qdisc_xstats, 40)),
+			" untagged 5 limit_drops 6 pause_rx 1 pfc_rx 2");
+	KTAP_EXPECT_STR(print_with(print, false,
+				   xstats_attr(&m, &pfc_qdisc_xstats, 44)),
+			" untagged 5 limit_drops 6 pause_rx 1 pfc_rx 2");
+	KTAP_EXPECT_STR(print_with(print, true,
+				   xstats_attr(&m, &pfc_qdisc_xstats, 31)),
+			"\"untagged\":5,\"limit_drops\":6");
+	/* class: up to paused (76), then 2 bytes into ingress_bytes */
+	KTAP_EXPECT_STR(print_with(print, false,
+				   xstats_attr(&m, &pfc_class_xstats, 76)),
+			" limit_drops 7 peak_backlog 9000b pfc_rx 3 xon_rx 1 xoff_tx 0"
+			" xon_tx 0 paused_us 120 headroom_drops 0 paused 1");
+	KTAP_EXPECT_STR(print_with(print, false,
+				   xstats_attr(&m, &pfc_class_xstats, 78)),
+			" limit_drops 7 peak_backlog 9000b pfc_rx 3 xon_rx 1 xoff_tx 0"
+			" xon_tx 0 paused_us 120 headroom_drops 0 paused 1");
+	KTAP_EXPECT_STR(print_with(print, true,
+				   xstats_attr(&m, &pfc_class_xstats, 32)),
+			"\"limit_drops\":7,\"peak_backlog\":9000,\"pfc_rx\":3");
+	KTAP_EXPECT_STR(fake_tc_misuse(), NULL);
+	ktap_result("print xstats cut short");
 }
 
 static void test_util(void)
@@ -1100,6 +1551,7 @@ static void (*const tests[])(void) = {
 	test_util,
 	test_parse_empty,
 	test_parse_scalars,
+	test_parse_pfc,
 	test_parse_tags,
 	test_parse_pcp_map,
 	test_parse_sparse_maps,
@@ -1115,8 +1567,14 @@ static void (*const tests[])(void) = {
 	test_print_default_maps_edges,
 	test_print_default_maps_defensive,
 	test_print_defensive,
+	test_print_pre_pfc,
+	test_print_pfc_off,
+	test_print_rate,
+	test_print_pfc_defensive,
 	test_print_class,
-	test_print_xstats,
+	test_print_xstats_v1,
+	test_print_xstats_pfc,
+	test_print_xstats_partial,
 };
 
 int main(void)

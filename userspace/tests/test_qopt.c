@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <sluice/map.h>
+#include <sluice/pfc.h>
 #include <sluice/qopt.h>
+#include <sluice/rate.h>
 #include <sluice/size.h>
 #include <sluice/tag.h>
 #include "ktap.h"
@@ -19,6 +21,8 @@
 #define DSCP	TC_SLUICE_TAG_DSCP
 #define MPLS	TC_SLUICE_TAG_MPLS_TC
 #define PRIO	TC_SLUICE_TAG_PRIORITY
+
+#define THRESHOLDS	(SLUICE_QOPT_XOFF | SLUICE_QOPT_XON | SLUICE_QOPT_HEADROOM)
 
 static const struct valid_case {
 	const char		*line;
@@ -133,6 +137,57 @@ static const struct valid_case {
 			   SLUICE_QOPT_DEFAULT_MAPS | SLUICE_QOPT_DSCP_MAP,
 		.classes = 2, .tag = 2, .default_maps = 0x1,
 		.maps[DSCP] = { .given = 1ull << 46, .tclass[46] = 1 } } },
+	/* The link: tc's units, 1000-based, "bps" bytes/s; 0 is unshaped. */
+	{ "rate 0", { .present = SLUICE_QOPT_RATE, .rate = 0 } },
+	{ "rate 0bit", { .present = SLUICE_QOPT_RATE, .rate = 0 } },
+	{ "rate 12345", { .present = SLUICE_QOPT_RATE, .rate = 12345 } },
+	{ "rate 100mbit", { .present = SLUICE_QOPT_RATE, .rate = 100000000 } },
+	{ "rate 100Mbit", { .present = SLUICE_QOPT_RATE, .rate = 100000000 } },
+	{ "rate 2.5gbit", { .present = SLUICE_QOPT_RATE, .rate = 2500000000ull } },
+	{ "rate 40Gbit", { .present = SLUICE_QOPT_RATE, .rate = 40000000000ull } },
+	{ "rate 1tbit", { .present = SLUICE_QOPT_RATE, .rate = 1000000000000ull } },
+	{ "rate 1kibit", { .present = SLUICE_QOPT_RATE, .rate = 1024 } },
+	{ "rate 125mbps", { .present = SLUICE_QOPT_RATE, .rate = 1000000000 } },
+	{ "rate 18446744073709551615", {
+		.present = SLUICE_QOPT_RATE, .rate = 18446744073709551615ull } },
+	/* PFC priorities, pause reception and the thresholds. */
+	{ "pfc none", { .present = SLUICE_QOPT_PFC, .pfc = 0 } },
+	{ "pfc 3", { .present = SLUICE_QOPT_PFC, .pfc = 0x08 } },
+	{ "pfc 3,4", { .present = SLUICE_QOPT_PFC, .pfc = 0x18 } },
+	{ "pfc 0-2,5", { .present = SLUICE_QOPT_PFC, .pfc = 0x27 } },
+	{ "pfc 7,0", { .present = SLUICE_QOPT_PFC, .pfc = 0x81 } },
+	{ "pfc 0-7", { .present = SLUICE_QOPT_PFC, .pfc = 0xff } },
+	{ "pfc 6-6,03", { .present = SLUICE_QOPT_PFC, .pfc = 0x48 } },
+	{ "pause-rx on", { .present = SLUICE_QOPT_PAUSE_RX, .pause_rx = 1 } },
+	{ "pause-rx off", { .present = SLUICE_QOPT_PAUSE_RX, .pause_rx = 0 } },
+	{ "xoff 50Kb xon 47Kb headroom 20Kb", {
+		.present = THRESHOLDS,
+		.xoff = 51200, .xon = 48128, .headroom = 20480 } },
+	{ "xoff 0 xon 0b headroom 0", { .present = THRESHOLDS } },
+	{ "xon 10k xoff 10240", {
+		.present = SLUICE_QOPT_XON | SLUICE_QOPT_XOFF,
+		.xoff = 10240, .xon = 10240 } },
+	{ "xon 1m", { .present = SLUICE_QOPT_XON, .xon = 1048576 } },
+	{ "headroom 268435455", {
+		.present = SLUICE_QOPT_HEADROOM, .headroom = 268435455 } },
+	{ "pause-time 1", { .present = SLUICE_QOPT_PAUSE_TIME, .pause_time = 1 } },
+	{ "pause-time 65535", {
+		.present = SLUICE_QOPT_PAUSE_TIME, .pause_time = 65535 } },
+	{ "rate 0 pfc none", {
+		.present = SLUICE_QOPT_RATE | SLUICE_QOPT_PFC } },
+	{ "pfc 3 rate 1", {
+		.present = SLUICE_QOPT_RATE | SLUICE_QOPT_PFC,
+		.rate = 1, .pfc = 0x08 } },
+	/* A switch port, and a keyword that ends a map. */
+	{ "rate 100mbit pfc 3 xoff 50Kb xon 47Kb headroom 20Kb pause-time 1000", {
+		.present = SLUICE_QOPT_RATE | SLUICE_QOPT_PFC | THRESHOLDS |
+			   SLUICE_QOPT_PAUSE_TIME,
+		.rate = 100000000, .pfc = 0x08, .xoff = 51200, .xon = 48128,
+		.headroom = 20480, .pause_time = 1000 } },
+	{ "pcp-map 3:3 pfc 3 pause-rx off", {
+		.present = SLUICE_QOPT_PCP_MAP | SLUICE_QOPT_PFC |
+			   SLUICE_QOPT_PAUSE_RX,
+		.pfc = 0x08, .maps[PCP] = { .given = 0x8, .tclass[3] = 3 } } },
 };
 
 /* Each rule of the parser, with the exact message it must give. */
@@ -229,6 +284,81 @@ static const struct invalid_case {
 	{ "pcp-map 1:1 default", "missing value after \"default\"" },
 	{ "pcp-map Default",
 	  "\"pcp-map\" entry \"Default\" is not VALUE[-VALUE]:CLASS" },
+	/* rate */
+	{ "rate", "missing value after \"rate\"" },
+	{ "rate 1gbit rate 2gbit", "duplicate option \"rate\"" },
+	{ "rate fast",
+	  "\"rate\" must be a rate such as 0, 100mbit or 2.5gbit, not \"fast\"" },
+	{ "rate -1",
+	  "\"rate\" must be a rate such as 0, 100mbit or 2.5gbit, not \"-1\"" },
+	{ "rate 10gbits",
+	  "\"rate\" must be a rate such as 0, 100mbit or 2.5gbit, not \"10gbits\"" },
+	{ "rate 1.",
+	  "\"rate\" must be a rate such as 0, 100mbit or 2.5gbit, not \"1.\"" },
+	{ "rate .5gbit",
+	  "\"rate\" must be a rate such as 0, 100mbit or 2.5gbit, not \".5gbit\"" },
+	{ "rate 1e9",
+	  "\"rate\" must be a rate such as 0, 100mbit or 2.5gbit, not \"1e9\"" },
+	{ "rate 1.5bit", "\"rate\" must be a whole number of bits/s, not \"1.5bit\"" },
+	{ "rate 1.0001kbit",
+	  "\"rate\" must be a whole number of bits/s, not \"1.0001kbit\"" },
+	{ "rate 18446744073709551616",
+	  "\"rate\" must be at most 18446744073709551615bit, not \"18446744073709551616\"" },
+	{ "rate 20000000tbit",
+	  "\"rate\" must be at most 18446744073709551615bit, not \"20000000tbit\"" },
+	/* pfc */
+	{ "pfc", "missing value after \"pfc\"" },
+	{ "pfc 3 pfc 4", "duplicate option \"pfc\"" },
+	{ "pfc all",
+	  "\"pfc\" must be none or priorities such as 3,4 or 0-2,5, not \"all\"" },
+	{ "pfc 3,,4",
+	  "\"pfc\" must be none or priorities such as 3,4 or 0-2,5, not \"3,,4\"" },
+	{ "pfc 3,",
+	  "\"pfc\" must be none or priorities such as 3,4 or 0-2,5, not \"3,\"" },
+	{ "pfc none,3",
+	  "\"pfc\" must be none or priorities such as 3,4 or 0-2,5, not \"none,3\"" },
+	{ "pfc 1-2-3",
+	  "\"pfc\" must be none or priorities such as 3,4 or 0-2,5, not \"1-2-3\"" },
+	{ "pfc 3,x9",
+	  "\"pfc\" must be none or priorities such as 3,4 or 0-2,5, not \"3,x9\"" },
+	{ "pfc 3 4", "unknown option \"4\"" },
+	{ "pfc 8", "\"pfc\" item \"8\": priority must be 0..7" },
+	{ "pfc 3,6-9,1", "\"pfc\" item \"6-9\": priority must be 0..7" },
+	{ "pfc 99999999999999999999",
+	  "\"pfc\" item \"99999999999999999999\": priority must be 0..7" },
+	{ "pfc 1,5-3", "\"pfc\" item \"5-3\": range is reversed" },
+	{ "pfc 3,3", "\"pfc\" item \"3\": priority already given" },
+	{ "pfc 0-3,2-4", "\"pfc\" item \"2-4\": priority already given" },
+	/* pause-rx */
+	{ "pause-rx", "missing value after \"pause-rx\"" },
+	{ "pause-rx yes", "\"pause-rx\" must be on or off, not \"yes\"" },
+	{ "pause-rx ON", "\"pause-rx\" must be on or off, not \"ON\"" },
+	{ "pause-rx 1", "\"pause-rx\" must be on or off, not \"1\"" },
+	/* xoff, xon, headroom */
+	{ "xoff", "missing value after \"xoff\"" },
+	{ "xon 1k xon 1k", "duplicate option \"xon\"" },
+	{ "xoff -1", "\"xoff\" must be 0..268435455 bytes, not \"-1\"" },
+	{ "xoff 256m", "\"xoff\" must be 0..268435455 bytes, not \"256m\"" },
+	{ "xon 1.5k", "\"xon\" must be 0..268435455 bytes, not \"1.5k\"" },
+	{ "headroom 4g", "\"headroom\" must be 0..268435455 bytes, not \"4g\"" },
+	{ "headroom 268435456",
+	  "\"headroom\" must be 0..268435455 bytes, not \"268435456\"" },
+	{ "xoff 10k xon 11k",
+	  "\"xon\" must be at most \"xoff\" (10k), not \"11k\"" },
+	{ "xon 50Kb headroom 1k xoff 51199",
+	  "\"xon\" must be at most \"xoff\" (51199), not \"50Kb\"" },
+	/* pause-time */
+	{ "pause-time", "missing value after \"pause-time\"" },
+	{ "pause-time 0", "\"pause-time\" must be 1..65535 quanta, not \"0\"" },
+	{ "pause-time 65536",
+	  "\"pause-time\" must be 1..65535 quanta, not \"65536\"" },
+	{ "pause-time 0x10",
+	  "\"pause-time\" must be 1..65535 quanta, not \"0x10\"" },
+	/* PFC on a port without a rate */
+	{ "rate 0 pfc 3",
+	  "\"pfc 3\" needs a \"rate\" above 0: pause quanta are bit times" },
+	{ "pfc 0-2,5 xoff 1k rate 0kbit",
+	  "\"pfc 0-2,5\" needs a \"rate\" above 0: pause quanta are bit times" },
 };
 
 static const struct copt_case {
@@ -328,6 +458,131 @@ static const struct format_case {
 	{ 4294967295u, "4294967295b" },
 };
 
+static const struct rate_case {
+	const char	*str;
+	int		ret;
+	__u64		bps;
+} rate_cases[] = {
+	{ "0", 0, 0 },
+	{ "1", 0, 1 },
+	{ "007mbit", 0, 7000000 },
+	{ "1bit", 0, 1 },
+	{ "1BIT", 0, 1 },
+	{ "1kbit", 0, 1000 },
+	{ "1Kbit", 0, 1000 },
+	{ "1mbit", 0, 1000000 },
+	{ "1gbit", 0, 1000000000 },
+	{ "1tbit", 0, 1000000000000ull },
+	{ "1kibit", 0, 1024 },
+	{ "1mibit", 0, 1048576 },
+	{ "1gibit", 0, 1073741824 },
+	{ "1tibit", 0, 1099511627776ull },
+	{ "1bps", 0, 8 },
+	{ "1Bps", 0, 8 },
+	{ "1kbps", 0, 8000 },
+	{ "1KBps", 0, 8000 },
+	{ "1mbps", 0, 8000000 },
+	{ "1gbps", 0, 8000000000ull },
+	{ "1tbps", 0, 8000000000000ull },
+	{ "1kibps", 0, 8192 },
+	{ "1mibps", 0, 8388608 },
+	{ "1gibps", 0, 8589934592ull },
+	{ "1tibps", 0, 8796093022208ull },
+	{ "2.5gbit", 0, 2500000000ull },
+	{ "2.50gbit", 0, 2500000000ull },
+	{ "0.5bps", 0, 4 },
+	{ "0.001kbit", 0, 1 },
+	{ "0.000000000001tbit", 0, 1 },
+	{ "1.000000000000000000000gbit", 0, 1000000000 },
+	{ "00000000000000000000000001", 0, 1 },
+	{ "18446744073709551615", 0, 18446744073709551615ull },
+	{ "18446744073709551.615kbit", 0, 18446744073709551615ull },
+	{ "", -EINVAL, 0 },
+	{ "bit", -EINVAL, 0 },
+	{ "-1", -EINVAL, 0 },
+	{ "+1", -EINVAL, 0 },
+	{ " 1", -EINVAL, 0 },
+	{ "1 ", -EINVAL, 0 },
+	{ "1.", -EINVAL, 0 },
+	{ ".5", -EINVAL, 0 },
+	{ "1.5.5", -EINVAL, 0 },
+	{ "1e9", -EINVAL, 0 },
+	{ "0x10", -EINVAL, 0 },
+	{ "1kbits", -EINVAL, 0 },
+	{ "1kb", -EINVAL, 0 },
+	{ "1k", -EINVAL, 0 },
+	{ "1.0000000000000000001gbit", -EINVAL, 0 },
+	{ "100000000000000000000x", -EINVAL, 0 },
+	{ "1.5bit", -EDOM, 0 },
+	{ "0.1bps", -EDOM, 0 },
+	{ "1.0001kbit", -EDOM, 0 },
+	{ "18446744073709551616", -ERANGE, 0 },
+	{ "18446744073.709551616gbit", -ERANGE, 0 },
+	{ "2305843009213693952bps", -ERANGE, 0 },
+	{ "100000000000000000000", -ERANGE, 0 },
+	{ "99999999999999999999tbps", -ERANGE, 0 },
+	{ "99999999999999999999.999999999999999999tibps", -ERANGE, 0 },
+};
+
+static const struct rate_format_case {
+	__u64		bps;
+	const char	*str;
+} rate_format_cases[] = {
+	{ 0, "0bit" },
+	{ 1, "1bit" },
+	{ 999, "999bit" },
+	{ 1000, "1Kbit" },
+	{ 1024, "1024bit" },
+	{ 1500, "1500bit" },
+	{ 64000, "64Kbit" },
+	{ 1000000, "1Mbit" },
+	{ 100000000, "100Mbit" },
+	{ 2500000000ull, "2500Mbit" },
+	{ 40000000000ull, "40Gbit" },
+	{ 1000000000000ull, "1Tbit" },
+	{ 18446744073709551000ull, "18446744073709551Kbit" },
+	{ 18446744073709551615ull, "18446744073709551615bit" },
+};
+
+static const struct pfc_case {
+	const char	*str;
+	int		ret;
+	__u8		prios;
+	int		item;	/* offset of the item at fault, or -1 */
+} pfc_cases[] = {
+	{ "none", 0, 0x00, -1 },
+	{ "0", 0, 0x01, -1 },
+	{ "7", 0, 0x80, -1 },
+	{ "3,4", 0, 0x18, -1 },
+	{ "4,3", 0, 0x18, -1 },
+	{ "0-2,5", 0, 0x27, -1 },
+	{ "0-7", 0, 0xff, -1 },
+	{ "1-1", 0, 0x02, -1 },
+	{ "0,1,2,3,4,5,6,7", 0, 0xff, -1 },
+	{ "", -EINVAL, 0, -1 },
+	{ "None", -EINVAL, 0, -1 },
+	{ "none,1", -EINVAL, 0, -1 },
+	{ ",1", -EINVAL, 0, -1 },
+	{ "1,", -EINVAL, 0, -1 },
+	{ "1,,2", -EINVAL, 0, -1 },
+	{ "1-", -EINVAL, 0, -1 },
+	{ "-1", -EINVAL, 0, -1 },
+	{ "1 ,2", -EINVAL, 0, -1 },
+	{ "1;2", -EINVAL, 0, -1 },
+	{ "+1", -EINVAL, 0, -1 },
+	{ "1-2-3", -EINVAL, 0, -1 },
+	/* Syntax is checked first: "9" is never reported before "x". */
+	{ "9,x", -EINVAL, 0, -1 },
+	{ "8", -ERANGE, 0, 0 },
+	{ "1,2,8", -ERANGE, 0, 4 },
+	{ "0-8", -ERANGE, 0, 0 },
+	{ "99999999999999999999", -ERANGE, 0, 0 },
+	{ "3-1", -EDOM, 0, 0 },
+	{ "0,7-6", -EDOM, 0, 2 },
+	{ "1,1", -EEXIST, 0, 2 },
+	{ "0-3,5,3-4", -EEXIST, 0, 6 },
+};
+
 static const struct entry_case {
 	const char	*str;
 	int		ret;
@@ -405,6 +660,16 @@ static void expect_qopt(const struct sluice_qopt *got,
 	KTAP_EXPECT_INT(got->defclass, want->defclass);
 	KTAP_EXPECT_INT(got->limit, want->limit);
 	KTAP_EXPECT_INT(got->default_maps, want->default_maps);
+	if (!KTAP_EXPECT(got->rate == want->rate))
+		ktap_diag("rate %llu, expected %llu",
+			  (unsigned long long)got->rate,
+			  (unsigned long long)want->rate);
+	KTAP_EXPECT_INT(got->pfc, want->pfc);
+	KTAP_EXPECT_INT(got->pause_rx, want->pause_rx);
+	KTAP_EXPECT_INT(got->xoff, want->xoff);
+	KTAP_EXPECT_INT(got->xon, want->xon);
+	KTAP_EXPECT_INT(got->headroom, want->headroom);
+	KTAP_EXPECT_INT(got->pause_time, want->pause_time);
 	for (tag = 0; tag <= TC_SLUICE_TAG_MAX; tag++) {
 		if (!KTAP_EXPECT_INT(got->maps[tag].given, want->maps[tag].given))
 			ktap_diag("in map of tag %u", tag);
@@ -448,7 +713,7 @@ static void test_help(void)
 {
 	static const char *const lines[] = {
 		"help", "classes 4 help", "pcp-map 1:1 help", "help foo",
-		"pcp-map default help",
+		"pcp-map default help", "rate 10gbit pfc 3 help",
 	};
 	char err[SLUICE_ERRLEN];
 	struct sluice_qopt got;
@@ -572,6 +837,134 @@ static void test_size_round_trip(void)
 	}
 	ktap_diag("%u of %u sizes round-trip", passed, checked);
 	ktap_result("size round trip");
+}
+
+static void test_rate_parse(void)
+{
+	const struct rate_case *c;
+	__u64 bps;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(rate_cases); i++) {
+		c = &rate_cases[i];
+		bps = 0xdeadbeef;
+		if (!KTAP_EXPECT_INT(sluice_parse_rate(c->str, &bps), c->ret) ||
+		    !KTAP_EXPECT(bps == (c->ret ? 0xdeadbeef : c->bps)))
+			ktap_diag("for \"%s\": %llu", c->str,
+				  (unsigned long long)bps);
+	}
+	ktap_result("rate parse");
+}
+
+static void test_rate_format(void)
+{
+	char buf[SLUICE_RATE_STRLEN];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(rate_format_cases); i++)
+		KTAP_EXPECT_STR(sluice_format_rate(rate_format_cases[i].bps, buf,
+						   sizeof(buf)),
+				rate_format_cases[i].str);
+	ktap_result("rate format");
+}
+
+static int rate_round_trips(__u64 bps)
+{
+	char buf[SLUICE_RATE_STRLEN];
+	__u64 back = ~bps;
+
+	sluice_format_rate(bps, buf, sizeof(buf));
+	if (KTAP_EXPECT(strlen(buf) < sizeof(buf) - 1) &&
+	    KTAP_EXPECT_INT(sluice_parse_rate(buf, &back), 0) &&
+	    KTAP_EXPECT(back == bps))
+		return 1;
+	ktap_diag("for %llu, formatted \"%s\"", (unsigned long long)bps, buf);
+	return 0;
+}
+
+/* Every unit's multiples and neighbours, the edges, and a spread of others. */
+static void test_rate_round_trip(void)
+{
+	static const __u64 scales[] = {
+		1, 1000, 1000000, 1000000000, 1000000000000ull,
+	};
+	unsigned int checked = 0, passed = 0, i, k;
+	__u64 x = 12345;
+
+	for (i = 0; i < ARRAY_SIZE(scales); i++) {
+		for (k = 1; k <= 3; k++, checked += 3) {
+			passed += rate_round_trips(k * scales[i]);
+			passed += rate_round_trips(k * scales[i] - 1);
+			passed += rate_round_trips(k * scales[i] + 1);
+		}
+	}
+	for (i = 0; i < 64; i++, checked += 2) {
+		passed += rate_round_trips(1ull << i);
+		passed += rate_round_trips(~0ull >> i);
+	}
+	passed += rate_round_trips(0);
+	checked++;
+	for (i = 0; i < 10000; i++, checked++) {
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		passed += rate_round_trips(i % 2 ? x : x / 1000000 * 1000000);
+	}
+	ktap_diag("%u of %u rates round-trip", passed, checked);
+	ktap_result("rate round trip");
+}
+
+static void test_pfc_parse(void)
+{
+	const struct pfc_case *c;
+	const char *item;
+	__u8 prios;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(pfc_cases); i++) {
+		c = &pfc_cases[i];
+		prios = 0x5a;
+		item = NULL;
+		if (!KTAP_EXPECT_INT(sluice_pfc_parse(c->str, &prios, &item),
+				     c->ret) ||
+		    !KTAP_EXPECT_INT(prios, c->ret ? 0x5a : c->prios) ||
+		    !KTAP_EXPECT_INT(item ? item - c->str : -1, c->item))
+			ktap_diag("for \"%s\"", c->str);
+	}
+	/* @item is optional. */
+	KTAP_EXPECT_INT(sluice_pfc_parse("3,3", &prios, NULL), -EEXIST);
+	ktap_result("pfc parse");
+}
+
+/* Every set of priorities formats as expected and reads back. */
+static void test_pfc_format(void)
+{
+	static const struct {
+		__u8		prios;
+		const char	*str;
+	} cases[] = {
+		{ 0x00, "none" }, { 0x01, "0" }, { 0x18, "3,4" },
+		{ 0x27, "0,1,2,5" }, { 0x81, "0,7" },
+		{ 0xff, "0,1,2,3,4,5,6,7" },
+	};
+	char buf[SLUICE_PFC_STRLEN], small[4];
+	unsigned int prios, bad = 0;
+	__u8 back;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
+		KTAP_EXPECT_STR(sluice_pfc_format(cases[i].prios, buf,
+						  sizeof(buf)), cases[i].str);
+	for (prios = 0; prios < 256; prios++) {
+		sluice_pfc_format(prios, buf, sizeof(buf));
+		if (strlen(buf) >= sizeof(buf) - 0 ||
+		    sluice_pfc_parse(buf, &back, NULL) || back != prios) {
+			ktap_diag("%#x formats as \"%s\"", prios, buf);
+			bad++;
+		}
+	}
+	KTAP_EXPECT_INT(bad, 0);
+	/* A short buffer holds whole priorities only, terminated. */
+	KTAP_EXPECT_STR(sluice_pfc_format(0xff, small, sizeof(small)), "0,1");
+	ktap_result("pfc format");
 }
 
 static void test_tags(void)
@@ -746,6 +1139,11 @@ static void (*const single_tests[])(void) = {
 	test_size_parse,
 	test_size_format,
 	test_size_round_trip,
+	test_rate_parse,
+	test_rate_format,
+	test_rate_round_trip,
+	test_pfc_parse,
+	test_pfc_format,
 	test_tags,
 	test_tag_maps,
 	test_entry_parse,

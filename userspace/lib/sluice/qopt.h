@@ -31,6 +31,14 @@
 #define SLUICE_QOPT_MPLS_TC_MAP	SLUICE_QOPT_MAP(TC_SLUICE_TAG_MPLS_TC)
 /* Some maps are returned to the default: sluice_qopt.default_maps. */
 #define SLUICE_QOPT_DEFAULT_MAPS	(1u << 8)
+/* The link and PFC. */
+#define SLUICE_QOPT_RATE	(1u << 9)
+#define SLUICE_QOPT_PFC		(1u << 10)
+#define SLUICE_QOPT_PAUSE_RX	(1u << 11)
+#define SLUICE_QOPT_XOFF	(1u << 12)
+#define SLUICE_QOPT_XON		(1u << 13)
+#define SLUICE_QOPT_HEADROOM	(1u << 14)
+#define SLUICE_QOPT_PAUSE_TIME	(1u << 15)
 
 /*
  * The bit of the map of tag source @tag in sluice_qopt.default_maps, which
@@ -51,6 +59,13 @@ struct sluice_qopt {
 	__u8			default_maps;
 	/* Indexed by enum tc_sluice_tag: maps[TC_SLUICE_TAG_DSCP] is dscp-map. */
 	struct sluice_map	maps[__TC_SLUICE_TAG_MAX];
+	__u64			rate;		/* bits/s, 0: unshaped */
+	__u8			pfc;		/* BIT(p): lossless priorities */
+	__u8			pause_rx;	/* 0 or 1 */
+	__u16			pause_time;	/* quanta, 1..65535 */
+	__u32			xoff;		/* bytes */
+	__u32			xon;		/* bytes, <= xoff if both given */
+	__u32			headroom;	/* bytes */
 };
 
 #define SLUICE_COPT_LIMIT	(1u << 0)

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Shared by the "sluicectl topo" files: topo.c (the group, show, dot) and
+ * topo_gen.c (gen).
+ */
+#ifndef _SLUICECTL_TOPO_H
+#define _SLUICECTL_TOPO_H
+
+#include <stdio.h>
+#include <sluice/graph.h>
+#include "sluicectl.h"
+
+int topo_gen_main(const struct command *cmd, int argc, char **argv);
+int topo_write_out(const char *path, const struct sluice_graph *g,
+		   int (*write)(const struct sluice_graph *g, FILE *f));
+
+#endif /* _SLUICECTL_TOPO_H */

@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * "sluicectl topo" as a user runs it: files written whole or not at all,
+ * exit codes (2 usage, 1 runtime), exact messages, show -j, dot.  The
+ * binary is $SLUICECTL, or the one built next to this test.
+ */
+#include <dirent.h>
+#include <fcntl.h>
+#include <json.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "ktap.h"
+
+static char sluicectl[PATH_MAX + 32];
+static char dir[] = "/tmp/test_topo_cli.XXXXXX";
+
+struct run {
+	int	status;
+	char	out[16384];
+	char	err[4096];
+};
+
+static void find_sluicectl(void)
+{
+	const char *env = getenv("SLUICECTL");
+	char self[PATH_MAX];
+	ssize_t n;
+	char *slash;
+
+	if (env) {
+		snprintf(sluicectl, sizeof(sluicectl), "%s", env);
+		return;
+	}
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	self[n > 0 ? n : 0] = '\0';
+	slash = strrchr(self, '/');
+	if (slash)
+		*slash = '\0';
+	snprintf(sluicectl, sizeof(sluicectl), "%s/../sluicectl/sluicectl", self);
+}
+
+static void slurp(FILE *f, char *buf, size_t len)
+{
+	size_t n;
+
+	rewind(f);
+	n = fread(buf, 1, len - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+}
+
+static void run(struct run *r, const char *const *args)
+{
+	char *argv[24] = { sluicectl };
+	FILE *out = tmpfile(), *err = tmpfile();
+	int i, status;
+	pid_t pid;
+
+	if (!out || !err) {
+		perror("tmpfile");
+		exit(1);
+	}
+	for (i = 0; args[i] && i < 22; i++)
+		argv[i + 1] = (char *)args[i];
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		dup2(fileno(out), STDOUT_FILENO);
+		dup2(fileno(err), STDERR_FILENO);
+		execv(sluicectl, argv);
+		_exit(127);
+	}
+	r->status = -1;
+	if (pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status))
+		r->status = WEXITSTATUS(status);
+	slurp(out, r->out, sizeof(r->out));
+	slurp(err, r->err, sizeof(r->err));
+}
+
+#define RUN(r, ...) run((r), (const char *const []){ __VA_ARGS__, NULL })
+
+static const char *path(const char *name)
+{
+	static char buf[4][PATH_MAX];
+	static int next;
+	char *p = buf[next++ % 4];
+
+	snprintf(p, PATH_MAX, "%s/%s", dir, name);
+	return p;
+}
+
+static int files_in_dir(void)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	while (d && (e = readdir(d)))
+		n += e->d_name[0] != '.';
+	if (d)
+		closedir(d);
+	return n;
+}
+
+static char *read_all(const char *p)
+{
+	FILE *f = fopen(p, "r");
+	char *buf = NULL;
+	size_t len = 0;
+
+	if (f) {
+		getdelim(&buf, &len, '\0', f);
+		fclose(f);
+	}
+	return buf;
+}
+
+static void test_gen_show(void)
+{
+	json_object *o = NULL, *v;
+	struct run r;
+
+	RUN(&r, "topo", "gen", "fc", "--switches", "100", "--inter-ports", "18",
+	    "--host-ports", "14", "-o", path("fc.json"));
+	KTAP_EXPECT_INT(r.status, 0);
+	KTAP_EXPECT_STR(r.out, "");
+	KTAP_EXPECT_STR(r.err, "");
+	RUN(&r, "topo", "show", "-j", path("fc.json"));
+	KTAP_EXPECT_INT(r.status, 0);
+	o = json_tokener_parse(r.out);
+	if (KTAP_EXPECT(o)) {
+		KTAP_EXPECT(json_object_object_get_ex(o, "layers", &v) &&
+			    !strcmp(json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN),
+				    "[3,6,6,3]"));
+		KTAP_EXPECT(json_object_object_get_ex(o, "links", &v) &&
+			    json_object_get_int(v) == 900);
+		KTAP_EXPECT(json_object_object_get_ex(o, "host_ports", &v) &&
+			    json_object_get_int(v) == 1400);
+		KTAP_EXPECT(json_object_object_get_ex(o, "connected", &v) &&
+			    json_object_get_boolean(v));
+	}
+	json_object_put(o);
+	RUN(&r, "topo", "show", path("fc.json"));
+	KTAP_EXPECT_INT(r.status, 0);
+	KTAP_EXPECT(strstr(r.out, "\nlayers 4 ports 3,6,6,3\n"));
+	KTAP_EXPECT(strstr(r.out, "\nlinks 900 parallel 0\n"));
+	KTAP_EXPECT(strstr(r.out, "\ndegree min 18 max 18 avg 18.00\n"));
+	ktap_result("gen fc -o FILE, then show and show -j");
+}
+
+static void test_determinism(void)
+{
+	const char *const a = path("a.json"), *b = path("b.json");
+	char *x, *y;
+	struct run r;
+
+	RUN(&r, "topo", "gen", "jellyfish", "--switches", "30", "--inter-ports",
+	    "5", "--seed", "9", "-o", a);
+	RUN(&r, "topo", "gen", "jellyfish", "--switches", "30", "--inter-ports",
+	    "5", "--seed", "9", "-o", b);
+	x = read_all(a);
+	y = read_all(b);
+	KTAP_EXPECT(x && y && !strcmp(x, y));
+	free(y);
+	RUN(&r, "topo", "gen", "jellyfish", "--switches", "30", "--inter-ports",
+	    "5", "--seed", "10", "-o", b);
+	y = read_all(b);
+	KTAP_EXPECT(x && y && strcmp(x, y));
+	free(x);
+	free(y);
+	unlink(a);
+	unlink(b);
+	ktap_result("the same seed writes the same bytes");
+}
+
+static const struct {
+	const char *args[12];
+	int status;
+	const char *err;
+} bad_args[] = {
+	{ { "topo", "gen", "fc", "--switches", "50", "--inter-ports", "17" }, 2,
+	  "sluicectl: fc: inter-ports must be even and at least 2, not 17: each link between two layers takes a port in both\n" },
+	{ { "topo", "gen", "fc", "--switches", "50" }, 2,
+	  "sluicectl: fc: give --inter-ports or --layer-ports\n" },
+	{ { "topo", "gen", "fc", "--inter-ports", "18" }, 2,
+	  "sluicectl: --switches is required\n" },
+	{ { "topo", "gen", "fc", "--switches", "x5", "--inter-ports", "18" }, 2,
+	  "sluicectl: \"x5\" is not a number\n" },
+	{ { "topo", "gen", "fc", "--switches", "50", "--layer-ports", "3,6,,3" }, 2,
+	  "sluicectl: \"3,6,,3\" is not a list of numbers like 3,6,6,3\n" },
+	{ { "topo", "gen", "fc", "--switches", "50", "--layers", "3",
+	    "--layer-ports", "3,6,6,3" }, 2,
+	  "sluicectl: fc: --layers 3 but --layer-ports has 4 layers\n" },
+	{ { "topo", "gen", "ring", "--switches", "5", "--seed", "1" }, 2,
+	  "sluicectl: unknown option \"--seed\"\n" },
+	{ { "topo", "gen", "ring", "--switches", "5", "--switches", "6" }, 2,
+	  "sluicectl: --switches given twice\n" },
+	/* The harness appends "-o FILE": values are taken as they are. */
+	{ { "topo", "gen", "ring", "--switches" }, 2,
+	  "sluicectl: \"-o\" is not a number\n" },
+	{ { "topo", "gen", "fattree", "--k", "5" }, 2,
+	  "sluicectl: fattree: k must be even and 2 to 256, not 5\n" },
+	{ { "topo", "gen", "torus" }, 2,
+	  "sluicectl: unknown topology family \"torus\"\n" },
+};
+
+static void test_bad_args(void)
+{
+	const char *args[16];
+	struct run r;
+	size_t i, j;
+	char *nl;
+
+	for (i = 0; i < ARRAY_SIZE(bad_args); i++) {
+		for (j = 0; bad_args[i].args[j]; j++)
+			args[j] = bad_args[i].args[j];
+		args[j++] = "-o";
+		args[j++] = path("out.json");
+		args[j] = NULL;
+		run(&r, args);
+		KTAP_EXPECT_INT(r.status, bad_args[i].status);
+		KTAP_EXPECT_STR(r.out, "");
+		/* The message, then the usage. */
+		nl = strchr(r.err, '\n');
+		if (nl)
+			nl[1] = '\0';
+		KTAP_EXPECT_STR(r.err, bad_args[i].err);
+		KTAP_EXPECT_INT(files_in_dir(), 0);
+	}
+	ktap_result("bad arguments: exit 2, the message, no file written");
+}
+
+static void test_bad_file(void)
+{
+	const char *p = path("bad.json");
+	char want[PATH_MAX + 64];
+	FILE *f = fopen(p, "w");
+	struct run r;
+
+	fputs("{\"format\":\"sluice-topology\",\"version\":1,\n"
+	      "\"nodes\":[{\"name\":\"a\"}],\"links\":[{\"a\":0}]}\n", f);
+	fclose(f);
+	RUN(&r, "topo", "show", p);
+	KTAP_EXPECT_INT(r.status, 1);
+	snprintf(want, sizeof(want), "sluicectl: %s: links[0].b: missing\n", p);
+	KTAP_EXPECT_STR(r.err, want);
+	RUN(&r, "topo", "dot", p, "-o", path("bad.dot"));
+	KTAP_EXPECT_INT(r.status, 1);
+	KTAP_EXPECT(access(path("bad.dot"), F_OK));
+	f = fopen(p, "w");
+	fputs("{\"format\":\n", f);
+	fclose(f);
+	RUN(&r, "topo", "show", p);
+	KTAP_EXPECT_INT(r.status, 1);
+	snprintf(want, sizeof(want),
+		 "sluicectl: %s: line 2 column 1: invalid JSON: unexpected end of input\n", p);
+	KTAP_EXPECT_STR(r.err, want);
+	unlink(p);
+	RUN(&r, "topo", "show");
+	KTAP_EXPECT_INT(r.status, 2);
+	KTAP_EXPECT_STR(r.err, "sluicectl: no topology file given\n"
+			"Usage: sluicectl topo show FILE [-j | --json]\n");
+	ktap_result("bad topology files: exit 1, file and field named");
+}
+
+static void test_dot(void)
+{
+	struct run r;
+
+	RUN(&r, "topo", "gen", "ring", "--switches", "3", "-o", path("ring.json"));
+	RUN(&r, "topo", "dot", path("ring.json"));
+	KTAP_EXPECT_INT(r.status, 0);
+	KTAP_EXPECT_STR(r.out, "graph \"ring\" {\n\tnode [shape=box];\n"
+			"\t\"s0\";\n\t\"s1\";\n\t\"s2\";\n"
+			"\t\"s0\" -- \"s1\" [id=\"l0\"];\n"
+			"\t\"s1\" -- \"s2\" [id=\"l1\"];\n"
+			"\t\"s2\" -- \"s0\" [id=\"l2\"];\n}\n");
+	unlink(path("ring.json"));
+	ktap_result("dot draws every node and link");
+}
+
+static void test_help(void)
+{
+	struct run r;
+
+	RUN(&r, "topo", "--help");
+	KTAP_EXPECT_INT(r.status, 0);
+	KTAP_EXPECT(!strncmp(r.out, "Usage: sluicectl topo COMMAND", 29));
+	RUN(&r, "topo", "gen", "--help");
+	KTAP_EXPECT_INT(r.status, 0);
+	KTAP_EXPECT(strstr(r.out, "\n  bcube "));
+	RUN(&r, "topo", "gen", "fc", "--help");
+	KTAP_EXPECT_INT(r.status, 0);
+	KTAP_EXPECT(strstr(r.out, "--layer-ports"));
+	RUN(&r, "topo");
+	KTAP_EXPECT_INT(r.status, 2);
+	RUN(&r, "topo", "gen", "ring", "--switches");
+	KTAP_EXPECT_INT(r.status, 2);
+	KTAP_EXPECT(!strncmp(r.err, "sluicectl: --switches needs a value\n", 36));
+	RUN(&r, "help", "topo");
+	KTAP_EXPECT_INT(r.status, 0);
+	KTAP_EXPECT(!strncmp(r.out, "Usage: sluicectl topo { gen", 27));
+	ktap_result("--help at every level");
+}
+
+static void (*const tests[])(void) = {
+	test_gen_show,
+	test_determinism,
+	test_bad_args,
+	test_bad_file,
+	test_dot,
+	test_help,
+};
+
+int main(void)
+{
+	size_t i;
+
+	find_sluicectl();
+	ktap_plan(ARRAY_SIZE(tests));
+	if (!mkdtemp(dir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	for (i = 0; i < ARRAY_SIZE(tests); i++) {
+		tests[i]();
+		unlink(path("fc.json"));
+	}
+	rmdir(dir);
+	return ktap_exit();
+}
