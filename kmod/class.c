@@ -2,9 +2,9 @@
 /*
  * The classes of a sluice qdisc as tc classes, so that "tc -s class show"
  * lists every class with its counters and "tc class change" sets a class's
- * limit.  Their number is a qdisc option: classes cannot be added, deleted
- * or given a child qdisc, because later features (pause, ingress
- * accounting) need to own every frame in them.
+ * limit, ECN threshold and DWRR quantum.  Their number is a qdisc option:
+ * classes cannot be added, deleted or given a child qdisc, because pause
+ * and ingress accounting need to own every frame in them.
  */
 #include <linux/module.h>
 #include <net/netlink.h>
@@ -39,8 +39,9 @@ static int sluice_class_change(struct Qdisc *sch, u32 classid, u32 parentid,
 			       struct netlink_ext_ack *extack)
 {
 	struct sluice_sched *q = qdisc_priv(sch);
+	struct sluice_class_opts o;
 	struct sluice_class *cl;
-	u32 limit;
+	unsigned int c;
 	int err;
 
 	if (!*arg) {
@@ -56,13 +57,25 @@ static int sluice_class_change(struct Qdisc *sch, u32 classid, u32 parentid,
 		return 0;
 
 	cl = sluice_class(q, *arg);
-	limit = cl->limit;
-	err = sluice_class_limit_parse(tca[TCA_OPTIONS], &limit, extack);
+	c = *arg - 1;
+	o.limit = cl->limit;
+	o.ecn = cl->ecn;
+	o.quantum = cl->quantum;
+	err = sluice_class_opts_parse(tca[TCA_OPTIONS], &o, extack);
 	if (err)
 		return err;
 
 	sch_tree_lock(sch);
-	cl->limit = limit;
+	cl->limit = o.limit;
+	cl->ecn = o.ecn;
+	if (cl->quantum != o.quantum) {
+		cl->quantum = o.quantum;
+		cl->deficit = 0;
+		if (o.quantum)
+			q->weighted |= BIT(c);
+		else
+			q->weighted &= ~BIT(c);
+	}
 	sch_tree_unlock(sch);
 	return 0;
 }
@@ -98,7 +111,9 @@ static int sluice_class_dump(struct Qdisc *sch, unsigned long arg,
 	opts = nla_nest_start(skb, TCA_OPTIONS);
 	if (!opts)
 		return -EMSGSIZE;
-	if (nla_put_u32(skb, TCA_SLUICE_CLASS_LIMIT, cl->limit)) {
+	if (nla_put_u32(skb, TCA_SLUICE_CLASS_LIMIT, cl->limit) ||
+	    nla_put_u32(skb, TCA_SLUICE_CLASS_ECN, cl->ecn) ||
+	    nla_put_u32(skb, TCA_SLUICE_CLASS_QUANTUM, cl->quantum)) {
 		nla_nest_cancel(skb, opts);
 		return -EMSGSIZE;
 	}
@@ -120,6 +135,7 @@ static int sluice_class_dump_stats(struct Qdisc *sch, unsigned long arg,
 			.pfc_rx = cl->pfc_rx,
 			.xon_rx = cl->xon_rx,
 			.headroom_drops = cl->headroom_drops,
+			.ecn_marks = cl->ecn_marks,
 			.paused = !!(q->paused & BIT(c)),
 		},
 	};

@@ -35,6 +35,8 @@ static const struct nla_policy sluice_policy[TCA_SLUICE_MAX + 1] = {
 
 static const struct nla_policy sluice_class_policy[TCA_SLUICE_CLASS_MAX + 1] = {
 	[TCA_SLUICE_CLASS_LIMIT] = { .type = NLA_U32 },
+	[TCA_SLUICE_CLASS_ECN]	= { .type = NLA_U32 },
+	[TCA_SLUICE_CLASS_QUANTUM] = { .type = NLA_U32 },
 };
 
 static const struct {
@@ -352,9 +354,9 @@ int sluice_config_dump(const struct sluice_config *cfg, struct sk_buff *skb)
 	return 0;
 }
 
-/* The options of "tc class change": *limit is left alone if not given. */
-int sluice_class_limit_parse(struct nlattr *opt, u32 *limit,
-			     struct netlink_ext_ack *extack)
+/* The options of "tc class change": over the current values in *o. */
+int sluice_class_opts_parse(struct nlattr *opt, struct sluice_class_opts *o,
+			    struct netlink_ext_ack *extack)
 {
 	struct nlattr *tb[TCA_SLUICE_CLASS_MAX + 1];
 	int err;
@@ -363,13 +365,30 @@ int sluice_class_limit_parse(struct nlattr *opt, u32 *limit,
 			       sluice_class_policy, extack);
 	if (err < 0)
 		return err;
-	if (!tb[TCA_SLUICE_CLASS_LIMIT])
-		return 0;
-	*limit = nla_get_u32(tb[TCA_SLUICE_CLASS_LIMIT]);
-	if (!*limit || *limit > TC_SLUICE_MAX_LIMIT) {
-		SLUICE_ERR(extack, tb[TCA_SLUICE_CLASS_LIMIT],
-			   "limit must be 1 byte to 256 MiB - 1");
-		return -EINVAL;
+	if (tb[TCA_SLUICE_CLASS_LIMIT]) {
+		o->limit = nla_get_u32(tb[TCA_SLUICE_CLASS_LIMIT]);
+		if (!o->limit || o->limit > TC_SLUICE_MAX_LIMIT) {
+			SLUICE_ERR(extack, tb[TCA_SLUICE_CLASS_LIMIT],
+				   "limit must be 1 byte to 256 MiB - 1");
+			return -EINVAL;
+		}
+	}
+	if (tb[TCA_SLUICE_CLASS_ECN]) {
+		o->ecn = nla_get_u32(tb[TCA_SLUICE_CLASS_ECN]);
+		if (o->ecn > TC_SLUICE_MAX_LIMIT) {
+			SLUICE_ERR(extack, tb[TCA_SLUICE_CLASS_ECN],
+				   "ecn threshold must be below 256 MiB");
+			return -EINVAL;
+		}
+	}
+	if (tb[TCA_SLUICE_CLASS_QUANTUM]) {
+		o->quantum = nla_get_u32(tb[TCA_SLUICE_CLASS_QUANTUM]);
+		if (o->quantum && (o->quantum < TC_SLUICE_MIN_QUANTUM ||
+				   o->quantum > TC_SLUICE_MAX_LIMIT)) {
+			SLUICE_ERR(extack, tb[TCA_SLUICE_CLASS_QUANTUM],
+				   "quantum must be 0 (strict) or 256 bytes to 256 MiB - 1");
+			return -EINVAL;
+		}
 	}
 	return 0;
 }

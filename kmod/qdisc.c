@@ -15,6 +15,7 @@
 #include <linux/if_arp.h>
 #include <linux/module.h>
 #include <linux/netdevice.h>
+#include <net/inet_ecn.h>
 #include <net/netlink.h>
 #include <net/pkt_sched.h>
 
@@ -129,6 +130,9 @@ static int enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
 		return qdisc_drop(skb, sch, to_free);
 	}
 
+	/* DCTCP step marking on the queue the frame joins. */
+	if (cl->ecn && cl->qstats.backlog > cl->ecn && INET_ECN_set_ce(skb))
+		cl->ecn_marks++;
 	__qdisc_enqueue_tail(skb, &cl->q);
 	cl->qstats.backlog += len;
 	cl->peak_backlog = max(cl->peak_backlog, cl->qstats.backlog);
@@ -185,17 +189,47 @@ static int sluice_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 }
 
 /*
- * The class strict priority serves next: the highest non-empty class that
- * is not paused.  A paused class never blocks another.
+ * Deficit weighted round robin among the ready classes with a quantum, as
+ * ets: the class whose turn it is sends while its deficit covers its head
+ * frame; otherwise it gains a quantum and the turn passes on.  Stateful but
+ * idempotent: a second call (peek, then dequeue) picks the same class.
+ */
+static struct sluice_class *dwrr_class(struct sluice_sched *q, u32 ready)
+{
+	unsigned long bits = ready;
+	unsigned int c = q->rr;
+	struct sluice_class *cl;
+
+	for (;;) {
+		c = find_next_bit(&bits, TC_SLUICE_MAX_CLASSES, c);
+		if (c >= TC_SLUICE_MAX_CLASSES)
+			c = find_first_bit(&bits, TC_SLUICE_MAX_CLASSES);
+		cl = &q->classes[c];
+		if (cl->deficit >= qdisc_pkt_len(cl->q.head)) {
+			q->rr = c;
+			return cl;
+		}
+		cl->deficit += cl->quantum;
+		c++;
+	}
+}
+
+/*
+ * The class served next among the non-empty classes no pause holds: the
+ * highest strict one, else DWRR among those with a quantum.  A paused
+ * class never blocks another.
  */
 static struct sluice_class *next_class(struct sluice_sched *q, u64 now)
 {
-	u32 ready;
+	u32 ready, strict;
 
 	if (q->paused)
 		sluice_pause_expire(q, now);
 	ready = q->active & ~q->paused;
-	return ready ? &q->classes[__fls(ready)] : NULL;
+	strict = ready & ~q->weighted;
+	if (strict)
+		return &q->classes[__fls(strict)];
+	return ready ? dwrr_class(q, ready) : NULL;
 }
 
 /* The link is busy for the frame's bits at the port's rate. */
@@ -257,8 +291,14 @@ static struct sk_buff *sluice_dequeue(struct Qdisc *sch)
 		return NULL;
 	if (cl) {
 		__qdisc_dequeue_head(&cl->q);
-		if (!cl->q.qlen)
+		if (cl->quantum)
+			cl->deficit -= qdisc_pkt_len(skb);
+		if (!cl->q.qlen) {
+			/* An idle class saves no deficit, and the turn passes. */
 			q->active &= ~BIT(cl - q->classes);
+			cl->deficit = 0;
+			q->rr = cl - q->classes + 1;
+		}
 		cl->qstats.backlog -= qdisc_pkt_len(skb);
 		bstats_update(&cl->bstats, skb);
 		sluice_ingress_release(skb);
@@ -317,6 +357,7 @@ static void classes_remove(struct Qdisc *sch, unsigned int from,
 		class_purge(cl);
 		q->active &= ~BIT(i);
 		q->paused &= ~BIT(i);
+		q->weighted &= ~BIT(i);
 	}
 	sch->q.qlen -= qlen;
 	sch->qstats.backlog -= backlog;

@@ -95,6 +95,10 @@ struct sluice_class {
 	u32				peak_backlog;
 	u64				limit_drops;
 	u64				headroom_drops;
+	u32				ecn;	/* mark above, bytes; 0: off */
+	u32				quantum; /* DWRR bytes; 0: strict */
+	u32				deficit;
+	u64				ecn_marks;
 	struct gnet_stats_basic_sync	bstats;	/* sent */
 	struct gnet_stats_queue		qstats;	/* backlog, drops */
 	/* Pause received: until when, since when, counters. */
@@ -109,6 +113,8 @@ struct sluice_sched {
 	struct sluice_config	cfg;
 	u32			active;	/* BIT(class) for each non-empty class */
 	u32			paused;	/* BIT(class) for each paused class */
+	u32			weighted; /* BIT(class): has a DWRR quantum */
+	unsigned int		rr;	/* the DWRR class whose turn it is */
 	bool			dead;	/* destroy has begun: no more kicks */
 	struct qdisc_skb_head	ctrl;	/* pause frames to send, first */
 	struct qdisc_watchdog	watchdog;
@@ -143,8 +149,15 @@ void sluice_config_default(struct sluice_config *cfg, struct Qdisc *sch);
 int sluice_config_parse(struct sluice_config *cfg, struct nlattr *opt,
 			struct netlink_ext_ack *extack);
 int sluice_config_dump(const struct sluice_config *cfg, struct sk_buff *skb);
-int sluice_class_limit_parse(struct nlattr *opt, u32 *limit,
-			     struct netlink_ext_ack *extack);
+/* What "tc class change" may set; the caller fills in the current values. */
+struct sluice_class_opts {
+	u32	limit;
+	u32	ecn;
+	u32	quantum;
+};
+
+int sluice_class_opts_parse(struct nlattr *opt, struct sluice_class_opts *o,
+			    struct netlink_ext_ack *extack);
 
 /* classify.c */
 int sluice_tag_read(const struct sk_buff *skb, unsigned int tag);

@@ -5,10 +5,11 @@
  * skb->priority) on a frame and count where it lands.
  *
  *   sendframes -i DEV [-c COUNT] [-s SIZE] [-d DSTMAC] [-p SKBPRIO]
- *              [-v VID:PCP] [-a SRCIP,DSTIP] [-x HEX]
+ *              [-v VID:PCP] [-a SRCIP,DSTIP] [-x HEX] [-E ECN]
  *              (-4 DSCP | -6 DSCP | -m TC | -e ETHERTYPE)
  *
- * -a sets the IPv4 addresses (default 198.18.0.1,198.18.0.2), so frames
+ * -E sets the ECN field of IPv4/IPv6 frames (0 not-ECT, 1 ECT(1), 2 ECT(0),
+ * 3 CE); -a sets the IPv4 addresses (default 198.18.0.1,198.18.0.2), so frames
  * can be routed; -x puts bytes right after the EtherType of an -e frame
  * (e.g. a MAC control frame: -e 0x8808 -x 0101000800000000...).
  *
@@ -48,6 +49,7 @@ struct opts {
 	enum payload payload;
 	unsigned int value;		/* DSCP, MPLS TC or EtherType */
 	struct in_addr ip_src, ip_dst;	/* IPv4 addresses */
+	unsigned int ecn;		/* ECN bits of IP frames */
 	uint8_t raw[256];		/* -x bytes after the EtherType */
 	size_t raw_len;
 };
@@ -56,7 +58,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: sendframes -i DEV [-c COUNT] [-s SIZE] [-d DSTMAC] [-p SKBPRIO]\n"
-		"                  [-v VID:PCP] [-a SRCIP,DSTIP] [-x HEX]\n"
+		"                  [-v VID:PCP] [-a SRCIP,DSTIP] [-x HEX] [-E ECN]\n"
 		"                  (-4 DSCP | -6 DSCP | -m TC | -e ETHERTYPE)\n");
 }
 
@@ -142,7 +144,7 @@ static void parse_args(struct opts *o, int argc, char **argv)
 	memset(o->dst, 0xff, ETH_ALEN);
 	inet_aton("198.18.0.1", &o->ip_src);
 	inet_aton("198.18.0.2", &o->ip_dst);
-	while ((c = getopt(argc, argv, "i:c:s:d:p:v:a:x:4:6:m:e:h")) != -1) {
+	while ((c = getopt(argc, argv, "i:c:s:d:p:v:a:x:E:4:6:m:e:h")) != -1) {
 		switch (c) {
 		case 'i': o->dev = optarg; break;
 		case 'c': o->count = number(optarg, 10000000, "count"); break;
@@ -151,6 +153,7 @@ static void parse_args(struct opts *o, int argc, char **argv)
 		case 'p': o->skbprio = number(optarg, UINT32_MAX, "priority"); break;
 		case 'a': parse_addrs(o, optarg); break;
 		case 'x': parse_hex(o, optarg); break;
+		case 'E': o->ecn = number(optarg, 3, "ECN"); break;
 		case 'v':
 			colon = strchr(optarg, ':');
 			if (!colon)
@@ -212,7 +215,7 @@ static size_t build(const struct opts *o, const uint8_t *src, uint8_t *f)
 	case P_IPV4:
 		put16(f + off, ETH_P_IP);
 		l3[0] = 0x45;
-		l3[1] = o->value << 2;
+		l3[1] = o->value << 2 | o->ecn;
 		put16(l3 + 2, len - off - 2);
 		l3[8] = 64;
 		l3[9] = IP_PROTO_TEST;
@@ -223,7 +226,7 @@ static size_t build(const struct opts *o, const uint8_t *src, uint8_t *f)
 	case P_IPV6:
 		put16(f + off, ETH_P_IPV6);
 		l3[0] = 0x60 | (o->value >> 2);
-		l3[1] = (o->value & 3) << 6;
+		l3[1] = (o->value & 3) << 6 | o->ecn << 4;
 		put16(l3 + 4, len - off - 2 - 40);
 		l3[6] = IP_PROTO_TEST;
 		l3[7] = 64;

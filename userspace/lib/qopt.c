@@ -10,7 +10,11 @@
  *   MAP := ENTRY [ ENTRY ... ] | default    ENTRY := VALUE[-VALUE]:CLASS
  *   PRIOS := none | P[-P][,P[-P]...]
  *
- *   class: sluice [ limit BYTES ]
+ *   class: sluice [ limit BYTES ] [ ecn { BYTES | off } ]
+ *                 [ quantum { BYTES | strict } ]
+ *
+ * A class's "ecn 0" is "ecn off" and "quantum 0" is "quantum strict", as
+ * the kernel takes them; the words are for reading and printing.
  *
  * A map takes every word up to the next keyword.  "default" right after a
  * map keyword returns that map to the default (TCA_SLUICE_DEFAULT_MAPS)
@@ -489,6 +493,67 @@ int sluice_qopt_parse(struct sluice_qopt *o, int argc, char *const argv[],
 	return check_classes(&p) ?: check_pfc(&p);
 }
 
+static int parse_class_limit(struct cursor *c, struct sluice_copt *o,
+			     const char *word)
+{
+	return parse_limit(c, word, &o->limit);
+}
+
+/* A threshold of the class's backlog; "off" is 0, as the kernel reads 0. */
+static int parse_class_ecn(struct cursor *c, struct sluice_copt *o,
+			   const char *word)
+{
+	if (!strcmp(word, "off")) {
+		o->ecn = 0;
+		return 0;
+	}
+	if (sluice_parse_size(word, &o->ecn) || o->ecn > TC_SLUICE_MAX_LIMIT)
+		return fail(c, "\"ecn\" must be off (0) or 1..%u bytes, not \"%s\"",
+			    TC_SLUICE_MAX_LIMIT, word);
+	return 0;
+}
+
+/* A DWRR quantum; "strict" is 0, which leaves the class strict. */
+static int parse_class_quantum(struct cursor *c, struct sluice_copt *o,
+			       const char *word)
+{
+	if (!strcmp(word, "strict")) {
+		o->quantum = 0;
+		return 0;
+	}
+	if (sluice_parse_size(word, &o->quantum) ||
+	    (o->quantum && (o->quantum < TC_SLUICE_MIN_QUANTUM ||
+			    o->quantum > TC_SLUICE_MAX_LIMIT)))
+		return fail(c,
+			    "\"quantum\" must be strict (0) or %u..%u bytes, not \"%s\"",
+			    TC_SLUICE_MIN_QUANTUM, TC_SLUICE_MAX_LIMIT, word);
+	return 0;
+}
+
+/* The options of a class, each of which takes one value. */
+static const struct class_scalar {
+	const char	*name;
+	unsigned int	bit;
+	int		(*parse)(struct cursor *c, struct sluice_copt *o,
+				 const char *word);
+} class_scalars[] = {
+	{ "limit",	SLUICE_COPT_LIMIT,	parse_class_limit },
+	{ "ecn",	SLUICE_COPT_ECN,	parse_class_ecn },
+	{ "quantum",	SLUICE_COPT_QUANTUM,	parse_class_quantum },
+};
+
+#define N_CLASS_SCALARS	(sizeof(class_scalars) / sizeof(class_scalars[0]))
+
+static const struct class_scalar *find_class_scalar(const char *word)
+{
+	size_t i;
+
+	for (i = 0; i < N_CLASS_SCALARS; i++)
+		if (!strcmp(word, class_scalars[i].name))
+			return &class_scalars[i];
+	return NULL;
+}
+
 /**
  * sluice_copt_parse() - parse the options of a sluice class
  * @o:		the options given; zeroed first
@@ -505,6 +570,7 @@ int sluice_copt_parse(struct sluice_copt *o, int argc, char *const argv[],
 	struct cursor c = {
 		.argc = argc, .argv = argv, .err = err, .errlen = errlen,
 	};
+	const struct class_scalar *s;
 	const char *word, *value;
 	int ret;
 
@@ -515,15 +581,16 @@ int sluice_copt_parse(struct sluice_copt *o, int argc, char *const argv[],
 		word = argv[c.pos];
 		if (!strcmp(word, "help"))
 			return SLUICE_PARSE_HELP;
-		if (strcmp(word, "limit"))
+		s = find_class_scalar(word);
+		if (!s)
 			return fail(&c, "unknown option \"%s\"", word);
-		if (o->present & SLUICE_COPT_LIMIT)
+		if (o->present & s->bit)
 			return fail(&c, "duplicate option \"%s\"", word);
-		o->present |= SLUICE_COPT_LIMIT;
+		o->present |= s->bit;
 		value = take_value(&c);
 		if (!value)
 			return fail(&c, "missing value after \"%s\"", word);
-		ret = parse_limit(&c, value, &o->limit);
+		ret = s->parse(&c, o, value);
 		if (ret)
 			return ret;
 	}

@@ -58,7 +58,15 @@ static void usage(void)
 
 static void class_usage(void)
 {
-	fputs("Usage: ... sluice [ limit BYTES ]\n", stderr);
+	fprintf(stderr,
+		"Usage: ... sluice [ limit BYTES ] [ ecn { BYTES | off } ]\n"
+		"                  [ quantum { BYTES | strict } ]\n"
+		"       BYTES is 1..%u, e.g. 1500, 64k, 1m; %u..%u for quantum\n"
+		"       ecn marks CE on ECT frames while the class holds more than BYTES;\n"
+		"       off (or 0) marks none\n"
+		"       quantum shares the link by DWRR among the classes that have one,\n"
+		"       BYTES per round; strict (or 0) serves the class by priority\n",
+		TC_SLUICE_MAX_LIMIT, TC_SLUICE_MIN_QUANTUM, TC_SLUICE_MAX_LIMIT);
 }
 
 /*
@@ -182,8 +190,13 @@ static int parse_class_opt(struct qdisc_util *qu, int argc, char **argv,
 	nest = begin_nest(n, CLASS_MSG_MAX, TCA_OPTIONS);
 	if (!nest)
 		return -1;
-	if (o.present & SLUICE_COPT_LIMIT &&
-	    addattr_l(n, CLASS_MSG_MAX, TCA_SLUICE_CLASS_LIMIT, &o.limit, 4))
+	if ((o.present & SLUICE_COPT_LIMIT &&
+	     addattr_l(n, CLASS_MSG_MAX, TCA_SLUICE_CLASS_LIMIT, &o.limit, 4)) ||
+	    (o.present & SLUICE_COPT_ECN &&
+	     addattr_l(n, CLASS_MSG_MAX, TCA_SLUICE_CLASS_ECN, &o.ecn, 4)) ||
+	    (o.present & SLUICE_COPT_QUANTUM &&
+	     addattr_l(n, CLASS_MSG_MAX, TCA_SLUICE_CLASS_QUANTUM, &o.quantum,
+		       4)))
 		return -1;
 	addattr_nest_end(n, nest);
 	return 0;
@@ -261,6 +274,26 @@ static void print_size(const struct rtattr *rta, const char *name)
 static void print_limit(const struct rtattr *rta)
 {
 	print_size(rta, "limit");
+}
+
+/*
+ * A size whose 0 has a name ("ecn off", "quantum strict"): text prints the
+ * name, which re-parses to 0; JSON prints 0.
+ */
+static void print_size_or(const struct rtattr *rta, const char *name,
+			  const char *zero)
+{
+	__u32 bytes;
+
+	if (get_u32(rta, &bytes))
+		return;
+	if (bytes) {
+		print_size(rta, name);
+		return;
+	}
+	print_uint(PRINT_JSON, name, NULL, 0);
+	print_string(PRINT_FP, NULL, "%s ", name);
+	print_string(PRINT_FP, NULL, "%s ", zero);
 }
 
 /* bits/s: a number in JSON, the largest exact unit in text, "10Gbit". */
@@ -452,6 +485,8 @@ static int print_class_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 	parse_rtattr_flags(tb, TCA_SLUICE_CLASS_MAX, RTA_DATA(opt),
 			   RTA_PAYLOAD(opt), NLA_F_NESTED);
 	print_limit(tb[TCA_SLUICE_CLASS_LIMIT]);
+	print_size_or(tb[TCA_SLUICE_CLASS_ECN], "ecn", "off");
+	print_size_or(tb[TCA_SLUICE_CLASS_QUANTUM], "quantum", "strict");
 	return 0;
 }
 
@@ -487,7 +522,10 @@ struct xstat {
 	.kind = _kind,							\
 }
 
-/* Appended since PFC, each printed only if the payload reaches its end. */
+/*
+ * Appended since the first release, in the order of the struct; each is
+ * printed only if the payload reaches its end.
+ */
 static const struct xstat qdisc_pfc_xstats[] = {
 	XSTAT("pause_rx", qdisc.pause_rx, XSTAT_COUNT),
 	XSTAT("pfc_rx", qdisc.pfc_rx, XSTAT_COUNT),
@@ -497,7 +535,8 @@ static const struct xstat qdisc_pfc_xstats[] = {
 	XSTAT("headroom_drops", qdisc.headroom_drops, XSTAT_COUNT),
 };
 
-static const struct xstat class_pfc_xstats[] = {
+static const struct xstat class_appended_xstats[] = {
+	/* Since PFC: */
 	XSTAT("pfc_rx", cls.pfc_rx, XSTAT_COUNT),
 	XSTAT("xon_rx", cls.xon_rx, XSTAT_COUNT),
 	XSTAT("xoff_tx", cls.xoff_tx, XSTAT_COUNT),
@@ -507,6 +546,8 @@ static const struct xstat class_pfc_xstats[] = {
 	XSTAT("paused", cls.paused, XSTAT_FLAG),
 	XSTAT("ingress_bytes", cls.ingress_bytes, XSTAT_BYTES),
 	XSTAT("ingress_peak", cls.ingress_peak, XSTAT_BYTES),
+	/* Since ECN: */
+	XSTAT("ecn_marks", cls.ecn_marks, XSTAT_COUNT),
 };
 
 /*
@@ -580,8 +621,8 @@ static int print_xstats(struct qdisc_util *qu, FILE *f, struct rtattr *xstats)
 			  st.cls.limit_drops);
 		print_uint(PRINT_ANY, "peak_backlog", " peak_backlog %ub",
 			   st.cls.peak_backlog);
-		print_appended(&st, len, class_pfc_xstats,
-			       ARRAY_SIZE(class_pfc_xstats));
+		print_appended(&st, len, class_appended_xstats,
+			       ARRAY_SIZE(class_appended_xstats));
 		break;
 	}
 	return 0;

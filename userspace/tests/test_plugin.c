@@ -271,30 +271,60 @@ static int decode(const struct request *req, struct decoded *d)
 	return check_default_maps(d);
 }
 
+/* What a class request carried inside TCA_OPTIONS. */
+struct class_decoded {
+	unsigned int	attrs;		/* bit per TCA_SLUICE_CLASS_* present */
+	__u32		limit, ecn, quantum;
+};
+
 /*
- * A class request: exactly one TCA_OPTIONS nest holding exactly one
- * TCA_SLUICE_CLASS_LIMIT; its value goes to *limit.
+ * A class request: exactly one TCA_OPTIONS nest of TCA_SLUICE_CLASS_*
+ * attributes, each a u32 as the uapi header says, none twice, none
+ * nested, none in network byte order.  @d gets the message.
  */
 static int decode_class(const struct request *req, struct decoded *d,
-			__u32 *limit)
+			struct class_decoded *cd)
 {
 	int len = req->n.nlmsg_len - NLMSG_LENGTH(sizeof(struct tcmsg));
 	const struct rtattr *opts, *rta;
+	const char *p;
+	__u32 *val;
 
 	memset(d, 0, sizeof(*d));
+	memset(cd, 0, sizeof(*cd));
 	opts = next_attr(d, "request", req->buf, &len);
 	if (!opts)
 		return -1;
 	if (len || opts->rta_type != (TCA_OPTIONS | NLA_F_NESTED))
 		return bad(d, "not one TCA_OPTIONS nest");
+	p = RTA_DATA(opts);
 	len = RTA_PAYLOAD(opts);
-	rta = next_attr(d, "TCA_OPTIONS", RTA_DATA(opts), &len);
-	if (!rta)
-		return -1;
-	if (len || rta->rta_type != TCA_SLUICE_CLASS_LIMIT ||
-	    RTA_PAYLOAD(rta) != sizeof(*limit))
-		return bad(d, "not one TCA_SLUICE_CLASS_LIMIT");
-	memcpy(limit, RTA_DATA(rta), sizeof(*limit));
+	while (len > 0) {
+		rta = next_attr(d, "TCA_OPTIONS", p, &len);
+		if (!rta)
+			return -1;
+		switch (rta->rta_type) {
+		case TCA_SLUICE_CLASS_LIMIT:
+			val = &cd->limit;
+			break;
+		case TCA_SLUICE_CLASS_ECN:
+			val = &cd->ecn;
+			break;
+		case TCA_SLUICE_CLASS_QUANTUM:
+			val = &cd->quantum;
+			break;
+		default:	/* unknown, nested or network byte order */
+			return bad(d, "class attribute type %#x", rta->rta_type);
+		}
+		if (cd->attrs & (1u << rta->rta_type))
+			return bad(d, "class attribute %u twice", rta->rta_type);
+		cd->attrs |= 1u << rta->rta_type;
+		if (RTA_PAYLOAD(rta) != sizeof(*val))
+			return bad(d, "class attribute %u: %d bytes, not 4",
+				   rta->rta_type, (int)RTA_PAYLOAD(rta));
+		memcpy(val, RTA_DATA(rta), sizeof(*val));
+		p += RTA_ALIGN(rta->rta_len);
+	}
 	return 0;
 }
 
@@ -627,6 +657,15 @@ static void test_parse_error(void)
 	ktap_result("parse error: message, usage, nothing added");
 }
 
+#define CLASS_USAGE \
+	"Usage: ... sluice [ limit BYTES ] [ ecn { BYTES | off } ]\n" \
+	"                  [ quantum { BYTES | strict } ]\n" \
+	"       BYTES is 1..268435455, e.g. 1500, 64k, 1m; 256..268435455 for quantum\n" \
+	"       ecn marks CE on ECT frames while the class holds more than BYTES;\n" \
+	"       off (or 0) marks none\n" \
+	"       quantum shares the link by DWRR among the classes that have one,\n" \
+	"       BYTES per round; strict (or 0) serves the class by priority\n"
+
 static void test_parse_help(void)
 {
 	struct request req;
@@ -650,46 +689,122 @@ static void test_parse_help(void)
 	KTAP_EXPECT_INT(req.n.nlmsg_len, NLMSG_LENGTH(sizeof(struct tcmsg)));
 
 	KTAP_EXPECT_INT(run_parse(true, "help", &req, &err), -1);
-	KTAP_EXPECT_STR(err.text, "Usage: ... sluice [ limit BYTES ]\n");
+	KTAP_EXPECT_STR(err.text, CLASS_USAGE);
+	KTAP_EXPECT_INT(req.n.nlmsg_len, NLMSG_LENGTH(sizeof(struct tcmsg)));
 	ktap_result("parse help");
 }
 
+/* Parses @line as class options and decodes the request; 0 if all went well. */
+static int parse_decode_class(const char *line, struct class_decoded *cd)
+{
+	static struct request req;
+	struct capture err;
+	struct decoded d = {};
+
+	if (!KTAP_EXPECT_INT(run_parse(true, line, &req, &err), 0) ||
+	    !KTAP_EXPECT_STR(err.text, "") ||
+	    !KTAP_EXPECT_INT(decode_class(&req, &d, cd), 0)) {
+		ktap_diag("for \"%s\": %s", line, d.err);
+		return -1;
+	}
+	return 0;
+}
+
+#define CLASS_ATTR(type)	(1u << (type))
+
 static void test_parse_class(void)
 {
+	struct class_decoded cd;
+
+	if (!parse_decode_class("limit 50k", &cd)) {
+		KTAP_EXPECT_INT(cd.attrs, CLASS_ATTR(TCA_SLUICE_CLASS_LIMIT));
+		KTAP_EXPECT_INT(cd.limit, 51200);
+	}
+	if (!parse_decode_class("", &cd))
+		KTAP_EXPECT_INT(cd.attrs, 0);
+	if (!parse_decode_class("limit 268435455", &cd))
+		KTAP_EXPECT_INT(cd.limit, 268435455);
+	ktap_result("parse class options");
+}
+
+/* ECN and the quantum, each a u32, and their words for 0. */
+static void test_parse_class_ecn_quantum(void)
+{
+	struct class_decoded cd;
+
+	if (!parse_decode_class("ecn 30Kb", &cd)) {
+		KTAP_EXPECT_INT(cd.attrs, CLASS_ATTR(TCA_SLUICE_CLASS_ECN));
+		KTAP_EXPECT_INT(cd.ecn, 30720);
+	}
+	if (!parse_decode_class("quantum 1514", &cd)) {
+		KTAP_EXPECT_INT(cd.attrs, CLASS_ATTR(TCA_SLUICE_CLASS_QUANTUM));
+		KTAP_EXPECT_INT(cd.quantum, 1514);
+	}
+	if (!parse_decode_class("quantum 3028 ecn 268435455 limit 1m", &cd)) {
+		KTAP_EXPECT_INT(cd.attrs, CLASS_ATTR(TCA_SLUICE_CLASS_LIMIT) |
+				CLASS_ATTR(TCA_SLUICE_CLASS_ECN) |
+				CLASS_ATTR(TCA_SLUICE_CLASS_QUANTUM));
+		KTAP_EXPECT_INT(cd.limit, 1048576);
+		KTAP_EXPECT_INT(cd.ecn, 268435455);
+		KTAP_EXPECT_INT(cd.quantum, 3028);
+	}
+	/* "off" and "strict" are sent, as 0: they turn the feature off. */
+	if (!parse_decode_class("ecn off quantum strict", &cd)) {
+		KTAP_EXPECT_INT(cd.attrs, CLASS_ATTR(TCA_SLUICE_CLASS_ECN) |
+				CLASS_ATTR(TCA_SLUICE_CLASS_QUANTUM));
+		KTAP_EXPECT_INT(cd.ecn, 0);
+		KTAP_EXPECT_INT(cd.quantum, 0);
+	}
+	if (!parse_decode_class("ecn 0 quantum 0", &cd)) {
+		KTAP_EXPECT_INT(cd.attrs, CLASS_ATTR(TCA_SLUICE_CLASS_ECN) |
+				CLASS_ATTR(TCA_SLUICE_CLASS_QUANTUM));
+		KTAP_EXPECT_INT(cd.ecn, 0);
+		KTAP_EXPECT_INT(cd.quantum, 0);
+	}
+	if (!parse_decode_class("quantum 256", &cd))
+		KTAP_EXPECT_INT(cd.quantum, 256);
+	ktap_result("parse class ecn and quantum: u32 each");
+}
+
+/* A rejected class command prints its message and the usage, adds nothing. */
+static void test_parse_class_error(void)
+{
+	static const struct {
+		const char	*line;
+		const char	*msg;
+	} cases[] = {
+		{ "limit 0",
+		  "\"limit\" must be 1..268435455 bytes, not \"0\"" },
+		{ "limit 256m",
+		  "\"limit\" must be 1..268435455 bytes, not \"256m\"" },
+		{ "ecn 256m",
+		  "\"ecn\" must be off (0) or 1..268435455 bytes, not \"256m\"" },
+		{ "ecn on",
+		  "\"ecn\" must be off (0) or 1..268435455 bytes, not \"on\"" },
+		{ "quantum 100",
+		  "\"quantum\" must be strict (0) or 256..268435455 bytes, not \"100\"" },
+		{ "limit 50k quantum off",
+		  "\"quantum\" must be strict (0) or 256..268435455 bytes, not \"off\"" },
+		{ "ecn off ecn 30k", "duplicate option \"ecn\"" },
+		{ "quantum", "missing value after \"quantum\"" },
+		{ "classes 4", "unknown option \"classes\"" },
+	};
+	char want[512];
 	struct request req;
 	struct capture err;
-	struct decoded d;
+	size_t i;
 
-	__u32 limit = 0;
-
-	KTAP_EXPECT_INT(run_parse(true, "limit 50k", &req, &err), 0);
-	KTAP_EXPECT_STR(err.text, "");
-	if (KTAP_EXPECT_INT(decode_class(&req, &d, &limit), 0)) {
-		KTAP_EXPECT_INT(limit, 51200);
-	} else {
-		ktap_diag("%s", d.err);
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		snprintf(want, sizeof(want), "sluice: %s\n%s", cases[i].msg,
+			 CLASS_USAGE);
+		if (!KTAP_EXPECT_INT(run_parse(true, cases[i].line, &req, &err),
+				     -1) ||
+		    !KTAP_EXPECT_STR(err.text, want) ||
+		    !KTAP_EXPECT_INT(req.n.nlmsg_len,
+				     NLMSG_LENGTH(sizeof(struct tcmsg))))
+			ktap_diag("for \"%s\"", cases[i].line);
 	}
-
-	KTAP_EXPECT_INT(run_parse(true, "", &req, &err), 0);
-	if (KTAP_EXPECT_INT(decode(&req, &d), 0))
-		KTAP_EXPECT_INT(d.attrs, 0);
-
-	KTAP_EXPECT_INT(run_parse(true, "limit 0", &req, &err), -1);
-	KTAP_EXPECT_STR(err.text,
-			"sluice: \"limit\" must be 1..268435455 bytes, not \"0\"\n"
-			"Usage: ... sluice [ limit BYTES ]\n");
-	KTAP_EXPECT_INT(run_parse(true, "limit 256m", &req, &err), -1);
-	KTAP_EXPECT_STR(err.text,
-			"sluice: \"limit\" must be 1..268435455 bytes, not \"256m\"\n"
-			"Usage: ... sluice [ limit BYTES ]\n");
-	KTAP_EXPECT_INT(run_parse(true, "limit 268435455", &req, &err), 0);
-	if (KTAP_EXPECT_INT(decode_class(&req, &d, &limit), 0))
-		KTAP_EXPECT_INT(limit, 268435455);
-	else
-		ktap_diag("%s", d.err);
-	KTAP_EXPECT_INT(run_parse(true, "classes 4", &req, &err), -1);
-	KTAP_EXPECT(!strncmp(err.text, "sluice: unknown option \"classes\"\n", 33));
-	ktap_result("parse class options");
+	ktap_result("parse class error: message, usage, nothing added");
 }
 
 /* A dump as the kernel sends it: the attributes of one TCA_OPTIONS nest. */
@@ -1342,23 +1457,98 @@ static void test_print_pfc_defensive(void)
 	ktap_result("print rate and PFC defensive");
 }
 
+/* A class dump as the kernel sends it: every option. */
+static void class_dump(struct dump *m, __u32 limit, __u32 ecn, __u32 quantum)
+{
+	dump_init(m);
+	dump_u32(m, TCA_SLUICE_CLASS_LIMIT, limit);
+	dump_u32(m, TCA_SLUICE_CLASS_ECN, ecn);
+	dump_u32(m, TCA_SLUICE_CLASS_QUANTUM, quantum);
+}
+
 static void test_print_class(void)
 {
 	struct dump m;
 
-	dump_init(&m);
-	dump_u32(&m, TCA_SLUICE_CLASS_LIMIT, 51200);
+	class_dump(&m, 51200, 30720, 1514);
 	KTAP_EXPECT_STR(print_with(sluice_qdisc_util.print_copt, false, &m.opts),
-			"limit 50Kb ");
+			"limit 50Kb ecn 30Kb quantum 1514b ");
 	KTAP_EXPECT_STR(print_with(sluice_qdisc_util.print_copt, true, &m.opts),
-			"\"limit\":51200");
+			"\"limit\":51200,\"ecn\":30720,\"quantum\":1514");
 	KTAP_EXPECT_STR(fake_tc_misuse(), NULL);
+
+	/* 0 is named in text, a number in JSON. */
+	class_dump(&m, 1500, 0, 0);
+	KTAP_EXPECT_STR(print_with(sluice_qdisc_util.print_copt, false, &m.opts),
+			"limit 1500b ecn off quantum strict ");
+	KTAP_EXPECT_STR(print_with(sluice_qdisc_util.print_copt, true, &m.opts),
+			"\"limit\":1500,\"ecn\":0,\"quantum\":0");
+	KTAP_EXPECT_STR(fake_tc_misuse(), NULL);
+
+	class_dump(&m, 268435455, 268435455, 3028);
+	KTAP_EXPECT_STR(print_with(sluice_qdisc_util.print_copt, false, &m.opts),
+			"limit 268435455b ecn 268435455b quantum 3028b ");
+	ktap_result("print class");
+}
+
+/* A kernel before ECN dumps the limit alone; broken options are skipped. */
+static void test_print_class_old(void)
+{
+	struct dump m;
 
 	dump_init(&m);
 	dump_u32(&m, TCA_SLUICE_CLASS_LIMIT, 1500);
 	KTAP_EXPECT_STR(print_with(sluice_qdisc_util.print_copt, false, &m.opts),
 			"limit 1500b ");
-	ktap_result("print class");
+	KTAP_EXPECT_STR(print_with(sluice_qdisc_util.print_copt, true, &m.opts),
+			"\"limit\":1500");
+
+	dump_init(&m);
+	dump_u32(&m, TCA_SLUICE_CLASS_LIMIT, 1500);
+	dump_put(&m, TCA_SLUICE_CLASS_ECN, &m.len, 2);
+	dump_put(&m, TCA_SLUICE_CLASS_QUANTUM, NULL, 0);
+	KTAP_EXPECT_STR(print_with(sluice_qdisc_util.print_copt, false, &m.opts),
+			"limit 1500b ");
+	KTAP_EXPECT_STR(print_with(sluice_qdisc_util.print_copt, true, &m.opts),
+			"\"limit\":1500");
+	KTAP_EXPECT_STR(print_with(sluice_qdisc_util.print_copt, false, NULL),
+			"");
+	KTAP_EXPECT_STR(fake_tc_misuse(), NULL);
+	ktap_result("print class of a kernel before ECN, and defensive");
+}
+
+/* "tc class show" output, typed back in, gives the same values. */
+static void test_print_class_reparse(void)
+{
+	static const __u32 values[][3] = {
+		{ 51200, 30720, 1514 },
+		{ 1500, 0, 0 },
+		{ 1, 1, 256 },
+		{ 268435455, 268435455, 268435455 },
+		{ 1048576, 1000, 3028 },
+		{ 65535, 0, 1048576 },
+	};
+	struct class_decoded cd;
+	char text[256];
+	struct dump m;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(values); i++) {
+		class_dump(&m, values[i][0], values[i][1], values[i][2]);
+		snprintf(text, sizeof(text), "%s",
+			 print_with(sluice_qdisc_util.print_copt, false,
+				    &m.opts));
+		if (parse_decode_class(text, &cd))
+			continue;
+		if (!KTAP_EXPECT_INT(cd.attrs, CLASS_ATTR(TCA_SLUICE_CLASS_LIMIT) |
+				     CLASS_ATTR(TCA_SLUICE_CLASS_ECN) |
+				     CLASS_ATTR(TCA_SLUICE_CLASS_QUANTUM)) ||
+		    !KTAP_EXPECT_INT(cd.limit, values[i][0]) ||
+		    !KTAP_EXPECT_INT(cd.ecn, values[i][1]) ||
+		    !KTAP_EXPECT_INT(cd.quantum, values[i][2]))
+			ktap_diag("for \"%s\"", text);
+	}
+	ktap_result("print class text re-parses");
 }
 
 /* An xstats attribute of @len bytes of @st. */
@@ -1377,7 +1567,8 @@ static struct rtattr *xstats_attr(struct dump *m,
 /* Sizes of the xstats payload, written out: type and reserved, then ... */
 #define XSTATS_V1_LEN		24	/* ... the first release's 16 bytes */
 #define XSTATS_QDISC_LEN	72	/* ... struct tc_sluice_qdisc_xstats */
-#define XSTATS_LEN		88	/* ... the union, the class's 80 */
+#define XSTATS_PFC_LEN		88	/* ... the union before ECN, the class's 80 */
+#define XSTATS_LEN		96	/* ... the union, the class's 88 */
 
 static void test_print_xstats_v1(void)
 {
@@ -1453,20 +1644,20 @@ static const char pfc_class_text[] =
 	" xon_tx 0 paused_us 120 headroom_drops 0 paused 1 ingress_bytes 3000b"
 	" ingress_peak 6000b";
 
-/* Every field, text and JSON; what a newer kernel appends is skipped. */
+/* Every field of a kernel before ECN, text and JSON. */
 static void test_print_xstats_pfc(void)
 {
 	int (*print)(struct qdisc_util *, FILE *, struct rtattr *) =
 		sluice_qdisc_util.print_xstats;
-	struct {
-		struct tc_sluice_xstats	st;
-		__u64			appended;
-	} newer = { .st = pfc_class_xstats, .appended = 9 };
 	struct tc_sluice_xstats c = pfc_class_xstats;
 	struct dump m;
 
 	KTAP_EXPECT_STR(print_with(print, false,
 				   xstats_attr(&m, &pfc_qdisc_xstats, XSTATS_LEN)),
+			pfc_qdisc_text);
+	KTAP_EXPECT_STR(print_with(print, false,
+				   xstats_attr(&m, &pfc_qdisc_xstats,
+					       XSTATS_PFC_LEN)),
 			pfc_qdisc_text);
 	/* The qdisc's struct ends before the union does. */
 	KTAP_EXPECT_STR(print_with(print, false,
@@ -1479,26 +1670,83 @@ static void test_print_xstats_pfc(void)
 			"\"pfc_rx\":2,\"pfc_tx\":3,\"pause_malformed\":4,"
 			"\"pause_untrusted\":8,\"headroom_drops\":1099511627777");
 	KTAP_EXPECT_STR(print_with(print, false,
-				   xstats_attr(&m, &pfc_class_xstats, XSTATS_LEN)),
+				   xstats_attr(&m, &pfc_class_xstats,
+					       XSTATS_PFC_LEN)),
 			pfc_class_text);
 	KTAP_EXPECT_STR(print_with(print, true,
-				   xstats_attr(&m, &pfc_class_xstats, XSTATS_LEN)),
+				   xstats_attr(&m, &pfc_class_xstats,
+					       XSTATS_PFC_LEN)),
 			"\"limit_drops\":7,\"peak_backlog\":9000,\"pfc_rx\":3,"
 			"\"xon_rx\":1,\"xoff_tx\":0,\"xon_tx\":0,"
 			"\"paused_us\":120,\"headroom_drops\":0,\"paused\":true,"
 			"\"ingress_bytes\":3000,\"ingress_peak\":6000");
 	KTAP_EXPECT_STR(fake_tc_misuse(), NULL);
-	/* Without the reserved tail, and with a field a newer kernel appended. */
+	/* Without the reserved tail. */
 	KTAP_EXPECT_STR(print_with(print, false,
 				   xstats_attr(&m, &pfc_class_xstats, 84)),
 			pfc_class_text);
-	KTAP_EXPECT_STR(print_with(print, false,
-				   xstats_attr(&m, &newer.st, sizeof(newer))),
-			pfc_class_text);
 	c.cls.paused = 0;
-	KTAP_EXPECT(strstr(print_with(print, true, xstats_attr(&m, &c, XSTATS_LEN)),
+	KTAP_EXPECT(strstr(print_with(print, true,
+				      xstats_attr(&m, &c, XSTATS_PFC_LEN)),
 			   "\"paused\":false,"));
 	ktap_result("print xstats with PFC counters");
+}
+
+/*
+ * ecn_marks ends the class's line when the payload holds it whole; a
+ * kernel before ECN (88 bytes) or a cut payload prints the line without
+ * it, and what a newer kernel appends after it is skipped.
+ */
+static void test_print_xstats_ecn(void)
+{
+	int (*print)(struct qdisc_util *, FILE *, struct rtattr *) =
+		sluice_qdisc_util.print_xstats;
+	struct {
+		struct tc_sluice_xstats	st;
+		__u64			appended;
+	} newer = { .st = pfc_class_xstats, .appended = 9 };
+	struct tc_sluice_xstats c = pfc_class_xstats;
+	char text[sizeof(pfc_class_text) + 32];
+	struct dump m;
+	int len;
+
+	c.cls.ecn_marks = 1099511627777ull;
+	newer.st.cls.ecn_marks = 42;
+	snprintf(text, sizeof(text), "%s ecn_marks 1099511627777",
+		 pfc_class_text);
+	KTAP_EXPECT_STR(print_with(print, false,
+				   xstats_attr(&m, &c, XSTATS_LEN)), text);
+	KTAP_EXPECT_STR(print_with(print, true,
+				   xstats_attr(&m, &c, XSTATS_LEN)),
+			"\"limit_drops\":7,\"peak_backlog\":9000,\"pfc_rx\":3,"
+			"\"xon_rx\":1,\"xoff_tx\":0,\"xon_tx\":0,"
+			"\"paused_us\":120,\"headroom_drops\":0,\"paused\":true,"
+			"\"ingress_bytes\":3000,\"ingress_peak\":6000,"
+			"\"ecn_marks\":1099511627777");
+	KTAP_EXPECT_STR(fake_tc_misuse(), NULL);
+
+	/* Every size short of ecn_marks' end leaves it out. */
+	for (len = XSTATS_PFC_LEN; len < XSTATS_LEN; len++) {
+		if (!KTAP_EXPECT_STR(print_with(print, false,
+						xstats_attr(&m, &c, len)),
+				     pfc_class_text))
+			ktap_diag("for %d bytes", len);
+	}
+	KTAP_EXPECT(!strstr(print_with(print, true,
+				       xstats_attr(&m, &c, XSTATS_PFC_LEN)),
+			    "ecn_marks"));
+
+	snprintf(text, sizeof(text), "%s ecn_marks 42", pfc_class_text);
+	KTAP_EXPECT_STR(print_with(print, false,
+				   xstats_attr(&m, &newer.st, sizeof(newer))),
+			text);
+	KTAP_EXPECT_INT(sizeof(newer), XSTATS_LEN + 8);
+	/* A qdisc's payload of the new size has no class field in it. */
+	KTAP_EXPECT_STR(print_with(print, false,
+				   xstats_attr(&m, &pfc_qdisc_xstats, XSTATS_LEN)),
+			pfc_qdisc_text);
+	KTAP_EXPECT_STR(fake_tc_misuse(), NULL);
+	ktap_result("print xstats with ecn_marks");
 }
 
 /*
@@ -1560,6 +1808,8 @@ static void (*const tests[])(void) = {
 	test_parse_error,
 	test_parse_help,
 	test_parse_class,
+	test_parse_class_ecn_quantum,
+	test_parse_class_error,
 	test_print_text,
 	test_print_json,
 	test_print_reparse,
@@ -1572,8 +1822,11 @@ static void (*const tests[])(void) = {
 	test_print_rate,
 	test_print_pfc_defensive,
 	test_print_class,
+	test_print_class_old,
+	test_print_class_reparse,
 	test_print_xstats_v1,
 	test_print_xstats_pfc,
+	test_print_xstats_ecn,
 	test_print_xstats_partial,
 };
 

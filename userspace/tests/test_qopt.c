@@ -361,28 +361,96 @@ static const struct invalid_case {
 	  "\"pfc 0-2,5\" needs a \"rate\" above 0: pause quanta are bit times" },
 };
 
+#define CL	SLUICE_COPT_LIMIT
+#define CE	SLUICE_COPT_ECN
+#define CQ	SLUICE_COPT_QUANTUM
+
 static const struct copt_case {
 	const char	*line;
 	int		ret;
 	unsigned int	present;
-	__u32		limit;
+	__u32		limit, ecn, quantum;
 	const char	*msg;
 } copt_cases[] = {
-	{ "", 0, 0, 0, "" },
-	{ "limit 50k", 0, SLUICE_COPT_LIMIT, 51200, "" },
-	{ "limit 1", 0, SLUICE_COPT_LIMIT, 1, "" },
-	{ "limit 268435455", 0, SLUICE_COPT_LIMIT, 268435455, "" },
-	{ "help", SLUICE_PARSE_HELP, 0, 0, "" },
-	{ "limit", -EINVAL, 0, 0, "missing value after \"limit\"" },
-	{ "limit 0", -EINVAL, 0, 0,
+	{ "", 0, 0, 0, 0, 0, "" },
+	{ "limit 50k", 0, CL, 51200, 0, 0, "" },
+	{ "limit 1", 0, CL, 1, 0, 0, "" },
+	{ "limit 268435455", 0, CL, 268435455, 0, 0, "" },
+	{ "help", SLUICE_PARSE_HELP, 0, 0, 0, 0, "" },
+	{ "limit", -EINVAL, 0, 0, 0, 0, "missing value after \"limit\"" },
+	{ "limit 0", -EINVAL, 0, 0, 0, 0,
 	  "\"limit\" must be 1..268435455 bytes, not \"0\"" },
-	{ "limit 268435456", -EINVAL, 0, 0,
+	{ "limit 268435456", -EINVAL, 0, 0, 0, 0,
 	  "\"limit\" must be 1..268435455 bytes, not \"268435456\"" },
-	{ "limit 4g", -EINVAL, 0, 0,
+	{ "limit 4g", -EINVAL, 0, 0, 0, 0,
 	  "\"limit\" must be 1..268435455 bytes, not \"4g\"" },
-	{ "limit 1k limit 2k", -EINVAL, 0, 0, "duplicate option \"limit\"" },
-	{ "classes 4", -EINVAL, 0, 0, "unknown option \"classes\"" },
+	{ "limit 1k limit 2k", -EINVAL, 0, 0, 0, 0,
+	  "duplicate option \"limit\"" },
+	{ "classes 4", -EINVAL, 0, 0, 0, 0, "unknown option \"classes\"" },
+	/* ecn */
+	{ "ecn 30Kb", 0, CE, 0, 30720, 0, "" },
+	{ "ecn 1", 0, CE, 0, 1, 0, "" },
+	{ "ecn 268435455", 0, CE, 0, 268435455, 0, "" },
+	{ "ecn off", 0, CE, 0, 0, 0, "" },
+	{ "ecn 0", 0, CE, 0, 0, 0, "" },
+	{ "ecn", -EINVAL, 0, 0, 0, 0, "missing value after \"ecn\"" },
+	{ "ecn 268435456", -EINVAL, 0, 0, 0, 0,
+	  "\"ecn\" must be off (0) or 1..268435455 bytes, not \"268435456\"" },
+	{ "ecn 256m", -EINVAL, 0, 0, 0, 0,
+	  "\"ecn\" must be off (0) or 1..268435455 bytes, not \"256m\"" },
+	{ "ecn on", -EINVAL, 0, 0, 0, 0,
+	  "\"ecn\" must be off (0) or 1..268435455 bytes, not \"on\"" },
+	{ "ecn OFF", -EINVAL, 0, 0, 0, 0,
+	  "\"ecn\" must be off (0) or 1..268435455 bytes, not \"OFF\"" },
+	{ "ecn strict", -EINVAL, 0, 0, 0, 0,
+	  "\"ecn\" must be off (0) or 1..268435455 bytes, not \"strict\"" },
+	{ "ecn -1", -EINVAL, 0, 0, 0, 0,
+	  "\"ecn\" must be off (0) or 1..268435455 bytes, not \"-1\"" },
+	{ "ecn 1k ecn off", -EINVAL, 0, 0, 0, 0, "duplicate option \"ecn\"" },
+	/* quantum */
+	{ "quantum 1514", 0, CQ, 0, 0, 1514, "" },
+	{ "quantum 256", 0, CQ, 0, 0, 256, "" },
+	{ "quantum 268435455", 0, CQ, 0, 0, 268435455, "" },
+	{ "quantum 3k", 0, CQ, 0, 0, 3072, "" },
+	{ "quantum strict", 0, CQ, 0, 0, 0, "" },
+	{ "quantum 0", 0, CQ, 0, 0, 0, "" },
+	{ "quantum", -EINVAL, 0, 0, 0, 0, "missing value after \"quantum\"" },
+	{ "quantum 100", -EINVAL, 0, 0, 0, 0,
+	  "\"quantum\" must be strict (0) or 256..268435455 bytes, not \"100\"" },
+	{ "quantum 255", -EINVAL, 0, 0, 0, 0,
+	  "\"quantum\" must be strict (0) or 256..268435455 bytes, not \"255\"" },
+	{ "quantum 1", -EINVAL, 0, 0, 0, 0,
+	  "\"quantum\" must be strict (0) or 256..268435455 bytes, not \"1\"" },
+	{ "quantum 268435456", -EINVAL, 0, 0, 0, 0,
+	  "\"quantum\" must be strict (0) or 256..268435455 bytes, not \"268435456\"" },
+	{ "quantum 2gbit", -EINVAL, 0, 0, 0, 0,
+	  "\"quantum\" must be strict (0) or 256..268435455 bytes, not \"2gbit\"" },
+	{ "quantum off", -EINVAL, 0, 0, 0, 0,
+	  "\"quantum\" must be strict (0) or 256..268435455 bytes, not \"off\"" },
+	{ "quantum 1.5k", -EINVAL, 0, 0, 0, 0,
+	  "\"quantum\" must be strict (0) or 256..268435455 bytes, not \"1.5k\"" },
+	{ "quantum strict quantum 1514", -EINVAL, 0, 0, 0, 0,
+	  "duplicate option \"quantum\"" },
+	/* together, in any order */
+	{ "limit 50Kb ecn 30Kb quantum 1514b", 0, CL | CE | CQ,
+	  51200, 30720, 1514, "" },
+	{ "quantum 3028 ecn off limit 1m", 0, CL | CE | CQ,
+	  1048576, 0, 3028, "" },
+	{ "limit 50Kb ecn off quantum strict", 0, CL | CE | CQ, 51200, 0, 0, "" },
+	{ "ecn 30k quantum 1514 help", SLUICE_PARSE_HELP, 0, 0, 0, 0, "" },
+	{ "ecn 30k quantum 100 limit 0", -EINVAL, 0, 0, 0, 0,
+	  "\"quantum\" must be strict (0) or 256..268435455 bytes, not \"100\"" },
+	{ "limit 50k ecn 30k limit 1m", -EINVAL, 0, 0, 0, 0,
+	  "duplicate option \"limit\"" },
+	{ "ecn 30k tag pcp", -EINVAL, 0, 0, 0, 0, "unknown option \"tag\"" },
+	{ "ecn 30k 1514", -EINVAL, 0, 0, 0, 0, "unknown option \"1514\"" },
+	{ "Quantum 1514", -EINVAL, 0, 0, 0, 0, "unknown option \"Quantum\"" },
+	{ "quant 1514", -EINVAL, 0, 0, 0, 0, "unknown option \"quant\"" },
 };
+
+#undef CL
+#undef CE
+#undef CQ
 
 static const struct size_case {
 	const char	*str;
@@ -763,6 +831,8 @@ static void test_copt(const struct copt_case *c)
 	if (!c->ret) {
 		KTAP_EXPECT_INT(got.present, c->present);
 		KTAP_EXPECT_INT(got.limit, c->limit);
+		KTAP_EXPECT_INT(got.ecn, c->ecn);
+		KTAP_EXPECT_INT(got.quantum, c->quantum);
 	}
 	ktap_result("class \"%s\"", c->line);
 }

@@ -74,7 +74,17 @@
  * it stands for, which are queued one by one (those that do not fit are
  * tail-dropped), so a small buffer does not refuse TSO traffic outright.
  *
- * Class dumps carry TCA_SLUICE_CLASS_LIMIT, the standard basic and queue stats
+ * ECN: a class with TCA_SLUICE_CLASS_ECN K marks CE on every ECT frame
+ * (IPv4 or IPv6) that arrives while the class holds more than K bytes:
+ * DCTCP's step marking on the instantaneous queue, which TCP-Bolt uses.
+ *
+ * Scheduling: classes with TCA_SLUICE_CLASS_QUANTUM 0 (the default) are
+ * strict, served highest first; when no strict class can send, the
+ * classes with a quantum share the link by deficit weighted round robin
+ * (as ets: each turn adds the quantum, in bytes, to the class's deficit;
+ * 256 bytes at least).  Paused classes are skipped and keep their deficit.
+ *
+ * Class dumps carry the TCA_SLUICE_CLASS_* options, the standard basic and queue stats
  * (bytes, packets, drops, backlog, qlen), and struct tc_sluice_xstats with
  * type TC_SLUICE_XSTATS_CLASS.  Classes cannot be created, deleted or
  * grafted: their number is TCA_SLUICE_CLASSES and their queues are internal
@@ -144,6 +154,9 @@
  */
 #define TC_SLUICE_MAX_LIMIT	(0xffffffffU / TC_SLUICE_MAX_CLASSES)
 
+/* The smallest DWRR quantum, which bounds the rounds a large frame waits. */
+#define TC_SLUICE_MIN_QUANTUM	256
+
 /* Number of values of each tag field, i.e. the size of its map. */
 #define TC_SLUICE_PCP_VALUES		8
 #define TC_SLUICE_DSCP_VALUES		64
@@ -189,6 +202,8 @@ enum {
 enum {
 	TCA_SLUICE_CLASS_UNSPEC,
 	TCA_SLUICE_CLASS_LIMIT,		/* u32, bytes, 1..MAX_LIMIT */
+	TCA_SLUICE_CLASS_ECN,		/* u32, bytes of backlog; 0: off */
+	TCA_SLUICE_CLASS_QUANTUM,	/* u32, DWRR bytes; 0: strict */
 	__TCA_SLUICE_CLASS_MAX,
 };
 
@@ -243,6 +258,8 @@ struct tc_sluice_class_xstats {
 	__u32	ingress_bytes;	/* this port's ingress account for p */
 	__u32	ingress_peak;	/* highest ingress account for p */
 	__u32	reserved2;
+	/* Since ECN: */
+	__u64	ecn_marks;	/* frames CE-marked */
 };
 
 struct tc_sluice_xstats {

@@ -68,11 +68,16 @@ struct sluice_qopt {
 	__u32			headroom;	/* bytes */
 };
 
+/* Bits of sluice_copt.present. */
 #define SLUICE_COPT_LIMIT	(1u << 0)
+#define SLUICE_COPT_ECN		(1u << 1)
+#define SLUICE_COPT_QUANTUM	(1u << 2)
 
 struct sluice_copt {
 	unsigned int	present;
 	__u32		limit;		/* bytes */
+	__u32		ecn;		/* bytes of backlog; 0: off */
+	__u32		quantum;	/* DWRR bytes; 0: strict */
 };
 
 int sluice_qopt_parse(struct sluice_qopt *o, int argc, char *const argv[],

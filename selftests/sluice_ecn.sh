@@ -1,0 +1,126 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# ECN: ECT frames through a class with "ecn K" are CE-marked exactly while
+# the class holds more than K bytes; not-ECT frames never are.
+#
+#   sendframes -> a0 [sluice rate 400kbit, class 1:1 ecn 3000] ---- b0 (tcpdump)
+#
+# 20 frames of 1000 bytes arrive in a burst on a link that sends one every
+# 20 ms, so frame i finds about (i - 1) * 1000 bytes queued: the first
+# frames pass unmarked, the rest are marked; frames sent one at a time
+# after the queue drained find it empty and pass unmarked.
+
+ALL_TESTS="
+	ecn_marks_above_threshold_ipv4
+	ecn_marks_above_threshold_ipv6
+	ecn_leaves_not_ect_alone
+"
+
+source "$(dirname "$0")/lib.sh"
+
+require_cmd tc ip jq tcpdump
+sluice_load
+
+THRESHOLD=3000
+BURST=20
+
+setup()
+{
+	netns_add NS || return 1
+	veth_add "$NS" a0 b0 &&
+		tc -n "$NS" qdisc add dev a0 root handle 1: sluice classes 1 \
+			rate 400kbit &&
+		defer tc -n "$NS" qdisc del dev a0 root &&
+		tc -n "$NS" class change dev a0 classid 1:1 sluice \
+			ecn $THRESHOLD
+}
+
+# capture_start: tcpdump on b0 into $PCAP.
+capture_start()
+{
+	PCAP=$(mktemp /tmp/ecn.XXXXXX.pcap)
+	defer rm -f "$PCAP"
+	ip netns exec "$NS" tcpdump -i b0 -U -w "$PCAP" "$1" 2>/dev/null &
+	defer kill $!
+	sleep 2
+}
+
+# ecn_bits: the ECN field of each captured IP frame, in arrival order.
+ecn_bits()
+{
+	tcpdump -r "$PCAP" -nn -v 2>/dev/null |
+		sed -n 's/.*\(tos\|class\) 0x\([0-9a-f]*\).*/\2/p' |
+		while read -r tc; do echo $((0x$tc & 3)); done | tr -d '\n'
+}
+
+wait_drained()
+{
+	for _ in $(seq 100); do
+		[[ "$(class_stat "$NS" a0 1:1 qlen)" == 0 ]] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# marks_test FAMILY-FLAG FILTER: a burst of ECT(0) frames, then 3 frames
+# sent one at a time.
+marks_test()
+{
+	local bits marked
+
+	setup
+	check_err $? "setup"
+	capture_start "$2"
+	send "$NS" a0 "$1" 0 -E 2 -s 1000 -c $BURST >/dev/null
+	wait_drained
+	check_err $? "the burst did not drain"
+	for _ in 1 2 3; do
+		send "$NS" a0 "$1" 0 -E 2 -s 1000 >/dev/null
+		wait_drained
+	done
+	sleep 0.5
+
+	bits=$(ecn_bits)
+	log_info "ECN field per frame (2 ECT, 3 CE): $bits"
+	check_eq "${#bits}" $((BURST + 3)) "frames captured"
+	# Unmarked while at most 3000 bytes were queued, marked after, and
+	# unmarked again once the queue is empty.
+	[[ "$bits" =~ ^(2+)(3+)222$ ]]
+	check_err $? "marks are not exactly the frames that found a long queue"
+	((${#BASH_REMATCH[1]} >= THRESHOLD / 1000 + 1 &&
+	  ${#BASH_REMATCH[1]} <= THRESHOLD / 1000 + 2))
+	check_err $? "${#BASH_REMATCH[1]} unmarked frames before the first mark"
+	marked=$(echo -n "$bits" | tr -cd 3 | wc -c)
+	check_eq "$(class_stat "$NS" a0 1:1 ecn_marks)" "$marked" \
+		"ecn_marks counter"
+}
+
+ecn_marks_above_threshold_ipv4()
+{
+	marks_test -4 ip
+}
+
+ecn_marks_above_threshold_ipv6()
+{
+	marks_test -6 ip6
+}
+
+ecn_leaves_not_ect_alone()
+{
+	local bits
+
+	setup
+	check_err $? "setup"
+	capture_start ip
+	send "$NS" a0 -4 0 -E 0 -s 1000 -c $BURST >/dev/null
+	wait_drained
+	sleep 0.5
+	bits=$(ecn_bits)
+	check_eq "$bits" "$(printf '0%.0s' $(seq $BURST))" "ECN field of not-ECT frames"
+	check_eq "$(class_stat "$NS" a0 1:1 ecn_marks)" 0 "ecn_marks counter"
+	(($(class_stat "$NS" a0 1:1 peak_backlog) > THRESHOLD))
+	check_err $? "the queue never passed the threshold"
+}
+
+tests_run
