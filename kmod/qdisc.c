@@ -232,12 +232,18 @@ static struct sluice_class *next_class(struct sluice_sched *q, u64 now)
 	return ready ? dwrr_class(q, ready) : NULL;
 }
 
-/* The link is busy for the frame's bits at the port's rate. */
+/*
+ * The link is busy for the frame's bits at the port's rate, from the end
+ * of the previous frame: a backlogged link sends back to back even when
+ * the watchdog wakes us late.  Lateness is made up for at most one MTU's
+ * time (a token bucket one MTU deep); an idle link starts afresh.
+ */
 static void link_busy(struct sluice_sched *q, unsigned int len, u64 now)
 {
-	if (q->cfg.rate)
-		q->t_next = max(q->t_next, now) +
-			    div64_u64((u64)len * 8 * NSEC_PER_SEC, q->cfg.rate);
+	if (!q->cfg.rate)
+		return;
+	q->t_next = max(q->t_next, now - min(now, q->mtu_ns)) +
+		    div64_u64((u64)len * 8 * NSEC_PER_SEC, q->cfg.rate);
 }
 
 /*
@@ -373,6 +379,15 @@ static void class_init(struct sluice_class *cl, u32 limit)
 	cl->limit = limit;
 }
 
+/* The time an MTU-sized frame takes on the link. */
+static u64 mtu_ns(struct Qdisc *sch, const struct sluice_config *cfg)
+{
+	if (!cfg->rate)
+		return 0;
+	return div64_u64((u64)psched_mtu(qdisc_dev(sch)) * 8 * NSEC_PER_SEC,
+			 cfg->rate);
+}
+
 static void commit(struct Qdisc *sch, const struct sluice_config *cfg,
 		   bool limit_given)
 {
@@ -389,6 +404,7 @@ static void commit(struct Qdisc *sch, const struct sluice_config *cfg,
 			q->classes[i].limit = cfg->limit;
 	}
 	q->cfg = *cfg;
+	q->mtu_ns = mtu_ns(sch, cfg);
 	if (q->port)
 		sluice_port_config(q->port, cfg);
 	sch_tree_unlock(sch);
@@ -472,6 +488,7 @@ static int sluice_init(struct Qdisc *sch, struct nlattr *opt,
 	for (i = 0; i < cfg.nclasses; i++)
 		class_init(&q->classes[i], cfg.limit);
 	q->cfg = cfg;
+	q->mtu_ns = mtu_ns(sch, &cfg);
 	return 0;
 }
 

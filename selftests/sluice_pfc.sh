@@ -61,7 +61,8 @@ setup_rx()
 {
 	netns_add NS || return 1
 	veth_add "$NS" a0 b0 &&
-		tc -n "$NS" qdisc add dev a0 root handle 1: sluice rate 1mbit "$@" &&
+		tc -n "$NS" qdisc add dev a0 root handle 1: sluice \
+			rate "${RATE:-1mbit}" &&
 		defer tc -n "$NS" qdisc del dev a0 root
 }
 
@@ -184,12 +185,14 @@ arrivals()
 			'index($0, tos) { print $1 }'
 }
 
-# With class 3 paused and loaded, class 1 still gets the whole link.
+# With class 3 paused and loaded, class 1 still gets the whole link.  The
+# link is slower here (50 frames/s) so that the emulated CPU, even shared
+# with other VMs, is never what limits the rate measured.
 pfc_rx_paused_class_does_not_block()
 {
-	local pcap times first last n bps
+	local pcap times first last n bps link=400000
 
-	setup_rx
+	RATE=${link}bit setup_rx
 	check_err $? "setup"
 	pcap=$(mktemp /tmp/pfc.XXXXXX.pcap)
 	defer rm -f "$pcap"
@@ -199,7 +202,7 @@ pfc_rx_paused_class_does_not_block()
 	pfc_to_a0 0x08 0 0 0 65535 0 0 0 0
 	send "$NS" a0 -4 24 -s 1000 -c 20 >/dev/null
 	send "$NS" a0 -4 8 -s 1000 -c 50 >/dev/null
-	wait_sent 1:2 50 5
+	wait_sent 1:2 50 10
 	check_err $? "class 1 did not send its 50 frames"
 	sleep 0.5
 	check_eq "$(xstat 1:4 packets)" 0 "class 3 sent while paused"
@@ -211,9 +214,9 @@ pfc_rx_paused_class_does_not_block()
 	check_eq "$n" 50 "class 1 frames captured"
 	# 49 frames of 1000 bytes after the first one, at the link's rate.
 	bps=$(awk -v a="$first" -v b="$last" 'BEGIN { printf "%d", 49 * 8000 / (b - a) }')
-	log_info "class 1 rate with class 3 paused: $bps bit/s of 1000000"
-	((bps >= 900000 && bps <= 1100000))
-	check_err $? "class 1 got $bps bit/s of a 1 Mbit/s link"
+	log_info "class 1 rate with class 3 paused: $bps bit/s of $link"
+	((bps >= link * 9 / 10 && bps <= link * 11 / 10))
+	check_err $? "class 1 got $bps bit/s of a $link bit/s link"
 }
 
 # The PFC frames in a capture: "enable t3" per line, as tshark decodes them.
