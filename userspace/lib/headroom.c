@@ -70,3 +70,42 @@ int sluice_headroom_bytes(struct sluice_headroom *h)
 	h->bytes = bytes;
 	return 0;
 }
+
+/**
+ * sluice_xoff_auto() - PFC thresholds that leave room for the headroom
+ * @h:		the inputs of sluice_headroom_bytes(), which is called on it
+ * @limit:	the class limit, bytes
+ * @xoff:	set to @limit - headroom
+ * @xon:	set to *@xoff - @h->mtu, or 0 if that is less
+ *
+ * A lossless class must not lose what its upstream neighbour still sends
+ * after being paused: up to the headroom, h->bytes.  The port pauses when
+ * a priority's ingress account crosses xoff and drops only past xoff +
+ * headroom or at the class limit, so the largest xoff that can never
+ * drop is the one at which what is left of the limit still covers the
+ * headroom, the bytes in flight during one pause round trip:
+ *
+ *   xoff = limit - b_hr
+ *
+ * A smaller xoff pauses earlier than needed and wastes buffer; a larger
+ * one loses frames when the class is full.  xon sits one largest frame
+ * below xoff, so that one frame leaving does not resume the neighbour only
+ * for the next arriving one to pause it again.
+ *
+ * Return: 0; -ENOSPC if @limit is not above the headroom (h->bytes is set,
+ * *@xoff and *@xon are not), or -ERANGE from sluice_headroom_bytes().
+ */
+int sluice_xoff_auto(struct sluice_headroom *h, __u32 limit, __u32 *xoff,
+		     __u32 *xon)
+{
+	int ret;
+
+	ret = sluice_headroom_bytes(h);
+	if (ret)
+		return ret;
+	if (h->bytes >= limit)
+		return -ENOSPC;
+	*xoff = limit - h->bytes;
+	*xon = *xoff > h->mtu ? *xoff - h->mtu : 0;
+	return 0;
+}

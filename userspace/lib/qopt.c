@@ -4,14 +4,23 @@
  *
  *   sluice [ classes N ] [ tag { priority | pcp | dscp | mpls-tc } ]
  *          [ default CLASS ] [ limit BYTES ] [ rate RATE ] [ pfc PRIOS ]
- *          [ pause-rx { on | off } ] [ xoff BYTES ] [ xon BYTES ]
- *          [ headroom BYTES ] [ pause-time QUANTA ] [ pcp-map MAP ]
- *          [ dscp-map MAP ] [ mpls-tc-map MAP ] [ prio-map MAP ]
+ *          [ pause-rx { on | off } ] [ xoff { BYTES | AUTO } ]
+ *          [ xon BYTES ] [ headroom BYTES ] [ pause-time QUANTA ]
+ *          [ pcp-map MAP ] [ dscp-map MAP ] [ mpls-tc-map MAP ]
+ *          [ prio-map MAP ]
  *   MAP := ENTRY [ ENTRY ... ] | default    ENTRY := VALUE[-VALUE]:CLASS
  *   PRIOS := none | P[-P][,P[-P]...]
+ *   AUTO := auto [ cable METRES ] [ mtu BYTES ]
  *
  *   class: sluice [ limit BYTES ] [ ecn { BYTES | off } ]
  *                 [ quantum { BYTES | strict } ]
+ *
+ * "xoff auto" computes xoff, xon and headroom from the PFC headroom of
+ * sluice_xoff_auto(); it needs "rate" and "limit" in the same command, as
+ * the kernel's current values are not known here, and excludes "headroom".
+ * "cable" and "mtu" are its inputs, valid right after it only (in either
+ * order).  The parser collects them; sluice_qopt_xoff_auto() computes, once
+ * the caller knows the device's MTU.  The kernel sees plain numbers.
  *
  * A class's "ecn 0" is "ecn off" and "quantum 0" is "quantum strict", as
  * the kernel takes them; the words are for reading and printing.
@@ -34,6 +43,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sluice/headroom.h>
 #include <sluice/pfc.h>
 #include <sluice/qopt.h>
 #include <sluice/rate.h>
@@ -66,6 +76,7 @@ struct qopt_parser {
 	struct sluice_qopt	*o;
 	const char		*default_word;
 	const char		*entry_word[__TC_SLUICE_TAG_MAX][SLUICE_MAP_MAX_VALUES];
+	const char		*rate_word;
 	const char		*pfc_word;
 	const char		*xoff_word;
 	const char		*xon_word;
@@ -154,6 +165,7 @@ static int parse_qdisc_limit(struct qopt_parser *p, const char *word)
 
 static int parse_rate(struct qopt_parser *p, const char *word)
 {
+	p->rate_word = word;
 	switch (sluice_parse_rate(word, &p->o->rate)) {
 	case 0:
 		return 0;
@@ -218,10 +230,87 @@ static int parse_threshold(struct qopt_parser *p, const char *name,
 	return 0;
 }
 
+static int parse_cable(struct qopt_parser *p, const char *word)
+{
+	unsigned long n;
+
+	if (parse_uint(word, SLUICE_CABLE_MAX_M, &n))
+		return fail(&p->c, "\"cable\" must be 0..%u metres, not \"%s\"",
+			    SLUICE_CABLE_MAX_M, word);
+	p->o->cable_m = n;
+	return 0;
+}
+
+static int parse_mtu(struct qopt_parser *p, const char *word)
+{
+	if (sluice_parse_size(word, &p->o->mtu) || !p->o->mtu ||
+	    p->o->mtu > TC_SLUICE_MAX_LIMIT)
+		return fail(&p->c, "\"mtu\" must be 1..%u bytes, not \"%s\"",
+			    TC_SLUICE_MAX_LIMIT, word);
+	return 0;
+}
+
+/* The options of "xoff auto", which only follow it. */
+static const struct auto_opt {
+	const char	*name;
+	unsigned int	bit;
+	int		(*parse)(struct qopt_parser *p, const char *word);
+} auto_opts[] = {
+	{ "cable",	SLUICE_QOPT_CABLE,	parse_cable },
+	{ "mtu",	SLUICE_QOPT_MTU,	parse_mtu },
+};
+
+#define N_AUTO_OPTS	(sizeof(auto_opts) / sizeof(auto_opts[0]))
+
+static const struct auto_opt *find_auto_opt(const char *word)
+{
+	size_t i;
+
+	for (i = 0; i < N_AUTO_OPTS; i++)
+		if (!strcmp(word, auto_opts[i].name))
+			return &auto_opts[i];
+	return NULL;
+}
+
+/*
+ * "xoff auto", with the cursor after "auto": takes the "cable" and "mtu"
+ * that follow.  XOFF_AUTO stands for XOFF until sluice_qopt_xoff_auto().
+ */
+static int parse_xoff_auto(struct qopt_parser *p)
+{
+	struct cursor *c = &p->c;
+	const struct auto_opt *a;
+	const char *value;
+	int ret;
+
+	p->o->present &= ~SLUICE_QOPT_XOFF;
+	p->o->present |= SLUICE_QOPT_XOFF_AUTO;
+	p->o->cable_m = SLUICE_CABLE_DEFAULT_M;
+	while (c->pos < c->argc && (a = find_auto_opt(c->argv[c->pos]))) {
+		if (p->o->present & a->bit)
+			return fail(c, "duplicate option \"%s\"", a->name);
+		p->o->present |= a->bit;
+		value = take_value(c);
+		if (!value)
+			return fail(c, "missing value after \"%s\"", a->name);
+		ret = a->parse(p, value);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 static int parse_xoff(struct qopt_parser *p, const char *word)
 {
+	if (!strcmp(word, "auto"))
+		return parse_xoff_auto(p);
 	p->xoff_word = word;
-	return parse_threshold(p, "xoff", word, &p->o->xoff);
+	if (sluice_parse_size(word, &p->o->xoff) ||
+	    p->o->xoff > TC_SLUICE_MAX_LIMIT)
+		return fail(&p->c,
+			    "\"xoff\" must be auto or 0..%u bytes, not \"%s\"",
+			    TC_SLUICE_MAX_LIMIT, word);
+	return 0;
 }
 
 static int parse_xon(struct qopt_parser *p, const char *word)
@@ -291,7 +380,8 @@ static int find_map(const char *word)
 
 static int is_keyword(const char *word)
 {
-	return !strcmp(word, "help") || find_scalar(word) || find_map(word) >= 0;
+	return !strcmp(word, "help") || find_scalar(word) ||
+	       find_map(word) >= 0 || find_auto_opt(word);
 }
 
 static int parse_entry(struct qopt_parser *p, unsigned int tag, const char *word)
@@ -396,6 +486,9 @@ static int parse_keyword(struct qopt_parser *p)
 
 	if (!strcmp(word, "help"))
 		return SLUICE_PARSE_HELP;
+	if (find_auto_opt(word))
+		return fail(&p->c, "\"%s\" is only valid right after \"xoff auto\"",
+			    word);
 	s = find_scalar(word);
 	tag = find_map(word);
 	if (!s && tag < 0)
@@ -403,7 +496,9 @@ static int parse_keyword(struct qopt_parser *p)
 
 	if (!s)
 		return parse_map_keyword(p, tag);
-	if (p->o->present & s->bit)
+	if (p->o->present & s->bit ||
+	    (s->bit == SLUICE_QOPT_XOFF &&
+	     p->o->present & SLUICE_QOPT_XOFF_AUTO))
 		return fail(&p->c, "duplicate option \"%s\"", word);
 	p->o->present |= s->bit;
 
@@ -461,6 +556,32 @@ static int check_pfc(struct qopt_parser *p)
 	return 0;
 }
 
+/*
+ * What "xoff auto" needs from the same command: the parser cannot read the
+ * kernel's current rate and limit, and the headroom is its to set.
+ */
+static int check_xoff_auto(struct qopt_parser *p)
+{
+	const struct sluice_qopt *o = p->o;
+
+	if (!(o->present & SLUICE_QOPT_XOFF_AUTO))
+		return 0;
+	if (!(o->present & SLUICE_QOPT_RATE))
+		return fail(&p->c,
+			    "\"xoff auto\" needs \"rate\" in the same command: the headroom follows the link's rate");
+	if (!o->rate)
+		return fail(&p->c,
+			    "\"xoff auto\" needs a \"rate\" above 0, not \"%s\"",
+			    p->rate_word);
+	if (!(o->present & SLUICE_QOPT_LIMIT))
+		return fail(&p->c,
+			    "\"xoff auto\" needs \"limit\" in the same command: xoff is the limit less the headroom");
+	if (o->present & SLUICE_QOPT_HEADROOM)
+		return fail(&p->c,
+			    "\"headroom\" and \"xoff auto\" conflict: \"xoff auto\" computes the headroom");
+	return 0;
+}
+
 /**
  * sluice_qopt_parse() - parse the options of a sluice qdisc
  * @o:		the options given; zeroed first
@@ -471,7 +592,8 @@ static int check_pfc(struct qopt_parser *p)
  *
  * Return: 0; SLUICE_PARSE_HELP if a word is "help" (the caller prints the
  * usage); -EINVAL with one message in @err otherwise.  @o is meaningful only
- * on success.  O(@argc).
+ * on success.  O(@argc).  With "xoff auto" (SLUICE_QOPT_XOFF_AUTO), the
+ * caller then calls sluice_qopt_xoff_auto().
  */
 int sluice_qopt_parse(struct sluice_qopt *o, int argc, char *const argv[],
 		      char *err, size_t errlen)
@@ -490,7 +612,80 @@ int sluice_qopt_parse(struct sluice_qopt *o, int argc, char *const argv[],
 		if (ret)
 			return ret;
 	}
-	return check_classes(&p) ?: check_pfc(&p);
+	return check_classes(&p) ?: check_pfc(&p) ?: check_xoff_auto(&p);
+}
+
+/**
+ * sluice_qopt_xoff_auto() - compute the thresholds of "xoff auto"
+ * @o:		options from sluice_qopt_parse()
+ * @dev:	the device, for the message if its MTU is needed; may be NULL
+ * @dev_mtu:	the device's MTU, 0 if unknown; used without "mtu"
+ * @err:	where the message of a rejected command goes (may be NULL)
+ * @errlen:	size of @err, SLUICE_ERRLEN is always enough
+ *
+ * Without SLUICE_QOPT_XOFF_AUTO, does nothing.  Otherwise computes, with
+ * sluice_xoff_auto(), the headroom of @o->rate over @o->cable_m metres for
+ * frames of @o->mtu bytes (default @dev_mtu + SLUICE_ETH_HLEN) and a
+ * neighbour reacting in SLUICE_PFC_RESPONSE_QUANTA, and sets headroom,
+ * xoff = limit - headroom and, unless the command gave it, xon = xoff - the
+ * frame size (at least 0), with their present bits.  @o->mtu is set to the
+ * frame size used.
+ *
+ * Return: 0, or -EINVAL with one message in @err (@o is then unchanged).
+ */
+int sluice_qopt_xoff_auto(struct sluice_qopt *o, const char *dev,
+			  __u32 dev_mtu, char *err, size_t errlen)
+{
+	struct cursor c = { .err = err, .errlen = errlen };
+	struct sluice_headroom h = {
+		.rate = o->rate,
+		.cable_m = o->cable_m,
+		.response = SLUICE_PFC_RESPONSE_QUANTA,
+	};
+	__u32 xoff, xon;
+	int ret;
+
+	if (err && errlen)
+		err[0] = '\0';
+	if (!(o->present & SLUICE_QOPT_XOFF_AUTO))
+		return 0;
+	if (o->present & SLUICE_QOPT_MTU)
+		h.mtu = o->mtu;
+	else if (!dev_mtu && dev)
+		return fail(&c,
+			    "\"xoff auto\" needs \"mtu\": cannot read the MTU of \"%s\"",
+			    dev);
+	else if (!dev_mtu)
+		return fail(&c,
+			    "\"xoff auto\" needs \"mtu\": no device to read the MTU of");
+	else if (dev_mtu > TC_SLUICE_MAX_LIMIT - SLUICE_ETH_HLEN)
+		return fail(&c,
+			    "\"xoff auto\" needs \"mtu\": the MTU of \"%s\", %u, is above %u",
+			    dev ? dev : "the device", dev_mtu,
+			    TC_SLUICE_MAX_LIMIT - SLUICE_ETH_HLEN);
+	else
+		h.mtu = dev_mtu + SLUICE_ETH_HLEN;
+
+	ret = sluice_xoff_auto(&h, o->limit, &xoff, &xon);
+	if (ret == -ERANGE)
+		return fail(&c,
+			    "\"limit\" %u bytes is too small for \"xoff auto\": the headroom does not fit 64 bits",
+			    o->limit);
+	if (ret)
+		return fail(&c,
+			    "\"limit\" %u bytes is too small for \"xoff auto\": the headroom alone is %llu bytes",
+			    o->limit, (unsigned long long)h.bytes);
+	if (o->present & SLUICE_QOPT_XON && o->xon > xoff)
+		return fail(&c,
+			    "\"xon\" %u bytes must be at most the xoff of \"xoff auto\", %u bytes",
+			    o->xon, xoff);
+	o->headroom = h.bytes;
+	o->xoff = xoff;
+	if (!(o->present & SLUICE_QOPT_XON))
+		o->xon = xon;
+	o->mtu = h.mtu;
+	o->present |= SLUICE_QOPT_XOFF | SLUICE_QOPT_XON | SLUICE_QOPT_HEADROOM;
+	return 0;
 }
 
 static int parse_class_limit(struct cursor *c, struct sluice_copt *o,

@@ -20,7 +20,7 @@
 #include "../lib/parse.h"
 
 /* Longer cables than this are not one link of a data centre. */
-#define CABLE_MAX_M	100000
+#define CABLE_MAX_M	SLUICE_CABLE_MAX_M
 
 /* Room for a number of bits with its billionths, "18446744073709551615.5". */
 #define BITS_STRLEN	32

@@ -15,9 +15,14 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
+#include <net/if.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 #include <linux/sluice.h>
+#include <sluice/headroom.h>
 #include <sluice/map.h>
 #include <sluice/pfc.h>
 #include <sluice/qopt.h>
@@ -42,18 +47,25 @@ static void usage(void)
 	fprintf(stderr,
 		"Usage: ... sluice [ classes N ] [ tag { priority | pcp | dscp | mpls-tc } ]\n"
 		"                  [ default CLASS ] [ limit BYTES ] [ rate RATE ] [ pfc PRIOS ]\n"
-		"                  [ pause-rx { on | off } ] [ xoff BYTES ] [ xon BYTES ]\n"
-		"                  [ headroom BYTES ] [ pause-time QUANTA ] [ pcp-map MAP ]\n"
-		"                  [ dscp-map MAP ] [ mpls-tc-map MAP ] [ prio-map MAP ]\n"
+		"                  [ pause-rx { on | off } ] [ xoff { BYTES | AUTO } ]\n"
+		"                  [ xon BYTES ] [ headroom BYTES ] [ pause-time QUANTA ]\n"
+		"                  [ pcp-map MAP ] [ dscp-map MAP ] [ mpls-tc-map MAP ]\n"
+		"                  [ prio-map MAP ]\n"
 		"       MAP := ENTRY [ ENTRY ... ] | default    ENTRY := VALUE[-VALUE]:CLASS\n"
 		"       PRIOS := none | P[-P][,P[-P]...]    P is a PFC priority, 0-7\n"
+		"       AUTO := auto [ cable METRES ] [ mtu BYTES ]\n"
 		"       N is 1..%u, CLASS is 0..N-1, BYTES is 1..%u, e.g. 1500, 64k, 1m\n"
 		"       (0..%u for xoff, xon and headroom)\n"
 		"       RATE is bits/s, e.g. 100mbit, 2.5gbit, 10gbit; 0 leaves the port unshaped\n"
 		"       QUANTA is 1..65535 pause quanta of 512 bit times\n"
 		"       VALUE is pcp 0-7, dscp 0-63, mpls-tc 0-7, prio 0-15\n"
-		"       a MAP of \"default\" resets the map to its default, which follows N\n",
-		TC_SLUICE_MAX_CLASSES, TC_SLUICE_MAX_LIMIT, TC_SLUICE_MAX_LIMIT);
+		"       a MAP of \"default\" resets the map to its default, which follows N\n"
+		"       xoff auto: headroom is the PFC headroom (sluicectl headroom) of RATE\n"
+		"       over METRES of cable (0..%u, default %u) with frames of mtu BYTES\n"
+		"       (default the device's MTU + 14), xoff is limit - headroom, and xon,\n"
+		"       unless given, xoff - mtu; it needs rate and limit, and excludes headroom\n",
+		TC_SLUICE_MAX_CLASSES, TC_SLUICE_MAX_LIMIT, TC_SLUICE_MAX_LIMIT,
+		SLUICE_CABLE_MAX_M, SLUICE_CABLE_DEFAULT_M);
 }
 
 static void class_usage(void)
@@ -151,16 +163,41 @@ static int put_qopt(struct nlmsghdr *n, const struct sluice_qopt *o)
 	return 0;
 }
 
+/*
+ * The MTU of @dev in the current network namespace (tc -n has switched to
+ * it), or 0 if it cannot be read.  Any socket reaches the device ioctls.
+ */
+static __u32 dev_mtu(const char *dev)
+{
+	struct ifreq ifr = {};
+	int fd, ret;
+
+	if (!dev || strlen(dev) >= sizeof(ifr.ifr_name))
+		return 0;
+	strcpy(ifr.ifr_name, dev);
+	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return 0;
+	ret = ioctl(fd, SIOCGIFMTU, &ifr);
+	close(fd);
+	return ret || ifr.ifr_mtu < 0 ? 0 : (__u32)ifr.ifr_mtu;
+}
+
 static int parse_opt(struct qdisc_util *qu, int argc, char **argv,
 		     struct nlmsghdr *n, const char *dev)
 {
 	char err[SLUICE_ERRLEN];
 	struct sluice_qopt o;
+	__u32 mtu = 0;
 	int ret;
 
 	(void)qu;
-	(void)dev;
 	ret = sluice_qopt_parse(&o, argc, argv, err, sizeof(err));
+	if (!ret && o.present & SLUICE_QOPT_XOFF_AUTO) {
+		if (!(o.present & SLUICE_QOPT_MTU))
+			mtu = dev_mtu(dev);
+		ret = sluice_qopt_xoff_auto(&o, dev, mtu, err, sizeof(err));
+	}
 	if (ret) {
 		if (ret != SLUICE_PARSE_HELP)
 			fprintf(stderr, "sluice: %s\n", err);

@@ -112,14 +112,56 @@ static void test_range(void)
 	ktap_result("a headroom past 64 bits is -ERANGE");
 }
 
+/*
+ * xoff = limit - b_hr, xon = xoff - s_MTU (at least 0).  10 Mbit/s over
+ * 100 m: r * t_wire = 1e7 * 500e-9 = 5 bits, b_hr = 2 * (12112 + 512 + 5)
+ * + 30720 = 55978 bits = 6997.25 bytes, 6998 rounded up.
+ */
+static void test_xoff_auto(void)
+{
+	struct sluice_headroom h = {
+		.rate = 10000000, .cable_m = 100, .mtu = 1514,
+		.response = SLUICE_PFC_RESPONSE_QUANTA,
+	};
+	__u32 xoff = 1, xon = 2;
+
+	KTAP_EXPECT_INT(sluice_xoff_auto(&h, 204800, &xoff, &xon), 0);
+	KTAP_EXPECT(h.bytes == 6998);
+	KTAP_EXPECT_INT(xoff, 204800 - 6998);
+	KTAP_EXPECT_INT(xon, 204800 - 6998 - 1514);
+	/* xoff 1: xon floors at 0. */
+	KTAP_EXPECT_INT(sluice_xoff_auto(&h, 6999, &xoff, &xon), 0);
+	KTAP_EXPECT_INT(xoff, 1);
+	KTAP_EXPECT_INT(xon, 0);
+	/* xoff exactly s_MTU: xon 0. */
+	KTAP_EXPECT_INT(sluice_xoff_auto(&h, 6998 + 1514, &xoff, &xon), 0);
+	KTAP_EXPECT_INT(xoff, 1514);
+	KTAP_EXPECT_INT(xon, 0);
+	/* A limit not above the headroom: -ENOSPC, the headroom is set. */
+	xoff = 1;
+	xon = 2;
+	h.bytes = 0;
+	KTAP_EXPECT_INT(sluice_xoff_auto(&h, 6998, &xoff, &xon), -ENOSPC);
+	KTAP_EXPECT(h.bytes == 6998);
+	KTAP_EXPECT_INT(xoff, 1);
+	KTAP_EXPECT_INT(xon, 2);
+	/* A headroom past 64 bits is sluice_headroom_bytes()'s -ERANGE. */
+	h.rate = UINT64_MAX;
+	h.cable_m = UINT32_MAX;
+	KTAP_EXPECT_INT(sluice_xoff_auto(&h, UINT32_MAX, &xoff, &xon), -ERANGE);
+	KTAP_EXPECT_INT(xoff, 1);
+	ktap_result("xoff auto: limit less the headroom");
+}
+
 int main(void)
 {
 	size_t i;
 
-	ktap_plan(ARRAY_SIZE(cases) + 2);
+	ktap_plan(ARRAY_SIZE(cases) + 3);
 	for (i = 0; i < ARRAY_SIZE(cases); i++)
 		test_case(&cases[i]);
 	test_constants();
 	test_range();
+	test_xoff_auto();
 	return ktap_exit();
 }

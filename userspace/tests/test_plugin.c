@@ -357,8 +357,8 @@ static const char *capture_end(struct capture *c)
 	return c->text;
 }
 
-static int run_parse(bool class, const char *line, struct request *req,
-		     struct capture *err)
+static int run_parse_dev(bool class, const char *line, const char *dev,
+			 struct request *req, struct capture *err)
 {
 	struct qdisc_util *qu = &sluice_qdisc_util;
 	struct words w;
@@ -368,11 +368,17 @@ static int run_parse(bool class, const char *line, struct request *req,
 	request_init(req);
 	capture_start(err);
 	if (class)
-		ret = qu->parse_copt(qu, w.argc, w.argv, &req->n, "lo");
+		ret = qu->parse_copt(qu, w.argc, w.argv, &req->n, dev);
 	else
-		ret = qu->parse_qopt(qu, w.argc, w.argv, &req->n, "lo");
+		ret = qu->parse_qopt(qu, w.argc, w.argv, &req->n, dev);
 	capture_end(err);
 	return ret;
+}
+
+static int run_parse(bool class, const char *line, struct request *req,
+		     struct capture *err)
+{
+	return run_parse_dev(class, line, "lo", req, err);
 }
 
 /* Parses @line as qdisc options and decodes the request; 0 if all went well. */
@@ -432,6 +438,102 @@ static void test_parse_scalars(void)
 			 1u << TCA_SLUICE_PAUSE_RX | 1u << TCA_SLUICE_XOFF |	\
 			 1u << TCA_SLUICE_XON | 1u << TCA_SLUICE_HEADROOM |	\
 			 1u << TCA_SLUICE_PAUSE_TIME)
+
+/* Whether @text starts with @prefix, with both shown if not. */
+static void expect_prefix(const char *text, const char *prefix)
+{
+	if (!KTAP_EXPECT(!strncmp(text, prefix, strlen(prefix))))
+		ktap_diag("got \"%s\", expected it to start \"%s\"", text,
+			  prefix);
+}
+
+/* The MTU of lo as sysfs has it, or 0. */
+static unsigned int lo_mtu(void)
+{
+	unsigned int mtu = 0;
+	FILE *f = fopen("/sys/class/net/lo/mtu", "r");
+
+	if (f) {
+		if (fscanf(f, "%u", &mtu) != 1)
+			mtu = 0;
+		fclose(f);
+	}
+	return mtu;
+}
+
+#define AUTO_ATTRS	(1u << TCA_SLUICE_RATE | 1u << TCA_SLUICE_LIMIT |	\
+			 1u << TCA_SLUICE_XOFF | 1u << TCA_SLUICE_XON |	\
+			 1u << TCA_SLUICE_HEADROOM)
+
+/*
+ * "xoff auto" reaches the kernel as plain numbers.  b_hr = 2 * (s_MTU +
+ * s_PFC + r * t_wire) + 60 quanta of 512 bits, worked out by hand.
+ */
+static void test_parse_xoff_auto(void)
+{
+	struct request req;
+	struct capture err;
+	struct decoded d;
+
+	/*
+	 * 10 Mbit/s, 100 m (default): r * t_wire = 5 bits; b_hr = 2 * (12112
+	 * + 512 + 5) + 30720 = 55978 bits, 6998 bytes; xoff = 204800 - 6998.
+	 */
+	if (!parse_decode("rate 10mbit limit 200Kb xoff auto mtu 1514", &d)) {
+		KTAP_EXPECT_INT(d.attrs, AUTO_ATTRS);
+		KTAP_EXPECT_INT(d.headroom, 6998);
+		KTAP_EXPECT_INT(d.xoff, 197802);
+		KTAP_EXPECT_INT(d.xon, 196288);
+	}
+	/* A given xon is sent as given. */
+	if (!parse_decode("rate 10mbit limit 200Kb xoff auto mtu 1514 cable 100 "
+			  "xon 100k pfc 3", &d)) {
+		KTAP_EXPECT_INT(d.attrs, AUTO_ATTRS | 1u << TCA_SLUICE_PFC);
+		KTAP_EXPECT_INT(d.headroom, 6998);
+		KTAP_EXPECT_INT(d.xoff, 197802);
+		KTAP_EXPECT_INT(d.xon, 102400);
+	}
+	/*
+	 * lo's MTU, if it is the usual 65536: frames of 65550 bytes; b_hr =
+	 * 2 * (524400 + 512 + 5) + 30720 = 1080554 bits = 135069.25 bytes,
+	 * 135070; xoff = 1048576 - 135070 = 913506, xon = 913506 - 65550.
+	 */
+	if (lo_mtu() != 65536)
+		ktap_diag("lo's MTU is %u, not 65536: its case is skipped",
+			  lo_mtu());
+	else if (!parse_decode("rate 10mbit limit 1m xoff auto", &d)) {
+		KTAP_EXPECT_INT(d.attrs, AUTO_ATTRS);
+		KTAP_EXPECT_INT(d.headroom, 135070);
+		KTAP_EXPECT_INT(d.xoff, 913506);
+		KTAP_EXPECT_INT(d.xon, 847956);
+	}
+	/* A device whose MTU cannot be read needs "mtu". */
+	KTAP_EXPECT_INT(run_parse_dev(false, "rate 10mbit limit 1m xoff auto",
+				      "nosuch-sluice0", &req, &err), -1);
+	expect_prefix(err.text,
+		      "sluice: \"xoff auto\" needs \"mtu\": cannot read "
+		      "the MTU of \"nosuch-sluice0\"\nUsage: ");
+	KTAP_EXPECT_INT(req.n.nlmsg_len, NLMSG_LENGTH(sizeof(struct tcmsg)));
+	KTAP_EXPECT_INT(run_parse_dev(false, "rate 10mbit limit 1m xoff auto "
+				      "mtu 1514", "nosuch-sluice0", &req, &err),
+			0);
+	KTAP_EXPECT_STR(err.text, "");
+	/* Computing fails: nothing is added. */
+	KTAP_EXPECT_INT(run_parse(false, "rate 10mbit limit 6k xoff auto mtu 1514",
+				  &req, &err), -1);
+	expect_prefix(err.text,
+		      "sluice: \"limit\" 6144 bytes is too small for "
+		      "\"xoff auto\": the headroom alone is 6998 bytes\n"
+		      "Usage: ");
+	KTAP_EXPECT_INT(req.n.nlmsg_len, NLMSG_LENGTH(sizeof(struct tcmsg)));
+	KTAP_EXPECT_INT(run_parse(false, "rate 10mbit xoff auto", &req, &err), -1);
+	expect_prefix(err.text,
+		      "sluice: \"xoff auto\" needs \"limit\" in the same "
+		      "command: xoff is the limit less the headroom\n"
+		      "Usage: ");
+	KTAP_EXPECT_INT(req.n.nlmsg_len, NLMSG_LENGTH(sizeof(struct tcmsg)));
+	ktap_result("parse xoff auto: plain numbers");
+}
 
 /* Each of the link's and PFC's options, with its type and size. */
 static void test_parse_pfc(void)
@@ -675,17 +777,23 @@ static void test_parse_help(void)
 	KTAP_EXPECT_STR(err.text,
 		"Usage: ... sluice [ classes N ] [ tag { priority | pcp | dscp | mpls-tc } ]\n"
 		"                  [ default CLASS ] [ limit BYTES ] [ rate RATE ] [ pfc PRIOS ]\n"
-		"                  [ pause-rx { on | off } ] [ xoff BYTES ] [ xon BYTES ]\n"
-		"                  [ headroom BYTES ] [ pause-time QUANTA ] [ pcp-map MAP ]\n"
-		"                  [ dscp-map MAP ] [ mpls-tc-map MAP ] [ prio-map MAP ]\n"
+		"                  [ pause-rx { on | off } ] [ xoff { BYTES | AUTO } ]\n"
+		"                  [ xon BYTES ] [ headroom BYTES ] [ pause-time QUANTA ]\n"
+		"                  [ pcp-map MAP ] [ dscp-map MAP ] [ mpls-tc-map MAP ]\n"
+		"                  [ prio-map MAP ]\n"
 		"       MAP := ENTRY [ ENTRY ... ] | default    ENTRY := VALUE[-VALUE]:CLASS\n"
 		"       PRIOS := none | P[-P][,P[-P]...]    P is a PFC priority, 0-7\n"
+		"       AUTO := auto [ cable METRES ] [ mtu BYTES ]\n"
 		"       N is 1..16, CLASS is 0..N-1, BYTES is 1..268435455, e.g. 1500, 64k, 1m\n"
 		"       (0..268435455 for xoff, xon and headroom)\n"
 		"       RATE is bits/s, e.g. 100mbit, 2.5gbit, 10gbit; 0 leaves the port unshaped\n"
 		"       QUANTA is 1..65535 pause quanta of 512 bit times\n"
 		"       VALUE is pcp 0-7, dscp 0-63, mpls-tc 0-7, prio 0-15\n"
-		"       a MAP of \"default\" resets the map to its default, which follows N\n");
+		"       a MAP of \"default\" resets the map to its default, which follows N\n"
+		"       xoff auto: headroom is the PFC headroom (sluicectl headroom) of RATE\n"
+		"       over METRES of cable (0..100000, default 100) with frames of mtu BYTES\n"
+		"       (default the device's MTU + 14), xoff is limit - headroom, and xon,\n"
+		"       unless given, xoff - mtu; it needs rate and limit, and excludes headroom\n");
 	KTAP_EXPECT_INT(req.n.nlmsg_len, NLMSG_LENGTH(sizeof(struct tcmsg)));
 
 	KTAP_EXPECT_INT(run_parse(true, "help", &req, &err), -1);
@@ -1800,6 +1908,7 @@ static void (*const tests[])(void) = {
 	test_parse_empty,
 	test_parse_scalars,
 	test_parse_pfc,
+	test_parse_xoff_auto,
 	test_parse_tags,
 	test_parse_pcp_map,
 	test_parse_sparse_maps,

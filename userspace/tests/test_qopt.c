@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sluice/headroom.h>
 #include <sluice/map.h>
 #include <sluice/pfc.h>
 #include <sluice/qopt.h>
@@ -188,6 +189,39 @@ static const struct valid_case {
 		.present = SLUICE_QOPT_PCP_MAP | SLUICE_QOPT_PFC |
 			   SLUICE_QOPT_PAUSE_RX,
 		.pfc = 0x08, .maps[PCP] = { .given = 0x8, .tclass[3] = 3 } } },
+	/*
+	 * "xoff auto": the parser only collects; cable defaults to 100 m, and
+	 * xoff, xon and headroom wait for sluice_qopt_xoff_auto().
+	 */
+	{ "rate 10mbit limit 200Kb xoff auto", {
+		.present = SLUICE_QOPT_RATE | SLUICE_QOPT_LIMIT |
+			   SLUICE_QOPT_XOFF_AUTO,
+		.rate = 10000000, .limit = 204800, .cable_m = 100 } },
+	{ "xoff auto cable 3 mtu 9k rate 1gbit limit 1m", {
+		.present = SLUICE_QOPT_XOFF_AUTO | SLUICE_QOPT_CABLE |
+			   SLUICE_QOPT_MTU | SLUICE_QOPT_RATE |
+			   SLUICE_QOPT_LIMIT,
+		.rate = 1000000000, .limit = 1048576, .cable_m = 3,
+		.mtu = 9216 } },
+	{ "limit 64k rate 1mbit xoff auto mtu 1514 cable 0 xon 1k pfc 3", {
+		.present = SLUICE_QOPT_LIMIT | SLUICE_QOPT_RATE |
+			   SLUICE_QOPT_XOFF_AUTO | SLUICE_QOPT_MTU |
+			   SLUICE_QOPT_CABLE | SLUICE_QOPT_XON |
+			   SLUICE_QOPT_PFC,
+		.limit = 65536, .rate = 1000000, .cable_m = 0, .mtu = 1514,
+		.xon = 1024, .pfc = 0x08 } },
+	{ "rate 1 limit 1 xoff auto cable 100000 mtu 268435455", {
+		.present = SLUICE_QOPT_RATE | SLUICE_QOPT_LIMIT |
+			   SLUICE_QOPT_XOFF_AUTO | SLUICE_QOPT_CABLE |
+			   SLUICE_QOPT_MTU,
+		.rate = 1, .limit = 1, .cable_m = 100000, .mtu = 268435455 } },
+	/* "cable" ends a map, and "xoff auto" may follow one. */
+	{ "pcp-map 3:3 xoff auto cable 007 rate 1 limit 1", {
+		.present = SLUICE_QOPT_PCP_MAP | SLUICE_QOPT_XOFF_AUTO |
+			   SLUICE_QOPT_CABLE | SLUICE_QOPT_RATE |
+			   SLUICE_QOPT_LIMIT,
+		.rate = 1, .limit = 1, .cable_m = 7,
+		.maps[PCP] = { .given = 0x8, .tclass[3] = 3 } } },
 };
 
 /* Each rule of the parser, with the exact message it must give. */
@@ -337,8 +371,11 @@ static const struct invalid_case {
 	/* xoff, xon, headroom */
 	{ "xoff", "missing value after \"xoff\"" },
 	{ "xon 1k xon 1k", "duplicate option \"xon\"" },
-	{ "xoff -1", "\"xoff\" must be 0..268435455 bytes, not \"-1\"" },
-	{ "xoff 256m", "\"xoff\" must be 0..268435455 bytes, not \"256m\"" },
+	{ "xoff -1", "\"xoff\" must be auto or 0..268435455 bytes, not \"-1\"" },
+	{ "xoff 256m",
+	  "\"xoff\" must be auto or 0..268435455 bytes, not \"256m\"" },
+	{ "xoff Auto",
+	  "\"xoff\" must be auto or 0..268435455 bytes, not \"Auto\"" },
 	{ "xon 1.5k", "\"xon\" must be 0..268435455 bytes, not \"1.5k\"" },
 	{ "headroom 4g", "\"headroom\" must be 0..268435455 bytes, not \"4g\"" },
 	{ "headroom 268435456",
@@ -359,7 +396,173 @@ static const struct invalid_case {
 	  "\"pfc 3\" needs a \"rate\" above 0: pause quanta are bit times" },
 	{ "pfc 0-2,5 xoff 1k rate 0kbit",
 	  "\"pfc 0-2,5\" needs a \"rate\" above 0: pause quanta are bit times" },
+	/* xoff auto: what it needs from the same command */
+	{ "xoff auto",
+	  "\"xoff auto\" needs \"rate\" in the same command: the headroom follows the link's rate" },
+	{ "limit 1m xoff auto mtu 1514",
+	  "\"xoff auto\" needs \"rate\" in the same command: the headroom follows the link's rate" },
+	{ "rate 0bit limit 1m xoff auto",
+	  "\"xoff auto\" needs a \"rate\" above 0, not \"0bit\"" },
+	{ "rate 0 pfc 3 limit 1m xoff auto",
+	  "\"pfc 3\" needs a \"rate\" above 0: pause quanta are bit times" },
+	{ "rate 10mbit xoff auto cable 0",
+	  "\"xoff auto\" needs \"limit\" in the same command: xoff is the limit less the headroom" },
+	{ "rate 10mbit limit 1m xoff auto headroom 10k",
+	  "\"headroom\" and \"xoff auto\" conflict: \"xoff auto\" computes the headroom" },
+	{ "headroom 0 xoff auto rate 10mbit limit 1m",
+	  "\"headroom\" and \"xoff auto\" conflict: \"xoff auto\" computes the headroom" },
+	{ "xoff auto xoff 1k", "duplicate option \"xoff\"" },
+	{ "xoff 1k xoff auto", "duplicate option \"xoff\"" },
+	{ "xoff auto xoff auto", "duplicate option \"xoff\"" },
+	/* cable and mtu: right after "xoff auto" only, once each */
+	{ "cable 100", "\"cable\" is only valid right after \"xoff auto\"" },
+	{ "mtu 1514 xoff auto",
+	  "\"mtu\" is only valid right after \"xoff auto\"" },
+	{ "xoff auto rate 10mbit cable 5",
+	  "\"cable\" is only valid right after \"xoff auto\"" },
+	{ "xoff 10k mtu 1514",
+	  "\"mtu\" is only valid right after \"xoff auto\"" },
+	{ "pcp-map 1:1 mtu 1500",
+	  "\"mtu\" is only valid right after \"xoff auto\"" },
+	{ "xoff auto cable 5 cable 6", "duplicate option \"cable\"" },
+	{ "xoff auto mtu 1k cable 5 mtu 1k", "duplicate option \"mtu\"" },
+	{ "xoff auto cable", "missing value after \"cable\"" },
+	{ "xoff auto cable 1 mtu", "missing value after \"mtu\"" },
+	{ "xoff auto cable 100001",
+	  "\"cable\" must be 0..100000 metres, not \"100001\"" },
+	{ "xoff auto cable -1", "\"cable\" must be 0..100000 metres, not \"-1\"" },
+	{ "xoff auto cable 1.5",
+	  "\"cable\" must be 0..100000 metres, not \"1.5\"" },
+	{ "xoff auto cable 10m",
+	  "\"cable\" must be 0..100000 metres, not \"10m\"" },
+	{ "xoff auto cable rate",
+	  "\"cable\" must be 0..100000 metres, not \"rate\"" },
+	{ "xoff auto mtu 0", "\"mtu\" must be 1..268435455 bytes, not \"0\"" },
+	{ "xoff auto mtu 256m",
+	  "\"mtu\" must be 1..268435455 bytes, not \"256m\"" },
+	{ "xoff auto mtu jumbo",
+	  "\"mtu\" must be 1..268435455 bytes, not \"jumbo\"" },
 };
+
+/*
+ * sluice_qopt_xoff_auto() after a parse.  The headroom is eq. (1) of
+ * Tagger, b_hr = 2 * (s_MTU + s_PFC + r * t_wire) + r * t_pro, worked out
+ * here by hand with s_PFC = 64 bytes = 512 bits, t_wire = 5 ns/m and
+ * r * t_pro = 60 quanta * 512 bits = 30720 bits; xoff = limit - headroom,
+ * xon = xoff - s_MTU unless given.
+ */
+#define AUTO_SET	(SLUICE_QOPT_XOFF_AUTO | THRESHOLDS)
+
+static const struct auto_case {
+	const char	*line;
+	const char	*dev;
+	__u32		dev_mtu;
+	int		ret;
+	/* expected: present, xoff, xon, headroom, mtu; or the message */
+	unsigned int	present;
+	__u32		xoff, xon, headroom, mtu;
+	const char	*msg;
+} auto_cases[] = {
+	/*
+	 * 10 Mbit/s over 100 m (the default): r * t_wire = 1e7 * 500e-9 = 5
+	 * bits; b_hr = 2 * (1514 * 8 + 512 + 5) + 30720 = 2 * 12629 + 30720
+	 * = 55978 bits = 6997.25 bytes, 6998 rounded up.  xoff = 204800 -
+	 * 6998 = 197802, xon = 197802 - 1514 = 196288.
+	 */
+	{ "rate 10mbit limit 200Kb xoff auto mtu 1514", "eth0", 0, 0,
+	  SLUICE_QOPT_RATE | SLUICE_QOPT_LIMIT | SLUICE_QOPT_MTU | AUTO_SET,
+	  197802, 196288, 6998, 1514, "" },
+	/* The same from the device's MTU, 1500 + 14. */
+	{ "rate 10mbit limit 200Kb xoff auto cable 100", "eth0", 1500, 0,
+	  SLUICE_QOPT_RATE | SLUICE_QOPT_LIMIT | SLUICE_QOPT_CABLE | AUTO_SET,
+	  197802, 196288, 6998, 1514, "" },
+	/* "mtu" wins over the device's. */
+	{ "rate 10mbit limit 200Kb xoff auto mtu 1514", "eth0", 9000, 0,
+	  SLUICE_QOPT_RATE | SLUICE_QOPT_LIMIT | SLUICE_QOPT_MTU | AUTO_SET,
+	  197802, 196288, 6998, 1514, "" },
+	/*
+	 * A veth pair, no cable: b_hr = 2 * (12112 + 512) + 30720 = 55968
+	 * bits = 6996 bytes; xoff = 65536 - 6996 = 58540, xon = 58540 - 1514
+	 * = 57026.
+	 */
+	{ "rate 100mbit limit 64k xoff auto cable 0 mtu 1514", NULL, 0, 0,
+	  SLUICE_QOPT_RATE | SLUICE_QOPT_LIMIT | SLUICE_QOPT_CABLE |
+	  SLUICE_QOPT_MTU | AUTO_SET, 58540, 57026, 6996, 1514, "" },
+	/*
+	 * Tagger's example, 40 Gbit/s over 300 m with 1500-byte frames:
+	 * 21968 bytes; xoff = 1048576 - 21968 = 1026608, xon = 1026608 -
+	 * 1500 = 1025108.
+	 */
+	{ "rate 40gbit limit 1m xoff auto cable 300 mtu 1500", NULL, 0, 0,
+	  SLUICE_QOPT_RATE | SLUICE_QOPT_LIMIT | SLUICE_QOPT_CABLE |
+	  SLUICE_QOPT_MTU | AUTO_SET, 1026608, 1025108, 21968, 1500, "" },
+	/* A given xon is kept, up to xoff itself. */
+	{ "rate 10mbit limit 200Kb xoff auto mtu 1514 xon 100k", NULL, 0, 0,
+	  SLUICE_QOPT_RATE | SLUICE_QOPT_LIMIT | SLUICE_QOPT_MTU | AUTO_SET,
+	  197802, 102400, 6998, 1514, "" },
+	{ "xon 197802 rate 10mbit limit 200Kb xoff auto mtu 1514", NULL, 0, 0,
+	  SLUICE_QOPT_RATE | SLUICE_QOPT_LIMIT | SLUICE_QOPT_MTU | AUTO_SET,
+	  197802, 197802, 6998, 1514, "" },
+	/* A limit just above the headroom: xoff 1, xon floored at 0. */
+	{ "rate 100mbit limit 6997 xoff auto cable 0 mtu 1514", NULL, 0, 0,
+	  SLUICE_QOPT_RATE | SLUICE_QOPT_LIMIT | SLUICE_QOPT_CABLE |
+	  SLUICE_QOPT_MTU | AUTO_SET, 1, 0, 6996, 1514, "" },
+	{ "rate 100mbit limit 8510 xoff auto cable 0 mtu 1514", NULL, 0, 0,
+	  SLUICE_QOPT_RATE | SLUICE_QOPT_LIMIT | SLUICE_QOPT_CABLE |
+	  SLUICE_QOPT_MTU | AUTO_SET, 1514, 0, 6996, 1514, "" },
+	/* Without "xoff auto", nothing changes. */
+	{ "xoff 1k limit 2k", NULL, 0, 0,
+	  SLUICE_QOPT_XOFF | SLUICE_QOPT_LIMIT, 1024, 0, 0, 0, "" },
+	/* The limit must exceed the headroom: xoff would be 0 or less. */
+	{ "rate 100mbit limit 6996 xoff auto cable 0 mtu 1514", NULL, 0,
+	  -EINVAL, 0, 0, 0, 0, 0,
+	  "\"limit\" 6996 bytes is too small for \"xoff auto\": the headroom alone is 6996 bytes" },
+	{ "rate 10mbit limit 6k xoff auto", "eth0", 1500, -EINVAL, 0, 0, 0, 0, 0,
+	  "\"limit\" 6144 bytes is too small for \"xoff auto\": the headroom alone is 6998 bytes" },
+	{ "rate 10mbit limit 200Kb xoff auto mtu 1514 xon 197803", NULL, 0,
+	  -EINVAL, 0, 0, 0, 0, 0,
+	  "\"xon\" 197803 bytes must be at most the xoff of \"xoff auto\", 197802 bytes" },
+	/* No "mtu" and no device's MTU. */
+	{ "rate 10mbit limit 200Kb xoff auto", "nosuch0", 0, -EINVAL,
+	  0, 0, 0, 0, 0,
+	  "\"xoff auto\" needs \"mtu\": cannot read the MTU of \"nosuch0\"" },
+	{ "rate 10mbit limit 200Kb xoff auto", NULL, 0, -EINVAL, 0, 0, 0, 0, 0,
+	  "\"xoff auto\" needs \"mtu\": no device to read the MTU of" },
+	/* 268435455 - 14 is the largest MTU whose frame is a size. */
+	{ "rate 10mbit limit 200Kb xoff auto", "big0", 268435442, -EINVAL,
+	  0, 0, 0, 0, 0,
+	  "\"xoff auto\" needs \"mtu\": the MTU of \"big0\", 268435442, is above 268435441" },
+};
+
+static void test_auto(const struct auto_case *c)
+{
+	char err[SLUICE_ERRLEN] = "untouched";
+	struct sluice_qopt got, before;
+	struct words w;
+
+	words_split(&w, c->line);
+	if (!KTAP_EXPECT_INT(sluice_qopt_parse(&got, w.argc, w.argv, err,
+					       sizeof(err)), 0)) {
+		ktap_diag("message: %s", err);
+		ktap_result("xoff auto \"%s\"", c->line);
+		return;
+	}
+	memcpy(&before, &got, sizeof(got));
+	strcpy(err, "untouched");
+	KTAP_EXPECT_INT(sluice_qopt_xoff_auto(&got, c->dev, c->dev_mtu, err,
+					      sizeof(err)), c->ret);
+	KTAP_EXPECT_STR(err, c->msg);
+	if (c->ret) {
+		KTAP_EXPECT(!memcmp(&got, &before, sizeof(got)));
+	} else {
+		KTAP_EXPECT_INT(got.present, c->present);
+		KTAP_EXPECT_INT(got.xoff, c->xoff);
+		KTAP_EXPECT_INT(got.xon, c->xon);
+		KTAP_EXPECT_INT(got.headroom, c->headroom);
+		KTAP_EXPECT_INT(got.mtu, c->mtu);
+	}
+	ktap_result("xoff auto \"%s\" on %s", c->line, c->dev ? c->dev : "none");
+}
 
 #define CL	SLUICE_COPT_LIMIT
 #define CE	SLUICE_COPT_ECN
@@ -738,6 +941,8 @@ static void expect_qopt(const struct sluice_qopt *got,
 	KTAP_EXPECT_INT(got->xon, want->xon);
 	KTAP_EXPECT_INT(got->headroom, want->headroom);
 	KTAP_EXPECT_INT(got->pause_time, want->pause_time);
+	KTAP_EXPECT_INT(got->cable_m, want->cable_m);
+	KTAP_EXPECT_INT(got->mtu, want->mtu);
 	for (tag = 0; tag <= TC_SLUICE_TAG_MAX; tag++) {
 		if (!KTAP_EXPECT_INT(got->maps[tag].given, want->maps[tag].given))
 			ktap_diag("in map of tag %u", tag);
@@ -1227,12 +1432,15 @@ int main(void)
 
 	init_maps();
 	ktap_plan(ARRAY_SIZE(valid_cases) + ARRAY_SIZE(invalid_cases) +
+		  ARRAY_SIZE(auto_cases) +
 		  ARRAY_SIZE(copt_cases) + ARRAY_SIZE(map_cases) +
 		  ARRAY_SIZE(single_tests));
 	for (i = 0; i < ARRAY_SIZE(valid_cases); i++)
 		test_valid(&valid_cases[i]);
 	for (i = 0; i < ARRAY_SIZE(invalid_cases); i++)
 		test_invalid(&invalid_cases[i]);
+	for (i = 0; i < ARRAY_SIZE(auto_cases); i++)
+		test_auto(&auto_cases[i]);
 	for (i = 0; i < ARRAY_SIZE(copt_cases); i++)
 		test_copt(&copt_cases[i]);
 	for (i = 0; i < ARRAY_SIZE(map_cases); i++)

@@ -16,6 +16,9 @@
 #define SLUICE_QUANTUM_BITS		512
 /* IEEE 802.1Qbb caps a port's reaction to a PFC frame at 60 quanta. */
 #define SLUICE_PFC_RESPONSE_QUANTA	60
+/* The longest cable the tools take, metres, and "xoff auto"'s default. */
+#define SLUICE_CABLE_MAX_M		100000
+#define SLUICE_CABLE_DEFAULT_M		100
 
 /*
  * The inputs of eq. (1) of Tagger, which the caller sets, and its terms,
@@ -38,5 +41,7 @@ struct sluice_headroom {
 };
 
 int sluice_headroom_bytes(struct sluice_headroom *h);
+int sluice_xoff_auto(struct sluice_headroom *h, __u32 limit, __u32 *xoff,
+		     __u32 *xon);
 
 #endif /* _SLUICE_HEADROOM_H */

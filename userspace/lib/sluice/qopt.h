@@ -39,6 +39,17 @@
 #define SLUICE_QOPT_XON		(1u << 13)
 #define SLUICE_QOPT_HEADROOM	(1u << 14)
 #define SLUICE_QOPT_PAUSE_TIME	(1u << 15)
+/*
+ * "xoff auto [ cable METRES ] [ mtu BYTES ]": the parser collects the
+ * inputs, sluice_qopt_xoff_auto() turns them into xoff, xon and headroom.
+ * XOFF_AUTO is set instead of XOFF until then.
+ */
+#define SLUICE_QOPT_XOFF_AUTO	(1u << 16)
+#define SLUICE_QOPT_CABLE	(1u << 17)
+#define SLUICE_QOPT_MTU		(1u << 18)
+
+/* What a device's MTU leaves out of a frame as the qdisc counts it. */
+#define SLUICE_ETH_HLEN		14
 
 /*
  * The bit of the map of tag source @tag in sluice_qopt.default_maps, which
@@ -66,6 +77,9 @@ struct sluice_qopt {
 	__u32			xoff;		/* bytes */
 	__u32			xon;		/* bytes, <= xoff if both given */
 	__u32			headroom;	/* bytes */
+	/* The inputs of "xoff auto". */
+	__u32			cable_m;	/* metres, 0..SLUICE_CABLE_MAX_M */
+	__u32			mtu;		/* largest frame, bytes */
 };
 
 /* Bits of sluice_copt.present. */
@@ -82,6 +96,8 @@ struct sluice_copt {
 
 int sluice_qopt_parse(struct sluice_qopt *o, int argc, char *const argv[],
 		      char *err, size_t errlen);
+int sluice_qopt_xoff_auto(struct sluice_qopt *o, const char *dev,
+			  __u32 dev_mtu, char *err, size_t errlen);
 int sluice_copt_parse(struct sluice_copt *o, int argc, char *const argv[],
 		      char *err, size_t errlen);
 
