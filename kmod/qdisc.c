@@ -180,6 +180,8 @@ static int sluice_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	struct sluice_sched *q = qdisc_priv(sch);
 	unsigned int c;
 
+	if (!sch->q.qlen)
+		q->link_idle = true;
 	if (unlikely(is_control(skb)))
 		return enqueue_control(skb, sch, to_free);
 	c = classify(sch, skb);
@@ -233,17 +235,22 @@ static struct sluice_class *next_class(struct sluice_sched *q, u64 now)
 }
 
 /*
- * The link is busy for the frame's bits at the port's rate, from the end
- * of the previous frame: a backlogged link sends back to back even when
- * the watchdog wakes us late.  Lateness is made up for at most one MTU's
- * time (a token bucket one MTU deep); an idle link starts afresh.
+ * The link is busy for the frame's bits at the port's rate.  While it has
+ * had frames to send all along, the next frame starts where the previous
+ * one ended, even if the watchdog woke us late (an emulated CPU stalls):
+ * the wire's time is not lost.  After the link went idle (nothing queued,
+ * or all of it paused) the next frame starts now: it never bursts.
  */
 static void link_busy(struct sluice_sched *q, unsigned int len, u64 now)
 {
+	u64 start;
+
 	if (!q->cfg.rate)
 		return;
-	q->t_next = max(q->t_next, now - min(now, q->mtu_ns)) +
-		    div64_u64((u64)len * 8 * NSEC_PER_SEC, q->cfg.rate);
+	start = q->link_idle ? max(q->t_next, now) : q->t_next;
+	q->link_idle = false;
+	q->t_next = start + div64_u64((u64)len * 8 * NSEC_PER_SEC,
+				      q->cfg.rate);
 }
 
 /*
@@ -270,6 +277,8 @@ static struct sk_buff *next_skb(struct Qdisc *sch, u64 now,
 		return q->ctrl.head;
 	cl = next_class(q, now);
 	if (!cl) {
+		/* All that is queued is paused: the link goes idle. */
+		q->link_idle = true;
 		qdisc_watchdog_schedule_ns(&q->watchdog,
 					   sluice_pause_next_expiry(q));
 		return NULL;
@@ -379,15 +388,6 @@ static void class_init(struct sluice_class *cl, u32 limit)
 	cl->limit = limit;
 }
 
-/* The time an MTU-sized frame takes on the link. */
-static u64 mtu_ns(struct Qdisc *sch, const struct sluice_config *cfg)
-{
-	if (!cfg->rate)
-		return 0;
-	return div64_u64((u64)psched_mtu(qdisc_dev(sch)) * 8 * NSEC_PER_SEC,
-			 cfg->rate);
-}
-
 static void commit(struct Qdisc *sch, const struct sluice_config *cfg,
 		   bool limit_given)
 {
@@ -404,7 +404,6 @@ static void commit(struct Qdisc *sch, const struct sluice_config *cfg,
 			q->classes[i].limit = cfg->limit;
 	}
 	q->cfg = *cfg;
-	q->mtu_ns = mtu_ns(sch, cfg);
 	if (q->port)
 		sluice_port_config(q->port, cfg);
 	sch_tree_unlock(sch);
@@ -488,7 +487,7 @@ static int sluice_init(struct Qdisc *sch, struct nlattr *opt,
 	for (i = 0; i < cfg.nclasses; i++)
 		class_init(&q->classes[i], cfg.limit);
 	q->cfg = cfg;
-	q->mtu_ns = mtu_ns(sch, &cfg);
+	q->link_idle = true;
 	return 0;
 }
 

@@ -119,7 +119,7 @@ struct sluice_sched {
 	struct qdisc_skb_head	ctrl;	/* pause frames to send, first */
 	struct qdisc_watchdog	watchdog;
 	u64			t_next;	/* ns: when the link is free */
-	u64			mtu_ns;	/* time of an MTU-sized frame */
+	bool			link_idle; /* nothing sendable since t_next */
 	struct sluice_port	*port;	/* NULL unless the root qdisc */
 	u64			untagged;
 	u64			limit_drops;
