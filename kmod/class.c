@@ -127,7 +127,12 @@ static int sluice_class_dump_stats(struct Qdisc *sch, unsigned long arg,
 	struct sluice_sched *q = qdisc_priv(sch);
 	struct sluice_class *cl = sluice_class(q, arg);
 	unsigned int c = arg - 1;
-	struct tc_sluice_xstats xstats = {
+	struct tc_sluice_xstats xstats;
+	u64 paused_ns, now = ktime_get_ns();
+
+	/* Pauses that ran out while the class was empty end here. */
+	sluice_pause_expire(q, now);
+	xstats = (struct tc_sluice_xstats) {
 		.type = TC_SLUICE_XSTATS_CLASS,
 		.cls = {
 			.limit_drops = cl->limit_drops,
@@ -139,10 +144,9 @@ static int sluice_class_dump_stats(struct Qdisc *sch, unsigned long arg,
 			.paused = !!(q->paused & BIT(c)),
 		},
 	};
-	u64 paused_ns = cl->paused_ns;
-
+	paused_ns = cl->paused_ns;
 	if (q->paused & BIT(c))
-		paused_ns += ktime_get_ns() - cl->paused_since;
+		paused_ns += now - cl->paused_since;
 	xstats.cls.paused_us = div_u64(paused_ns, NSEC_PER_USEC);
 	if (q->port && c < SLUICE_NR_PRIOS) {
 		xstats.cls.xoff_tx = READ_ONCE(q->port->xoff_tx[c]);

@@ -176,8 +176,14 @@ static int scalars_parse(struct sluice_config *cfg, struct nlattr **tb,
 static int pfc_parse(struct sluice_config *cfg, struct nlattr **tb,
 		     struct netlink_ext_ack *extack)
 {
-	if (tb[TCA_SLUICE_RATE])
+	if (tb[TCA_SLUICE_RATE]) {
 		cfg->rate = nla_get_u64(tb[TCA_SLUICE_RATE]);
+		if (cfg->rate > SLUICE_MAX_RATE) {
+			SLUICE_ERR(extack, tb[TCA_SLUICE_RATE],
+				   "rate must be at most 512 Gbit/s");
+			return -EINVAL;
+		}
+	}
 	if (tb[TCA_SLUICE_PFC])
 		cfg->pfc = nla_get_u8(tb[TCA_SLUICE_PFC]);
 	if (tb[TCA_SLUICE_PAUSE_RX]) {

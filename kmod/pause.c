@@ -20,13 +20,14 @@ u64 sluice_quanta_ns(u32 quanta, u64 rate)
 	return div64_u64((u64)quanta * 512 * NSEC_PER_SEC, rate);
 }
 
+/* The pause ends now, or ended at paused_until if that came first. */
 static void class_resume(struct sluice_class *cl, unsigned int c,
 			 struct sluice_sched *q, u64 now)
 {
 	if (!(q->paused & BIT(c)))
 		return;
 	q->paused &= ~BIT(c);
-	cl->paused_ns += now - cl->paused_since;
+	cl->paused_ns += min(now, cl->paused_until) - cl->paused_since;
 }
 
 static void class_pause(struct sluice_class *cl, unsigned int c,
@@ -94,8 +95,9 @@ static void pause_apply(struct Qdisc *sch, const __be16 *payload, bool pfc)
 			class_pause(&q->classes[c], c, q, now,
 				    ntohs(payload[1]));
 	}
-	/* Let dequeue look again: a class may have resumed. */
-	qdisc_watchdog_schedule_ns(&q->watchdog, now);
+	/* Let dequeue look again if it has frames: a class may have resumed. */
+	if (q->active)
+		qdisc_watchdog_schedule_ns(&q->watchdog, now);
 }
 
 static void pause_handle(struct Qdisc *sch, struct sk_buff *skb)
@@ -135,8 +137,11 @@ static int pause_rcv(struct sk_buff *skb, struct net_device *dev,
 	port = sluice_port_lookup_rcu(dev_net(dev), dev->ifindex);
 	sch = port ? rcu_dereference(port->sch) : NULL;
 	if (sch) {
-		/* The qdisc is freed after a grace period: safe to lock. */
-		root_lock = qdisc_lock(qdisc_root_sleeping(sch));
+		/*
+		 * A port's qdisc is a root, so this is its root lock; it is
+		 * freed after a grace period (detach waits one out too).
+		 */
+		root_lock = qdisc_lock(sch);
 		spin_lock(root_lock);
 		pause_handle(sch, skb);
 		spin_unlock(root_lock);

@@ -180,6 +180,7 @@ static int sluice_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	struct sluice_sched *q = qdisc_priv(sch);
 	unsigned int c;
 
+	q->peek_ns = 0;
 	if (!sch->q.qlen)
 		q->link_idle = true;
 	if (unlikely(is_control(skb)))
@@ -238,8 +239,9 @@ static struct sluice_class *next_class(struct sluice_sched *q, u64 now)
  * The link is busy for the frame's bits at the port's rate.  While it has
  * had frames to send all along, the next frame starts where the previous
  * one ended, even if the watchdog woke us late (an emulated CPU stalls):
- * the wire's time is not lost.  After the link went idle (nothing queued,
- * or all of it paused) the next frame starts now: it never bursts.
+ * the wire's time is not lost, up to SLUICE_MAX_CATCHUP_NS, which bounds
+ * the burst after a long stall.  After the link went idle (nothing
+ * queued, or all of it paused) the next frame starts now.
  */
 static void link_busy(struct sluice_sched *q, unsigned int len, u64 now)
 {
@@ -247,7 +249,8 @@ static void link_busy(struct sluice_sched *q, unsigned int len, u64 now)
 
 	if (!q->cfg.rate)
 		return;
-	start = q->link_idle ? max(q->t_next, now) : q->t_next;
+	start = q->link_idle ? max(q->t_next, now) :
+			       max(q->t_next, now - min(now, SLUICE_MAX_CATCHUP_NS));
 	q->link_idle = false;
 	q->t_next = start + div64_u64((u64)len * 8 * NSEC_PER_SEC,
 				      q->cfg.rate);
@@ -287,20 +290,28 @@ static struct sk_buff *next_skb(struct Qdisc *sch, u64 now,
 	return cl->q.head;
 }
 
+/*
+ * A parent peeks, then dequeues under the same lock hold.  Dequeue uses the
+ * peek's clock, so a pause that expires in between cannot make it return
+ * another frame than the one peeked.
+ */
 static struct sk_buff *sluice_peek(struct Qdisc *sch)
 {
+	struct sluice_sched *q = qdisc_priv(sch);
 	struct sluice_class *cl;
 
-	return next_skb(sch, ktime_get_ns(), &cl);
+	q->peek_ns = ktime_get_ns();
+	return next_skb(sch, q->peek_ns, &cl);
 }
 
 static struct sk_buff *sluice_dequeue(struct Qdisc *sch)
 {
 	struct sluice_sched *q = qdisc_priv(sch);
-	u64 now = ktime_get_ns();
+	u64 now = q->peek_ns ?: ktime_get_ns();
 	struct sluice_class *cl;
 	struct sk_buff *skb;
 
+	q->peek_ns = 0;
 	skb = next_skb(sch, now, &cl);
 	if (!skb)
 		return NULL;
@@ -348,10 +359,15 @@ static void sluice_reset(struct Qdisc *sch)
 	struct sluice_sched *q = qdisc_priv(sch);
 	unsigned int i;
 
-	for (i = 0; i < TC_SLUICE_MAX_CLASSES; i++)
+	for (i = 0; i < TC_SLUICE_MAX_CLASSES; i++) {
 		class_purge(&q->classes[i]);
+		q->classes[i].deficit = 0;
+	}
 	queue_purge(&q->ctrl);
 	q->active = 0;
+	q->peek_ns = 0;
+	q->link_idle = true;
+	qdisc_watchdog_cancel(&q->watchdog);
 }
 
 /*
@@ -427,6 +443,10 @@ static int pfc_check(struct Qdisc *sch, const struct sluice_config *cfg,
 		NL_SET_ERR_MSG_MOD(extack, "pfc needs an xoff threshold");
 		return -EINVAL;
 	}
+	if (sluice_quanta_ns(cfg->pause_time, cfg->rate) < 2 * SLUICE_MIN_REFRESH_NS) {
+		NL_SET_ERR_MSG_MOD(extack, "pause-time too short to refresh at this rate");
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -476,19 +496,21 @@ static int sluice_init(struct Qdisc *sch, struct nlattr *opt,
 		if (err)
 			return err;
 	}
-	if (sch->parent == TC_H_ROOT) {
-		port = sluice_port_attach(sch);
-		if (IS_ERR(port))
-			return PTR_ERR(port);
-		sluice_port_config(port, &cfg);
-		q->port = port;
-	}
 	/* Not yet visible to the datapath: no lock needed. */
 	for (i = 0; i < cfg.nclasses; i++)
 		class_init(&q->classes[i], cfg.limit);
 	q->cfg = cfg;
 	q->link_idle = true;
-	return 0;
+	if (sch->parent != TC_H_ROOT)
+		return 0;
+
+	/* Last: received pauses may act on the qdisc from then on. */
+	port = sluice_port_alloc(sch);
+	if (!port)
+		return -ENOMEM;
+	sluice_port_config(port, &cfg);
+	q->port = port;
+	return sluice_port_publish(port);
 }
 
 /*
@@ -499,11 +521,11 @@ static int sluice_init(struct Qdisc *sch, struct nlattr *opt,
 static void sluice_destroy(struct Qdisc *sch)
 {
 	struct sluice_sched *q = qdisc_priv(sch);
-	spinlock_t *root_lock = qdisc_lock(qdisc_root_sleeping(sch));
 
-	spin_lock_bh(root_lock);
+	/* The lock pause_rcv() takes: sch's own, a port is always a root. */
+	spin_lock_bh(qdisc_lock(sch));
 	q->dead = true;
-	spin_unlock_bh(root_lock);
+	spin_unlock_bh(qdisc_lock(sch));
 	qdisc_watchdog_cancel(&q->watchdog);
 	if (q->port)
 		sluice_port_detach(q->port);

@@ -20,6 +20,14 @@
 /* PFC names 8 priorities; priority p is class p. */
 #define SLUICE_NR_PRIOS		8
 #define SLUICE_PAUSE_TIME	0xffff
+/* XOFF refreshes, and retries of frames that could not be queued, at most
+ * this often: a tiny pause time at a high rate must not spin a CPU.
+ */
+#define SLUICE_MIN_REFRESH_NS	(20 * NSEC_PER_USEC)
+/* A backlogged link makes up at most this much lost wire time at once. */
+#define SLUICE_MAX_CATCHUP_NS	(10 * NSEC_PER_MSEC)
+/* Above this, one quantum lasts less than 1 ns. */
+#define SLUICE_MAX_RATE		(512ULL * NSEC_PER_SEC)
 /* Pause frames waiting to leave a port; more are dropped. */
 #define SLUICE_CTRL_LIMIT	64
 
@@ -120,6 +128,7 @@ struct sluice_sched {
 	struct qdisc_watchdog	watchdog;
 	u64			t_next;	/* ns: when the link is free */
 	bool			link_idle; /* nothing sendable since t_next */
+	u64			peek_ns; /* the clock of a peek, for dequeue */
 	struct sluice_port	*port;	/* NULL unless the root qdisc */
 	u64			untagged;
 	u64			limit_drops;
@@ -166,7 +175,8 @@ int sluice_tag_read(const struct sk_buff *skb, unsigned int tag);
 /* switch.c */
 int sluice_switch_init(void);
 void sluice_switch_exit(void);
-struct sluice_port *sluice_port_attach(struct Qdisc *sch);
+struct sluice_port *sluice_port_alloc(struct Qdisc *sch);
+int sluice_port_publish(struct sluice_port *port);
 void sluice_port_detach(struct sluice_port *port);
 void sluice_port_config(struct sluice_port *port,
 			const struct sluice_config *cfg);

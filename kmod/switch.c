@@ -48,10 +48,11 @@ static void port_put(struct sluice_port *port)
 		kfree_rcu(port, rcu);
 }
 
-/* Builds and queues one PFC frame: enable names the priorities it speaks
- * for, xoff those of them it pauses (the others it resumes).
+/* Builds one PFC frame: enable names the priorities it speaks for, xoff
+ * those of them it pauses (the others it resumes).
  */
-static void pfc_send(struct net_device *dev, u8 enable, u8 xoff, u16 time)
+static struct sk_buff *pfc_build(struct net_device *dev, u8 enable, u8 xoff,
+				 u16 time)
 {
 	struct sk_buff *skb;
 	struct ethhdr *eth;
@@ -60,7 +61,7 @@ static void pfc_send(struct net_device *dev, u8 enable, u8 xoff, u16 time)
 
 	skb = alloc_skb(LL_RESERVED_SPACE(dev) + ETH_ZLEN, GFP_ATOMIC);
 	if (!skb)
-		return;
+		return NULL;
 	skb_reserve(skb, LL_RESERVED_SPACE(dev));
 	eth = skb_put(skb, ETH_HLEN);
 	ether_addr_copy(eth->h_dest, pause_dst);
@@ -76,21 +77,44 @@ static void pfc_send(struct net_device *dev, u8 enable, u8 xoff, u16 time)
 	skb->dev = dev;
 	skb->protocol = htons(ETH_P_PAUSE);
 	skb->priority = TC_PRIO_CONTROL;
-	dev_queue_xmit(skb);
+	return skb;
+}
+
+/* Through the port's qdisc, which queues it ahead of data. */
+static bool pfc_send(struct net_device *dev, u8 enable, u8 xoff, u16 time)
+{
+	struct sk_buff *skb = pfc_build(dev, enable, xoff, time);
+
+	return skb && dev_queue_xmit(skb) == NET_XMIT_SUCCESS;
+}
+
+static void pfc_count(struct sluice_port *port, u8 xoff, u8 xon)
+{
+	unsigned int prio;
+
+	/* Only the timer callback counts: it never runs twice at once. */
+	WRITE_ONCE(port->pfc_tx, port->pfc_tx + 1);
+	for (prio = 0; prio < SLUICE_NR_PRIOS; prio++) {
+		if (xoff & BIT(prio))
+			WRITE_ONCE(port->xoff_tx[prio], port->xoff_tx[prio] + 1);
+		else if (xon & BIT(prio))
+			WRITE_ONCE(port->xon_tx[prio], port->xon_tx[prio] + 1);
+	}
 }
 
 /*
  * Sends what changed (new XOFFs, pending XONs) in one frame, and keeps
  * refreshing the XOFFs at half their time so they never expire upstream
- * while the account stays above XON.
+ * while the account stays above XON.  A frame that could not be queued
+ * is retried soon: a lost XON would leave the neighbour paused.
  */
 static enum hrtimer_restart port_timer(struct hrtimer *timer)
 {
 	struct sluice_port *port = container_of(timer, struct sluice_port,
 						timer);
-	enum hrtimer_restart ret = HRTIMER_NORESTART;
 	struct net_device *dev;
-	u8 xoff, xon, prio;
+	u64 refresh = 0;
+	u8 xoff, xon;
 	u16 time;
 
 	spin_lock(&port->lock);
@@ -99,26 +123,26 @@ static enum hrtimer_restart port_timer(struct hrtimer *timer)
 	xon = port->xon_pending;
 	time = port->pause_time;
 	port->xon_pending = 0;
-	if (dev && (xoff | xon)) {
-		port->pfc_tx++;
-		for (prio = 0; prio < SLUICE_NR_PRIOS; prio++) {
-			if (xoff & BIT(prio))
-				port->xoff_tx[prio]++;
-			else if (xon & BIT(prio))
-				port->xon_tx[prio]++;
-		}
-	}
-	if (dev && xoff && port->rate) {
-		hrtimer_forward_now(timer,
-				    ns_to_ktime(sluice_quanta_ns(time, port->rate) / 2));
-		ret = HRTIMER_RESTART;
-	}
+	if (xoff && port->rate)
+		refresh = max_t(u64, sluice_quanta_ns(time, port->rate) / 2,
+				SLUICE_MIN_REFRESH_NS);
 	spin_unlock(&port->lock);
 
 	/* dev stays valid: detach waits for this callback to return. */
-	if (dev && (xoff | xon))
-		pfc_send(dev, xoff | xon, xoff, time);
-	return ret;
+	if (!dev || !(xoff | xon))
+		return HRTIMER_NORESTART;
+	if (pfc_send(dev, xoff | xon, xoff, time)) {
+		pfc_count(port, xoff, xon);
+	} else {
+		spin_lock(&port->lock);
+		port->xon_pending |= xon & ~port->xoff_state;
+		spin_unlock(&port->lock);
+		refresh = SLUICE_MIN_REFRESH_NS;
+	}
+	if (!refresh)
+		return HRTIMER_NORESTART;
+	hrtimer_forward_now(timer, ns_to_ktime(refresh));
+	return HRTIMER_RESTART;
 }
 
 /* With port->lock held: send soon. */
@@ -219,20 +243,15 @@ void sluice_port_config(struct sluice_port *port,
 	spin_unlock_bh(&port->lock);
 }
 
-/*
- * Makes the root qdisc sch a port of its namespace's switch.  A qdisc that
- * replaces another on the same device takes its place in the table; the
- * old one's detach then leaves the entry alone.
- */
-struct sluice_port *sluice_port_attach(struct Qdisc *sch)
+/* Makes the root qdisc sch a port of its namespace's switch. */
+struct sluice_port *sluice_port_alloc(struct Qdisc *sch)
 {
 	struct net_device *dev = qdisc_dev(sch);
 	struct sluice_port *port;
-	void *old;
 
 	port = kzalloc(sizeof(*port), GFP_KERNEL);
 	if (!port)
-		return ERR_PTR(-ENOMEM);
+		return NULL;
 	refcount_set(&port->refcnt, 1);
 	port->ifindex = dev->ifindex;
 	port->dev = dev;
@@ -240,38 +259,76 @@ struct sluice_port *sluice_port_attach(struct Qdisc *sch)
 	spin_lock_init(&port->lock);
 	hrtimer_init(&port->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
 	port->timer.function = port_timer;
-
-	old = xa_store(&sluice_net(dev_net(dev))->ports, dev->ifindex, port,
-		       GFP_KERNEL);
-	if (xa_is_err(old)) {
-		kfree(port);
-		return ERR_PTR(xa_err(old));
-	}
 	return port;
 }
 
 /*
- * The qdisc is going: resume what it paused upstream (or the neighbour
- * would wait out the pause), stop sending, drop the qdisc's reference.
+ * Publishes a fully set up port.  A qdisc that replaces another on the
+ * same device takes its place in the table; the old one's detach then
+ * leaves the entry alone.
+ */
+int sluice_port_publish(struct sluice_port *port)
+{
+	void *old;
+
+	old = xa_store(&sluice_net(dev_net(port->dev))->ports, port->ifindex,
+		       port, GFP_KERNEL);
+	return xa_is_err(old) ? xa_err(old) : 0;
+}
+
+/*
+ * The port of the sluice qdisc that is the device's root now, if any and
+ * if it is not the one going away: after a failed replace, the qdisc that
+ * stays must keep its entry.
+ */
+static struct sluice_port *current_port(struct net_device *dev,
+					const struct sluice_port *going)
+{
+	struct Qdisc *root = rtnl_dereference(dev->qdisc);
+	struct sluice_sched *q;
+
+	if (!root || root->ops != &sluice_qdisc_ops)
+		return NULL;
+	q = qdisc_priv(root);
+	return q->port != going ? q->port : NULL;
+}
+
+/*
+ * The qdisc is going (RTNL held): resume what it paused upstream, or the
+ * neighbour would wait out the pause, then stop sending and drop the
+ * qdisc's reference.  The device's queues already point at noop_qdisc
+ * here, so the XON bypasses the qdisc layer; a device that is down sends
+ * nothing.
  */
 void sluice_port_detach(struct sluice_port *port)
 {
 	struct net_device *dev = port->dev;
 	struct sluice_net *sn = sluice_net(dev_net(dev));
+	struct sk_buff *skb;
 	u8 paused;
 
-	xa_cmpxchg(&sn->ports, port->ifindex, port, NULL, GFP_KERNEL);
+	xa_cmpxchg(&sn->ports, port->ifindex, port, current_port(dev, port),
+		   GFP_KERNEL);
 	spin_lock_bh(&port->lock);
-	paused = port->xoff_state;
+	paused = port->xoff_state | port->xon_pending;
 	port->xoff_state = 0;
+	port->xon_pending = 0;
 	port->dev = NULL;
 	RCU_INIT_POINTER(port->sch, NULL);
 	spin_unlock_bh(&port->lock);
 	hrtimer_cancel(&port->timer);
+	/*
+	 * A qdisc whose create failed late is freed without a grace period:
+	 * wait out pause_rcv() callers that may still hold it.
+	 */
+	synchronize_net();
 	if (paused) {
-		local_bh_disable();
-		pfc_send(dev, paused, 0, 0);
-		local_bh_enable();
+		skb = pfc_build(dev, paused, 0, 0);
+		if (skb) {
+			local_bh_disable();
+			__dev_direct_xmit(skb, 0);
+			local_bh_enable();
+		}
 	}
 	port_put(port);
 }

@@ -17,6 +17,7 @@ ALL_TESTS="
 	errors_classes_are_fixed
 	errors_cross_checks
 	errors_device
+	errors_pfc
 	errors_plugin
 "
 
@@ -191,6 +192,35 @@ errors_device()
 	out=$(tc -n "$NS" qdisc add dev lo root sluice 2>&1)
 	check_eq "$out" "Error: sch_sluice: sluice needs an Ethernet device." \
 		"loopback"
+}
+
+# PFC needs a root qdisc, a rate, an xoff threshold, and a pause time the
+# port can refresh before it expires.
+errors_pfc()
+{
+	local out
+
+	setup || return
+	out=$(tc -n "$NS" qdisc change dev a0 root sluice pfc 3 2>&1)
+	check_eq "$out" "Error: sch_sluice: pfc needs the link rate." "no rate"
+	out=$(tc -n "$NS" qdisc change dev a0 root sluice rate 1gbit pfc 3 2>&1)
+	check_eq "$out" "Error: sch_sluice: pfc needs an xoff threshold." "no xoff"
+	out=$(tc -n "$NS" qdisc change dev a0 root sluice rate 600gbit 2>&1)
+	check_eq "$out" "Error: sch_sluice: rate must be at most 512 Gbit/s." \
+		"rate too high"
+	out=$(tc -n "$NS" qdisc change dev a0 root sluice rate 100gbit pfc 3 \
+		xoff 10k pause-time 1 2>&1)
+	check_eq "$out" "Error: sch_sluice: pause-time too short to refresh at this rate." \
+		"pause time too short"
+	check_eq "$(opts | jq -c '[.rate, .pfc]')" '[0,[]]' "options after rejections"
+	tc -n "$NS" qdisc del dev a0 root &&
+		tc -n "$NS" qdisc add dev a0 root handle 1: tbf rate 1mbit \
+			burst 1600 latency 1s
+	check_err $? "tbf"
+	out=$(tc -n "$NS" qdisc add dev a0 parent 1:1 sluice rate 1mbit pfc 3 \
+		xoff 10k 2>&1)
+	check_eq "$out" "Error: sch_sluice: pfc needs sluice as the root qdisc." \
+		"not a root"
 }
 
 # The plugin's own checks, before anything reaches the kernel.
