@@ -16,7 +16,7 @@ TC_LIB_DIR ?= /usr/lib/$(shell $(CC) -print-multiarch)/tc
 export KDIR
 
 .PHONY: all kmod userspace tools check unit selftests bootstrap install uninstall \
-	clean sparse checkpatch vm-shell demo
+	clean sparse checkpatch vm-shell demo bench
 
 all: kmod userspace tools
 
@@ -65,6 +65,11 @@ vm-shell: all
 
 demo: all
 	selftests/vm/run --demo
+
+# What a frame costs through sluice, prio and ets, in the VM (README.md,
+# "Benchmark").
+bench: all
+	selftests/vm/run --bench
 
 install: all
 	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=extra modules_install

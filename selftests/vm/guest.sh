@@ -11,6 +11,7 @@
 #   shell  insmod sch_sluice.ko, then bash on the console (or, if the host's
 #          stdin was not a terminal, bash reading CONFIG_DIR/stdin)
 #   demo   insmod sch_sluice.ko, then selftests/vm/demo.sh, output to ttyS1
+#   bench  the same with selftests/vm/bench.sh
 # At the end the guest's dmesg goes to ttyS2 and the exit status to the
 # isa-debug-exit port, which makes qemu exit with 2 * status + 1.
 
@@ -98,23 +99,25 @@ run_shell() {
 	cd "$REPO" && setsid -w -c bash -i <>"$tty" >&0 2>&0
 }
 
-run_demo() {
-	local demo=$REPO/selftests/vm/demo.sh
+# run_script NAME: selftests/vm/NAME.sh with the module loaded.
+run_script() {
+	local script=$REPO/selftests/vm/$1.sh
 
 	raw_port "$KTAP_TTY"
-	if [[ ! -e $demo ]]; then
-		echo "sluice-vm: no $demo" >"$KTAP_TTY"
+	if [[ ! -e $script ]]; then
+		echo "sluice-vm: no $script" >"$KTAP_TTY"
 		return 1
 	fi
 	load_module || return
-	bash "$demo" >"$KTAP_TTY" 2>&1
+	bash "$script" >"$KTAP_TTY" 2>&1
 }
 
 kmsg "guest.sh start mode $MODE"
 case $MODE in
 test)	run_test ;;
 shell)	run_shell ;;
-demo)	run_demo ;;
+demo)	run_script demo ;;
+bench)	run_script bench ;;
 *)	echo "sluice-vm: unknown mode $MODE" >&2; false ;;
 esac
 finish $?
