@@ -123,7 +123,13 @@ static int enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
 	unsigned int len = qdisc_pkt_len(skb);
 	u32 account;
 
-	account = sluice_ingress_charge(skb, dev_net(qdisc_dev(sch)), c);
+	/* Frames sent by this host have no ingress port to charge. */
+	if (skb->skb_iif) {
+		account = sluice_ingress_charge(skb, dev_net(qdisc_dev(sch)), c);
+	} else {
+		sluice_skb_cb(skb)->in = NULL;
+		account = 0;
+	}
 	if (unlikely(!admit(sch, cl, c, skb, account))) {
 		sluice_ingress_release(skb);
 		cl->qstats.drops++;
@@ -290,6 +296,12 @@ static struct sk_buff *next_skb(struct Qdisc *sch, u64 now,
 	return cl->q.head;
 }
 
+/* The clock, read only when shaping or a pause needs it (0 otherwise). */
+static u64 now_ns(const struct sluice_sched *q)
+{
+	return q->cfg.rate || q->paused ? ktime_get_ns() : 0;
+}
+
 /*
  * A parent peeks, then dequeues under the same lock hold.  Dequeue uses the
  * peek's clock, so a pause that expires in between cannot make it return
@@ -300,14 +312,14 @@ static struct sk_buff *sluice_peek(struct Qdisc *sch)
 	struct sluice_sched *q = qdisc_priv(sch);
 	struct sluice_class *cl;
 
-	q->peek_ns = ktime_get_ns();
+	q->peek_ns = now_ns(q);
 	return next_skb(sch, q->peek_ns, &cl);
 }
 
 static struct sk_buff *sluice_dequeue(struct Qdisc *sch)
 {
 	struct sluice_sched *q = qdisc_priv(sch);
-	u64 now = q->peek_ns ?: ktime_get_ns();
+	u64 now = q->peek_ns ?: now_ns(q);
 	struct sluice_class *cl;
 	struct sk_buff *skb;
 
