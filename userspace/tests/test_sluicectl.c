@@ -13,81 +13,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "../sluicectl/version.h"
+#include "cli.h"
 #include "ktap.h"
-
-static char sluicectl[PATH_MAX + 32];
-
-struct run {
-	int	status;		/* exit code, or -1 if it did not exit */
-	char	out[8192];
-	char	err[8192];
-};
-
-static void find_sluicectl(void)
-{
-	const char *env = getenv("SLUICECTL");
-	char self[PATH_MAX];
-	ssize_t n;
-	char *slash;
-
-	if (env) {
-		snprintf(sluicectl, sizeof(sluicectl), "%s", env);
-		return;
-	}
-	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	self[n > 0 ? n : 0] = '\0';
-	slash = strrchr(self, '/');
-	if (slash)
-		*slash = '\0';
-	snprintf(sluicectl, sizeof(sluicectl), "%s/../sluicectl/sluicectl", self);
-}
-
-static void slurp(FILE *f, char *buf, size_t len)
-{
-	size_t n;
-
-	rewind(f);
-	n = fread(buf, 1, len - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-}
-
-/*
- * Runs sluicectl with @args (NULL-terminated).  Output goes to files, not
- * pipes, so that neither stream can block the other.  With @out_path, stdout
- * goes there instead.
- */
-static void run(struct run *r, const char *out_path, const char *const *args)
-{
-	char *argv[16] = { sluicectl };
-	FILE *out = tmpfile(), *err = tmpfile();
-	int i, status, out_fd;
-	pid_t pid;
-
-	if (!out || !err) {
-		perror("tmpfile");
-		exit(1);
-	}
-
-	for (i = 0; args[i] && i < 14; i++)
-		argv[i + 1] = (char *)args[i];
-	fflush(stdout);
-	pid = fork();
-	if (pid == 0) {
-		out_fd = out_path ? open(out_path, O_WRONLY) : fileno(out);
-		dup2(out_fd, STDOUT_FILENO);
-		dup2(fileno(err), STDERR_FILENO);
-		execv(sluicectl, argv);
-		_exit(127);
-	}
-	r->status = -1;
-	if (pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status))
-		r->status = WEXITSTATUS(status);
-	slurp(out, r->out, sizeof(r->out));
-	slurp(err, r->err, sizeof(r->err));
-}
-
-#define RUN(r, ...) run((r), NULL, (const char *const []){ __VA_ARGS__, NULL })
 
 static bool starts_with(const char *s, const char *prefix)
 {
@@ -149,7 +76,7 @@ static void test_no_command(void)
 {
 	struct run r;
 
-	run(&r, NULL, (const char *const []){ NULL });
+	cli_run(&r, NULL, (const char *const []){ NULL });
 	KTAP_EXPECT_INT(r.status, 2);
 	KTAP_EXPECT_STR(r.out, "");
 	KTAP_EXPECT(starts_with(r.err, "Usage: sluicectl COMMAND"));
@@ -217,7 +144,7 @@ static void test_write_error(void)
 		ktap_result("write error exits 1 # SKIP no /dev/full");
 		return;
 	}
-	run(&r, "/dev/full", (const char *const []){ "--help", NULL });
+	cli_run(&r, "/dev/full", (const char *const []){ "--help", NULL });
 	KTAP_EXPECT_INT(r.status, 1);
 	KTAP_EXPECT(starts_with(r.err, "sluicectl: cannot write output: "));
 	ktap_result("write error exits 1");
@@ -393,7 +320,7 @@ static void test_headroom_errors(void)
 		for (n = 0; cases[i].args[n]; n++)
 			argv[n + 1] = cases[i].args[n];
 		argv[n + 1] = NULL;
-		run(&r, NULL, argv);
+		cli_run(&r, NULL, argv);
 		snprintf(want, sizeof(want), "sluicectl: %s\n" HEADROOM_USAGE,
 			 cases[i].msg);
 		if (!KTAP_EXPECT_INT(r.status, 2) ||
@@ -422,7 +349,7 @@ int main(void)
 {
 	size_t i;
 
-	find_sluicectl();
+	cli_init();
 	ktap_plan(ARRAY_SIZE(tests));
 	if (access(sluicectl, X_OK))
 		ktap_diag("cannot run %s", sluicectl);

@@ -13,75 +13,10 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "cli.h"
 #include "ktap.h"
 
-static char sluicectl[PATH_MAX + 32];
 static char dir[] = "/tmp/test_topo_cli.XXXXXX";
-
-struct run {
-	int	status;
-	char	out[16384];
-	char	err[4096];
-};
-
-static void find_sluicectl(void)
-{
-	const char *env = getenv("SLUICECTL");
-	char self[PATH_MAX];
-	ssize_t n;
-	char *slash;
-
-	if (env) {
-		snprintf(sluicectl, sizeof(sluicectl), "%s", env);
-		return;
-	}
-	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	self[n > 0 ? n : 0] = '\0';
-	slash = strrchr(self, '/');
-	if (slash)
-		*slash = '\0';
-	snprintf(sluicectl, sizeof(sluicectl), "%s/../sluicectl/sluicectl", self);
-}
-
-static void slurp(FILE *f, char *buf, size_t len)
-{
-	size_t n;
-
-	rewind(f);
-	n = fread(buf, 1, len - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-}
-
-static void run(struct run *r, const char *const *args)
-{
-	char *argv[24] = { sluicectl };
-	FILE *out = tmpfile(), *err = tmpfile();
-	int i, status;
-	pid_t pid;
-
-	if (!out || !err) {
-		perror("tmpfile");
-		exit(1);
-	}
-	for (i = 0; args[i] && i < 22; i++)
-		argv[i + 1] = (char *)args[i];
-	fflush(stdout);
-	pid = fork();
-	if (pid == 0) {
-		dup2(fileno(out), STDOUT_FILENO);
-		dup2(fileno(err), STDERR_FILENO);
-		execv(sluicectl, argv);
-		_exit(127);
-	}
-	r->status = -1;
-	if (pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status))
-		r->status = WEXITSTATUS(status);
-	slurp(out, r->out, sizeof(r->out));
-	slurp(err, r->err, sizeof(r->err));
-}
-
-#define RUN(r, ...) run((r), (const char *const []){ __VA_ARGS__, NULL })
 
 static const char *path(const char *name)
 {
@@ -221,7 +156,7 @@ static void test_bad_args(void)
 		args[j++] = "-o";
 		args[j++] = path("out.json");
 		args[j] = NULL;
-		run(&r, args);
+		cli_run(&r, NULL, args);
 		KTAP_EXPECT_INT(r.status, bad_args[i].status);
 		KTAP_EXPECT_STR(r.out, "");
 		/* The message, then the usage. */
@@ -320,7 +255,7 @@ int main(void)
 {
 	size_t i;
 
-	find_sluicectl();
+	cli_init();
 	ktap_plan(ARRAY_SIZE(tests));
 	if (!mkdtemp(dir)) {
 		perror("mkdtemp");

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "cli.h"
+
+#define MAX_ARGS 22
+
+char sluicectl[PATH_MAX + 32];
+
+void cli_init(void)
+{
+	const char *env = getenv("SLUICECTL");
+	char self[PATH_MAX];
+	ssize_t n;
+	char *slash;
+
+	if (env) {
+		snprintf(sluicectl, sizeof(sluicectl), "%s", env);
+		return;
+	}
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	self[n > 0 ? n : 0] = '\0';
+	slash = strrchr(self, '/');
+	if (slash)
+		*slash = '\0';
+	snprintf(sluicectl, sizeof(sluicectl), "%s/../sluicectl/sluicectl", self);
+}
+
+static void slurp(FILE *f, char *buf, size_t len)
+{
+	size_t n;
+
+	rewind(f);
+	n = fread(buf, 1, len - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+}
+
+/*
+ * Runs sluicectl with @args (NULL-terminated).  Output goes to files, not
+ * pipes, so that neither stream can block the other.  With @out_path, stdout
+ * goes there instead.
+ */
+void cli_run(struct run *r, const char *out_path, const char *const *args)
+{
+	char *argv[MAX_ARGS + 2] = { sluicectl };
+	FILE *out = tmpfile(), *err = tmpfile();
+	int i, status, out_fd;
+	pid_t pid;
+
+	if (!out || !err) {
+		perror("tmpfile");
+		exit(1);
+	}
+	for (i = 0; args[i] && i < MAX_ARGS; i++)
+		argv[i + 1] = (char *)args[i];
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		out_fd = out_path ? open(out_path, O_WRONLY) : fileno(out);
+		dup2(out_fd, STDOUT_FILENO);
+		dup2(fileno(err), STDERR_FILENO);
+		execv(sluicectl, argv);
+		_exit(127);
+	}
+	r->status = -1;
+	if (pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status))
+		r->status = WEXITSTATUS(status);
+	slurp(out, r->out, sizeof(r->out));
+	slurp(err, r->err, sizeof(r->err));
+}

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Running the sluicectl binary from a unit test, as a user runs it.  The
+ * binary is $SLUICECTL, or the one built next to the tests.
+ */
+#ifndef _SLUICE_TESTS_CLI_H
+#define _SLUICE_TESTS_CLI_H
+
+#include <limits.h>
+
+struct run {
+	int	status;		/* exit code, or -1 if it did not exit */
+	char	out[16384];
+	char	err[8192];
+};
+
+/* The path of the binary under test, set by cli_init(). */
+extern char sluicectl[PATH_MAX + 32];
+
+void cli_init(void);
+void cli_run(struct run *r, const char *out_path, const char *const *args);
+
+/* RUN(&r, "topo", "show", file): runs sluicectl with those arguments. */
+#define RUN(r, ...) cli_run((r), NULL, (const char *const []){ __VA_ARGS__, NULL })
+
+#endif /* _SLUICE_TESTS_CLI_H */
