@@ -137,12 +137,6 @@ int sluice_topo_bcube(struct sluice_graph *g, uint32_t n, uint32_t k,
 			ret = sluice_graph_add_link(g, s, servers + l * nk +
 						    switch_of(s, n, l),
 						    0, 0, err, errlen);
-	if (ret >= 0)
-		ret = sluice_i_describe(g, "bcube", names, values, 2,
-					err, errlen);
-	if (!ret)
-		ret = sluice_graph_finalize(g, err, errlen);
-	if (ret)
-		sluice_graph_free(g);
-	return ret;
+	return sluice_i_finish(g, ret < 0 ? ret : 0, "bcube", names, values, 2,
+			       err, errlen);
 }

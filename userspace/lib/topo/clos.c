@@ -91,14 +91,8 @@ int sluice_topo_leafspine(struct sluice_graph *g, uint32_t leaves,
 	for (i = 0; i < leaves && !ret; i++)
 		for (j = 0; j < spines && !ret; j++)
 			ret = add_links(g, i, leaves + j, parallel, err, errlen);
-	if (!ret)
-		ret = sluice_i_describe(g, "leafspine", names, values, 4,
-					err, errlen);
-	if (!ret)
-		ret = sluice_graph_finalize(g, err, errlen);
-	if (ret)
-		sluice_graph_free(g);
-	return ret;
+	return sluice_i_finish(g, ret, "leafspine", names, values, 4,
+			       err, errlen);
 }
 
 /* Nodes: edge switches pod by pod, then aggregation, then core. */
@@ -177,12 +171,6 @@ int sluice_topo_fattree(struct sluice_graph *g, uint32_t k,
 		ret = fattree_nodes(g, k, err, errlen);
 	if (!ret)
 		ret = fattree_links(g, k, err, errlen);
-	if (!ret)
-		ret = sluice_i_describe(g, "fattree", names, values, 1,
-					err, errlen);
-	if (!ret)
-		ret = sluice_graph_finalize(g, err, errlen);
-	if (ret)
-		sluice_graph_free(g);
-	return ret;
+	return sluice_i_finish(g, ret, "fattree", names, values, 1,
+			       err, errlen);
 }

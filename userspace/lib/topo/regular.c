@@ -302,12 +302,6 @@ int sluice_topo_ring(struct sluice_graph *g, uint32_t switches,
 	ret = sluice_i_build_flat(g, switches, host_ports, e.eu, e.ev, NULL,
 				  switches, err, errlen);
 	edges_free(&e);
-	if (!ret)
-		ret = sluice_i_describe(g, "ring", names, values, 2,
-					err, errlen);
-	if (!ret)
-		ret = sluice_graph_finalize(g, err, errlen);
-	if (ret)
-		sluice_graph_free(g);
-	return ret;
+	return sluice_i_finish(g, ret, "ring", names, values, 2,
+			       err, errlen);
 }

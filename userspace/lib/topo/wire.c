@@ -308,3 +308,29 @@ int sluice_i_describe(struct sluice_graph *g, const char *family,
 					     err, errlen);
 	return ret;
 }
+
+/**
+ * sluice_i_finish() - the common end of a deterministic generator
+ * @g:		the graph being built
+ * @ret:	0 if building succeeded, else its negative errno
+ * @family, @names, @values, @n: as for sluice_i_describe()
+ * @err:	the message on failure
+ * @errlen:	size of @err
+ *
+ * Records the family and parameters and finalizes @g; on any failure,
+ * including @ret's, frees @g so nothing half-built is left.
+ *
+ * Return: 0 or a negative errno.  Time: that of sluice_graph_finalize().
+ */
+int sluice_i_finish(struct sluice_graph *g, int ret, const char *family,
+		    const char *const *names, const uint64_t *values,
+		    uint32_t n, char *err, size_t errlen)
+{
+	if (!ret)
+		ret = sluice_i_describe(g, family, names, values, n, err, errlen);
+	if (!ret)
+		ret = sluice_graph_finalize(g, err, errlen);
+	if (ret)
+		sluice_graph_free(g);
+	return ret;
+}

@@ -43,5 +43,8 @@ int sluice_i_build_flat(struct sluice_graph *g, uint32_t n, uint32_t hosts,
 int sluice_i_describe(struct sluice_graph *g, const char *family,
 		      const char *const *names, const uint64_t *values,
 		      uint32_t n, char *err, size_t errlen);
+int sluice_i_finish(struct sluice_graph *g, int ret, const char *family,
+		    const char *const *names, const uint64_t *values,
+		    uint32_t n, char *err, size_t errlen);
 
 #endif /* _SLUICE_LIB_TOPO_WIRE_H */
