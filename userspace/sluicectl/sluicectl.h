@@ -22,6 +22,11 @@ struct command {
 __attribute__((format(printf, 2, 3)))
 int usage_error(const struct command *cmd, const char *fmt, ...);
 
+#include <stdio.h>
+
+int write_out(const char *path, int (*write)(const void *arg, FILE *f),
+	      const void *arg);
+
 int help_main(const struct command *cmd, int argc, char **argv);
 int version_main(const struct command *cmd, int argc, char **argv);
 int topo_main(const struct command *cmd, int argc, char **argv);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <json.h>
+#include "jout.h"
 #include "topo.h"
 
 static int show_main(const struct command *cmd, int argc, char **argv);
@@ -72,56 +73,6 @@ int topo_main(const struct command *cmd, int argc, char **argv)
 			return topo_commands[i].main(&topo_commands[i],
 						     argc - 1, argv + 1);
 	return usage_error(cmd, "unknown topo command \"%s\"", argv[1]);
-}
-
-/*
- * Writes @g to @path ("-" or NULL: stdout) through @write.  A file is
- * written whole or not at all: into a temporary file beside it, renamed
- * over @path only once everything is on disk.
- */
-int topo_write_out(const char *path, const struct sluice_graph *g,
-		   int (*write)(const struct sluice_graph *g, FILE *f))
-{
-	char *tmp;
-	FILE *f;
-	int fd, ret;
-
-	if (!path || !strcmp(path, "-"))
-		return write(g, stdout) ? EXIT_RUNTIME : 0;
-	if (asprintf(&tmp, "%s.XXXXXX", path) < 0) {
-		fputs("sluicectl: out of memory\n", stderr);
-		return EXIT_RUNTIME;
-	}
-	fd = mkstemp(tmp);
-	f = fd >= 0 ? fdopen(fd, "w") : NULL;
-	if (!f) {
-		fprintf(stderr, "sluicectl: %s: %s\n", path, strerror(errno));
-		if (fd >= 0) {
-			close(fd);
-			unlink(tmp);
-		}
-		free(tmp);
-		return EXIT_RUNTIME;
-	}
-	ret = write(g, f);
-	if (fflush(f) || ferror(f) || fsync(fileno(f))) {
-		if (!ret)
-			fprintf(stderr, "sluicectl: %s: %s\n", path,
-				strerror(errno));
-		ret = -EIO;
-	}
-	if (fclose(f) && !ret) {
-		fprintf(stderr, "sluicectl: %s: %s\n", path, strerror(errno));
-		ret = -EIO;
-	}
-	if (!ret && rename(tmp, path)) {
-		fprintf(stderr, "sluicectl: %s: %s\n", path, strerror(errno));
-		ret = -EIO;
-	}
-	if (ret)
-		unlink(tmp);
-	free(tmp);
-	return ret ? EXIT_RUNTIME : 0;
 }
 
 static int load(const char *path, struct sluice_graph *g)
@@ -193,28 +144,6 @@ static void print_text(const struct sluice_graph *g,
 	       st->avg_shortest_path);
 }
 
-static bool jadd(json_object *o, const char *key, json_object *v)
-{
-	if (v && !json_object_object_add(o, key, v))
-		return true;
-	json_object_put(v);
-	return false;
-}
-
-static json_object *jnum(uint64_t v)
-{
-	return json_object_new_uint64(v);
-}
-
-/* A fixed number of decimals, so that the output is the same everywhere. */
-static json_object *jfixed(double v)
-{
-	char buf[32];
-
-	snprintf(buf, sizeof(buf), "%.4f", v);
-	return json_object_new_double_s(v, buf);
-}
-
 static bool json_generator(json_object *o, const struct sluice_graph *g)
 {
 	json_object *gen, *layers;
@@ -239,18 +168,6 @@ static bool json_generator(json_object *o, const struct sluice_graph *g)
 						    jnum(g->layer_ports[i]));
 	}
 	return ok;
-}
-
-/* {"min":..,"max":..[,"avg":..]}; takes @avg (may be NULL). */
-static json_object *jrange(uint64_t min, uint64_t max, json_object *avg)
-{
-	json_object *o = json_object_new_object();
-
-	if (o && jadd(o, "min", jnum(min)) && jadd(o, "max", jnum(max)) &&
-	    (!avg || jadd(o, "avg", avg)))
-		return o;
-	json_object_put(o);
-	return NULL;
 }
 
 static int print_json(const struct sluice_graph *g,
@@ -333,8 +250,9 @@ static int show_main(const struct command *cmd, int argc, char **argv)
  * shares a rank; each edge's id ("l17") is its link id, so that a path's
  * links can be picked out of an SVG.  Names need no escaping (graph.c).
  */
-static int write_dot(const struct sluice_graph *g, FILE *f)
+static int write_dot(const void *arg, FILE *f)
 {
+	const struct sluice_graph *g = arg;
 	const char *fam = g->family[0] ? g->family : "topology";
 	uint32_t u, id, tier;
 
@@ -395,7 +313,7 @@ static int dot_main(const struct command *cmd, int argc, char **argv)
 		return sub_usage_error(cmd, "%s", "no topology file given");
 	ret = load(path, &g);
 	if (!ret)
-		ret = topo_write_out(out, &g, write_dot);
+		ret = write_out(out, write_dot, &g);
 	sluice_graph_free(&g);
 	return ret;
 }

@@ -11,7 +11,5 @@
 #include "sluicectl.h"
 
 int topo_gen_main(const struct command *cmd, int argc, char **argv);
-int topo_write_out(const char *path, const struct sluice_graph *g,
-		   int (*write)(const struct sluice_graph *g, FILE *f));
 
 #endif /* _SLUICECTL_TOPO_H */

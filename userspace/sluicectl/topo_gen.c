@@ -304,8 +304,9 @@ static int parse_opts(const struct family *fam, int argc, char **argv,
 	return 0;
 }
 
-static int write_topology(const struct sluice_graph *g, FILE *f)
+static int write_topology(const void *arg, FILE *f)
 {
+	const struct sluice_graph *g = arg;
 	char err[SLUICE_ERRLEN];
 
 	if (!sluice_graph_write(g, f, err, sizeof(err)))
@@ -353,7 +354,7 @@ int topo_gen_main(const struct command *cmd, int argc, char **argv)
 		family_usage(stderr, fam);
 		return EXIT_USAGE;
 	}
-	ret = topo_write_out(a.out, &g, write_topology);
+	ret = write_out(a.out, write_topology, &g);
 	sluice_graph_free(&g);
 	return ret;
 }

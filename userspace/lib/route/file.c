@@ -1,0 +1,618 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The route file: text, one line per pair, written and read here.
+ *
+ *	sluice-routes 1
+ *	topology nodes 50 links 450 hash 8c2a4f0e3b1d9a77
+ *	algo fc paths 0 lanes 1 seed 0 orient auto root -
+ *	shard 0/1
+ *	pairs 2450 paths 19650 hops 75843 truncated 0
+ *	s0 s1: 17 402 | 3 220 96 | @1 5 88
+ *	s0 s2:
+ *	...
+ *	end
+ *
+ * The header names the topology the routes belong to (its node and link
+ * counts and sluice_graph_hash()), the algorithm and its options, the shard
+ * ("i/n", 0/1 for a whole set) and the totals.  Then a line per pair, in
+ * (source, destination) order, with the node names: its paths separated by
+ * "|", each a list of link ids from the source, "@L" first for a path on
+ * lane L other than 0.  A pair without a path has nothing after its colon.
+ * "end" closes the file, so a truncated file is an error, not a smaller
+ * route set.
+ *
+ * JSON would be the obvious format, but an all-pairs set of a 1000-switch
+ * FC has 10^6 pairs, 1.4 * 10^7 paths and 7 * 10^7 hops: json-c would build
+ * a tree of some 10^8 objects to read it.  This format reads in one pass
+ * into the flat arrays of struct sluice_routes, and stays greppable.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sluice/route.h>
+#include "graph/internal.h"
+
+#define FORMAT		"sluice-routes"
+#define VERSION		1
+
+static const char *const orient_names[] = {
+	[SLUICE_ORIENT_AUTO]	= "auto",
+	[SLUICE_ORIENT_TIER]	= "tier",
+	[SLUICE_ORIENT_BFS]	= "bfs",
+};
+
+/* Formats @v at the end of @buf (room for 20 digits), returns the end. */
+static char *put_u64(char *p, uint64_t v)
+{
+	char tmp[20];
+	int n = 0;
+
+	do {
+		tmp[n++] = '0' + v % 10;
+		v /= 10;
+	} while (v);
+	while (n)
+		*p++ = tmp[--n];
+	return p;
+}
+
+/**
+ * sluice_routes_write() - the route file of @r
+ * @r:		a route set
+ * @g:		its topology, for the node names
+ * @f:		where to write
+ * @err:	why it failed
+ * @errlen:	room in @err
+ *
+ * Time: O(pairs + hops).
+ *
+ * Return: 0 or -EIO.
+ */
+int sluice_routes_write(const struct sluice_routes *r,
+			const struct sluice_graph *g, FILE *f,
+			char *err, size_t errlen)
+{
+	char *line = NULL, *p;
+	size_t cap = 0, need;
+	uint64_t i, q, h;
+	int ret = 0;
+
+	fprintf(f, "%s %d\n", FORMAT, VERSION);
+	fprintf(f, "topology nodes %u links %u hash %016llx\n",
+		r->n_nodes, r->n_links, (unsigned long long)r->topo_hash);
+	fprintf(f, "algo %s paths %u lanes %u seed %llu orient %s root %s\n",
+		r->algo, r->opts.paths, r->opts.lanes,
+		(unsigned long long)r->opts.seed,
+		orient_names[r->opts.orient],
+		r->opts.has_root ? g->nodes[r->opts.root].name : "-");
+	fprintf(f, "shard %u/%u\n", r->shard_index, r->shard_count);
+	fprintf(f, "pairs %llu paths %llu hops %llu truncated %llu\n",
+		(unsigned long long)r->n_pairs, (unsigned long long)r->n_paths,
+		(unsigned long long)r->n_hops,
+		(unsigned long long)r->truncated_pairs);
+	for (i = 0; i < r->n_pairs && !ret; i++) {
+		/* names, then at most "| @L " and 11 bytes a hop */
+		need = 2 * SLUICE_NAME_MAX + 8 +
+		       (r->pair_path[i + 1] - r->pair_path[i]) * 8 +
+		       (r->path_hop[r->pair_path[i + 1]] -
+			r->path_hop[r->pair_path[i]]) * 11;
+		if (need > cap) {
+			free(line);
+			cap = need * 2;
+			line = malloc(cap);
+			if (!line)
+				return sluice_i_errf(err, errlen, -ENOMEM,
+						     "out of memory");
+		}
+		p = line;
+		p = stpcpy(p, g->nodes[r->pair_src[i]].name);
+		*p++ = ' ';
+		p = stpcpy(p, g->nodes[r->pair_dst[i]].name);
+		*p++ = ':';
+		for (q = r->pair_path[i]; q < r->pair_path[i + 1]; q++) {
+			if (q != r->pair_path[i])
+				p = stpcpy(p, " |");
+			if (r->path_lane[q]) {
+				p = stpcpy(p, " @");
+				p = put_u64(p, r->path_lane[q]);
+			}
+			for (h = r->path_hop[q]; h < r->path_hop[q + 1]; h++) {
+				*p++ = ' ';
+				p = put_u64(p, r->hops[h]);
+			}
+		}
+		*p++ = '\n';
+		if (fwrite(line, 1, p - line, f) != (size_t)(p - line))
+			ret = -EIO;
+	}
+	free(line);
+	fputs("end\n", f);
+	if (ret || fflush(f) || ferror(f))
+		return sluice_i_errf(err, errlen, -EIO, "cannot write: %s",
+				     strerror(errno));
+	return 0;
+}
+
+/* Node names to ids: open addressing over a power of two. */
+struct names {
+	uint32_t	*slot;	/* node id + 1, 0 empty */
+	uint32_t	mask;
+};
+
+static uint32_t name_hash(const char *s, size_t len)
+{
+	uint32_t h = 2166136261u;
+
+	while (len--)
+		h = (h ^ (unsigned char)*s++) * 16777619u;
+	return h;
+}
+
+static int names_init(struct names *n, const struct sluice_graph *g)
+{
+	uint32_t size = 16, u, h;
+
+	while (size < 2 * g->n_nodes)
+		size *= 2;
+	n->slot = sluice_i_calloc(size, sizeof(*n->slot));
+	if (!n->slot)
+		return -ENOMEM;
+	n->mask = size - 1;
+	for (u = 0; u < g->n_nodes; u++) {
+		const char *s = g->nodes[u].name;
+
+		h = name_hash(s, strlen(s)) & n->mask;
+		while (n->slot[h])
+			h = (h + 1) & n->mask;
+		n->slot[h] = u + 1;
+	}
+	return 0;
+}
+
+static int64_t names_find(const struct names *n, const struct sluice_graph *g,
+			  const char *s, size_t len)
+{
+	uint32_t h = name_hash(s, len) & n->mask;
+	const char *name;
+
+	while (n->slot[h]) {
+		name = g->nodes[n->slot[h] - 1].name;
+		if (!strncmp(name, s, len) && !name[len])
+			return n->slot[h] - 1;
+		h = (h + 1) & n->mask;
+	}
+	return -1;
+}
+
+/* The reader's state: where it is, for messages. */
+struct reader {
+	FILE		*f;
+	const char	*name;
+	uint64_t	lineno;
+	char		*line;
+	size_t		cap;
+	char		*err;
+	size_t		errlen;
+};
+
+__attribute__((format(printf, 2, 3)))
+static int bad(struct reader *rd, const char *fmt, ...)
+{
+	char msg[SLUICE_ERRLEN];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return sluice_i_errf(rd->err, rd->errlen, -EINVAL, "%s:%llu: %s",
+			     rd->name, (unsigned long long)rd->lineno, msg);
+}
+
+/* The next line without its newline, or NULL at the end of the file. */
+static char *next_line(struct reader *rd)
+{
+	ssize_t n = getline(&rd->line, &rd->cap, rd->f);
+
+	if (n < 0)
+		return NULL;
+	rd->lineno++;
+	if (n && rd->line[n - 1] == '\n')
+		rd->line[n - 1] = '\0';
+	return rd->line;
+}
+
+/* A decimal number without sign or leading zeros; advances *@s. */
+static bool get_u64(const char **s, uint64_t max, uint64_t *v)
+{
+	const char *p = *s;
+	uint64_t x = 0;
+
+	if (*p < '0' || *p > '9' || (*p == '0' && p[1] >= '0' && p[1] <= '9'))
+		return false;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (x > (max - (*p - '0')) / 10)
+			return false;
+		x = x * 10 + (*p - '0');
+	}
+	*s = p;
+	*v = x;
+	return true;
+}
+
+static int grow(void **arr, size_t size, uint64_t *cap, uint64_t need)
+{
+	uint64_t n = *cap ? *cap : 1024;
+	void *p;
+
+	if (need <= *cap)
+		return 0;
+	while (n < need)
+		n *= 2;
+	if (n > SIZE_MAX / size)
+		return -ENOMEM;
+	p = realloc(*arr, n * size);
+	if (!p)
+		return -ENOMEM;
+	*arr = p;
+	*cap = n;
+	return 0;
+}
+
+struct caps {
+	uint64_t	pairs, pairs2, pairs3, paths, paths2, hops;
+};
+
+/* Reads the header into @r, checking it against @g. */
+static int read_header(struct reader *rd, struct sluice_routes *r,
+		       const struct sluice_graph *g, const struct names *nm,
+		       uint64_t *pairs, uint64_t *paths, uint64_t *hops)
+{
+	unsigned int version, nodes, links, si, sc, ln, i;
+	unsigned long long hash, seed, a, b, c, d;
+	char algo[32], orient[8], root[SLUICE_NAME_MAX + 1];
+	unsigned int paths_opt;
+	int alg, n = 0;
+	char *s;
+
+	s = next_line(rd);
+	if (!s || sscanf(s, FORMAT " %u%n", &version, &n) != 1 || s[n])
+		return bad(rd, "not a route file: the first line must be \"%s %d\"",
+			   FORMAT, VERSION);
+	if (version != VERSION)
+		return bad(rd, "version %u: this sluicectl reads version %d",
+			   version, VERSION);
+	s = next_line(rd);
+	n = 0;
+	if (!s || sscanf(s, "topology nodes %u links %u hash %16llx%n",
+			 &nodes, &links, &hash, &n) != 3 || s[n])
+		return bad(rd, "expected \"topology nodes N links L hash H\"");
+	if (nodes != g->n_nodes || links != g->n_links ||
+	    hash != sluice_graph_hash(g))
+		return bad(rd, "the routes belong to another topology (%u nodes, %u links, hash %016llx; this one has %u, %u, %016llx)",
+			   nodes, links, hash, g->n_nodes, g->n_links,
+			   (unsigned long long)sluice_graph_hash(g));
+	s = next_line(rd);
+	n = 0;
+	if (!s || sscanf(s, "algo %31s paths %u lanes %u seed %llu orient %7s root %32s%n",
+			 algo, &paths_opt, &ln, &seed, orient, root,
+			 &n) != 6 || s[n])
+		return bad(rd, "expected \"algo NAME paths N lanes N seed N orient O root NODE\"");
+	alg = sluice_route_algo_parse(algo);
+	if (alg < 0)
+		return bad(rd, "unknown algorithm \"%s\"", algo);
+	if (ln > SLUICE_LANES_MAX)
+		return bad(rd, "lanes %u: at most %d", ln, SLUICE_LANES_MAX);
+	strcpy(r->algo, sluice_route_algo_name(alg));
+	r->opts.algo = alg;
+	r->opts.paths = paths_opt;
+	r->opts.lanes = ln;
+	r->opts.seed = seed;
+	for (i = 0; i < 3; i++)
+		if (!strcmp(orient, orient_names[i]))
+			break;
+	if (i == 3)
+		return bad(rd, "unknown orientation \"%s\"", orient);
+	r->opts.orient = i;
+	if (strcmp(root, "-")) {
+		int64_t u = names_find(nm, g, root, strlen(root));
+
+		if (u < 0)
+			return bad(rd, "root \"%s\" is not a node of the topology",
+				   root);
+		r->opts.has_root = true;
+		r->opts.root = u;
+	}
+	s = next_line(rd);
+	n = 0;
+	if (!s || sscanf(s, "shard %u/%u%n", &si, &sc, &n) != 2 || s[n] ||
+	    !sc || si >= sc)
+		return bad(rd, "expected \"shard I/N\" with I below N");
+	r->shard_index = si;
+	r->shard_count = sc;
+	s = next_line(rd);
+	n = 0;
+	if (!s || sscanf(s, "pairs %llu paths %llu hops %llu truncated %llu%n",
+			 &a, &b, &c, &d, &n) != 4 || s[n])
+		return bad(rd, "expected \"pairs N paths N hops N truncated N\"");
+	*pairs = a;
+	*paths = b;
+	*hops = c;
+	r->truncated_pairs = d;
+	r->n_nodes = nodes;
+	r->n_links = links;
+	r->topo_hash = hash;
+	return 0;
+}
+
+/* Parses one pair line into @r, growing its arrays. */
+static int read_pair(struct reader *rd, struct sluice_routes *r,
+		     const struct sluice_graph *g, const struct names *nm,
+		     struct caps *cap, const char *s)
+{
+	const char *colon = strchr(s, ':'), *sp;
+	int64_t src, dst;
+	uint64_t v, start;
+	bool lane_ok;
+
+	sp = strchr(s, ' ');
+	if (!colon || !sp || sp > colon)
+		return bad(rd, "expected \"SOURCE DESTINATION: PATH | ...\"");
+	src = names_find(nm, g, s, sp - s);
+	dst = names_find(nm, g, sp + 1, colon - sp - 1);
+	if (src < 0 || dst < 0)
+		return bad(rd, "\"%.*s\" is not a node of the topology",
+			   (int)(src < 0 ? sp - s : colon - sp - 1),
+			   src < 0 ? s : sp + 1);
+	if (grow((void **)&r->pair_src, sizeof(*r->pair_src), &cap->pairs,
+		 r->n_pairs + 1) ||
+	    grow((void **)&r->pair_dst, sizeof(*r->pair_dst), &cap->pairs2,
+		 r->n_pairs + 1) ||
+	    grow((void **)&r->pair_path, sizeof(*r->pair_path), &cap->pairs3,
+		 r->n_pairs + 2))
+		return -ENOMEM;
+	r->pair_src[r->n_pairs] = src;
+	r->pair_dst[r->n_pairs] = dst;
+	r->pair_path[r->n_pairs] = r->n_paths;
+	r->n_pairs++;
+	s = colon + 1;
+	if (!*s)
+		return 0;
+	for (;;) {
+		if (grow((void **)&r->path_hop, sizeof(*r->path_hop),
+			 &cap->paths, r->n_paths + 2) ||
+		    grow((void **)&r->path_lane, sizeof(*r->path_lane),
+			 &cap->paths2, r->n_paths + 1))
+			return -ENOMEM;
+		r->path_hop[r->n_paths] = r->n_hops;
+		r->path_lane[r->n_paths] = 0;
+		start = r->n_hops;
+		if (s[0] == ' ' && s[1] == '@') {
+			s += 2;
+			lane_ok = get_u64(&s, SLUICE_LANES_MAX - 1, &v) &&
+				  v && (*s == ' ');
+			if (!lane_ok)
+				return bad(rd, "path %llu: a lane is @1 to @%d",
+					   (unsigned long long)(r->n_paths - r->pair_path[r->n_pairs - 1] + 1),
+					   SLUICE_LANES_MAX - 1);
+			r->path_lane[r->n_paths] = v;
+		}
+		while (*s == ' ' && s[1] != '|') {
+			s++;
+			if (!get_u64(&s, g->n_links - 1, &v) ||
+			    (*s && *s != ' '))
+				return bad(rd, "path %llu: a link id from 0 to %u, not \"%.12s\"",
+					   (unsigned long long)(r->n_paths - r->pair_path[r->n_pairs - 1] + 1),
+					   g->n_links - 1, s);
+			if (r->n_hops - start == SLUICE_PATH_HOPS_MAX)
+				return bad(rd, "a path is at most %d links",
+					   SLUICE_PATH_HOPS_MAX);
+			if (grow((void **)&r->hops, sizeof(*r->hops),
+				 &cap->hops, r->n_hops + 1))
+				return -ENOMEM;
+			r->hops[r->n_hops++] = v;
+		}
+		if (r->n_hops == start)
+			return bad(rd, "path %llu is empty",
+				   (unsigned long long)(r->n_paths - r->pair_path[r->n_pairs - 1] + 1));
+		r->n_paths++;
+		if (!*s)
+			return 0;
+		if (s[0] != ' ' || s[1] != '|' || s[2] != ' ')
+			return bad(rd, "expected \" | \" between paths");
+		s += 2;
+	}
+}
+
+/**
+ * sluice_routes_read() - load a route file
+ * @r:		filled on success; all zeroes on failure
+ * @g:		the topology the routes belong to, finalized
+ * @f:		the file
+ * @name:	its name, for messages
+ * @err:	"NAME:LINE: what is wrong"
+ * @errlen:	room in @err
+ *
+ * Validates everything (sluice_routes_validate()), so a loaded route set
+ * is whole and consistent; nothing is kept of a bad file.
+ * Time: O(file size).
+ *
+ * Return: 0, -EINVAL or -ENOMEM.
+ */
+int sluice_routes_read(struct sluice_routes *r, const struct sluice_graph *g,
+		       FILE *f, const char *name, char *err, size_t errlen)
+{
+	struct reader rd = { .f = f, .name = name, .err = err,
+			     .errlen = errlen };
+	uint64_t pairs = 0, paths = 0, hops = 0;
+	struct caps cap = { 0 };
+	struct names nm;
+	char *s;
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	if (names_init(&nm, g))
+		return sluice_i_errf(err, errlen, -ENOMEM, "out of memory");
+	ret = read_header(&rd, r, g, &nm, &pairs, &paths, &hops);
+	while (!ret) {
+		s = next_line(&rd);
+		if (!s) {
+			ret = ferror(f) ? sluice_i_errf(err, errlen, -EIO,
+							 "%s: cannot read: %s",
+							 name, strerror(errno)) :
+			      bad(&rd, "the file ends without \"end\": truncated?");
+			break;
+		}
+		if (!strcmp(s, "end"))
+			break;
+		ret = read_pair(&rd, r, g, &nm, &cap, s);
+	}
+	if (ret == -ENOMEM)
+		sluice_i_errf(err, errlen, ret, "out of memory");
+	if (!ret && next_line(&rd))
+		ret = bad(&rd, "text after \"end\"");
+	if (!ret && (r->n_pairs != pairs || r->n_paths != paths ||
+		     r->n_hops != hops))
+		ret = bad(&rd, "the header promised %llu pairs, %llu paths and %llu hops; the file has %llu, %llu and %llu",
+			  (unsigned long long)pairs,
+			  (unsigned long long)paths,
+			  (unsigned long long)hops,
+			  (unsigned long long)r->n_pairs,
+			  (unsigned long long)r->n_paths,
+			  (unsigned long long)r->n_hops);
+	if (!ret) {
+		/* the arrays exist even for an empty set */
+		if (grow((void **)&r->pair_path, sizeof(*r->pair_path),
+			 &cap.pairs3, r->n_pairs + 1) ||
+		    grow((void **)&r->path_hop, sizeof(*r->path_hop),
+			 &cap.paths, r->n_paths + 1))
+			ret = sluice_i_errf(err, errlen, -ENOMEM,
+					    "out of memory");
+	}
+	if (!ret) {
+		r->pair_path[r->n_pairs] = r->n_paths;
+		r->path_hop[r->n_paths] = r->n_hops;
+		ret = sluice_routes_validate(r, g, rd.err, rd.errlen);
+		if (ret) {
+			char msg[SLUICE_ERRLEN];
+
+			snprintf(msg, sizeof(msg), "%s", err);
+			sluice_i_errf(err, errlen, ret, "%s: %s", name, msg);
+		}
+	}
+	free(rd.line);
+	free(nm.slot);
+	if (ret)
+		sluice_routes_free(r);
+	return ret;
+}
+
+static bool same_opts(const struct sluice_route_opts *a,
+		      const struct sluice_route_opts *b)
+{
+	return a->algo == b->algo && a->paths == b->paths &&
+	       a->lanes == b->lanes && a->seed == b->seed &&
+	       a->orient == b->orient && a->has_root == b->has_root &&
+	       (!a->has_root || a->root == b->root);
+}
+
+/**
+ * sluice_routes_merge() - join the shards of a route set
+ * @out:	the whole set; all zeroes on failure
+ * @shards:	@n route sets, shards 0/n to n-1/n in any order
+ * @n:		the shard count
+ * @err:	why they do not join
+ * @errlen:	room in @err
+ *
+ * The shards must come from the same topology, algorithm and options.
+ * Time: O(total size).
+ *
+ * Return: 0, -EINVAL or -ENOMEM.
+ */
+int sluice_routes_merge(struct sluice_routes *out,
+			const struct sluice_routes *shards, uint32_t n,
+			char *err, size_t errlen)
+{
+	const struct sluice_routes **by_index;
+	uint64_t pairs = 0, paths = 0, hops = 0, k;
+	uint32_t i;
+	int ret = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!n)
+		return sluice_i_errf(err, errlen, -EINVAL, "no shards");
+	by_index = sluice_i_calloc(n, sizeof(*by_index));
+	if (!by_index)
+		return sluice_i_errf(err, errlen, -ENOMEM, "out of memory");
+	for (i = 0; i < n && !ret; i++) {
+		const struct sluice_routes *s = &shards[i];
+
+		if (s->shard_count != n)
+			ret = sluice_i_errf(err, errlen, -EINVAL,
+					    "shard %u/%u given with %u shards",
+					    s->shard_index, s->shard_count, n);
+		else if (by_index[s->shard_index])
+			ret = sluice_i_errf(err, errlen, -EINVAL,
+					    "shard %u/%u given twice",
+					    s->shard_index, n);
+		else if (s->topo_hash != shards[0].topo_hash ||
+			 strcmp(s->algo, shards[0].algo) ||
+			 !same_opts(&s->opts, &shards[0].opts))
+			ret = sluice_i_errf(err, errlen, -EINVAL,
+					    "shard %u/%u comes from another topology, algorithm or options than shard %u/%u",
+					    s->shard_index, n,
+					    shards[0].shard_index, n);
+		else
+			by_index[s->shard_index] = s;
+		pairs += s->n_pairs;
+		paths += s->n_paths;
+		hops += s->n_hops;
+	}
+	if (ret)
+		goto out;
+	*out = shards[0];
+	out->shard_index = 0;
+	out->shard_count = 1;
+	out->n_pairs = out->n_paths = out->n_hops = 0;
+	out->truncated_pairs = 0;
+	out->pair_src = sluice_i_calloc(pairs, sizeof(*out->pair_src));
+	out->pair_dst = sluice_i_calloc(pairs, sizeof(*out->pair_dst));
+	out->pair_path = sluice_i_calloc(pairs + 1, sizeof(*out->pair_path));
+	out->path_hop = sluice_i_calloc(paths + 1, sizeof(*out->path_hop));
+	out->path_lane = sluice_i_calloc(paths, sizeof(*out->path_lane));
+	out->hops = sluice_i_calloc(hops, sizeof(*out->hops));
+	if (!out->pair_src || !out->pair_dst || !out->pair_path ||
+	    !out->path_hop || !out->path_lane || !out->hops) {
+		ret = sluice_i_errf(err, errlen, -ENOMEM, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		const struct sluice_routes *s = by_index[i];
+
+		memcpy(out->pair_src + out->n_pairs, s->pair_src,
+		       s->n_pairs * sizeof(*s->pair_src));
+		memcpy(out->pair_dst + out->n_pairs, s->pair_dst,
+		       s->n_pairs * sizeof(*s->pair_dst));
+		for (k = 0; k < s->n_pairs; k++)
+			out->pair_path[out->n_pairs + k] = out->n_paths +
+							   s->pair_path[k];
+		for (k = 0; k < s->n_paths; k++)
+			out->path_hop[out->n_paths + k] = out->n_hops +
+							  s->path_hop[k];
+		memcpy(out->path_lane + out->n_paths, s->path_lane,
+		       s->n_paths);
+		memcpy(out->hops + out->n_hops, s->hops,
+		       s->n_hops * sizeof(*s->hops));
+		out->n_pairs += s->n_pairs;
+		out->n_paths += s->n_paths;
+		out->n_hops += s->n_hops;
+		out->truncated_pairs += s->truncated_pairs;
+	}
+	out->pair_path[out->n_pairs] = out->n_paths;
+	out->path_hop[out->n_paths] = out->n_hops;
+out:
+	free(by_index);
+	if (ret)
+		sluice_routes_free(out);
+	return ret;
+}

@@ -1,0 +1,438 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The compute driver: runs an algorithm over the sources of a fabric on
+ * several threads and joins the per-source results in source order, so
+ * that the route set is the same bytes for any thread count.  Also the
+ * route set's validation and release.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sluice/route.h>
+#include "graph/internal.h"
+#include "route/algo.h"
+
+#define THREADS_MAX		256
+#define PROGRESS_NS		200000000L	/* between progress calls */
+
+static const struct sluice_algo_ops *const algo_ops[SLUICE_ROUTE__COUNT] = {
+	[SLUICE_ROUTE_FC]		= &sluice_algo_fc,
+	[SLUICE_ROUTE_EDST]		= &sluice_algo_edst,
+	[SLUICE_ROUTE_EDST_SHALLOW]	= &sluice_algo_edst,
+	[SLUICE_ROUTE_ECMP]		= &sluice_algo_ecmp,
+	[SLUICE_ROUTE_KSP]		= &sluice_algo_ksp,
+	[SLUICE_ROUTE_UPDOWN]		= &sluice_algo_updown,
+	[SLUICE_ROUTE_BCUBE]		= &sluice_algo_bcube,
+};
+
+/* What the threads share.  Only the atomics and the error change. */
+struct job {
+	const struct sluice_algo_ops	*ops;
+	void				*ctx;
+	const uint32_t			*ep;	/* endpoints */
+	uint32_t			n_ep;
+	uint32_t			first;	/* sources: ep[first..last) */
+	uint32_t			last;
+	struct sluice_path_buf		*bufs;	/* one per source */
+	atomic_uint			next;
+	atomic_uint			done;
+	atomic_bool			failed;
+	pthread_mutex_t			lock;
+	uint32_t			err_src;	/* lowest failed source */
+	int				err_ret;
+	char				err[SLUICE_ERRLEN];
+};
+
+/* Keeps the failure of the lowest source, so the message is reproducible. */
+static void job_fail(struct job *j, uint32_t src, int ret, const char *msg)
+{
+	pthread_mutex_lock(&j->lock);
+	if (!j->err_ret || src < j->err_src) {
+		j->err_ret = ret;
+		j->err_src = src;
+		snprintf(j->err, sizeof(j->err), "%s", msg);
+	}
+	pthread_mutex_unlock(&j->lock);
+	atomic_store(&j->failed, true);
+}
+
+/* The destinations of ep[i]: every other endpoint, in order. */
+static void dsts_of(const struct job *j, uint32_t i, uint32_t *dsts)
+{
+	memcpy(dsts, j->ep, i * sizeof(*dsts));
+	memcpy(dsts + i, j->ep + i + 1, (j->n_ep - i - 1) * sizeof(*dsts));
+}
+
+/* An algorithm must give every destination, in order: check it did. */
+static bool complete(const struct sluice_path_buf *b, const uint32_t *dsts,
+		     uint32_t n)
+{
+	return b->n_pairs == n &&
+	       !memcmp(b->pair_dst, dsts, (size_t)n * sizeof(*dsts));
+}
+
+static void *worker(void *arg)
+{
+	struct job *j = arg;
+	char err[SLUICE_ERRLEN] = "";
+	uint32_t *dsts;
+	void *w = NULL;
+	uint32_t i;
+	int ret;
+
+	dsts = sluice_i_calloc(j->n_ep, sizeof(*dsts));
+	if (!dsts) {
+		job_fail(j, 0, -ENOMEM, "out of memory");
+		return NULL;
+	}
+	ret = j->ops->worker_init(j->ctx, &w);
+	if (ret) {
+		job_fail(j, 0, ret, "out of memory");
+		free(dsts);
+		return NULL;
+	}
+	while (!atomic_load(&j->failed)) {
+		i = atomic_fetch_add(&j->next, 1);
+		if (i >= j->last)
+			break;
+		sluice_path_buf_reset(&j->bufs[i - j->first], j->ep[i]);
+		dsts_of(j, i, dsts);
+		ret = j->ops->source(j->ctx, w, dsts, j->n_ep - 1,
+				     &j->bufs[i - j->first], err, sizeof(err));
+		if (!ret && !complete(&j->bufs[i - j->first], dsts,
+				      j->n_ep - 1)) {
+			ret = -EPROTO;
+			snprintf(err, sizeof(err),
+				 "internal error: the algorithm left out destinations of source %u",
+				 j->ep[i]);
+		}
+		if (ret) {
+			job_fail(j, i, ret, ret == -ENOMEM ?
+				 "out of memory" : err);
+			break;
+		}
+		/* The source's buffer may be let go: hand its memory back. */
+		atomic_fetch_add(&j->done, 1);
+	}
+	j->ops->worker_free(w);
+	free(dsts);
+	return NULL;
+}
+
+static uint32_t online_cpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1 ? 1 : n > THREADS_MAX ? THREADS_MAX : (uint32_t)n;
+}
+
+/* Runs the threads; the calling thread reports progress meanwhile. */
+static int run(struct job *j, const struct sluice_compute_opts *c)
+{
+	uint32_t n = c->threads ? c->threads : online_cpus();
+	uint32_t total = j->last - j->first;
+	struct timespec nap = { 0, PROGRESS_NS };
+	pthread_t tid[THREADS_MAX];
+	uint32_t i, started = 0;
+
+	if (n > total)
+		n = total ? total : 1;
+	for (i = 0; i < n; i++) {
+		if (pthread_create(&tid[i], NULL, worker, j)) {
+			job_fail(j, 0, -EAGAIN, "cannot start a thread");
+			break;
+		}
+		started++;
+	}
+	while (c->progress && !atomic_load(&j->failed) &&
+	       atomic_load(&j->done) < total) {
+		c->progress(c->progress_arg, atomic_load(&j->done), total);
+		nanosleep(&nap, NULL);
+	}
+	for (i = 0; i < started; i++)
+		pthread_join(tid[i], NULL);
+	if (c->progress && !atomic_load(&j->failed))
+		c->progress(c->progress_arg, total, total);
+	return j->err_ret;
+}
+
+static int no_memory(char *err, size_t errlen)
+{
+	return sluice_i_errf(err, errlen, -ENOMEM, "out of memory");
+}
+
+/* Moves the per-source buffers, in order, into one route set. */
+static int join(struct sluice_routes *r, struct sluice_path_buf *bufs,
+		uint32_t n, char *err, size_t errlen)
+{
+	uint64_t pairs = 0, paths = 0, hops = 0, p, q;
+	uint32_t i, k;
+
+	for (i = 0; i < n; i++) {
+		pairs += bufs[i].n_pairs;
+		paths += bufs[i].n_paths;
+		hops += bufs[i].n_hops;
+		r->truncated_pairs += bufs[i].truncated_pairs;
+	}
+	r->pair_src = sluice_i_calloc(pairs, sizeof(*r->pair_src));
+	r->pair_dst = sluice_i_calloc(pairs, sizeof(*r->pair_dst));
+	r->pair_path = sluice_i_calloc(pairs + 1, sizeof(*r->pair_path));
+	r->path_hop = sluice_i_calloc(paths + 1, sizeof(*r->path_hop));
+	r->path_lane = sluice_i_calloc(paths, sizeof(*r->path_lane));
+	r->hops = sluice_i_calloc(hops, sizeof(*r->hops));
+	if (!r->pair_src || !r->pair_dst || !r->pair_path || !r->path_hop ||
+	    !r->path_lane || !r->hops)
+		return no_memory(err, errlen);
+	p = q = 0;
+	for (i = 0; i < n; i++) {
+		const struct sluice_path_buf *b = &bufs[i];
+
+		for (k = 0; k < b->n_pairs; k++) {
+			r->pair_src[p + k] = b->src;
+			r->pair_dst[p + k] = b->pair_dst[k];
+			r->pair_path[p + k] = r->n_paths + b->pair_path[k];
+		}
+		for (q = 0; q < b->n_paths; q++)
+			r->path_hop[r->n_paths + q] = r->n_hops +
+						      b->path_hop[q];
+		memcpy(r->path_lane + r->n_paths, b->path_lane, b->n_paths);
+		memcpy(r->hops + r->n_hops, b->hops,
+		       b->n_hops * sizeof(*b->hops));
+		p += b->n_pairs;
+		r->n_paths += b->n_paths;
+		r->n_hops += b->n_hops;
+		sluice_path_buf_free(&bufs[i]);
+	}
+	r->n_pairs = p;
+	r->pair_path[p] = r->n_paths;
+	r->path_hop[r->n_paths] = r->n_hops;
+	return 0;
+}
+
+/**
+ * sluice_routes_compute() - the routes of a fabric, or of one shard of it
+ * @g:		a finalized graph
+ * @o:		the algorithm and its options
+ * @c:		threads, shard and progress (NULL: all CPUs, the whole set)
+ * @r:		filled on success; all zeroes on failure
+ * @err:	why it failed
+ * @errlen:	room in @err
+ *
+ * The sources are the endpoints (sluice_graph_endpoints()), or shard i of
+ * n: the endpoints from index i * E / n up to (i + 1) * E / n.  Time: the
+ * algorithm's preparation plus its per-source cost times the sources,
+ * divided by the threads; memory: twice the route set at the end.
+ *
+ * Return: 0 or a negative errno.
+ */
+int sluice_routes_compute(const struct sluice_graph *g,
+			  const struct sluice_route_opts *o,
+			  const struct sluice_compute_opts *c,
+			  struct sluice_routes *r, char *err, size_t errlen)
+{
+	static const struct sluice_compute_opts defaults;
+	uint32_t shards, i;
+	struct job j = { 0 };
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	if (!c)
+		c = &defaults;
+	if (!g->finalized)
+		return sluice_i_errf(err, errlen, -EINVAL,
+				     "the graph is not finalized");
+	if ((unsigned int)o->algo >= SLUICE_ROUTE__COUNT)
+		return sluice_i_errf(err, errlen, -EINVAL,
+				     "unknown routing algorithm %d", o->algo);
+	if (c->threads > THREADS_MAX)
+		return sluice_i_errf(err, errlen, -EINVAL,
+				     "threads: at most %d", THREADS_MAX);
+	shards = c->shard_count ? c->shard_count : 1;
+	if (c->shard_index >= shards)
+		return sluice_i_errf(err, errlen, -EINVAL,
+				     "shard %u/%u: the index must be below the count",
+				     c->shard_index, shards);
+	j.ep = sluice_i_calloc(g->n_nodes, sizeof(*j.ep));
+	if (!j.ep)
+		return no_memory(err, errlen);
+	j.n_ep = sluice_graph_endpoints(g, (uint32_t *)j.ep);
+	if (shards > j.n_ep) {
+		free((void *)j.ep);
+		return sluice_i_errf(err, errlen, -EINVAL,
+				     "%u shards for %u sources: at most one shard per source",
+				     shards, j.n_ep);
+	}
+	j.first = (uint64_t)c->shard_index * j.n_ep / shards;
+	j.last = (uint64_t)(c->shard_index + 1) * j.n_ep / shards;
+	j.ops = algo_ops[o->algo];
+	j.bufs = sluice_i_calloc(j.last - j.first, sizeof(*j.bufs));
+	if (!j.bufs) {
+		free((void *)j.ep);
+		return no_memory(err, errlen);
+	}
+	atomic_init(&j.next, j.first);
+	atomic_init(&j.done, 0);
+	atomic_init(&j.failed, false);
+	pthread_mutex_init(&j.lock, NULL);
+
+	ret = j.ops->prepare(g, o, &j.ctx, err, errlen);
+	if (!ret) {
+		ret = run(&j, c);
+		if (ret)
+			sluice_i_errf(err, errlen, ret, "%s", j.err);
+		j.ops->release(j.ctx);
+	}
+	if (!ret) {
+		snprintf(r->algo, sizeof(r->algo), "%s",
+			 sluice_route_algo_name(o->algo));
+		r->opts = *o;
+		r->n_nodes = g->n_nodes;
+		r->n_links = g->n_links;
+		r->topo_hash = sluice_graph_hash(g);
+		r->shard_index = c->shard_index;
+		r->shard_count = shards;
+		ret = join(r, j.bufs, j.last - j.first, err, errlen);
+	}
+	for (i = 0; i < j.last - j.first; i++)
+		sluice_path_buf_free(&j.bufs[i]);
+	free(j.bufs);
+	free((void *)j.ep);
+	pthread_mutex_destroy(&j.lock);
+	if (ret)
+		sluice_routes_free(r);
+	return ret;
+}
+
+void sluice_routes_free(struct sluice_routes *r)
+{
+	free(r->pair_src);
+	free(r->pair_dst);
+	free(r->pair_path);
+	free(r->path_hop);
+	free(r->path_lane);
+	free(r->hops);
+	memset(r, 0, sizeof(*r));
+}
+
+/* The node a walk reaches over @link from @at, or UINT32_MAX. */
+static uint32_t step(const struct sluice_graph *g, uint32_t link, uint32_t at)
+{
+	const struct sluice_link *l = &g->links[link];
+
+	if (l->a == at)
+		return l->b;
+	if (l->b == at)
+		return l->a;
+	return UINT32_MAX;
+}
+
+/* Endpoints are all nodes (@n_ep == n_nodes) or those that carry hosts. */
+static bool is_endpoint(const struct sluice_graph *g, uint32_t n_ep,
+			uint32_t u)
+{
+	return n_ep == g->n_nodes || sluice_node_is_endpoint(&g->nodes[u]);
+}
+
+/**
+ * sluice_routes_validate() - check a route set against its topology
+ * @r:		the route set
+ * @g:		its topology, finalized
+ * @err:	the first problem, naming the pair and path
+ * @errlen:	room in @err
+ *
+ * Time: O(pairs + hops), with a mark per directed link reset per path.
+ *
+ * Return: 0, -EINVAL or -ENOMEM.
+ */
+int sluice_routes_validate(const struct sluice_routes *r,
+			   const struct sluice_graph *g,
+			   char *err, size_t errlen)
+{
+	uint64_t p, q, h, *seen;
+	uint32_t at, next, link, n_ep;
+	int ret = 0;
+
+	if (r->topo_hash != sluice_graph_hash(g) ||
+	    r->n_nodes != g->n_nodes || r->n_links != g->n_links)
+		return sluice_i_errf(err, errlen, -EINVAL,
+				     "the routes were computed for another topology (hash %016llx, this one %016llx)",
+				     (unsigned long long)r->topo_hash,
+				     (unsigned long long)sluice_graph_hash(g));
+	n_ep = sluice_graph_endpoints(g, NULL);
+	/* seen[d] == q + 1: path q walked directed link d already */
+	seen = sluice_i_calloc(2 * (size_t)g->n_links, sizeof(*seen));
+	if (!seen)
+		return no_memory(err, errlen);
+	for (p = 0; p < r->n_pairs && !ret; p++) {
+		const char *s, *d;
+
+		if (r->pair_src[p] >= g->n_nodes ||
+		    r->pair_dst[p] >= g->n_nodes ||
+		    r->pair_src[p] == r->pair_dst[p] ||
+		    !is_endpoint(g, n_ep, r->pair_src[p]) ||
+		    !is_endpoint(g, n_ep, r->pair_dst[p])) {
+			ret = sluice_i_errf(err, errlen, -EINVAL,
+					    "pair %llu: not two distinct endpoints of the topology",
+					    (unsigned long long)p);
+			break;
+		}
+		s = g->nodes[r->pair_src[p]].name;
+		d = g->nodes[r->pair_dst[p]].name;
+		if (p && (r->pair_src[p] < r->pair_src[p - 1] ||
+			  (r->pair_src[p] == r->pair_src[p - 1] &&
+			   r->pair_dst[p] <= r->pair_dst[p - 1]))) {
+			ret = sluice_i_errf(err, errlen, -EINVAL,
+					    "pair %s %s: out of order",
+					    s, d);
+			break;
+		}
+		for (q = r->pair_path[p]; q < r->pair_path[p + 1] && !ret;
+		     q++) {
+			at = r->pair_src[p];
+			if (r->path_lane[q] >= SLUICE_LANES_MAX)
+				ret = sluice_i_errf(err, errlen, -EINVAL,
+						    "%s %s, path %llu: lane %u is not below %d",
+						    s, d,
+						    (unsigned long long)(q - r->pair_path[p] + 1),
+						    r->path_lane[q],
+						    SLUICE_LANES_MAX);
+			for (h = r->path_hop[q]; h < r->path_hop[q + 1] && !ret;
+			     h++) {
+				link = r->hops[h];
+				next = link < g->n_links ? step(g, link, at) :
+							   UINT32_MAX;
+				if (next == UINT32_MAX) {
+					ret = sluice_i_errf(err, errlen, -EINVAL,
+							    "%s %s, path %llu: link %u does not leave %s",
+							    s, d,
+							    (unsigned long long)(q - r->pair_path[p] + 1),
+							    link, g->nodes[at].name);
+					break;
+				}
+				link = 2 * link + (next == g->links[link].a);
+				if (seen[link] == q + 1) {
+					ret = sluice_i_errf(err, errlen, -EINVAL,
+							    "%s %s, path %llu: walks link %u from %s twice",
+							    s, d,
+							    (unsigned long long)(q - r->pair_path[p] + 1),
+							    r->hops[h], g->nodes[at].name);
+					break;
+				}
+				seen[link] = q + 1;
+				at = next;
+			}
+			if (!ret && at != r->pair_dst[p])
+				ret = sluice_i_errf(err, errlen, -EINVAL,
+						    "%s %s, path %llu: ends at %s",
+						    s, d,
+						    (unsigned long long)(q - r->pair_path[p] + 1),
+						    g->nodes[at].name);
+		}
+	}
+	free(seen);
+	return ret;
+}

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Small json-c helpers for the commands' -j output: each takes ownership of
+ * the value it is given, so a chain of jadd() calls leaks nothing when one
+ * fails half-way.
+ */
+#include <stdio.h>
+#include "jout.h"
+
+bool jadd(json_object *o, const char *key, json_object *v)
+{
+	if (v && !json_object_object_add(o, key, v))
+		return true;
+	json_object_put(v);
+	return false;
+}
+
+json_object *jnum(uint64_t v)
+{
+	return json_object_new_uint64(v);
+}
+
+/* A fixed number of decimals, so that the output is the same everywhere. */
+json_object *jfixed(double v)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%.4f", v);
+	return json_object_new_double_s(v, buf);
+}
+
+/* {"min":..,"max":..[,"avg":..]}; takes @avg (may be NULL). */
+json_object *jrange(uint64_t min, uint64_t max, json_object *avg)
+{
+	json_object *o = json_object_new_object();
+
+	if (o && jadd(o, "min", jnum(min)) && jadd(o, "max", jnum(max)) &&
+	    (!avg || jadd(o, "avg", avg)))
+		return o;
+	json_object_put(o);
+	return NULL;
+}

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * json-c helpers for -j output (jout.c).
+ */
+#ifndef _SLUICECTL_JOUT_H
+#define _SLUICECTL_JOUT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <json.h>
+
+/* Adds @v (NULL if its creation failed) to @o; puts @v on failure. */
+bool jadd(json_object *o, const char *key, json_object *v);
+json_object *jnum(uint64_t v);
+/* A fixed number of decimals, so that the output is the same everywhere. */
+json_object *jfixed(double v);
+/* {"min":..,"max":..[,"avg":..]}; takes @avg (may be NULL). */
+json_object *jrange(uint64_t min, uint64_t max, json_object *avg);
+
+#endif /* _SLUICECTL_JOUT_H */
