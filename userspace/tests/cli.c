@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,4 +73,70 @@ void cli_run(struct run *r, const char *out_path, const char *const *args)
 		r->status = WEXITSTATUS(status);
 	slurp(out, r->out, sizeof(r->out));
 	slurp(err, r->err, sizeof(r->err));
+}
+
+static char dir[256];
+
+/* Exits if the directory cannot be made: no test could run. */
+void cli_mkdtemp(const char *test)
+{
+	snprintf(dir, sizeof(dir), "/tmp/%s.XXXXXX", test);
+	if (!mkdtemp(dir)) {
+		perror("mkdtemp");
+		exit(1);
+	}
+}
+
+/* @name in the scratch directory; the last four results stay valid. */
+const char *cli_path(const char *name)
+{
+	static char buf[4][PATH_MAX];
+	static int next;
+	char *p = buf[next++ % 4];
+
+	snprintf(p, PATH_MAX, "%s/%s", dir, name);
+	return p;
+}
+
+/* Removes the scratch directory and what is left in it. */
+void cli_rmdir(void)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	while (d && (e = readdir(d)))
+		if (e->d_name[0] != '.')
+			unlink(cli_path(e->d_name));
+	if (d)
+		closedir(d);
+	rmdir(dir);
+}
+
+int cli_files_in_dir(void)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	while (d && (e = readdir(d)))
+		n += e->d_name[0] != '.';
+	if (d)
+		closedir(d);
+	return n;
+}
+
+char *cli_read_all(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t len = 0;
+
+	if (f) {
+		if (getdelim(&buf, &len, '\0', f) < 0) {
+			free(buf);
+			buf = NULL;
+		}
+		fclose(f);
+	}
+	return buf;
 }

@@ -20,6 +20,14 @@ extern char sluicectl[PATH_MAX + 32];
 void cli_init(void);
 void cli_run(struct run *r, const char *out_path, const char *const *args);
 
+/* A scratch directory for the test's files, and paths in it. */
+void cli_mkdtemp(const char *test);
+const char *cli_path(const char *name);
+void cli_rmdir(void);
+int cli_files_in_dir(void);
+/* The whole file, malloc()ed, or NULL. */
+char *cli_read_all(const char *path);
+
 /* RUN(&r, "topo", "show", file): runs sluicectl with those arguments. */
 #define RUN(r, ...) cli_run((r), NULL, (const char *const []){ __VA_ARGS__, NULL })
 

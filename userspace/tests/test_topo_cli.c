@@ -4,7 +4,6 @@
  * exit codes (2 usage, 1 runtime), exact messages, show -j, dot.  The
  * binary is $SLUICECTL, or the one built next to this test.
  */
-#include <dirent.h>
 #include <fcntl.h>
 #include <json.h>
 #include <limits.h>
@@ -16,55 +15,17 @@
 #include "cli.h"
 #include "ktap.h"
 
-static char dir[] = "/tmp/test_topo_cli.XXXXXX";
-
-static const char *path(const char *name)
-{
-	static char buf[4][PATH_MAX];
-	static int next;
-	char *p = buf[next++ % 4];
-
-	snprintf(p, PATH_MAX, "%s/%s", dir, name);
-	return p;
-}
-
-static int files_in_dir(void)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	int n = 0;
-
-	while (d && (e = readdir(d)))
-		n += e->d_name[0] != '.';
-	if (d)
-		closedir(d);
-	return n;
-}
-
-static char *read_all(const char *p)
-{
-	FILE *f = fopen(p, "r");
-	char *buf = NULL;
-	size_t len = 0;
-
-	if (f) {
-		getdelim(&buf, &len, '\0', f);
-		fclose(f);
-	}
-	return buf;
-}
-
 static void test_gen_show(void)
 {
 	json_object *o = NULL, *v;
 	struct run r;
 
 	RUN(&r, "topo", "gen", "fc", "--switches", "100", "--inter-ports", "18",
-	    "--host-ports", "14", "-o", path("fc.json"));
+	    "--host-ports", "14", "-o", cli_path("fc.json"));
 	KTAP_EXPECT_INT(r.status, 0);
 	KTAP_EXPECT_STR(r.out, "");
 	KTAP_EXPECT_STR(r.err, "");
-	RUN(&r, "topo", "show", "-j", path("fc.json"));
+	RUN(&r, "topo", "show", "-j", cli_path("fc.json"));
 	KTAP_EXPECT_INT(r.status, 0);
 	o = json_tokener_parse(r.out);
 	if (KTAP_EXPECT(o)) {
@@ -79,7 +40,7 @@ static void test_gen_show(void)
 			    json_object_get_boolean(v));
 	}
 	json_object_put(o);
-	RUN(&r, "topo", "show", path("fc.json"));
+	RUN(&r, "topo", "show", cli_path("fc.json"));
 	KTAP_EXPECT_INT(r.status, 0);
 	KTAP_EXPECT(strstr(r.out, "\nlayers 4 ports 3,6,6,3\n"));
 	KTAP_EXPECT(strstr(r.out, "\nlinks 900 parallel 0\n"));
@@ -89,7 +50,7 @@ static void test_gen_show(void)
 
 static void test_determinism(void)
 {
-	const char *const a = path("a.json"), *b = path("b.json");
+	const char *const a = cli_path("a.json"), *b = cli_path("b.json");
 	char *x, *y;
 	struct run r;
 
@@ -97,13 +58,13 @@ static void test_determinism(void)
 	    "5", "--seed", "9", "-o", a);
 	RUN(&r, "topo", "gen", "jellyfish", "--switches", "30", "--inter-ports",
 	    "5", "--seed", "9", "-o", b);
-	x = read_all(a);
-	y = read_all(b);
+	x = cli_read_all(a);
+	y = cli_read_all(b);
 	KTAP_EXPECT(x && y && !strcmp(x, y));
 	free(y);
 	RUN(&r, "topo", "gen", "jellyfish", "--switches", "30", "--inter-ports",
 	    "5", "--seed", "10", "-o", b);
-	y = read_all(b);
+	y = cli_read_all(b);
 	KTAP_EXPECT(x && y && strcmp(x, y));
 	free(x);
 	free(y);
@@ -154,7 +115,7 @@ static void test_bad_args(void)
 		for (j = 0; bad_args[i].args[j]; j++)
 			args[j] = bad_args[i].args[j];
 		args[j++] = "-o";
-		args[j++] = path("out.json");
+		args[j++] = cli_path("out.json");
 		args[j] = NULL;
 		cli_run(&r, NULL, args);
 		KTAP_EXPECT_INT(r.status, bad_args[i].status);
@@ -164,14 +125,14 @@ static void test_bad_args(void)
 		if (nl)
 			nl[1] = '\0';
 		KTAP_EXPECT_STR(r.err, bad_args[i].err);
-		KTAP_EXPECT_INT(files_in_dir(), 0);
+		KTAP_EXPECT_INT(cli_files_in_dir(), 0);
 	}
 	ktap_result("bad arguments: exit 2, the message, no file written");
 }
 
 static void test_bad_file(void)
 {
-	const char *p = path("bad.json");
+	const char *p = cli_path("bad.json");
 	char want[PATH_MAX + 64];
 	FILE *f = fopen(p, "w");
 	struct run r;
@@ -183,9 +144,9 @@ static void test_bad_file(void)
 	KTAP_EXPECT_INT(r.status, 1);
 	snprintf(want, sizeof(want), "sluicectl: %s: links[0].b: missing\n", p);
 	KTAP_EXPECT_STR(r.err, want);
-	RUN(&r, "topo", "dot", p, "-o", path("bad.dot"));
+	RUN(&r, "topo", "dot", p, "-o", cli_path("bad.dot"));
 	KTAP_EXPECT_INT(r.status, 1);
-	KTAP_EXPECT(access(path("bad.dot"), F_OK));
+	KTAP_EXPECT(access(cli_path("bad.dot"), F_OK));
 	f = fopen(p, "w");
 	fputs("{\"format\":\n", f);
 	fclose(f);
@@ -206,15 +167,15 @@ static void test_dot(void)
 {
 	struct run r;
 
-	RUN(&r, "topo", "gen", "ring", "--switches", "3", "-o", path("ring.json"));
-	RUN(&r, "topo", "dot", path("ring.json"));
+	RUN(&r, "topo", "gen", "ring", "--switches", "3", "-o", cli_path("ring.json"));
+	RUN(&r, "topo", "dot", cli_path("ring.json"));
 	KTAP_EXPECT_INT(r.status, 0);
 	KTAP_EXPECT_STR(r.out, "graph \"ring\" {\n\tnode [shape=box];\n"
 			"\t\"s0\";\n\t\"s1\";\n\t\"s2\";\n"
 			"\t\"s0\" -- \"s1\" [id=\"l0\"];\n"
 			"\t\"s1\" -- \"s2\" [id=\"l1\"];\n"
 			"\t\"s2\" -- \"s0\" [id=\"l2\"];\n}\n");
-	unlink(path("ring.json"));
+	unlink(cli_path("ring.json"));
 	ktap_result("dot draws every node and link");
 }
 
@@ -257,14 +218,11 @@ int main(void)
 
 	cli_init();
 	ktap_plan(ARRAY_SIZE(tests));
-	if (!mkdtemp(dir)) {
-		perror("mkdtemp");
-		return 1;
-	}
+	cli_mkdtemp("test_topo_cli");
 	for (i = 0; i < ARRAY_SIZE(tests); i++) {
 		tests[i]();
-		unlink(path("fc.json"));
+		unlink(cli_path("fc.json"));
 	}
-	rmdir(dir);
+	cli_rmdir();
 	return ktap_exit();
 }

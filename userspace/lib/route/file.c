@@ -460,7 +460,8 @@ int sluice_routes_read(struct sluice_routes *r, const struct sluice_graph *g,
 			ret = ferror(f) ? sluice_i_errf(err, errlen, -EIO,
 							 "%s: cannot read: %s",
 							 name, strerror(errno)) :
-			      bad(&rd, "the file ends without \"end\": truncated?");
+			      (rd.lineno++,
+			       bad(&rd, "the file ends without \"end\": truncated?"));
 			break;
 		}
 		if (!strcmp(s, "end"))
