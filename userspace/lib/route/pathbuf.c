@@ -134,6 +134,7 @@ static int grow(void **arr, size_t size, uint64_t *cap, uint64_t need)
 	if (!p)
 		return -ENOMEM;
 	*arr = p;
+	*cap = n;
 	return 0;
 }
 
