@@ -231,9 +231,11 @@ static bool get_u64(const char **s, uint64_t max, uint64_t *v)
 	if (*p < '0' || *p > '9' || (*p == '0' && p[1] >= '0' && p[1] <= '9'))
 		return false;
 	for (; *p >= '0' && *p <= '9'; p++) {
-		if (x > (max - (*p - '0')) / 10)
+		unsigned int d = *p - '0';
+
+		if (d > max || x > (max - d) / 10)
 			return false;
-		x = x * 10 + (*p - '0');
+		x = x * 10 + d;
 	}
 	*s = p;
 	*v = x;
