@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The cyclic buffer dependency (CBD) check of a route set: FC (NSDI'23)
+ * Appendix A.2, Definition 3, Theorem 7 and Algorithm 2.
+ *
+ * A lossless (PFC) switch pauses the sender of a link direction when its
+ * buffer for that direction fills up, so a frame that crosses hop e1 and
+ * then hop e2 makes e1's buffer wait on e2's: if e2 is paused long enough,
+ * e1 is paused too.  The link dependency graph has a node for each buffer
+ * some path uses - a link in one direction, on one lane (PFC priority),
+ * since each lane has buffers of its own - and an edge e1 -> e2 for each
+ * pair of consecutive hops of a path.  A set of paths can deadlock (has a
+ * CBD) if and only if that graph has a cycle (Theorem 7).  Edges here go in
+ * traffic order; the paper draws them the other way, the way pauses spread,
+ * which has the same cycles.
+ *
+ * Paths never change lanes, so lanes split the graph: a set that has a CBD
+ * on one lane becomes CBD-free when its paths are spread over lanes so that
+ * no cycle stays within one.
+ */
+#ifndef _SLUICE_CBD_H
+#define _SLUICE_CBD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sluice/graph.h>
+#include <sluice/route.h>
+
+/*
+ * One hop of a dependency cycle: traffic crosses @link from @from to @to on
+ * @lane, and path @path (an index into the route set's paths) crosses this
+ * hop and then, straight after it, the next hop of the cycle (the first
+ * hop after the last), so that path makes this hop's buffer wait on the
+ * next one's.  It is the lowest-numbered path that does.
+ */
+struct sluice_cbd_hop {
+	uint32_t	link;
+	uint32_t	from, to;
+	uint8_t		lane;
+	uint64_t	path;
+};
+
+struct sluice_cbd_result {
+	bool			cbd_free;
+	/* the dependency graph: buffers some path uses, and its edges */
+	uint64_t		link_lanes;	/* (link, direction, lane) */
+	uint64_t		dependencies;	/* distinct (buffer, buffer) */
+	uint32_t		lanes;		/* distinct lanes of paths */
+	/*
+	 * With a CBD: one cycle of the dependency graph, in traffic order,
+	 * all on one lane, no buffer twice (n_cycle >= 2).  NULL and 0 when
+	 * CBD-free.
+	 */
+	uint32_t		n_cycle;
+	struct sluice_cbd_hop	*cycle;
+};
+
+int sluice_cbd_check(const struct sluice_graph *g,
+		     const struct sluice_routes *r,
+		     struct sluice_cbd_result *res, char *err, size_t errlen);
+void sluice_cbd_result_free(struct sluice_cbd_result *res);
+
+#endif /* _SLUICE_CBD_H */
