@@ -434,57 +434,89 @@ static void test_lanes(void)
 
 /*
  * The brute force: Definition 3 word for word, buffer (l, dir, lane) as
- * (lane * links + l) * 2 + dir, an adjacency matrix, its transitive
- * closure (Floyd-Warshall), a cycle iff some buffer reaches itself.
+ * (lane * links + l) * 2 + dir, a distance matrix with the dependencies at
+ * 1, then Floyd-Warshall: dist[i][i] is the shortest cycle through i.
  */
+#define FAR	0xffff
+
 struct brute {
-	bool	cbd;
+	bool		cbd;
 	uint64_t	used, deps;
+	uint32_t	n;
+	uint16_t	*girth;	/* shortest cycle through buffer i, or FAR */
 };
+
+static uint32_t buffer_id(const struct sluice_graph *g, uint32_t l,
+			  uint32_t from, uint8_t lane)
+{
+	return (lane * g->n_links + l) * 2 + (g->links[l].a != from);
+}
 
 static void brute_force(const struct sluice_graph *g,
 			const struct sluice_routes *r, struct brute *b)
 {
 	uint32_t n = 2 * g->n_links * SLUICE_LANES_MAX, i, j, k, cur, prev, id;
-	bool *reach = calloc((size_t)n * n, sizeof(*reach));
+	uint16_t *d = malloc((size_t)n * n * sizeof(*d));
 	bool *used = calloc(n, sizeof(*used));
 	uint64_t p, q, h;
 
 	memset(b, 0, sizeof(*b));
+	b->n = n;
+	b->girth = malloc(n * sizeof(*b->girth));
+	memset(d, 0xff, (size_t)n * n * sizeof(*d));
 	for (p = 0; p < r->n_pairs; p++)
 		for (q = r->pair_path[p]; q < r->pair_path[p + 1]; q++) {
 			cur = r->pair_src[p];
 			prev = UINT32_MAX;
 			for (h = r->path_hop[q]; h < r->path_hop[q + 1]; h++) {
-				uint32_t l = r->hops[h];
-
-				id = (r->path_lane[q] * g->n_links + l) * 2 +
-				     (g->links[l].a != cur);
+				id = buffer_id(g, r->hops[h], cur,
+					       r->path_lane[q]);
 				used[id] = true;
 				if (prev != UINT32_MAX)
-					reach[(size_t)prev * n + id] = true;
+					d[(size_t)prev * n + id] = 1;
 				prev = id;
-				cur = other(g, l, cur);
+				cur = other(g, r->hops[h], cur);
 			}
 		}
 	for (i = 0; i < n; i++) {
 		b->used += used[i];
 		for (j = 0; j < n; j++)
-			b->deps += reach[(size_t)i * n + j];
+			b->deps += d[(size_t)i * n + j] == 1;
 	}
 	for (k = 0; k < n; k++) {
 		if (!used[k])
 			continue;
-		for (i = 0; i < n; i++)
-			if (reach[(size_t)i * n + k])
-				for (j = 0; j < n; j++)
-					reach[(size_t)i * n + j] |=
-						reach[(size_t)k * n + j];
+		for (i = 0; i < n; i++) {
+			uint32_t ik = d[(size_t)i * n + k];
+
+			if (ik == FAR)
+				continue;
+			for (j = 0; j < n; j++)
+				if (ik + d[(size_t)k * n + j] <
+				    d[(size_t)i * n + j])
+					d[(size_t)i * n + j] =
+						ik + d[(size_t)k * n + j];
+		}
 	}
-	for (i = 0; i < n; i++)
-		b->cbd |= reach[(size_t)i * n + i];
-	free(reach);
+	for (i = 0; i < n; i++) {
+		b->girth[i] = d[(size_t)i * n + i];
+		b->cbd |= b->girth[i] != FAR;
+	}
+	free(d);
 	free(used);
+}
+
+/* The witness is a shortest cycle through its first buffer. */
+static void expect_shortest(const struct sluice_graph *g,
+			    const struct brute *b,
+			    const struct sluice_cbd_result *res)
+{
+	const struct sluice_cbd_hop *h = res->cycle;
+
+	if (KTAP_EXPECT(res->n_cycle && h->link < g->n_links))
+		KTAP_EXPECT_INT(res->n_cycle,
+				b->girth[buffer_id(g, h->link, h->from,
+						   h->lane)]);
 }
 
 /* Tier of every node on the walk goes up, then down only. */
@@ -606,6 +638,7 @@ static void test_updown(void)
 		KTAP_EXPECT_INT(res.dependencies, b.deps);
 		sluice_cbd_result_free(&res);
 	}
+	free(b.girth);
 	free(dist);
 	free(queue);
 	rs_free(&r);
@@ -696,16 +729,18 @@ static void test_brute_force(void)
 			cbd++;
 			if (!check_witness(&g, &r, &res))
 				ktap_diag("trial %u", trial);
+			expect_shortest(&g, &b, &res);
 		}
 		sluice_cbd_result_free(&res);
 next:
+		free(b.girth);
 		rs_free(&r);
 		sluice_graph_free(&g);
 	}
 	ktap_diag("%u sets with a CBD, %u without", cbd, free_);
 	KTAP_EXPECT(cbd > 1000);
 	KTAP_EXPECT(free_ > 1000);
-	ktap_result("brute force: 4000 random path sets agree, witnesses real");
+	ktap_result("brute force: 4000 random path sets agree, witnesses real and shortest");
 }
 
 /* The neighbour of @u closer to where @dist counts from, the last one. */
@@ -756,9 +791,11 @@ static void test_jellyfish_shortest(void)
 			if (!res.cbd_free) {
 				cbd++;
 				check_witness(&g, &r, &res);
+				expect_shortest(&g, &b, &res);
 			}
 			sluice_cbd_result_free(&res);
 		}
+		free(b.girth);
 		free(dist);
 		free(queue);
 		rs_free(&r);
@@ -843,6 +880,7 @@ static void test_random_updown(void)
 			KTAP_EXPECT_INT(res.dependencies, b.deps);
 			sluice_cbd_result_free(&res);
 		}
+		free(b.girth);
 		/* a few shortcuts that ignore the orientation */
 		for (i = 0; i < 3; i++) {
 			s = sluice_rng_below(&rng, g.n_nodes);
@@ -861,9 +899,11 @@ static void test_random_updown(void)
 			if (!res.cbd_free) {
 				cbd++;
 				check_witness(&g, &r, &res);
+				expect_shortest(&g, &b, &res);
 			}
 			sluice_cbd_result_free(&res);
 		}
+		free(b.girth);
 		free(dist);
 		free(queue);
 		rs_free(&r);
@@ -940,6 +980,15 @@ static void test_errors(void)
 	g.finalized = false;
 	expect_error(&g, &r, "the topology is not finalized");
 	g.finalized = true;
+	rs_free(&r);
+	/* nothing to check: CBD-free */
+	rs_init(&r, &g);
+	if (KTAP_EXPECT_INT(check(&g, &r, &res), 0)) {
+		KTAP_EXPECT(res.cbd_free);
+		KTAP_EXPECT_INT(res.lanes, 0);
+		KTAP_EXPECT_INT(res.link_lanes, 0);
+		sluice_cbd_result_free(&res);
+	}
 	rs_free(&r);
 	sluice_graph_free(&g);
 	ktap_result("errors: broken walks, ranges and lanes name pair and path");

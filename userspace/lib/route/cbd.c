@@ -4,8 +4,8 @@
  * build the link dependency graph of Definition 3, then look for a cycle
  * with a depth-first search (Theorem 7).
  *
- * A route set for a thousand switches holds some 10^8 hops but only a few
- * million distinct dependencies, so the graph is kept as a bitmap that
+ * A route set for a thousand switches holds up to 10^8 hops but at most a
+ * few million distinct dependencies, so the graph is kept as a bitmap that
  * stays in cache.  A buffer (a link direction on a lane) is named by the
  * adjacency entry (graph.h's CSR) of its link at the node it enters, v:
  * a dependency on the next hop is then a pair of adjacency positions at v,
@@ -15,7 +15,9 @@
  *
  * The bitmap says which dependencies exist, not which path made them: a
  * CBD's witness takes one more pass over the paths, looking only for the
- * few dependencies of the cycle found.
+ * few dependencies of the cycle found.  A depth-first search finds some
+ * cycle, often a long one; the witness is a shortest cycle through one of
+ * its buffers instead, which a user can read.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -220,6 +222,13 @@ static int alloc_graph(struct cbd *c)
 	return 0;
 }
 
+/* Hop @h of the set as a hop of path @q, for messages. */
+static unsigned long long hop_no(const struct sluice_routes *r, uint64_t q,
+				 uint64_t h)
+{
+	return h - r->path_hop[q];
+}
+
 /*
  * Walks path @q of pair @p, checking it, and sets the bits of its buffers
  * and of its dependencies.  The hot loop: O(1) per hop.
@@ -238,14 +247,13 @@ static int walk(struct cbd *c, uint64_t p, uint64_t q, char *err,
 		if (l >= g->n_links)
 			return path_err(c, p, q, err, errlen,
 					", hop %llu: link %u is out of range (the topology has %u links)",
-					(unsigned long long)(h - r->path_hop[q]),
-					l, g->n_links);
+					hop_no(r, q, h), l, g->n_links);
 		next = step(c, cur, l, &tail, &head);
 		if (next == NONE32)
 			return path_err(c, p, q, err, errlen,
 					", hop %llu: link %u (%s-%s) does not leave %s",
-					(unsigned long long)(h - r->path_hop[q]),
-					l, name(c, g->links[l].a),
+					hop_no(r, q, h), l,
+					name(c, g->links[l].a),
 					name(c, g->links[l].b), name(c, cur));
 		c->used[(nb + head) / 64] |= 1ull << ((nb + head) % 64);
 		if (prev != NONE32) {
@@ -309,92 +317,162 @@ static uint32_t next_bit(const uint64_t *rw, uint32_t n, uint32_t from)
 }
 
 /*
- * Iterative DFS over the used buffers, in buffer order, each one's out-edges
- * in adjacency order, so the cycle found does not depend on anything but
- * the input.  On a cycle, fills res->cycle (paths left NONE64) and returns
- * 1; 0 if there is none, or -ENOMEM.
+ * The graph node buffer @node (lane index * n_adj + adjacency entry)
+ * enters: the far end of its link from the peer its entry names.
  */
-static int find_cycle(const struct cbd *c, struct sluice_cbd_result *res)
+static uint32_t head_of(const struct cbd *c, uint32_t node)
+{
+	const struct sluice_adj *e = &c->g->adj[node % c->n_adj];
+	const struct sluice_link *k = &c->g->links[e->link];
+
+	return k->a == e->peer ? k->b : k->a;
+}
+
+/*
+ * Out-edge @j of a buffer of lane @li entering @v: the buffer of the
+ * j-th link at v, leaving v, which is named by the link's entry at its
+ * far end.
+ */
+static uint32_t out_node(const struct cbd *c, uint32_t li, uint32_t v,
+			 uint32_t j)
+{
+	uint32_t l = c->g->adj[c->g->off[v] + j].link;
+
+	return li * c->n_adj + c->at[2 * l + (c->g->links[l].a == v)];
+}
+
+/*
+ * Iterative DFS over the used buffers, in buffer order, each one's
+ * out-edges in adjacency order, so that what is found depends on nothing
+ * but the input.  Sets *@on_cycle to a buffer on a cycle (the first one
+ * the search meets again while it is still on the stack), or to NONE32 if
+ * there is no cycle.  Returns 0 or -ENOMEM.  Time: O(lanes * (links + B)
+ * + dependencies).
+ */
+static int find_cycle(const struct cbd *c, uint32_t *on_cycle)
 {
 	const struct sluice_graph *g = c->g;
 	uint64_t n = (uint64_t)c->n_lanes * c->n_adj;
+	uint32_t s, sp, j, y, li;
 	struct frame *st, *f;
-	uint32_t s, sp, j, y, li, x, v, l, i;
 	uint8_t *col;
-	int ret = 0;
 
+	*on_cycle = NONE32;
 	col = sluice_i_calloc(n, sizeof(*col));
 	st = sluice_i_calloc(n, sizeof(*st));
 	if (!col || !st) {
-		ret = -ENOMEM;
-		goto out;
+		free(col);
+		free(st);
+		return -ENOMEM;
 	}
-	for (s = 0; s < n && !ret; s++) {
+	for (s = 0; s < n && *on_cycle == NONE32; s++) {
 		if (col[s] != WHITE || !(c->used[s / 64] & (1ull << (s % 64))))
 			continue;
-		x = s % c->n_adj;
-		l = g->adj[x].link;
 		st[0].node = s;
-		st[0].head = g->links[l].a == g->adj[x].peer ? g->links[l].b :
-							      g->links[l].a;
+		st[0].head = head_of(c, s);
 		st[0].next = 0;
 		col[s] = GREY;
 		sp = 1;
 		while (sp) {
 			f = &st[sp - 1];
 			li = f->node / c->n_adj;
-			x = f->node % c->n_adj;
-			v = f->head;
-			j = next_bit(row(c, li, v, x), row_words(g, v),
-				     f->next);
+			j = next_bit(row(c, li, f->head, f->node % c->n_adj),
+				     row_words(g, f->head), f->next);
 			if (j == NONE32) {
 				col[f->node] = BLACK;
 				sp--;
 				continue;
 			}
 			f->next = j + 1;
-			/* out position j at v: its link's entry at the far end */
-			l = g->adj[g->off[v] + j].link;
-			y = li * c->n_adj +
-			    c->at[2 * l + (g->links[l].a == v)];
-			if (col[y] == WHITE) {
-				col[y] = GREY;
-				st[sp].node = y;
-				st[sp].head = g->adj[g->off[v] + j].peer;
-				st[sp].next = 0;
-				sp++;
-				continue;
+			y = out_node(c, li, f->head, j);
+			if (col[y] == GREY) {
+				*on_cycle = y;
+				break;
 			}
 			if (col[y] == BLACK)
 				continue;
-			/* y is on the stack: the cycle is st[i..sp) */
-			for (i = sp - 1; st[i].node != y; i--)
-				;
-			res->n_cycle = sp - i;
-			res->cycle = sluice_i_calloc(res->n_cycle,
-						     sizeof(*res->cycle));
-			if (!res->cycle) {
-				ret = -ENOMEM;
-				break;
-			}
-			for (j = 0; j < res->n_cycle; j++) {
-				struct sluice_cbd_hop *hp = &res->cycle[j];
-
-				f = &st[i + j];
-				x = f->node % c->n_adj;
-				hp->link = g->adj[x].link;
-				hp->from = g->adj[x].peer;
-				hp->to = f->head;
-				hp->lane = c->lane_of[f->node / c->n_adj];
-				hp->path = NONE64;
-			}
-			ret = 1;
-			break;
+			col[y] = GREY;
+			st[sp].node = y;
+			st[sp].head = g->adj[g->off[f->head] + j].peer;
+			st[sp].next = 0;
+			sp++;
 		}
 	}
-out:
 	free(col);
 	free(st);
+	return 0;
+}
+
+/*
+ * The witness: a shortest cycle through buffer @s, by a BFS from it, into
+ * res->cycle from @s on (paths left NONE64).  A shortest cycle repeats no
+ * buffer.  Returns 0, -ENOMEM, or -EFAULT if @s is on no cycle.  Time:
+ * O(links + B + dependencies) of @s's lane.
+ */
+static int shortest_cycle(const struct cbd *c, uint32_t s,
+			  struct sluice_cbd_result *res)
+{
+	const struct sluice_graph *g = c->g;
+	uint32_t li = s / c->n_adj, base = li * c->n_adj, *parent, *head,
+		 *queue, qh = 0, qt = 0, x, y, v, j, n, last = NONE32;
+	int ret = 0;
+
+	/* all indexed by adjacency entry: the lane is s's */
+	parent = malloc(c->n_adj * sizeof(*parent));
+	head = malloc(c->n_adj * sizeof(*head));
+	queue = malloc(c->n_adj * sizeof(*queue));
+	if (!parent || !head || !queue) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	memset(parent, 0xff, c->n_adj * sizeof(*parent));
+	x = s - base;
+	head[x] = head_of(c, s);
+	parent[x] = x;
+	queue[qt++] = x;
+	while (qh < qt && last == NONE32) {
+		x = queue[qh++];
+		v = head[x];
+		for (j = next_bit(row(c, li, v, x), row_words(g, v), 0);
+		     j != NONE32;
+		     j = next_bit(row(c, li, v, x), row_words(g, v), j + 1)) {
+			y = out_node(c, li, v, j) - base;
+			if (y == s - base) {
+				last = x;
+				break;
+			}
+			if (parent[y] != NONE32)
+				continue;
+			parent[y] = x;
+			head[y] = g->adj[g->off[v] + j].peer;
+			queue[qt++] = y;
+		}
+	}
+	if (last == NONE32) {
+		ret = -EFAULT;
+		goto out;
+	}
+	for (n = 1, x = last; x != s - base; x = parent[x])
+		n++;
+	res->cycle = sluice_i_calloc(n, sizeof(*res->cycle));
+	if (!res->cycle) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	res->n_cycle = n;
+	for (x = last; n--; x = parent[x]) {
+		struct sluice_cbd_hop *hp = &res->cycle[n];
+
+		hp->link = g->adj[x].link;
+		hp->from = g->adj[x].peer;
+		hp->to = head[x];
+		hp->lane = c->lane_of[li];
+		hp->path = NONE64;
+	}
+out:
+	free(parent);
+	free(head);
+	free(queue);
 	return ret;
 }
 
@@ -465,18 +543,21 @@ static int attribute(const struct cbd *c, struct sluice_cbd_result *res)
  * @errlen:	its size
  *
  * Builds FC's link dependency graph (Definition 3) per lane and searches it
- * for a cycle (Theorem 7, Algorithm 2).  Checks the route set as it goes:
- * node, path and hop ranges, lanes, and that every path is a walk over the
- * topology's links from its pair's source to its destination; an error
- * names the pair, path and hop (0-based indices into @r, hops within their
- * path).
+ * for a cycle (Theorem 7, Algorithm 2): a depth-first search finds a buffer
+ * on a cycle, a breadth-first search from it a shortest cycle through it,
+ * and a last pass over the paths the first path behind each of its
+ * dependencies.  Checks the route set as it goes: node, path and hop
+ * ranges, lanes, and that every path is a walk over the topology's links
+ * from its pair's source to its destination; an error names the pair, path
+ * and hop (0-based indices into @r, hops within their path).
  *
- * Time: O(P + Q + H + lanes * (N + B)) where P, Q and H are the pairs, paths
- * and hops of @r, N the nodes and B = sum over nodes v of deg(v) *
- * ceil(deg(v) / 64) the bitmap words per lane; on a CBD one more O(P + Q +
- * H) pass names the cycle's paths.  Memory: 8 * lanes * B bytes of bitmap
- * and O(lanes * links) more, nothing per path: a route set of 10^8 hops on
- * a thousand 40-port switches takes about a megabyte.
+ * Time: O(P + Q + H + lanes * (N + L + B)) where P, Q and H are the pairs,
+ * paths and hops of @r, N and L the nodes and links, and B = sum over nodes
+ * v of deg(v) * ceil(deg(v) / 64) the bitmap words per lane (deg(v)^2 / 64
+ * bits' worth); a CBD's witness takes one more O(P + Q + H) pass.  Memory:
+ * 8 * lanes * B bytes of bitmap and O(lanes * L) more, nothing per path: an
+ * all-pairs set of 7 * 10^7 hops on a thousand 40-port switches takes under
+ * a megabyte and about 0.6 s.
  *
  * Return: 0 (see res->cbd_free), -EINVAL on a malformed route set or an
  * unfinalized graph, or -ENOMEM.
@@ -486,6 +567,7 @@ int sluice_cbd_check(const struct sluice_graph *g,
 		     struct sluice_cbd_result *res, char *err, size_t errlen)
 {
 	struct cbd c = { .g = g, .r = r };
+	uint32_t on_cycle;
 	uint64_t i;
 	int ret;
 
@@ -508,14 +590,16 @@ int sluice_cbd_check(const struct sluice_graph *g,
 	res->dependencies = c.n_deps;
 	for (i = 0; i < ((uint64_t)c.n_lanes * c.n_adj + 63) / 64; i++)
 		res->link_lanes += (uint64_t)__builtin_popcountll(c.used[i]);
-	ret = find_cycle(&c, res);
-	if (ret == 1)
+	ret = find_cycle(&c, &on_cycle);
+	if (!ret && on_cycle != NONE32)
+		ret = shortest_cycle(&c, on_cycle, res);
+	if (!ret && res->n_cycle)
 		ret = attribute(&c, res);
 	if (ret == -ENOMEM)
 		ret = no_memory(err, errlen);
 	else if (ret)
 		ret = sluice_i_errf(err, errlen, ret,
-				    "internal error: a dependency no path creates");
+				    "internal error: a dependency cycle that is not one");
 	res->cbd_free = !res->n_cycle;
 out:
 	free(c.at);

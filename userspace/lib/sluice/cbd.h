@@ -49,8 +49,10 @@ struct sluice_cbd_result {
 	uint32_t		lanes;		/* distinct lanes of paths */
 	/*
 	 * With a CBD: one cycle of the dependency graph, in traffic order,
-	 * all on one lane, no buffer twice (n_cycle >= 2).  NULL and 0 when
-	 * CBD-free.
+	 * all on one lane, no buffer twice (n_cycle >= 2): a shortest one
+	 * through the first hop's buffer, which is the buffer where a
+	 * depth-first search in buffer order first closes a cycle.  NULL
+	 * and 0 when CBD-free.
 	 */
 	uint32_t		n_cycle;
 	struct sluice_cbd_hop	*cycle;
