@@ -3,8 +3,9 @@
  * The cyclic buffer dependency check (sluice/cbd.h): FC's own examples
  * (Section 2.2.1's four switches, Fig. 11's three paths), lanes breaking a
  * cycle, up-down routing on Clos fabrics, the check against a brute force
- * (Definition 3 built naively, Floyd-Warshall's transitive closure) on many
- * random path sets, and the errors of malformed route sets.
+ * (Definition 3 built naively, Floyd-Warshall) on many random path sets
+ * and on the library's routing algorithms, and the errors of malformed
+ * route sets.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include <sluice/rng.h>
 #include <sluice/route.h>
 #include <sluice/topo.h>
+#include "route/algo.h"
 #include "ktap.h"
 
 static char err[SLUICE_ERRLEN];
@@ -914,6 +916,166 @@ static void test_random_updown(void)
 	ktap_result("random up*_/down* paths are CBD-free, shortcuts agree");
 }
 
+/*
+ * Runs @ops for every endpoint as a source, one worker, appending the
+ * paths to @r (a pair without paths is left out).  Returns the ops' error.
+ */
+static int run_algo(const struct sluice_algo_ops *ops,
+		    const struct sluice_graph *g,
+		    const struct sluice_route_opts *o, struct sluice_routes *r)
+{
+	uint32_t *ep = calloc(g->n_nodes, sizeof(*ep));
+	uint32_t *dsts = calloc(g->n_nodes, sizeof(*dsts));
+	struct sluice_path_buf buf = { 0 };
+	uint32_t n_ep, i, j, nd;
+	void *ctx = NULL, *w = NULL;
+	uint64_t p, q;
+	int ret;
+
+	rs_init(r, g);
+	n_ep = sluice_graph_endpoints(g, ep);
+	ret = ops->prepare(g, o, &ctx, err, sizeof(err));
+	if (!ret)
+		ret = ops->worker_init(ctx, &w);
+	for (i = 0; i < n_ep && !ret; i++) {
+		for (j = 0, nd = 0; j < n_ep; j++)
+			if (j != i)
+				dsts[nd++] = ep[j];
+		sluice_path_buf_reset(&buf, ep[i]);
+		ret = ops->source(ctx, w, dsts, nd, &buf, err, sizeof(err));
+		for (p = 0; p < buf.n_pairs && !ret; p++) {
+			uint64_t end = p + 1 < buf.n_pairs ?
+				       buf.pair_path[p + 1] : buf.n_paths;
+
+			for (q = buf.pair_path[p]; q < end; q++)
+				rs_add(r, ep[i], buf.pair_dst[p],
+				       buf.path_lane[q],
+				       buf.hops + buf.path_hop[q],
+				       (q + 1 < buf.n_paths ?
+					buf.path_hop[q + 1] : buf.n_hops) -
+				       buf.path_hop[q]);
+		}
+	}
+	if (w)
+		ops->worker_free(w);
+	if (ctx)
+		ops->release(ctx);
+	sluice_path_buf_free(&buf);
+	free(ep);
+	free(dsts);
+	return ret;
+}
+
+/*
+ * Checks @r against the brute force, and against @want_free unless it is
+ * -1; names the set as @what on a failure.  Returns whether it has a CBD.
+ */
+static bool against_brute(const struct sluice_graph *g,
+			  const struct sluice_routes *r, int want_free,
+			  const char *what)
+{
+	struct sluice_cbd_result res;
+	struct brute b;
+	bool cbd = false;
+
+	brute_force(g, r, &b);
+	if (KTAP_EXPECT_INT(check(g, r, &res), 0)) {
+		if (!KTAP_EXPECT_INT(res.cbd_free, !b.cbd) ||
+		    (want_free >= 0 &&
+		     !KTAP_EXPECT_INT(res.cbd_free, want_free)) ||
+		    !KTAP_EXPECT_INT(res.link_lanes, b.used) ||
+		    !KTAP_EXPECT_INT(res.dependencies, b.deps))
+			ktap_diag("%s", what);
+		if (!res.cbd_free) {
+			cbd = true;
+			check_witness(g, r, &res);
+			expect_shortest(g, &b, &res);
+		}
+		sluice_cbd_result_free(&res);
+	}
+	free(b.girth);
+	return cbd;
+}
+
+/*
+ * The library's own algorithms, driven through their ops: what theory says
+ * where it says something - up*_/down* (Theorem 8) and edge-disjoint
+ * spanning trees (a tree's paths never turn back, and trees share no link)
+ * are CBD-free, and so are shortest paths on a fat-tree, which are up-down;
+ * shortest paths on expanders (FC section 2.2.1) and BCube's source routes
+ * (PortFC's motivation) are not - and agreement with the brute force
+ * everywhere.
+ */
+static void test_algorithms(void)
+{
+	static const struct {
+		const char	*topo;
+		const struct sluice_algo_ops *ops;
+		enum sluice_route_algo algo;
+		uint32_t	lanes, paths;
+		int		want_free;	/* 1, 0, or -1: unknown */
+	} cases[] = {
+		{ "jellyfish", &sluice_algo_updown, SLUICE_ROUTE_UPDOWN,
+		  0, 0, 1 },
+		{ "jellyfish", &sluice_algo_edst, SLUICE_ROUTE_EDST, 1, 0, 1 },
+		{ "jellyfish", &sluice_algo_edst, SLUICE_ROUTE_EDST_SHALLOW,
+		  2, 0, 1 },
+		{ "jellyfish", &sluice_algo_ecmp, SLUICE_ROUTE_ECMP, 0, 0, 0 },
+		{ "jellyfish", &sluice_algo_ksp, SLUICE_ROUTE_KSP, 0, 4, -1 },
+		{ "fattree", &sluice_algo_ecmp, SLUICE_ROUTE_ECMP, 0, 0, 1 },
+		{ "fattree", &sluice_algo_updown, SLUICE_ROUTE_UPDOWN,
+		  0, 0, 1 },
+		{ "fattree", &sluice_algo_ksp, SLUICE_ROUTE_KSP, 0, 8, -1 },
+		{ "bcube", &sluice_algo_bcube, SLUICE_ROUTE_BCUBE, 0, 0, 0 },
+	};
+	struct sluice_route_opts o;
+	struct sluice_routes r;
+	struct sluice_graph g;
+	uint32_t seed, i, cbd = 0, sets = 0;
+	char what[64];
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
+		/* the seed makes the jellyfish and edst's tree sets */
+		for (seed = 0; seed < (cases[i].topo[0] == 'j' ? 4 : 1);
+		     seed++) {
+			sets++;
+			if (!strcmp(cases[i].topo, "jellyfish"))
+				ret = sluice_topo_jellyfish(&g, 12, 3, 1, seed,
+							    err, sizeof(err));
+			else if (!strcmp(cases[i].topo, "fattree"))
+				ret = sluice_topo_fattree(&g, 4, err,
+							  sizeof(err));
+			else
+				ret = sluice_topo_bcube(&g, 4, 1, err,
+							sizeof(err));
+			if (!KTAP_EXPECT_INT(ret, 0))
+				continue;
+			memset(&o, 0, sizeof(o));
+			o.algo = cases[i].algo;
+			o.lanes = cases[i].lanes;
+			o.paths = cases[i].paths;
+			o.seed = seed;
+			ret = run_algo(cases[i].ops, &g, &o, &r);
+			if (!KTAP_EXPECT_INT(ret, 0)) {
+				ktap_diag("%s %s: %s", cases[i].topo,
+					  sluice_route_algo_name(o.algo), err);
+				rs_free(&r);
+				sluice_graph_free(&g);
+				continue;
+			}
+			snprintf(what, sizeof(what), "%s %s seed %u",
+				 cases[i].topo, sluice_route_algo_name(o.algo),
+				 seed);
+			cbd += against_brute(&g, &r, cases[i].want_free, what);
+			rs_free(&r);
+			sluice_graph_free(&g);
+		}
+	ktap_diag("%u of %u sets with a CBD", cbd, sets);
+	KTAP_EXPECT_INT(sets, 24);
+	ktap_result("algorithms: updown, edst free, ecmp on expanders and bcube not");
+}
+
 static void expect_error(const struct sluice_graph *g,
 			 const struct sluice_routes *r, const char *want)
 {
@@ -1042,6 +1204,7 @@ static void (*const tests[])(void) = {
 	test_brute_force,
 	test_jellyfish_shortest,
 	test_random_updown,
+	test_algorithms,
 	test_errors,
 };
 
