@@ -30,9 +30,9 @@
 /*
  * One hop of a dependency cycle: traffic crosses @link from @from to @to on
  * @lane, and path @path (an index into the route set's paths) crosses this
- * hop and then, straight after it, the next hop of the cycle (the first
- * hop after the last), so that path makes this hop's buffer wait on the
- * next one's.  It is the lowest-numbered path that does.
+ * hop and then, straight after it, the next hop of the cycle (for the last
+ * hop, the first), so that path makes this hop's buffer wait on the next
+ * one's.  It is the lowest-numbered path that does.
  */
 struct sluice_cbd_hop {
 	uint32_t	link;
