@@ -16,7 +16,7 @@ TC_LIB_DIR ?= /usr/lib/$(shell $(CC) -print-multiarch)/tc
 export KDIR
 
 .PHONY: all kmod userspace tools check unit selftests bootstrap install uninstall \
-	clean sparse checkpatch vm-shell demo bench
+	clean sparse checkpatch vm-shell demo bench bench-routing
 
 all: kmod userspace tools
 
@@ -71,6 +71,13 @@ demo: all
 bench: all
 	selftests/vm/run --bench
 
+# What FC's routing costs at the size of the paper's Table 1, and its
+# per-pair solve against LEMON's (userspace/bench; liblemon-dev).  On the
+# host, not part of make check; BENCH_ARGS="-n 200" for a quick run.
+bench-routing:
+	$(MAKE) -C userspace libsluice.a
+	$(MAKE) -C userspace/bench run
+
 install: all
 	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=extra modules_install
 	depmod -a $(KVER)
@@ -84,5 +91,6 @@ uninstall:
 clean:
 	-test -n "$(KDIR)" && $(MAKE) -C $(KDIR) M=$(CURDIR) clean
 	$(MAKE) -C userspace clean
+	$(MAKE) -C userspace/bench clean
 	$(MAKE) -C selftests/tools clean
 	rm -rf build

@@ -1,0 +1,388 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * make bench-routing: what FC's routing costs at the size of the paper's
+ * Table 1 (N = 1000 ToRs, s = 40, h = 24, k = 4, layers 7,13,13,7).
+ *
+ * 1. All pairs: the whole route set through sluice_routes_compute() on
+ *    two threads, wall and CPU time; the paths per pair and their length
+ *    next to Table 1's; the CBD check of the set (cbd_spot()).
+ * 2. Per pair: ~300 pairs drawn with a fixed seed, each pair's flow
+ *    network (the nodes on some s-t path of the directed virtual up-down
+ *    graph, solid arcs capacity 1, dashed arcs more than any flow) solved
+ *    by sluice's solver and by LEMON's (Preflow for F, then
+ *    NetworkSimplex sending F from s to t), the solve alone timed on both
+ *    sides; both must agree on F and on the cost in the paper's exact
+ *    costs (M a solid arc, 1 a dashed one).  LEMON solves the network
+ *    twice: with those costs, and with the 1/0 costs (links only) that
+ *    sluice's solver uses internally, which rank flows alike (lib/route/
+ *    fc.c); the ratio is against the faster of the two.  For context, a
+ *    few pairs on the whole virtual graph, as a solver without the
+ *    pruning would see them.
+ *
+ * Usage: bench_routing [-n switches] [-p pairs] [-t threads] [-s seed]
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/resource.h>
+#include <sluice/rng.h>
+#include <sluice/route.h>
+#include <sluice/topo.h>
+#include "route/algo.h"
+#include "route/fc.h"
+#include "lemon_mcmf.h"
+
+#if __has_include(<sluice/cbd.h>)
+#include <sluice/cbd.h>
+#define HAVE_CBD	1
+#endif
+
+#define FULL_PAIRS	10	/* pairs also solved on the whole graph */
+
+static char err[SLUICE_ERRLEN];
+
+static double now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1e9 + t.tv_nsec;
+}
+
+static double cpu_s(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 +
+	       ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/*
+ * ---- The CBD check of the route set goes here. ----
+ * sluice_cbd_check() (sluice/cbd.h) is used as soon as it is in the tree.
+ */
+static void cbd_spot(const struct sluice_graph *g,
+		     const struct sluice_routes *r)
+{
+#ifdef HAVE_CBD
+	struct sluice_cbd_result res;
+	double t0 = now_ns();
+	int ret = sluice_cbd_check(g, r, &res, err, sizeof(err));
+	double t1 = now_ns();
+
+	if (ret) {
+		printf("cbd check: failed after %.2f s: %s\n",
+		       (t1 - t0) * 1e-9, err);
+		return;
+	}
+	printf("cbd check: %.2f s: %s\n", (t1 - t0) * 1e-9,
+	       res.cbd_free ? "CBD-free" : "HAS A CBD");
+	sluice_cbd_result_free(&res);
+#else
+	(void)g;
+	(void)r;
+	printf("cbd check: sluice/cbd.h is not in the tree yet\n");
+#endif
+}
+
+static int all_pairs(const struct sluice_graph *g, uint32_t threads)
+{
+	struct sluice_route_opts o = { .algo = SLUICE_ROUTE_FC };
+	struct sluice_compute_opts c = { .threads = threads };
+	struct sluice_route_stats st;
+	struct sluice_routes r;
+	double t0, t1, c0, c1;
+	int ret;
+
+	printf("== all pairs, %u threads\n", threads);
+	c0 = cpu_s();
+	t0 = now_ns();
+	ret = sluice_routes_compute(g, &o, &c, &r, err, sizeof(err));
+	t1 = now_ns();
+	c1 = cpu_s();
+	if (ret) {
+		fprintf(stderr, "bench_routing: %s\n", err);
+		return ret;
+	}
+	printf("routes: %.2f s wall, %.2f s CPU, %lu pairs (%.1f us CPU a pair)\n",
+	       (t1 - t0) * 1e-9, c1 - c0, (unsigned long)r.n_pairs,
+	       (c1 - c0) * 1e6 / (double)r.n_pairs);
+	t0 = now_ns();
+	ret = sluice_routes_validate(&r, g, err, sizeof(err));
+	if (!ret)
+		ret = sluice_route_stats(&r, g, &st, err, sizeof(err));
+	t1 = now_ns();
+	if (ret) {
+		fprintf(stderr, "bench_routing: %s\n", err);
+		sluice_routes_free(&r);
+		return ret;
+	}
+	printf("validate + stats: %.2f s\n", (t1 - t0) * 1e-9);
+	printf("paths a pair: avg %.3f, min %lu, max %lu (Table 1: 14.01, 9)\n",
+	       st.paths_avg, (unsigned long)st.paths_min,
+	       (unsigned long)st.paths_max);
+	printf("path length: avg %.3f links = %.3f switches (Table 1: 4.86); "
+	       "longest %u links; %lu pairs without a path\n",
+	       st.path_len_avg, st.path_len_avg + 1, st.path_len_max,
+	       (unsigned long)st.pairs_without_path);
+	printf("shortest path of a pair: avg %.3f links; fabric distance %.3f\n",
+	       st.shortest_len_avg, st.distance_avg);
+	cbd_spot(g, &r);
+	sluice_routes_free(&r);
+	return 0;
+}
+
+/* The pair's network, exported by fc.c, in both cost systems. */
+struct net {
+	uint32_t	n, m, s, t, cap_m;
+	uint32_t	*tail, *head;
+	int32_t		*cap;
+	int64_t		*cost_lex, *cost_unit;
+};
+
+static int net_alloc(struct net *x, uint32_t m)
+{
+	x->cap_m = m;
+	x->tail = calloc(m, sizeof(*x->tail));
+	x->head = calloc(m, sizeof(*x->head));
+	x->cap = calloc(m, sizeof(*x->cap));
+	x->cost_lex = calloc(m, sizeof(*x->cost_lex));
+	x->cost_unit = calloc(m, sizeof(*x->cost_unit));
+	return x->tail && x->head && x->cap && x->cost_lex && x->cost_unit ?
+	       0 : -ENOMEM;
+}
+
+static void net_free(struct net *x)
+{
+	free(x->tail);
+	free(x->head);
+	free(x->cap);
+	free(x->cost_lex);
+	free(x->cost_unit);
+}
+
+static void pair_draw(struct sluice_rng *rng, uint32_t n, uint32_t *s,
+		      uint32_t *t)
+{
+	*s = (uint32_t)sluice_rng_below(rng, n);
+	*t = (uint32_t)sluice_rng_below(rng, n - 1);
+	*t += *t >= *s;
+}
+
+static int per_pair(const struct sluice_graph *g, uint32_t pairs,
+		    uint64_t seed)
+{
+	double *build = calloc(pairs, sizeof(double));
+	double *solve = calloc(pairs, sizeof(double));
+	double *lex = calloc(pairs, sizeof(double));
+	double *unit = calloc(pairs, sizeof(double));
+	double *ours_full = calloc(FULL_PAIRS, sizeof(double));
+	double *lemon_full = calloc(FULL_PAIRS, sizeof(double));
+	struct sluice_route_opts o = { .algo = SLUICE_ROUTE_FC };
+	struct sluice_i_fc_result res;
+	struct lemon_mcmf_result lr;
+	struct sluice_rng rng;
+	struct net x = { 0 };
+	uint64_t nodes = 0, arcs = 0;
+	uint32_t i, s, t, mt, solved = 0;
+	void *ctx = NULL, *w = NULL;
+	double t0, t1, t2, mb, ms, ml, mu;
+	int ret = -ENOMEM;
+
+	if (!build || !solve || !lex || !unit || !ours_full || !lemon_full)
+		goto out;
+	ret = sluice_algo_fc.prepare(g, &o, &ctx, err, sizeof(err));
+	if (!ret)
+		ret = sluice_algo_fc.worker_init(ctx, &w);
+	/* Room for the whole virtual graph, which bounds any pair's. */
+	mt = ctx ? sluice_i_fc_full_net(ctx, NULL, NULL, NULL, NULL) : 0;
+	if (!ret)
+		ret = net_alloc(&x, mt);
+	if (ret)
+		goto out;
+
+	printf("== per pair: %u pairs (seed %lu), the solve alone\n", pairs,
+	       (unsigned long)seed);
+	sluice_rng_seed(&rng, seed);
+	for (i = 0; i < pairs; i++) {
+		pair_draw(&rng, g->n_nodes, &s, &t);
+		/* the source's up-cone first, outside the timing */
+		sluice_i_fc_build(ctx, w, s, (s + 1) % g->n_nodes);
+		t0 = now_ns();
+		ret = sluice_i_fc_build(ctx, w, s, t);
+		t1 = now_ns();
+		build[i] = t1 - t0;
+		if (ret <= 0) {
+			fprintf(stderr, "bench_routing: pair %u -> %u: %s\n", s,
+				t, ret ? "bad pair" : "no path");
+			ret = ret ? ret : -EINVAL;
+			goto out;
+		}
+		sluice_i_fc_net_size(w, &x.n, &x.m);
+		sluice_i_fc_net_export(ctx, w, true, x.tail, x.head, x.cap,
+				       x.cost_lex, &x.s, &x.t);
+		sluice_i_fc_net_export(ctx, w, false, x.tail, x.head, x.cap,
+				       x.cost_unit, &x.s, &x.t);
+		t1 = now_ns();
+		ret = sluice_i_fc_solve(ctx, w, &res);
+		t2 = now_ns();
+		if (ret) {
+			fprintf(stderr, "bench_routing: pair %u -> %u: not optimal\n",
+				s, t);
+			goto out;
+		}
+		solve[i] = t2 - t1;
+		nodes += x.n;
+		arcs += x.m;
+		if (lemon_mcmf(x.n, x.m, x.tail, x.head, x.cap, x.cost_lex,
+			       x.s, x.t, &lr) ||
+		    lr.flow != res.flow || lr.cost != res.cost) {
+			fprintf(stderr, "bench_routing: pair %u -> %u: LEMON F %u cost %ld, sluice F %u cost %ld\n",
+				s, t, lr.flow, (long)lr.cost, res.flow,
+				(long)res.cost);
+			ret = -EDOM;
+			goto out;
+		}
+		lex[i] = lr.ns;
+		if (lemon_mcmf(x.n, x.m, x.tail, x.head, x.cap, x.cost_unit,
+			       x.s, x.t, &lr) ||
+		    lr.flow != res.flow || (uint64_t)lr.cost != res.solid) {
+			fprintf(stderr, "bench_routing: pair %u -> %u: LEMON (1/0 costs) F %u links %ld, sluice F %u links %lu\n",
+				s, t, lr.flow, (long)lr.cost, res.flow,
+				(unsigned long)res.solid);
+			ret = -EDOM;
+			goto out;
+		}
+		unit[i] = lr.ns;
+		solved++;
+	}
+	printf("network: avg %.1f nodes, %.1f arcs (the whole graph: %u nodes, %u arcs)\n",
+	       (double)nodes / pairs, (double)arcs / pairs,
+	       g->n_nodes * (2 * g->n_layers - 1), mt);
+	printf("all %u pairs: same F and same cost as LEMON\n", solved);
+	mb = median(build, pairs);
+	ms = median(solve, pairs);
+	ml = median(lex, pairs);
+	mu = median(unit, pairs);
+	printf("median sluice:  solve %.1f us (network pruning and build %.1f us more)\n",
+	       ms * 1e-3, mb * 1e-3);
+	printf("median LEMON:   %.1f us with costs M/1, %.1f us with costs 1/0 (Preflow + NetworkSimplex)\n",
+	       ml * 1e-3, mu * 1e-3);
+	printf("ratio LEMON / sluice, solve: %.1fx (M/1), %.1fx (1/0); "
+	       "against sluice's prune + build + solve: %.1fx\n",
+	       ml / ms, mu / ms, (ml < mu ? ml : mu) / (ms + mb));
+	if ((ml < mu ? ml : mu) / ms < 5)
+		printf("WARNING: sluice's solve is less than 5x LEMON's\n");
+
+	/* The whole virtual graph, a few pairs. */
+	mt = sluice_i_fc_full_net(ctx, x.tail, x.head, x.cap, x.cost_lex);
+	sluice_rng_seed(&rng, seed);
+	for (i = 0; i < FULL_PAIRS; i++) {
+		pair_draw(&rng, g->n_nodes, &s, &t);
+		t0 = now_ns();
+		sluice_i_fc_build(ctx, w, s, t);
+		ret = sluice_i_fc_solve(ctx, w, &res);
+		t1 = now_ns();
+		ours_full[i] = t1 - t0;
+		sluice_i_fc_full_ends(ctx, s, t, &x.s, &x.t);
+		if (ret || lemon_mcmf(g->n_nodes * (2 * g->n_layers - 1), mt,
+				      x.tail, x.head, x.cap, x.cost_lex, x.s,
+				      x.t, &lr) ||
+		    lr.flow != res.flow || lr.cost != res.cost) {
+			fprintf(stderr, "bench_routing: pair %u -> %u on the whole graph: LEMON F %u cost %ld, sluice F %u cost %ld\n",
+				s, t, lr.flow, (long)lr.cost, res.flow,
+				(long)res.cost);
+			ret = -EDOM;
+			goto out;
+		}
+		lemon_full[i] = lr.ns;
+	}
+	printf("whole graph, %u pairs: LEMON median %.0f us; sluice (up-cone, prune, build, solve) %.1f us\n",
+	       FULL_PAIRS, median(lemon_full, FULL_PAIRS) * 1e-3,
+	       median(ours_full, FULL_PAIRS) * 1e-3);
+	ret = 0;
+out:
+	net_free(&x);
+	sluice_algo_fc.worker_free(w);
+	sluice_algo_fc.release(ctx);
+	free(build);
+	free(solve);
+	free(lex);
+	free(unit);
+	free(ours_full);
+	free(lemon_full);
+	return ret;
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: bench_routing [-n switches] [-p pairs] [-t threads] [-s seed]\n");
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	struct sluice_fc_params p = {
+		.switches = 1000, .inter_ports = 40, .host_ports = 24,
+		.layers = 4, .layer_ports = { 7, 13, 13, 7 }, .seed = 1,
+	};
+	uint32_t pairs = 300, threads = 2;
+	uint64_t seed = 2023;
+	struct sluice_graph g;
+	double t0;
+	int opt, ret;
+
+	while ((opt = getopt(argc, argv, "n:p:t:s:")) != -1) {
+		switch (opt) {
+		case 'n':
+			p.switches = (uint32_t)strtoul(optarg, NULL, 0);
+			break;
+		case 'p':
+			pairs = (uint32_t)strtoul(optarg, NULL, 0);
+			break;
+		case 't':
+			threads = (uint32_t)strtoul(optarg, NULL, 0);
+			break;
+		case 's':
+			seed = strtoull(optarg, NULL, 0);
+			break;
+		default:
+			usage();
+		}
+	}
+	if (optind != argc || !pairs || p.switches < 2)
+		usage();
+	t0 = now_ns();
+	ret = sluice_topo_fc(&g, &p, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "bench_routing: %s\n", err);
+		return 1;
+	}
+	printf("FC: N %u, s %u, h %u, k %u, layers %u,%u,%u,%u, seed %lu (%.2f s to generate)\n",
+	       p.switches, p.inter_ports, p.host_ports, p.layers,
+	       p.layer_ports[0], p.layer_ports[1], p.layer_ports[2],
+	       p.layer_ports[3], (unsigned long)p.seed,
+	       (now_ns() - t0) * 1e-9);
+	ret = all_pairs(&g, threads);
+	if (!ret)
+		ret = per_pair(&g, pairs, seed);
+	sluice_graph_free(&g);
+	return ret ? 1 : 0;
+}

@@ -1,0 +1,1119 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * FC's edge-disjoint virtual up-down routing: Zhang et al., "Flattened Clos:
+ * Designing High-performance Deadlock-free Expander Data Center Networks
+ * Using Graph Contraction", NSDI'23, Section 3.2 and Appendix A.1.
+ *
+ * The directed virtual up-down graph (Section 3.2.1, Fig. 4(c)): switch i
+ * of a k-layer FC has an up node U(i,j) and a down node D(i,j) for each
+ * layer j < k, and one top node for layer k, both U(i,k) and D(i,k).  A
+ * link between the layer-j port of switch a and the layer-(j+1) port of
+ * switch b gives two solid arcs, up U(a,j) -> U(b,j+1) (walking a to b) and
+ * down D(b,j+1) -> D(a,j) (walking b to a); inside a switch the dashed arcs
+ * U(i,j) -> U(i,j+1) and D(i,j+1) -> D(i,j) climb and descend.  The paths
+ * of a pair (s, t) are a min-cost max-flow from U(s,1) to D(t,1), solid
+ * arcs of capacity 1 and cost 1, dashed arcs of unbounded capacity and cost
+ * epsilon (Algorithm 1, line 1), decomposed by Algorithm 1 and contracted
+ * to the physical links of their solid arcs.
+ *
+ * Exact costs.  Epsilon is made exact by lexicographic costs: a solid arc
+ * costs M, a dashed arc 1, M above the dashed arcs any flow can use (a path
+ * has at most 2k - 3 of them and F is at most deg(s): M = (2k - 3) maxdeg
+ * + 1).  Number the nodes of a switch along its chain U(i,1) .. U(i,k) =
+ * D(i,k) .. D(i,1) as ranks 0 to 2k - 2: every arc, solid or dashed, climbs
+ * exactly one rank.  So the graph is a layered DAG (the flow never has a
+ * cycle and Algorithm 1's DFS needs no visited set), and every arc of the
+ * residual network, reverse arcs included, has
+ *
+ *	cost_M(e) = (M - 1) cost_1(e) + rank(head) - rank(tail)
+ *
+ * where cost_1 is 1 on solid arcs and 0 on dashed ones (negated on reverse
+ * arcs).  The lexicographic cost is a positive multiple of cost_1 plus a
+ * node potential: both rank flows of equal value alike, path by path and
+ * in every residual network, and a flow of value F costs
+ * (M - 1) links + (2k - 2) F.  The solver works with cost_1 (small
+ * integers, a bucket queue), and reports the cost in M too, so that the
+ * benchmark checks it against LEMON solving the network with M and 1.
+ *
+ * The solve, per pair.  Only nodes on some s-t path matter (Section
+ * 3.2.4): the up-cone of U(s,1) (once per source: one source() call serves
+ * all its destinations), the down-cone of D(t,1), and the top nodes both
+ * reach; a few hundred of the 7000 virtual nodes of N = 1000, k = 4.  They
+ * are found from the narrow sides: the top layer, the widest, is met
+ * through the up-cone's rank k - 2 and the down-cone's rank k, and the arcs
+ * of the local network are recorded as they are met.  On that network,
+ * successive shortest paths with potentials: each augmenting path comes
+ * from a Dijkstra on reduced costs (small non-negative integers: a bucket
+ * queue, last in first out, so that a run of zero reduced cost goes
+ * depth first) stopped at t; potentials only change when the distance to
+ * t grows, a few times per pair.  The last search, which misses t, proves
+ * the flow maximum.  Scratch memory lives in the worker, sized once for
+ * the whole graph; stamps instead of clearing make a pair cost only what
+ * it touches.  The result is checked before it is emitted: no residual arc
+ * of negative reduced cost (so of min cost), the paths walks from s to t
+ * that never take a solid arc twice, their cost that of the flow.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sluice/route.h>
+#include "graph/internal.h"
+#include "route/algo.h"
+#include "route/fc.h"
+
+#define DASHED		0xfffffffeu	/* garc of a forward dashed arc */
+#define REVERSE		0xffffffffu	/* garc of a residual reverse arc */
+#define NONE		0xffffffffu
+
+/* A solid arc: the virtual node at its other end and its id. */
+struct fc_adj {
+	uint32_t	node;
+	uint32_t	arc;	/* 2 * link + 1 if it walks the link down */
+};
+
+struct fc_ctx {
+	const struct sluice_graph *g;
+	uint32_t	k;		/* layers */
+	uint32_t	vn;		/* virtual nodes per switch, 2k - 1 */
+	uint32_t	n_virt;
+	uint32_t	max_arcs;	/* forward arcs of any local network */
+	int64_t		m;		/* lexicographic cost of a solid arc */
+	/* solid arcs by tail and by head (CSR), in arc id order */
+	uint32_t	*out_off, *in_off;
+	struct fc_adj	*out, *in;
+};
+
+/* An arc of the local residual network; garc[] says what it is. */
+struct larc {
+	uint32_t	to;
+	uint32_t	rev;	/* its pair */
+	int32_t		cap;	/* residual */
+	int32_t		cost;	/* 1, 0, -1 */
+};
+
+struct fc_worker {
+	/* stamps over the whole virtual graph */
+	uint32_t	*up;	/* == src_stamp: in the source's up-cone */
+	uint32_t	*co;	/* == pair_stamp: reaches D(t,1) going down */
+	uint32_t	*sub;	/* == pair_stamp: on some s-t path */
+	uint32_t	*lid;	/* local id, where sub is set */
+	uint32_t	*used;	/* solid arcs: == pair_stamp once emitted */
+	uint32_t	src_stamp, pair_stamp;
+	uint32_t	src;	/* whose up-cone up[] holds */
+	bool		has_src;
+	/* Node lists by rank r, [b[r], e[r]): the source's up-cone (u), */
+	uint32_t	*ubuf;
+	uint32_t	ub[2 * SLUICE_LAYERS_MAX], ue[2 * SLUICE_LAYERS_MAX];
+	/* what reaches D(t,1) on the down side (c), the local network (l). */
+	uint32_t	*cbuf, *lbuf;
+	uint32_t	cb[2 * SLUICE_LAYERS_MAX], ce[2 * SLUICE_LAYERS_MAX];
+	uint32_t	lb[2 * SLUICE_LAYERS_MAX], le[2 * SLUICE_LAYERS_MAX];
+	/* the local network: nl nodes, 2 m arcs, CSR by tail */
+	uint32_t	nl, m, ls, lt;
+	uint32_t	n_solid;
+	uint32_t	*eu, *ew, *eg;	/* forward arcs as found */
+	uint32_t	*node;		/* local id -> virtual node */
+	uint32_t	*off;		/* nl + 1 */
+	uint32_t	*pos;
+	struct larc	*arc;
+	uint32_t	*garc;	/* solid arc id, DASHED or REVERSE */
+	/* the solve */
+	int32_t		*pi, *dist;
+	uint32_t	*seen, search;	/* dist[] valid: seen == search */
+	uint32_t	*popped, n_popped;	/* settled by the last search */
+	uint32_t	*par;		/* arc into a node on its shortest path */
+	uint32_t	*bhead;		/* bucket queue: lists of entries */
+	uint32_t	*qnode, *qnext;
+	uint32_t	*cur;
+	uint32_t	*hops;
+	bool		overflow;
+};
+
+static uint32_t link_low(const struct sluice_link *l)
+{
+	return l->la < l->lb ? l->a : l->b;
+}
+
+static uint32_t link_high(const struct sluice_link *l)
+{
+	return l->la < l->lb ? l->b : l->a;
+}
+
+/* The lower of the two port layers, 1-based. */
+static uint32_t link_layer(const struct sluice_link *l)
+{
+	return l->la < l->lb ? l->la : l->lb;
+}
+
+/* Tail and head of solid arc @arc (2 * link + down). */
+static void arc_ends(const struct fc_ctx *c, uint32_t arc, uint32_t *tail,
+		     uint32_t *head)
+{
+	const struct sluice_link *l = &c->g->links[arc / 2];
+	uint32_t j = link_layer(l), lo = link_low(l), hi = link_high(l);
+
+	if (!(arc & 1)) {		/* U(lo,j) -> U(hi,j+1) */
+		*tail = lo * c->vn + j - 1;
+		*head = hi * c->vn + j;
+	} else {			/* D(hi,j+1) -> D(lo,j) */
+		*tail = hi * c->vn + 2 * c->k - 2 - j;
+		*head = lo * c->vn + 2 * c->k - 1 - j;
+	}
+}
+
+static int check_fc(const struct sluice_graph *g, char *err, size_t errlen)
+{
+	uint32_t id;
+
+	if (!g->finalized)
+		return sluice_i_errf(err, errlen, -EINVAL,
+				     "fc: the graph is not finalized");
+	if (g->n_layers < 2)
+		return sluice_i_errf(err, errlen, -EINVAL,
+				     "fc: not an FC topology: no virtual layers");
+	if (g->n_layers > SLUICE_LAYERS_MAX)
+		return sluice_i_errf(err, errlen, -EINVAL,
+				     "fc: %u virtual layers, more than %u",
+				     g->n_layers, SLUICE_LAYERS_MAX);
+	for (id = 0; id < g->n_links; id++) {
+		const struct sluice_link *l = &g->links[id];
+
+		if (!l->la || l->la > g->n_layers)
+			return sluice_i_errf(err, errlen, -EINVAL,
+					     "links[%u].la: layer %u is not one of the %u virtual layers",
+					     id, l->la, g->n_layers);
+		if (!l->lb || l->lb > g->n_layers)
+			return sluice_i_errf(err, errlen, -EINVAL,
+					     "links[%u].lb: layer %u is not one of the %u virtual layers",
+					     id, l->lb, g->n_layers);
+		if (l->la + 1 != l->lb && l->lb + 1 != l->la)
+			return sluice_i_errf(err, errlen, -EINVAL,
+					     "links[%u]: layers %u and %u are not adjacent",
+					     id, l->la, l->lb);
+	}
+	return 0;
+}
+
+/**
+ * fc_release() - free the context of fc_prepare()
+ * @ctx:	the context, or NULL
+ *
+ * Time: O(1).
+ */
+static void fc_release(void *ctx)
+{
+	struct fc_ctx *c = ctx;
+
+	if (!c)
+		return;
+	free(c->out_off);
+	free(c->in_off);
+	free(c->out);
+	free(c->in);
+	free(c);
+}
+
+/* Counting sort of the solid arcs by tail and by head. */
+static void fill_csr(struct fc_ctx *c)
+{
+	uint32_t n_arcs = 2 * c->g->n_links, a, tail, head, v;
+
+	for (a = 0; a < n_arcs; a++) {
+		arc_ends(c, a, &tail, &head);
+		c->out_off[tail + 1]++;
+		c->in_off[head + 1]++;
+	}
+	for (v = 0; v < c->n_virt; v++) {
+		c->out_off[v + 1] += c->out_off[v];
+		c->in_off[v + 1] += c->in_off[v];
+	}
+	/* Each node's start serves as its cursor, then all shift back. */
+	for (a = 0; a < n_arcs; a++) {
+		arc_ends(c, a, &tail, &head);
+		c->out[c->out_off[tail]++] = (struct fc_adj){ head, a };
+		c->in[c->in_off[head]++] = (struct fc_adj){ tail, a };
+	}
+	for (v = c->n_virt; v > 0; v--) {
+		c->out_off[v] = c->out_off[v - 1];
+		c->in_off[v] = c->in_off[v - 1];
+	}
+	c->out_off[0] = c->in_off[0] = 0;
+}
+
+/**
+ * fc_prepare() - build FC's directed virtual up-down graph
+ * @g:		a finalized FC topology: k >= 2 layers, every link between
+ *		adjacent layers
+ * @o:		the options (FC has none)
+ * @ctx:	set to the context
+ * @err:	the message on failure
+ * @errlen:	size of @err
+ *
+ * Return: 0, -EINVAL (not an FC topology; @err names the link) or -ENOMEM.
+ * Time: O(N k + m), memory O(N k + m) for N switches and m links.
+ */
+static int fc_prepare(const struct sluice_graph *g,
+		      const struct sluice_route_opts *o, void **ctx,
+		      char *err, size_t errlen)
+{
+	struct fc_ctx *c;
+	uint32_t u, maxdeg = 0;
+	int ret;
+
+	(void)o;
+	*ctx = NULL;
+	ret = check_fc(g, err, errlen);
+	if (ret)
+		return ret;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return sluice_i_errf(err, errlen, -ENOMEM, "out of memory");
+	c->g = g;
+	c->k = g->n_layers;
+	c->vn = 2 * c->k - 1;
+	c->n_virt = g->n_nodes * c->vn;
+	c->max_arcs = 2 * g->n_links + g->n_nodes * (c->vn - 1);
+	for (u = 0; u < g->n_nodes; u++)
+		if (sluice_graph_degree(g, u) > maxdeg)
+			maxdeg = sluice_graph_degree(g, u);
+	c->m = (int64_t)(2 * c->k - 3) * maxdeg + 1;
+	c->out_off = sluice_i_calloc((size_t)c->n_virt + 1, sizeof(uint32_t));
+	c->in_off = sluice_i_calloc((size_t)c->n_virt + 1, sizeof(uint32_t));
+	c->out = sluice_i_calloc(2 * (size_t)g->n_links + 1,
+				 sizeof(struct fc_adj));
+	c->in = sluice_i_calloc(2 * (size_t)g->n_links + 1,
+				sizeof(struct fc_adj));
+	if (!c->out_off || !c->in_off || !c->out || !c->in) {
+		fc_release(c);
+		return sluice_i_errf(err, errlen, -ENOMEM, "out of memory");
+	}
+	fill_csr(c);
+	*ctx = c;
+	return 0;
+}
+
+/**
+ * fc_worker_free() - free a worker of fc_worker_init()
+ * @worker:	the worker, or NULL
+ *
+ * Time: O(1).
+ */
+static void fc_worker_free(void *worker)
+{
+	struct fc_worker *w = worker;
+
+	if (!w)
+		return;
+	free(w->up);
+	free(w->co);
+	free(w->sub);
+	free(w->lid);
+	free(w->used);
+	free(w->ubuf);
+	free(w->cbuf);
+	free(w->lbuf);
+	free(w->eu);
+	free(w->ew);
+	free(w->eg);
+	free(w->node);
+	free(w->off);
+	free(w->pos);
+	free(w->arc);
+	free(w->garc);
+	free(w->pi);
+	free(w->dist);
+	free(w->seen);
+	free(w->popped);
+	free(w->par);
+	free(w->bhead);
+	free(w->qnode);
+	free(w->qnext);
+	free(w->cur);
+	free(w->hops);
+	free(w);
+}
+
+/**
+ * fc_worker_init() - one thread's scratch memory
+ * @ctx:	the context from fc_prepare()
+ * @worker:	set to the worker
+ *
+ * Everything a pair needs, sized for the whole virtual graph so that no
+ * pair allocates.
+ *
+ * Return: 0 or -ENOMEM.  Time and memory: O(N k + m).
+ */
+static int fc_worker_init(void *ctx, void **worker)
+{
+	const struct fc_ctx *c = ctx;
+	size_t nv = (size_t)c->n_virt + 1, na = (size_t)c->max_arcs + 1;
+	size_t nb = 2 * (size_t)c->g->n_links + 2;
+	struct fc_worker *w;
+
+	*worker = NULL;
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	w->up = sluice_i_calloc(nv, sizeof(uint32_t));
+	w->co = sluice_i_calloc(nv, sizeof(uint32_t));
+	w->sub = sluice_i_calloc(nv, sizeof(uint32_t));
+	w->lid = sluice_i_calloc(nv, sizeof(uint32_t));
+	w->used = sluice_i_calloc(nb, sizeof(uint32_t));
+	w->ubuf = sluice_i_calloc(nv, sizeof(uint32_t));
+	w->cbuf = sluice_i_calloc(nv, sizeof(uint32_t));
+	w->lbuf = sluice_i_calloc(nv, sizeof(uint32_t));
+	w->eu = sluice_i_calloc(na, sizeof(uint32_t));
+	w->ew = sluice_i_calloc(na, sizeof(uint32_t));
+	w->eg = sluice_i_calloc(na, sizeof(uint32_t));
+	w->node = sluice_i_calloc(nv, sizeof(uint32_t));
+	w->off = sluice_i_calloc(nv + 1, sizeof(uint32_t));
+	w->pos = sluice_i_calloc(nv, sizeof(uint32_t));
+	w->arc = sluice_i_calloc(2 * na, sizeof(struct larc));
+	w->garc = sluice_i_calloc(2 * na, sizeof(uint32_t));
+	w->pi = sluice_i_calloc(nv, sizeof(int32_t));
+	w->dist = sluice_i_calloc(nv, sizeof(int32_t));
+	w->seen = sluice_i_calloc(nv, sizeof(uint32_t));
+	w->popped = sluice_i_calloc(nv, sizeof(uint32_t));
+	w->par = sluice_i_calloc(nv, sizeof(uint32_t));
+	w->bhead = sluice_i_calloc(nb, sizeof(uint32_t));
+	w->qnode = sluice_i_calloc(2 * na + 1, sizeof(uint32_t));
+	w->qnext = sluice_i_calloc(2 * na + 1, sizeof(uint32_t));
+	w->cur = sluice_i_calloc(nv, sizeof(uint32_t));
+	w->hops = sluice_i_calloc(2 * (size_t)c->k, sizeof(uint32_t));
+	if (!w->up || !w->co || !w->sub || !w->lid || !w->used || !w->ubuf ||
+	    !w->cbuf || !w->lbuf || !w->eu || !w->ew || !w->eg || !w->node ||
+	    !w->off || !w->pos || !w->arc || !w->garc || !w->pi ||
+	    !w->dist || !w->seen || !w->popped || !w->par || !w->bhead ||
+	    !w->qnode || !w->qnext || !w->cur || !w->hops) {
+		fc_worker_free(w);
+		return -ENOMEM;
+	}
+	memset(w->bhead, 0xff, nb * sizeof(uint32_t));
+	*worker = w;
+	return 0;
+}
+
+/* A fresh stamp; on wrap-around, first clears the arrays stamped. */
+static uint32_t next_stamp(uint32_t *stamp, uint32_t *a, uint32_t *b,
+			   size_t len)
+{
+	if (++*stamp == 0) {
+		memset(a, 0, len * sizeof(uint32_t));
+		if (b)
+			memset(b, 0, len * sizeof(uint32_t));
+		*stamp = 1;
+	}
+	return *stamp;
+}
+
+/*
+ * The up-cone of U(src,1): marks up[] and lists it by rank in ubuf (ranks
+ * 0 to k - 2; the top layer is only marked).  Every arc climbs one rank,
+ * so BFS meets the ranks in order.
+ */
+static void up_cone(const struct fc_ctx *c, struct fc_worker *w, uint32_t src)
+{
+	uint32_t st = next_stamp(&w->src_stamp, w->up, NULL, c->n_virt);
+	uint32_t top = c->k - 1, n = 0, r, i, e, v, x;
+
+	v = src * c->vn;
+	w->up[v] = st;
+	w->ubuf[n++] = v;
+	w->ub[0] = 0;
+	w->ue[0] = 1;
+	for (r = 0; r < top; r++) {
+		w->ub[r + 1] = n;
+		for (i = w->ub[r]; i < w->ue[r]; i++) {
+			v = w->ubuf[i];
+			if (w->up[v + 1] != st) {
+				w->up[v + 1] = st;
+				w->ubuf[n++] = v + 1;
+			}
+			for (e = c->out_off[v]; e < c->out_off[v + 1]; e++) {
+				x = c->out[e].node;
+				if (w->up[x] != st) {
+					w->up[x] = st;
+					w->ubuf[n++] = x;
+				}
+			}
+		}
+		w->ue[r + 1] = n;
+	}
+	w->src = src;
+	w->has_src = true;
+}
+
+/* Records forward arc @u -> @v (virtual nodes) of the local network. */
+static inline void record(struct fc_worker *w, uint32_t u, uint32_t v,
+			  uint32_t garc)
+{
+	w->eu[w->m] = u;
+	w->ew[w->m] = v;
+	w->eg[w->m++] = garc;
+}
+
+/*
+ * Arc @p -> @v from the top layer: kept if @p is in the source's up-cone,
+ * and @p then joins T (lbuf).
+ */
+static inline bool meet_top(struct fc_worker *w, uint32_t p, uint32_t v,
+			    uint32_t garc, uint32_t *n)
+{
+	if (w->up[p] != w->src_stamp)
+		return false;
+	record(w, p, v, garc);
+	if (w->sub[p] != w->pair_stamp) {
+		w->sub[p] = w->pair_stamp;
+		w->lbuf[(*n)++] = p;
+	}
+	return true;
+}
+
+/* Arc @u -> @v: kept if its end @known is already in the network. */
+static inline bool keep_arc(struct fc_worker *w, uint32_t u, uint32_t v,
+			    uint32_t garc, uint32_t known)
+{
+	if (w->sub[known] != w->pair_stamp)
+		return false;
+	record(w, u, v, garc);
+	return true;
+}
+
+/*
+ * Finds the nodes on some U(s,1) -> D(t,1) path and the arcs between them,
+ * from the narrow sides of the top layer:
+ * 1. back from D(t,1) over the down side to rank k: co[] marks what
+ *    reaches t;
+ * 2. the in-arcs of those rank-k nodes from top nodes of s's up-cone: the
+ *    top nodes of the network (T), the rank-k nodes they reach;
+ * 3. ranks k + 1 up: nodes of co[] with a predecessor kept;
+ * 4. ranks k - 2 down to 0: nodes of s's up-cone with a successor kept.
+ * Every arc of the network is met once, in step 2, 3 or 4, and recorded.
+ *
+ * Return: the number of nodes, 0 if no path reaches t.
+ */
+static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
+		      uint32_t dst)
+{
+	uint32_t ps = next_stamp(&w->pair_stamp, w->co, w->sub, c->n_virt);
+	uint32_t top = c->k - 1, rmax = 2 * c->k - 2;
+	uint32_t n, r, i, e, v, p, nl;
+	bool keep;
+
+	/* 1. Back from D(t,1), ranks rmax down to k. */
+	v = dst * c->vn + rmax;
+	w->co[v] = ps;
+	w->cbuf[0] = v;
+	w->cb[rmax] = 0;
+	w->ce[rmax] = n = 1;
+	for (r = rmax; r > top + 1; r--) {
+		w->cb[r - 1] = n;
+		for (i = w->cb[r]; i < w->ce[r]; i++) {
+			v = w->cbuf[i];
+			if (w->co[v - 1] != ps) {
+				w->co[v - 1] = ps;
+				w->cbuf[n++] = v - 1;
+			}
+			for (e = c->in_off[v]; e < c->in_off[v + 1]; e++) {
+				p = c->in[e].node;
+				if (w->co[p] != ps) {
+					w->co[p] = ps;
+					w->cbuf[n++] = p;
+				}
+			}
+		}
+		w->ce[r - 1] = n;
+	}
+
+	/* 2. The top nodes: lbuf has T first, rank k after it. */
+	w->m = 0;
+	n = 0;
+	for (i = w->cb[top + 1]; i < w->ce[top + 1]; i++) {
+		v = w->cbuf[i];
+		keep = meet_top(w, v - 1, v, DASHED, &n);
+		for (e = c->in_off[v]; e < c->in_off[v + 1]; e++)
+			keep |= meet_top(w, c->in[e].node, v, c->in[e].arc,
+					 &n);
+		if (keep)
+			w->sub[v] = ps;
+	}
+	if (!n)
+		return 0;
+	w->lb[top] = 0;
+	w->le[top] = n;
+	w->lb[top + 1] = n;
+	for (i = w->cb[top + 1]; i < w->ce[top + 1]; i++)
+		if (w->sub[w->cbuf[i]] == ps)
+			w->lbuf[n++] = w->cbuf[i];
+	w->le[top + 1] = n;
+
+	/* 3. Down to D(t,1). */
+	for (r = top + 2; r <= rmax; r++) {
+		w->lb[r] = n;
+		for (i = w->cb[r]; i < w->ce[r]; i++) {
+			v = w->cbuf[i];
+			keep = keep_arc(w, v - 1, v, DASHED, v - 1);
+			for (e = c->in_off[v]; e < c->in_off[v + 1]; e++) {
+				p = c->in[e].node;
+				keep |= keep_arc(w, p, v, c->in[e].arc, p);
+			}
+			if (keep) {
+				w->sub[v] = ps;
+				w->lbuf[n++] = v;
+			}
+		}
+		w->le[r] = n;
+	}
+
+	/* 4. Down from the top to U(s,1), within the up-cone. */
+	for (r = top; r-- > 0;) {
+		w->lb[r] = n;
+		for (i = w->ub[r]; i < w->ue[r]; i++) {
+			v = w->ubuf[i];
+			keep = keep_arc(w, v, v + 1, DASHED, v + 1);
+			for (e = c->out_off[v]; e < c->out_off[v + 1]; e++) {
+				p = c->out[e].node;
+				keep |= keep_arc(w, v, p, c->out[e].arc, p);
+			}
+			if (keep) {
+				w->sub[v] = ps;
+				w->lbuf[n++] = v;
+			}
+		}
+		w->le[r] = n;
+	}
+
+	/* Local ids by rank. */
+	nl = 0;
+	for (r = 0; r <= rmax; r++)
+		for (i = w->lb[r]; i < w->le[r]; i++) {
+			w->lid[w->lbuf[i]] = nl;
+			w->node[nl++] = w->lbuf[i];
+		}
+	return nl;
+}
+
+/*
+ * The residual network of the arcs prune() recorded, CSR by tail, each
+ * arc with its reverse.  Dashed arcs get a capacity above the number of
+ * solid arcs, which bounds any flow: as good as unbounded.
+ */
+static void build(struct fc_worker *w, uint32_t nl)
+{
+	uint32_t u, i, a, b, tail, head;
+
+	w->n_solid = 0;
+	memset(w->off, 0, (nl + 1) * sizeof(*w->off));
+	for (i = 0; i < w->m; i++) {
+		w->eu[i] = w->lid[w->eu[i]];
+		w->ew[i] = w->lid[w->ew[i]];
+		w->off[w->eu[i] + 1]++;
+		w->off[w->ew[i] + 1]++;
+		w->n_solid += w->eg[i] != DASHED;
+	}
+	for (u = 0; u < nl; u++) {
+		w->off[u + 1] += w->off[u];
+		w->pos[u] = w->off[u];
+	}
+	for (i = 0; i < w->m; i++) {
+		bool solid = w->eg[i] != DASHED;
+
+		tail = w->eu[i];
+		head = w->ew[i];
+		a = w->pos[tail]++;
+		b = w->pos[head]++;
+		w->arc[a] = (struct larc){ head, b,
+					   solid ? 1 : (int32_t)w->n_solid + 1,
+					   solid };
+		w->arc[b] = (struct larc){ tail, a, 0, -(int32_t)solid };
+		w->garc[a] = w->eg[i];
+		w->garc[b] = REVERSE;
+	}
+	w->nl = nl;
+	w->ls = 0;
+	w->lt = nl - 1;
+}
+
+/* Reduced cost of arc @a out of @u. */
+static inline int32_t reduced(const struct fc_worker *w, uint32_t u,
+			      const struct larc *a)
+{
+	return a->cost + w->pi[u] - w->pi[a->to];
+}
+
+/*
+ * The first potentials: minus the exact distance to t over the DAG of
+ * forward arcs (local ids are in rank order, a topological order), so that
+ * the tight arcs lead to t and a search along them does not wander.
+ */
+static void dag_potentials(struct fc_worker *w)
+{
+	uint32_t u, e;
+	int32_t h;
+
+	for (u = w->nl; u-- > 0;) {
+		h = u == w->lt ? 0 : INT32_MAX;
+		for (e = w->off[u]; e < w->off[u + 1]; e++) {
+			const struct larc *a = &w->arc[e];
+
+			if (w->garc[e] != REVERSE &&
+			    a->cost - w->pi[a->to] < h)
+				h = a->cost - w->pi[a->to];
+		}
+		w->pi[u] = -h;
+	}
+}
+
+/*
+ * Dijkstra on reduced costs from s, stopped when t is settled, with a
+ * bucket queue: keys are small non-negative integers and never beyond
+ * n_solid + 1 before t is settled (the distance to t is at most the number
+ * of solid arcs, and the potentials of s and t differ by the last distance
+ * to t, positive), so larger ones are dropped.  Each bucket is a stack.
+ * A node is pushed only when its distance improves, so an entry whose key
+ * is not the node's distance is stale.
+ *
+ * Return: the reduced distance to t, or -1 if t is out of reach.
+ */
+static int32_t search(struct fc_worker *w)
+{
+	uint32_t st = ++w->search, nq = 0, u, e, q, kmax = w->n_solid + 1;
+	uint32_t b, bmax = 0;
+	int32_t d, pu, found = -1;
+
+	if (!st) {
+		memset(w->seen, 0, w->nl * sizeof(uint32_t));
+		st = w->search = 1;
+	}
+	w->n_popped = 0;
+	w->seen[w->ls] = st;
+	w->dist[w->ls] = 0;
+	w->qnode[nq] = w->ls;
+	w->qnext[nq] = NONE;
+	w->bhead[0] = nq++;
+	for (b = 0; b <= bmax;) {
+		q = w->bhead[b];
+		if (q == NONE) {
+			b++;
+			continue;
+		}
+		w->bhead[b] = w->qnext[q];
+		u = w->qnode[q];
+		if (w->dist[u] != (int32_t)b)
+			continue;
+		w->popped[w->n_popped++] = u;
+		if (u == w->lt) {
+			found = (int32_t)b;
+			break;
+		}
+		pu = w->pi[u] + (int32_t)b;
+		for (e = w->off[u]; e < w->off[u + 1]; e++) {
+			const struct larc *a = &w->arc[e];
+
+			if (a->cap <= 0)
+				continue;
+			d = pu + a->cost - w->pi[a->to];
+			if ((uint32_t)d > kmax) {
+				w->overflow |= d < 0;
+				continue;
+			}
+			if (w->seen[a->to] == st && d >= w->dist[a->to])
+				continue;
+			w->seen[a->to] = st;
+			w->dist[a->to] = d;
+			w->par[a->to] = e;
+			w->qnode[nq] = a->to;
+			w->qnext[nq] = w->bhead[d];
+			w->bhead[d] = nq++;
+			if ((uint32_t)d > bmax)
+				bmax = (uint32_t)d;
+		}
+	}
+	for (b = 0; b <= bmax; b++)
+		w->bhead[b] = NONE;
+	return found;
+}
+
+/*
+ * Min-cost max-flow on the local network by successive shortest paths.
+ * After a search that reached t at reduced distance D > 0, the textbook
+ * pi += min(dist, D) keeps every reduced cost non-negative and makes the
+ * path found tight; only differences of potentials matter, so adding
+ * min(dist, D) - D instead touches only the nodes settled below D.  With
+ * D = 0 nothing changes.
+ */
+static uint32_t mcmf(struct fc_worker *w)
+{
+	uint32_t flow = 0, u, e, i;
+	int32_t d, bott;
+
+	dag_potentials(w);
+	while ((d = search(w)) >= 0) {
+		for (i = 0; d && i < w->n_popped; i++) {
+			u = w->popped[i];
+			w->pi[u] += w->dist[u] - d;
+		}
+		bott = INT32_MAX;
+		for (u = w->lt; u != w->ls; u = w->arc[w->arc[e].rev].to) {
+			e = w->par[u];
+			if (w->arc[e].cap < bott)
+				bott = w->arc[e].cap;
+		}
+		for (u = w->lt; u != w->ls; u = w->arc[w->arc[e].rev].to) {
+			e = w->par[u];
+			w->arc[e].cap -= bott;
+			w->arc[w->arc[e].rev].cap += bott;
+		}
+		flow += (uint32_t)bott;
+	}
+	return flow;
+}
+
+/*
+ * Checks the flow and measures it, in one pass: no residual arc of
+ * negative reduced cost (so the flow is of min cost among flows of its
+ * value, and of max value as the last search missed t); the links (solid
+ * arcs) and dashed arc units it uses, from the residual capacities.
+ *
+ * Return: whether it is optimal.
+ */
+static bool check_flow(const struct fc_worker *w, uint64_t *solid,
+		       uint64_t *dashed)
+{
+	int32_t dashed_cap = (int32_t)w->n_solid + 1;
+	bool ok = !w->overflow;
+	uint32_t u, e;
+
+	*solid = *dashed = 0;
+	for (u = 0; u < w->nl; u++)
+		for (e = w->off[u]; e < w->off[u + 1]; e++) {
+			const struct larc *a = &w->arc[e];
+
+			if (a->cap > 0 && reduced(w, u, a) < 0)
+				ok = false;
+			if (w->garc[e] == DASHED)
+				*dashed += (uint32_t)(dashed_cap - a->cap);
+			else if (w->garc[e] != REVERSE)
+				*solid += (uint32_t)(1 - a->cap);
+		}
+	return ok;
+}
+
+static int internal(char *err, size_t errlen, uint32_t src, uint32_t dst,
+		    const char *what)
+{
+	return sluice_i_errf(err, errlen, -EIO,
+			     "fc: internal error on pair %u -> %u: %s",
+			     src, dst, what);
+}
+
+/*
+ * Algorithm 1: takes F paths out of the flow, each by a DFS that follows
+ * arcs still carrying flow (the flow is acyclic and conserved: it never
+ * backtracks), emits each as the links of its solid arcs, and checks it:
+ * a walk from src to dst, no solid arc twice in the pair, and all of them
+ * together the flow's links.
+ */
+static int decompose(const struct fc_ctx *c, struct fc_worker *w,
+		     uint32_t src, uint32_t dst, uint32_t flow,
+		     uint64_t solid, struct sluice_path_buf *b,
+		     char *err, size_t errlen)
+{
+	uint32_t ps = w->pair_stamp, i, u, e, n, h, at, g;
+	uint64_t links = 0;
+	int ret;
+
+	for (u = 0; u < w->nl; u++)
+		w->cur[u] = w->off[u];
+	for (i = 0; i < flow; i++) {
+		for (u = w->ls, n = 0; u != w->lt; u = w->arc[e].to) {
+			for (e = w->cur[u]; e < w->off[u + 1]; e++)
+				if (w->garc[e] != REVERSE &&
+				    w->arc[w->arc[e].rev].cap > 0)
+					break;
+			w->cur[u] = e;
+			if (e == w->off[u + 1])
+				return internal(err, errlen, src, dst,
+						"the flow is not conserved");
+			w->arc[w->arc[e].rev].cap--;
+			g = w->garc[e];
+			if (g == DASHED)
+				continue;
+			if (n == 2 * c->k - 2 || w->used[g] == ps)
+				return internal(err, errlen, src, dst,
+						"a solid arc twice");
+			w->used[g] = ps;
+			w->hops[n++] = g / 2;
+		}
+		for (h = 0, at = src; h < n; h++) {
+			const struct sluice_link *l = &c->g->links[w->hops[h]];
+
+			if (l->a != at && l->b != at)
+				break;
+			at = l->a == at ? l->b : l->a;
+		}
+		if (!n || h < n || at != dst)
+			return internal(err, errlen, src, dst,
+					"a path is not a walk to it");
+		links += n;
+		ret = sluice_path_buf_add(b, w->hops, n, 0);
+		if (ret)
+			return sluice_i_errf(err, errlen, ret,
+					     "fc: pair %u -> %u: out of memory",
+					     src, dst);
+	}
+	if (links != solid)
+		return internal(err, errlen, src, dst,
+				"the paths are not the flow");
+	return 0;
+}
+
+/*
+ * One pair: prune, build, solve.  @flow and @solid 0 if t is out of
+ * reach.  -EIO if the flow fails its optimality check (a bug).
+ */
+static int solve_pair(const struct fc_ctx *c, struct fc_worker *w,
+		      uint32_t dst, uint32_t *flow, uint64_t *solid)
+{
+	uint32_t nl = prune(c, w, dst);
+	uint64_t dashed;
+
+	*flow = 0;
+	*solid = 0;
+	w->nl = 0;
+	if (!nl)
+		return 0;
+	build(w, nl);
+	w->overflow = false;
+	*flow = mcmf(w);
+	if (!check_flow(w, solid, &dashed) ||
+	    dashed + *solid != (uint64_t)*flow * (2 * c->k - 2))
+		return -EIO;
+	return 0;
+}
+
+/**
+ * fc_source() - the edge-disjoint virtual up-down paths from one source
+ * @ctx:	the context from fc_prepare()
+ * @worker:	this thread's worker
+ * @dsts:	destinations, increasing, without the source
+ * @n_dsts:	how many
+ * @b:		the source's buffer: paths are appended to it
+ * @err:	the message on failure
+ * @errlen:	size of @err
+ *
+ * For each destination, the min-cost max-flow of Appendix A.1 from
+ * U(src,1) to D(dst,1), decomposed by Algorithm 1 and contracted to the
+ * links of its solid arcs, all on lane 0.  A destination out of reach gets
+ * no path.
+ *
+ * Return: 0, -EINVAL (a bad destination), -ENOMEM, or -EIO if a result
+ * fails its checks (a bug).  Time: O(m) for the source's up-cone, then per
+ * destination O(F (n' + m')) on a local network of n' nodes and m' arcs
+ * (F + 1 searches; F is at most the source's degree).
+ */
+static int fc_source(void *ctx, void *worker, const uint32_t *dsts,
+		     uint32_t n_dsts, struct sluice_path_buf *b,
+		     char *err, size_t errlen)
+{
+	const struct fc_ctx *c = ctx;
+	struct fc_worker *w = worker;
+	uint32_t src = b->src, i, dst, flow;
+	uint64_t solid;
+	int ret;
+
+	if (src >= c->g->n_nodes)
+		return sluice_i_errf(err, errlen, -EINVAL,
+				     "fc: source %u does not exist", src);
+	up_cone(c, w, src);
+	for (i = 0; i < n_dsts; i++) {
+		dst = dsts[i];
+		if (dst >= c->g->n_nodes || dst == src)
+			return sluice_i_errf(err, errlen, -EINVAL,
+					     "fc: bad destination %u for source %u",
+					     dst, src);
+		ret = sluice_path_buf_pair(b, dst);
+		if (ret)
+			return sluice_i_errf(err, errlen, ret,
+					     "fc: destination %u of source %u: out of order or out of memory",
+					     dst, src);
+		if (solve_pair(c, w, dst, &flow, &solid))
+			return internal(err, errlen, src, dst,
+					"the flow is not optimal");
+		if (flow) {
+			ret = decompose(c, w, src, dst, flow, solid, b,
+					err, errlen);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+const struct sluice_algo_ops sluice_algo_fc = {
+	.prepare	= fc_prepare,
+	.worker_init	= fc_worker_init,
+	.source		= fc_source,
+	.worker_free	= fc_worker_free,
+	.release	= fc_release,
+};
+
+/**
+ * sluice_i_fc_build() - the local flow network of one pair
+ * @ctx:	from sluice_algo_fc.prepare()
+ * @worker:	from sluice_algo_fc.worker_init()
+ * @src:	source switch
+ * @dst:	destination switch, not @src
+ *
+ * Computes @src's up-cone first unless the worker holds it already.
+ *
+ * Return: the number of local nodes, 0 if @dst is out of reach, or
+ * -EINVAL.  Time: as fc_source() for one pair, without the solve.
+ */
+int sluice_i_fc_build(void *ctx, void *worker, uint32_t src, uint32_t dst)
+{
+	const struct fc_ctx *c = ctx;
+	struct fc_worker *w = worker;
+	uint32_t nl;
+
+	if (src >= c->g->n_nodes || dst >= c->g->n_nodes || src == dst)
+		return -EINVAL;
+	if (!w->has_src || w->src != src)
+		up_cone(c, w, src);
+	nl = prune(c, w, dst);
+	w->nl = 0;
+	if (nl)
+		build(w, nl);
+	return (int)nl;
+}
+
+/* Nodes and forward arcs of the network sluice_i_fc_build() built. */
+void sluice_i_fc_net_size(const void *worker, uint32_t *n_nodes,
+			  uint32_t *n_arcs)
+{
+	const struct fc_worker *w = worker;
+
+	*n_nodes = w->nl;
+	*n_arcs = w->nl ? w->m : 0;
+}
+
+/**
+ * sluice_i_fc_net_export() - the network sluice_i_fc_build() built
+ * @ctx:	from sluice_algo_fc.prepare()
+ * @worker:	the worker that built it
+ * @lexicographic: costs M and 1 (the paper's, made exact), or 1 and 0
+ * @tail:	room for the forward arcs (sluice_i_fc_net_size())
+ * @head:	likewise
+ * @cap:	likewise: 1 on solid arcs, more than any flow on dashed ones
+ * @cost:	likewise
+ * @s:		set to the local id of U(src,1)
+ * @t:		set to the local id of D(dst,1)
+ *
+ * As built, before any solve.  Time: O(n' + m').
+ */
+void sluice_i_fc_net_export(const void *ctx, const void *worker,
+			    bool lexicographic, uint32_t *tail,
+			    uint32_t *head, int32_t *cap, int64_t *cost,
+			    uint32_t *s, uint32_t *t)
+{
+	const struct fc_ctx *c = ctx;
+	const struct fc_worker *w = worker;
+	uint32_t u, e, m = 0;
+
+	for (u = 0; u < w->nl; u++)
+		for (e = w->off[u]; e < w->off[u + 1]; e++) {
+			const struct larc *a = &w->arc[e];
+
+			if (w->garc[e] == REVERSE)
+				continue;
+			tail[m] = u;
+			head[m] = a->to;
+			cap[m] = a->cap + w->arc[a->rev].cap;
+			if (lexicographic)
+				cost[m++] = w->garc[e] == DASHED ? 1 : c->m;
+			else
+				cost[m++] = a->cost;
+		}
+	*s = w->ls;
+	*t = w->lt;
+}
+
+/**
+ * sluice_i_fc_solve() - min-cost max-flow on the network last built
+ * @ctx:	from sluice_algo_fc.prepare()
+ * @worker:	the worker that built it
+ * @res:	set to F, the cost in M and 1, the links
+ *
+ * Return: 0, or -EIO if the flow fails its optimality check (a bug).
+ * Time: O(F (n' + m')).
+ */
+int sluice_i_fc_solve(const void *ctx, void *worker,
+		      struct sluice_i_fc_result *res)
+{
+	const struct fc_ctx *c = ctx;
+	struct fc_worker *w = worker;
+	uint64_t dashed;
+	bool ok;
+
+	memset(res, 0, sizeof(*res));
+	if (!w->nl)
+		return 0;
+	w->overflow = false;
+	res->flow = mcmf(w);
+	ok = check_flow(w, &res->solid, &dashed);
+	res->cost = (int64_t)res->solid * c->m + (int64_t)dashed;
+	return ok ? 0 : -EIO;
+}
+
+/**
+ * sluice_i_fc_full_net() - the whole directed virtual up-down graph
+ * @ctx:	from sluice_algo_fc.prepare()
+ * @tail:	NULL to count only, or room for every arc
+ * @head:	likewise
+ * @cap:	likewise: 1 on solid arcs, 2 m + 1 (more than any flow) on
+ *		dashed ones
+ * @cost:	likewise: M and 1
+ *
+ * Virtual node U(i,j) is i (2k - 1) + j - 1, D(i,j) is
+ * i (2k - 1) + 2k - 1 - j.  Time: O(N k + m).
+ *
+ * Return: the number of arcs.
+ */
+uint32_t sluice_i_fc_full_net(const void *ctx, uint32_t *tail,
+			      uint32_t *head, int32_t *cap, int64_t *cost)
+{
+	const struct fc_ctx *c = ctx;
+	uint32_t v, e, m = 0;
+
+	for (v = 0; v < c->n_virt; v++) {
+		if (v % c->vn != c->vn - 1) {
+			if (tail) {
+				tail[m] = v;
+				head[m] = v + 1;
+				cap[m] = (int32_t)(2 * c->g->n_links + 1);
+				cost[m] = 1;
+			}
+			m++;
+		}
+		for (e = c->out_off[v]; e < c->out_off[v + 1]; e++) {
+			if (tail) {
+				tail[m] = v;
+				head[m] = c->out[e].node;
+				cap[m] = 1;
+				cost[m] = c->m;
+			}
+			m++;
+		}
+	}
+	return m;
+}
+
+/* The virtual node of U(@u,1) and of D(@u,1) in sluice_i_fc_full_net(). */
+void sluice_i_fc_full_ends(const void *ctx, uint32_t src, uint32_t dst,
+			   uint32_t *s, uint32_t *t)
+{
+	const struct fc_ctx *c = ctx;
+
+	*s = src * c->vn;
+	*t = dst * c->vn + c->vn - 1;
+}
