@@ -16,7 +16,7 @@ TC_LIB_DIR ?= /usr/lib/$(shell $(CC) -print-multiarch)/tc
 export KDIR
 
 .PHONY: all kmod userspace tools check unit selftests bootstrap install uninstall \
-	clean sparse checkpatch vm-shell demo bench bench-routing
+	clean sparse checkpatch vm-shell demo bench bench-routing reproduce-routing
 
 all: kmod userspace tools
 
@@ -77,6 +77,10 @@ bench: all
 bench-routing:
 	$(MAKE) -C userspace libsluice.a
 	$(MAKE) -C userspace/bench run
+
+# FC's Tables 1, 2 and 7, ours beside theirs (README.md, "Routing").
+reproduce-routing: userspace
+	scripts/reproduce-routing
 
 install: all
 	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=extra modules_install

@@ -15,6 +15,8 @@ static const struct command commands[] = {
 	  "[COMMAND]" },
 	{ "version", version_main, "Print the version of sluicectl",
 	  "[-j | --json]" },
+	{ "route", route_main, "Compute, check, summarise and draw route sets",
+	  "{ compute | check | stats | dot | merge } ..." },
 	{ "topo", topo_main, "Generate, summarise and draw fabric topologies",
 	  "{ gen FAMILY [OPTIONS] [-o FILE] | show FILE [-j] | dot FILE [-o FILE] }" },
 	{ "headroom", headroom_main,

@@ -30,6 +30,7 @@ int write_out(const char *path, int (*write)(const void *arg, FILE *f),
 int help_main(const struct command *cmd, int argc, char **argv);
 int version_main(const struct command *cmd, int argc, char **argv);
 int topo_main(const struct command *cmd, int argc, char **argv);
+int route_main(const struct command *cmd, int argc, char **argv);
 int headroom_main(const struct command *cmd, int argc, char **argv);
 
 #endif /* _SLUICECTL_H */

@@ -1,0 +1,951 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sluicectl route { compute | check | stats | dot | merge } ...
+ *
+ * Route sets as files (the format is in lib/route/file.c and README.md):
+ * compute one for a topology, check it for cyclic buffer dependencies,
+ * summarise it in the columns of FC's tables, draw a pair's paths or a
+ * dependency cycle, and join the shards of a set computed in slices.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sluice/cbd.h>
+#include <sluice/route.h>
+#include "jout.h"
+#include "sluicectl.h"
+
+/* Exit code of "route check" when the set has a CBD. */
+#define EXIT_CBD	3
+
+static int compute_main(const struct command *cmd, int argc, char **argv);
+static int check_main(const struct command *cmd, int argc, char **argv);
+static int stats_main(const struct command *cmd, int argc, char **argv);
+static int dot_main(const struct command *cmd, int argc, char **argv);
+static int merge_main(const struct command *cmd, int argc, char **argv);
+
+static const struct command route_commands[] = {
+	{ "compute", compute_main, "Compute the routes of a topology",
+	  "--topo FILE --algo { fc | edst | edst-shallow | ecmp | ksp | updown | bcube }\n"
+	  "\t[--paths K] [--lanes L] [--seed S] [--orient { auto | tier | bfs }] [--root NODE]\n"
+	  "\t[--threads T] [--shard I/N] [-o FILE] [-j | --json]" },
+	{ "check", check_main,
+	  "Check routes for cyclic buffer dependencies (exit 3 if there is one)",
+	  "--topo FILE ROUTES [-j | --json]" },
+	{ "stats", stats_main,
+	  "Paths per pair, path lengths, shortest paths, fabric distance",
+	  "--topo FILE { ROUTES | --algo ALGO [OPTIONS] } [--pairs] [-j | --json]" },
+	{ "dot", dot_main,
+	  "Draw a pair's paths, or a dependency cycle, in Graphviz's language",
+	  "--topo FILE ROUTES { --pair SOURCE,DESTINATION | --cbd } [-o FILE]" },
+	{ "merge", merge_main, "Join the shards of a route set into one file",
+	  "--topo FILE -o FILE SHARD..." },
+};
+
+#define N_ROUTE (sizeof(route_commands) / sizeof(route_commands[0]))
+
+static bool is_help(const char *arg)
+{
+	return !strcmp(arg, "-h") || !strcmp(arg, "--help") ||
+	       !strcmp(arg, "help");
+}
+
+static void route_help(FILE *f)
+{
+	size_t i;
+
+	fputs("Usage: sluicectl route COMMAND [ARGUMENTS]\n\nCommands:\n", f);
+	for (i = 0; i < N_ROUTE; i++)
+		fprintf(f, "  %-8s %s\n", route_commands[i].name,
+			route_commands[i].help);
+	for (i = 0; i < N_ROUTE; i++)
+		fprintf(f, "%ssluicectl route %s %s\n",
+			i ? "       " : "\nUsage: ", route_commands[i].name,
+			route_commands[i].usage);
+}
+
+__attribute__((format(printf, 2, 3)))
+static int sub_usage_error(const struct command *sub, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("sluicectl: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nUsage: sluicectl route %s %s\n", sub->name,
+		sub->usage);
+	return EXIT_USAGE;
+}
+
+static int sub_help(const struct command *sub)
+{
+	printf("Usage: sluicectl route %s %s\n\n%s.\n", sub->name, sub->usage,
+	       sub->help);
+	return 0;
+}
+
+int route_main(const struct command *cmd, int argc, char **argv)
+{
+	size_t i;
+
+	if (argc < 2) {
+		route_help(stderr);
+		return EXIT_USAGE;
+	}
+	if (is_help(argv[1])) {
+		route_help(stdout);
+		return 0;
+	}
+	for (i = 0; i < N_ROUTE; i++)
+		if (!strcmp(argv[1], route_commands[i].name))
+			return route_commands[i].main(&route_commands[i],
+						      argc - 1, argv + 1);
+	return usage_error(cmd, "unknown route command \"%s\"", argv[1]);
+}
+
+/* The options of the route commands; each command allows some. */
+enum opt_id {
+	OPT_TOPO, OPT_OUT, OPT_JSON, OPT_ALGO, OPT_PATHS, OPT_LANES, OPT_SEED,
+	OPT_ORIENT, OPT_ROOT, OPT_THREADS, OPT_SHARD, OPT_PAIR, OPT_CBD,
+	OPT_PAIRS,
+};
+
+#define ALLOW(id)	(1u << (id))
+
+static const struct {
+	const char	*name;
+	const char	*alt;	/* short form, or NULL */
+	bool		value;
+} opts[] = {
+	[OPT_TOPO]	= { "--topo", NULL, true },
+	[OPT_OUT]	= { "--output", "-o", true },
+	[OPT_JSON]	= { "--json", "-j", false },
+	[OPT_ALGO]	= { "--algo", NULL, true },
+	[OPT_PATHS]	= { "--paths", NULL, true },
+	[OPT_LANES]	= { "--lanes", NULL, true },
+	[OPT_SEED]	= { "--seed", NULL, true },
+	[OPT_ORIENT]	= { "--orient", NULL, true },
+	[OPT_ROOT]	= { "--root", NULL, true },
+	[OPT_THREADS]	= { "--threads", NULL, true },
+	[OPT_SHARD]	= { "--shard", NULL, true },
+	[OPT_PAIR]	= { "--pair", NULL, true },
+	[OPT_CBD]	= { "--cbd", NULL, false },
+	[OPT_PAIRS]	= { "--pairs", NULL, false },
+};
+
+#define N_OPTS (sizeof(opts) / sizeof(opts[0]))
+
+/* What the options said; each command reads the ones it allows. */
+struct args {
+	const char	*val[N_OPTS];	/* NULL: not given; "" for flags */
+	const char	*files[64];
+	int		n_files;
+	int		algo;
+	uint32_t	paths, lanes, threads;
+	uint64_t	seed;
+};
+
+/* A whole decimal number from @min to @max. */
+static bool number(const char *s, uint64_t min, uint64_t max, uint64_t *v)
+{
+	unsigned long long x;
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	x = strtoull(s, &end, 10);
+	*v = x;
+	return !errno && !*end && x >= min && x <= max;
+}
+
+/* Checks the numbers and names among the options given. */
+static int parse_values(const struct command *cmd, struct args *a)
+{
+	const char *v;
+	uint64_t n;
+
+	v = a->val[OPT_ALGO];
+	if (v) {
+		a->algo = sluice_route_algo_parse(v);
+		if (a->algo < 0)
+			return sub_usage_error(cmd, "--algo: unknown algorithm \"%s\"",
+					       v);
+	}
+	v = a->val[OPT_PATHS];
+	if (v) {
+		if (!number(v, 1, UINT32_MAX, &n))
+			return sub_usage_error(cmd, "--paths: \"%s\" is not a number from 1 to %u",
+					       v, UINT32_MAX);
+		a->paths = n;
+	}
+	v = a->val[OPT_LANES];
+	if (v) {
+		if (!number(v, 1, SLUICE_LANES_MAX, &n))
+			return sub_usage_error(cmd, "--lanes: \"%s\" is not a number from 1 to %d",
+					       v, SLUICE_LANES_MAX);
+		a->lanes = n;
+	}
+	v = a->val[OPT_SEED];
+	if (v) {
+		if (!number(v, 0, UINT64_MAX, &n))
+			return sub_usage_error(cmd, "--seed: \"%s\" is not a number",
+					       v);
+		a->seed = n;
+	}
+	v = a->val[OPT_THREADS];
+	if (v) {
+		if (!number(v, 1, 256, &n))
+			return sub_usage_error(cmd, "--threads: \"%s\" is not a number from 1 to 256",
+					       v);
+		a->threads = n;
+	}
+	return 0;
+}
+
+/*
+ * Parses argv, taking the options in @allowed (ALLOW() bits) and file
+ * arguments.  Returns 0, EXIT_USAGE (the message printed), or -1 after
+ * printing --help.
+ */
+static int parse(const struct command *cmd, int argc, char **argv,
+		 unsigned int allowed, struct args *a)
+{
+	size_t k;
+	int i;
+
+	memset(a, 0, sizeof(*a));
+	a->algo = -1;
+	for (i = 1; i < argc; i++) {
+		const char *arg = argv[i];
+
+		if (is_help(arg)) {
+			sub_help(cmd);
+			return -1;
+		}
+		if (arg[0] != '-' || !arg[1]) {
+			if (a->n_files == (int)(sizeof(a->files) /
+						sizeof(a->files[0])))
+				return sub_usage_error(cmd, "too many files");
+			a->files[a->n_files++] = arg;
+			continue;
+		}
+		for (k = 0; k < N_OPTS; k++)
+			if (!strcmp(arg, opts[k].name) ||
+			    (opts[k].alt && !strcmp(arg, opts[k].alt)))
+				break;
+		if (k == N_OPTS || !(allowed & ALLOW(k)))
+			return sub_usage_error(cmd, "unknown option \"%s\"",
+					       arg);
+		if (a->val[k])
+			return sub_usage_error(cmd, "%s given twice", arg);
+		a->val[k] = "";
+		if (opts[k].value) {
+			if (++i == argc)
+				return sub_usage_error(cmd, "%s needs a value",
+						       arg);
+			a->val[k] = argv[i];
+		}
+	}
+	if ((allowed & ALLOW(OPT_TOPO)) && !a->val[OPT_TOPO])
+		return sub_usage_error(cmd, "--topo FILE is required");
+	return parse_values(cmd, a);
+}
+
+static int load_topo(const char *path, struct sluice_graph *g)
+{
+	char err[SLUICE_ERRLEN];
+
+	if (sluice_graph_read_file(g, path, err, sizeof(err))) {
+		fprintf(stderr, "sluicectl: %s\n", err);
+		return EXIT_RUNTIME;
+	}
+	return 0;
+}
+
+/* Loads @path ("-": stdin) as routes of @g. */
+static int load_routes(const char *path, const struct sluice_graph *g,
+		       struct sluice_routes *r)
+{
+	bool std = !strcmp(path, "-");
+	char err[SLUICE_ERRLEN];
+	FILE *f = std ? stdin : fopen(path, "r");
+	int ret;
+
+	if (!f) {
+		fprintf(stderr, "sluicectl: %s: %s\n", path, strerror(errno));
+		return EXIT_RUNTIME;
+	}
+	ret = sluice_routes_read(r, g, f, std ? "<stdin>" : path, err,
+				 sizeof(err));
+	if (!std)
+		fclose(f);
+	if (ret) {
+		fprintf(stderr, "sluicectl: %s\n", err);
+		return EXIT_RUNTIME;
+	}
+	return 0;
+}
+
+static int find_node(const struct sluice_graph *g, const char *name,
+		     size_t len, uint32_t *u)
+{
+	uint32_t i;
+
+	for (i = 0; i < g->n_nodes; i++)
+		if (!strncmp(g->nodes[i].name, name, len) &&
+		    !g->nodes[i].name[len]) {
+			*u = i;
+			return 0;
+		}
+	return -ENOENT;
+}
+
+/* "routing: 120/1000 sources" on a terminal, redrawn in place. */
+static void progress(void *arg, uint32_t done, uint32_t total)
+{
+	(void)arg;
+	fprintf(stderr, "\rsluicectl: routing %u/%u sources", done, total);
+	if (done == total)
+		fputc('\n', stderr);
+}
+
+struct routes_out {
+	const struct sluice_routes	*r;
+	const struct sluice_graph	*g;
+};
+
+static int write_routes(const void *arg, FILE *f)
+{
+	const struct routes_out *o = arg;
+	char err[SLUICE_ERRLEN];
+
+	if (!sluice_routes_write(o->r, o->g, f, err, sizeof(err)))
+		return 0;
+	fprintf(stderr, "sluicectl: %s\n", err);
+	return -EIO;
+}
+
+static void print_summary(const struct sluice_routes *r, bool json)
+{
+	json_object *o;
+
+	if (!json) {
+		printf("algo %s shard %u/%u pairs %llu paths %llu hops %llu truncated %llu\n",
+		       r->algo, r->shard_index, r->shard_count,
+		       (unsigned long long)r->n_pairs,
+		       (unsigned long long)r->n_paths,
+		       (unsigned long long)r->n_hops,
+		       (unsigned long long)r->truncated_pairs);
+		return;
+	}
+	o = json_object_new_object();
+	if (o && jadd(o, "algo", json_object_new_string(r->algo)) &&
+	    jadd(o, "shard", jnum(r->shard_index)) &&
+	    jadd(o, "shards", jnum(r->shard_count)) &&
+	    jadd(o, "pairs", jnum(r->n_pairs)) &&
+	    jadd(o, "paths", jnum(r->n_paths)) &&
+	    jadd(o, "hops", jnum(r->n_hops)) &&
+	    jadd(o, "truncated_pairs", jnum(r->truncated_pairs)))
+		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	else
+		fputs("sluicectl: out of memory\n", stderr);
+	json_object_put(o);
+}
+
+#define ALGO_OPTS	(ALLOW(OPT_ALGO) | ALLOW(OPT_PATHS) | ALLOW(OPT_LANES) | \
+			 ALLOW(OPT_SEED) | ALLOW(OPT_ORIENT) | ALLOW(OPT_ROOT) | \
+			 ALLOW(OPT_THREADS) | ALLOW(OPT_SHARD))
+
+/* The algorithm, its options and how to run it, from the arguments. */
+static int compute_opts(const struct command *cmd, const struct args *a,
+			struct sluice_route_opts *o,
+			struct sluice_compute_opts *c)
+{
+	const char *orient = a->val[OPT_ORIENT], *shard = a->val[OPT_SHARD];
+	unsigned int si, sc;
+	int n = 0;
+
+	memset(o, 0, sizeof(*o));
+	memset(c, 0, sizeof(*c));
+	if (a->algo < 0)
+		return sub_usage_error(cmd, "--algo is required");
+	o->algo = a->algo;
+	if (a->val[OPT_PATHS] && o->algo != SLUICE_ROUTE_KSP &&
+	    o->algo != SLUICE_ROUTE_ECMP && o->algo != SLUICE_ROUTE_UPDOWN)
+		return sub_usage_error(cmd, "--paths applies to ksp, ecmp and updown");
+	if ((a->val[OPT_LANES] || a->val[OPT_SEED]) &&
+	    o->algo != SLUICE_ROUTE_EDST &&
+	    o->algo != SLUICE_ROUTE_EDST_SHALLOW)
+		return sub_usage_error(cmd, "--lanes and --seed apply to edst and edst-shallow");
+	if ((orient || a->val[OPT_ROOT]) && o->algo != SLUICE_ROUTE_UPDOWN)
+		return sub_usage_error(cmd, "--orient and --root apply to updown");
+	o->paths = a->paths;
+	o->lanes = a->lanes;
+	o->seed = a->seed;
+	if (orient) {
+		if (!strcmp(orient, "auto"))
+			o->orient = SLUICE_ORIENT_AUTO;
+		else if (!strcmp(orient, "tier"))
+			o->orient = SLUICE_ORIENT_TIER;
+		else if (!strcmp(orient, "bfs"))
+			o->orient = SLUICE_ORIENT_BFS;
+		else
+			return sub_usage_error(cmd, "--orient: \"%s\" is not auto, tier or bfs",
+					       orient);
+	}
+	if (a->val[OPT_ROOT] && o->orient == SLUICE_ORIENT_TIER)
+		return sub_usage_error(cmd, "--root is for --orient bfs");
+	if (shard) {
+		if (sscanf(shard, "%u/%u%n", &si, &sc, &n) != 2 || shard[n] ||
+		    !sc || si >= sc || shard[0] < '0' || shard[0] > '9')
+			return sub_usage_error(cmd, "--shard: \"%s\" is not I/N with 0 <= I < N",
+					       shard);
+		c->shard_index = si;
+		c->shard_count = sc;
+	}
+	c->threads = a->threads;
+	if (isatty(STDERR_FILENO))
+		c->progress = progress;
+	return 0;
+}
+
+/* Loads the topology and computes its routes as the arguments say. */
+static int compute(const struct args *a, struct sluice_route_opts *o,
+		   const struct sluice_compute_opts *c,
+		   struct sluice_graph *g, struct sluice_routes *r)
+{
+	const char *root = a->val[OPT_ROOT];
+	char err[SLUICE_ERRLEN];
+	int ret;
+
+	ret = load_topo(a->val[OPT_TOPO], g);
+	if (ret)
+		return ret;
+	if (root) {
+		if (find_node(g, root, strlen(root), &o->root)) {
+			fprintf(stderr, "sluicectl: --root: no node \"%s\" in %s\n",
+				root, a->val[OPT_TOPO]);
+			sluice_graph_free(g);
+			return EXIT_RUNTIME;
+		}
+		o->has_root = true;
+		if (o->orient == SLUICE_ORIENT_AUTO)
+			o->orient = SLUICE_ORIENT_BFS;
+	}
+	if (sluice_routes_compute(g, o, c, r, err, sizeof(err))) {
+		fprintf(stderr, "sluicectl: %s: %s\n", a->val[OPT_TOPO], err);
+		sluice_graph_free(g);
+		return EXIT_RUNTIME;
+	}
+	return 0;
+}
+
+static int compute_main(const struct command *cmd, int argc, char **argv)
+{
+	struct sluice_route_opts o;
+	struct sluice_compute_opts c;
+	struct sluice_routes r;
+	struct sluice_graph g;
+	struct routes_out out;
+	struct args a;
+	int ret;
+
+	ret = parse(cmd, argc, argv,
+		    ALLOW(OPT_TOPO) | ALLOW(OPT_OUT) | ALLOW(OPT_JSON) |
+		    ALGO_OPTS, &a);
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	if (a.n_files)
+		return sub_usage_error(cmd, "unexpected argument \"%s\"",
+				       a.files[0]);
+	if (a.val[OPT_JSON] && !a.val[OPT_OUT])
+		return sub_usage_error(cmd, "-j needs -o: without it the routes go to stdout");
+	ret = compute_opts(cmd, &a, &o, &c);
+	if (!ret)
+		ret = compute(&a, &o, &c, &g, &r);
+	if (ret)
+		return ret;
+	out.r = &r;
+	out.g = &g;
+	ret = write_out(a.val[OPT_OUT], write_routes, &out);
+	if (!ret && a.val[OPT_OUT])
+		print_summary(&r, a.val[OPT_JSON]);
+	sluice_routes_free(&r);
+	sluice_graph_free(&g);
+	return ret;
+}
+
+/* Loads the topology and the one route file a command takes. */
+static int load_both(const struct command *cmd, const struct args *a,
+		     struct sluice_graph *g, struct sluice_routes *r)
+{
+	int ret;
+
+	if (a->n_files != 1)
+		return sub_usage_error(cmd, a->n_files ?
+				       "one route file, not %d" :
+				       "no route file given%.0d", a->n_files);
+	ret = load_topo(a->val[OPT_TOPO], g);
+	if (ret)
+		return ret;
+	ret = load_routes(a->files[0], g, r);
+	if (ret)
+		sluice_graph_free(g);
+	return ret;
+}
+
+static const char *name_of(const struct sluice_graph *g, uint32_t u)
+{
+	return g->nodes[u].name;
+}
+
+/* Which path of its pair path @q is, 1-based, and the pair. */
+static uint64_t pair_of(const struct sluice_routes *r, uint64_t q,
+			uint64_t *nth)
+{
+	uint64_t lo = 0, hi = r->n_pairs, mid;
+
+	/* the last pair whose first path is at or before q */
+	while (hi - lo > 1) {
+		mid = lo + (hi - lo) / 2;
+		if (r->pair_path[mid] <= q)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	*nth = q - r->pair_path[lo] + 1;
+	return lo;
+}
+
+static void print_cycle_text(const struct sluice_graph *g,
+			     const struct sluice_routes *r,
+			     const struct sluice_cbd_result *res)
+{
+	uint64_t p, nth;
+	uint32_t i;
+
+	printf("cycle %u\n", res->n_cycle);
+	for (i = 0; i < res->n_cycle; i++) {
+		const struct sluice_cbd_hop *h = &res->cycle[i];
+
+		p = pair_of(r, h->path, &nth);
+		printf("  link %u %s -> %s lane %u, then by path %llu of %s %s\n",
+		       h->link, name_of(g, h->from), name_of(g, h->to),
+		       h->lane, (unsigned long long)nth,
+		       name_of(g, r->pair_src[p]), name_of(g, r->pair_dst[p]));
+	}
+}
+
+static int print_cycle_json(const struct sluice_graph *g,
+			    const struct sluice_routes *r,
+			    const struct sluice_cbd_result *res)
+{
+	json_object *o = json_object_new_object(), *cyc, *h;
+	uint64_t p, nth;
+	bool ok;
+	uint32_t i;
+
+	ok = o && jadd(o, "cbd_free", json_object_new_boolean(res->cbd_free)) &&
+	     jadd(o, "buffers", jnum(res->link_lanes)) &&
+	     jadd(o, "dependencies", jnum(res->dependencies));
+	if (ok && !res->cbd_free) {
+		cyc = json_object_new_array();
+		ok = jadd(o, "cycle", cyc);
+		for (i = 0; ok && i < res->n_cycle; i++) {
+			const struct sluice_cbd_hop *c = &res->cycle[i];
+
+			p = pair_of(r, c->path, &nth);
+			h = json_object_new_object();
+			ok = h && !json_object_array_add(cyc, h);
+			if (!ok) {
+				json_object_put(h);
+				break;
+			}
+			ok = jadd(h, "link", jnum(c->link)) &&
+			     jadd(h, "from", json_object_new_string(name_of(g, c->from))) &&
+			     jadd(h, "to", json_object_new_string(name_of(g, c->to))) &&
+			     jadd(h, "lane", jnum(c->lane)) &&
+			     jadd(h, "path_src", json_object_new_string(name_of(g, r->pair_src[p]))) &&
+			     jadd(h, "path_dst", json_object_new_string(name_of(g, r->pair_dst[p]))) &&
+			     jadd(h, "path", jnum(nth));
+		}
+	}
+	if (ok)
+		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	else
+		fputs("sluicectl: out of memory\n", stderr);
+	json_object_put(o);
+	return ok ? 0 : EXIT_RUNTIME;
+}
+
+static int check_main(const struct command *cmd, int argc, char **argv)
+{
+	struct sluice_cbd_result res;
+	char err[SLUICE_ERRLEN];
+	struct sluice_routes r;
+	struct sluice_graph g;
+	struct args a;
+	int ret;
+
+	ret = parse(cmd, argc, argv, ALLOW(OPT_TOPO) | ALLOW(OPT_JSON), &a);
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	ret = load_both(cmd, &a, &g, &r);
+	if (ret)
+		return ret;
+	if (sluice_cbd_check(&g, &r, &res, err, sizeof(err))) {
+		fprintf(stderr, "sluicectl: %s\n", err);
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
+	if (a.val[OPT_JSON]) {
+		ret = print_cycle_json(&g, &r, &res);
+	} else {
+		printf("cbd-free %s buffers %llu dependencies %llu\n",
+		       res.cbd_free ? "yes" : "no",
+		       (unsigned long long)res.link_lanes,
+		       (unsigned long long)res.dependencies);
+		if (!res.cbd_free)
+			print_cycle_text(&g, &r, &res);
+	}
+	if (!ret && !res.cbd_free)
+		ret = EXIT_CBD;
+	sluice_cbd_result_free(&res);
+out:
+	sluice_routes_free(&r);
+	sluice_graph_free(&g);
+	return ret;
+}
+
+static void print_stats_text(const struct sluice_route_stats *st,
+			     const struct sluice_routes *r)
+{
+	printf("algo %s pairs %llu without-path %llu truncated %llu lanes %u\n",
+	       r->algo, (unsigned long long)st->pairs,
+	       (unsigned long long)st->pairs_without_path,
+	       (unsigned long long)st->truncated_pairs, st->lanes);
+	printf("paths %llu per-pair min %llu max %llu avg %.4f\n",
+	       (unsigned long long)st->paths,
+	       (unsigned long long)st->paths_min,
+	       (unsigned long long)st->paths_max, st->paths_avg);
+	printf("path-length avg %.4f max %u\n", st->path_len_avg,
+	       st->path_len_max);
+	printf("shortest-path-length avg %.4f\n", st->shortest_len_avg);
+	printf("distance avg %.4f\n", st->distance_avg);
+}
+
+/* Per pair: its paths, shortest and average length. */
+static void pair_lengths(const struct sluice_routes *r, uint64_t p,
+			 uint32_t *shortest, double *avg)
+{
+	uint64_t q, sum = 0;
+	uint32_t len;
+
+	*shortest = 0;
+	*avg = 0;
+	for (q = r->pair_path[p]; q < r->pair_path[p + 1]; q++) {
+		len = sluice_routes_path_len(r, q);
+		if (!*shortest || len < *shortest)
+			*shortest = len;
+		sum += len;
+	}
+	if (sluice_routes_pair_paths(r, p))
+		*avg = (double)sum / sluice_routes_pair_paths(r, p);
+}
+
+static int print_stats_json(const struct sluice_route_stats *st,
+			    const struct sluice_routes *r,
+			    const struct sluice_graph *g, bool pairs)
+{
+	json_object *o = json_object_new_object(), *arr, *e;
+	uint32_t shortest;
+	double avg;
+	uint64_t p;
+	bool ok;
+
+	ok = o && jadd(o, "algo", json_object_new_string(r->algo)) &&
+	     jadd(o, "pairs", jnum(st->pairs)) &&
+	     jadd(o, "pairs_without_path", jnum(st->pairs_without_path)) &&
+	     jadd(o, "truncated_pairs", jnum(st->truncated_pairs)) &&
+	     jadd(o, "lanes", jnum(st->lanes)) &&
+	     jadd(o, "paths", jnum(st->paths)) &&
+	     jadd(o, "paths_per_pair", jrange(st->paths_min, st->paths_max,
+					      jfixed(st->paths_avg))) &&
+	     jadd(o, "path_length", jrange(0, st->path_len_max,
+					   jfixed(st->path_len_avg))) &&
+	     jadd(o, "shortest_path_length_avg",
+		  jfixed(st->shortest_len_avg)) &&
+	     jadd(o, "distance_avg", jfixed(st->distance_avg));
+	if (ok && pairs) {
+		arr = json_object_new_array_ext(r->n_pairs);
+		ok = jadd(o, "per_pair", arr);
+		for (p = 0; ok && p < r->n_pairs; p++) {
+			pair_lengths(r, p, &shortest, &avg);
+			e = json_object_new_object();
+			ok = e && !json_object_array_add(arr, e);
+			if (!ok) {
+				json_object_put(e);
+				break;
+			}
+			ok = jadd(e, "src", json_object_new_string(name_of(g, r->pair_src[p]))) &&
+			     jadd(e, "dst", json_object_new_string(name_of(g, r->pair_dst[p]))) &&
+			     jadd(e, "paths", jnum(sluice_routes_pair_paths(r, p))) &&
+			     jadd(e, "shortest", jnum(shortest)) &&
+			     jadd(e, "avg_length", jfixed(avg));
+		}
+	}
+	if (ok)
+		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	else
+		fputs("sluicectl: out of memory\n", stderr);
+	json_object_put(o);
+	return ok ? 0 : EXIT_RUNTIME;
+}
+
+static int stats_main(const struct command *cmd, int argc, char **argv)
+{
+	struct sluice_route_opts o;
+	struct sluice_compute_opts c;
+	struct sluice_route_stats st;
+	char err[SLUICE_ERRLEN];
+	struct sluice_routes r;
+	struct sluice_graph g;
+	uint32_t shortest;
+	struct args a;
+	double avg;
+	uint64_t p;
+	size_t i;
+	int ret;
+
+	ret = parse(cmd, argc, argv,
+		    ALLOW(OPT_TOPO) | ALLOW(OPT_JSON) | ALLOW(OPT_PAIRS) |
+		    ALGO_OPTS, &a);
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	if (a.algo >= 0 || !a.n_files) {
+		/* no file: compute the routes here, keep them in memory */
+		if (a.n_files)
+			return sub_usage_error(cmd, "give a route file or --algo, not both");
+		ret = compute_opts(cmd, &a, &o, &c);
+		if (!ret)
+			ret = compute(&a, &o, &c, &g, &r);
+	} else {
+		for (i = 0; i < N_OPTS; i++)
+			if ((ALGO_OPTS & ALLOW(i)) && a.val[i])
+				return sub_usage_error(cmd, "%s needs --algo, not a route file",
+						       opts[i].name);
+		ret = load_both(cmd, &a, &g, &r);
+	}
+	if (ret)
+		return ret;
+	if (sluice_route_stats(&r, &g, &st, err, sizeof(err))) {
+		fprintf(stderr, "sluicectl: %s\n", err);
+		ret = EXIT_RUNTIME;
+	} else if (a.val[OPT_JSON]) {
+		ret = print_stats_json(&st, &r, &g, a.val[OPT_PAIRS]);
+	} else {
+		print_stats_text(&st, &r);
+		for (p = 0; a.val[OPT_PAIRS] && p < r.n_pairs; p++) {
+			pair_lengths(&r, p, &shortest, &avg);
+			printf("pair %s %s paths %llu shortest %u avg %.4f\n",
+			       name_of(&g, r.pair_src[p]),
+			       name_of(&g, r.pair_dst[p]),
+			       (unsigned long long)sluice_routes_pair_paths(&r, p),
+			       shortest, avg);
+		}
+	}
+	sluice_routes_free(&r);
+	sluice_graph_free(&g);
+	return ret;
+}
+
+/* Graphviz colours for paths, in turn. */
+static const char *const colours[] = {
+	"blue", "forestgreen", "darkorange", "purple", "brown", "deeppink",
+	"cyan4", "gold3",
+};
+
+#define N_COLOURS (sizeof(colours) / sizeof(colours[0]))
+
+struct dot_in {
+	const struct sluice_graph	*g;
+	const struct sluice_routes	*r;
+	uint64_t			pair;	/* --pair */
+	const struct sluice_cbd_result	*res;	/* --cbd */
+};
+
+/*
+ * The topology in grey, then the highlighted walks as directed edges over
+ * it: each path of the pair in its own colour, labelled "pN" (and "@L"
+ * for a lane), or the dependency cycle in red, labelled with its order.
+ */
+static int write_route_dot(const void *arg, FILE *f)
+{
+	const struct dot_in *in = arg;
+	const struct sluice_graph *g = in->g;
+	const struct sluice_routes *r = in->r;
+	uint64_t q, h;
+	uint32_t u, id, at, next;
+
+	fputs("digraph routes {\n\tnode [shape=box];\n", f);
+	for (u = 0; u < g->n_nodes; u++)
+		fprintf(f, "\t\"%s\"%s;\n", name_of(g, u),
+			g->nodes[u].kind == SLUICE_NODE_SERVER ?
+			" [shape=ellipse]" : "");
+	for (id = 0; id < g->n_links; id++)
+		fprintf(f, "\t\"%s\" -> \"%s\" [dir=none color=gray80 id=\"l%u\"];\n",
+			name_of(g, g->links[id].a), name_of(g, g->links[id].b),
+			id);
+	if (in->res) {
+		for (u = 0; u < in->res->n_cycle; u++) {
+			const struct sluice_cbd_hop *c = &in->res->cycle[u];
+
+			fprintf(f, "\t\"%s\" -> \"%s\" [color=red penwidth=3 label=\"%u: l%u@%u\"];\n",
+				name_of(g, c->from), name_of(g, c->to), u + 1,
+				c->link, c->lane);
+		}
+	} else {
+		fprintf(f, "\t\"%s\" [style=filled fillcolor=lightblue];\n"
+			"\t\"%s\" [style=filled fillcolor=lightpink];\n",
+			name_of(g, r->pair_src[in->pair]),
+			name_of(g, r->pair_dst[in->pair]));
+		for (q = r->pair_path[in->pair];
+		     q < r->pair_path[in->pair + 1]; q++) {
+			at = r->pair_src[in->pair];
+			for (h = r->path_hop[q]; h < r->path_hop[q + 1]; h++) {
+				id = r->hops[h];
+				next = g->links[id].a == at ? g->links[id].b :
+							      g->links[id].a;
+				fprintf(f, "\t\"%s\" -> \"%s\" [color=%s penwidth=2 label=\"p%llu",
+					name_of(g, at), name_of(g, next),
+					colours[(q - r->pair_path[in->pair]) % N_COLOURS],
+					(unsigned long long)(q - r->pair_path[in->pair] + 1));
+				if (r->path_lane[q])
+					fprintf(f, "@%u", r->path_lane[q]);
+				fputs("\"];\n", f);
+				at = next;
+			}
+		}
+	}
+	fputs("}\n", f);
+	return 0;
+}
+
+static int dot_main(const struct command *cmd, int argc, char **argv)
+{
+	struct sluice_cbd_result res = { 0 };
+	struct dot_in in = { 0 };
+	char err[SLUICE_ERRLEN];
+	struct sluice_routes r;
+	struct sluice_graph g;
+	uint32_t src, dst;
+	const char *comma;
+	struct args a;
+	uint64_t p;
+	int ret;
+
+	ret = parse(cmd, argc, argv,
+		    ALLOW(OPT_TOPO) | ALLOW(OPT_OUT) | ALLOW(OPT_PAIR) |
+		    ALLOW(OPT_CBD), &a);
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	if (!a.val[OPT_PAIR] == !a.val[OPT_CBD])
+		return sub_usage_error(cmd, "give one of --pair SOURCE,DESTINATION and --cbd");
+	comma = a.val[OPT_PAIR] ? strchr(a.val[OPT_PAIR], ',') : NULL;
+	if (a.val[OPT_PAIR] && !comma)
+		return sub_usage_error(cmd, "--pair: \"%s\" is not SOURCE,DESTINATION",
+				       a.val[OPT_PAIR]);
+	ret = load_both(cmd, &a, &g, &r);
+	if (ret)
+		return ret;
+	in.g = &g;
+	in.r = &r;
+	if (a.val[OPT_PAIR]) {
+		if (find_node(&g, a.val[OPT_PAIR], comma - a.val[OPT_PAIR], &src) ||
+		    find_node(&g, comma + 1, strlen(comma + 1), &dst)) {
+			fprintf(stderr, "sluicectl: --pair %s: no such node in %s\n",
+				a.val[OPT_PAIR], a.val[OPT_TOPO]);
+			ret = EXIT_RUNTIME;
+			goto out;
+		}
+		for (p = 0; p < r.n_pairs; p++)
+			if (r.pair_src[p] == src && r.pair_dst[p] == dst)
+				break;
+		if (p == r.n_pairs) {
+			fprintf(stderr, "sluicectl: --pair %s: not a pair of %s\n",
+				a.val[OPT_PAIR], a.files[0]);
+			ret = EXIT_RUNTIME;
+			goto out;
+		}
+		in.pair = p;
+	} else {
+		if (sluice_cbd_check(&g, &r, &res, err, sizeof(err))) {
+			fprintf(stderr, "sluicectl: %s\n", err);
+			ret = EXIT_RUNTIME;
+			goto out;
+		}
+		if (res.cbd_free) {
+			fprintf(stderr, "sluicectl: %s has no CBD: nothing to draw\n",
+				a.files[0]);
+			ret = EXIT_RUNTIME;
+			goto out;
+		}
+		in.res = &res;
+	}
+	ret = write_out(a.val[OPT_OUT], write_route_dot, &in);
+out:
+	sluice_cbd_result_free(&res);
+	sluice_routes_free(&r);
+	sluice_graph_free(&g);
+	return ret;
+}
+
+static int merge_main(const struct command *cmd, int argc, char **argv)
+{
+	struct sluice_routes *shards, whole;
+	char err[SLUICE_ERRLEN];
+	struct routes_out out;
+	struct sluice_graph g;
+	struct args a;
+	int i, ret;
+
+	ret = parse(cmd, argc, argv, ALLOW(OPT_TOPO) | ALLOW(OPT_OUT), &a);
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	if (!a.val[OPT_OUT])
+		return sub_usage_error(cmd, "-o FILE is required");
+	if (!a.n_files)
+		return sub_usage_error(cmd, "no shard files given");
+	ret = load_topo(a.val[OPT_TOPO], &g);
+	if (ret)
+		return ret;
+	shards = calloc(a.n_files, sizeof(*shards));
+	if (!shards) {
+		fputs("sluicectl: out of memory\n", stderr);
+		sluice_graph_free(&g);
+		return EXIT_RUNTIME;
+	}
+	for (i = 0; i < a.n_files && !ret; i++)
+		ret = load_routes(a.files[i], &g, &shards[i]);
+	if (!ret && sluice_routes_merge(&whole, shards, a.n_files, err,
+					sizeof(err))) {
+		fprintf(stderr, "sluicectl: %s\n", err);
+		ret = EXIT_RUNTIME;
+	}
+	for (i = 0; i < a.n_files; i++)
+		sluice_routes_free(&shards[i]);
+	free(shards);
+	if (!ret) {
+		out.r = &whole;
+		out.g = &g;
+		ret = write_out(a.val[OPT_OUT], write_routes, &out);
+		sluice_routes_free(&whole);
+	}
+	sluice_graph_free(&g);
+	return ret;
+}

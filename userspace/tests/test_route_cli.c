@@ -1,0 +1,393 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * "sluicectl route" as a user runs it: exact statistics on a ring worked
+ * out by hand, the same bytes for any thread count and for a set computed
+ * in shards and merged, the CBD check's exit code and witness, Graphviz
+ * output, and every error with its message and nothing written.
+ */
+#include <json.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cli.h"
+#include "ktap.h"
+
+static json_object *get(json_object *o, const char *key)
+{
+	json_object *v = NULL;
+
+	json_object_object_get_ex(o, key, &v);
+	return v;
+}
+
+/* The dotted @path ("paths_per_pair.avg") of @o as a string, for checks. */
+static const char *field(json_object *o, const char *path)
+{
+	char key[64], *dot;
+
+	snprintf(key, sizeof(key), "%s", path);
+	dot = strchr(key, '.');
+	if (dot) {
+		*dot = '\0';
+		return field(get(o, key), path + (dot - key) + 1);
+	}
+	return o ? json_object_get_string(get(o, key)) : NULL;
+}
+
+static bool same_file(const char *a, const char *b)
+{
+	char *x = cli_read_all(a), *y = cli_read_all(b);
+	bool same = x && y && !strcmp(x, y);
+
+	free(x);
+	free(y);
+	return same;
+}
+
+/* Writes @text to @name in the scratch directory. */
+static void write_file(const char *name, const char *text)
+{
+	FILE *f = fopen(cli_path(name), "w");
+
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+static void gen_ring(void)
+{
+	struct run r;
+
+	RUN(&r, "topo", "gen", "ring", "--switches", "6", "-o",
+	    cli_path("ring.json"));
+	KTAP_EXPECT_INT(r.status, 0);
+}
+
+/*
+ * A ring of 6: from each node 2 nodes at 1 link, 2 at 2 and 1 at 3 with
+ * two shortest paths, so 30 pairs, 36 paths, lengths summing to 72.
+ */
+static void test_ring_stats(void)
+{
+	json_object *o;
+	struct run r;
+
+	gen_ring();
+	RUN(&r, "route", "compute", "--topo", cli_path("ring.json"),
+	    "--algo", "ecmp", "-o", cli_path("ring.routes"), "-j");
+	KTAP_EXPECT_INT(r.status, 0);
+	KTAP_EXPECT_STR(r.err, "");
+	KTAP_EXPECT_STR(r.out,
+			"{\"algo\":\"ecmp\",\"shard\":0,\"shards\":1,\"pairs\":30,\"paths\":36,\"hops\":72,\"truncated_pairs\":0}\n");
+	RUN(&r, "route", "stats", "--topo", cli_path("ring.json"), "-j",
+	    cli_path("ring.routes"));
+	KTAP_EXPECT_INT(r.status, 0);
+	o = json_tokener_parse(r.out);
+	if (KTAP_EXPECT(o)) {
+		KTAP_EXPECT_STR(field(o, "pairs"), "30");
+		KTAP_EXPECT_STR(field(o, "paths_per_pair.min"), "1");
+		KTAP_EXPECT_STR(field(o, "paths_per_pair.max"), "2");
+		KTAP_EXPECT_STR(field(o, "paths_per_pair.avg"), "1.2000");
+		KTAP_EXPECT_STR(field(o, "path_length.avg"), "2.0000");
+		KTAP_EXPECT_STR(field(o, "path_length.max"), "3");
+		KTAP_EXPECT_STR(field(o, "shortest_path_length_avg"), "1.8000");
+		KTAP_EXPECT_STR(field(o, "distance_avg"), "1.8000");
+		KTAP_EXPECT_STR(field(o, "pairs_without_path"), "0");
+	}
+	json_object_put(o);
+	/* the same, computed in memory */
+	RUN(&r, "route", "stats", "--topo", cli_path("ring.json"),
+	    "--algo", "ecmp");
+	KTAP_EXPECT_INT(r.status, 0);
+	KTAP_EXPECT_STR(r.out,
+			"algo ecmp pairs 30 without-path 0 truncated 0 lanes 1\n"
+			"paths 36 per-pair min 1 max 2 avg 1.2000\n"
+			"path-length avg 2.0000 max 3\n"
+			"shortest-path-length avg 1.8000\n"
+			"distance avg 1.8000\n");
+	RUN(&r, "route", "stats", "--topo", cli_path("ring.json"), "--pairs",
+	    cli_path("ring.routes"));
+	KTAP_EXPECT(strstr(r.out, "pair s0 s3 paths 2 shortest 3 avg 3.0000\n"));
+	KTAP_EXPECT(strstr(r.out, "pair s5 s0 paths 1 shortest 1 avg 1.0000\n"));
+	ktap_result("ring ecmp: exact stats from a file and in memory");
+}
+
+/* All shortest paths on a ring wind round it: a CBD of the 6 links. */
+static void test_ring_cbd(void)
+{
+	json_object *o, *cyc;
+	struct run r;
+
+	RUN(&r, "route", "check", "--topo", cli_path("ring.json"),
+	    cli_path("ring.routes"));
+	KTAP_EXPECT_INT(r.status, 3);
+	KTAP_EXPECT(!strncmp(r.out, "cbd-free no ", 12));
+	KTAP_EXPECT(strstr(r.out, "\ncycle 6\n"));
+	RUN(&r, "route", "check", "--topo", cli_path("ring.json"), "-j",
+	    cli_path("ring.routes"));
+	KTAP_EXPECT_INT(r.status, 3);
+	o = json_tokener_parse(r.out);
+	cyc = get(o, "cycle");
+	if (KTAP_EXPECT(o && cyc)) {
+		KTAP_EXPECT_STR(field(o, "cbd_free"), "false");
+		KTAP_EXPECT_INT(json_object_array_length(cyc), 6);
+	}
+	json_object_put(o);
+	RUN(&r, "route", "dot", "--topo", cli_path("ring.json"), "--cbd",
+	    cli_path("ring.routes"));
+	KTAP_EXPECT_INT(r.status, 0);
+	KTAP_EXPECT(strstr(r.out, "digraph routes {"));
+	KTAP_EXPECT(strstr(r.out, "[color=red penwidth=3 label=\"6: l"));
+	KTAP_EXPECT(!strstr(r.out, "label=\"7: l"));
+	RUN(&r, "route", "dot", "--topo", cli_path("ring.json"), "--pair",
+	    "s0,s3", cli_path("ring.routes"));
+	KTAP_EXPECT_INT(r.status, 0);
+	KTAP_EXPECT(strstr(r.out, "\"s0\" -> \"s1\" [color=blue penwidth=2 label=\"p1\"]") ||
+		    strstr(r.out, "\"s0\" -> \"s5\" [color=blue penwidth=2 label=\"p1\"]"));
+	KTAP_EXPECT(strstr(r.out, "color=forestgreen penwidth=2 label=\"p2\""));
+	ktap_result("ring ecmp: CBD, exit 3, 6-link witness, dot");
+}
+
+/* Up-down on a leaf-spine cannot deadlock. */
+static void test_updown_clean(void)
+{
+	struct run r;
+
+	RUN(&r, "topo", "gen", "leafspine", "--leaves", "4", "--spines",
+	    "2", "--host-ports", "4", "-o", cli_path("ls.json"));
+	KTAP_EXPECT_INT(r.status, 0);
+	RUN(&r, "route", "compute", "--topo", cli_path("ls.json"), "--algo",
+	    "updown", "-o", cli_path("ls.routes"));
+	KTAP_EXPECT_INT(r.status, 0);
+	KTAP_EXPECT_STR(r.out,
+			"algo updown shard 0/1 pairs 12 paths 24 hops 48 truncated 0\n");
+	RUN(&r, "route", "check", "--topo", cli_path("ls.json"),
+	    cli_path("ls.routes"));
+	KTAP_EXPECT_INT(r.status, 0);
+	KTAP_EXPECT(!strncmp(r.out, "cbd-free yes ", 13));
+	ktap_result("updown on a leaf-spine: CBD-free, exit 0");
+}
+
+/* Threads and shards change nothing in the output. */
+static void test_deterministic(void)
+{
+	char topo[PATH_MAX];
+	struct run r;
+	char shard[8];
+	int i;
+
+	snprintf(topo, sizeof(topo), "%s", cli_path("jf.json"));
+	RUN(&r, "topo", "gen", "jellyfish", "--switches", "16",
+	    "--inter-ports", "4", "--host-ports", "1", "--seed", "3", "-o",
+	    topo);
+	KTAP_EXPECT_INT(r.status, 0);
+	RUN(&r, "route", "compute", "--topo", topo, "--algo", "ksp",
+	    "--paths", "4", "--threads", "1", "-o", cli_path("t1"));
+	KTAP_EXPECT_INT(r.status, 0);
+	RUN(&r, "route", "compute", "--topo", topo, "--algo", "ksp",
+	    "--paths", "4", "--threads", "3", "-o", cli_path("t3"));
+	KTAP_EXPECT_INT(r.status, 0);
+	KTAP_EXPECT(same_file(cli_path("t1"), cli_path("t3")));
+	for (i = 0; i < 3; i++) {
+		char name[8];
+
+		snprintf(shard, sizeof(shard), "%d/3", i);
+		snprintf(name, sizeof(name), "s%d", i);
+		RUN(&r, "route", "compute", "--topo", topo, "--algo", "ksp",
+		    "--paths", "4", "--shard", shard, "-o", cli_path(name));
+		KTAP_EXPECT_INT(r.status, 0);
+	}
+	/* shards in any order */
+	RUN(&r, "route", "merge", "--topo", topo, "-o", cli_path("merged"),
+	    cli_path("s2"), cli_path("s0"), cli_path("s1"));
+	KTAP_EXPECT_INT(r.status, 0);
+	KTAP_EXPECT_STR(r.err, "");
+	KTAP_EXPECT(same_file(cli_path("t1"), cli_path("merged")));
+	RUN(&r, "route", "merge", "--topo", topo, "-o", cli_path("bad"),
+	    cli_path("s0"), cli_path("s1"));
+	KTAP_EXPECT_INT(r.status, 1);
+	KTAP_EXPECT_STR(r.err, "sluicectl: shard 0/3 given with 2 shards\n");
+	RUN(&r, "route", "merge", "--topo", topo, "-o", cli_path("bad"),
+	    cli_path("s0"), cli_path("s0"), cli_path("s1"));
+	KTAP_EXPECT_INT(r.status, 1);
+	KTAP_EXPECT_STR(r.err, "sluicectl: shard 0/3 given twice\n");
+	KTAP_EXPECT(access(cli_path("bad"), F_OK) != 0);
+	ktap_result("threads 1 and 3, shards merged: the same bytes");
+}
+
+static void expect_usage(const char *msg, struct run *r)
+{
+	KTAP_EXPECT_INT(r->status, 2);
+	if (!KTAP_EXPECT(!strncmp(r->err, msg, strlen(msg))))
+		ktap_diag("got: %s", r->err);
+}
+
+static void test_usage_errors(void)
+{
+	int before = cli_files_in_dir();
+	char topo[PATH_MAX];
+	struct run r;
+
+	snprintf(topo, sizeof(topo), "%s", cli_path("ring.json"));
+
+	RUN(&r, "route", "compute", "--topo", topo, "-o", cli_path("x"));
+	expect_usage("sluicectl: --algo is required\n", &r);
+	RUN(&r, "route", "compute", "--algo", "fc");
+	expect_usage("sluicectl: --topo FILE is required\n", &r);
+	RUN(&r, "route", "compute", "--topo", topo, "--algo", "spf");
+	expect_usage("sluicectl: --algo: unknown algorithm \"spf\"\n", &r);
+	RUN(&r, "route", "compute", "--topo", topo, "--algo", "ksp",
+	    "--paths", "0");
+	expect_usage("sluicectl: --paths: \"0\" is not a number from 1 to 4294967295\n",
+		     &r);
+	RUN(&r, "route", "compute", "--topo", topo, "--algo", "fc",
+	    "--paths", "3");
+	expect_usage("sluicectl: --paths applies to ksp, ecmp and updown\n",
+		     &r);
+	RUN(&r, "route", "compute", "--topo", topo, "--algo", "ecmp",
+	    "--shard", "3/3");
+	expect_usage("sluicectl: --shard: \"3/3\" is not I/N with 0 <= I < N\n",
+		     &r);
+	RUN(&r, "route", "compute", "--topo", topo, "--algo", "ecmp", "-j");
+	expect_usage("sluicectl: -j needs -o: without it the routes go to stdout\n",
+		     &r);
+	RUN(&r, "route", "compute", "--topo", topo, "--algo", "ecmp",
+	    "--algo", "ksp");
+	expect_usage("sluicectl: --algo given twice\n", &r);
+	RUN(&r, "route", "check", "--topo", topo);
+	expect_usage("sluicectl: no route file given\n", &r);
+	RUN(&r, "route", "stats", "--topo", topo, "--lanes", "2",
+	    cli_path("ring.routes"));
+	expect_usage("sluicectl: --lanes needs --algo, not a route file\n",
+		     &r);
+	RUN(&r, "route", "dot", "--topo", topo, cli_path("ring.routes"));
+	expect_usage("sluicectl: give one of --pair SOURCE,DESTINATION and --cbd\n",
+		     &r);
+	RUN(&r, "route", "frobnicate");
+	expect_usage("sluicectl: unknown route command \"frobnicate\"\n", &r);
+	KTAP_EXPECT_INT(cli_files_in_dir(), before);
+	ktap_result("usage errors: exit 2, the exact message, nothing written");
+}
+
+/* A route file with @body after a valid header for the ring. */
+static void routes_with(const char *name, const char *body)
+{
+	char *good = cli_read_all(cli_path("ring.routes"));
+	char *end = good ? strstr(good, "pairs 30 ") : NULL;
+	FILE *f = fopen(cli_path(name), "w");
+
+	if (f && end) {
+		fwrite(good, 1, end - good, f);
+		fputs(body, f);
+	}
+	if (f)
+		fclose(f);
+	free(good);
+}
+
+static void expect_runtime(const char *msg, struct run *r)
+{
+	KTAP_EXPECT_INT(r->status, 1);
+	KTAP_EXPECT_STR(r->err, msg);
+	KTAP_EXPECT_STR(r->out, "");
+}
+
+static void test_bad_files(void)
+{
+	char topo[PATH_MAX], msg[PATH_MAX + 256];
+	struct run r;
+
+	snprintf(topo, sizeof(topo), "%s", cli_path("ring.json"));
+
+	routes_with("trunc", "pairs 1 paths 1 hops 1 truncated 0\ns0 s1: 0\n");
+	RUN(&r, "route", "stats", "--topo", topo, cli_path("trunc"));
+	snprintf(msg, sizeof(msg),
+		 "sluicectl: %s:7: the file ends without \"end\": truncated?\n",
+		 cli_path("trunc"));
+	expect_runtime(msg, &r);
+
+	routes_with("count", "pairs 2 paths 1 hops 1 truncated 0\ns0 s1: 0\nend\n");
+	RUN(&r, "route", "check", "--topo", topo, cli_path("count"));
+	snprintf(msg, sizeof(msg),
+		 "sluicectl: %s:7: the header promised 2 pairs, 1 paths and 1 hops; the file has 1, 1 and 1\n",
+		 cli_path("count"));
+	expect_runtime(msg, &r);
+
+	routes_with("link", "pairs 1 paths 1 hops 1 truncated 0\ns0 s1: 6\nend\n");
+	RUN(&r, "route", "check", "--topo", topo, cli_path("link"));
+	snprintf(msg, sizeof(msg),
+		 "sluicectl: %s:6: path 1: a link id from 0 to 5, not \"6\"\n",
+		 cli_path("link"));
+	expect_runtime(msg, &r);
+
+	routes_with("walk", "pairs 1 paths 1 hops 1 truncated 0\ns0 s3: 2\nend\n");
+	RUN(&r, "route", "check", "--topo", topo, cli_path("walk"));
+	snprintf(msg, sizeof(msg),
+		 "sluicectl: %s: s0 s3, path 1: link 2 does not leave s0\n",
+		 cli_path("walk"));
+	expect_runtime(msg, &r);
+
+	routes_with("node", "pairs 1 paths 0 hops 0 truncated 0\ns0 s9:\nend\n");
+	RUN(&r, "route", "check", "--topo", topo, cli_path("node"));
+	snprintf(msg, sizeof(msg),
+		 "sluicectl: %s:6: \"s9\" is not a node of the topology\n",
+		 cli_path("node"));
+	expect_runtime(msg, &r);
+
+	/* the ring of 7 is another topology */
+	RUN(&r, "topo", "gen", "ring", "--switches", "7", "-o",
+	    cli_path("ring7.json"));
+	RUN(&r, "route", "stats", "--topo", cli_path("ring7.json"),
+	    cli_path("ring.routes"));
+	KTAP_EXPECT_INT(r.status, 1);
+	KTAP_EXPECT(strstr(r.err, ":2: the routes belong to another topology (6 nodes, 6 links, hash "));
+
+	write_file("junk", "hello\n");
+	RUN(&r, "route", "stats", "--topo", topo, cli_path("junk"));
+	snprintf(msg, sizeof(msg),
+		 "sluicectl: %s:1: not a route file: the first line must be \"sluice-routes 1\"\n",
+		 cli_path("junk"));
+	expect_runtime(msg, &r);
+	ktap_result("bad route files: exit 1, file and line named");
+}
+
+static void test_help(void)
+{
+	struct run r;
+
+	RUN(&r, "route", "--help");
+	KTAP_EXPECT_INT(r.status, 0);
+	KTAP_EXPECT(strstr(r.out, "sluicectl route compute --topo FILE --algo"));
+	RUN(&r, "route", "check", "--help");
+	KTAP_EXPECT_INT(r.status, 0);
+	KTAP_EXPECT(!strncmp(r.out, "Usage: sluicectl route check --topo FILE ROUTES", 47));
+	RUN(&r, "help", "route");
+	KTAP_EXPECT_INT(r.status, 0);
+	ktap_result("route --help at every level");
+}
+
+static void (*const tests[])(void) = {
+	test_ring_stats,
+	test_ring_cbd,
+	test_updown_clean,
+	test_deterministic,
+	test_usage_errors,
+	test_bad_files,
+	test_help,
+};
+
+int main(void)
+{
+	size_t i;
+
+	cli_init();
+	ktap_plan(ARRAY_SIZE(tests));
+	cli_mkdtemp("test_route_cli");
+	for (i = 0; i < ARRAY_SIZE(tests); i++)
+		tests[i]();
+	cli_rmdir();
+	return ktap_exit();
+}
