@@ -8,7 +8,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include "sluicectl.h"
+
+static mode_t current_umask(void)
+{
+	mode_t mask = umask(0);
+
+	umask(mask);
+	return mask;
+}
 
 /*
  * Writes @arg to @path ("-" or NULL: stdout) through @write.  A file is
@@ -29,6 +38,11 @@ int write_out(const char *path, int (*write)(const void *arg, FILE *f),
 		return EXIT_RUNTIME;
 	}
 	fd = mkstemp(tmp);
+	/* mkstemp() makes it 0600: give it the mode any new file gets */
+	if (fd >= 0 && fchmod(fd, 0666 & ~current_umask())) {
+		close(fd);
+		fd = -1;
+	}
 	f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (!f) {
 		fprintf(stderr, "sluicectl: %s: %s\n", path, strerror(errno));

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include "cli.h"
 #include "ktap.h"
 
@@ -73,7 +74,9 @@ static void gen_ring(void)
 static void test_ring_stats(void)
 {
 	json_object *o;
+	struct stat st;
 	struct run r;
+	mode_t mask;
 
 	gen_ring();
 	RUN(&r, "route", "compute", "--topo", cli_path("ring.json"),
@@ -82,6 +85,11 @@ static void test_ring_stats(void)
 	KTAP_EXPECT_STR(r.err, "");
 	KTAP_EXPECT_STR(r.out,
 			"{\"algo\":\"ecmp\",\"shard\":0,\"shards\":1,\"pairs\":30,\"paths\":36,\"hops\":72,\"truncated_pairs\":0}\n");
+	/* written through a temporary file, yet with the usual mode */
+	mask = umask(0);
+	umask(mask);
+	KTAP_EXPECT(!stat(cli_path("ring.routes"), &st));
+	KTAP_EXPECT_INT(st.st_mode & 0777, 0666 & ~mask);
 	RUN(&r, "route", "stats", "--topo", cli_path("ring.json"), "-j",
 	    cli_path("ring.routes"));
 	KTAP_EXPECT_INT(r.status, 0);
