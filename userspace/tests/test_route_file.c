@@ -1209,8 +1209,20 @@ static void test_read_errors(void)
 		   NAME ":7: \"s33\" is not a node of the topology");
 	expect_bad(&g, text, 7, "s0 s3: 0 1 3 | @0 2 1 3",
 		   NAME ":7: path 2: a lane is @1 to @7");
+	expect_bad(&g, text, 7, "s0 s3: 0 1 3 | @8 2 1 3",
+		   NAME ":7: path 2: a lane is @1 to @7");
+	expect_bad(&g, text, 7, "s0 s3: 0 1 3 | @9 2 1 3",
+		   NAME ":7: path 2: a lane is @1 to @7");
 	expect_bad(&g, text, 7, "s0 s3: @01 0 1 3 | 2 1 3",
 		   NAME ":7: path 1: a lane is @1 to @7");
+	expect_bad(&g, text, 7, "s0 s3: 0 1 4 | 2 1 3",
+		   NAME ":7: path 1: a link id from 0 to 3, not \"4 | 2 1 3\"");
+	expect_bad(&g, text, 6, "s0 s2: 0 99 | 2 1",
+		   NAME ":6: path 1: a link id from 0 to 3, not \"99 | 2 1\"");
+	expect_bad(&g, text, 6, "s0 s2: 45545455455454544555545454444544 1 | 2 1",
+		   NAME ":6: path 1: a link id from 0 to 3, not \"455454554554\"");
+	expect_bad(&g, text, 6, "s0 s2: 4294967296 1 | 2 1",
+		   NAME ":6: path 1: a link id from 0 to 3, not \"4294967296 1\"");
 	expect_bad(&g, text, 7, "s0 s3: 0 01 3 | 2 1 3",
 		   NAME ":7: path 1: a link id from 0 to 3, not \"01 3 | 2 1 3\"");
 	expect_bad(&g, text, 7, "s0 s3: 0 -1 3 | 2 1 3",
