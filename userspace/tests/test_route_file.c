@@ -1148,6 +1148,60 @@ static bool expect_bad(const struct sluice_graph *g, const char *text,
 	return ok;
 }
 
+#define TOPOLOGY	"expected \"topology nodes N links L hash H\""
+#define ALGO		"expected \"algo NAME paths N lanes N seed N orient O root NODE\""
+#define SHARD		"expected \"shard I/N\" with I below N"
+#define PAIRS		"expected \"pairs N paths N hops N truncated N\""
+#define NOT_ROUTES	"not a route file: the first line must be \"sluice-routes 1\""
+
+static const struct {
+	unsigned int	n;
+	const char	*line;	/* %016llx: the hash */
+	const char	*want;
+} bad_header[] = {
+	{ 1, "sluice-routes 01", NOT_ROUTES },
+	{ 1, "sluice-routes +1", NOT_ROUTES },
+	{ 1, "sluice-routes  1", NOT_ROUTES },
+	{ 1, "sluice-routes 4294967297",
+	  "version 4294967297: this sluicectl reads version 1" },
+	{ 1, "sluice-routes 18446744073709551616", NOT_ROUTES },
+	{ 1, "sluice-routes 1 ", NOT_ROUTES },
+	{ 2, "topology nodes 4294967300 links 4 hash %016llx", TOPOLOGY },
+	{ 2, "topology nodes 4 links 04 hash %016llx", TOPOLOGY },
+	{ 2, "topology nodes +4 links 4 hash %016llx", TOPOLOGY },
+	{ 2, "topology  nodes 4 links 4 hash %016llx", TOPOLOGY },
+	{ 2, "topologynodes 4 links 4 hash %016llx", TOPOLOGY },
+	{ 2, "topology nodes 4 links 4 hash 0x%014llx", TOPOLOGY },
+	{ 2, "topology nodes 4 links 4 hash %015llx", TOPOLOGY },
+	{ 2, "topology nodes 4 links 4 hash %016llX", TOPOLOGY },
+	{ 3, "algo ecmp paths 4294967296 lanes 0 seed 0 orient auto root -", ALGO },
+	{ 3, "algo ecmp paths -1 lanes 0 seed 0 orient auto root -", ALGO },
+	{ 3, "algo ecmp paths 0 lanes 0 seed -1 orient auto root -", ALGO },
+	{ 3, "algo ecmp paths 0 lanes 0 seed 18446744073709551616 orient auto root -", ALGO },
+	{ 3, "algo ecmp paths 0 lanes 0 seed 0 orient auto root - ", ALGO },
+	{ 3, "algo ecmp  paths 0 lanes 0 seed 0 orient auto root -", ALGO },
+	{ 3, "algo ecmp paths 0 lanes 4294967297 seed 0 orient auto root -",
+	  "lanes 4294967297: at most 8" },
+	{ 4, "shard 4294967296/4294967297", SHARD },
+	{ 4, "shard 0/1 ", SHARD },
+	{ 4, "shard 0/+1", SHARD },
+	{ 4, "shard 0 /1", SHARD },
+	{ 5, "pairs +6 paths 10 hops 22 truncated 0", PAIRS },
+	{ 5, "pairs 6 paths 10 hops 22 truncated -0", PAIRS },
+	{ 5, "pairs 6 paths 10 hops 22 truncated 18446744073709551616", PAIRS },
+	{ 5, "pairs 6 paths 10 hops 22 truncated 7",
+	  "truncated 7: more than the 6 pairs" },
+};
+
+/* Where each header line starts, and what is missing when it is not there. */
+static const char *const header_start[] = {
+	NULL, "\ntopology", "\nalgo", "\nshard", "\npairs",
+};
+
+static const char *const header_want[] = {
+	NOT_ROUTES, TOPOLOGY, ALGO, SHARD, PAIRS,
+};
+
 static void test_read_errors(void)
 {
 	struct sluice_route_opts o = { .algo = SLUICE_ROUTE_ECMP };
@@ -1191,6 +1245,30 @@ static void test_read_errors(void)
 		   NAME ":4: expected \"shard I/N\" with I below N");
 	expect_bad(&g, text, 4, "shard 0/0",
 		   NAME ":4: expected \"shard I/N\" with I below N");
+	/*
+	 * Numbers are plain decimal that fit: no sign, no leading zero or
+	 * space, no wrapping around 2^32 into a valid value.
+	 */
+	for (i = 0; i < ARRAY_SIZE(bad_header); i++) {
+		snprintf(path, sizeof(path), bad_header[i].line,
+			 (unsigned long long)sluice_graph_hash(&g));
+		snprintf(want, sizeof(want), "%s:%u: %s", NAME,
+			 bad_header[i].n, bad_header[i].want);
+		expect_bad(&g, text, bad_header[i].n, path, want);
+	}
+	/* a file that stops in its header names the missing line */
+	for (i = 1; i <= 5; i++) {
+		char *cut = strdup(text);
+
+		if (i == 1)
+			cut[0] = 0;
+		else
+			strstr(cut, header_start[i - 1])[1] = 0;
+		snprintf(want, sizeof(want), "%s:%u: %s", NAME, i,
+			 header_want[i - 1]);
+		expect_bad(&g, cut, 0, NULL, want);
+		free(cut);
+	}
 	expect_bad(&g, text, 5, "pairs 6 paths 10 hops 22",
 		   NAME ":5: expected \"pairs N paths N hops N truncated N\"");
 	expect_bad(&g, text, 5, "pairs 6 paths 10 hops 21 truncated 0",

@@ -209,14 +209,18 @@ static int bad(struct reader *rd, const char *fmt, ...)
 			     rd->name, (unsigned long long)rd->lineno, msg);
 }
 
-/* The next line without its newline, or NULL at the end of the file. */
+/*
+ * The next line without its newline, or NULL at the end of the file.  The
+ * line count goes on at the end, so that a message about a missing line
+ * names the line that is missing.
+ */
 static char *next_line(struct reader *rd)
 {
 	ssize_t n = getline(&rd->line, &rd->cap, rd->f);
 
+	rd->lineno++;
 	if (n < 0)
 		return NULL;
-	rd->lineno++;
 	if (n && rd->line[n - 1] == '\n')
 		rd->line[n - 1] = '\0';
 	return rd->line;
@@ -236,6 +240,63 @@ static bool get_u64(const char **s, uint64_t max, uint64_t *v)
 		if (d > max || x > (max - d) / 10)
 			return false;
 		x = x * 10 + d;
+	}
+	*s = p;
+	*v = x;
+	return true;
+}
+
+/*
+ * The header's pieces, matched exactly: the writer's output is the only
+ * spelling of a route set (no sign, padding or other case to tolerate).
+ */
+static bool get_lit(const char **s, const char *w)
+{
+	size_t n = strlen(w);
+
+	if (strncmp(*s, w, n))
+		return false;
+	*s += n;
+	return true;
+}
+
+static bool get_u32(const char **s, uint32_t *v)
+{
+	uint64_t x;
+
+	if (!get_u64(s, UINT32_MAX, &x))
+		return false;
+	*v = x;
+	return true;
+}
+
+/* Up to the next space or the end of the line, shorter than @size. */
+static bool get_word(const char **s, char *buf, size_t size)
+{
+	size_t n = strcspn(*s, " ");
+
+	if (!n || n >= size)
+		return false;
+	memcpy(buf, *s, n);
+	buf[n] = '\0';
+	*s += n;
+	return true;
+}
+
+/* The hash: 16 lower-case hex digits. */
+static bool get_hash(const char **s, uint64_t *v)
+{
+	const char *p = *s;
+	uint64_t x = 0;
+	int i;
+
+	for (i = 0; i < 16; i++, p++) {
+		if (*p >= '0' && *p <= '9')
+			x = x << 4 | (uint64_t)(*p - '0');
+		else if (*p >= 'a' && *p <= 'f')
+			x = x << 4 | (uint64_t)(*p - 'a' + 10);
+		else
+			return false;
 	}
 	*s = p;
 	*v = x;
@@ -270,45 +331,50 @@ static int read_header(struct reader *rd, struct sluice_routes *r,
 		       const struct sluice_graph *g, const struct names *nm,
 		       uint64_t *pairs, uint64_t *paths, uint64_t *hops)
 {
-	unsigned int version, nodes, links, si, sc, ln, i;
-	unsigned long long hash, seed, a, b, c, d;
-	char algo[32], orient[8], root[SLUICE_NAME_MAX + 1];
-	unsigned int paths_opt;
-	int alg, n = 0;
-	char *s;
+	uint64_t version, hash, lanes, seed, truncated;
+	char algo[32], orient[8], root[SLUICE_NAME_MAX];
+	uint32_t nodes, links, si, sc, paths_opt, i;
+	const char *s;
+	int alg;
 
 	s = next_line(rd);
-	if (!s || sscanf(s, FORMAT " %u%n", &version, &n) != 1 || s[n])
+	if (!s || !get_lit(&s, FORMAT " ") ||
+	    !get_u64(&s, UINT64_MAX, &version) || *s)
 		return bad(rd, "not a route file: the first line must be \"%s %d\"",
 			   FORMAT, VERSION);
 	if (version != VERSION)
-		return bad(rd, "version %u: this sluicectl reads version %d",
-			   version, VERSION);
+		return bad(rd, "version %llu: this sluicectl reads version %d",
+			   (unsigned long long)version, VERSION);
 	s = next_line(rd);
-	n = 0;
-	if (!s || sscanf(s, "topology nodes %u links %u hash %16llx%n",
-			 &nodes, &links, &hash, &n) != 3 || s[n])
+	if (!s || !get_lit(&s, "topology nodes ") || !get_u32(&s, &nodes) ||
+	    !get_lit(&s, " links ") || !get_u32(&s, &links) ||
+	    !get_lit(&s, " hash ") || !get_hash(&s, &hash) || *s)
 		return bad(rd, "expected \"topology nodes N links L hash H\"");
 	if (nodes != g->n_nodes || links != g->n_links ||
 	    hash != sluice_graph_hash(g))
 		return bad(rd, "the routes belong to another topology (%u nodes, %u links, hash %016llx; this one has %u, %u, %016llx)",
-			   nodes, links, hash, g->n_nodes, g->n_links,
+			   nodes, links, (unsigned long long)hash, g->n_nodes,
+			   g->n_links,
 			   (unsigned long long)sluice_graph_hash(g));
 	s = next_line(rd);
-	n = 0;
-	if (!s || sscanf(s, "algo %31s paths %u lanes %u seed %llu orient %7s root %32s%n",
-			 algo, &paths_opt, &ln, &seed, orient, root,
-			 &n) != 6 || s[n])
+	if (!s || !get_lit(&s, "algo ") || !get_word(&s, algo, sizeof(algo)) ||
+	    !get_lit(&s, " paths ") || !get_u32(&s, &paths_opt) ||
+	    !get_lit(&s, " lanes ") || !get_u64(&s, UINT64_MAX, &lanes) ||
+	    !get_lit(&s, " seed ") || !get_u64(&s, UINT64_MAX, &seed) ||
+	    !get_lit(&s, " orient ") ||
+	    !get_word(&s, orient, sizeof(orient)) ||
+	    !get_lit(&s, " root ") || !get_word(&s, root, sizeof(root)) || *s)
 		return bad(rd, "expected \"algo NAME paths N lanes N seed N orient O root NODE\"");
 	alg = sluice_route_algo_parse(algo);
 	if (alg < 0)
 		return bad(rd, "unknown algorithm \"%s\"", algo);
-	if (ln > SLUICE_LANES_MAX)
-		return bad(rd, "lanes %u: at most %d", ln, SLUICE_LANES_MAX);
+	if (lanes > SLUICE_LANES_MAX)
+		return bad(rd, "lanes %llu: at most %d",
+			   (unsigned long long)lanes, SLUICE_LANES_MAX);
 	strcpy(r->algo, sluice_route_algo_name(alg));
 	r->opts.algo = alg;
 	r->opts.paths = paths_opt;
-	r->opts.lanes = ln;
+	r->opts.lanes = lanes;
 	r->opts.seed = seed;
 	for (i = 0; i < 3; i++)
 		if (!strcmp(orient, orient_names[i]))
@@ -326,21 +392,23 @@ static int read_header(struct reader *rd, struct sluice_routes *r,
 		r->opts.root = u;
 	}
 	s = next_line(rd);
-	n = 0;
-	if (!s || sscanf(s, "shard %u/%u%n", &si, &sc, &n) != 2 || s[n] ||
-	    !sc || si >= sc)
+	if (!s || !get_lit(&s, "shard ") || !get_u32(&s, &si) ||
+	    !get_lit(&s, "/") || !get_u32(&s, &sc) || *s || !sc || si >= sc)
 		return bad(rd, "expected \"shard I/N\" with I below N");
 	r->shard_index = si;
 	r->shard_count = sc;
 	s = next_line(rd);
-	n = 0;
-	if (!s || sscanf(s, "pairs %llu paths %llu hops %llu truncated %llu%n",
-			 &a, &b, &c, &d, &n) != 4 || s[n])
+	if (!s || !get_lit(&s, "pairs ") || !get_u64(&s, UINT64_MAX, pairs) ||
+	    !get_lit(&s, " paths ") || !get_u64(&s, UINT64_MAX, paths) ||
+	    !get_lit(&s, " hops ") || !get_u64(&s, UINT64_MAX, hops) ||
+	    !get_lit(&s, " truncated ") ||
+	    !get_u64(&s, UINT64_MAX, &truncated) || *s)
 		return bad(rd, "expected \"pairs N paths N hops N truncated N\"");
-	*pairs = a;
-	*paths = b;
-	*hops = c;
-	r->truncated_pairs = d;
+	if (truncated > *pairs)
+		return bad(rd, "truncated %llu: more than the %llu pairs",
+			   (unsigned long long)truncated,
+			   (unsigned long long)*pairs);
+	r->truncated_pairs = truncated;
 	r->n_nodes = nodes;
 	r->n_links = links;
 	r->topo_hash = hash;
@@ -462,8 +530,7 @@ int sluice_routes_read(struct sluice_routes *r, const struct sluice_graph *g,
 			ret = ferror(f) ? sluice_i_errf(err, errlen, -EIO,
 							 "%s: cannot read: %s",
 							 name, strerror(errno)) :
-			      (rd.lineno++,
-			       bad(&rd, "the file ends without \"end\": truncated?"));
+			      bad(&rd, "the file ends without \"end\": truncated?");
 			break;
 		}
 		if (!strcmp(s, "end"))
@@ -472,8 +539,7 @@ int sluice_routes_read(struct sluice_routes *r, const struct sluice_graph *g,
 	}
 	if (ret == -ENOMEM)
 		sluice_i_errf(err, errlen, ret, "out of memory");
-	if (!ret && next_line(&rd))
-		ret = bad(&rd, "text after \"end\"");
+	/* on the "end" line, where the counts are known */
 	if (!ret && (r->n_pairs != pairs || r->n_paths != paths ||
 		     r->n_hops != hops))
 		ret = bad(&rd, "the header promised %llu pairs, %llu paths and %llu hops; the file has %llu, %llu and %llu",
@@ -483,6 +549,8 @@ int sluice_routes_read(struct sluice_routes *r, const struct sluice_graph *g,
 			  (unsigned long long)r->n_pairs,
 			  (unsigned long long)r->n_paths,
 			  (unsigned long long)r->n_hops);
+	if (!ret && next_line(&rd))
+		ret = bad(&rd, "text after \"end\"");
 	if (!ret) {
 		/* the arrays exist even for an empty set */
 		if (grow((void **)&r->pair_path, sizeof(*r->pair_path),
