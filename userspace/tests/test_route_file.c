@@ -485,6 +485,41 @@ static void test_no_path(void)
 	ktap_result("file: pairs without a path survive (up*_/down* dead ends, components, no links, one endpoint)");
 }
 
+/* Node names may have colons, even at their end. */
+static void test_colon_names(void)
+{
+	static const char *const names[] = {
+		"leaf:0", "x:", "a:b:c", "sp/1", ":",
+	};
+	static const uint32_t ends[] = { 0, 1, 1, 2, 2, 3, 3, 4, 0, 4, 1, 3 };
+	struct sluice_route_opts o = { .algo = SLUICE_ROUTE_KSP, .paths = 2 };
+	struct sluice_routes r, back;
+	struct sluice_graph g;
+	char *t;
+
+	make_graph(&g, 5, names, NULL, NULL, ends, 6);
+	compute_or_die(&g, &o, &r);
+	t = round_trip(&r, &g);
+	KTAP_EXPECT(t && strstr(t, "\nleaf:0 x:: 0 | ") &&
+		    strstr(t, "\nx: leaf:0: 0 | ") &&
+		    strstr(t, "\n: a:b:c: ") && strstr(t, "\na:b:c :: "));
+	if (t) {
+		char *e = strstr(t, "\nx: leaf:0:");
+
+		/* "x:: leaf:0:" names no node "x::" */
+		memmove(e + 3, e + 2, strlen(e + 2) + 1);
+		e[2] = ':';
+		memset(&back, 0xff, sizeof(back));
+		KTAP_EXPECT_INT(from_text(&back, &g, t), -EINVAL);
+		KTAP_EXPECT(strstr(err, ": \"x::\" is not a node of the topology"));
+		KTAP_EXPECT(is_zero(&back));
+	}
+	free(t);
+	sluice_routes_free(&r);
+	sluice_graph_free(&g);
+	ktap_result("file: node names with colons (\"leaf:0\", \"x:\", \":\") round-trip");
+}
+
 /* ---- determinism: threads and shards ---- */
 
 static void test_threads(void)
@@ -1143,7 +1178,7 @@ static bool expect_bad(const struct sluice_graph *g, const char *text,
 	ok = KTAP_EXPECT(from_text(&r, g, t) < 0) &&
 	     KTAP_EXPECT_STR(err, want) && KTAP_EXPECT(is_zero(&r));
 	if (!ok)
-		ktap_diag("line %u: \"%s\"", n, repl ? repl : "(deleted)");
+		ktap_diag("line %u: \"%.60s\"", n, repl ? repl : "(deleted)");
 	free(t);
 	return ok;
 }
@@ -1286,36 +1321,81 @@ static void test_read_errors(void)
 	expect_bad(&g, text, 7, "s0 s33: 0 1 3 | 2 1 3",
 		   NAME ":7: \"s33\" is not a node of the topology");
 	expect_bad(&g, text, 7, "s0 s3: 0 1 3 | @0 2 1 3",
-		   NAME ":7: path 2: a lane is @1 to @7");
+		   NAME ":7: path 2: a lane is @1 to @7, not \"@0\"");
 	expect_bad(&g, text, 7, "s0 s3: 0 1 3 | @8 2 1 3",
-		   NAME ":7: path 2: a lane is @1 to @7");
+		   NAME ":7: path 2: a lane is @1 to @7, not \"@8\"");
 	expect_bad(&g, text, 7, "s0 s3: 0 1 3 | @9 2 1 3",
-		   NAME ":7: path 2: a lane is @1 to @7");
+		   NAME ":7: path 2: a lane is @1 to @7, not \"@9\"");
+	expect_bad(&g, text, 7, "s0 s3: 0 1 3 | @1x 2 1 3",
+		   NAME ":7: path 2: a lane is @1 to @7, not \"@1x\"");
+	expect_bad(&g, text, 7, "s0 s3: 0 1 3 | @ 2 1 3",
+		   NAME ":7: path 2: a lane is @1 to @7, not \"@\"");
+	expect_bad(&g, text, 7, "s0 s3: 0 1 3 | @1 @2 2 1 3",
+		   NAME ":7: path 2: a lane is @1 to @7, not \"@2\"");
+	expect_bad(&g, text, 7, "s0 s3: 0 1 3 | 2 @1 1 3",
+		   NAME ":7: path 2: its lane comes before its links");
+	expect_bad(&g, text, 7, "s0 s3: 0 1 3 | @1",
+		   NAME ":7: path 2 is empty");
+	expect_bad(&g, text, 7, "s0 s3: 0 1 3 | @1 | 2 1 3",
+		   NAME ":7: path 2 is empty");
 	expect_bad(&g, text, 7, "s0 s3: @01 0 1 3 | 2 1 3",
-		   NAME ":7: path 1: a lane is @1 to @7");
+		   NAME ":7: path 1: a lane is @1 to @7, not \"@01\"");
 	expect_bad(&g, text, 7, "s0 s3: 0 1 4 | 2 1 3",
-		   NAME ":7: path 1: a link id from 0 to 3, not \"4 | 2 1 3\"");
+		   NAME ":7: path 1: a link id from 0 to 3, not \"4\"");
 	expect_bad(&g, text, 6, "s0 s2: 0 99 | 2 1",
-		   NAME ":6: path 1: a link id from 0 to 3, not \"99 | 2 1\"");
+		   NAME ":6: path 1: a link id from 0 to 3, not \"99\"");
 	expect_bad(&g, text, 6, "s0 s2: 45545455455454544555545454444544 1 | 2 1",
-		   NAME ":6: path 1: a link id from 0 to 3, not \"455454554554\"");
+		   NAME ":6: path 1: a link id from 0 to 3, not \"455454554554545445555454\"");
 	expect_bad(&g, text, 6, "s0 s2: 4294967296 1 | 2 1",
-		   NAME ":6: path 1: a link id from 0 to 3, not \"4294967296 1\"");
+		   NAME ":6: path 1: a link id from 0 to 3, not \"4294967296\"");
 	expect_bad(&g, text, 7, "s0 s3: 0 01 3 | 2 1 3",
-		   NAME ":7: path 1: a link id from 0 to 3, not \"01 3 | 2 1 3\"");
+		   NAME ":7: path 1: a link id from 0 to 3, not \"01\"");
 	expect_bad(&g, text, 7, "s0 s3: 0 -1 3 | 2 1 3",
-		   NAME ":7: path 1: a link id from 0 to 3, not \"-1 3 | 2 1 3\"");
+		   NAME ":7: path 1: a link id from 0 to 3, not \"-1\"");
 	expect_bad(&g, text, 7, "s0 s3: | 2 1 3",
 		   NAME ":7: path 1 is empty");
 	expect_bad(&g, text, 7, "s0 s3: 0 1 3 |",
-		   NAME ":7: expected \" | \" between paths");
+		   NAME ":7: path 2 is empty");
+	expect_bad(&g, text, 7, "s0 s3: 0 1 3 || 2 1 3",
+		   NAME ":7: path 1: a link id from 0 to 3, not \"||\"");
+	expect_bad(&g, text, 7, "s0 s3: 0 1 3 |2 1 3",
+		   NAME ":7: path 1: a link id from 0 to 3, not \"|2\"");
+	expect_bad(&g, text, 7, "s0 s3: 0 1 3| 2 1 3",
+		   NAME ":7: path 1: a link id from 0 to 3, not \"3|\"");
+	/* spaces: exactly one between fields, none at the end */
+	expect_bad(&g, text, 7, "s0 s3: 0 1 3 | 2 1 3 ",
+		   NAME ":7: a space at the end of the line");
+	expect_bad(&g, text, 7, "s0 s3: ",
+		   NAME ":7: a space at the end of the line");
+	expect_bad(&g, text, 7, "s0 s3: 0 1 3  | 2 1 3",
+		   NAME ":7: two spaces in a row");
+	expect_bad(&g, text, 7, "s0 s3:  0 1 3 | 2 1 3",
+		   NAME ":7: two spaces in a row");
+	expect_bad(&g, text, 7, "s0  s3: 0 1 3 | 2 1 3",
+		   NAME ":7: expected \"SOURCE DESTINATION: PATH | ...\"");
+	expect_bad(&g, text, 7, " s0 s3: 0 1 3 | 2 1 3",
+		   NAME ":7: expected \"SOURCE DESTINATION: PATH | ...\"");
+	expect_bad(&g, text, 7, "s0 s3:0 1 3 | 2 1 3",
+		   NAME ":7: expected \"SOURCE DESTINATION: PATH | ...\"");
+	expect_bad(&g, text, 7, "s0 :",
+		   NAME ":7: expected \"SOURCE DESTINATION: PATH | ...\"");
+	expect_bad(&g, text, 7, "s0 s3::",
+		   NAME ":7: \"s3:\" is not a node of the topology");
+	expect_bad(&g, text, 7, "s0 s3",
+		   NAME ":7: expected \"SOURCE DESTINATION: PATH | ...\"");
 	expect_bad(&g, text, 7, "s0 s3: 0 1 3 ; 2 1 3",
-		   NAME ":7: path 1: a link id from 0 to 3, not \"; 2 1 3\"");
+		   NAME ":7: path 1: a link id from 0 to 3, not \";\"");
 	/* a path of 4097 links: 0 2 0 2 ... */
 	strcpy(path, "s0 s2:");
 	for (i = 0; i < SLUICE_PATH_HOPS_MAX + 1; i++)
 		strcat(path, i % 2 ? " 2" : " 0");
-	expect_bad(&g, text, 6, path, NAME ":6: a path is at most 4096 links");
+	expect_bad(&g, text, 6, path, NAME ":6: path 1: more than 4096 links");
+	/* 4096 are read (then validation finds the walk repeats a link) */
+	path[strlen(path) - 2] = 0;
+	t = edit(text, 5, "pairs 6 paths 9 hops 4114 truncated 0");
+	expect_bad(&g, t, 6, path,
+		   NAME ": s0 s2, path 1: walks link 0 from s0 twice");
+	free(t);
 	/* the file ends early, or goes on */
 	expect_bad(&g, text, 12, NULL,
 		   NAME ":12: the file ends without \"end\": truncated?");
@@ -1527,6 +1607,7 @@ static void (*const tests[])(void) = {
 	test_exact_file,
 	test_lanes,
 	test_no_path,
+	test_colon_names,
 	test_threads,
 	test_shards,
 	test_shards_jellyfish,

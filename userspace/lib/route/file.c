@@ -18,6 +18,10 @@
  * (source, destination) order, with the node names: its paths separated by
  * "|", each a list of link ids from the source, "@L" first for a path on
  * lane L other than 0.  A pair without a path has nothing after its colon.
+ * Fields are separated by exactly one space, with none at the end of a
+ * line.  Node names have no spaces but may have colons ("leaf:0" reads
+ * "leaf:0 x:: 3" for the pair leaf:0, x:), so the colon that counts is the
+ * one ending the second word.
  * "end" closes the file, so a truncated file is an error, not a smaller
  * route set.
  *
@@ -415,24 +419,40 @@ static int read_header(struct reader *rd, struct sluice_routes *r,
 	return 0;
 }
 
-/* Parses one pair line into @r, growing its arrays. */
+/* The path being read, counted from 1 within its pair. */
+static unsigned long long path_no(const struct sluice_routes *r)
+{
+	return r->n_paths - r->pair_path[r->n_pairs - 1] + 1;
+}
+
+/* At most this much of a bad token goes into a message. */
+#define TOKEN_SHOWN	24
+
+/*
+ * Parses one pair line into @r, growing its arrays.  The line is
+ * "SOURCE DESTINATION:" then, for each path, " |" before all but the
+ * first, an optional " @L" and " ID" for each link.  Node names have no
+ * space but may have colons ("leaf:0"): the destination is the second
+ * word, less the colon that ends it.
+ */
 static int read_pair(struct reader *rd, struct sluice_routes *r,
 		     const struct sluice_graph *g, const struct names *nm,
 		     struct caps *cap, const char *s)
 {
-	const char *colon = strchr(s, ':'), *sp;
+	const char *sp = strchr(s, ' '), *end, *tok;
+	uint64_t v, start = 0;
+	bool in_path = false;
 	int64_t src, dst;
-	uint64_t v, start;
-	bool lane_ok;
+	size_t len;
 
-	sp = strchr(s, ' ');
-	if (!colon || !sp || sp > colon)
+	end = sp ? sp + 1 + strcspn(sp + 1, " ") : NULL;
+	if (!sp || sp == s || end - sp < 3 || end[-1] != ':')
 		return bad(rd, "expected \"SOURCE DESTINATION: PATH | ...\"");
 	src = names_find(nm, g, s, sp - s);
-	dst = names_find(nm, g, sp + 1, colon - sp - 1);
+	dst = names_find(nm, g, sp + 1, end - sp - 2);
 	if (src < 0 || dst < 0)
 		return bad(rd, "\"%.*s\" is not a node of the topology",
-			   (int)(src < 0 ? sp - s : colon - sp - 1),
+			   (int)(src < 0 ? sp - s : end - sp - 2),
 			   src < 0 ? s : sp + 1);
 	if (grow((void **)&r->pair_src, sizeof(*r->pair_src), &cap->pairs,
 		 r->n_pairs + 1) ||
@@ -445,53 +465,75 @@ static int read_pair(struct reader *rd, struct sluice_routes *r,
 	r->pair_dst[r->n_pairs] = dst;
 	r->pair_path[r->n_pairs] = r->n_paths;
 	r->n_pairs++;
-	s = colon + 1;
-	if (!*s)
-		return 0;
-	for (;;) {
-		if (grow((void **)&r->path_hop, sizeof(*r->path_hop),
-			 &cap->paths, r->n_paths + 2) ||
-		    grow((void **)&r->path_lane, sizeof(*r->path_lane),
-			 &cap->paths2, r->n_paths + 1))
-			return -ENOMEM;
-		r->path_hop[r->n_paths] = r->n_hops;
-		r->path_lane[r->n_paths] = 0;
-		start = r->n_hops;
-		if (s[0] == ' ' && s[1] == '@') {
-			s += 2;
-			lane_ok = get_u64(&s, SLUICE_LANES_MAX - 1, &v) &&
-				  v && (*s == ' ');
-			if (!lane_ok)
-				return bad(rd, "path %llu: a lane is @1 to @%d",
-					   (unsigned long long)(r->n_paths - r->pair_path[r->n_pairs - 1] + 1),
-					   SLUICE_LANES_MAX - 1);
-			r->path_lane[r->n_paths] = v;
+	for (s = end; *s; s = tok + len) {
+		/* *s is the space before the next token */
+		if (s[1] == '\0')
+			return bad(rd, "a space at the end of the line");
+		if (s[1] == ' ')
+			return bad(rd, "two spaces in a row");
+		tok = s + 1;
+		len = strcspn(tok, " ");
+		if (len == 1 && *tok == '|') {
+			if (!in_path || r->n_hops == start)
+				return bad(rd, "path %llu is empty",
+					   path_no(r));
+			r->n_paths++;
+			in_path = false;
+			continue;
 		}
-		while (*s == ' ' && s[1] != '|') {
-			s++;
-			if (!get_u64(&s, g->n_links - 1, &v) ||
-			    (*s && *s != ' '))
-				return bad(rd, "path %llu: a link id from 0 to %u, not \"%.12s\"",
-					   (unsigned long long)(r->n_paths - r->pair_path[r->n_pairs - 1] + 1),
-					   g->n_links - 1, s);
-			if (r->n_hops - start == SLUICE_PATH_HOPS_MAX)
-				return bad(rd, "a path is at most %d links",
-					   SLUICE_PATH_HOPS_MAX);
-			if (grow((void **)&r->hops, sizeof(*r->hops),
-				 &cap->hops, r->n_hops + 1))
+		if (!in_path) {
+			if (grow((void **)&r->path_hop, sizeof(*r->path_hop),
+				 &cap->paths, r->n_paths + 2) ||
+			    grow((void **)&r->path_lane,
+				 sizeof(*r->path_lane), &cap->paths2,
+				 r->n_paths + 1))
 				return -ENOMEM;
-			r->hops[r->n_hops++] = v;
+			r->path_hop[r->n_paths] = r->n_hops;
+			r->path_lane[r->n_paths] = 0;
+			start = r->n_hops;
+			in_path = true;
 		}
-		if (r->n_hops == start)
-			return bad(rd, "path %llu is empty",
-				   (unsigned long long)(r->n_paths - r->pair_path[r->n_pairs - 1] + 1));
-		r->n_paths++;
-		if (!*s)
-			return 0;
-		if (s[0] != ' ' || s[1] != '|' || s[2] != ' ')
-			return bad(rd, "expected \" | \" between paths");
-		s += 2;
+		if (*tok == '@') {
+			const char *p = tok + 1;
+
+			if (r->n_hops != start)
+				return bad(rd, "path %llu: its lane comes before its links",
+					   path_no(r));
+			if (r->path_lane[r->n_paths] ||
+			    !get_u64(&p, SLUICE_LANES_MAX - 1, &v) || !v ||
+			    p != tok + len)
+				return bad(rd, "path %llu: a lane is @1 to @%d, not \"%.*s\"",
+					   path_no(r), SLUICE_LANES_MAX - 1,
+					   (int)(len < TOKEN_SHOWN ? len :
+						 TOKEN_SHOWN), tok);
+			r->path_lane[r->n_paths] = v;
+			continue;
+		}
+		{
+			const char *p = tok;
+
+			if (!g->n_links || !get_u64(&p, g->n_links - 1, &v) ||
+			    p != tok + len)
+				return bad(rd, "path %llu: a link id from 0 to %lld, not \"%.*s\"",
+					   path_no(r), (long long)g->n_links - 1,
+					   (int)(len < TOKEN_SHOWN ? len :
+						 TOKEN_SHOWN), tok);
+		}
+		if (r->n_hops - start == SLUICE_PATH_HOPS_MAX)
+			return bad(rd, "path %llu: more than %d links",
+				   path_no(r), SLUICE_PATH_HOPS_MAX);
+		if (grow((void **)&r->hops, sizeof(*r->hops), &cap->hops,
+			 r->n_hops + 1))
+			return -ENOMEM;
+		r->hops[r->n_hops++] = v;
 	}
+	if (in_path && r->n_hops == start)
+		return bad(rd, "path %llu is empty", path_no(r));
+	if (in_path)
+		r->n_paths++;
+	else if (r->n_paths != r->pair_path[r->n_pairs - 1])
+		return bad(rd, "path %llu is empty", path_no(r));
+	return 0;
 }
 
 /**
