@@ -1407,6 +1407,64 @@ static void test_read_errors(void)
 	expect_bad(&g, t, 0, NULL,
 		   NAME ":13: the header promised 6 pairs, 10 paths and 22 hops; the file has 7, 12 and 26");
 	free(t);
+	/* NUL bytes and carriage returns */
+	{
+		static const struct {
+			unsigned int	n;
+			const char	*line;
+			size_t		len;
+			const char	*want;
+		} raw[] = {
+			{ 12, "end\0junk", 8, NAME ":12: a NUL byte in the line" },
+			{ 9, "s2 s3: 3\0 | 2", 14, NAME ":9: a NUL byte in the line" },
+			{ 1, "\0sluice-routes 1", 16, NAME ":1: a NUL byte in the line" },
+			{ 12, "end\r", 4, NAME ":12: the line ends with a carriage return (DOS line ends?)" },
+			{ 4, "shard 0/1\r", 10, NAME ":4: the line ends with a carriage return (DOS line ends?)" },
+			{ 9, "s2 s3: 3\r", 9, NAME ":9: the line ends with a carriage return (DOS line ends?)" },
+			{ 9, "s2 s3:\r", 7, NAME ":9: the line ends with a carriage return (DOS line ends?)" },
+			{ 12, "end\n\0", 5, NAME ":13: a NUL byte in the line" },
+			{ 12, "end\n\r", 5, NAME ":13: the line ends with a carriage return (DOS line ends?)" },
+		};
+		const char *at;
+		size_t k, pre;
+
+		for (k = 0; k < ARRAY_SIZE(raw); k++) {
+			char buf[1024];
+			size_t n = 0;
+
+			for (at = text, i = 1; i < raw[k].n; i++)
+				at = strchr(at, '\n') + 1;
+			pre = at - text;
+			memcpy(buf, text, pre);
+			n = pre;
+			memcpy(buf + n, raw[k].line, raw[k].len);
+			n += raw[k].len;
+			at = strchr(at, '\n');
+			memcpy(buf + n, at, strlen(at));
+			n += strlen(at);
+			memset(&r, 0xff, sizeof(r));
+			if (!KTAP_EXPECT_INT(from_buf(&r, &g, buf, n), -EINVAL) ||
+			    !KTAP_EXPECT_STR(err, raw[k].want))
+				ktap_diag("raw line %zu", k);
+			KTAP_EXPECT(is_zero(&r));
+		}
+		/* a whole file with DOS line ends */
+		{
+			char *dos = malloc(2 * strlen(text) + 1), *o = dos;
+
+			if (!dos)
+				abort();
+			for (at = text; *at; at++) {
+				if (*at == '\n')
+					*o++ = '\r';
+				*o++ = *at;
+			}
+			*o = 0;
+			expect_bad(&g, dos, 0, NULL,
+				   NAME ":1: the line ends with a carriage return (DOS line ends?)");
+			free(dos);
+		}
+	}
 	/* what validation finds is named too */
 	expect_bad(&g, text, 6, "s0 s2: 0 1 | 3 1",
 		   NAME ": s0 s2, path 2: link 3 does not leave s0");

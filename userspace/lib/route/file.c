@@ -194,6 +194,7 @@ struct reader {
 	FILE		*f;
 	const char	*name;
 	uint64_t	lineno;
+	int		ret;		/* a line refused by next_line() */
 	char		*line;
 	size_t		cap;
 	char		*err;
@@ -206,6 +207,9 @@ static int bad(struct reader *rd, const char *fmt, ...)
 	char msg[SLUICE_ERRLEN];
 	va_list ap;
 
+	/* next_line() refused the line: its message stands */
+	if (rd->ret)
+		return rd->ret;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
@@ -216,7 +220,9 @@ static int bad(struct reader *rd, const char *fmt, ...)
 /*
  * The next line without its newline, or NULL at the end of the file.  The
  * line count goes on at the end, so that a message about a missing line
- * names the line that is missing.
+ * names the line that is missing.  A NUL byte would cut the line short
+ * unseen, a CR would show up as a stray byte in some field: both make
+ * the line NULL too, with rd->ret and the message set (bad() keeps them).
  */
 static char *next_line(struct reader *rd)
 {
@@ -226,7 +232,15 @@ static char *next_line(struct reader *rd)
 	if (n < 0)
 		return NULL;
 	if (n && rd->line[n - 1] == '\n')
-		rd->line[n - 1] = '\0';
+		rd->line[--n] = '\0';
+	if (strlen(rd->line) != (size_t)n) {
+		rd->ret = bad(rd, "a NUL byte in the line");
+		return NULL;
+	}
+	if (n && rd->line[n - 1] == '\r') {
+		rd->ret = bad(rd, "the line ends with a carriage return (DOS line ends?)");
+		return NULL;
+	}
 	return rd->line;
 }
 
@@ -591,7 +605,7 @@ int sluice_routes_read(struct sluice_routes *r, const struct sluice_graph *g,
 			  (unsigned long long)r->n_pairs,
 			  (unsigned long long)r->n_paths,
 			  (unsigned long long)r->n_hops);
-	if (!ret && next_line(&rd))
+	if (!ret && (next_line(&rd) || rd.ret))
 		ret = bad(&rd, "text after \"end\"");
 	if (!ret) {
 		/* the arrays exist even for an empty set */
