@@ -503,6 +503,8 @@ static void test_colon_names(void)
 	KTAP_EXPECT(t && strstr(t, "\nleaf:0 x:: 0 | ") &&
 		    strstr(t, "\nx: leaf:0: 0 | ") &&
 		    strstr(t, "\n: a:b:c: ") && strstr(t, "\na:b:c :: "));
+	if (t)
+		t = realloc(t, strlen(t) + 2);
 	if (t) {
 		char *e = strstr(t, "\nx: leaf:0:");
 
