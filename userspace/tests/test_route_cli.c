@@ -331,10 +331,10 @@ static void test_bad_files(void)
 		 cli_path("link"));
 	expect_runtime(msg, &r);
 
-	routes_with("walk", "pairs 1 paths 1 hops 1 truncated 0\ns0 s3: 2\nend\n");
+	routes_with("walk", "pairs 1 paths 1 hops 1 truncated 0\ns0 s1: 2\nend\n");
 	RUN(&r, "route", "check", "--topo", topo, cli_path("walk"));
 	snprintf(msg, sizeof(msg),
-		 "sluicectl: %s: s0 s3, path 1: link 2 does not leave s0\n",
+		 "sluicectl: %s:6: s0 s1, path 1: link 2 does not leave s0\n",
 		 cli_path("walk"));
 	expect_runtime(msg, &r);
 

@@ -243,6 +243,27 @@ static void copy_routes(struct sluice_routes *c, const struct sluice_routes *a)
 	memcpy(c->hops, a->hops, a->n_hops * 4);
 }
 
+/* Removes pair @p of @r and its paths. */
+static void drop_pair(struct sluice_routes *r, uint64_t p)
+{
+	uint64_t q0 = r->pair_path[p], q1 = r->pair_path[p + 1];
+	uint64_t h0 = r->path_hop[q0], h1 = r->path_hop[q1], i;
+
+	memmove(r->hops + h0, r->hops + h1, (r->n_hops - h1) * 4);
+	memmove(r->path_lane + q0, r->path_lane + q1, r->n_paths - q1);
+	for (i = q1; i <= r->n_paths; i++)
+		r->path_hop[i - (q1 - q0)] = r->path_hop[i] - (h1 - h0);
+	for (i = p + 1; i <= r->n_pairs; i++)
+		r->pair_path[i - 1] = r->pair_path[i] - (q1 - q0);
+	memmove(r->pair_src + p, r->pair_src + p + 1,
+		(r->n_pairs - p - 1) * 4);
+	memmove(r->pair_dst + p, r->pair_dst + p + 1,
+		(r->n_pairs - p - 1) * 4);
+	r->n_pairs--;
+	r->n_paths -= q1 - q0;
+	r->n_hops -= h1 - h0;
+}
+
 /*
  * Writes @r, reads it back, writes that: the two texts and the two sets
  * must be the same.  Returns the text (malloc()ed) or NULL.
@@ -1132,8 +1153,107 @@ static void test_validate(void)
 	copy_routes(&c, &r);
 	c.hops[c.path_hop[2] + 2] = 1;
 	expect_invalid(&c, &g, "s0 s3, path 1: ends at s1");
+	/* every pair of the shard, once */
+	copy_routes(&c, &r);
+	drop_pair(&c, 1);
+	expect_invalid(&c, &g, "pair s0 s3 is missing");
+	copy_routes(&c, &r);
+	drop_pair(&c, 0);
+	expect_invalid(&c, &g, "pair s0 s2 is missing");
+	copy_routes(&c, &r);
+	drop_pair(&c, 5);
+	expect_invalid(&c, &g, "pair s3 s2 is missing");
+	copy_routes(&c, &r);
+	drop_pair(&c, 2);
+	drop_pair(&c, 2);
+	expect_invalid(&c, &g, "pair s2 s0 is missing");
+	copy_routes(&c, &r);
+	c.n_pairs = c.n_paths = c.n_hops = 0;
+	expect_invalid(&c, &g, "pair s0 s2 is missing");
+	/* sources 0..3 / 2 = 1: s0 only */
+	copy_routes(&c, &r);
+	c.shard_count = 2;
+	expect_invalid(&c, &g, "pair s2 s0: s2 is not a source of shard 0/2");
+	copy_routes(&c, &r);
+	c.shard_index = 1;
+	c.shard_count = 2;
+	expect_invalid(&c, &g, "pair s0 s2: s0 is not a source of shard 1/2");
+	copy_routes(&c, &r);
+	c.shard_count = 4;
+	expect_invalid(&c, &g, "4 shards for 3 sources: at most one shard per source");
+	copy_routes(&c, &r);
+	c.shard_index = 1;
+	expect_invalid(&c, &g, "shard 1/1: the index must be below the count");
+	copy_routes(&c, &r);
+	c.shard_count = 0;
+	expect_invalid(&c, &g, "shard 0/0: the index must be below the count");
+	copy_routes(&c, &r);
+	c.truncated_pairs = 7;
+	expect_invalid(&c, &g, "truncated pairs 7: more than the 6 pairs");
+	/* indices that do not add up, as a hand-made set may have */
+	copy_routes(&c, &r);
+	c.pair_path[2] = 1;
+	expect_invalid(&c, &g, "the path index of pair 1 is not within the 10 paths");
+	copy_routes(&c, &r);
+	c.pair_path[6] = 9;
+	expect_invalid(&c, &g, "the path index of pair 5 is not within the 10 paths");
+	copy_routes(&c, &r);
+	c.pair_path[0] = 1;
+	expect_invalid(&c, &g, "the path index of pair 0 is not within the 10 paths");
+	copy_routes(&c, &r);
+	c.path_hop[3] = 30;
+	expect_invalid(&c, &g, "the hop index of path 2 is not within the 22 hops");
+	copy_routes(&c, &r);
+	c.path_hop[0] = 1;
+	expect_invalid(&c, &g, "the hop index of path 0 is not within the 22 hops");
+	copy_routes(&c, &r);
+	c.path_hop[1] = 0;
+	expect_invalid(&c, &g, "s0 s2, path 1: no links");
 	sluice_routes_free(&r);
 	sluice_graph_free(&g);
+
+	/* a path over the length limit, on a ring walked round and round */
+	{
+		struct sluice_route_opts k = { .algo = SLUICE_ROUTE_ECMP };
+		static const uint32_t ring[] = { 0, 1, 1, 2, 2, 0 };
+		static const uint32_t hosts[] = { 1, 1, 0 };
+		uint64_t h, extra = SLUICE_PATH_HOPS_MAX - 1;
+
+		make_graph(&g, 3, NULL, hosts, NULL, ring, 3);
+		compute_or_die(&g, &k, &r);
+		/* s0 s1: 0; s1 s0: 0.  Make s0 s1 go round first: 2 1 0 ... */
+		copy_routes(&c, &r);
+		free(c.hops);
+		c.hops = malloc((SLUICE_PATH_HOPS_MAX + 2) * sizeof(*c.hops));
+		if (!c.hops)
+			abort();
+		for (h = 0; h < extra; h++)
+			c.hops[h] = 2 - h % 3;
+		c.hops[extra] = 0;
+		c.hops[extra + 1] = 0;
+		c.path_hop[1] = extra + 1;
+		c.path_hop[2] = c.n_hops = extra + 2;
+		/* 4096 links: the walk repeats links, but the length is fine */
+		err[0] = 0;
+		KTAP_EXPECT_INT(sluice_routes_validate(&c, &g, err,
+						       sizeof(err)), -EINVAL);
+		KTAP_EXPECT_STR(err, "s0 s1, path 1: walks link 2 from s0 twice");
+		sluice_routes_free(&c);
+		copy_routes(&c, &r);
+		free(c.hops);
+		c.hops = malloc((SLUICE_PATH_HOPS_MAX + 3) * sizeof(*c.hops));
+		if (!c.hops)
+			abort();
+		for (h = 0; h <= extra; h++)
+			c.hops[h] = 2 - h % 3;
+		c.hops[extra + 1] = 0;
+		c.hops[extra + 2] = 0;
+		c.path_hop[1] = extra + 2;
+		c.path_hop[2] = c.n_hops = extra + 3;
+		expect_invalid(&c, &g, "s0 s1, path 1: more than 4096 links");
+		sluice_routes_free(&r);
+		sluice_graph_free(&g);
+	}
 	ktap_result("validate: each error names the pair, path, link and node at fault");
 }
 
@@ -1396,7 +1516,7 @@ static void test_read_errors(void)
 	path[strlen(path) - 2] = 0;
 	t = edit(text, 5, "pairs 6 paths 9 hops 4114 truncated 0");
 	expect_bad(&g, t, 6, path,
-		   NAME ": s0 s2, path 1: walks link 0 from s0 twice");
+		   NAME ":6: s0 s2, path 1: walks link 0 from s0 twice");
 	free(t);
 	/* the file ends early, or goes on */
 	expect_bad(&g, text, 12, NULL,
@@ -1467,9 +1587,41 @@ static void test_read_errors(void)
 			free(dos);
 		}
 	}
-	/* what validation finds is named too */
+	/* what validation finds is named too, with its line */
 	expect_bad(&g, text, 6, "s0 s2: 0 1 | 3 1",
-		   NAME ": s0 s2, path 2: link 3 does not leave s0");
+		   NAME ":6: s0 s2, path 2: link 3 does not leave s0");
+	expect_bad(&g, text, 11, "s3 s2: 1",
+		   NAME ":11: s3 s2, path 1: link 1 does not leave s3");
+	/* a pair left out, with the counts to match */
+	t = edit(text, 5, "pairs 5 paths 8 hops 16 truncated 0");
+	expect_bad(&g, t, 7, NULL, NAME ":7: pair s0 s3 is missing");
+	free(t);
+	t = edit(text, 5, "pairs 5 paths 8 hops 18 truncated 0");
+	expect_bad(&g, t, 6, NULL, NAME ":6: pair s0 s2 is missing");
+	free(t);
+	t = edit(text, 5, "pairs 5 paths 9 hops 21 truncated 0");
+	expect_bad(&g, t, 11, NULL, NAME ":11: pair s3 s2 is missing");
+	free(t);
+	/* swapped: the first is missing where the second stands */
+	t = edit(text, 6, "s0 s3: 0 1 3 | 2 1 3\ns0 s2: 0 1 | 2 1");
+	expect_bad(&g, t, 8, NULL, NAME ":6: pair s0 s2 is missing");
+	free(t);
+	/* repeated, with the counts to match */
+	t = edit(text, 6, "s0 s2: 0 1 | 2 1\ns0 s2: 0 1 | 2 1");
+	{
+		char *t2 = edit(t, 5, "pairs 7 paths 12 hops 26 truncated 0");
+
+		expect_bad(&g, t2, 0, NULL, NAME ":7: pair s0 s2: out of order");
+		free(t2);
+	}
+	free(t);
+	/* a shard of a whole set, or more shards than sources */
+	expect_bad(&g, text, 4, "shard 0/2",
+		   NAME ":8: pair s2 s0: s2 is not a source of shard 0/2");
+	expect_bad(&g, text, 4, "shard 1/2",
+		   NAME ":6: pair s0 s2: s0 is not a source of shard 1/2");
+	expect_bad(&g, text, 4, "shard 0/4",
+		   NAME ":4: 4 shards for 3 sources: at most one shard per source");
 
 	/* and the file itself reads */
 	KTAP_EXPECT_INT(from_text(&r, &g, text) == 0 ? 0 : -1, 0);

@@ -36,6 +36,7 @@
 #include <string.h>
 #include <sluice/route.h>
 #include "graph/internal.h"
+#include "route/internal.h"
 
 #define FORMAT		"sluice-routes"
 #define VERSION		1
@@ -194,6 +195,7 @@ struct reader {
 	FILE		*f;
 	const char	*name;
 	uint64_t	lineno;
+	uint64_t	totals_line;	/* "pairs N ...": pair p is 1 + p on */
 	int		ret;		/* a line refused by next_line() */
 	char		*line;
 	size_t		cap;
@@ -351,7 +353,7 @@ static int read_header(struct reader *rd, struct sluice_routes *r,
 {
 	uint64_t version, hash, lanes, seed, truncated;
 	char algo[32], orient[8], root[SLUICE_NAME_MAX];
-	uint32_t nodes, links, si, sc, paths_opt, i;
+	uint32_t nodes, links, si, sc, paths_opt, i, n_ep;
 	const char *s;
 	int alg;
 
@@ -413,6 +415,10 @@ static int read_header(struct reader *rd, struct sluice_routes *r,
 	if (!s || !get_lit(&s, "shard ") || !get_u32(&s, &si) ||
 	    !get_lit(&s, "/") || !get_u32(&s, &sc) || *s || !sc || si >= sc)
 		return bad(rd, "expected \"shard I/N\" with I below N");
+	n_ep = sluice_graph_endpoints(g, NULL);
+	if (sc > n_ep)
+		return bad(rd, "%u shards for %u sources: at most one shard per source",
+			   sc, n_ep);
 	r->shard_index = si;
 	r->shard_count = sc;
 	s = next_line(rd);
@@ -422,6 +428,7 @@ static int read_header(struct reader *rd, struct sluice_routes *r,
 	    !get_lit(&s, " truncated ") ||
 	    !get_u64(&s, UINT64_MAX, &truncated) || *s)
 		return bad(rd, "expected \"pairs N paths N hops N truncated N\"");
+	rd->totals_line = rd->lineno;
 	if (truncated > *pairs)
 		return bad(rd, "truncated %llu: more than the %llu pairs",
 			   (unsigned long long)truncated,
@@ -619,12 +626,21 @@ int sluice_routes_read(struct sluice_routes *r, const struct sluice_graph *g,
 	if (!ret) {
 		r->pair_path[r->n_pairs] = r->n_paths;
 		r->path_hop[r->n_paths] = r->n_hops;
-		ret = sluice_routes_validate(r, g, rd.err, rd.errlen);
-		if (ret) {
+		uint64_t at;
+
+		ret = sluice_i_routes_check(r, g, &at, rd.err, rd.errlen);
+		if (ret == -EINVAL) {
 			char msg[SLUICE_ERRLEN];
 
+			/* pair p is on the line after the totals, plus p */
 			snprintf(msg, sizeof(msg), "%s", err);
-			sluice_i_errf(err, errlen, ret, "%s: %s", name, msg);
+			if (at == SLUICE_I_AT_SET)
+				sluice_i_errf(err, errlen, ret, "%s: %s", name,
+					      msg);
+			else
+				sluice_i_errf(err, errlen, ret, "%s:%llu: %s",
+					      name, (unsigned long long)
+					      (rd.totals_line + 1 + at), msg);
 		}
 	}
 	free(rd.line);

@@ -15,6 +15,7 @@
 #include <sluice/route.h>
 #include "graph/internal.h"
 #include "route/algo.h"
+#include "route/internal.h"
 
 #define THREADS_MAX		256
 #define PROGRESS_NS		200000000L	/* between progress calls */
@@ -337,6 +338,242 @@ static bool is_endpoint(const struct sluice_graph *g, uint32_t n_ep,
 	return n_ep == g->n_nodes || sluice_node_is_endpoint(&g->nodes[u]);
 }
 
+/* The pairs a shard must hold, in order: (ep[si], ep[di]). */
+struct expect {
+	const uint32_t	*ep;
+	uint32_t	n_ep;
+	uint32_t	last;	/* sources ep[first..last) */
+	uint32_t	si, di;
+};
+
+static void expect_init(struct expect *x, const uint32_t *ep, uint32_t n_ep,
+			uint32_t first, uint32_t last)
+{
+	x->ep = ep;
+	x->n_ep = n_ep;
+	x->last = last;
+	x->si = first;
+	x->di = first ? 0 : 1;
+	if (x->di >= n_ep)
+		x->si = last;
+}
+
+static bool expect_done(const struct expect *x)
+{
+	return x->si >= x->last;
+}
+
+static void expect_next(struct expect *x)
+{
+	if (++x->di == x->si)
+		x->di++;
+	if (x->di >= x->n_ep) {
+		x->si++;
+		x->di = x->si ? 0 : 1;
+	}
+}
+
+/* Pair (s, d) against the expected one: <0 before it, 0 it, >0 after. */
+static int expect_cmp(const struct expect *x, uint32_t s, uint32_t d)
+{
+	uint32_t es = x->ep[x->si], ed = x->ep[x->di];
+
+	if (s != es)
+		return s < es ? -1 : 1;
+	return d < ed ? -1 : d > ed;
+}
+
+/* The index arrays of @r add up: no reading out of the arrays below. */
+static int check_indices(const struct sluice_routes *r, char *err,
+			 size_t errlen)
+{
+	uint64_t p, q;
+
+	for (p = 0; p < r->n_pairs; p++)
+		if ((!p && r->pair_path[0]) ||
+		    r->pair_path[p + 1] < r->pair_path[p] ||
+		    r->pair_path[p + 1] > r->n_paths ||
+		    (p + 1 == r->n_pairs && r->pair_path[p + 1] != r->n_paths))
+			return sluice_i_errf(err, errlen, -EINVAL,
+					     "the path index of pair %llu is not within the %llu paths",
+					     (unsigned long long)p,
+					     (unsigned long long)r->n_paths);
+	if (!r->n_pairs && r->n_paths)
+		return sluice_i_errf(err, errlen, -EINVAL,
+				     "%llu paths but no pair",
+				     (unsigned long long)r->n_paths);
+	for (q = 0; q < r->n_paths; q++)
+		if ((!q && r->path_hop[0]) ||
+		    r->path_hop[q + 1] < r->path_hop[q] ||
+		    r->path_hop[q + 1] > r->n_hops ||
+		    (q + 1 == r->n_paths && r->path_hop[q + 1] != r->n_hops))
+			return sluice_i_errf(err, errlen, -EINVAL,
+					     "the hop index of path %llu is not within the %llu hops",
+					     (unsigned long long)q,
+					     (unsigned long long)r->n_hops);
+	if (!r->n_paths && r->n_hops)
+		return sluice_i_errf(err, errlen, -EINVAL,
+				     "%llu hops but no path",
+				     (unsigned long long)r->n_hops);
+	return 0;
+}
+
+/* Path @q of pair @p: a walk from its source to its destination. */
+static int check_path(const struct sluice_routes *r,
+		      const struct sluice_graph *g, uint64_t p, uint64_t q,
+		      uint64_t *seen, char *err, size_t errlen)
+{
+	const char *s = g->nodes[r->pair_src[p]].name;
+	const char *d = g->nodes[r->pair_dst[p]].name;
+	unsigned long long no = q - r->pair_path[p] + 1;
+	uint32_t at = r->pair_src[p], next, link;
+	uint64_t h, len = r->path_hop[q + 1] - r->path_hop[q];
+
+	if (r->path_lane[q] >= SLUICE_LANES_MAX)
+		return sluice_i_errf(err, errlen, -EINVAL,
+				     "%s %s, path %llu: lane %u is not below %d",
+				     s, d, no, r->path_lane[q],
+				     SLUICE_LANES_MAX);
+	if (!len)
+		return sluice_i_errf(err, errlen, -EINVAL,
+				     "%s %s, path %llu: no links", s, d, no);
+	if (len > SLUICE_PATH_HOPS_MAX)
+		return sluice_i_errf(err, errlen, -EINVAL,
+				     "%s %s, path %llu: more than %d links",
+				     s, d, no, SLUICE_PATH_HOPS_MAX);
+	for (h = r->path_hop[q]; h < r->path_hop[q + 1]; h++) {
+		link = r->hops[h];
+		next = link < g->n_links ? step(g, link, at) : UINT32_MAX;
+		if (next == UINT32_MAX)
+			return sluice_i_errf(err, errlen, -EINVAL,
+					     "%s %s, path %llu: link %u does not leave %s",
+					     s, d, no, link, g->nodes[at].name);
+		link = 2 * link + (next == g->links[link].a);
+		if (seen[link] == q + 1)
+			return sluice_i_errf(err, errlen, -EINVAL,
+					     "%s %s, path %llu: walks link %u from %s twice",
+					     s, d, no, r->hops[h],
+					     g->nodes[at].name);
+		seen[link] = q + 1;
+		at = next;
+	}
+	if (at != r->pair_dst[p])
+		return sluice_i_errf(err, errlen, -EINVAL,
+				     "%s %s, path %llu: ends at %s", s, d, no,
+				     g->nodes[at].name);
+	return 0;
+}
+
+/**
+ * sluice_i_routes_check() - sluice_routes_validate(), saying where
+ * @r:		the route set
+ * @g:		its topology, finalized
+ * @at:		set to the pair at fault: p for pair p, r->n_pairs for a
+ *		pair missing at the end, SLUICE_I_AT_SET for the set as a whole
+ * @err:	the first problem
+ * @errlen:	room in @err
+ *
+ * Time: O(nodes + pairs + hops).
+ *
+ * Return: 0, -EINVAL or -ENOMEM.
+ */
+int sluice_i_routes_check(const struct sluice_routes *r,
+			  const struct sluice_graph *g, uint64_t *at,
+			  char *err, size_t errlen)
+{
+	uint64_t p, q, *seen = NULL;
+	uint32_t *ep = NULL, n_ep;
+	struct expect x;
+	int ret = 0;
+
+	*at = SLUICE_I_AT_SET;
+	if (r->topo_hash != sluice_graph_hash(g) ||
+	    r->n_nodes != g->n_nodes || r->n_links != g->n_links)
+		return sluice_i_errf(err, errlen, -EINVAL,
+				     "the routes were computed for another topology (hash %016llx, this one %016llx)",
+				     (unsigned long long)r->topo_hash,
+				     (unsigned long long)sluice_graph_hash(g));
+	if (r->shard_index >= r->shard_count)
+		return sluice_i_errf(err, errlen, -EINVAL,
+				     "shard %u/%u: the index must be below the count",
+				     r->shard_index, r->shard_count);
+	if (r->truncated_pairs > r->n_pairs)
+		return sluice_i_errf(err, errlen, -EINVAL,
+				     "truncated pairs %llu: more than the %llu pairs",
+				     (unsigned long long)r->truncated_pairs,
+				     (unsigned long long)r->n_pairs);
+	ret = check_indices(r, err, errlen);
+	if (ret)
+		return ret;
+	ep = sluice_i_calloc(g->n_nodes, sizeof(*ep));
+	/* seen[d] == q + 1: path q walked directed link d already */
+	seen = sluice_i_calloc(2 * (size_t)g->n_links, sizeof(*seen));
+	if (!ep || !seen) {
+		ret = no_memory(err, errlen);
+		goto out;
+	}
+	n_ep = sluice_graph_endpoints(g, ep);
+	if (r->shard_count > n_ep) {
+		ret = sluice_i_errf(err, errlen, -EINVAL,
+				    "%u shards for %u sources: at most one shard per source",
+				    r->shard_count, n_ep);
+		goto out;
+	}
+	expect_init(&x, ep, n_ep,
+		    (uint64_t)r->shard_index * n_ep / r->shard_count,
+		    (uint64_t)(r->shard_index + 1) * n_ep / r->shard_count);
+	for (p = 0; p < r->n_pairs && !ret; p++) {
+		uint32_t s = r->pair_src[p], d = r->pair_dst[p];
+		const char *sn, *dn;
+
+		*at = p;
+		if (s >= g->n_nodes || d >= g->n_nodes || s == d ||
+		    !is_endpoint(g, n_ep, s) || !is_endpoint(g, n_ep, d)) {
+			ret = sluice_i_errf(err, errlen, -EINVAL,
+					    "pair %llu: not two distinct endpoints of the topology",
+					    (unsigned long long)p);
+			break;
+		}
+		sn = g->nodes[s].name;
+		dn = g->nodes[d].name;
+		if (p && (s < r->pair_src[p - 1] ||
+			  (s == r->pair_src[p - 1] &&
+			   d <= r->pair_dst[p - 1]))) {
+			ret = sluice_i_errf(err, errlen, -EINVAL,
+					    "pair %s %s: out of order", sn, dn);
+			break;
+		}
+		if (!expect_done(&x) && expect_cmp(&x, s, d) > 0) {
+			ret = sluice_i_errf(err, errlen, -EINVAL,
+					    "pair %s %s is missing",
+					    g->nodes[ep[x.si]].name,
+					    g->nodes[ep[x.di]].name);
+			break;
+		}
+		if (expect_done(&x) || expect_cmp(&x, s, d)) {
+			ret = sluice_i_errf(err, errlen, -EINVAL,
+					    "pair %s %s: %s is not a source of shard %u/%u",
+					    sn, dn, sn, r->shard_index,
+					    r->shard_count);
+			break;
+		}
+		expect_next(&x);
+		for (q = r->pair_path[p]; q < r->pair_path[p + 1] && !ret; q++)
+			ret = check_path(r, g, p, q, seen, err, errlen);
+	}
+	if (!ret && !expect_done(&x)) {
+		*at = r->n_pairs;
+		ret = sluice_i_errf(err, errlen, -EINVAL,
+				    "pair %s %s is missing",
+				    g->nodes[ep[x.si]].name,
+				    g->nodes[ep[x.di]].name);
+	}
+out:
+	free(seen);
+	free(ep);
+	return ret;
+}
+
 /**
  * sluice_routes_validate() - check a route set against its topology
  * @r:		the route set
@@ -344,7 +581,10 @@ static bool is_endpoint(const struct sluice_graph *g, uint32_t n_ep,
  * @err:	the first problem, naming the pair and path
  * @errlen:	room in @err
  *
- * Time: O(pairs + hops), with a mark per directed link reset per path.
+ * Beyond route.h's list: the shard is possible (one source at least) and
+ * holds exactly its pairs, each once, and the index arrays add up.
+ * Time: O(nodes + pairs + hops), with a mark per directed link that
+ * tells paths apart.
  *
  * Return: 0, -EINVAL or -ENOMEM.
  */
@@ -352,87 +592,7 @@ int sluice_routes_validate(const struct sluice_routes *r,
 			   const struct sluice_graph *g,
 			   char *err, size_t errlen)
 {
-	uint64_t p, q, h, *seen;
-	uint32_t at, next, link, n_ep;
-	int ret = 0;
+	uint64_t at;
 
-	if (r->topo_hash != sluice_graph_hash(g) ||
-	    r->n_nodes != g->n_nodes || r->n_links != g->n_links)
-		return sluice_i_errf(err, errlen, -EINVAL,
-				     "the routes were computed for another topology (hash %016llx, this one %016llx)",
-				     (unsigned long long)r->topo_hash,
-				     (unsigned long long)sluice_graph_hash(g));
-	n_ep = sluice_graph_endpoints(g, NULL);
-	/* seen[d] == q + 1: path q walked directed link d already */
-	seen = sluice_i_calloc(2 * (size_t)g->n_links, sizeof(*seen));
-	if (!seen)
-		return no_memory(err, errlen);
-	for (p = 0; p < r->n_pairs && !ret; p++) {
-		const char *s, *d;
-
-		if (r->pair_src[p] >= g->n_nodes ||
-		    r->pair_dst[p] >= g->n_nodes ||
-		    r->pair_src[p] == r->pair_dst[p] ||
-		    !is_endpoint(g, n_ep, r->pair_src[p]) ||
-		    !is_endpoint(g, n_ep, r->pair_dst[p])) {
-			ret = sluice_i_errf(err, errlen, -EINVAL,
-					    "pair %llu: not two distinct endpoints of the topology",
-					    (unsigned long long)p);
-			break;
-		}
-		s = g->nodes[r->pair_src[p]].name;
-		d = g->nodes[r->pair_dst[p]].name;
-		if (p && (r->pair_src[p] < r->pair_src[p - 1] ||
-			  (r->pair_src[p] == r->pair_src[p - 1] &&
-			   r->pair_dst[p] <= r->pair_dst[p - 1]))) {
-			ret = sluice_i_errf(err, errlen, -EINVAL,
-					    "pair %s %s: out of order",
-					    s, d);
-			break;
-		}
-		for (q = r->pair_path[p]; q < r->pair_path[p + 1] && !ret;
-		     q++) {
-			at = r->pair_src[p];
-			if (r->path_lane[q] >= SLUICE_LANES_MAX)
-				ret = sluice_i_errf(err, errlen, -EINVAL,
-						    "%s %s, path %llu: lane %u is not below %d",
-						    s, d,
-						    (unsigned long long)(q - r->pair_path[p] + 1),
-						    r->path_lane[q],
-						    SLUICE_LANES_MAX);
-			for (h = r->path_hop[q]; h < r->path_hop[q + 1] && !ret;
-			     h++) {
-				link = r->hops[h];
-				next = link < g->n_links ? step(g, link, at) :
-							   UINT32_MAX;
-				if (next == UINT32_MAX) {
-					ret = sluice_i_errf(err, errlen, -EINVAL,
-							    "%s %s, path %llu: link %u does not leave %s",
-							    s, d,
-							    (unsigned long long)(q - r->pair_path[p] + 1),
-							    link, g->nodes[at].name);
-					break;
-				}
-				link = 2 * link + (next == g->links[link].a);
-				if (seen[link] == q + 1) {
-					ret = sluice_i_errf(err, errlen, -EINVAL,
-							    "%s %s, path %llu: walks link %u from %s twice",
-							    s, d,
-							    (unsigned long long)(q - r->pair_path[p] + 1),
-							    r->hops[h], g->nodes[at].name);
-					break;
-				}
-				seen[link] = q + 1;
-				at = next;
-			}
-			if (!ret && at != r->pair_dst[p])
-				ret = sluice_i_errf(err, errlen, -EINVAL,
-						    "%s %s, path %llu: ends at %s",
-						    s, d,
-						    (unsigned long long)(q - r->pair_path[p] + 1),
-						    g->nodes[at].name);
-		}
-	}
-	free(seen);
-	return ret;
+	return sluice_i_routes_check(r, g, &at, err, errlen);
 }
