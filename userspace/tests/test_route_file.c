@@ -294,10 +294,10 @@ static char *round_trip(const struct sluice_routes *r,
 
 /* ---- round trips ---- */
 
-enum topo { RING, JELLYFISH, LEAFSPINE, FATTREE, BCUBE, TOPO__COUNT };
+enum topo { RING, JELLYFISH, LEAFSPINE, FATTREE, BCUBE, FC, TOPO__COUNT };
 
 static const char *const topo_names[] = {
-	"ring", "jellyfish", "leafspine", "fattree", "bcube",
+	"ring", "jellyfish", "leafspine", "fattree", "bcube", "fc",
 };
 
 static void make_topo(struct sluice_graph *g, enum topo t)
@@ -320,6 +320,15 @@ static void make_topo(struct sluice_graph *g, enum topo t)
 	case BCUBE:
 		ret = sluice_topo_bcube(g, 3, 1, err, sizeof(err));
 		break;
+	case FC: {
+		struct sluice_fc_params p = {
+			.switches = 16, .inter_ports = 6, .host_ports = 2,
+			.layers = 3, .seed = 3,
+		};
+
+		ret = sluice_topo_fc(g, &p, err, sizeof(err));
+		break;
+	}
 	default:
 		break;
 	}
@@ -352,6 +361,14 @@ static void test_round_trip(void)
 		{ BCUBE, { .algo = SLUICE_ROUTE_BCUBE } },
 		{ BCUBE, { .algo = SLUICE_ROUTE_ECMP } },
 		{ BCUBE, { .algo = SLUICE_ROUTE_KSP, .paths = 3 } },
+		{ FC, { .algo = SLUICE_ROUTE_FC } },
+		{ FC, { .algo = SLUICE_ROUTE_ECMP } },
+		{ FC, { .algo = SLUICE_ROUTE_EDST, .lanes = 3, .seed = 9 } },
+		{ JELLYFISH, { .algo = SLUICE_ROUTE_EDST, .lanes = 4,
+			       .seed = 1 } },
+		{ JELLYFISH, { .algo = SLUICE_ROUTE_EDST_SHALLOW, .lanes = 2,
+			       .seed = 77 } },
+		{ FATTREE, { .algo = SLUICE_ROUTE_EDST } },
 	};
 	struct sluice_routes r;
 	struct sluice_graph g;
@@ -378,11 +395,19 @@ static void test_round_trip(void)
 		if (!t)
 			ktap_diag("case %zu: %s %s", i,
 				  topo_names[cases[i].topo], r.algo);
+		/* lanes beyond the first show as @L */
+		else if (cases[i].o.lanes > 1 &&
+			 !KTAP_EXPECT(strstr(t, " @1 ") &&
+				      strstr(t, cases[i].o.lanes > 2 ?
+					     " @2 " : " @1 ")))
+			ktap_diag("case %zu: no lanes in the file", i);
+		if (cases[i].topo == FC && r.algo[0] == 'f')
+			KTAP_EXPECT(strstr(t ? t : "", ":\n"));
 		free(t);
 		sluice_routes_free(&r);
 		sluice_graph_free(&g);
 	}
-	ktap_result("file: compute, write, read, write gives the same bytes and arrays on ring, jellyfish, leaf-spine, fat-tree, bcube");
+	ktap_result("file: compute, write, read, write gives the same bytes and arrays on ring, jellyfish, leaf-spine, fat-tree, bcube, fc; all algorithms, lanes");
 }
 
 /* The small fabric's ecmp set, byte for byte. */
@@ -547,24 +572,36 @@ static void test_colon_names(void)
 
 static void test_threads(void)
 {
-	static const struct sluice_route_opts opts[] = {
-		{ .algo = SLUICE_ROUTE_ECMP },
-		{ .algo = SLUICE_ROUTE_KSP, .paths = 5 },
-		{ .algo = SLUICE_ROUTE_UPDOWN },
+	static const struct {
+		enum topo		topo;
+		struct sluice_route_opts o;
+	} cases[] = {
+		{ TOPO__COUNT, { .algo = SLUICE_ROUTE_ECMP } },
+		{ TOPO__COUNT, { .algo = SLUICE_ROUTE_KSP, .paths = 5 } },
+		{ TOPO__COUNT, { .algo = SLUICE_ROUTE_UPDOWN } },
+		{ TOPO__COUNT, { .algo = SLUICE_ROUTE_EDST, .lanes = 3,
+				 .seed = 4 } },
+		{ TOPO__COUNT, { .algo = SLUICE_ROUTE_EDST_SHALLOW } },
+		{ FC, { .algo = SLUICE_ROUTE_FC } },
+		{ BCUBE, { .algo = SLUICE_ROUTE_BCUBE } },
 	};
 	static const uint32_t threads[] = { 1, 2, 5, 0 };
 	struct sluice_routes base, r;
 	struct sluice_graph g;
 	size_t i, k;
 
-	if (sluice_topo_jellyfish(&g, 24, 5, 1, 3, err, sizeof(err)))
-		die("jellyfish");
-	for (i = 0; i < ARRAY_SIZE(opts); i++) {
-		if (compute(&g, &opts[i], 1, 0, 1, &base))
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		/* TOPO__COUNT: a larger jellyfish than make_topo()'s */
+		if (cases[i].topo != TOPO__COUNT)
+			make_topo(&g, cases[i].topo);
+		else if (sluice_topo_jellyfish(&g, 24, 5, 1, 3, err,
+					       sizeof(err)))
+			die("jellyfish");
+		if (compute(&g, &cases[i].o, 1, 0, 1, &base))
 			die("compute");
 		for (k = 1; k < ARRAY_SIZE(threads); k++) {
-			if (!KTAP_EXPECT_INT(compute(&g, &opts[i], threads[k],
-						     0, 1, &r), 0))
+			if (!KTAP_EXPECT_INT(compute(&g, &cases[i].o,
+						     threads[k], 0, 1, &r), 0))
 				continue;
 			if (!KTAP_EXPECT(same_routes(&base, &r)))
 				ktap_diag("%s, %u threads", r.algo,
@@ -572,9 +609,9 @@ static void test_threads(void)
 			sluice_routes_free(&r);
 		}
 		sluice_routes_free(&base);
+		sluice_graph_free(&g);
 	}
-	sluice_graph_free(&g);
-	ktap_result("compute: 1, 2, 5 and all-CPU threads give the same set");
+	ktap_result("compute: 1, 2, 5 and all-CPU threads give the same set, every algorithm");
 }
 
 static void test_shards(void)
@@ -639,40 +676,55 @@ static void test_shards(void)
 	ktap_result("shards: i/n for n = 1 to 4 (all sources), merged in shuffled order, equal the whole set");
 }
 
-static void test_shards_jellyfish(void)
+static void test_shards_all(void)
 {
-	struct sluice_route_opts o = { .algo = SLUICE_ROUTE_UPDOWN };
-	struct sluice_routes whole, merged, shards[5];
+	static const struct {
+		enum topo		topo;
+		struct sluice_route_opts o;
+	} cases[] = {
+		{ JELLYFISH, { .algo = SLUICE_ROUTE_UPDOWN } },
+		{ JELLYFISH, { .algo = SLUICE_ROUTE_EDST, .lanes = 2,
+			       .seed = 3 } },
+		{ FC, { .algo = SLUICE_ROUTE_FC } },
+		{ BCUBE, { .algo = SLUICE_ROUTE_BCUBE } },
+	};
+	struct sluice_routes whole, merged, shards[5], shuffled[5];
 	struct sluice_rng rng;
 	struct sluice_graph g;
 	uint32_t n, i, order[5];
+	size_t c;
 
 	sluice_rng_seed(&rng, 5);
-	if (sluice_topo_jellyfish(&g, 17, 4, 1, 9, err, sizeof(err)))
-		die("jellyfish");
-	compute_or_die(&g, &o, &whole);
-	for (n = 1; n <= 5; n++) {
-		struct sluice_routes shuffled[5];
-
-		for (i = 0; i < n; i++) {
-			order[i] = i;
-			if (compute(&g, &o, 2, i, n, &shards[i]))
-				die("shard");
+	for (c = 0; c < ARRAY_SIZE(cases); c++) {
+		make_topo(&g, cases[c].topo);
+		compute_or_die(&g, &cases[c].o, &whole);
+		for (n = 1; n <= 5; n++) {
+			for (i = 0; i < n; i++) {
+				order[i] = i;
+				if (compute(&g, &cases[c].o, 2, i, n,
+					    &shards[i]))
+					die("shard");
+			}
+			sluice_rng_shuffle(&rng, order, n);
+			for (i = 0; i < n; i++)
+				shuffled[i] = shards[order[i]];
+			if (KTAP_EXPECT_INT(sluice_routes_merge(&merged,
+								shuffled, n,
+								err,
+								sizeof(err)),
+					    0)) {
+				if (!KTAP_EXPECT(same_routes(&whole, &merged)))
+					ktap_diag("%s, %u shards", whole.algo,
+						  n);
+				sluice_routes_free(&merged);
+			}
+			for (i = 0; i < n; i++)
+				sluice_routes_free(&shards[i]);
 		}
-		sluice_rng_shuffle(&rng, order, n);
-		for (i = 0; i < n; i++)
-			shuffled[i] = shards[order[i]];
-		if (KTAP_EXPECT_INT(sluice_routes_merge(&merged, shuffled, n,
-							err, sizeof(err)), 0)) {
-			KTAP_EXPECT(same_routes(&whole, &merged));
-			sluice_routes_free(&merged);
-		}
-		for (i = 0; i < n; i++)
-			sluice_routes_free(&shards[i]);
+		sluice_routes_free(&whole);
+		sluice_graph_free(&g);
 	}
-	sluice_routes_free(&whole);
-	sluice_graph_free(&g);
-	ktap_result("shards: i/n for n = 1 to 5 on a 17-switch jellyfish, shuffled, merge to the whole set");
+	ktap_result("shards: i/n for n = 1 to 5, shuffled, merge to the whole set: updown, edst with lanes, fc, bcube");
 }
 
 static void test_merge_errors(void)
@@ -1830,7 +1882,7 @@ static void (*const tests[])(void) = {
 	test_colon_names,
 	test_threads,
 	test_shards,
-	test_shards_jellyfish,
+	test_shards_all,
 	test_merge_errors,
 	test_compute_errors,
 	test_progress,
