@@ -439,6 +439,15 @@ static void test_exact_file(void)
 	if (t && strcmp(t, want))
 		ktap_diag("got:\n%s", t);
 	free(t);
+	/* options no computed set has are refused, not read out of range */
+	r.opts.orient = 9;
+	KTAP_EXPECT(!to_text(&r, &g));
+	KTAP_EXPECT_STR(err, "cannot write orientation 9, root 0: not a route set's options");
+	r.opts.orient = SLUICE_ORIENT_BFS;
+	r.opts.has_root = true;
+	r.opts.root = 4;
+	KTAP_EXPECT(!to_text(&r, &g));
+	KTAP_EXPECT_STR(err, "cannot write orientation 2, root 4: not a route set's options");
 	sluice_routes_free(&r);
 	sluice_graph_free(&g);
 	ktap_result("file: the small fabric's ecmp set, byte for byte");
@@ -839,6 +848,24 @@ static void test_compute_errors(void)
 	KTAP_EXPECT_INT(r.n_pairs, 2);
 	KTAP_EXPECT_INT(r.pair_src[0], 3);
 	sluice_routes_free(&r);
+	/* options a route file could not hold */
+	o.orient = 7;
+	KTAP_EXPECT_INT(compute(&g, &o, 1, 0, 1, &r), -EINVAL);
+	KTAP_EXPECT_STR(err, "unknown orientation 7");
+	o.orient = SLUICE_ORIENT_AUTO;
+	o.has_root = true;
+	o.root = 4;
+	KTAP_EXPECT_INT(compute(&g, &o, 1, 0, 1, &r), -EINVAL);
+	KTAP_EXPECT_STR(err, "root 4 is not a node (0 to 3)");
+	o.has_root = false;
+	o.lanes = SLUICE_LANES_MAX + 1;
+	KTAP_EXPECT_INT(compute(&g, &o, 1, 0, 1, &r), -EINVAL);
+	KTAP_EXPECT_STR(err, "lanes 9: at most 8");
+	KTAP_EXPECT(is_zero(&r));
+	o.lanes = SLUICE_LANES_MAX;
+	KTAP_EXPECT_INT(compute(&g, &o, 1, 0, 1, &r), 0);
+	sluice_routes_free(&r);
+	o.lanes = 0;
 	/* the algorithm's preparation fails */
 	o.algo = SLUICE_ROUTE_UPDOWN;
 	o.orient = SLUICE_ORIENT_TIER;

@@ -72,7 +72,7 @@ static char *put_u64(char *p, uint64_t v)
  *
  * Time: O(pairs + hops).
  *
- * Return: 0 or -EIO.
+ * Return: 0, -EINVAL (options out of range), -ENOMEM or -EIO.
  */
 int sluice_routes_write(const struct sluice_routes *r,
 			const struct sluice_graph *g, FILE *f,
@@ -83,6 +83,12 @@ int sluice_routes_write(const struct sluice_routes *r,
 	uint64_t i, q, h;
 	int ret = 0;
 
+	/* a hand-made set could index past these arrays */
+	if ((unsigned int)r->opts.orient > SLUICE_ORIENT_BFS ||
+	    (r->opts.has_root && r->opts.root >= g->n_nodes))
+		return sluice_i_errf(err, errlen, -EINVAL,
+				     "cannot write orientation %d, root %u: not a route set's options",
+				     r->opts.orient, r->opts.root);
 	fprintf(f, "%s %d\n", FORMAT, VERSION);
 	fprintf(f, "topology nodes %u links %u hash %016llx\n",
 		r->n_nodes, r->n_links, (unsigned long long)r->topo_hash);

@@ -249,6 +249,18 @@ int sluice_routes_compute(const struct sluice_graph *g,
 	if ((unsigned int)o->algo >= SLUICE_ROUTE__COUNT)
 		return sluice_i_errf(err, errlen, -EINVAL,
 				     "unknown routing algorithm %d", o->algo);
+	/* what the route file must be able to hold, whatever the algorithm */
+	if ((unsigned int)o->orient > SLUICE_ORIENT_BFS)
+		return sluice_i_errf(err, errlen, -EINVAL,
+				     "unknown orientation %d", o->orient);
+	if (o->has_root && o->root >= g->n_nodes)
+		return sluice_i_errf(err, errlen, -EINVAL,
+				     "root %u is not a node (0 to %u)",
+				     o->root, g->n_nodes - 1);
+	if (o->lanes > SLUICE_LANES_MAX)
+		return sluice_i_errf(err, errlen, -EINVAL,
+				     "lanes %u: at most %d", o->lanes,
+				     SLUICE_LANES_MAX);
 	if (c->threads > THREADS_MAX)
 		return sluice_i_errf(err, errlen, -EINVAL,
 				     "threads: at most %d", THREADS_MAX);
