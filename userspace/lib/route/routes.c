@@ -30,7 +30,10 @@ static const struct sluice_algo_ops *const algo_ops[SLUICE_ROUTE__COUNT] = {
 	[SLUICE_ROUTE_BCUBE]		= &sluice_algo_bcube,
 };
 
-/* What the threads share.  Only the atomics and the error change. */
+/*
+ * What the threads share.  Only the atomics, the error and the count of
+ * running workers change; the last two under @lock.
+ */
 struct job {
 	const struct sluice_algo_ops	*ops;
 	void				*ctx;
@@ -43,6 +46,8 @@ struct job {
 	atomic_uint			done;
 	atomic_bool			failed;
 	pthread_mutex_t			lock;
+	pthread_cond_t			exited;	/* a worker ended */
+	uint32_t			running;
 	uint32_t			err_src;	/* lowest failed source */
 	int				err_ret;
 	char				err[SLUICE_ERRLEN];
@@ -76,9 +81,8 @@ static bool complete(const struct sluice_path_buf *b, const uint32_t *dsts,
 	       !memcmp(b->pair_dst, dsts, (size_t)n * sizeof(*dsts));
 }
 
-static void *worker(void *arg)
+static void work(struct job *j)
 {
-	struct job *j = arg;
 	char err[SLUICE_ERRLEN] = "";
 	uint32_t *dsts;
 	void *w = NULL;
@@ -88,13 +92,13 @@ static void *worker(void *arg)
 	dsts = sluice_i_calloc(j->n_ep, sizeof(*dsts));
 	if (!dsts) {
 		job_fail(j, 0, -ENOMEM, "out of memory");
-		return NULL;
+		return;
 	}
 	ret = j->ops->worker_init(j->ctx, &w);
 	if (ret) {
 		job_fail(j, 0, ret, "out of memory");
 		free(dsts);
-		return NULL;
+		return;
 	}
 	while (!atomic_load(&j->failed)) {
 		i = atomic_fetch_add(&j->next, 1);
@@ -116,11 +120,23 @@ static void *worker(void *arg)
 				 "out of memory" : err);
 			break;
 		}
-		/* The source's buffer may be let go: hand its memory back. */
+		/* counted for the progress callback */
 		atomic_fetch_add(&j->done, 1);
 	}
 	j->ops->worker_free(w);
 	free(dsts);
+}
+
+static void *worker(void *arg)
+{
+	struct job *j = arg;
+
+	work(j);
+	/* wakes run() as soon as the last one is done, not at its next tick */
+	pthread_mutex_lock(&j->lock);
+	if (!--j->running)
+		pthread_cond_signal(&j->exited);
+	pthread_mutex_unlock(&j->lock);
 	return NULL;
 }
 
@@ -131,29 +147,65 @@ static uint32_t online_cpus(void)
 	return n < 1 ? 1 : n > THREADS_MAX ? THREADS_MAX : (uint32_t)n;
 }
 
+/*
+ * The calling thread reports progress every PROGRESS_NS until the workers
+ * are all done, waiting on @exited in between, so that the end of the job
+ * is seen at once rather than at the next tick.  The callback runs without
+ * the lock held.
+ */
+static void report(struct job *j, const struct sluice_compute_opts *c,
+		   uint32_t total)
+{
+	struct timespec tick;
+	uint32_t done;
+
+	clock_gettime(CLOCK_MONOTONIC, &tick);
+	pthread_mutex_lock(&j->lock);
+	while (j->running) {
+		done = atomic_load(&j->done);
+		pthread_mutex_unlock(&j->lock);
+		if (!atomic_load(&j->failed))
+			c->progress(c->progress_arg, done, total);
+		pthread_mutex_lock(&j->lock);
+		tick.tv_nsec += PROGRESS_NS;
+		if (tick.tv_nsec >= 1000000000L) {
+			tick.tv_sec++;
+			tick.tv_nsec -= 1000000000L;
+		}
+		while (j->running &&
+		       pthread_cond_timedwait(&j->exited, &j->lock,
+					      &tick) != ETIMEDOUT)
+			;
+	}
+	pthread_mutex_unlock(&j->lock);
+}
+
 /* Runs the threads; the calling thread reports progress meanwhile. */
 static int run(struct job *j, const struct sluice_compute_opts *c)
 {
 	uint32_t n = c->threads ? c->threads : online_cpus();
 	uint32_t total = j->last - j->first;
-	struct timespec nap = { 0, PROGRESS_NS };
 	pthread_t tid[THREADS_MAX];
 	uint32_t i, started = 0;
 
 	if (n > total)
 		n = total ? total : 1;
 	for (i = 0; i < n; i++) {
+		/* counted first: a worker may end before create returns */
+		pthread_mutex_lock(&j->lock);
+		j->running++;
+		pthread_mutex_unlock(&j->lock);
 		if (pthread_create(&tid[i], NULL, worker, j)) {
+			pthread_mutex_lock(&j->lock);
+			j->running--;
+			pthread_mutex_unlock(&j->lock);
 			job_fail(j, 0, -EAGAIN, "cannot start a thread");
 			break;
 		}
 		started++;
 	}
-	while (c->progress && !atomic_load(&j->failed) &&
-	       atomic_load(&j->done) < total) {
-		c->progress(c->progress_arg, atomic_load(&j->done), total);
-		nanosleep(&nap, NULL);
-	}
+	if (c->progress)
+		report(j, c, total);
 	for (i = 0; i < started; i++)
 		pthread_join(tid[i], NULL);
 	if (c->progress && !atomic_load(&j->failed))
@@ -236,6 +288,7 @@ int sluice_routes_compute(const struct sluice_graph *g,
 			  struct sluice_routes *r, char *err, size_t errlen)
 {
 	static const struct sluice_compute_opts defaults;
+	pthread_condattr_t ca;
 	uint32_t shards, i;
 	struct job j = { 0 };
 	int ret;
@@ -291,6 +344,10 @@ int sluice_routes_compute(const struct sluice_graph *g,
 	atomic_init(&j.done, 0);
 	atomic_init(&j.failed, false);
 	pthread_mutex_init(&j.lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&j.exited, &ca);
+	pthread_condattr_destroy(&ca);
 
 	ret = j.ops->prepare(g, o, &j.ctx, err, errlen);
 	if (!ret) {
@@ -314,6 +371,7 @@ int sluice_routes_compute(const struct sluice_graph *g,
 		sluice_path_buf_free(&j.bufs[i]);
 	free(j.bufs);
 	free((void *)j.ep);
+	pthread_cond_destroy(&j.exited);
 	pthread_mutex_destroy(&j.lock);
 	if (ret)
 		sluice_routes_free(r);
