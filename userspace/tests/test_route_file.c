@@ -771,6 +771,17 @@ static void test_merge_errors(void)
 		KTAP_EXPECT(is_zero(&out));
 	}
 
+	/* an index past the count, as a hand-made set may have */
+	{
+		struct sluice_routes d[3] = { s[0], s[1], s[2] };
+
+		d[1].shard_index = 5;
+		KTAP_EXPECT_INT(sluice_routes_merge(&out, d, 3, err,
+						    sizeof(err)), -EINVAL);
+		KTAP_EXPECT_STR(err, "shard 5/3: the index must be below the count");
+		KTAP_EXPECT(is_zero(&out));
+	}
+
 	/* another algorithm, other options, another topology */
 	o.algo = SLUICE_ROUTE_ECMP;
 	if (compute(&g, &o, 1, 1, 3, &s[3]))

@@ -700,6 +700,10 @@ int sluice_routes_merge(struct sluice_routes *out,
 			ret = sluice_i_errf(err, errlen, -EINVAL,
 					    "shard %u/%u given with %u shards",
 					    s->shard_index, s->shard_count, n);
+		else if (s->shard_index >= n)
+			ret = sluice_i_errf(err, errlen, -EINVAL,
+					    "shard %u/%u: the index must be below the count",
+					    s->shard_index, n);
 		else if (by_index[s->shard_index])
 			ret = sluice_i_errf(err, errlen, -EINVAL,
 					    "shard %u/%u given twice",
