@@ -520,6 +520,28 @@ static void test_no_path(void)
 	t = round_trip(&r, &g);
 	KTAP_EXPECT(t && strstr(t, "pairs 6 paths 0 hops 0 truncated 0\n"));
 	free(t);
+	/* shards read from files without paths merge */
+	{
+		struct sluice_routes sh[3], back[3], whole;
+		uint32_t i;
+
+		for (i = 0; i < 3; i++) {
+			if (compute(&g, &o, 1, i, 3, &sh[i]))
+				die("shard");
+			t = to_text(&sh[i], &g);
+			if (!t || from_text(&back[2 - i], &g, t))
+				die("shard file");
+			free(t);
+			sluice_routes_free(&sh[i]);
+		}
+		if (KTAP_EXPECT_INT(sluice_routes_merge(&whole, back, 3, err,
+							sizeof(err)), 0)) {
+			KTAP_EXPECT(same_routes(&r, &whole));
+			sluice_routes_free(&whole);
+		}
+		for (i = 0; i < 3; i++)
+			sluice_routes_free(&back[i]);
+	}
 	sluice_routes_free(&r);
 	sluice_graph_free(&g);
 
@@ -533,6 +555,21 @@ static void test_no_path(void)
 		KTAP_EXPECT_INT(r.n_pairs, 0);
 		t = round_trip(&r, &g);
 		KTAP_EXPECT(t && strstr(t, "pairs 0 paths 0 hops 0 truncated 0\nend\n"));
+		/* read back, it merges as its only shard */
+		{
+			struct sluice_routes back, whole;
+
+			if (!t || from_text(&back, &g, t))
+				die("read");
+			if (KTAP_EXPECT_INT(sluice_routes_merge(&whole, &back,
+								1, err,
+								sizeof(err)),
+					    0)) {
+				KTAP_EXPECT(same_routes(&r, &whole));
+				sluice_routes_free(&whole);
+			}
+			sluice_routes_free(&back);
+		}
 		free(t);
 		sluice_routes_free(&r);
 		sluice_graph_free(&g);

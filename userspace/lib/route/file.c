@@ -742,20 +742,25 @@ int sluice_routes_merge(struct sluice_routes *out,
 	for (i = 0; i < n; i++) {
 		const struct sluice_routes *s = by_index[i];
 
-		memcpy(out->pair_src + out->n_pairs, s->pair_src,
-		       s->n_pairs * sizeof(*s->pair_src));
-		memcpy(out->pair_dst + out->n_pairs, s->pair_dst,
-		       s->n_pairs * sizeof(*s->pair_dst));
+		/* a read set without pairs or paths has NULL arrays */
+		if (s->n_pairs) {
+			memcpy(out->pair_src + out->n_pairs, s->pair_src,
+			       s->n_pairs * sizeof(*s->pair_src));
+			memcpy(out->pair_dst + out->n_pairs, s->pair_dst,
+			       s->n_pairs * sizeof(*s->pair_dst));
+		}
 		for (k = 0; k < s->n_pairs; k++)
 			out->pair_path[out->n_pairs + k] = out->n_paths +
 							   s->pair_path[k];
 		for (k = 0; k < s->n_paths; k++)
 			out->path_hop[out->n_paths + k] = out->n_hops +
 							  s->path_hop[k];
-		memcpy(out->path_lane + out->n_paths, s->path_lane,
-		       s->n_paths);
-		memcpy(out->hops + out->n_hops, s->hops,
-		       s->n_hops * sizeof(*s->hops));
+		if (s->n_paths) {
+			memcpy(out->path_lane + out->n_paths, s->path_lane,
+			       s->n_paths);
+			memcpy(out->hops + out->n_hops, s->hops,
+			       s->n_hops * sizeof(*s->hops));
+		}
 		out->n_pairs += s->n_pairs;
 		out->n_paths += s->n_paths;
 		out->n_hops += s->n_hops;

@@ -78,7 +78,7 @@ static bool complete(const struct sluice_path_buf *b, const uint32_t *dsts,
 		     uint32_t n)
 {
 	return b->n_pairs == n &&
-	       !memcmp(b->pair_dst, dsts, (size_t)n * sizeof(*dsts));
+	       (!n || !memcmp(b->pair_dst, dsts, (size_t)n * sizeof(*dsts)));
 }
 
 static void work(struct job *j)
@@ -252,9 +252,13 @@ static int join(struct sluice_routes *r, struct sluice_path_buf *bufs,
 		for (q = 0; q < b->n_paths; q++)
 			r->path_hop[r->n_paths + q] = r->n_hops +
 						      b->path_hop[q];
-		memcpy(r->path_lane + r->n_paths, b->path_lane, b->n_paths);
-		memcpy(r->hops + r->n_hops, b->hops,
-		       b->n_hops * sizeof(*b->hops));
+		/* a source without paths has no arrays: no memcpy(NULL) */
+		if (b->n_paths) {
+			memcpy(r->path_lane + r->n_paths, b->path_lane,
+			       b->n_paths);
+			memcpy(r->hops + r->n_hops, b->hops,
+			       b->n_hops * sizeof(*b->hops));
+		}
 		p += b->n_pairs;
 		r->n_paths += b->n_paths;
 		r->n_hops += b->n_hops;
