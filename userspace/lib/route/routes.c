@@ -132,7 +132,7 @@ static void *worker(void *arg)
 	struct job *j = arg;
 
 	work(j);
-	/* wakes run() as soon as the last one is done, not at its next tick */
+	/* wakes report() as soon as the last one is done, not at a tick */
 	pthread_mutex_lock(&j->lock);
 	if (!--j->running)
 		pthread_cond_signal(&j->exited);
