@@ -211,7 +211,8 @@ static void all_simple(const struct sluice_graph *g, uint32_t s, uint32_t t,
 	if (maxlen > MAXL)
 		maxlen = MAXL;
 	simple_dfs(g, s, t, maxlen, on, h, 0, out);
-	qsort(out->p, out->n, sizeof(*out->p), path_cmp);
+	if (out->n)	/* qsort(NULL, 0) is undefined */
+		qsort(out->p, out->n, sizeof(*out->p), path_cmp);
 }
 
 /* Keeps the shortest paths of a sorted list. */

@@ -3,6 +3,7 @@
  * The multigraph of a switch fabric: building, validating, the CSR
  * adjacency.  See sluice/graph.h.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -115,14 +116,16 @@ void sluice_graph_free(struct sluice_graph *g)
 
 /*
  * Names end up in files, on command lines and in Graphviz: letters, digits
- * and "-_.:/" keep them safe in all three without quoting.
+ * and "-_.:/" keep them safe in all three without quoting.  The first is a
+ * letter or digit, so that no name reads as an option ("-o") or as the
+ * route file's "-" for no node.
  */
 static bool valid_name(const char *name)
 {
 	size_t len = strlen(name);
 	const char *p;
 
-	if (!len || len >= SLUICE_NAME_MAX)
+	if (!len || len >= SLUICE_NAME_MAX || !isalnum((unsigned char)*name))
 		return false;
 	for (p = name; *p; p++)
 		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
@@ -135,7 +138,8 @@ static bool valid_name(const char *name)
  * sluice_graph_set_node() - name and describe node @u
  * @g:		the graph
  * @u:		the node
- * @name:	1 to SLUICE_NAME_MAX - 1 letters, digits or "-_.:/", unique
+ * @name:	1 to SLUICE_NAME_MAX - 1 letters, digits or "-_.:/", the first
+ *		a letter or digit, unique
  *		(checked by sluice_graph_finalize())
  * @kind:	switch or server
  * @hosts:	host ports, at most SLUICE_HOSTS_MAX
@@ -157,7 +161,7 @@ int sluice_graph_set_node(struct sluice_graph *g, uint32_t u,
 				     "nodes[%u]: no such node", u);
 	if (!valid_name(name))
 		return sluice_i_errf(err, errlen, -EINVAL,
-				     "nodes[%u].name: \"%.40s\" is not 1 to %d letters, digits or -_.:/",
+				     "nodes[%u].name: \"%.40s\" is not 1 to %d letters, digits or -_.:/ starting with a letter or digit",
 				     u, name, SLUICE_NAME_MAX - 1);
 	if ((unsigned int)kind > SLUICE_NODE_SERVER)
 		return sluice_i_errf(err, errlen, -EINVAL,
