@@ -999,7 +999,8 @@ static bool against_brute(const struct sluice_graph *g,
 
 /*
  * The library's own algorithms, driven through their ops: what theory says
- * where it says something - up*_/down* (Theorem 8) and edge-disjoint
+ * where it says something - FC's virtual up-down routing (Lemma 4 and
+ * Theorem 8), up*_/down* (Theorem 8) and edge-disjoint
  * spanning trees (a tree's paths never turn back, and trees share no link)
  * are CBD-free, and so are shortest paths on a fat-tree, which are up-down;
  * shortest paths on expanders (FC section 2.2.1) and BCube's source routes
@@ -1027,6 +1028,11 @@ static void test_algorithms(void)
 		  0, 0, 1 },
 		{ "fattree", &sluice_algo_ksp, SLUICE_ROUTE_KSP, 0, 8, -1 },
 		{ "bcube", &sluice_algo_bcube, SLUICE_ROUTE_BCUBE, 0, 0, 0 },
+		{ "fc", &sluice_algo_fc, SLUICE_ROUTE_FC, 0, 0, 1 },
+		{ "fc", &sluice_algo_ecmp, SLUICE_ROUTE_ECMP, 0, 0, -1 },
+	};
+	struct sluice_fc_params fc = {
+		.switches = 16, .inter_ports = 6, .host_ports = 1, .layers = 3,
 	};
 	struct sluice_route_opts o;
 	struct sluice_routes r;
@@ -1037,13 +1043,17 @@ static void test_algorithms(void)
 
 	for (i = 0; i < ARRAY_SIZE(cases); i++)
 		/* the seed makes the jellyfish and edst's tree sets */
-		for (seed = 0; seed < (cases[i].topo[0] == 'j' ? 4 : 1);
+		for (seed = 0; seed < (strcmp(cases[i].topo, "jellyfish") &&
+					strcmp(cases[i].topo, "fc") ? 1 : 4);
 		     seed++) {
 			sets++;
 			if (!strcmp(cases[i].topo, "jellyfish"))
 				ret = sluice_topo_jellyfish(&g, 12, 3, 1, seed,
 							    err, sizeof(err));
-			else if (!strcmp(cases[i].topo, "fattree"))
+			else if (!strcmp(cases[i].topo, "fc")) {
+				fc.seed = seed + 1;
+				ret = sluice_topo_fc(&g, &fc, err, sizeof(err));
+			} else if (!strcmp(cases[i].topo, "fattree"))
 				ret = sluice_topo_fattree(&g, 4, err,
 							  sizeof(err));
 			else
@@ -1072,8 +1082,8 @@ static void test_algorithms(void)
 			sluice_graph_free(&g);
 		}
 	ktap_diag("%u of %u sets with a CBD", cbd, sets);
-	KTAP_EXPECT_INT(sets, 24);
-	ktap_result("algorithms: updown, edst free, ecmp on expanders and bcube not");
+	KTAP_EXPECT_INT(sets, 32);
+	ktap_result("algorithms: updown, edst, fc free, ecmp on expanders and bcube not");
 }
 
 static void expect_error(const struct sluice_graph *g,
