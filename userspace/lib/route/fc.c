@@ -42,16 +42,19 @@
  * are found from the narrow sides: the top layer, the widest, is met
  * through the up-cone's rank k - 2 and the down-cone's rank k, and the arcs
  * of the local network are recorded as they are met.  On that network,
- * successive shortest paths with potentials: each augmenting path comes
+ * successive shortest paths with potentials.  The first potentials are
+ * minus the exact distances to t (dynamic programming over the DAG), so
+ * that the arcs of zero reduced cost lead to t; each augmenting path comes
  * from a Dijkstra on reduced costs (small non-negative integers: a bucket
- * queue, last in first out, so that a run of zero reduced cost goes
- * depth first) stopped at t; potentials only change when the distance to
- * t grows, a few times per pair.  The last search, which misses t, proves
- * the flow maximum.  Scratch memory lives in the worker, sized once for
- * the whole graph; stamps instead of clearing make a pair cost only what
- * it touches.  The result is checked before it is emitted: no residual arc
- * of negative reduced cost (so of min cost), the paths walks from s to t
- * that never take a solid arc twice, their cost that of the flow.
+ * queue, last in first out, so that a run of zero reduced cost goes depth
+ * first) stopped at t; potentials only change when the distance to t
+ * grows, a few times per pair.  The last search, which misses t, proves the
+ * flow maximum.  Scratch memory lives in the worker, sized once for the
+ * whole graph; stamps instead of clearing make a pair cost only what it
+ * touches.  The result is checked before it is emitted: no residual arc of
+ * negative reduced cost (so of min cost); the paths walks from s to t that
+ * never take a solid arc twice and, all together, take as many links as
+ * the flow.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -65,12 +68,6 @@
 #define REVERSE		0xffffffffu	/* garc of a residual reverse arc */
 #define NONE		0xffffffffu
 
-/* A solid arc: the virtual node at its other end and its id. */
-struct fc_adj {
-	uint32_t	node;
-	uint32_t	arc;	/* 2 * link + 1 if it walks the link down */
-};
-
 struct fc_ctx {
 	const struct sluice_graph *g;
 	uint32_t	k;		/* layers */
@@ -78,9 +75,13 @@ struct fc_ctx {
 	uint32_t	n_virt;
 	uint32_t	max_arcs;	/* forward arcs of any local network */
 	int64_t		m;		/* lexicographic cost of a solid arc */
-	/* solid arcs by tail and by head (CSR), in arc id order */
-	uint32_t	*out_off, *in_off;
-	struct fc_adj	*out, *in;
+	/*
+	 * Solid arcs by tail and by head (CSR), in arc id order: the node at
+	 * the other end, and the arc id, 2 link + 1 if it walks the link
+	 * down.  Apart, as the pruning mostly reads the nodes.
+	 */
+	uint32_t	*out_off, *out_node, *out_arc;
+	uint32_t	*in_off, *in_node, *in_arc;
 };
 
 /* An arc of the local residual network; garc[] says what it is. */
@@ -111,15 +112,21 @@ struct fc_worker {
 	/* the local network: nl nodes, 2 m arcs, CSR by tail */
 	uint32_t	nl, m, ls, lt;
 	uint32_t	n_solid;
+	uint64_t	solid;	/* links the flow takes */
 	uint32_t	*eu, *ew, *eg;	/* forward arcs as found */
 	uint32_t	*node;		/* local id -> virtual node */
 	uint32_t	*off;		/* nl + 1 */
+	uint32_t	*fend;	/* forward arcs of u: off[u] to fend[u] - 1 */
 	uint32_t	*pos;
 	struct larc	*arc;
 	uint32_t	*garc;	/* solid arc id, DASHED or REVERSE */
+	int32_t		dashed_cap;
 	/* the solve */
-	int32_t		*pi, *dist;
-	uint32_t	*seen, search;	/* dist[] valid: seen == search */
+	int32_t		*pi;
+	/* ~search << 32 | distance: smaller is better or newer */
+	uint64_t	*key;
+	uint32_t	n_key;
+	uint32_t	search;
 	uint32_t	*popped, n_popped;	/* settled by the last search */
 	uint32_t	*par;		/* arc into a node on its shortest path */
 	uint32_t	*bhead;		/* bucket queue: lists of entries */
@@ -208,8 +215,10 @@ static void fc_release(void *ctx)
 		return;
 	free(c->out_off);
 	free(c->in_off);
-	free(c->out);
-	free(c->in);
+	free(c->out_node);
+	free(c->out_arc);
+	free(c->in_node);
+	free(c->in_arc);
 	free(c);
 }
 
@@ -230,8 +239,10 @@ static void fill_csr(struct fc_ctx *c)
 	/* Each node's start serves as its cursor, then all shift back. */
 	for (a = 0; a < n_arcs; a++) {
 		arc_ends(c, a, &tail, &head);
-		c->out[c->out_off[tail]++] = (struct fc_adj){ head, a };
-		c->in[c->in_off[head]++] = (struct fc_adj){ tail, a };
+		c->out_node[c->out_off[tail]] = head;
+		c->out_arc[c->out_off[tail]++] = a;
+		c->in_node[c->in_off[head]] = tail;
+		c->in_arc[c->in_off[head]++] = a;
 	}
 	for (v = c->n_virt; v > 0; v--) {
 		c->out_off[v] = c->out_off[v - 1];
@@ -279,11 +290,16 @@ static int fc_prepare(const struct sluice_graph *g,
 	c->m = (int64_t)(2 * c->k - 3) * maxdeg + 1;
 	c->out_off = sluice_i_calloc((size_t)c->n_virt + 1, sizeof(uint32_t));
 	c->in_off = sluice_i_calloc((size_t)c->n_virt + 1, sizeof(uint32_t));
-	c->out = sluice_i_calloc(2 * (size_t)g->n_links + 1,
-				 sizeof(struct fc_adj));
-	c->in = sluice_i_calloc(2 * (size_t)g->n_links + 1,
-				sizeof(struct fc_adj));
-	if (!c->out_off || !c->in_off || !c->out || !c->in) {
+	c->out_node = sluice_i_calloc(2 * (size_t)g->n_links + 1,
+				      sizeof(uint32_t));
+	c->out_arc = sluice_i_calloc(2 * (size_t)g->n_links + 1,
+				     sizeof(uint32_t));
+	c->in_node = sluice_i_calloc(2 * (size_t)g->n_links + 1,
+				     sizeof(uint32_t));
+	c->in_arc = sluice_i_calloc(2 * (size_t)g->n_links + 1,
+				    sizeof(uint32_t));
+	if (!c->out_off || !c->in_off || !c->out_node || !c->out_arc ||
+	    !c->in_node || !c->in_arc) {
 		fc_release(c);
 		return sluice_i_errf(err, errlen, -ENOMEM, "out of memory");
 	}
@@ -321,8 +337,8 @@ static void fc_worker_free(void *worker)
 	free(w->arc);
 	free(w->garc);
 	free(w->pi);
-	free(w->dist);
-	free(w->seen);
+	free(w->key);
+	free(w->fend);
 	free(w->popped);
 	free(w->par);
 	free(w->bhead);
@@ -371,8 +387,8 @@ static int fc_worker_init(void *ctx, void **worker)
 	w->arc = sluice_i_calloc(2 * na, sizeof(struct larc));
 	w->garc = sluice_i_calloc(2 * na, sizeof(uint32_t));
 	w->pi = sluice_i_calloc(nv, sizeof(int32_t));
-	w->dist = sluice_i_calloc(nv, sizeof(int32_t));
-	w->seen = sluice_i_calloc(nv, sizeof(uint32_t));
+	w->key = sluice_i_calloc(nv, sizeof(uint64_t));
+	w->fend = sluice_i_calloc(nv, sizeof(uint32_t));
 	w->popped = sluice_i_calloc(nv, sizeof(uint32_t));
 	w->par = sluice_i_calloc(nv, sizeof(uint32_t));
 	w->bhead = sluice_i_calloc(nb, sizeof(uint32_t));
@@ -383,27 +399,39 @@ static int fc_worker_init(void *ctx, void **worker)
 	if (!w->up || !w->co || !w->sub || !w->lid || !w->used || !w->ubuf ||
 	    !w->cbuf || !w->lbuf || !w->eu || !w->ew || !w->eg || !w->node ||
 	    !w->off || !w->pos || !w->arc || !w->garc || !w->pi ||
-	    !w->dist || !w->seen || !w->popped || !w->par || !w->bhead ||
+	    !w->key || !w->fend || !w->popped || !w->par || !w->bhead ||
 	    !w->qnode || !w->qnext || !w->cur || !w->hops) {
 		fc_worker_free(w);
 		return -ENOMEM;
 	}
 	memset(w->bhead, 0xff, nb * sizeof(uint32_t));
+	memset(w->key, 0xff, nv * sizeof(uint64_t));
+	w->n_key = (uint32_t)nv;
 	*worker = w;
 	return 0;
 }
 
-/* A fresh stamp; on wrap-around, first clears the arrays stamped. */
-static uint32_t next_stamp(uint32_t *stamp, uint32_t *a, uint32_t *b,
-			   size_t len)
+/* A fresh source stamp; on wrap-around, first clears what it marks. */
+static uint32_t next_src_stamp(const struct fc_ctx *c, struct fc_worker *w)
 {
-	if (++*stamp == 0) {
-		memset(a, 0, len * sizeof(uint32_t));
-		if (b)
-			memset(b, 0, len * sizeof(uint32_t));
-		*stamp = 1;
+	if (++w->src_stamp == 0) {
+		memset(w->up, 0, c->n_virt * sizeof(uint32_t));
+		w->src_stamp = 1;
 	}
-	return *stamp;
+	return w->src_stamp;
+}
+
+/* A fresh pair stamp; on wrap-around, first clears what it marks. */
+static uint32_t next_pair_stamp(const struct fc_ctx *c, struct fc_worker *w)
+{
+	if (++w->pair_stamp == 0) {
+		memset(w->co, 0, c->n_virt * sizeof(uint32_t));
+		memset(w->sub, 0, c->n_virt * sizeof(uint32_t));
+		memset(w->used, 0, (2 * (size_t)c->g->n_links + 1) *
+				   sizeof(uint32_t));
+		w->pair_stamp = 1;
+	}
+	return w->pair_stamp;
 }
 
 /*
@@ -413,7 +441,7 @@ static uint32_t next_stamp(uint32_t *stamp, uint32_t *a, uint32_t *b,
  */
 static void up_cone(const struct fc_ctx *c, struct fc_worker *w, uint32_t src)
 {
-	uint32_t st = next_stamp(&w->src_stamp, w->up, NULL, c->n_virt);
+	uint32_t st = next_src_stamp(c, w);
 	uint32_t top = c->k - 1, n = 0, r, i, e, v, x;
 
 	v = src * c->vn;
@@ -430,7 +458,7 @@ static void up_cone(const struct fc_ctx *c, struct fc_worker *w, uint32_t src)
 				w->ubuf[n++] = v + 1;
 			}
 			for (e = c->out_off[v]; e < c->out_off[v + 1]; e++) {
-				x = c->out[e].node;
+				x = c->out_node[e];
 				if (w->up[x] != st) {
 					w->up[x] = st;
 					w->ubuf[n++] = x;
@@ -495,7 +523,7 @@ static inline bool keep_arc(struct fc_worker *w, uint32_t u, uint32_t v,
 static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 		      uint32_t dst)
 {
-	uint32_t ps = next_stamp(&w->pair_stamp, w->co, w->sub, c->n_virt);
+	uint32_t ps = next_pair_stamp(c, w);
 	uint32_t top = c->k - 1, rmax = 2 * c->k - 2;
 	uint32_t n, r, i, e, v, p, nl;
 	bool keep;
@@ -515,7 +543,7 @@ static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 				w->cbuf[n++] = v - 1;
 			}
 			for (e = c->in_off[v]; e < c->in_off[v + 1]; e++) {
-				p = c->in[e].node;
+				p = c->in_node[e];
 				if (w->co[p] != ps) {
 					w->co[p] = ps;
 					w->cbuf[n++] = p;
@@ -532,7 +560,7 @@ static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 		v = w->cbuf[i];
 		keep = meet_top(w, v - 1, v, DASHED, &n);
 		for (e = c->in_off[v]; e < c->in_off[v + 1]; e++)
-			keep |= meet_top(w, c->in[e].node, v, c->in[e].arc,
+			keep |= meet_top(w, c->in_node[e], v, c->in_arc[e],
 					 &n);
 		if (keep)
 			w->sub[v] = ps;
@@ -554,8 +582,8 @@ static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 			v = w->cbuf[i];
 			keep = keep_arc(w, v - 1, v, DASHED, v - 1);
 			for (e = c->in_off[v]; e < c->in_off[v + 1]; e++) {
-				p = c->in[e].node;
-				keep |= keep_arc(w, p, v, c->in[e].arc, p);
+				p = c->in_node[e];
+				keep |= keep_arc(w, p, v, c->in_arc[e], p);
 			}
 			if (keep) {
 				w->sub[v] = ps;
@@ -572,8 +600,8 @@ static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 			v = w->ubuf[i];
 			keep = keep_arc(w, v, v + 1, DASHED, v + 1);
 			for (e = c->out_off[v]; e < c->out_off[v + 1]; e++) {
-				p = c->out[e].node;
-				keep |= keep_arc(w, v, p, c->out[e].arc, p);
+				p = c->out_node[e];
+				keep |= keep_arc(w, v, p, c->out_arc[e], p);
 			}
 			if (keep) {
 				w->sub[v] = ps;
@@ -595,8 +623,9 @@ static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 
 /*
  * The residual network of the arcs prune() recorded, CSR by tail, each
- * arc with its reverse.  Dashed arcs get a capacity above the number of
- * solid arcs, which bounds any flow: as good as unbounded.
+ * node's forward arcs first, then the reverse ones.  Dashed arcs get a
+ * capacity above the number of solid arcs, which bounds any flow: as good
+ * as unbounded.
  */
 static void build(struct fc_worker *w, uint32_t nl)
 {
@@ -615,18 +644,25 @@ static void build(struct fc_worker *w, uint32_t nl)
 		w->off[u + 1] += w->off[u];
 		w->pos[u] = w->off[u];
 	}
+	w->dashed_cap = (int32_t)w->n_solid + 1;
 	for (i = 0; i < w->m; i++) {
 		bool solid = w->eg[i] != DASHED;
 
+		a = w->pos[w->eu[i]]++;
+		w->arc[a] = (struct larc){ w->ew[i], 0,
+					   solid ? 1 : w->dashed_cap, solid };
+		w->garc[a] = w->eg[i];
+		w->eg[i] = a;	/* from now on, the forward arc's slot */
+	}
+	for (u = 0; u < nl; u++)
+		w->fend[u] = w->pos[u];
+	for (i = 0; i < w->m; i++) {
 		tail = w->eu[i];
 		head = w->ew[i];
-		a = w->pos[tail]++;
+		a = w->eg[i];
 		b = w->pos[head]++;
-		w->arc[a] = (struct larc){ head, b,
-					   solid ? 1 : (int32_t)w->n_solid + 1,
-					   solid };
-		w->arc[b] = (struct larc){ tail, a, 0, -(int32_t)solid };
-		w->garc[a] = w->eg[i];
+		w->arc[a].rev = b;
+		w->arc[b] = (struct larc){ tail, a, 0, -w->arc[a].cost };
 		w->garc[b] = REVERSE;
 	}
 	w->nl = nl;
@@ -653,11 +689,10 @@ static void dag_potentials(struct fc_worker *w)
 
 	for (u = w->nl; u-- > 0;) {
 		h = u == w->lt ? 0 : INT32_MAX;
-		for (e = w->off[u]; e < w->off[u + 1]; e++) {
+		for (e = w->off[u]; e < w->fend[u]; e++) {
 			const struct larc *a = &w->arc[e];
 
-			if (w->garc[e] != REVERSE &&
-			    a->cost - w->pi[a->to] < h)
+			if (a->cost - w->pi[a->to] < h)
 				h = a->cost - w->pi[a->to];
 		}
 		w->pi[u] = -h;
@@ -671,7 +706,9 @@ static void dag_potentials(struct fc_worker *w)
  * of solid arcs, and the potentials of s and t differ by the last distance
  * to t, positive), so larger ones are dropped.  Each bucket is a stack.
  * A node is pushed only when its distance improves, so an entry whose key
- * is not the node's distance is stale.
+ * is not the node's distance is stale.  key[] holds the search's stamp,
+ * inverted, above the distance: one compare tells a node seen by an older
+ * search (any distance is better) from a better distance in this one.
  *
  * Return: the reduced distance to t, or -1 if t is out of reach.
  */
@@ -679,15 +716,16 @@ static int32_t search(struct fc_worker *w)
 {
 	uint32_t st = ++w->search, nq = 0, u, e, q, kmax = w->n_solid + 1;
 	uint32_t b, bmax = 0;
+	uint64_t hi, k;
 	int32_t d, pu, found = -1;
 
 	if (!st) {
-		memset(w->seen, 0, w->nl * sizeof(uint32_t));
+		memset(w->key, 0xff, w->n_key * sizeof(uint64_t));
 		st = w->search = 1;
 	}
+	hi = (uint64_t)~st << 32;
 	w->n_popped = 0;
-	w->seen[w->ls] = st;
-	w->dist[w->ls] = 0;
+	w->key[w->ls] = hi;
 	w->qnode[nq] = w->ls;
 	w->qnext[nq] = NONE;
 	w->bhead[0] = nq++;
@@ -699,7 +737,7 @@ static int32_t search(struct fc_worker *w)
 		}
 		w->bhead[b] = w->qnext[q];
 		u = w->qnode[q];
-		if (w->dist[u] != (int32_t)b)
+		if (w->key[u] != (hi | b))
 			continue;
 		w->popped[w->n_popped++] = u;
 		if (u == w->lt) {
@@ -717,10 +755,10 @@ static int32_t search(struct fc_worker *w)
 				w->overflow |= d < 0;
 				continue;
 			}
-			if (w->seen[a->to] == st && d >= w->dist[a->to])
+			k = hi | (uint32_t)d;
+			if (k >= w->key[a->to])
 				continue;
-			w->seen[a->to] = st;
-			w->dist[a->to] = d;
+			w->key[a->to] = k;
 			w->par[a->to] = e;
 			w->qnode[nq] = a->to;
 			w->qnext[nq] = w->bhead[d];
@@ -745,13 +783,14 @@ static int32_t search(struct fc_worker *w)
 static uint32_t mcmf(struct fc_worker *w)
 {
 	uint32_t flow = 0, u, e, i;
-	int32_t d, bott;
+	int32_t d, bott, links;
 
+	w->solid = 0;
 	dag_potentials(w);
 	while ((d = search(w)) >= 0) {
 		for (i = 0; d && i < w->n_popped; i++) {
 			u = w->popped[i];
-			w->pi[u] += w->dist[u] - d;
+			w->pi[u] += (int32_t)(uint32_t)w->key[u] - d;
 		}
 		bott = INT32_MAX;
 		for (u = w->lt; u != w->ls; u = w->arc[w->arc[e].rev].to) {
@@ -759,42 +798,35 @@ static uint32_t mcmf(struct fc_worker *w)
 			if (w->arc[e].cap < bott)
 				bott = w->arc[e].cap;
 		}
+		links = 0;
 		for (u = w->lt; u != w->ls; u = w->arc[w->arc[e].rev].to) {
 			e = w->par[u];
 			w->arc[e].cap -= bott;
 			w->arc[w->arc[e].rev].cap += bott;
+			links += w->arc[e].cost;
 		}
 		flow += (uint32_t)bott;
+		w->solid += (int64_t)bott * links;
 	}
 	return flow;
 }
 
 /*
- * Checks the flow and measures it, in one pass: no residual arc of
- * negative reduced cost (so the flow is of min cost among flows of its
- * value, and of max value as the last search missed t); the links (solid
- * arcs) and dashed arc units it uses, from the residual capacities.
- *
- * Return: whether it is optimal.
+ * Whether no residual arc has a negative reduced cost: the flow is then of
+ * min cost among flows of its value, and of max value as the last search
+ * missed t.
  */
-static bool check_flow(const struct fc_worker *w, uint64_t *solid,
-		       uint64_t *dashed)
+static bool optimal(const struct fc_worker *w)
 {
-	int32_t dashed_cap = (int32_t)w->n_solid + 1;
 	bool ok = !w->overflow;
 	uint32_t u, e;
 
-	*solid = *dashed = 0;
 	for (u = 0; u < w->nl; u++)
 		for (e = w->off[u]; e < w->off[u + 1]; e++) {
 			const struct larc *a = &w->arc[e];
 
 			if (a->cap > 0 && reduced(w, u, a) < 0)
 				ok = false;
-			if (w->garc[e] == DASHED)
-				*dashed += (uint32_t)(dashed_cap - a->cap);
-			else if (w->garc[e] != REVERSE)
-				*solid += (uint32_t)(1 - a->cap);
 		}
 	return ok;
 }
@@ -827,12 +859,11 @@ static int decompose(const struct fc_ctx *c, struct fc_worker *w,
 		w->cur[u] = w->off[u];
 	for (i = 0; i < flow; i++) {
 		for (u = w->ls, n = 0; u != w->lt; u = w->arc[e].to) {
-			for (e = w->cur[u]; e < w->off[u + 1]; e++)
-				if (w->garc[e] != REVERSE &&
-				    w->arc[w->arc[e].rev].cap > 0)
+			for (e = w->cur[u]; e < w->fend[u]; e++)
+				if (w->arc[w->arc[e].rev].cap > 0)
 					break;
 			w->cur[u] = e;
-			if (e == w->off[u + 1])
+			if (e == w->fend[u])
 				return internal(err, errlen, src, dst,
 						"the flow is not conserved");
 			w->arc[w->arc[e].rev].cap--;
@@ -876,7 +907,6 @@ static int solve_pair(const struct fc_ctx *c, struct fc_worker *w,
 		      uint32_t dst, uint32_t *flow, uint64_t *solid)
 {
 	uint32_t nl = prune(c, w, dst);
-	uint64_t dashed;
 
 	*flow = 0;
 	*solid = 0;
@@ -886,10 +916,8 @@ static int solve_pair(const struct fc_ctx *c, struct fc_worker *w,
 	build(w, nl);
 	w->overflow = false;
 	*flow = mcmf(w);
-	if (!check_flow(w, solid, &dashed) ||
-	    dashed + *solid != (uint64_t)*flow * (2 * c->k - 2))
-		return -EIO;
-	return 0;
+	*solid = w->solid;
+	return optimal(w) ? 0 : -EIO;
 }
 
 /**
@@ -1021,11 +1049,9 @@ void sluice_i_fc_net_export(const void *ctx, const void *worker,
 	uint32_t u, e, m = 0;
 
 	for (u = 0; u < w->nl; u++)
-		for (e = w->off[u]; e < w->off[u + 1]; e++) {
+		for (e = w->off[u]; e < w->fend[u]; e++) {
 			const struct larc *a = &w->arc[e];
 
-			if (w->garc[e] == REVERSE)
-				continue;
 			tail[m] = u;
 			head[m] = a->to;
 			cap[m] = a->cap + w->arc[a->rev].cap;
@@ -1052,17 +1078,17 @@ int sluice_i_fc_solve(const void *ctx, void *worker,
 {
 	const struct fc_ctx *c = ctx;
 	struct fc_worker *w = worker;
-	uint64_t dashed;
-	bool ok;
 
 	memset(res, 0, sizeof(*res));
 	if (!w->nl)
 		return 0;
 	w->overflow = false;
 	res->flow = mcmf(w);
-	ok = check_flow(w, &res->solid, &dashed);
-	res->cost = (int64_t)res->solid * c->m + (int64_t)dashed;
-	return ok ? 0 : -EIO;
+	res->solid = w->solid;
+	/* the dashed arcs: (2k - 2) F - links (the ranks) */
+	res->cost = (int64_t)res->solid * (c->m - 1) +
+		    (int64_t)(2 * c->k - 2) * res->flow;
+	return optimal(w) ? 0 : -EIO;
 }
 
 /**
@@ -1098,7 +1124,7 @@ uint32_t sluice_i_fc_full_net(const void *ctx, uint32_t *tail,
 		for (e = c->out_off[v]; e < c->out_off[v + 1]; e++) {
 			if (tail) {
 				tail[m] = v;
-				head[m] = c->out[e].node;
+				head[m] = c->out_node[e];
 				cap[m] = 1;
 				cost[m] = c->m;
 			}
