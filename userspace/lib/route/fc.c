@@ -41,20 +41,29 @@
  * reach; a few hundred of the 7000 virtual nodes of N = 1000, k = 4.  They
  * are found from the narrow sides: the top layer, the widest, is met
  * through the up-cone's rank k - 2 and the down-cone's rank k, and the arcs
- * of the local network are recorded as they are met.  On that network,
- * successive shortest paths with potentials.  The first potentials are
- * minus the exact distances to t (dynamic programming over the DAG), so
- * that the arcs of zero reduced cost lead to t; each augmenting path comes
- * from a Dijkstra on reduced costs (small non-negative integers: a bucket
- * queue, last in first out, so that a run of zero reduced cost goes depth
- * first) stopped at t; potentials only change when the distance to t
- * grows, a few times per pair.  The last search, which misses t, proves the
- * flow maximum.  Scratch memory lives in the worker, sized once for the
- * whole graph; stamps instead of clearing make a pair cost only what it
- * touches.  The result is checked before it is emitted: no residual arc of
- * negative reduced cost (so of min cost); the paths walks from s to t that
- * never take a solid arc twice and, all together, take as many links as
- * the flow.
+ * of the local network are recorded as they are met.
+ *
+ * On that network, successive shortest paths with potentials (reduced
+ * costs never negative, so each augmenting path of zero reduced cost is a
+ * shortest one).  The first potentials are minus the exact distances to t
+ * (dynamic programming over the DAG), so that the tight arcs lead to t.
+ * The tight forward paths go first, all at once: their arcs form a DAG, so
+ * a DFS with current-arc pointers finds a blocking flow of them without
+ * ever coming back to a dead end (Dinic's, without levels).  Then, again
+ * and again, a Dijkstra on reduced costs stopped at t finds the next
+ * shortest path, one that needs a reverse arc or a longer one (small
+ * non-negative integer keys: a bucket queue; last in first out, so that a
+ * run of zero reduced cost goes depth first; a node nothing flows into has
+ * no reverse arc with capacity, and is spared looking), the potentials
+ * follow, and the forward paths that became tight go all at once again.
+ * The last search, which misses t, proves the flow maximum.  Scratch
+ * memory lives in the worker, sized once for the whole graph; stamps
+ * instead of clearing make a pair cost only what it touches.
+ *
+ * The result is checked before it is emitted: no residual arc of negative
+ * reduced cost (so of min cost); the paths walks from s to t that never
+ * take a solid arc twice and, all together, take as many links as the
+ * flow.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -84,13 +93,28 @@ struct fc_ctx {
 	uint32_t	*in_off, *in_node, *in_arc;
 };
 
-/* An arc of the local residual network; garc[] says what it is. */
+/*
+ * An arc of the local residual network, 8 bytes as the searches read
+ * nothing else: its head, and its residual capacity and cost (1, 0 or -1)
+ * packed as 4 cap + cost + 1.  Its pair is in rev[], what it is in garc[].
+ */
 struct larc {
 	uint32_t	to;
-	uint32_t	rev;	/* its pair */
-	int32_t		cap;	/* residual */
-	int32_t		cost;	/* 1, 0, -1 */
+	int32_t		cc;
 };
+
+#define CC(cap, cost)	((cap) * 4 + (cost) + 1)
+#define CC_UNIT		4	/* one unit of capacity */
+
+static inline int32_t arc_cap(const struct larc *a)
+{
+	return a->cc >> 2;
+}
+
+static inline int32_t arc_cost(const struct larc *a)
+{
+	return (a->cc & 3) - 1;
+}
 
 struct fc_worker {
 	/* stamps over the whole virtual graph */
@@ -117,8 +141,14 @@ struct fc_worker {
 	uint32_t	*node;		/* local id -> virtual node */
 	uint32_t	*off;		/* nl + 1 */
 	uint32_t	*fend;	/* forward arcs of u: off[u] to fend[u] - 1 */
+	/*
+	 * Units of flow into u: its reverse arcs (fend[u] on) have
+	 * capacity only if some do, so searches skip them when none.
+	 */
+	uint32_t	*inflow;
 	uint32_t	*pos;
 	struct larc	*arc;
+	uint32_t	*rev;	/* the arc paired with each */
 	uint32_t	*garc;	/* solid arc id, DASHED or REVERSE */
 	int32_t		dashed_cap;
 	/* the solve */
@@ -128,6 +158,8 @@ struct fc_worker {
 	uint32_t	n_key;
 	uint32_t	search;
 	uint32_t	*popped, n_popped;	/* settled by the last search */
+	uint32_t	*stack;		/* the arcs of a path */
+	uint32_t	*cur_st, blocking;	/* cur[u] valid: == blocking */
 	uint32_t	*par;		/* arc into a node on its shortest path */
 	uint32_t	*bhead;		/* bucket queue: lists of entries */
 	uint32_t	*qnode, *qnext;
@@ -335,11 +367,15 @@ static void fc_worker_free(void *worker)
 	free(w->off);
 	free(w->pos);
 	free(w->arc);
+	free(w->rev);
 	free(w->garc);
 	free(w->pi);
 	free(w->key);
 	free(w->fend);
+	free(w->inflow);
 	free(w->popped);
+	free(w->stack);
+	free(w->cur_st);
 	free(w->par);
 	free(w->bhead);
 	free(w->qnode);
@@ -385,11 +421,15 @@ static int fc_worker_init(void *ctx, void **worker)
 	w->off = sluice_i_calloc(nv + 1, sizeof(uint32_t));
 	w->pos = sluice_i_calloc(nv, sizeof(uint32_t));
 	w->arc = sluice_i_calloc(2 * na, sizeof(struct larc));
+	w->rev = sluice_i_calloc(2 * na, sizeof(uint32_t));
 	w->garc = sluice_i_calloc(2 * na, sizeof(uint32_t));
 	w->pi = sluice_i_calloc(nv, sizeof(int32_t));
 	w->key = sluice_i_calloc(nv, sizeof(uint64_t));
 	w->fend = sluice_i_calloc(nv, sizeof(uint32_t));
+	w->inflow = sluice_i_calloc(nv, sizeof(uint32_t));
 	w->popped = sluice_i_calloc(nv, sizeof(uint32_t));
+	w->stack = sluice_i_calloc(nv, sizeof(uint32_t));
+	w->cur_st = sluice_i_calloc(nv, sizeof(uint32_t));
 	w->par = sluice_i_calloc(nv, sizeof(uint32_t));
 	w->bhead = sluice_i_calloc(nb, sizeof(uint32_t));
 	w->qnode = sluice_i_calloc(2 * na + 1, sizeof(uint32_t));
@@ -398,9 +438,10 @@ static int fc_worker_init(void *ctx, void **worker)
 	w->hops = sluice_i_calloc(2 * (size_t)c->k, sizeof(uint32_t));
 	if (!w->up || !w->co || !w->sub || !w->lid || !w->used || !w->ubuf ||
 	    !w->cbuf || !w->lbuf || !w->eu || !w->ew || !w->eg || !w->node ||
-	    !w->off || !w->pos || !w->arc || !w->garc || !w->pi ||
-	    !w->key || !w->fend || !w->popped || !w->par || !w->bhead ||
-	    !w->qnode || !w->qnext || !w->cur || !w->hops) {
+	    !w->off || !w->pos || !w->arc || !w->rev || !w->garc || !w->pi ||
+	    !w->key || !w->fend || !w->inflow || !w->popped || !w->stack ||
+	    !w->cur_st || !w->par || !w->bhead || !w->qnode || !w->qnext ||
+	    !w->cur || !w->hops) {
 		fc_worker_free(w);
 		return -ENOMEM;
 	}
@@ -649,20 +690,23 @@ static void build(struct fc_worker *w, uint32_t nl)
 		bool solid = w->eg[i] != DASHED;
 
 		a = w->pos[w->eu[i]]++;
-		w->arc[a] = (struct larc){ w->ew[i], 0,
-					   solid ? 1 : w->dashed_cap, solid };
+		w->arc[a] = (struct larc){ w->ew[i],
+					   CC(solid ? 1 : w->dashed_cap, solid) };
 		w->garc[a] = w->eg[i];
 		w->eg[i] = a;	/* from now on, the forward arc's slot */
 	}
-	for (u = 0; u < nl; u++)
+	for (u = 0; u < nl; u++) {
 		w->fend[u] = w->pos[u];
+		w->inflow[u] = 0;
+	}
 	for (i = 0; i < w->m; i++) {
 		tail = w->eu[i];
 		head = w->ew[i];
 		a = w->eg[i];
 		b = w->pos[head]++;
-		w->arc[a].rev = b;
-		w->arc[b] = (struct larc){ tail, a, 0, -w->arc[a].cost };
+		w->rev[a] = b;
+		w->rev[b] = a;
+		w->arc[b] = (struct larc){ tail, CC(0, -arc_cost(&w->arc[a])) };
 		w->garc[b] = REVERSE;
 	}
 	w->nl = nl;
@@ -674,7 +718,7 @@ static void build(struct fc_worker *w, uint32_t nl)
 static inline int32_t reduced(const struct fc_worker *w, uint32_t u,
 			      const struct larc *a)
 {
-	return a->cost + w->pi[u] - w->pi[a->to];
+	return arc_cost(a) + w->pi[u] - w->pi[a->to];
 }
 
 /*
@@ -692,8 +736,8 @@ static void dag_potentials(struct fc_worker *w)
 		for (e = w->off[u]; e < w->fend[u]; e++) {
 			const struct larc *a = &w->arc[e];
 
-			if (a->cost - w->pi[a->to] < h)
-				h = a->cost - w->pi[a->to];
+			if (arc_cost(a) - w->pi[a->to] < h)
+				h = arc_cost(a) - w->pi[a->to];
 		}
 		w->pi[u] = -h;
 	}
@@ -714,99 +758,188 @@ static void dag_potentials(struct fc_worker *w)
  */
 static int32_t search(struct fc_worker *w)
 {
-	uint32_t st = ++w->search, nq = 0, u, e, q, kmax = w->n_solid + 1;
-	uint32_t b, bmax = 0;
-	uint64_t hi, k;
+	/* In locals: stores to the arrays could alias the worker's fields. */
+	const struct larc *arc = w->arc;
+	const uint32_t *off = w->off, *fend = w->fend, *inflow = w->inflow;
+	const int32_t *pi = w->pi;
+	uint32_t *bhead = w->bhead, *qnode = w->qnode, *qnext = w->qnext;
+	uint32_t *par = w->par, *popped = w->popped;
+	uint64_t *key = w->key, hi, k;
+	uint32_t st = ++w->search, nq = 0, n_popped = 0, u, e, q, end;
+	uint32_t kmax = w->n_solid + 1, lt = w->lt, b, bmax = 0;
 	int32_t d, pu, found = -1;
+	bool overflow = false;
 
 	if (!st) {
-		memset(w->key, 0xff, w->n_key * sizeof(uint64_t));
+		memset(key, 0xff, w->n_key * sizeof(uint64_t));
 		st = w->search = 1;
 	}
 	hi = (uint64_t)~st << 32;
-	w->n_popped = 0;
-	w->key[w->ls] = hi;
-	w->qnode[nq] = w->ls;
-	w->qnext[nq] = NONE;
-	w->bhead[0] = nq++;
+	key[w->ls] = hi;
+	qnode[nq] = w->ls;
+	qnext[nq] = NONE;
+	bhead[0] = nq++;
 	for (b = 0; b <= bmax;) {
-		q = w->bhead[b];
+		q = bhead[b];
 		if (q == NONE) {
 			b++;
 			continue;
 		}
-		w->bhead[b] = w->qnext[q];
-		u = w->qnode[q];
-		if (w->key[u] != (hi | b))
+		bhead[b] = qnext[q];
+		u = qnode[q];
+		if (key[u] != (hi | b))
 			continue;
-		w->popped[w->n_popped++] = u;
-		if (u == w->lt) {
+		popped[n_popped++] = u;
+		if (u == lt) {
 			found = (int32_t)b;
 			break;
 		}
-		pu = w->pi[u] + (int32_t)b;
-		for (e = w->off[u]; e < w->off[u + 1]; e++) {
-			const struct larc *a = &w->arc[e];
+		pu = pi[u] + (int32_t)b;
+		end = inflow[u] ? off[u + 1] : fend[u];
+		for (e = off[u]; e < end; e++) {
+			const struct larc *a = &arc[e];
 
-			if (a->cap <= 0)
+			if (a->cc < CC_UNIT)
 				continue;
-			d = pu + a->cost - w->pi[a->to];
+			d = pu + arc_cost(a) - pi[a->to];
 			if ((uint32_t)d > kmax) {
-				w->overflow |= d < 0;
+				overflow |= d < 0;
 				continue;
 			}
 			k = hi | (uint32_t)d;
-			if (k >= w->key[a->to])
+			if (k >= key[a->to])
 				continue;
-			w->key[a->to] = k;
-			w->par[a->to] = e;
-			w->qnode[nq] = a->to;
-			w->qnext[nq] = w->bhead[d];
-			w->bhead[d] = nq++;
+			key[a->to] = k;
+			par[a->to] = e;
+			qnode[nq] = a->to;
+			qnext[nq] = bhead[d];
+			bhead[d] = nq++;
 			if ((uint32_t)d > bmax)
 				bmax = (uint32_t)d;
 		}
 	}
 	for (b = 0; b <= bmax; b++)
-		w->bhead[b] = NONE;
+		bhead[b] = NONE;
+	w->n_popped = n_popped;
+	w->overflow |= overflow;
 	return found;
 }
 
+/* Pushes @bott units along the arcs of @path, and counts the links. */
+static void augment(struct fc_worker *w, const uint32_t *path, uint32_t n,
+		    int32_t bott)
+{
+	int32_t links = 0;
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		struct larc *a = &w->arc[path[i]], *r = &w->arc[w->rev[path[i]]];
+
+		a->cc -= bott * CC_UNIT;
+		r->cc += bott * CC_UNIT;
+		links += arc_cost(a);
+		if (w->garc[path[i]] != REVERSE)
+			w->inflow[a->to] += (uint32_t)bott;
+		else
+			w->inflow[r->to] -= (uint32_t)bott;
+	}
+	w->solid += (int64_t)bott * links;
+}
+
 /*
- * Min-cost max-flow on the local network by successive shortest paths.
- * After a search that reached t at reduced distance D > 0, the textbook
- * pi += min(dist, D) keeps every reduced cost non-negative and makes the
- * path found tight; only differences of potentials matter, so adding
- * min(dist, D) - D instead touches only the nodes settled below D.  With
- * D = 0 nothing changes.
+ * A blocking flow of tight forward arcs: every augmenting path of zero
+ * reduced cost that uses no reverse arc, until each has a saturated arc.
+ * Forward arcs climb the ranks, so their graph is acyclic and a DFS with
+ * current-arc pointers (Dinic's, without levels) gives up on each arc at
+ * most once: a dead end stays dead, as potentials are fixed and forward
+ * capacities only shrink.  The paths are tight, so shortest ones: SSP's
+ * invariant holds as if each came from a search.
+ *
+ * Return: the units pushed.
+ */
+static uint32_t forward_blocking(struct fc_worker *w)
+{
+	uint32_t u = w->ls, depth = 0, flow = 0, st = ++w->blocking, i, e;
+	int32_t bott;
+
+	if (!st) {
+		memset(w->cur_st, 0, w->n_key * sizeof(uint32_t));
+		st = w->blocking = 1;
+	}
+	for (;;) {
+		if (u == w->lt) {
+			bott = INT32_MAX;
+			for (i = 0; i < depth; i++)
+				if (arc_cap(&w->arc[w->stack[i]]) < bott)
+					bott = arc_cap(&w->arc[w->stack[i]]);
+			augment(w, w->stack, depth, bott);
+			flow += (uint32_t)bott;
+			/* back to the tail of the first arc it saturated */
+			for (i = 0; arc_cap(&w->arc[w->stack[i]]); i++)
+				;
+			depth = i;
+			u = i ? w->arc[w->stack[i - 1]].to : w->ls;
+			continue;
+		}
+		if (w->cur_st[u] != st) {
+			w->cur_st[u] = st;
+			w->cur[u] = w->off[u];
+		}
+		for (e = w->cur[u]; e < w->fend[u]; e++)
+			if (w->arc[e].cc >= CC_UNIT &&
+			    !reduced(w, u, &w->arc[e]))
+				break;
+		w->cur[u] = e;
+		if (e < w->fend[u]) {
+			w->stack[depth++] = e;
+			u = w->arc[e].to;
+			continue;
+		}
+		if (u == w->ls)
+			return flow;
+		e = w->stack[--depth];
+		u = w->arc[w->rev[e]].to;
+		w->cur[u]++;
+	}
+}
+
+/*
+ * Min-cost max-flow on the local network by successive shortest paths:
+ * the tight forward paths by a blocking flow (forward_blocking()), then
+ * the exact search (search()), which finds the next shortest augmenting
+ * path - one that needs a reverse arc, or a longer one - or proves the
+ * flow maximum; and again.  After a search that reached t at reduced
+ * distance D > 0, the textbook pi += min(dist, D) keeps every reduced cost
+ * non-negative and makes the path found tight; only differences of
+ * potentials matter, so adding min(dist, D) - D instead touches only the
+ * nodes settled below D.
  */
 static uint32_t mcmf(struct fc_worker *w)
 {
-	uint32_t flow = 0, u, e, i;
-	int32_t d, bott, links;
+	uint32_t flow = 0, u, e, i, n;
+	int32_t d, bott;
 
 	w->solid = 0;
 	dag_potentials(w);
-	while ((d = search(w)) >= 0) {
+	for (;;) {
+		flow += forward_blocking(w);
+		d = search(w);
+		if (d < 0)
+			break;
 		for (i = 0; d && i < w->n_popped; i++) {
 			u = w->popped[i];
 			w->pi[u] += (int32_t)(uint32_t)w->key[u] - d;
 		}
 		bott = INT32_MAX;
-		for (u = w->lt; u != w->ls; u = w->arc[w->arc[e].rev].to) {
+		n = 0;
+		for (u = w->lt; u != w->ls; u = w->arc[w->rev[e]].to) {
 			e = w->par[u];
-			if (w->arc[e].cap < bott)
-				bott = w->arc[e].cap;
+			w->stack[n++] = e;
+			if (arc_cap(&w->arc[e]) < bott)
+				bott = arc_cap(&w->arc[e]);
 		}
-		links = 0;
-		for (u = w->lt; u != w->ls; u = w->arc[w->arc[e].rev].to) {
-			e = w->par[u];
-			w->arc[e].cap -= bott;
-			w->arc[w->arc[e].rev].cap += bott;
-			links += w->arc[e].cost;
-		}
+		augment(w, w->stack, n, bott);
 		flow += (uint32_t)bott;
-		w->solid += (int64_t)bott * links;
 	}
 	return flow;
 }
@@ -825,7 +958,7 @@ static bool optimal(const struct fc_worker *w)
 		for (e = w->off[u]; e < w->off[u + 1]; e++) {
 			const struct larc *a = &w->arc[e];
 
-			if (a->cap > 0 && reduced(w, u, a) < 0)
+			if (a->cc >= CC_UNIT && reduced(w, u, a) < 0)
 				ok = false;
 		}
 	return ok;
@@ -860,13 +993,13 @@ static int decompose(const struct fc_ctx *c, struct fc_worker *w,
 	for (i = 0; i < flow; i++) {
 		for (u = w->ls, n = 0; u != w->lt; u = w->arc[e].to) {
 			for (e = w->cur[u]; e < w->fend[u]; e++)
-				if (w->arc[w->arc[e].rev].cap > 0)
+				if (w->arc[w->rev[e]].cc >= CC_UNIT)
 					break;
 			w->cur[u] = e;
 			if (e == w->fend[u])
 				return internal(err, errlen, src, dst,
 						"the flow is not conserved");
-			w->arc[w->arc[e].rev].cap--;
+			w->arc[w->rev[e]].cc -= CC_UNIT;
 			g = w->garc[e];
 			if (g == DASHED)
 				continue;
@@ -1054,11 +1187,11 @@ void sluice_i_fc_net_export(const void *ctx, const void *worker,
 
 			tail[m] = u;
 			head[m] = a->to;
-			cap[m] = a->cap + w->arc[a->rev].cap;
+			cap[m] = arc_cap(a) + arc_cap(&w->arc[w->rev[e]]);
 			if (lexicographic)
 				cost[m++] = w->garc[e] == DASHED ? 1 : c->m;
 			else
-				cost[m++] = a->cost;
+				cost[m++] = arc_cost(a);
 		}
 	*s = w->ls;
 	*t = w->lt;
@@ -1070,25 +1203,35 @@ void sluice_i_fc_net_export(const void *ctx, const void *worker,
  * @worker:	the worker that built it
  * @res:	set to F, the cost in M and 1, the links
  *
- * Return: 0, or -EIO if the flow fails its optimality check (a bug).
- * Time: O(F (n' + m')).
+ * The solve alone; sluice_i_fc_check() then checks it.  Time: O(F (n' +
+ * m')).
  */
-int sluice_i_fc_solve(const void *ctx, void *worker,
-		      struct sluice_i_fc_result *res)
+void sluice_i_fc_solve(const void *ctx, void *worker,
+		       struct sluice_i_fc_result *res)
 {
 	const struct fc_ctx *c = ctx;
 	struct fc_worker *w = worker;
 
 	memset(res, 0, sizeof(*res));
 	if (!w->nl)
-		return 0;
+		return;
 	w->overflow = false;
 	res->flow = mcmf(w);
 	res->solid = w->solid;
 	/* the dashed arcs: (2k - 2) F - links (the ranks) */
 	res->cost = (int64_t)res->solid * (c->m - 1) +
 		    (int64_t)(2 * c->k - 2) * res->flow;
-	return optimal(w) ? 0 : -EIO;
+}
+
+/*
+ * Whether the flow sluice_i_fc_solve() found is of min cost (no residual
+ * arc of negative reduced cost) and max value (its last search missed t).
+ */
+bool sluice_i_fc_check(const void *worker)
+{
+	const struct fc_worker *w = worker;
+
+	return !w->nl || optimal(w);
 }
 
 /**
