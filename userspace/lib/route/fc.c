@@ -908,7 +908,9 @@ static uint32_t forward_blocking(struct fc_worker *w)
  * the tight forward paths by a blocking flow (forward_blocking()), then
  * the exact search (search()), which finds the next shortest augmenting
  * path - one that needs a reverse arc, or a longer one - or proves the
- * flow maximum; and again.  After a search that reached t at reduced
+ * flow maximum; and again.  The blocking flow is skipped after a search
+ * that left the potentials as they were: on N = 1000 it then never found
+ * a path, and the searches would find any it could.  After a search that reached t at reduced
  * distance D > 0, the textbook pi += min(dist, D) keeps every reduced cost
  * non-negative and makes the path found tight; only differences of
  * potentials matter, so adding min(dist, D) - D instead touches only the
@@ -917,12 +919,13 @@ static uint32_t forward_blocking(struct fc_worker *w)
 static uint32_t mcmf(struct fc_worker *w)
 {
 	uint32_t flow = 0, u, e, i, n;
-	int32_t d, bott;
+	int32_t d = 1, bott;
 
 	w->solid = 0;
 	dag_potentials(w);
 	for (;;) {
-		flow += forward_blocking(w);
+		if (d)
+			flow += forward_blocking(w);
 		d = search(w);
 		if (d < 0)
 			break;
