@@ -1074,7 +1074,8 @@ static int solve_pair(const struct fc_ctx *c, struct fc_worker *w,
  * Return: 0, -EINVAL (a bad destination), -ENOMEM, or -EIO if a result
  * fails its checks (a bug).  Time: O(m) for the source's up-cone, then per
  * destination O(F (n' + m')) on a local network of n' nodes and m' arcs
- * (F + 1 searches; F is at most the source's degree).
+ * (at most F + 1 searches and blocking flows; F is at most the source's
+ * degree).
  */
 static int fc_source(void *ctx, void *worker, const uint32_t *dsts,
 		     uint32_t n_dsts, struct sluice_path_buf *b,
