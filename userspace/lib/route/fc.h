@@ -12,6 +12,7 @@
  *	sluice_i_fc_net_size(w, &n, &m);	export it (optional)
  *	sluice_i_fc_net_export(ctx, w, true, tail, head, cap, cost, &s, &t);
  *	sluice_i_fc_solve(ctx, w, &res);	min-cost max-flow on it
+ *	sluice_i_fc_check(w);			its optimality certificate
  */
 #ifndef _SLUICE_LIB_ROUTE_FC_H
 #define _SLUICE_LIB_ROUTE_FC_H
@@ -33,8 +34,9 @@ void sluice_i_fc_net_export(const void *ctx, const void *worker,
 			    bool lexicographic, uint32_t *tail,
 			    uint32_t *head, int32_t *cap, int64_t *cost,
 			    uint32_t *s, uint32_t *t);
-int sluice_i_fc_solve(const void *ctx, void *worker,
-		      struct sluice_i_fc_result *res);
+void sluice_i_fc_solve(const void *ctx, void *worker,
+		       struct sluice_i_fc_result *res);
+bool sluice_i_fc_check(const void *worker);
 uint32_t sluice_i_fc_full_net(const void *ctx, uint32_t *tail,
 			      uint32_t *head, int32_t *cap, int64_t *cost);
 void sluice_i_fc_full_ends(const void *ctx, uint32_t src, uint32_t dst,
