@@ -12,16 +12,18 @@
 
 static const struct command commands[] = {
 	{ "help", help_main, "Show the commands, or the usage of one",
-	  "[COMMAND]" },
+	  "[COMMAND]", NULL },
 	{ "version", version_main, "Print the version of sluicectl",
-	  "[-j | --json]" },
-	{ "route", route_main, "Compute, check, summarise and draw route sets",
-	  "{ compute | check | stats | dot | merge } ..." },
+	  "[-j | --json]", NULL },
 	{ "topo", topo_main, "Generate, summarise and draw fabric topologies",
-	  "{ gen FAMILY [OPTIONS] [-o FILE] | show FILE [-j] | dot FILE [-o FILE] }" },
+	  "{ gen FAMILY [OPTIONS] [-o FILE] | show FILE [-j] | dot FILE [-o FILE] }",
+	  NULL },
+	{ "route", route_main, "Compute, check, summarise and draw route sets",
+	  "{ compute | check | stats | dot | merge } ...", NULL },
 	{ "headroom", headroom_main,
 	  "The PFC headroom a port needs per lossless priority",
-	  "--rate RATE --cable METRES --mtu BYTES [--response QUANTA] [-j | --json]" },
+	  "--rate RATE --cable METRES --mtu BYTES [--response QUANTA] [-j | --json]",
+	  NULL },
 };
 
 #define N_COMMANDS	(sizeof(commands) / sizeof(commands[0]))

@@ -31,80 +31,25 @@ static const struct command route_commands[] = {
 	{ "compute", compute_main, "Compute the routes of a topology",
 	  "--topo FILE --algo { fc | edst | edst-shallow | ecmp | ksp | updown | bcube }\n"
 	  "\t[--paths K] [--lanes L] [--seed S] [--orient { auto | tier | bfs }] [--root NODE]\n"
-	  "\t[--threads T] [--shard I/N] [-o FILE] [-j | --json]" },
+	  "\t[--threads T] [--shard I/N] [-o FILE] [-j | --json]", "route" },
 	{ "check", check_main,
 	  "Check routes for cyclic buffer dependencies (exit 3 if there is one)",
-	  "--topo FILE ROUTES [-j | --json]" },
+	  "--topo FILE ROUTES [-j | --json]", "route" },
 	{ "stats", stats_main,
 	  "Paths per pair, path lengths, shortest paths, fabric distance",
-	  "--topo FILE { ROUTES | --algo ALGO [OPTIONS] } [--pairs] [-j | --json]" },
+	  "--topo FILE { ROUTES | --algo ALGO [OPTIONS] } [--pairs] [-j | --json]", "route" },
 	{ "dot", dot_main,
 	  "Draw a pair's paths, or a dependency cycle, in Graphviz's language",
-	  "--topo FILE ROUTES { --pair SOURCE,DESTINATION | --cbd } [-o FILE]" },
+	  "--topo FILE ROUTES { --pair SOURCE,DESTINATION | --cbd } [-o FILE]", "route" },
 	{ "merge", merge_main, "Join the shards of a route set into one file",
-	  "--topo FILE -o FILE SHARD..." },
+	  "--topo FILE -o FILE [-j | --json] SHARD...", "route" },
 };
 
 #define N_ROUTE (sizeof(route_commands) / sizeof(route_commands[0]))
 
-static bool is_help(const char *arg)
-{
-	return !strcmp(arg, "-h") || !strcmp(arg, "--help") ||
-	       !strcmp(arg, "help");
-}
-
-static void route_help(FILE *f)
-{
-	size_t i;
-
-	fputs("Usage: sluicectl route COMMAND [ARGUMENTS]\n\nCommands:\n", f);
-	for (i = 0; i < N_ROUTE; i++)
-		fprintf(f, "  %-8s %s\n", route_commands[i].name,
-			route_commands[i].help);
-	for (i = 0; i < N_ROUTE; i++)
-		fprintf(f, "%ssluicectl route %s %s\n",
-			i ? "       " : "\nUsage: ", route_commands[i].name,
-			route_commands[i].usage);
-}
-
-__attribute__((format(printf, 2, 3)))
-static int sub_usage_error(const struct command *sub, const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("sluicectl: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\nUsage: sluicectl route %s %s\n", sub->name,
-		sub->usage);
-	return EXIT_USAGE;
-}
-
-static int sub_help(const struct command *sub)
-{
-	printf("Usage: sluicectl route %s %s\n\n%s.\n", sub->name, sub->usage,
-	       sub->help);
-	return 0;
-}
-
 int route_main(const struct command *cmd, int argc, char **argv)
 {
-	size_t i;
-
-	if (argc < 2) {
-		route_help(stderr);
-		return EXIT_USAGE;
-	}
-	if (is_help(argv[1])) {
-		route_help(stdout);
-		return 0;
-	}
-	for (i = 0; i < N_ROUTE; i++)
-		if (!strcmp(argv[1], route_commands[i].name))
-			return route_commands[i].main(&route_commands[i],
-						      argc - 1, argv + 1);
-	return usage_error(cmd, "unknown route command \"%s\"", argv[1]);
+	return group_main(cmd, route_commands, N_ROUTE, argc, argv);
 }
 
 /* The options of the route commands; each command allows some. */
@@ -914,7 +859,8 @@ static int merge_main(const struct command *cmd, int argc, char **argv)
 	struct args a;
 	int i, ret;
 
-	ret = parse(cmd, argc, argv, ALLOW(OPT_TOPO) | ALLOW(OPT_OUT), &a);
+	ret = parse(cmd, argc, argv,
+		    ALLOW(OPT_TOPO) | ALLOW(OPT_OUT) | ALLOW(OPT_JSON), &a);
 	if (ret)
 		return ret < 0 ? 0 : ret;
 	if (!a.val[OPT_OUT])
@@ -944,6 +890,8 @@ static int merge_main(const struct command *cmd, int argc, char **argv)
 		out.r = &whole;
 		out.g = &g;
 		ret = write_out(a.val[OPT_OUT], write_routes, &out);
+		if (!ret)
+			print_summary(&whole, a.val[OPT_JSON]);
 		sluice_routes_free(&whole);
 	}
 	sluice_graph_free(&g);

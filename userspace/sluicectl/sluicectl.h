@@ -7,6 +7,10 @@
 #ifndef _SLUICECTL_H
 #define _SLUICECTL_H
 
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
 /* Exit codes: a command that could not be understood, and one that failed. */
 #define EXIT_USAGE	2
 #define EXIT_RUNTIME	1
@@ -17,12 +21,19 @@ struct command {
 	int		(*main)(const struct command *cmd, int argc, char **argv);
 	const char	*help;	/* one line, for the command list */
 	const char	*usage;	/* the arguments, after "sluicectl NAME" */
+	const char	*group;	/* a group's command: the group's name */
 };
 
 __attribute__((format(printf, 2, 3)))
 int usage_error(const struct command *cmd, const char *fmt, ...);
 
-#include <stdio.h>
+/* Groups of commands (group.c). */
+bool is_help(const char *arg);
+int group_main(const struct command *cmd, const struct command *subs,
+	       size_t n, int argc, char **argv);
+__attribute__((format(printf, 2, 3)))
+int sub_usage_error(const struct command *sub, const char *fmt, ...);
+int sub_help(const struct command *sub);
 
 int write_out(const char *path, int (*write)(const void *arg, FILE *f),
 	      const void *arg);

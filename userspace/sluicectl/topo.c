@@ -19,60 +19,19 @@ static int dot_main(const struct command *cmd, int argc, char **argv);
 
 static const struct command topo_commands[] = {
 	{ "gen", topo_gen_main, "Generate a topology file",
-	  "{ fc | jellyfish | xpander | leafspine | fattree | bcube | ring } [OPTIONS] [-o FILE]" },
+	  "{ fc | jellyfish | xpander | leafspine | fattree | bcube | ring } [OPTIONS] [-o FILE]",
+	  "topo" },
 	{ "show", show_main, "Summarise a topology: sizes, degrees, diameter, average shortest path",
-	  "FILE [-j | --json]" },
+	  "FILE [-j | --json]", "topo" },
 	{ "dot", dot_main, "Draw a topology in Graphviz's language",
-	  "FILE [-o FILE]" },
+	  "FILE [-o FILE]", "topo" },
 };
 
 #define N_TOPO (sizeof(topo_commands) / sizeof(topo_commands[0]))
 
-static bool is_help(const char *arg)
-{
-	return !strcmp(arg, "-h") || !strcmp(arg, "--help") ||
-	       !strcmp(arg, "help");
-}
-
-static void topo_help(FILE *f)
-{
-	size_t i;
-
-	fputs("Usage: sluicectl topo COMMAND [ARGUMENTS]\n\nCommands:\n", f);
-	for (i = 0; i < N_TOPO; i++)
-		fprintf(f, "  %-5s %s\n", topo_commands[i].name,
-			topo_commands[i].help);
-	for (i = 0; i < N_TOPO; i++)
-		fprintf(f, "%ssluicectl topo %s %s\n", i ? "       " : "\nUsage: ",
-			topo_commands[i].name, topo_commands[i].usage);
-}
-
-static int sub_usage_error(const struct command *sub, const char *fmt,
-			   const char *arg)
-{
-	fputs("sluicectl: ", stderr);
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\nUsage: sluicectl topo %s %s\n", sub->name, sub->usage);
-	return EXIT_USAGE;
-}
-
 int topo_main(const struct command *cmd, int argc, char **argv)
 {
-	size_t i;
-
-	if (argc < 2) {
-		topo_help(stderr);
-		return EXIT_USAGE;
-	}
-	if (is_help(argv[1])) {
-		topo_help(stdout);
-		return 0;
-	}
-	for (i = 0; i < N_TOPO; i++)
-		if (!strcmp(argv[1], topo_commands[i].name))
-			return topo_commands[i].main(&topo_commands[i],
-						     argc - 1, argv + 1);
-	return usage_error(cmd, "unknown topo command \"%s\"", argv[1]);
+	return group_main(cmd, topo_commands, N_TOPO, argc, argv);
 }
 
 static int load(const char *path, struct sluice_graph *g)
@@ -213,9 +172,7 @@ static int show_main(const struct command *cmd, int argc, char **argv)
 
 	for (i = 1; i < argc; i++) {
 		if (is_help(argv[i])) {
-			printf("Usage: sluicectl topo %s %s\n\n%s.\n",
-			       cmd->name, cmd->usage, cmd->help);
-			return 0;
+			return sub_help(cmd);
 		}
 		if (!strcmp(argv[i], "-j") || !strcmp(argv[i], "--json"))
 			json = true;
@@ -290,9 +247,7 @@ static int dot_main(const struct command *cmd, int argc, char **argv)
 
 	for (i = 1; i < argc; i++) {
 		if (is_help(argv[i])) {
-			printf("Usage: sluicectl topo %s %s\n\n%s.\n",
-			       cmd->name, cmd->usage, cmd->help);
-			return 0;
+			return sub_help(cmd);
 		}
 		if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) {
 			if (++i == argc)

@@ -213,6 +213,7 @@ static void test_deterministic(void)
 	    cli_path("s2"), cli_path("s0"), cli_path("s1"));
 	KTAP_EXPECT_INT(r.status, 0);
 	KTAP_EXPECT_STR(r.err, "");
+	KTAP_EXPECT(!strncmp(r.out, "algo ksp shard 0/1 pairs 240 paths ", 35));
 	KTAP_EXPECT(same_file(cli_path("t1"), cli_path("merged")));
 	RUN(&r, "route", "merge", "--topo", topo, "-o", cli_path("bad"),
 	    cli_path("s0"), cli_path("s1"));

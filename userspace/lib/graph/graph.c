@@ -33,6 +33,37 @@ void *sluice_i_calloc(size_t n, size_t size)
 	return calloc(n, size);
 }
 
+/**
+ * sluice_i_grow() - make room for @need elements in a growable array
+ * @arr:	the array (NULL at first), realloc()ed
+ * @size:	the size of an element
+ * @cap:	the elements it has room for, updated
+ * @need:	the elements it must have room for
+ *
+ * Doubles the capacity (from 64) until @need fits, so that appending n
+ * elements one by one costs O(n) in all.
+ *
+ * Return: 0, or -ENOMEM with the array as it was.
+ */
+int sluice_i_grow(void **arr, size_t size, uint64_t *cap, uint64_t need)
+{
+	uint64_t n = *cap ? *cap : 64;
+	void *p;
+
+	if (need <= *cap)
+		return 0;
+	while (n < need)
+		n *= 2;
+	if (n > SIZE_MAX / size)
+		return -ENOMEM;
+	p = realloc(*arr, n * size);
+	if (!p)
+		return -ENOMEM;
+	*arr = p;
+	*cap = n;
+	return 0;
+}
+
 static int no_memory(char *err, size_t errlen)
 {
 	return sluice_i_errf(err, errlen, -ENOMEM, "out of memory");

@@ -17,5 +17,9 @@ int sluice_i_errf(char *err, size_t errlen, int ret, const char *fmt, ...);
 
 /* calloc() of @n elements of @size that fails cleanly on overflow. */
 void *sluice_i_calloc(size_t n, size_t size);
+/* Room for @need elements in *@arr, doubling *@cap; 0 or -ENOMEM. */
+int sluice_i_grow(void **arr, size_t size, uint64_t *cap, uint64_t need);
+#define SLUICE_I_GROW(arr, cap, need) \
+	sluice_i_grow((void **)&(arr), sizeof(*(arr)), &(cap), (need))
 
 #endif /* _SLUICE_LIB_GRAPH_INTERNAL_H */

@@ -329,25 +329,6 @@ static bool get_hash(const char **s, uint64_t *v)
 	return true;
 }
 
-static int grow(void **arr, size_t size, uint64_t *cap, uint64_t need)
-{
-	uint64_t n = *cap ? *cap : 1024;
-	void *p;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	if (n > SIZE_MAX / size)
-		return -ENOMEM;
-	p = realloc(*arr, n * size);
-	if (!p)
-		return -ENOMEM;
-	*arr = p;
-	*cap = n;
-	return 0;
-}
-
 struct caps {
 	uint64_t	pairs, pairs2, pairs3, paths, paths2, hops;
 };
@@ -481,12 +462,9 @@ static int read_pair(struct reader *rd, struct sluice_routes *r,
 		return bad(rd, "\"%.*s\" is not a node of the topology",
 			   (int)(src < 0 ? sp - s : end - sp - 2),
 			   src < 0 ? s : sp + 1);
-	if (grow((void **)&r->pair_src, sizeof(*r->pair_src), &cap->pairs,
-		 r->n_pairs + 1) ||
-	    grow((void **)&r->pair_dst, sizeof(*r->pair_dst), &cap->pairs2,
-		 r->n_pairs + 1) ||
-	    grow((void **)&r->pair_path, sizeof(*r->pair_path), &cap->pairs3,
-		 r->n_pairs + 2))
+	if (SLUICE_I_GROW(r->pair_src, cap->pairs, r->n_pairs + 1) ||
+	    SLUICE_I_GROW(r->pair_dst, cap->pairs2, r->n_pairs + 1) ||
+	    SLUICE_I_GROW(r->pair_path, cap->pairs3, r->n_pairs + 2))
 		return -ENOMEM;
 	r->pair_src[r->n_pairs] = src;
 	r->pair_dst[r->n_pairs] = dst;
@@ -509,11 +487,8 @@ static int read_pair(struct reader *rd, struct sluice_routes *r,
 			continue;
 		}
 		if (!in_path) {
-			if (grow((void **)&r->path_hop, sizeof(*r->path_hop),
-				 &cap->paths, r->n_paths + 2) ||
-			    grow((void **)&r->path_lane,
-				 sizeof(*r->path_lane), &cap->paths2,
-				 r->n_paths + 1))
+			if (SLUICE_I_GROW(r->path_hop, cap->paths, r->n_paths + 2) ||
+			    SLUICE_I_GROW(r->path_lane, cap->paths2, r->n_paths + 1))
 				return -ENOMEM;
 			r->path_hop[r->n_paths] = r->n_hops;
 			r->path_lane[r->n_paths] = 0;
@@ -549,8 +524,7 @@ static int read_pair(struct reader *rd, struct sluice_routes *r,
 		if (r->n_hops - start == SLUICE_PATH_HOPS_MAX)
 			return bad(rd, "path %llu: more than %d links",
 				   path_no(r), SLUICE_PATH_HOPS_MAX);
-		if (grow((void **)&r->hops, sizeof(*r->hops), &cap->hops,
-			 r->n_hops + 1))
+		if (SLUICE_I_GROW(r->hops, cap->hops, r->n_hops + 1))
 			return -ENOMEM;
 		r->hops[r->n_hops++] = v;
 	}
@@ -622,10 +596,8 @@ int sluice_routes_read(struct sluice_routes *r, const struct sluice_graph *g,
 		ret = bad(&rd, "text after \"end\"");
 	if (!ret) {
 		/* the arrays exist even for an empty set */
-		if (grow((void **)&r->pair_path, sizeof(*r->pair_path),
-			 &cap.pairs3, r->n_pairs + 1) ||
-		    grow((void **)&r->path_hop, sizeof(*r->path_hop),
-			 &cap.paths, r->n_paths + 1))
+		if (SLUICE_I_GROW(r->pair_path, cap.pairs3, r->n_pairs + 1) ||
+		    SLUICE_I_GROW(r->path_hop, cap.paths, r->n_paths + 1))
 			ret = sluice_i_errf(err, errlen, -ENOMEM,
 					    "out of memory");
 	}

@@ -218,25 +218,6 @@ static uint32_t heap_pop(struct ksp_worker *w)
 	return top;
 }
 
-static int grow(void **p, size_t size, uint64_t *cap, uint64_t need)
-{
-	uint64_t n = *cap ? *cap : 64;
-	void *q;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	if (n > SIZE_MAX / size)
-		return -ENOMEM;
-	q = realloc(*p, n * size);
-	if (!q)
-		return -ENOMEM;
-	*p = q;
-	*cap = n;
-	return 0;
-}
-
 /*
  * Adds the first @root links of candidate @from (NONE: no root) followed
  * by w->spur[0..@spur_len) as a waiting candidate spurred at index @root.
@@ -250,11 +231,9 @@ static int add_cand(struct ksp_worker *w, uint32_t from, uint32_t root,
 	uint32_t *p;
 	int ret;
 
-	ret = grow((void **)&w->arena, sizeof(*w->arena), &w->cap_arena,
-		   off + len);
+	ret = SLUICE_I_GROW(w->arena, w->cap_arena, off + len);
 	if (!ret && w->n_cand == w->cap_cand) {
-		ret = grow((void **)&w->cand, sizeof(*w->cand), &cap,
-			   w->n_cand + 1);
+		ret = SLUICE_I_GROW(w->cand, cap, w->n_cand + 1);
 		if (!ret) {
 			void *heap = realloc(w->heap, cap * sizeof(*w->heap));
 

@@ -120,24 +120,6 @@ uint64_t sluice_graph_hash(const struct sluice_graph *g)
 	return h;
 }
 
-/* Doubles *cap (at least to @need) and reallocs each array to it. */
-static int grow(void **arr, size_t size, uint64_t *cap, uint64_t need)
-{
-	uint64_t n = *cap ? *cap : 64;
-	void *p;
-
-	while (n < need)
-		n *= 2;
-	if (n > SIZE_MAX / size)
-		return -ENOMEM;
-	p = realloc(*arr, n * size);
-	if (!p)
-		return -ENOMEM;
-	*arr = p;
-	*cap = n;
-	return 0;
-}
-
 /**
  * sluice_path_buf_pair() - start the paths to destination @dst
  * @b:		the source's buffer
@@ -155,13 +137,10 @@ int sluice_path_buf_pair(struct sluice_path_buf *b, uint32_t dst)
 	if (b->n_pairs == UINT32_MAX)
 		return -ENOMEM;
 	if (b->n_pairs == cap) {
-		ret = grow((void **)&b->pair_dst, sizeof(*b->pair_dst), &cap,
-			   b->n_pairs + 1);
+		ret = SLUICE_I_GROW(b->pair_dst, cap, b->n_pairs + 1);
 		if (!ret) {
 			cap = b->cap_pairs;
-			ret = grow((void **)&b->pair_path,
-				   sizeof(*b->pair_path), &cap,
-				   b->n_pairs + 1);
+			ret = SLUICE_I_GROW(b->pair_path, cap, b->n_pairs + 1);
 		}
 		if (ret)
 			return ret;
@@ -193,21 +172,17 @@ int sluice_path_buf_add(struct sluice_path_buf *b, const uint32_t *links,
 		return -EINVAL;
 	if (b->n_paths == b->cap_paths) {
 		cap = b->cap_paths;
-		ret = grow((void **)&b->path_hop, sizeof(*b->path_hop), &cap,
-			   b->n_paths + 1);
+		ret = SLUICE_I_GROW(b->path_hop, cap, b->n_paths + 1);
 		if (!ret) {
 			cap = b->cap_paths;
-			ret = grow((void **)&b->path_lane,
-				   sizeof(*b->path_lane), &cap,
-				   b->n_paths + 1);
+			ret = SLUICE_I_GROW(b->path_lane, cap, b->n_paths + 1);
 		}
 		if (ret)
 			return ret;
 		b->cap_paths = cap;
 	}
 	if (b->n_hops + n_links > b->cap_hops) {
-		ret = grow((void **)&b->hops, sizeof(*b->hops), &b->cap_hops,
-			   b->n_hops + n_links);
+		ret = SLUICE_I_GROW(b->hops, b->cap_hops, b->n_hops + n_links);
 		if (ret)
 			return ret;
 	}

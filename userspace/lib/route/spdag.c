@@ -286,3 +286,72 @@ int sluice_i_spdag_paths(struct sluice_i_spdag *d, uint32_t dst, uint32_t cap,
 				     d->algo);
 	return 0;
 }
+
+/**
+ * sluice_i_spdag_new() - a worker for ecmp or updown: sluice_i_spdag_init()
+ * into memory of its own
+ * @g:		a finalized graph
+ * @up_end:	as sluice_i_spdag_init()
+ * @algo:	the algorithm's name, for messages
+ * @worker:	set to the new struct sluice_i_spdag
+ *
+ * Return: 0 or -ENOMEM.  Time: O(n).
+ */
+int sluice_i_spdag_new(const struct sluice_graph *g, const uint32_t *up_end,
+		       const char *algo, void **worker)
+{
+	struct sluice_i_spdag *d = malloc(sizeof(*d));
+
+	if (!d)
+		return -ENOMEM;
+	if (sluice_i_spdag_init(d, g, up_end, algo)) {
+		free(d);
+		return -ENOMEM;
+	}
+	*worker = d;
+	return 0;
+}
+
+/* Frees a worker of sluice_i_spdag_new(); NULL is fine. */
+void sluice_i_spdag_delete(void *worker)
+{
+	if (worker)
+		sluice_i_spdag_free(worker);
+	free(worker);
+}
+
+/**
+ * sluice_i_spdag_source() - the shortest (legal) paths from b->src to each
+ * of @dsts, at most @cap a pair (0: all)
+ * @d:		the thread's worker
+ * @cap:	paths kept per pair
+ * @dsts:	endpoints in increasing order, without the source
+ * @n_dsts:	how many
+ * @b:		the source's buffer
+ * @err:	the message on failure
+ * @errlen:	size of @err
+ *
+ * Return: 0, -E2BIG or -ENOMEM.  Time: one BFS over the states, O(n + m),
+ * then per destination O(n + m) to mark its part of the DAG and O(deg) per
+ * link listed.
+ */
+int sluice_i_spdag_source(struct sluice_i_spdag *d, uint32_t cap,
+			  const uint32_t *dsts, uint32_t n_dsts,
+			  struct sluice_path_buf *b, char *err, size_t errlen)
+{
+	uint32_t i;
+	int ret;
+
+	sluice_i_spdag_from(d, b->src);
+	for (i = 0; i < n_dsts; i++) {
+		ret = sluice_path_buf_pair(b, dsts[i]);
+		if (ret)
+			return sluice_i_errf(err, errlen, ret,
+					     "%s: cannot start pair %u -> %u",
+					     d->algo, b->src, dsts[i]);
+		ret = sluice_i_spdag_paths(d, dsts[i], cap, b, err, errlen);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}

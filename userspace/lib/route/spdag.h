@@ -51,4 +51,12 @@ void sluice_i_spdag_from(struct sluice_i_spdag *d, uint32_t src);
 int sluice_i_spdag_paths(struct sluice_i_spdag *d, uint32_t dst, uint32_t cap,
 			 struct sluice_path_buf *b, char *err, size_t errlen);
 
+/* The ops of ecmp and updown, but for the context's fields. */
+int sluice_i_spdag_new(const struct sluice_graph *g, const uint32_t *up_end,
+		       const char *algo, void **worker);
+void sluice_i_spdag_delete(void *worker);
+int sluice_i_spdag_source(struct sluice_i_spdag *d, uint32_t cap,
+			  const uint32_t *dsts, uint32_t n_dsts,
+			  struct sluice_path_buf *b, char *err, size_t errlen);
+
 #endif /* _SLUICE_LIB_ROUTE_SPDAG_H */

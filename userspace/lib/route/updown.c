@@ -205,64 +205,23 @@ static int updown_prepare(const struct sluice_graph *g,
 	return 0;
 }
 
-/* One thread's search scratch: two states per node.  Time: O(n). */
+/* One thread's BFS and listing scratch.  Time: O(n). */
 static int updown_worker_init(void *ctx, void **worker)
 {
 	struct updown_ctx *c = ctx;
-	struct sluice_i_spdag *d = malloc(sizeof(*d));
 
-	if (!d)
-		return -ENOMEM;
-	if (sluice_i_spdag_init(d, c->g, c->up_end, "updown")) {
-		free(d);
-		return -ENOMEM;
-	}
-	*worker = d;
-	return 0;
+	return sluice_i_spdag_new(c->g, c->up_end, "updown", worker);
 }
 
-/**
- * updown_source() - the shortest legal paths from b->src to each of @dsts
- * @ctx:	the context
- * @worker:	this thread's scratch
- * @dsts:	endpoints in increasing order, without the source
- * @n_dsts:	how many
- * @b:		the source's buffer
- * @err:	the message on failure
- * @errlen:	size of @err
- *
- * Return: 0, -E2BIG or -ENOMEM.  Time: one BFS over the 2n states,
- * O(n + m), then per destination O(n + m) to mark its part of the DAG and
- * O(deg) per link listed.
- */
+/* The shortest legal paths of b->src: sluice_i_spdag_source(). */
 static int updown_source(void *ctx, void *worker, const uint32_t *dsts,
 			 uint32_t n_dsts, struct sluice_path_buf *b,
 			 char *err, size_t errlen)
 {
 	struct updown_ctx *c = ctx;
-	struct sluice_i_spdag *d = worker;
-	uint32_t i;
-	int ret;
 
-	sluice_i_spdag_from(d, b->src);
-	for (i = 0; i < n_dsts; i++) {
-		ret = sluice_path_buf_pair(b, dsts[i]);
-		if (ret)
-			return sluice_i_errf(err, errlen, ret,
-					     "updown: cannot start pair %u -> %u",
-					     b->src, dsts[i]);
-		ret = sluice_i_spdag_paths(d, dsts[i], c->cap, b, err, errlen);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
-static void updown_worker_free(void *worker)
-{
-	if (worker)
-		sluice_i_spdag_free(worker);
-	free(worker);
+	return sluice_i_spdag_source(worker, c->cap, dsts, n_dsts, b, err,
+				     errlen);
 }
 
 static void updown_release(void *ctx)
@@ -278,6 +237,6 @@ const struct sluice_algo_ops sluice_algo_updown = {
 	.prepare	= updown_prepare,
 	.worker_init	= updown_worker_init,
 	.source		= updown_source,
-	.worker_free	= updown_worker_free,
+	.worker_free	= sluice_i_spdag_delete,
 	.release	= updown_release,
 };
