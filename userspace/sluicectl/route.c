@@ -275,6 +275,13 @@ static int write_routes(const void *arg, FILE *f)
 	return -EIO;
 }
 
+/* Whether -o names a file: without -o, or with "-", routes go to stdout. */
+static bool to_file(const char *out)
+{
+	return out && strcmp(out, "-");
+}
+
+/* After the routes went to a file, what is in it: one line, or JSON. */
 static void print_summary(const struct sluice_routes *r, bool json)
 {
 	json_object *o;
@@ -306,14 +313,31 @@ static void print_summary(const struct sluice_routes *r, bool json)
 			 ALLOW(OPT_SEED) | ALLOW(OPT_ORIENT) | ALLOW(OPT_ROOT) | \
 			 ALLOW(OPT_THREADS) | ALLOW(OPT_SHARD))
 
+/* "I/N", two whole numbers with I < N; no sign, no space. */
+static bool parse_shard(const char *s, uint64_t *i, uint64_t *n)
+{
+	const char *slash = strchr(s, '/');
+	char index[12];
+	size_t len;
+
+	if (!slash)
+		return false;
+	len = slash - s;
+	if (len >= sizeof(index))
+		return false;
+	memcpy(index, s, len);
+	index[len] = '\0';
+	return number(index, 0, UINT32_MAX - 1, i) &&
+	       number(slash + 1, 1, UINT32_MAX, n) && *i < *n;
+}
+
 /* The algorithm, its options and how to run it, from the arguments. */
 static int compute_opts(const struct command *cmd, const struct args *a,
 			struct sluice_route_opts *o,
 			struct sluice_compute_opts *c)
 {
 	const char *orient = a->val[OPT_ORIENT], *shard = a->val[OPT_SHARD];
-	unsigned int si, sc;
-	int n = 0;
+	uint64_t si, sc;
 
 	memset(o, 0, sizeof(*o));
 	memset(c, 0, sizeof(*c));
@@ -346,8 +370,7 @@ static int compute_opts(const struct command *cmd, const struct args *a,
 	if (a->val[OPT_ROOT] && o->orient == SLUICE_ORIENT_TIER)
 		return sub_usage_error(cmd, "--root is for --orient bfs");
 	if (shard) {
-		if (sscanf(shard, "%u/%u%n", &si, &sc, &n) != 2 || shard[n] ||
-		    !sc || si >= sc || shard[0] < '0' || shard[0] > '9')
+		if (!parse_shard(shard, &si, &sc))
 			return sub_usage_error(cmd, "--shard: \"%s\" is not I/N with 0 <= I < N",
 					       shard);
 		c->shard_index = si;
@@ -383,6 +406,9 @@ static int compute(const struct args *a, struct sluice_route_opts *o,
 			o->orient = SLUICE_ORIENT_BFS;
 	}
 	if (sluice_routes_compute(g, o, c, r, err, sizeof(err))) {
+		/* end the progress line, if there is one, before the error */
+		if (c->progress)
+			fputc('\n', stderr);
 		fprintf(stderr, "sluicectl: %s: %s\n", a->val[OPT_TOPO], err);
 		sluice_graph_free(g);
 		return EXIT_RUNTIME;
@@ -408,8 +434,8 @@ static int compute_main(const struct command *cmd, int argc, char **argv)
 	if (a.n_files)
 		return sub_usage_error(cmd, "unexpected argument \"%s\"",
 				       a.files[0]);
-	if (a.val[OPT_JSON] && !a.val[OPT_OUT])
-		return sub_usage_error(cmd, "-j needs -o: without it the routes go to stdout");
+	if (a.val[OPT_JSON] && !to_file(a.val[OPT_OUT]))
+		return sub_usage_error(cmd, "-j needs -o FILE: without it the routes go to stdout");
 	ret = compute_opts(cmd, &a, &o, &c);
 	if (!ret)
 		ret = compute(&a, &o, &c, &g, &r);
@@ -418,7 +444,7 @@ static int compute_main(const struct command *cmd, int argc, char **argv)
 	out.r = &r;
 	out.g = &g;
 	ret = write_out(a.val[OPT_OUT], write_routes, &out);
-	if (!ret && a.val[OPT_OUT])
+	if (!ret && to_file(a.val[OPT_OUT]))
 		print_summary(&r, a.val[OPT_JSON]);
 	sluice_routes_free(&r);
 	sluice_graph_free(&g);
@@ -865,6 +891,8 @@ static int merge_main(const struct command *cmd, int argc, char **argv)
 		return ret < 0 ? 0 : ret;
 	if (!a.val[OPT_OUT])
 		return sub_usage_error(cmd, "-o FILE is required");
+	if (a.val[OPT_JSON] && !to_file(a.val[OPT_OUT]))
+		return sub_usage_error(cmd, "-j needs -o FILE: with -o - the routes go to stdout");
 	if (!a.n_files)
 		return sub_usage_error(cmd, "no shard files given");
 	ret = load_topo(a.val[OPT_TOPO], &g);
@@ -890,7 +918,7 @@ static int merge_main(const struct command *cmd, int argc, char **argv)
 		out.r = &whole;
 		out.g = &g;
 		ret = write_out(a.val[OPT_OUT], write_routes, &out);
-		if (!ret)
+		if (!ret && to_file(a.val[OPT_OUT]))
 			print_summary(&whole, a.val[OPT_JSON]);
 		sluice_routes_free(&whole);
 	}

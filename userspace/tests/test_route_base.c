@@ -655,7 +655,7 @@ static void test_updown_phase(void)
 	struct sluice_route_opts o = { .algo = SLUICE_ROUTE_UPDOWN,
 				       .orient = SLUICE_ORIENT_BFS,
 				       .has_root = true, .root = 0 };
-	uint32_t up_end[8];
+	uint32_t up_end[ARRAY_SIZE(ends2) / 2];
 	struct sluice_graph g;
 	struct rset r;
 

@@ -67,6 +67,7 @@ static void rs_init(struct sluice_routes *r, const struct sluice_graph *g)
 	memset(r, 0, sizeof(*r));
 	r->n_nodes = g->n_nodes;
 	r->n_links = g->n_links;
+	r->topo_hash = sluice_graph_hash(g);
 	r->shard_count = 1;
 	r->pair_path = grow(NULL, 1, sizeof(uint64_t));
 	r->path_hop = grow(NULL, 1, sizeof(uint64_t));
@@ -1100,6 +1101,7 @@ static void expect_error(const struct sluice_graph *g,
 
 static void test_errors(void)
 {
+	char want[SLUICE_ERRLEN];
 	struct sluice_cbd_result res;
 	struct sluice_routes r;
 	struct sluice_graph g;
@@ -1143,6 +1145,13 @@ static void test_errors(void)
 	expect_error(&g, &r,
 		     "the routes are for 4 nodes and 4 links, the topology has 4 and 5");
 	r.n_links = 5;
+	r.topo_hash ^= 1;
+	snprintf(want, sizeof(want),
+		 "the routes are for another topology (hash %016llx, this one %016llx)",
+		 (unsigned long long)r.topo_hash,
+		 (unsigned long long)sluice_graph_hash(&g));
+	expect_error(&g, &r, want);
+	r.topo_hash ^= 1;
 	/* back to a valid set: the errors were the changes' */
 	if (KTAP_EXPECT_INT(check(&g, &r, &res), 0)) {
 		KTAP_EXPECT(res.cbd_free);

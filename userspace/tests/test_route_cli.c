@@ -184,7 +184,7 @@ static void test_deterministic(void)
 {
 	char topo[PATH_MAX];
 	struct run r;
-	char shard[8];
+	char shard[16];
 	int i;
 
 	snprintf(topo, sizeof(topo), "%s", cli_path("jf.json"));
@@ -200,7 +200,7 @@ static void test_deterministic(void)
 	KTAP_EXPECT_INT(r.status, 0);
 	KTAP_EXPECT(same_file(cli_path("t1"), cli_path("t3")));
 	for (i = 0; i < 3; i++) {
-		char name[8];
+		char name[16];
 
 		snprintf(shard, sizeof(shard), "%d/3", i);
 		snprintf(name, sizeof(name), "s%d", i);
@@ -261,7 +261,19 @@ static void test_usage_errors(void)
 	expect_usage("sluicectl: --shard: \"3/3\" is not I/N with 0 <= I < N\n",
 		     &r);
 	RUN(&r, "route", "compute", "--topo", topo, "--algo", "ecmp", "-j");
-	expect_usage("sluicectl: -j needs -o: without it the routes go to stdout\n",
+	expect_usage("sluicectl: -j needs -o FILE: without it the routes go to stdout\n",
+		     &r);
+	RUN(&r, "route", "compute", "--topo", topo, "--algo", "ecmp", "-j",
+	    "-o", "-");
+	expect_usage("sluicectl: -j needs -o FILE: without it the routes go to stdout\n",
+		     &r);
+	RUN(&r, "route", "compute", "--topo", topo, "--algo", "ecmp",
+	    "--shard", "0/+2");
+	expect_usage("sluicectl: --shard: \"0/+2\" is not I/N with 0 <= I < N\n",
+		     &r);
+	RUN(&r, "route", "compute", "--topo", topo, "--algo", "ecmp",
+	    "--shard", "0/4294967298");
+	expect_usage("sluicectl: --shard: \"0/4294967298\" is not I/N with 0 <= I < N\n",
 		     &r);
 	RUN(&r, "route", "compute", "--topo", topo, "--algo", "ecmp",
 	    "--algo", "ksp");

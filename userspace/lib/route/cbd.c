@@ -166,6 +166,11 @@ static int check_layout(struct cbd *c, char *err, size_t errlen)
 				     "the routes are for %u nodes and %u links, the topology has %u and %u",
 				     r->n_nodes, r->n_links, c->g->n_nodes,
 				     c->g->n_links);
+	if (r->topo_hash != sluice_graph_hash(c->g))
+		return sluice_i_errf(err, errlen, -EINVAL,
+				     "the routes are for another topology (hash %016llx, this one %016llx)",
+				     (unsigned long long)r->topo_hash,
+				     (unsigned long long)sluice_graph_hash(c->g));
 	memset(c->lane_idx, NO_LANE, sizeof(c->lane_idx));
 	for (p = 0; p < r->n_pairs; p++) {
 		s = r->pair_src[p];

@@ -602,10 +602,10 @@ int sluice_routes_read(struct sluice_routes *r, const struct sluice_graph *g,
 					    "out of memory");
 	}
 	if (!ret) {
-		r->pair_path[r->n_pairs] = r->n_paths;
-		r->path_hop[r->n_paths] = r->n_hops;
 		uint64_t at;
 
+		r->pair_path[r->n_pairs] = r->n_paths;
+		r->path_hop[r->n_paths] = r->n_hops;
 		ret = sluice_i_routes_check(r, g, &at, rd.err, rd.errlen);
 		if (ret == -EINVAL) {
 			char msg[SLUICE_ERRLEN];

@@ -89,7 +89,7 @@ static uint64_t fnv_u32(uint64_t h, uint32_t v)
  * sluice_graph_hash() - a fingerprint of what routes depend on
  * @g:	a graph
  *
- * FNV-1a over the node names, kinds and host ports, and the links in id
+ * FNV-1a over the node names, kinds, host ports and tiers, and the links in id
  * order with their ends and layers, in a byte order of its own, so that it
  * is the same on every machine.  Where the topology came from (generator,
  * seed) is left out: two files describing the same fabric match.
@@ -108,6 +108,8 @@ uint64_t sluice_graph_hash(const struct sluice_graph *g)
 		h = fnv(h, n->name, strlen(n->name) + 1);
 		h = fnv_u32(h, n->kind);
 		h = fnv_u32(h, n->hosts);
+		/* up-down by tiers depends on them */
+		h = fnv_u32(h, n->tier);
 	}
 	h = fnv_u32(h, g->n_links);
 	for (i = 0; i < g->n_links; i++) {

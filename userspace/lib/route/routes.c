@@ -314,6 +314,10 @@ int sluice_routes_compute(const struct sluice_graph *g,
 		return sluice_i_errf(err, errlen, -EINVAL,
 				     "root %u is not a node (0 to %u)",
 				     o->root, g->n_nodes - 1);
+	if (o->algo == SLUICE_ROUTE_KSP && o->paths > SLUICE_KSP_PATHS_MAX)
+		return sluice_i_errf(err, errlen, -EINVAL,
+				     "ksp: k = %u paths: at most %d",
+				     o->paths, SLUICE_KSP_PATHS_MAX);
 	if (o->lanes > SLUICE_LANES_MAX)
 		return sluice_i_errf(err, errlen, -EINVAL,
 				     "lanes %u: at most %d", o->lanes,

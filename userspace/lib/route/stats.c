@@ -21,7 +21,7 @@
  * over all its paths (path length).  Lengths are in links.
  * Time: O(hops + sources * (nodes + links)) for the BFS distances.
  *
- * Return: 0 or -ENOMEM.
+ * Return: 0, -EINVAL (another topology) or -ENOMEM.
  */
 int sluice_route_stats(const struct sluice_routes *r,
 		       const struct sluice_graph *g,
@@ -33,6 +33,9 @@ int sluice_route_stats(const struct sluice_routes *r,
 	uint32_t *dist, *queue, len, shortest, src = UINT32_MAX;
 
 	memset(st, 0, sizeof(*st));
+	if (!g->finalized || r->n_nodes != g->n_nodes)
+		return sluice_i_errf(err, errlen, -EINVAL,
+				     "the routes are not for this topology");
 	dist = sluice_i_calloc(g->n_nodes, sizeof(*dist));
 	queue = sluice_i_calloc(g->n_nodes, sizeof(*queue));
 	if (!dist || !queue) {

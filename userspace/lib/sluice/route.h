@@ -13,7 +13,9 @@
  * Endpoints are the nodes that carry traffic: nodes with host ports and
  * servers, or every node if the fabric has neither (a bare ring).  The
  * pairs are ordered by (source, destination) node index; each pair is
- * present even when it has no path, so that a disconnected pair shows.
+ * present even when it has no path, so that a disconnected pair shows
+ * (edst and edst-shallow refuse a disconnected fabric instead: spanning
+ * trees need one component).
  *
  * Computing is done per source: an algorithm fills, for one source, the
  * paths to every destination (struct sluice_path_buf), and the driver
@@ -34,6 +36,7 @@
 #define SLUICE_ALGO_NAME_MAX	16
 #define SLUICE_LANES_MAX	8	/* PFC priorities */
 #define SLUICE_PATH_HOPS_MAX	4096	/* longest path a route set may hold */
+#define SLUICE_KSP_PATHS_MAX	65536	/* the largest k of ksp */
 
 enum sluice_route_algo {
 	SLUICE_ROUTE_FC,		/* FC edge-disjoint virtual up-down */
