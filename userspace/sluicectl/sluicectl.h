@@ -42,6 +42,7 @@ int help_main(const struct command *cmd, int argc, char **argv);
 int version_main(const struct command *cmd, int argc, char **argv);
 int topo_main(const struct command *cmd, int argc, char **argv);
 int route_main(const struct command *cmd, int argc, char **argv);
+int tag_main(const struct command *cmd, int argc, char **argv);
 int headroom_main(const struct command *cmd, int argc, char **argv);
 
 #endif /* _SLUICECTL_H */

@@ -1,0 +1,621 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The tag file: Tagger's tables (sluice/tagger.h) as text, written and read
+ * here.
+ *
+ *	sluice-tags 1
+ *	topology nodes 4 links 4 hash 8c2a4f0e3b1d9a77
+ *	routes algo ecmp pairs 12 paths 16 hops 24 hash 0f3e5d7c9b1a2846
+ *	mode greedy priorities 2 tags 3
+ *	node s0 hosts 1 ports 2 ingress 3 egress 4
+ *	port 0 s1
+ *	port 3 s3
+ *	in 0 1 0
+ *	in 3 1 0
+ *	in host 0 0
+ *	out 0 0 0 1
+ *	out 0 1 1 2
+ *	out 3 0 0 1
+ *	out host 1 0 1
+ *	node s1 hosts 1 ports 2 ingress 3 egress 4
+ *	...
+ *	end
+ *
+ * The header names the topology (node and link counts, sluice_graph_hash())
+ * and the route set (its algorithm, counts and sluice_tagger_routes_hash())
+ * the tables were computed for, the mode, and the priorities and tag values
+ * the entries use (highest + 1).  Then a section per node, in node order:
+ *
+ *	node NAME hosts H ports K ingress I egress E
+ *	port LINK PEER		K lines: the node's links by id, and the
+ *				node at the other end of each
+ *	in PORT TAG PRIO	I lines: ingress (PORT, TAG) -> PRIO
+ *	out PORT TAG CLASS NEWTAG
+ *				E lines: egress (PORT, TAG) -> (CLASS, NEWTAG)
+ *
+ * PORT is a link id (one of the node's port lines) or "host", all of the
+ * node's host ports.  Entries are sorted by port (links by id, host last)
+ * and tag, each (port, tag) once.  TAG is the tag a frame arrives with; see
+ * tagger.h for what the tables mean.  "end" closes the file, so that a
+ * truncated file is an error rather than fewer tables.  Fields are
+ * separated by one space; numbers are decimal without leading zeros, hashes
+ * 16 lower-case hex digits.
+ *
+ * A node's section holds everything the node needs - its ports and their
+ * peers, the counts that delimit it - so that one node's share can be
+ * loaded alone: the four header lines, the node's section and "end" make a
+ * valid file for that node (sluice_tagger_write() with @only writes one,
+ * sluice_tagger_read() with @only reads it, or picks the node out of a
+ * whole file).  The writer's output depends on nothing but the tables and
+ * the topology: the same inputs give the same bytes.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sluice/tagger.h>
+#include "graph/internal.h"
+#include "tagger/internal.h"
+
+#define FORMAT		"sluice-tags"
+#define VERSION		1
+
+/* The node named @only, or -1 (no such node); n_nodes for NULL. */
+static int64_t find_only(const struct sluice_graph *g, const char *only)
+{
+	uint32_t u;
+
+	if (!only)
+		return g->n_nodes;
+	for (u = 0; u < g->n_nodes; u++)
+		if (!strcmp(g->nodes[u].name, only))
+			return u;
+	return -1;
+}
+
+static void write_port(FILE *f, uint32_t port)
+{
+	if (port == SLUICE_TAGGER_HOST)
+		fputs("host", f);
+	else
+		fprintf(f, "%u", port);
+}
+
+/**
+ * sluice_tagger_write() - the tag file of @tab
+ * @tab:	tables (built or read)
+ * @g:		their topology, for the names and ports
+ * @f:		where to write
+ * @only:	NULL for every node, or the name of the one node whose
+ *		share (header, its section, "end") to write
+ * @err:	why it failed
+ * @errlen:	room in @err
+ *
+ * Time: O(nodes + links + entries).
+ *
+ * Return: 0, -EINVAL (tables not of @g, or no node @only) or -EIO.
+ */
+int sluice_tagger_write(const struct sluice_tagger_tables *tab,
+			const struct sluice_graph *g, FILE *f,
+			const char *only, char *err, size_t errlen)
+{
+	int64_t one = find_only(g, only);
+	uint32_t v, e;
+	uint64_t i;
+	int ret;
+
+	ret = sluice_i_tagger_tables_ok(tab, g, err, errlen);
+	if (ret)
+		return ret;
+	if (one < 0)
+		return sluice_i_errf(err, errlen, -EINVAL,
+				     "no node \"%s\" in the topology", only);
+	fprintf(f, "%s %d\n", FORMAT, VERSION);
+	fprintf(f, "topology nodes %u links %u hash %016llx\n", tab->n_nodes,
+		tab->n_links, (unsigned long long)tab->topo_hash);
+	fprintf(f, "routes algo %s pairs %llu paths %llu hops %llu hash %016llx\n",
+		tab->algo[0] ? tab->algo : "-",
+		(unsigned long long)tab->n_pairs,
+		(unsigned long long)tab->n_paths,
+		(unsigned long long)tab->n_hops,
+		(unsigned long long)tab->routes_hash);
+	fprintf(f, "mode %s priorities %u tags %u\n",
+		sluice_tagger_mode_name(tab->mode), tab->priorities, tab->tags);
+	for (v = 0; v < g->n_nodes; v++) {
+		if (only && v != one)
+			continue;
+		fprintf(f, "node %s hosts %u ports %u ingress %llu egress %llu\n",
+			g->nodes[v].name, g->nodes[v].hosts,
+			sluice_graph_degree(g, v),
+			(unsigned long long)(tab->in_off[v + 1] - tab->in_off[v]),
+			(unsigned long long)(tab->out_off[v + 1] -
+					     tab->out_off[v]));
+		for (e = g->off[v]; e < g->off[v + 1]; e++)
+			fprintf(f, "port %u %s\n", g->adj[e].link,
+				g->nodes[g->adj[e].peer].name);
+		for (i = tab->in_off[v]; i < tab->in_off[v + 1]; i++) {
+			fputs("in ", f);
+			write_port(f, tab->in[i].port);
+			fprintf(f, " %u %u\n", tab->in[i].tag, tab->in[i].prio);
+		}
+		for (i = tab->out_off[v]; i < tab->out_off[v + 1]; i++) {
+			fputs("out ", f);
+			write_port(f, tab->out[i].port);
+			fprintf(f, " %u %u %u\n", tab->out[i].tag,
+				tab->out[i].cls, tab->out[i].new_tag);
+		}
+	}
+	fputs("end\n", f);
+	if (fflush(f) || ferror(f))
+		return sluice_i_errf(err, errlen, -EIO, "cannot write: %s",
+				     strerror(errno));
+	return 0;
+}
+
+/* The reader's state: where it is, for messages. */
+struct reader {
+	FILE		*f;
+	const char	*name;
+	uint64_t	lineno;
+	int		ret;	/* a line refused by next_line() */
+	char		*line;
+	size_t		cap;
+	char		*err;
+	size_t		errlen;
+};
+
+__attribute__((format(printf, 2, 3)))
+static int bad(struct reader *rd, const char *fmt, ...)
+{
+	char msg[SLUICE_ERRLEN];
+	va_list ap;
+
+	if (rd->ret)
+		return rd->ret;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return sluice_i_errf(rd->err, rd->errlen, -EINVAL, "%s:%llu: %s",
+			     rd->name, (unsigned long long)rd->lineno, msg);
+}
+
+/*
+ * The next line without its newline, or NULL at the end of the file (the
+ * count goes on, so that a missing line is named).  A NUL byte or a
+ * carriage return make it NULL too, with the message set.
+ */
+static char *next_line(struct reader *rd)
+{
+	ssize_t n = getline(&rd->line, &rd->cap, rd->f);
+
+	rd->lineno++;
+	if (n < 0)
+		return NULL;
+	if (n && rd->line[n - 1] == '\n')
+		rd->line[--n] = '\0';
+	if (strlen(rd->line) != (size_t)n) {
+		rd->ret = bad(rd, "a NUL byte in the line");
+		return NULL;
+	}
+	if (n && rd->line[n - 1] == '\r') {
+		rd->ret = bad(rd, "the line ends with a carriage return (DOS line ends?)");
+		return NULL;
+	}
+	return rd->line;
+}
+
+/* A decimal number up to @max without sign or leading zeros; advances. */
+static bool get_u64(const char **s, uint64_t max, uint64_t *v)
+{
+	const char *p = *s;
+	uint64_t x = 0;
+
+	if (*p < '0' || *p > '9' || (*p == '0' && p[1] >= '0' && p[1] <= '9'))
+		return false;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		unsigned int d = *p - '0';
+
+		if (d > max || x > (max - d) / 10)
+			return false;
+		x = x * 10 + d;
+	}
+	*s = p;
+	*v = x;
+	return true;
+}
+
+static bool get_u32(const char **s, uint32_t *v)
+{
+	uint64_t x;
+
+	if (!get_u64(s, UINT32_MAX, &x))
+		return false;
+	*v = x;
+	return true;
+}
+
+/* The literal @w, exactly: the writer's spelling is the only one. */
+static bool get_lit(const char **s, const char *w)
+{
+	size_t n = strlen(w);
+
+	if (strncmp(*s, w, n))
+		return false;
+	*s += n;
+	return true;
+}
+
+/* Up to the next space or the end of the line, shorter than @size. */
+static bool get_word(const char **s, char *buf, size_t size)
+{
+	size_t n = strcspn(*s, " ");
+
+	if (!n || n >= size)
+		return false;
+	memcpy(buf, *s, n);
+	buf[n] = '\0';
+	*s += n;
+	return true;
+}
+
+static bool get_hash(const char **s, uint64_t *v)
+{
+	const char *p = *s;
+	uint64_t x = 0;
+	int i;
+
+	for (i = 0; i < 16; i++, p++) {
+		if (*p >= '0' && *p <= '9')
+			x = x << 4 | (uint64_t)(*p - '0');
+		else if (*p >= 'a' && *p <= 'f')
+			x = x << 4 | (uint64_t)(*p - 'a' + 10);
+		else
+			return false;
+	}
+	*s = p;
+	*v = x;
+	return true;
+}
+
+static int read_header(struct reader *rd, struct sluice_tagger_tables *tab,
+		       const struct sluice_graph *g)
+{
+	uint64_t version, hash;
+	uint32_t nodes, links;
+	char word[32];
+	const char *s;
+	int mode;
+
+	s = next_line(rd);
+	if (!s || !get_lit(&s, FORMAT " ") ||
+	    !get_u64(&s, UINT64_MAX, &version) || *s)
+		return bad(rd, "not a tag file: the first line must be \"%s %d\"",
+			   FORMAT, VERSION);
+	if (version != VERSION)
+		return bad(rd, "version %llu: this sluicectl reads version %d",
+			   (unsigned long long)version, VERSION);
+	s = next_line(rd);
+	if (!s || !get_lit(&s, "topology nodes ") || !get_u32(&s, &nodes) ||
+	    !get_lit(&s, " links ") || !get_u32(&s, &links) ||
+	    !get_lit(&s, " hash ") || !get_hash(&s, &hash) || *s)
+		return bad(rd, "expected \"topology nodes N links L hash H\"");
+	if (nodes != g->n_nodes || links != g->n_links ||
+	    hash != sluice_graph_hash(g))
+		return bad(rd, "the tags belong to another topology (%u nodes, %u links, hash %016llx; this one has %u, %u, %016llx)",
+			   nodes, links, (unsigned long long)hash, g->n_nodes,
+			   g->n_links,
+			   (unsigned long long)sluice_graph_hash(g));
+	tab->n_nodes = nodes;
+	tab->n_links = links;
+	tab->topo_hash = hash;
+	s = next_line(rd);
+	if (!s || !get_lit(&s, "routes algo ") ||
+	    !get_word(&s, tab->algo, sizeof(tab->algo)) ||
+	    !get_lit(&s, " pairs ") || !get_u64(&s, UINT64_MAX, &tab->n_pairs) ||
+	    !get_lit(&s, " paths ") || !get_u64(&s, UINT64_MAX, &tab->n_paths) ||
+	    !get_lit(&s, " hops ") || !get_u64(&s, UINT64_MAX, &tab->n_hops) ||
+	    !get_lit(&s, " hash ") || !get_hash(&s, &tab->routes_hash) || *s)
+		return bad(rd, "expected \"routes algo NAME pairs N paths N hops N hash H\"");
+	if (!strcmp(tab->algo, "-"))
+		tab->algo[0] = '\0';
+	s = next_line(rd);
+	if (!s || !get_lit(&s, "mode ") || !get_word(&s, word, sizeof(word)) ||
+	    !get_lit(&s, " priorities ") || !get_u32(&s, &tab->priorities) ||
+	    !get_lit(&s, " tags ") || !get_u32(&s, &tab->tags) || *s)
+		return bad(rd, "expected \"mode MODE priorities N tags N\"");
+	mode = sluice_tagger_mode_parse(word);
+	if (mode < 0)
+		return bad(rd, "unknown mode \"%s\" (greedy or ttl)", word);
+	tab->mode = mode;
+	if (tab->priorities > SLUICE_LANES_MAX ||
+	    tab->tags > SLUICE_TAGGER_TAGS_MAX)
+		return bad(rd, "priorities %u, tags %u: at most %d and %d",
+			   tab->priorities, tab->tags, SLUICE_LANES_MAX,
+			   SLUICE_TAGGER_TAGS_MAX);
+	return 0;
+}
+
+/* A port: "host" or one of node @v's links; advances. */
+static bool get_port(const char **s, const struct sluice_graph *g,
+		     uint32_t v, uint32_t *port)
+{
+	uint32_t e;
+
+	if (get_lit(s, "host")) {
+		*port = SLUICE_TAGGER_HOST;
+		return true;
+	}
+	if (!get_u32(s, port))
+		return false;
+	for (e = g->off[v]; e < g->off[v + 1]; e++)
+		if (g->adj[e].link == *port)
+			return true;
+	return false;
+}
+
+struct caps {
+	uint64_t	in, out;
+	uint32_t	prios, tags;	/* in the entries, highest + 1 */
+};
+
+/*
+ * The entries of node @v: @n_in "in" lines then @n_out "out" lines, kept
+ * if @keep.  *@prios and *@tags grow to the highest values seen + 1.
+ */
+static int read_entries(struct reader *rd, struct sluice_tagger_tables *tab,
+			const struct sluice_graph *g, uint32_t v,
+			uint64_t n_in, uint64_t n_out, bool keep,
+			struct caps *cap, uint64_t *ni, uint64_t *no,
+			uint32_t *prios, uint32_t *tags)
+{
+	uint64_t i, key, prev = UINT64_MAX, tag, val, nt;
+	const char *name = g->nodes[v].name, *s;
+	uint32_t port;
+
+	for (i = 0; i < n_in + n_out; i++) {
+		bool in = i < n_in;
+
+		if (i == n_in)
+			prev = UINT64_MAX;
+		s = next_line(rd);
+		if (!s)
+			return bad(rd, "node %s: expected %llu %s entries, found %llu",
+				   name, (unsigned long long)(in ? n_in : n_out),
+				   in ? "ingress" : "egress",
+				   (unsigned long long)(in ? i : i - n_in));
+		if (!get_lit(&s, in ? "in " : "out "))
+			return bad(rd, in ? "expected \"in PORT TAG PRIO\"" :
+				   "expected \"out PORT TAG CLASS NEWTAG\"");
+		if (!get_port(&s, g, v, &port))
+			return bad(rd, "node %s: the port must be \"host\" or one of its links",
+				   name);
+		if (!get_lit(&s, " ") ||
+		    !get_u64(&s, SLUICE_TAGGER_TAGS_MAX - 1, &tag) ||
+		    !get_lit(&s, " ") ||
+		    !get_u64(&s, SLUICE_LANES_MAX - 1, &val))
+			return bad(rd, "node %s: tags are 0 to %d, %s 0 to %d",
+				   name, SLUICE_TAGGER_TAGS_MAX - 1,
+				   in ? "priorities" : "classes",
+				   SLUICE_LANES_MAX - 1);
+		nt = 0;
+		if (!in && (!get_lit(&s, " ") ||
+			    !get_u64(&s, SLUICE_TAGGER_TAGS_MAX - 1, &nt)))
+			return bad(rd, "node %s: the new tag must be 0 to %d",
+				   name, SLUICE_TAGGER_TAGS_MAX - 1);
+		if (*s)
+			return bad(rd, "unexpected \"%.24s\" at the end of the line",
+				   s);
+		if (tag >= tab->tags || nt >= tab->tags ||
+		    val >= tab->priorities)
+			return bad(rd, "node %s: beyond the header's %u tags and %u priorities",
+				   name, tab->tags, tab->priorities);
+		if (tag >= *tags)
+			*tags = tag + 1;
+		if (nt >= *tags)
+			*tags = nt + 1;
+		if (val >= *prios)
+			*prios = val + 1;
+		key = (uint64_t)port << 8 | tag;
+		if (prev != UINT64_MAX && key <= prev)
+			return bad(rd, "node %s: %s entry %s: entries go by port (links by id, host last), then tag, each once",
+				   name, in ? "ingress" : "egress",
+				   key == prev ? "given twice" : "out of order");
+		prev = key;
+		if (!keep)
+			continue;
+		if (in) {
+			if (SLUICE_I_GROW(tab->in, cap->in, *ni + 1))
+				return -ENOMEM;
+			tab->in[*ni].port = port;
+			tab->in[*ni].tag = tag;
+			tab->in[*ni].prio = val;
+			++*ni;
+		} else {
+			if (SLUICE_I_GROW(tab->out, cap->out, *no + 1))
+				return -ENOMEM;
+			tab->out[*no].port = port;
+			tab->out[*no].tag = tag;
+			tab->out[*no].cls = val;
+			tab->out[*no].new_tag = nt;
+			++*no;
+		}
+	}
+	return 0;
+}
+
+/* The node of a "node NAME ..." line, from @from on, or -1. */
+static int64_t node_named(const struct sluice_graph *g, uint32_t from,
+			  const char *name)
+{
+	uint32_t u;
+
+	for (u = from; u < g->n_nodes; u++)
+		if (!strcmp(g->nodes[u].name, name))
+			return u;
+	return -1;
+}
+
+/*
+ * One node's section, its first line in @s.  *@next is the lowest node
+ * the section may be for (sections go in node order); set past it.
+ * @one is the node whose entries are kept, n_nodes for all (then no
+ * section may be left out); *@found is set when its section is read.
+ */
+static int read_node(struct reader *rd, struct sluice_tagger_tables *tab,
+		     const struct sluice_graph *g, const char *s,
+		     uint32_t *next, int64_t one, bool *found,
+		     struct caps *cap, uint64_t *ni, uint64_t *no)
+{
+	char name[SLUICE_NAME_MAX + 1], peer[SLUICE_NAME_MAX + 1];
+	uint64_t n_in, n_out, link;
+	uint32_t hosts, ports, e, u;
+	int64_t v;
+	int ret;
+
+	if (!get_lit(&s, "node ") || !get_word(&s, name, sizeof(name)) ||
+	    !get_lit(&s, " hosts ") || !get_u32(&s, &hosts) ||
+	    !get_lit(&s, " ports ") || !get_u32(&s, &ports) ||
+	    !get_lit(&s, " ingress ") || !get_u64(&s, UINT64_MAX, &n_in) ||
+	    !get_lit(&s, " egress ") || !get_u64(&s, UINT64_MAX, &n_out) || *s)
+		return bad(rd, "expected \"node NAME hosts H ports K ingress I egress E\" or \"end\"");
+	v = node_named(g, *next, name);
+	if (v < 0)
+		return bad(rd, node_named(g, 0, name) < 0 ?
+			   "\"%s\" is not a node of the topology" :
+			   "node %s: out of order (sections go in node order, each once)",
+			   name);
+	/* a whole file has every section */
+	if (one == g->n_nodes && v != *next)
+		return bad(rd, "node %s: its section is missing",
+			   g->nodes[*next].name);
+	*found |= v == one;
+	/* the ports of the topology, so that the share matches the fabric */
+	if (hosts != g->nodes[v].hosts || ports != sluice_graph_degree(g, v))
+		return bad(rd, "node %s: %u hosts and %u ports; the topology has %u and %u",
+			   name, hosts, ports, g->nodes[v].hosts,
+			   sluice_graph_degree(g, v));
+	for (e = g->off[v]; e < g->off[v + 1]; e++) {
+		s = next_line(rd);
+		if (!s || !get_lit(&s, "port ") ||
+		    !get_u64(&s, UINT32_MAX, &link) || !get_lit(&s, " ") ||
+		    !get_word(&s, peer, sizeof(peer)) || *s)
+			return bad(rd, "node %s: expected %u \"port LINK PEER\" lines",
+				   name, ports);
+		if (link != g->adj[e].link ||
+		    strcmp(peer, g->nodes[g->adj[e].peer].name))
+			return bad(rd, "node %s: port %llu %s; the topology's port %u is link %u to %s",
+				   name, (unsigned long long)link, peer,
+				   e - g->off[v], g->adj[e].link,
+				   g->nodes[g->adj[e].peer].name);
+	}
+	/* nodes without a section (a share) keep no entries */
+	for (u = *next; u <= v; u++) {
+		tab->in_off[u] = *ni;
+		tab->out_off[u] = *no;
+	}
+	ret = read_entries(rd, tab, g, v, n_in, n_out,
+			   one == g->n_nodes || one == v, cap, ni, no,
+			   &cap->prios, &cap->tags);
+	*next = v + 1;
+	return ret;
+}
+
+/**
+ * sluice_tagger_read() - tables from a tag file
+ * @tab:	filled; free with sluice_tagger_tables_free(), even on an
+ *		error
+ * @g:		the topology the file must belong to
+ * @f:		the file
+ * @name:	its name, for messages
+ * @only:	NULL: the file must have every node's section, all kept; a
+ *		node's name: the file may be a share with only some sections,
+ *		must have that node's, and only its entries are kept (the
+ *		others are read and checked, not kept)
+ * @err:	what is wrong, "NAME:LINE: ..."
+ * @errlen:	room in @err
+ *
+ * Checks the header against @g, each section's hosts and ports against the
+ * topology, every entry's port, ranges and order.  Whether the tables suit
+ * a route set is sluice_tagger_check()'s business.
+ *
+ * Time: O(nodes + links + entries); memory for the entries kept.
+ *
+ * Return: 0, -EINVAL (malformed, another topology, no node @only) or
+ * -ENOMEM.
+ */
+int sluice_tagger_read(struct sluice_tagger_tables *tab,
+		       const struct sluice_graph *g, FILE *f,
+		       const char *name, const char *only,
+		       char *err, size_t errlen)
+{
+	struct reader rd = {
+		.f = f, .name = name, .err = err, .errlen = errlen,
+	};
+	int64_t one = find_only(g, only);
+	uint64_t ni = 0, no = 0;
+	struct caps cap = { 0 };
+	uint32_t next = 0, u;
+	bool found = false;
+	const char *s;
+	int ret;
+
+	memset(tab, 0, sizeof(*tab));
+	if (one < 0)
+		return sluice_i_errf(err, errlen, -EINVAL,
+				     "no node \"%s\" in the topology", only);
+	if (!g->finalized)
+		return sluice_i_errf(err, errlen, -EINVAL,
+				     "the topology is not finalized");
+	tab->in_off = sluice_i_calloc(g->n_nodes + 1, sizeof(*tab->in_off));
+	tab->out_off = sluice_i_calloc(g->n_nodes + 1, sizeof(*tab->out_off));
+	if (!tab->in_off || !tab->out_off) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	ret = read_header(&rd, tab, g);
+	while (!ret) {
+		s = next_line(&rd);
+		if (!s) {
+			ret = bad(&rd, "the file ends before \"end\"");
+			break;
+		}
+		if (!strcmp(s, "end"))
+			break;
+		ret = read_node(&rd, tab, g, s, &next, one, &found, &cap, &ni,
+				&no);
+	}
+	if (!ret && !only && next < g->n_nodes)
+		ret = bad(&rd, "node %s: its section is missing",
+			  g->nodes[next].name);
+	if (!ret && only && !found)
+		ret = bad(&rd, "node %s: its section is missing", only);
+	if (!ret && !only &&
+	    (cap.prios != tab->priorities || cap.tags != tab->tags))
+		ret = sluice_i_errf(err, errlen, -EINVAL,
+				    "%s: the header says %u priorities and %u tags, the entries use %u and %u",
+				    name, tab->priorities, tab->tags,
+				    cap.prios, cap.tags);
+	if (!ret && next_line(&rd))
+		ret = bad(&rd, "something after \"end\"");
+	if (!ret && rd.ret)
+		ret = rd.ret;
+	if (ret)
+		goto out;
+	for (u = next; u <= g->n_nodes; u++) {
+		tab->in_off[u] = ni;
+		tab->out_off[u] = no;
+	}
+	if (!tab->in && !(tab->in = sluice_i_calloc(1, sizeof(*tab->in))))
+		ret = -ENOMEM;
+	if (!tab->out && !(tab->out = sluice_i_calloc(1, sizeof(*tab->out))))
+		ret = -ENOMEM;
+	if (!ret)
+		ret = sluice_i_tagger_tables_ok(tab, g, err, errlen);
+out:
+	if (ret == -ENOMEM)
+		ret = sluice_i_errf(err, errlen, -ENOMEM, "out of memory");
+	free(rd.line);
+	if (ret)
+		sluice_tagger_tables_free(tab);
+	return ret;
+}

@@ -1,0 +1,617 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sluicectl tag { compute | check | stats } ...
+ *
+ * Tagger's priorities as tag files (the format is in lib/tagger/file.c,
+ * the tables' meaning in lib/sluice/tagger.h): compute the tables for a
+ * route file, re-verify them against it, and count what they cost.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sluice/cbd.h>
+#include <sluice/route.h>
+#include <sluice/tagger.h>
+#include "jout.h"
+#include "sluicectl.h"
+
+/* Exit code of "tag check" when the tables are not safe for the routes. */
+#define EXIT_UNSAFE	3
+
+static int compute_main(const struct command *cmd, int argc, char **argv);
+static int check_main(const struct command *cmd, int argc, char **argv);
+static int stats_main(const struct command *cmd, int argc, char **argv);
+
+static const struct command tag_commands[] = {
+	{ "compute", compute_main,
+	  "Assign Tagger priorities to routes and write the tag tables",
+	  "--topo FILE --routes FILE [--mode { greedy | ttl }] [--max-priorities N]\n"
+	  "\t[--node NODE] [-o FILE] [-j | --json]", "tag" },
+	{ "check", check_main,
+	  "Re-verify tag tables against their routes (exit 3 if unsafe)",
+	  "--topo FILE --routes FILE TAGS [-j | --json]", "tag" },
+	{ "stats", stats_main,
+	  "Priorities, tags and table entries in all and per node",
+	  "--topo FILE TAGS [--node NODE] [--nodes] [-j | --json]", "tag" },
+};
+
+#define N_TAG (sizeof(tag_commands) / sizeof(tag_commands[0]))
+
+int tag_main(const struct command *cmd, int argc, char **argv)
+{
+	return group_main(cmd, tag_commands, N_TAG, argc, argv);
+}
+
+enum opt_id {
+	OPT_TOPO, OPT_ROUTES, OPT_OUT, OPT_JSON, OPT_MODE, OPT_MAX, OPT_NODE,
+	OPT_NODES,
+};
+
+#define ALLOW(id)	(1u << (id))
+
+static const struct {
+	const char	*name;
+	const char	*alt;	/* short form, or NULL */
+	bool		value;
+} opts[] = {
+	[OPT_TOPO]	= { "--topo", NULL, true },
+	[OPT_ROUTES]	= { "--routes", NULL, true },
+	[OPT_OUT]	= { "--output", "-o", true },
+	[OPT_JSON]	= { "--json", "-j", false },
+	[OPT_MODE]	= { "--mode", NULL, true },
+	[OPT_MAX]	= { "--max-priorities", NULL, true },
+	[OPT_NODE]	= { "--node", NULL, true },
+	[OPT_NODES]	= { "--nodes", NULL, false },
+};
+
+#define N_OPTS (sizeof(opts) / sizeof(opts[0]))
+
+struct args {
+	const char	*val[N_OPTS];	/* NULL: not given; "" for flags */
+	const char	*files[8];
+	int		n_files;
+	struct sluice_tagger_opts topts;
+};
+
+/*
+ * Parses argv, taking the options in @allowed and file arguments; --topo
+ * is always required, --routes where allowed.  Returns 0, EXIT_USAGE (the
+ * message printed), or -1 after printing --help.
+ */
+static int parse(const struct command *cmd, int argc, char **argv,
+		 unsigned int allowed, struct args *a)
+{
+	const char *v;
+	size_t k;
+	int i, mode;
+
+	memset(a, 0, sizeof(*a));
+	for (i = 1; i < argc; i++) {
+		const char *arg = argv[i];
+
+		if (is_help(arg)) {
+			sub_help(cmd);
+			return -1;
+		}
+		if (arg[0] != '-' || !arg[1]) {
+			if (a->n_files == (int)(sizeof(a->files) /
+						sizeof(a->files[0])))
+				return sub_usage_error(cmd, "too many files");
+			a->files[a->n_files++] = arg;
+			continue;
+		}
+		for (k = 0; k < N_OPTS; k++)
+			if (!strcmp(arg, opts[k].name) ||
+			    (opts[k].alt && !strcmp(arg, opts[k].alt)))
+				break;
+		if (k == N_OPTS || !(allowed & ALLOW(k)))
+			return sub_usage_error(cmd, "unknown option \"%s\"",
+					       arg);
+		if (a->val[k])
+			return sub_usage_error(cmd, "%s given twice", arg);
+		a->val[k] = "";
+		if (opts[k].value) {
+			if (++i == argc)
+				return sub_usage_error(cmd, "%s needs a value",
+						       arg);
+			a->val[k] = argv[i];
+		}
+	}
+	if (!a->val[OPT_TOPO])
+		return sub_usage_error(cmd, "--topo FILE is required");
+	if ((allowed & ALLOW(OPT_ROUTES)) && !a->val[OPT_ROUTES])
+		return sub_usage_error(cmd, "--routes FILE is required");
+	v = a->val[OPT_MODE];
+	if (v) {
+		mode = sluice_tagger_mode_parse(v);
+		if (mode < 0)
+			return sub_usage_error(cmd, "--mode: \"%s\" is not greedy or ttl",
+					       v);
+		a->topts.mode = mode;
+	}
+	v = a->val[OPT_MAX];
+	if (v) {
+		char *end;
+		unsigned long n;
+
+		errno = 0;
+		n = strtoul(v, &end, 10);
+		if (*v < '1' || *v > '9' || *end || errno || !n ||
+		    n > SLUICE_LANES_MAX)
+			return sub_usage_error(cmd, "--max-priorities: \"%s\" is not a number from 1 to %d",
+					       v, SLUICE_LANES_MAX);
+		a->topts.max_priorities = n;
+	}
+	return 0;
+}
+
+static int load_topo(const char *path, struct sluice_graph *g)
+{
+	char err[SLUICE_ERRLEN];
+
+	if (sluice_graph_read_file(g, path, err, sizeof(err))) {
+		fprintf(stderr, "sluicectl: %s\n", err);
+		return EXIT_RUNTIME;
+	}
+	return 0;
+}
+
+/* Opens @path for reading; "-" is stdin. */
+static FILE *open_in(const char *path, const char **name)
+{
+	FILE *f;
+
+	if (!strcmp(path, "-")) {
+		*name = "<stdin>";
+		return stdin;
+	}
+	*name = path;
+	f = fopen(path, "r");
+	if (!f)
+		fprintf(stderr, "sluicectl: %s: %s\n", path, strerror(errno));
+	return f;
+}
+
+static int load_routes(const char *path, const struct sluice_graph *g,
+		       struct sluice_routes *r)
+{
+	char err[SLUICE_ERRLEN];
+	const char *name;
+	FILE *f = open_in(path, &name);
+	int ret;
+
+	if (!f)
+		return EXIT_RUNTIME;
+	ret = sluice_routes_read(r, g, f, name, err, sizeof(err));
+	if (f != stdin)
+		fclose(f);
+	if (ret) {
+		fprintf(stderr, "sluicectl: %s\n", err);
+		return EXIT_RUNTIME;
+	}
+	return 0;
+}
+
+static int load_tags(const char *path, const struct sluice_graph *g,
+		     const char *only, struct sluice_tagger_tables *t)
+{
+	char err[SLUICE_ERRLEN];
+	const char *name;
+	FILE *f = open_in(path, &name);
+	int ret;
+
+	if (!f)
+		return EXIT_RUNTIME;
+	ret = sluice_tagger_read(t, g, f, name, only, err, sizeof(err));
+	if (f != stdin)
+		fclose(f);
+	if (ret) {
+		fprintf(stderr, "sluicectl: %s\n", err);
+		return EXIT_RUNTIME;
+	}
+	return 0;
+}
+
+/* --node NODE: a node of @g, or an error naming the topology file. */
+static int check_node(const struct args *a, const struct sluice_graph *g)
+{
+	const char *node = a->val[OPT_NODE];
+	uint32_t u;
+
+	if (!node)
+		return 0;
+	for (u = 0; u < g->n_nodes; u++)
+		if (!strcmp(g->nodes[u].name, node))
+			return 0;
+	fprintf(stderr, "sluicectl: --node: no node \"%s\" in %s\n", node,
+		a->val[OPT_TOPO]);
+	return EXIT_RUNTIME;
+}
+
+struct tags_out {
+	const struct sluice_tagger_tables	*t;
+	const struct sluice_graph		*g;
+	const char				*only;
+};
+
+static int write_tags(const void *arg, FILE *f)
+{
+	const struct tags_out *o = arg;
+	char err[SLUICE_ERRLEN];
+
+	if (!sluice_tagger_write(o->t, o->g, f, o->only, err, sizeof(err)))
+		return 0;
+	fprintf(stderr, "sluicectl: %s\n", err);
+	return -EIO;
+}
+
+static int print_compute(const struct sluice_tagger_tables *t,
+			 const struct sluice_tagging *tg,
+			 const struct sluice_graph *g, bool json)
+{
+	struct sluice_tagger_stats st;
+	char err[SLUICE_ERRLEN];
+	json_object *o;
+	bool ok;
+
+	if (sluice_tagger_stats(t, g, &st, err, sizeof(err))) {
+		fprintf(stderr, "sluicectl: %s\n", err);
+		return EXIT_RUNTIME;
+	}
+	if (!json) {
+		printf("mode %s priorities %u tags %u entries %llu ingress %llu egress %llu climbs %llu conflicts %llu\n",
+		       sluice_tagger_mode_name(t->mode), st.priorities, st.tags,
+		       (unsigned long long)st.entries,
+		       (unsigned long long)st.in_entries,
+		       (unsigned long long)st.out_entries,
+		       (unsigned long long)tg->climbs,
+		       (unsigned long long)tg->conflicts);
+		return 0;
+	}
+	o = json_object_new_object();
+	ok = o && jadd(o, "mode", json_object_new_string(sluice_tagger_mode_name(t->mode))) &&
+	     jadd(o, "priorities", jnum(st.priorities)) &&
+	     jadd(o, "tags", jnum(st.tags)) &&
+	     jadd(o, "entries", jnum(st.entries)) &&
+	     jadd(o, "ingress", jnum(st.in_entries)) &&
+	     jadd(o, "egress", jnum(st.out_entries)) &&
+	     jadd(o, "climbs", jnum(tg->climbs)) &&
+	     jadd(o, "conflicts", jnum(tg->conflicts));
+	if (ok)
+		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	else
+		fputs("sluicectl: out of memory\n", stderr);
+	json_object_put(o);
+	return ok ? 0 : EXIT_RUNTIME;
+}
+
+static int compute_main(const struct command *cmd, int argc, char **argv)
+{
+	struct sluice_tagger_tables t = { 0 };
+	struct sluice_tagging tg = { 0 };
+	char err[SLUICE_ERRLEN];
+	struct sluice_routes r;
+	struct sluice_graph g;
+	struct tags_out out;
+	struct args a;
+	int ret;
+
+	ret = parse(cmd, argc, argv,
+		    ALLOW(OPT_TOPO) | ALLOW(OPT_ROUTES) | ALLOW(OPT_OUT) |
+		    ALLOW(OPT_JSON) | ALLOW(OPT_MODE) | ALLOW(OPT_MAX) |
+		    ALLOW(OPT_NODE), &a);
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	if (a.n_files)
+		return sub_usage_error(cmd, "unexpected argument \"%s\"",
+				       a.files[0]);
+	if (a.val[OPT_JSON] && !a.val[OPT_OUT])
+		return sub_usage_error(cmd, "-j needs -o: without it the tags go to stdout");
+	ret = load_topo(a.val[OPT_TOPO], &g);
+	if (ret)
+		return ret;
+	ret = check_node(&a, &g);
+	if (!ret)
+		ret = load_routes(a.val[OPT_ROUTES], &g, &r);
+	if (ret) {
+		sluice_graph_free(&g);
+		return ret;
+	}
+	if (sluice_tagger_assign(&g, &r, &a.topts, &tg, err, sizeof(err)) ||
+	    sluice_tagger_tables_build(&g, &r, &tg, &t, err, sizeof(err))) {
+		fprintf(stderr, "sluicectl: %s: %s\n", a.val[OPT_ROUTES], err);
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
+	out.t = &t;
+	out.g = &g;
+	out.only = a.val[OPT_NODE];
+	ret = write_out(a.val[OPT_OUT], write_tags, &out);
+	if (!ret && a.val[OPT_OUT])
+		ret = print_compute(&t, &tg, &g, a.val[OPT_JSON]);
+out:
+	sluice_tagger_tables_free(&t);
+	sluice_tagging_free(&tg);
+	sluice_routes_free(&r);
+	sluice_graph_free(&g);
+	return ret;
+}
+
+/* Which path of its pair path @q is, 1-based, and the pair. */
+static uint64_t pair_of(const struct sluice_routes *r, uint64_t q,
+			uint64_t *nth)
+{
+	uint64_t lo = 0, hi = r->n_pairs, mid;
+
+	/* the last pair whose first path is at or before q */
+	while (hi - lo > 1) {
+		mid = lo + (hi - lo) / 2;
+		if (r->pair_path[mid] <= q)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	*nth = q - r->pair_path[lo] + 1;
+	return lo;
+}
+
+static const char *name_of(const struct sluice_graph *g, uint32_t u)
+{
+	return g->nodes[u].name;
+}
+
+static void print_check_text(const struct sluice_graph *g,
+			     const struct sluice_routes *r,
+			     const struct sluice_tagger_check *res)
+{
+	uint64_t p, nth;
+	uint32_t i;
+
+	if (!res->consistent) {
+		printf("ok no consistent no\nproblem %s\n", res->problem);
+		return;
+	}
+	printf("ok %s consistent yes cbd-free %s priorities %u buffers %llu dependencies %llu unused-entries %llu\n",
+	       res->ok ? "yes" : "no", res->cbd.cbd_free ? "yes" : "no",
+	       res->priorities, (unsigned long long)res->cbd.link_lanes,
+	       (unsigned long long)res->cbd.dependencies,
+	       (unsigned long long)res->entries_unused);
+	if (res->cbd.cbd_free)
+		return;
+	printf("cycle %u\n", res->cbd.n_cycle);
+	for (i = 0; i < res->cbd.n_cycle; i++) {
+		const struct sluice_cbd_hop *h = &res->cbd.cycle[i];
+
+		p = pair_of(r, h->path, &nth);
+		printf("  link %u %s -> %s priority %u, then by path %llu of %s %s\n",
+		       h->link, name_of(g, h->from), name_of(g, h->to), h->lane,
+		       (unsigned long long)nth, name_of(g, r->pair_src[p]),
+		       name_of(g, r->pair_dst[p]));
+	}
+}
+
+static int print_check_json(const struct sluice_graph *g,
+			    const struct sluice_routes *r,
+			    const struct sluice_tagger_check *res)
+{
+	json_object *o = json_object_new_object(), *cyc, *h;
+	uint64_t p, nth;
+	uint32_t i;
+	bool ok;
+
+	ok = o && jadd(o, "ok", json_object_new_boolean(res->ok)) &&
+	     jadd(o, "consistent", json_object_new_boolean(res->consistent));
+	if (ok && !res->consistent)
+		ok = jadd(o, "problem", json_object_new_string(res->problem));
+	if (ok && res->consistent)
+		ok = jadd(o, "cbd_free", json_object_new_boolean(res->cbd.cbd_free)) &&
+		     jadd(o, "priorities", jnum(res->priorities)) &&
+		     jadd(o, "buffers", jnum(res->cbd.link_lanes)) &&
+		     jadd(o, "dependencies", jnum(res->cbd.dependencies)) &&
+		     jadd(o, "unused_entries", jnum(res->entries_unused));
+	if (ok && res->consistent && !res->cbd.cbd_free) {
+		cyc = json_object_new_array();
+		ok = jadd(o, "cycle", cyc);
+		for (i = 0; ok && i < res->cbd.n_cycle; i++) {
+			const struct sluice_cbd_hop *c = &res->cbd.cycle[i];
+
+			p = pair_of(r, c->path, &nth);
+			h = json_object_new_object();
+			ok = h && !json_object_array_add(cyc, h);
+			if (!ok) {
+				json_object_put(h);
+				break;
+			}
+			ok = jadd(h, "link", jnum(c->link)) &&
+			     jadd(h, "from", json_object_new_string(name_of(g, c->from))) &&
+			     jadd(h, "to", json_object_new_string(name_of(g, c->to))) &&
+			     jadd(h, "priority", jnum(c->lane)) &&
+			     jadd(h, "path_src", json_object_new_string(name_of(g, r->pair_src[p]))) &&
+			     jadd(h, "path_dst", json_object_new_string(name_of(g, r->pair_dst[p]))) &&
+			     jadd(h, "path", jnum(nth));
+		}
+	}
+	if (ok)
+		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	else
+		fputs("sluicectl: out of memory\n", stderr);
+	json_object_put(o);
+	return ok ? 0 : EXIT_RUNTIME;
+}
+
+static int check_main(const struct command *cmd, int argc, char **argv)
+{
+	struct sluice_tagger_tables t = { 0 };
+	struct sluice_tagger_check res;
+	char err[SLUICE_ERRLEN];
+	struct sluice_routes r;
+	struct sluice_graph g;
+	struct args a;
+	int ret;
+
+	ret = parse(cmd, argc, argv,
+		    ALLOW(OPT_TOPO) | ALLOW(OPT_ROUTES) | ALLOW(OPT_JSON), &a);
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	if (a.n_files != 1)
+		return sub_usage_error(cmd, a.n_files ?
+				       "one tag file, not %d" :
+				       "no tag file given%.0d", a.n_files);
+	if (!strcmp(a.files[0], "-") && !strcmp(a.val[OPT_ROUTES], "-"))
+		return sub_usage_error(cmd, "the routes and the tags cannot both come from stdin");
+	ret = load_topo(a.val[OPT_TOPO], &g);
+	if (ret)
+		return ret;
+	ret = load_routes(a.val[OPT_ROUTES], &g, &r);
+	if (ret) {
+		sluice_graph_free(&g);
+		return ret;
+	}
+	ret = load_tags(a.files[0], &g, NULL, &t);
+	if (ret)
+		goto out;
+	if (sluice_tagger_check(&g, &r, &t, &res, err, sizeof(err))) {
+		fprintf(stderr, "sluicectl: %s: %s\n", a.files[0], err);
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
+	if (a.val[OPT_JSON])
+		ret = print_check_json(&g, &r, &res);
+	else
+		print_check_text(&g, &r, &res);
+	if (!ret && !res.ok)
+		ret = EXIT_UNSAFE;
+	sluice_tagger_check_free(&res);
+out:
+	sluice_tagger_tables_free(&t);
+	sluice_routes_free(&r);
+	sluice_graph_free(&g);
+	return ret;
+}
+
+static uint64_t node_entries(const struct sluice_tagger_tables *t,
+			     uint32_t v, bool in)
+{
+	return in ? t->in_off[v + 1] - t->in_off[v] :
+		    t->out_off[v + 1] - t->out_off[v];
+}
+
+static int print_stats_json(const struct sluice_tagger_stats *st,
+			    const struct sluice_tagger_tables *t,
+			    const struct sluice_graph *g, int64_t node,
+			    bool nodes)
+{
+	json_object *o = json_object_new_object(), *arr, *e;
+	uint32_t v;
+	bool ok;
+
+	ok = o && jadd(o, "mode", json_object_new_string(sluice_tagger_mode_name(t->mode))) &&
+	     jadd(o, "algo", json_object_new_string(t->algo)) &&
+	     jadd(o, "priorities", jnum(st->priorities)) &&
+	     jadd(o, "tags", jnum(st->tags)) &&
+	     jadd(o, "entries", jnum(st->entries)) &&
+	     jadd(o, "ingress", jnum(st->in_entries)) &&
+	     jadd(o, "egress", jnum(st->out_entries));
+	if (ok && node < 0)
+		ok = jadd(o, "nodes", jnum(g->n_nodes)) &&
+		     jadd(o, "per_node", jrange(st->node_min, st->node_max,
+						jfixed(st->node_avg))) &&
+		     jadd(o, "bottleneck", json_object_new_string(name_of(g, st->bottleneck)));
+	else if (ok)
+		ok = jadd(o, "node", json_object_new_string(name_of(g, node)));
+	if (ok && nodes) {
+		arr = json_object_new_array_ext(g->n_nodes);
+		ok = jadd(o, "per_node_entries", arr);
+		for (v = 0; ok && v < g->n_nodes; v++) {
+			e = json_object_new_object();
+			ok = e && !json_object_array_add(arr, e);
+			if (!ok) {
+				json_object_put(e);
+				break;
+			}
+			ok = jadd(e, "node", json_object_new_string(name_of(g, v))) &&
+			     jadd(e, "ingress", jnum(node_entries(t, v, true))) &&
+			     jadd(e, "egress", jnum(node_entries(t, v, false))) &&
+			     jadd(e, "entries", jnum(node_entries(t, v, true) +
+						     node_entries(t, v, false)));
+		}
+	}
+	if (ok)
+		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	else
+		fputs("sluicectl: out of memory\n", stderr);
+	json_object_put(o);
+	return ok ? 0 : EXIT_RUNTIME;
+}
+
+static int stats_main(const struct command *cmd, int argc, char **argv)
+{
+	struct sluice_tagger_tables t = { 0 };
+	struct sluice_tagger_stats st;
+	char err[SLUICE_ERRLEN];
+	const char *node;
+	struct sluice_graph g;
+	int64_t one = -1;
+	struct args a;
+	uint32_t v;
+	int ret;
+
+	ret = parse(cmd, argc, argv,
+		    ALLOW(OPT_TOPO) | ALLOW(OPT_JSON) | ALLOW(OPT_NODE) |
+		    ALLOW(OPT_NODES), &a);
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	if (a.n_files != 1)
+		return sub_usage_error(cmd, a.n_files ?
+				       "one tag file, not %d" :
+				       "no tag file given%.0d", a.n_files);
+	node = a.val[OPT_NODE];
+	if (node && a.val[OPT_NODES])
+		return sub_usage_error(cmd, "--node and --nodes do not go together");
+	ret = load_topo(a.val[OPT_TOPO], &g);
+	if (ret)
+		return ret;
+	ret = check_node(&a, &g);
+	if (!ret)
+		ret = load_tags(a.files[0], &g, node, &t);
+	if (ret)
+		goto out;
+	for (v = 0; node && v < g.n_nodes; v++)
+		if (!strcmp(g.nodes[v].name, node))
+			one = v;
+	if (sluice_tagger_stats(&t, &g, &st, err, sizeof(err))) {
+		fprintf(stderr, "sluicectl: %s\n", err);
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
+	if (a.val[OPT_JSON]) {
+		ret = print_stats_json(&st, &t, &g, one, a.val[OPT_NODES]);
+		goto out;
+	}
+	printf("mode %s algo %s priorities %u tags %u\n",
+	       sluice_tagger_mode_name(t.mode), t.algo[0] ? t.algo : "-",
+	       st.priorities, st.tags);
+	printf("entries %llu ingress %llu egress %llu\n",
+	       (unsigned long long)st.entries,
+	       (unsigned long long)st.in_entries,
+	       (unsigned long long)st.out_entries);
+	if (one < 0)
+		printf("per-node min %llu max %llu avg %.4f bottleneck %s\n",
+		       (unsigned long long)st.node_min,
+		       (unsigned long long)st.node_max, st.node_avg,
+		       name_of(&g, st.bottleneck));
+	else
+		printf("node %s\n", node);
+	for (v = 0; a.val[OPT_NODES] && v < g.n_nodes; v++)
+		printf("node %s ingress %llu egress %llu entries %llu\n",
+		       name_of(&g, v),
+		       (unsigned long long)node_entries(&t, v, true),
+		       (unsigned long long)node_entries(&t, v, false),
+		       (unsigned long long)(node_entries(&t, v, true) +
+					    node_entries(&t, v, false)));
+out:
+	sluice_tagger_tables_free(&t);
+	sluice_graph_free(&g);
+	return ret;
+}
