@@ -16,7 +16,8 @@ TC_LIB_DIR ?= /usr/lib/$(shell $(CC) -print-multiarch)/tc
 export KDIR
 
 .PHONY: all kmod userspace tools check unit selftests bootstrap install uninstall \
-	clean sparse checkpatch vm-shell demo bench bench-routing reproduce-routing
+	clean sparse checkpatch vm-shell demo bench bench-routing reproduce-routing \
+	reproduce-tagger
 
 all: kmod userspace tools
 
@@ -81,6 +82,11 @@ bench-routing:
 # FC's Tables 1, 2 and 7, ours beside theirs (README.md, "Routing").
 reproduce-routing: userspace
 	scripts/reproduce-routing
+
+# Tagger's priorities beside OpenSM's DFSSSP and LASH lanes on random
+# regular graphs (README.md, "Tagger").
+reproduce-tagger: userspace
+	scripts/reproduce-tagger
 
 install: all
 	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=extra modules_install
