@@ -605,9 +605,12 @@ int sluice_tagger_read(struct sluice_tagger_tables *tab,
 		tab->in_off[u] = ni;
 		tab->out_off[u] = no;
 	}
-	if (!tab->in && !(tab->in = sluice_i_calloc(1, sizeof(*tab->in))))
-		ret = -ENOMEM;
-	if (!tab->out && !(tab->out = sluice_i_calloc(1, sizeof(*tab->out))))
+	/* no entries kept: still lists, as the built tables have */
+	if (!tab->in)
+		tab->in = sluice_i_calloc(1, sizeof(*tab->in));
+	if (!tab->out)
+		tab->out = sluice_i_calloc(1, sizeof(*tab->out));
+	if (!tab->in || !tab->out)
 		ret = -ENOMEM;
 	if (!ret)
 		ret = sluice_i_tagger_tables_ok(tab, g, err, errlen);
