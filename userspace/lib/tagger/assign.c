@@ -278,39 +278,83 @@ static uint32_t new_stamp(struct greedy *c)
 	return c->stamp;
 }
 
-static int cmp_u64(const void *a, const void *b)
+static void swap_u64(uint64_t *a, uint64_t *b)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	uint64_t t = *a;
 
-	return x < y ? -1 : x > y;
+	*a = *b;
+	*b = t;
+}
+
+/*
+ * Sorts @v ascending: quicksort with a median of three, insertion sort
+ * below 16, recursing into the smaller part so the stack stays
+ * O(log n).  Inline compares: the reordering sorts often, mostly small
+ * sets, and qsort()'s callback was most of its cost.
+ */
+static void sort_u64(uint64_t *v, uint64_t n)
+{
+	uint64_t i, j, pivot;
+
+	while (n > 16) {
+		uint64_t m = n / 2;
+
+		if (v[m] < v[0])
+			swap_u64(&v[m], &v[0]);
+		if (v[n - 1] < v[0])
+			swap_u64(&v[n - 1], &v[0]);
+		if (v[n - 1] < v[m])
+			swap_u64(&v[n - 1], &v[m]);
+		pivot = v[m];
+		i = 0;
+		j = n - 1;
+		for (;;) {
+			while (v[i] < pivot)
+				i++;
+			while (v[j] > pivot)
+				j--;
+			if (i >= j)
+				break;
+			swap_u64(&v[i++], &v[j--]);
+		}
+		/* [0, j] <= pivot <= [j + 1, n) */
+		if (j + 1 < n - j - 1) {
+			sort_u64(v, j + 1);
+			v += j + 1;
+			n -= j + 1;
+		} else {
+			sort_u64(v + j + 1, n - j - 1);
+			n = j + 1;
+		}
+	}
+	for (i = 1; i < n; i++) {
+		pivot = v[i];
+		for (j = i; j && v[j - 1] > pivot; j--)
+			v[j] = v[j - 1];
+		v[j] = pivot;
+	}
 }
 
 /*
  * Pearce-Kelly's reordering after the searches: the places of the
  * buffers both visited, in order, go first to those that reach x (bwd)
  * then to those y reaches (fwd), each group keeping its relative order.
+ * The two groups are sorted by place, and their places merged.
  */
 static void reorder(struct greedy *c, uint32_t n_fwd, uint32_t n_bwd)
 {
-	uint32_t i, n = n_fwd + n_bwd, *places = c->stack;
+	uint64_t *kb = c->keys, *kf = c->keys + n_bwd;
+	uint32_t i, a = 0, f = 0, n = n_fwd + n_bwd, *places = c->stack;
 
-	for (i = 0; i < n; i++) {
-		uint32_t b = i < n_bwd ? c->bwd[i] : c->fwd[i - n_bwd];
-
-		c->keys[i] = (uint64_t)c->ord[b] << 32 | b;
-	}
-	/* the places, sorted */
-	qsort(c->keys, n, sizeof(*c->keys), cmp_u64);
-	for (i = 0; i < n; i++)
-		places[i] = c->keys[i] >> 32;
-	/* each group by its current order */
 	for (i = 0; i < n_bwd; i++)
-		c->keys[i] = (uint64_t)c->ord[c->bwd[i]] << 32 | c->bwd[i];
-	qsort(c->keys, n_bwd, sizeof(*c->keys), cmp_u64);
+		kb[i] = (uint64_t)c->ord[c->bwd[i]] << 32 | c->bwd[i];
 	for (i = 0; i < n_fwd; i++)
-		c->keys[n_bwd + i] = (uint64_t)c->ord[c->fwd[i]] << 32 |
-				     c->fwd[i];
-	qsort(c->keys + n_bwd, n_fwd, sizeof(*c->keys), cmp_u64);
+		kf[i] = (uint64_t)c->ord[c->fwd[i]] << 32 | c->fwd[i];
+	sort_u64(kb, n_bwd);
+	sort_u64(kf, n_fwd);
+	for (i = 0; i < n; i++)
+		places[i] = f == n_fwd || (a < n_bwd && kb[a] < kf[f]) ?
+			    kb[a++] >> 32 : kf[f++] >> 32;
 	for (i = 0; i < n; i++)
 		c->ord[(uint32_t)c->keys[i]] = places[i];
 }
@@ -629,7 +673,7 @@ static int reclaim(struct greedy *c, const struct segs *cur, struct cuts *cu)
 			/* the most segments first, then the lowest id */
 			c->order[n++] = (uint64_t)(UINT32_MAX - cnt) << 32 | b;
 		}
-		qsort(c->order, n, sizeof(*c->order), cmp_u64);
+		sort_u64(c->order, n);
 		for (i = 0; i < n; i++) {
 			ret = reclaim_one(c, cur, cu, (uint32_t)c->order[i]);
 			if (ret < 0)
