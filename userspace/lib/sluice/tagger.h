@@ -55,6 +55,8 @@
  *
  * listing only the (port, tag) pairs some path uses; priorities + 1 tag
  * values in all (PCP's 8 values carry up to 7 priorities, DSCP's 64 all 8).
+ * A frame that matches no entry is on none of the routes: Tagger makes it
+ * lossy, which is the datapath's business, not the tables'.
  * Tag 0 apart from tag 1 ("crossed a link at priority 0") is what lets a
  * first hop always start at priority 0 and lets ttl (p_i = i) be expressed
  * at all: with tag = priority, the egress key (O, 0) would have to send
@@ -93,8 +95,8 @@
  * offered back the segments that climb there first (those moving the most
  * segments first, in sweeps until nothing changes): it stays if all their
  * dependencies up to their next climb keep q's graph acyclic.  Fewer
- * segments at q + 1 leave fewer cycles to break there; on the jellyfish
- * route sets of scripts/reproduce-tagger this saves a priority now and then.
+ * segments at q + 1 leave fewer cycles to break there: on the 24 jellyfish
+ * route sets of scripts/reproduce-tagger this saved a priority on 8.
  * A last walk over the level cuts every segment at its first climbing hop:
  * q's dependencies are then a subgraph of the acyclic graph kept, and the
  * cut tails are level q + 1.  Every tail starts after its segment's first
