@@ -344,7 +344,7 @@ static bool monotone(const struct sluice_routes *r, const uint8_t *prio)
  */
 static const char ring4_tags[] =
 	"sluice-tags 1\n"
-	"topology nodes 4 links 4 hash b1b657da88f12eb5\n"
+	"topology nodes 4 links 4 hash 9620bf35d2278935\n"
 	"routes algo ecmp pairs 12 paths 16 hops 24 hash a5ec95c3308affba\n"
 	"mode greedy priorities 2 tags 3\n"
 	"node s0 hosts 0 ports 2 ingress 3 egress 5\n"
@@ -1206,8 +1206,8 @@ static void test_file(void)
 		  "t.tags:1: not a tag file: the first line must be \"sluice-tags 1\"" },
 		{ "sluice-tags 1\n", "sluice-tags 2\n",
 		  "t.tags:1: version 2: this sluicectl reads version 1" },
-		{ "hash b1b657da88f12eb5", "hash b1b657da88f12eb6",
-		  "t.tags:2: the tags belong to another topology (4 nodes, 4 links, hash b1b657da88f12eb6; this one has 4, 4, b1b657da88f12eb5)" },
+		{ "hash 9620bf35d2278935", "hash 9620bf35d2278936",
+		  "t.tags:2: the tags belong to another topology (4 nodes, 4 links, hash 9620bf35d2278936; this one has 4, 4, 9620bf35d2278935)" },
 		{ "mode greedy", "mode fast",
 		  "t.tags:4: unknown mode \"fast\" (greedy or ttl)" },
 		{ "priorities 2 tags 3", "priorities 9 tags 3",
