@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Throughput of a fabric under a traffic matrix, restricted to a route set:
+ * the maximum concurrent flow of FC (Zhang et al., NSDI'23), Section 4.
+ *
+ * Units.  Demands are between endpoints (sluice_graph_endpoints()), in
+ * units of a server's line rate, and a link carries 1 in each direction:
+ * it is full duplex and as fast as a host port.  A node's servers are its
+ * host ports (a BCube server, or a node of a fabric without host ports, is
+ * one).  Each server sends at most 1 in total:
+ *
+ *  - all-to-all: every server sends to every other server of the fabric,
+ *    1 / (H - 1) to each (H servers in all); u sends w(u) w(v) / (H - 1)
+ *    to v.  Traffic between two servers of one switch never enters the
+ *    fabric and is left out.
+ *  - uniform random (FC's "each ToR picks 10% of ToRs"): each endpoint u
+ *    picks P of the other endpoints at random, and each of its servers
+ *    sends 1 spread evenly over the servers of those: u sends
+ *    w(u) w(v) / (sum of w over the picked) to each picked v.
+ *  - near-worst (Jyothi et al., "Measuring and Understanding Throughput of
+ *    Network Topologies", SC'16; FC Section 4): the permutation of the
+ *    endpoints that maximises the total shortest-path distance between
+ *    each endpoint and its image (a maximum-weight perfect matching of the
+ *    complete bipartite graph, never an endpoint to itself); u sends w(u),
+ *    all its servers at line rate, to its image.
+ *
+ * Throughput theta(T) is the largest theta such that theta T can be routed
+ * on the paths of the route set - any split of each pair's demand over its
+ * own paths - with no link direction above 1.  So theta is the fraction of
+ * line rate every server can send at at once: FC's Fig. 7 y-axis (its
+ * Table 3 has Clos at (p - h) / h = 14/18 = 0.78 and FC at 1.49).  Host
+ * links are not modelled: theta above 1 means the fabric has more capacity
+ * than the servers can use (FC Appendix A.3 says the same of Clos).
+ *
+ * Two solvers: an exact linear program (GLPK's simplex) for small route
+ * sets, and Garg and Koenemann's multiplicative-weights approximation with
+ * Fleischer's approximate shortest paths for large ones, stopped when a
+ * feasible flow and a dual (length) bound are within epsilon of each other,
+ * so its answer carries a proof of its accuracy.
+ *
+ * Every function that can fail returns 0 or a negative errno with a message
+ * in @err (@errlen bytes; SLUICE_ERRLEN is enough).
+ */
+#ifndef _SLUICE_FLOW_H
+#define _SLUICE_FLOW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sluice/graph.h>
+#include <sluice/route.h>
+
+/* ---- traffic matrices ---- */
+
+enum sluice_traffic_kind {
+	SLUICE_TRAFFIC_ALL2ALL,
+	SLUICE_TRAFFIC_UNIFORM,
+	SLUICE_TRAFFIC_WORST,
+};
+
+/* Which matrix: "all2all", "uniform:P", "uniform:P%" or "worst". */
+struct sluice_traffic_spec {
+	enum sluice_traffic_kind	kind;
+	/* uniform: P destinations per source, or P percent of the others */
+	uint32_t			count;
+	bool				percent;
+	uint64_t			seed;	/* uniform */
+};
+
+/*
+ * A traffic matrix: n_dem demands src[i] -> dst[i] of demand[i] > 0, in
+ * increasing (src, dst) order, between distinct endpoints.
+ */
+struct sluice_traffic {
+	uint32_t	n_nodes;
+	uint64_t	n_dem;
+	uint32_t	*src;
+	uint32_t	*dst;
+	double		*demand;
+	double		total;		/* sum of demand[] */
+	uint32_t	picks;		/* uniform: destinations per source */
+};
+
+int sluice_traffic_parse(const char *s, struct sluice_traffic_spec *spec,
+			 char *err, size_t errlen);
+int sluice_traffic_make(const struct sluice_graph *g,
+			const struct sluice_traffic_spec *spec,
+			struct sluice_traffic *t, char *err, size_t errlen);
+void sluice_traffic_free(struct sluice_traffic *t);
+uint32_t sluice_traffic_servers(const struct sluice_graph *g, uint32_t u);
+int sluice_max_matching(uint32_t n, const int64_t *weight, uint32_t *match,
+			int64_t *total, char *err, size_t errlen);
+
+/* ---- maximum concurrent flow over a route set ---- */
+
+enum sluice_flow_method {
+	SLUICE_FLOW_AUTO,	/* lp up to SLUICE_FLOW_LP_AUTO paths, else fptas */
+	SLUICE_FLOW_LP,
+	SLUICE_FLOW_FPTAS,
+};
+
+/* The most paths (with demand) "auto" gives the LP. */
+#define SLUICE_FLOW_LP_AUTO		4000
+#define SLUICE_FLOW_EPSILON_DEFAULT	0.01
+#define SLUICE_FLOW_EPSILON_MIN		1e-4
+#define SLUICE_FLOW_EPSILON_MAX		0.5
+
+/* Zero is the default for every field. */
+struct sluice_flow_opts {
+	enum sluice_flow_method	method;
+	/*
+	 * fptas: stop once theta >= (1 - epsilon) theta_upper, so that theta
+	 * is within epsilon of the optimum (default 0.01).
+	 */
+	double			epsilon;
+	/* fptas: give up after this many phases (default 1000000) */
+	uint64_t		max_phases;
+};
+
+struct sluice_flow_result {
+	enum sluice_flow_method	method;		/* the one that ran */
+	/* A flow of theta T exists on the paths; none above theta_upper. */
+	double			theta;
+	double			theta_upper;
+	/*
+	 * The simple upper bound whatever the routes: every link direction
+	 * carries at most 1, and a unit of u -> v crosses at least dist(u, v)
+	 * of them, so theta <= 2 links / sum of demand * dist (0 when a
+	 * demand's endpoints are not connected).
+	 */
+	double			bound;
+	/* The same with each pair's shortest path in the set for dist. */
+	double			bound_paths;
+	uint64_t		commodities;	/* demands */
+	uint64_t		paths;		/* their paths */
+	/* demands whose pair has no path (theta is then 0); the first one */
+	uint64_t		unrouted;
+	uint32_t		unrouted_src, unrouted_dst;
+	/* fptas */
+	double			epsilon;
+	uint64_t		phases;
+	bool			converged;	/* the gap closed to epsilon */
+	/* link directions loaded to within 1e-6 of 1 by the flow found */
+	uint64_t		saturated;
+};
+
+int sluice_flow_bound(const struct sluice_graph *g,
+		      const struct sluice_traffic *t, double *bound,
+		      char *err, size_t errlen);
+int sluice_flow_theta(const struct sluice_graph *g,
+		      const struct sluice_routes *r,
+		      const struct sluice_traffic *t,
+		      const struct sluice_flow_opts *o,
+		      struct sluice_flow_result *res, char *err, size_t errlen);
+const char *sluice_flow_method_name(enum sluice_flow_method m);
+int sluice_flow_method_parse(const char *name);
+
+/* ---- the Clos baseline (FC Appendix A.3) ---- */
+
+#define SLUICE_CLOS_LAYERS_MAX	8
+
+/*
+ * The Clos network with the most throughput for @hosts servers built from
+ * at most @switches switches of @ports ports.  ToRs have h host ports and
+ * p - h uplinks; every layer above the ToRs is non-blocking, so the
+ * throughput is (p - h) / h, and the best Clos has the least h.
+ *
+ *  - 2 layers (FC's Eq. 5): ceil(H / h) <= p ToRs, each linked once to each
+ *    of p - h spines.
+ *  - L >= 3 layers: pods of p/2 ToRs, each pod with its own p - h
+ *    aggregation switches (p/2 down, p/2 up); each further layer has p/2
+ *    down and p/2 up ports except the top one, whose p ports all go down.
+ *    A layer of p/2-down switches holds the links below it at p/2 per
+ *    switch, so L layers reach at most 2 (p/2)^(L-1) ToRs.
+ *
+ * L goes up from 2 until the least feasible h stops falling (FC's
+ * h(L) < h(L + 1)), and the best L and h are kept.
+ */
+struct sluice_clos_size {
+	uint32_t	ports;		/* p */
+	uint32_t	hosts;		/* H */
+	uint32_t	switches_max;	/* N */
+	uint32_t	layers;		/* L */
+	uint32_t	host_ports;	/* h: the most servers on one ToR */
+	uint32_t	uplinks;	/* p - h */
+	uint32_t	switches;	/* used, at most N */
+	uint32_t	layer_switches[SLUICE_CLOS_LAYERS_MAX];	/* [0]: ToRs */
+	double		theta;		/* (p - h) / h */
+};
+
+int sluice_clos_size(uint32_t ports, uint32_t hosts, uint32_t switches,
+		     struct sluice_clos_size *c, char *err, size_t errlen);
+int sluice_clos_build(const struct sluice_clos_size *c, struct sluice_graph *g,
+		      char *err, size_t errlen);
+
+#endif /* _SLUICE_FLOW_H */
