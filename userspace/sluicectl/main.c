@@ -23,6 +23,8 @@ static const struct command commands[] = {
 	{ "tag", tag_main,
 	  "Tagger priorities for routes: compute, check and count tag tables",
 	  "{ compute | check | stats } ...", NULL },
+	{ "analyze", analyze_main, "Throughput of a traffic matrix on a route set; the Clos baseline",
+	  "--topo FILE { --routes FILE | --algo ALGO } --traffic T [OPTIONS] | clos ...", NULL },
 	{ "headroom", headroom_main,
 	  "The PFC headroom a port needs per lossless priority",
 	  "--rate RATE --cable METRES --mtu BYTES [--response QUANTA] [-j | --json]",

@@ -43,6 +43,7 @@ int version_main(const struct command *cmd, int argc, char **argv);
 int topo_main(const struct command *cmd, int argc, char **argv);
 int route_main(const struct command *cmd, int argc, char **argv);
 int tag_main(const struct command *cmd, int argc, char **argv);
+int analyze_main(const struct command *cmd, int argc, char **argv);
 int headroom_main(const struct command *cmd, int argc, char **argv);
 
 #endif /* _SLUICECTL_H */

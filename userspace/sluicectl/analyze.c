@@ -1,0 +1,560 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sluicectl analyze: the throughput of a fabric under a traffic matrix on a
+ * route set (FC, NSDI'23, Section 4; sluice/flow.h), and the Clos baseline
+ * FC compares against (Appendix A.3).
+ *
+ *   sluicectl analyze --topo FILE { --routes FILE | --algo ALGO [...] }
+ *	--traffic { all2all | uniform:P | uniform:P% | worst } [--seed S]
+ *	[--method { auto | lp | fptas }] [--epsilon E] [--max-phases N] [-j]
+ *   sluicectl analyze clos --ports P --hosts H --switches N [-o FILE] [-j]
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sluice/flow.h>
+#include <sluice/route.h>
+#include "jout.h"
+#include "sluicectl.h"
+
+enum opt_id {
+	OPT_TOPO, OPT_ROUTES, OPT_ALGO, OPT_PATHS, OPT_LANES, OPT_ROUTE_SEED,
+	OPT_ORIENT, OPT_ROOT, OPT_THREADS, OPT_TRAFFIC, OPT_SEED, OPT_METHOD,
+	OPT_EPSILON, OPT_MAX_PHASES, OPT_JSON, OPT_PORTS, OPT_HOSTS,
+	OPT_SWITCHES, OPT_OUT,
+};
+
+#define ALLOW(id)	(1u << (id))
+
+static const struct {
+	const char	*name;
+	const char	*alt;
+	bool		value;
+} opts[] = {
+	[OPT_TOPO]	= { "--topo", NULL, true },
+	[OPT_ROUTES]	= { "--routes", NULL, true },
+	[OPT_ALGO]	= { "--algo", NULL, true },
+	[OPT_PATHS]	= { "--paths", NULL, true },
+	[OPT_LANES]	= { "--lanes", NULL, true },
+	[OPT_ROUTE_SEED] = { "--route-seed", NULL, true },
+	[OPT_ORIENT]	= { "--orient", NULL, true },
+	[OPT_ROOT]	= { "--root", NULL, true },
+	[OPT_THREADS]	= { "--threads", NULL, true },
+	[OPT_TRAFFIC]	= { "--traffic", NULL, true },
+	[OPT_SEED]	= { "--seed", NULL, true },
+	[OPT_METHOD]	= { "--method", NULL, true },
+	[OPT_EPSILON]	= { "--epsilon", NULL, true },
+	[OPT_MAX_PHASES] = { "--max-phases", NULL, true },
+	[OPT_JSON]	= { "--json", "-j", false },
+	[OPT_PORTS]	= { "--ports", NULL, true },
+	[OPT_HOSTS]	= { "--hosts", NULL, true },
+	[OPT_SWITCHES]	= { "--switches", NULL, true },
+	[OPT_OUT]	= { "--output", "-o", true },
+};
+
+#define N_OPTS (sizeof(opts) / sizeof(opts[0]))
+
+/* The options that only make sense with --algo. */
+#define ALGO_OPTS	(ALLOW(OPT_PATHS) | ALLOW(OPT_LANES) | \
+			 ALLOW(OPT_ROUTE_SEED) | ALLOW(OPT_ORIENT) | \
+			 ALLOW(OPT_ROOT) | ALLOW(OPT_THREADS))
+
+#define ANALYZE_OPTS	(ALLOW(OPT_TOPO) | ALLOW(OPT_ROUTES) | ALLOW(OPT_ALGO) | \
+			 ALGO_OPTS | ALLOW(OPT_TRAFFIC) | ALLOW(OPT_SEED) | \
+			 ALLOW(OPT_METHOD) | ALLOW(OPT_EPSILON) | \
+			 ALLOW(OPT_MAX_PHASES) | ALLOW(OPT_JSON))
+
+#define CLOS_OPTS	(ALLOW(OPT_PORTS) | ALLOW(OPT_HOSTS) | \
+			 ALLOW(OPT_SWITCHES) | ALLOW(OPT_OUT) | ALLOW(OPT_JSON))
+
+static const char usage_text[] =
+	"Usage: sluicectl analyze --topo FILE { --routes FILE | --algo ALGO [--paths K] [--lanes L]\n"
+	"\t[--route-seed S] [--orient O] [--root NODE] [--threads T] }\n"
+	"\t--traffic { all2all | uniform:P | uniform:P% | worst } [--seed S]\n"
+	"\t[--method { auto | lp | fptas }] [--epsilon E] [--max-phases N] [-j | --json]\n"
+	"       sluicectl analyze clos --ports P --hosts H --switches N [-o FILE] [-j | --json]\n";
+
+static const char help_text[] =
+	"\nThe throughput theta of a traffic matrix on a route set: the largest theta\n"
+	"such that theta times every demand fits on the pair's own paths, with each\n"
+	"link carrying at most 1 (a server's line rate) in each direction.  Each\n"
+	"server sends at most 1; theta is the rate all of them get at once.\n"
+	"\n"
+	"  all2all      every server to every other, evenly\n"
+	"  uniform:P    each endpoint picks P others at random (P% of them with\n"
+	"               a percent sign) and spreads its servers' traffic over them\n"
+	"  worst        the permutation of endpoints that maximises the total\n"
+	"               shortest-path distance (near-worst, Jyothi et al.)\n"
+	"\n"
+	"  --method lp      exact, by GLPK's simplex (small route sets)\n"
+	"  --method fptas   Garg-Koenemann/Fleischer, stopped when a feasible flow is\n"
+	"                   proven within epsilon (default 0.01) of optimal\n"
+	"  --method auto    lp up to 4000 paths, else fptas (the default)\n"
+	"\n"
+	"\"analyze clos\" sizes the Clos network of FC's Appendix A.3: the most\n"
+	"throughput for H servers from at most N p-port switches; -o writes it as a\n"
+	"topology file (2 and 3 layers).\n";
+
+struct args {
+	const char	*val[N_OPTS];
+	uint64_t	paths, lanes, route_seed, threads, seed, max_phases;
+	uint64_t	ports, hosts, switches;
+	double		epsilon;
+	int		algo, method;
+};
+
+static int usage(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("sluicectl: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	fputs(usage_text, stderr);
+	return EXIT_USAGE;
+}
+
+static bool number(const char *s, uint64_t min, uint64_t max, uint64_t *v)
+{
+	unsigned long long x;
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	x = strtoull(s, &end, 10);
+	*v = x;
+	return !errno && !*end && x >= min && x <= max;
+}
+
+static int parse_number(struct args *a, enum opt_id id, uint64_t min,
+			uint64_t max, uint64_t *v)
+{
+	const char *s = a->val[id];
+
+	if (s && !number(s, min, max, v))
+		return usage("%s: \"%s\" is not a number from %llu to %llu",
+			     opts[id].name, s, (unsigned long long)min,
+			     (unsigned long long)max);
+	return 0;
+}
+
+static int parse_values(struct args *a)
+{
+	const char *v;
+	char *end;
+	int ret;
+
+	a->algo = -1;
+	a->method = SLUICE_FLOW_AUTO;
+	v = a->val[OPT_ALGO];
+	if (v) {
+		a->algo = sluice_route_algo_parse(v);
+		if (a->algo < 0)
+			return usage("--algo: unknown algorithm \"%s\"", v);
+	}
+	v = a->val[OPT_METHOD];
+	if (v) {
+		a->method = sluice_flow_method_parse(v);
+		if (a->method < 0)
+			return usage("--method: \"%s\" is not auto, lp or fptas",
+				     v);
+	}
+	v = a->val[OPT_EPSILON];
+	if (v) {
+		errno = 0;
+		a->epsilon = strtod(v, &end);
+		if (errno || end == v || *end ||
+		    !(a->epsilon >= SLUICE_FLOW_EPSILON_MIN &&
+		      a->epsilon <= SLUICE_FLOW_EPSILON_MAX))
+			return usage("--epsilon: \"%s\" is not a number from %g to %g",
+				     v, SLUICE_FLOW_EPSILON_MIN,
+				     SLUICE_FLOW_EPSILON_MAX);
+	}
+	ret = parse_number(a, OPT_PATHS, 1, UINT32_MAX, &a->paths);
+	if (!ret)
+		ret = parse_number(a, OPT_LANES, 1, SLUICE_LANES_MAX, &a->lanes);
+	if (!ret)
+		ret = parse_number(a, OPT_ROUTE_SEED, 0, UINT64_MAX,
+				   &a->route_seed);
+	if (!ret)
+		ret = parse_number(a, OPT_THREADS, 1, 256, &a->threads);
+	if (!ret)
+		ret = parse_number(a, OPT_SEED, 0, UINT64_MAX, &a->seed);
+	if (!ret)
+		ret = parse_number(a, OPT_MAX_PHASES, 1, UINT64_MAX,
+				   &a->max_phases);
+	if (!ret)
+		ret = parse_number(a, OPT_PORTS, 2, 1024, &a->ports);
+	if (!ret)
+		ret = parse_number(a, OPT_HOSTS, 1, UINT32_MAX, &a->hosts);
+	if (!ret)
+		ret = parse_number(a, OPT_SWITCHES, 1, UINT32_MAX,
+				   &a->switches);
+	return ret;
+}
+
+/* Returns 0, EXIT_USAGE (message printed) or -1 (help printed). */
+static int parse(int argc, char **argv, unsigned int allowed, struct args *a)
+{
+	size_t k;
+	int i;
+
+	memset(a, 0, sizeof(*a));
+	for (i = 1; i < argc; i++) {
+		const char *arg = argv[i];
+
+		if (is_help(arg)) {
+			fputs(usage_text, stdout);
+			fputs(help_text, stdout);
+			return -1;
+		}
+		for (k = 0; k < N_OPTS; k++)
+			if (!strcmp(arg, opts[k].name) ||
+			    (opts[k].alt && !strcmp(arg, opts[k].alt)))
+				break;
+		if (k == N_OPTS || !(allowed & ALLOW(k)))
+			return usage(arg[0] == '-' ? "unknown option \"%s\"" :
+				     "unexpected argument \"%s\"", arg);
+		if (a->val[k])
+			return usage("%s given twice", arg);
+		a->val[k] = "";
+		if (opts[k].value) {
+			if (++i == argc)
+				return usage("%s needs a value", arg);
+			a->val[k] = argv[i];
+		}
+	}
+	return parse_values(a);
+}
+
+static int find_node(const struct sluice_graph *g, const char *name,
+		     uint32_t *u)
+{
+	uint32_t i;
+
+	for (i = 0; i < g->n_nodes; i++)
+		if (!strcmp(g->nodes[i].name, name)) {
+			*u = i;
+			return 0;
+		}
+	return -ENOENT;
+}
+
+/* The routing options, checked against the algorithm as "route" does. */
+static int route_opts(const struct args *a, struct sluice_route_opts *o,
+		      struct sluice_compute_opts *c)
+{
+	const char *orient = a->val[OPT_ORIENT];
+
+	memset(o, 0, sizeof(*o));
+	memset(c, 0, sizeof(*c));
+	o->algo = a->algo;
+	if (a->val[OPT_PATHS] && o->algo != SLUICE_ROUTE_KSP &&
+	    o->algo != SLUICE_ROUTE_ECMP && o->algo != SLUICE_ROUTE_UPDOWN)
+		return usage("--paths applies to ksp, ecmp and updown");
+	if ((a->val[OPT_LANES] || a->val[OPT_ROUTE_SEED]) &&
+	    o->algo != SLUICE_ROUTE_EDST &&
+	    o->algo != SLUICE_ROUTE_EDST_SHALLOW)
+		return usage("--lanes and --route-seed apply to edst and edst-shallow");
+	if ((orient || a->val[OPT_ROOT]) && o->algo != SLUICE_ROUTE_UPDOWN)
+		return usage("--orient and --root apply to updown");
+	o->paths = a->paths;
+	o->lanes = a->lanes;
+	o->seed = a->route_seed;
+	if (orient) {
+		if (!strcmp(orient, "auto"))
+			o->orient = SLUICE_ORIENT_AUTO;
+		else if (!strcmp(orient, "tier"))
+			o->orient = SLUICE_ORIENT_TIER;
+		else if (!strcmp(orient, "bfs"))
+			o->orient = SLUICE_ORIENT_BFS;
+		else
+			return usage("--orient: \"%s\" is not auto, tier or bfs",
+				     orient);
+	}
+	if (a->val[OPT_ROOT] && o->orient == SLUICE_ORIENT_TIER)
+		return usage("--root is for --orient bfs");
+	c->threads = a->threads;
+	return 0;
+}
+
+/* The routes: read from --routes, or computed in memory by --algo. */
+static int get_routes(const struct args *a, struct sluice_route_opts *o,
+		      const struct sluice_compute_opts *c,
+		      const struct sluice_graph *g, struct sluice_routes *r)
+{
+	const char *path = a->val[OPT_ROUTES];
+	char err[SLUICE_ERRLEN];
+	FILE *f;
+	int ret;
+
+	if (a->algo >= 0) {
+		if (a->val[OPT_ROOT]) {
+			if (find_node(g, a->val[OPT_ROOT], &o->root)) {
+				fprintf(stderr, "sluicectl: --root: no node \"%s\" in %s\n",
+					a->val[OPT_ROOT], a->val[OPT_TOPO]);
+				return EXIT_RUNTIME;
+			}
+			o->has_root = true;
+			if (o->orient == SLUICE_ORIENT_AUTO)
+				o->orient = SLUICE_ORIENT_BFS;
+		}
+		if (sluice_routes_compute(g, o, c, r, err, sizeof(err))) {
+			fprintf(stderr, "sluicectl: %s: %s\n", a->val[OPT_TOPO],
+				err);
+			return EXIT_RUNTIME;
+		}
+		return 0;
+	}
+	f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	if (!f) {
+		fprintf(stderr, "sluicectl: %s: %s\n", path, strerror(errno));
+		return EXIT_RUNTIME;
+	}
+	ret = sluice_routes_read(r, g, f, f == stdin ? "<stdin>" : path, err,
+				 sizeof(err));
+	if (f != stdin)
+		fclose(f);
+	if (ret) {
+		fprintf(stderr, "sluicectl: %s\n", err);
+		return EXIT_RUNTIME;
+	}
+	return 0;
+}
+
+/* Six decimals: theta is compared across methods and papers. */
+static json_object *j6(double v)
+{
+	char buf[40];
+
+	snprintf(buf, sizeof(buf), "%.6f", v);
+	return json_object_new_double_s(v, buf);
+}
+
+static int print_json(const struct sluice_graph *g,
+		      const struct sluice_routes *r, const char *traffic,
+		      const struct args *a, const struct sluice_traffic *t,
+		      const struct sluice_flow_result *res)
+{
+	json_object *o = json_object_new_object();
+	bool ok, fptas = res->method == SLUICE_FLOW_FPTAS;
+
+	ok = o && jadd(o, "traffic", json_object_new_string(traffic)) &&
+	     (!t->picks || (jadd(o, "seed", jnum(a->seed)) &&
+			    jadd(o, "picks", jnum(t->picks)))) &&
+	     jadd(o, "demands", jnum(t->n_dem)) &&
+	     jadd(o, "demand", j6(t->total)) &&
+	     jadd(o, "algo", json_object_new_string(r->algo)) &&
+	     jadd(o, "paths", jnum(res->paths)) &&
+	     jadd(o, "unrouted", jnum(res->unrouted)) &&
+	     (!res->unrouted ||
+	      (jadd(o, "unrouted_src", json_object_new_string(g->nodes[res->unrouted_src].name)) &&
+	       jadd(o, "unrouted_dst", json_object_new_string(g->nodes[res->unrouted_dst].name)))) &&
+	     jadd(o, "method", json_object_new_string(sluice_flow_method_name(res->method))) &&
+	     jadd(o, "theta", j6(res->theta)) &&
+	     jadd(o, "theta_upper", j6(res->theta_upper)) &&
+	     jadd(o, "bound", j6(res->bound)) &&
+	     jadd(o, "bound_paths", j6(res->bound_paths)) &&
+	     jadd(o, "saturated", jnum(res->saturated)) &&
+	     (!fptas || (jadd(o, "epsilon", j6(res->epsilon)) &&
+			 jadd(o, "phases", jnum(res->phases)) &&
+			 jadd(o, "converged", json_object_new_boolean(res->converged))));
+	if (ok)
+		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	else
+		fputs("sluicectl: out of memory\n", stderr);
+	json_object_put(o);
+	return ok ? 0 : EXIT_RUNTIME;
+}
+
+static void print_text(const struct sluice_graph *g,
+		       const struct sluice_routes *r, const char *traffic,
+		       const struct args *a, const struct sluice_traffic *t,
+		       const struct sluice_flow_result *res)
+{
+	printf("traffic %s", traffic);
+	if (t->picks)
+		printf(" seed %llu picks %u", (unsigned long long)a->seed,
+		       t->picks);
+	printf(" demands %llu demand %.6f\n", (unsigned long long)t->n_dem,
+	       t->total);
+	printf("routes %s paths %llu unrouted %llu", r->algo,
+	       (unsigned long long)res->paths,
+	       (unsigned long long)res->unrouted);
+	if (res->unrouted)
+		printf(" first %s %s", g->nodes[res->unrouted_src].name,
+		       g->nodes[res->unrouted_dst].name);
+	printf("\ntheta %.6f upper %.6f method %s\n", res->theta,
+	       res->theta_upper, sluice_flow_method_name(res->method));
+	printf("bound %.6f bound-paths %.6f saturated %llu\n", res->bound,
+	       res->bound_paths, (unsigned long long)res->saturated);
+	if (res->method == SLUICE_FLOW_FPTAS)
+		printf("fptas epsilon %.6f phases %llu converged %s\n",
+		       res->epsilon, (unsigned long long)res->phases,
+		       res->converged ? "yes" : "no");
+}
+
+static int clos_write(const void *arg, FILE *f)
+{
+	char err[SLUICE_ERRLEN];
+
+	if (!sluice_graph_write(arg, f, err, sizeof(err)))
+		return 0;
+	fprintf(stderr, "sluicectl: %s\n", err);
+	return -EIO;
+}
+
+static int clos_main(int argc, char **argv)
+{
+	struct sluice_clos_size c;
+	char err[SLUICE_ERRLEN];
+	struct sluice_graph g;
+	json_object *o, *arr;
+	struct args a;
+	uint32_t l;
+	bool ok;
+	int ret;
+
+	ret = parse(argc, argv, CLOS_OPTS, &a);
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	if (!a.val[OPT_PORTS] || !a.val[OPT_HOSTS] || !a.val[OPT_SWITCHES])
+		return usage("analyze clos needs --ports, --hosts and --switches");
+	if (sluice_clos_size(a.ports, a.hosts, a.switches, &c, err,
+			     sizeof(err))) {
+		fprintf(stderr, "sluicectl: %s\n", err);
+		return EXIT_RUNTIME;
+	}
+	if (a.val[OPT_OUT]) {
+		if (sluice_clos_build(&c, &g, err, sizeof(err))) {
+			fprintf(stderr, "sluicectl: %s\n", err);
+			return EXIT_RUNTIME;
+		}
+		ret = write_out(a.val[OPT_OUT], clos_write, &g);
+		sluice_graph_free(&g);
+		if (ret)
+			return ret;
+	}
+	if (!a.val[OPT_JSON]) {
+		printf("clos ports %u hosts %u switches %u of %u layers %u host-ports %u uplinks %u theta %.6f\n",
+		       c.ports, c.hosts, c.switches, c.switches_max, c.layers,
+		       c.host_ports, c.uplinks, c.theta);
+		printf("layer-switches");
+		for (l = 0; l < c.layers; l++)
+			printf(" %u", c.layer_switches[l]);
+		putchar('\n');
+		return 0;
+	}
+	o = json_object_new_object();
+	arr = json_object_new_array();
+	ok = o && arr;
+	for (l = 0; ok && l < c.layers; l++)
+		ok = !json_object_array_add(arr, jnum(c.layer_switches[l]));
+	ok = ok && jadd(o, "ports", jnum(c.ports)) &&
+	     jadd(o, "hosts", jnum(c.hosts)) &&
+	     jadd(o, "switches", jnum(c.switches)) &&
+	     jadd(o, "switches_max", jnum(c.switches_max)) &&
+	     jadd(o, "layers", jnum(c.layers)) &&
+	     jadd(o, "host_ports", jnum(c.host_ports)) &&
+	     jadd(o, "uplinks", jnum(c.uplinks)) &&
+	     jadd(o, "theta", j6(c.theta));
+	/* jadd() takes arr whether it succeeds or not */
+	ok = ok ? jadd(o, "layer_switches", arr) :
+		  (json_object_put(arr), false);
+	if (ok)
+		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	else
+		fputs("sluicectl: out of memory\n", stderr);
+	json_object_put(o);
+	return ok ? 0 : EXIT_RUNTIME;
+}
+
+/**
+ * analyze_main() - "sluicectl analyze": throughput, or "analyze clos"
+ * @cmd:	the command
+ * @argc:	arguments, argv[0] the command's name
+ * @argv:	the arguments
+ *
+ * Return: 0, EXIT_USAGE or EXIT_RUNTIME.
+ */
+int analyze_main(const struct command *cmd, int argc, char **argv)
+{
+	struct sluice_traffic_spec spec;
+	struct sluice_flow_result res;
+	struct sluice_route_opts ro;
+	struct sluice_compute_opts co;
+	struct sluice_flow_opts fo = { 0 };
+	struct sluice_traffic t = { 0 };
+	struct sluice_routes r = { 0 };
+	char err[SLUICE_ERRLEN];
+	struct sluice_graph g;
+	struct args a;
+	size_t i;
+	int ret;
+
+	(void)cmd;
+	if (argc >= 2 && !strcmp(argv[1], "clos"))
+		return clos_main(argc - 1, argv + 1);
+	ret = parse(argc, argv, ANALYZE_OPTS, &a);
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	if (!a.val[OPT_TOPO])
+		return usage("--topo FILE is required");
+	if (!a.val[OPT_TRAFFIC])
+		return usage("--traffic is required");
+	if (!a.val[OPT_ROUTES] == (a.algo < 0))
+		return usage("give one of --routes FILE and --algo ALGO");
+	for (i = 0; a.algo < 0 && i < N_OPTS; i++)
+		if ((ALGO_OPTS & ALLOW(i)) && a.val[i])
+			return usage("%s needs --algo, not a route file",
+				     opts[i].name);
+	if (sluice_traffic_parse(a.val[OPT_TRAFFIC], &spec, err, sizeof(err)))
+		return usage("--traffic: %s", err);
+	if (a.val[OPT_SEED] && spec.kind != SLUICE_TRAFFIC_UNIFORM)
+		return usage("--seed applies to uniform traffic");
+	if ((a.val[OPT_EPSILON] || a.val[OPT_MAX_PHASES]) &&
+	    a.method == SLUICE_FLOW_LP)
+		return usage("--epsilon and --max-phases apply to fptas (and auto)");
+	spec.seed = a.seed;
+	fo.method = a.method;
+	fo.epsilon = a.epsilon;
+	fo.max_phases = a.max_phases;
+	if (a.algo >= 0) {
+		ret = route_opts(&a, &ro, &co);
+		if (ret)
+			return ret;
+	}
+	if (sluice_graph_read_file(&g, a.val[OPT_TOPO], err, sizeof(err))) {
+		fprintf(stderr, "sluicectl: %s\n", err);
+		return EXIT_RUNTIME;
+	}
+	ret = get_routes(&a, &ro, &co, &g, &r);
+	if (ret)
+		goto out;
+	if (sluice_traffic_make(&g, &spec, &t, err, sizeof(err)) ||
+	    sluice_flow_theta(&g, &r, &t, &fo, &res, err, sizeof(err))) {
+		fprintf(stderr, "sluicectl: %s: %s\n", a.val[OPT_TOPO], err);
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
+	if (res.method == SLUICE_FLOW_FPTAS && !res.converged)
+		fprintf(stderr, "sluicectl: warning: fptas stopped after %llu phases with theta %.6f..%.6f, not within epsilon %g\n",
+			(unsigned long long)res.phases, res.theta,
+			res.theta_upper, res.epsilon);
+	if (a.val[OPT_JSON])
+		ret = print_json(&g, &r, a.val[OPT_TRAFFIC], &a, &t, &res);
+	else
+		print_text(&g, &r, a.val[OPT_TRAFFIC], &a, &t, &res);
+out:
+	sluice_traffic_free(&t);
+	sluice_routes_free(&r);
+	sluice_graph_free(&g);
+	return ret;
+}
