@@ -17,7 +17,7 @@ export KDIR
 
 .PHONY: all kmod userspace tools check unit selftests bootstrap install uninstall \
 	clean sparse checkpatch vm-shell demo bench bench-routing reproduce-routing \
-	reproduce-tagger
+	reproduce-tagger reproduce-throughput
 
 all: kmod userspace tools
 
@@ -87,6 +87,11 @@ reproduce-routing: userspace
 # regular graphs (README.md, "Tagger").
 reproduce-tagger: userspace
 	scripts/reproduce-tagger
+
+# FC's Fig. 7 and Table 3's throughput, ours beside the paper's claims
+# (README.md, "Throughput"); REPRODUCE_ARGS=--quick for N <= 200.
+reproduce-throughput: userspace
+	scripts/reproduce-throughput $(REPRODUCE_ARGS)
 
 install: all
 	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=extra modules_install

@@ -162,19 +162,26 @@ int sluice_flow_method_parse(const char *name);
 /*
  * The Clos network with the most throughput for @hosts servers built from
  * at most @switches switches of @ports ports.  ToRs have h host ports and
- * p - h uplinks; every layer above the ToRs is non-blocking, so the
+ * u = p - h uplinks; every layer above the ToRs is non-blocking, so the
  * throughput is (p - h) / h, and the best Clos has the least h.
  *
- *  - 2 layers (FC's Eq. 5): ceil(H / h) <= p ToRs, each linked once to each
- *    of p - h spines.
- *  - L >= 3 layers: pods of p/2 ToRs, each pod with its own p - h
- *    aggregation switches (p/2 down, p/2 up); each further layer has p/2
- *    down and p/2 up ports except the top one, whose p ports all go down.
- *    A layer of p/2-down switches holds the links below it at p/2 per
- *    switch, so L layers reach at most 2 (p/2)^(L-1) ToRs.
+ *  - 2 layers (FC's Eq. 5): T = ceil(H / h) <= p ToRs, each linked once to
+ *    each of the u spines.
+ *  - 3 layers: pods of p/2 ToRs (the last may be short), each pod with its
+ *    own u aggregation switches, linked once to each of the pod's ToRs and
+ *    with as many uplinks.  Plane i is the aggregation switches i of all
+ *    pods and S spines, S the least divisor of p/2 with pods * (p/2) / S
+ *    <= p: a full pod's switch has (p/2) / S links to each spine of its
+ *    plane.  Equal links to every spine are what makes the layer
+ *    non-blocking; FC's Section 5 Clos (64 ToRs, 56 + 28 switches) is
+ *    one.  At most p^2 / 2 ToRs.
+ *  - 4 layers and more are counted by ports only (each middle layer p/2
+ *    down, the top p down: a lower bound on a real build, enough to see
+ *    that they lose to 3 layers here) and not built.
  *
  * L goes up from 2 until the least feasible h stops falling (FC's
- * h(L) < h(L + 1)), and the best L and h are kept.
+ * h(L) < h(L + 1)), and the best L and h are kept.  ToRs get the servers
+ * as evenly as can be (at most h each).
  */
 struct sluice_clos_size {
 	uint32_t	ports;		/* p */
