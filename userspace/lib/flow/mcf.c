@@ -69,6 +69,12 @@ int sluice_flow_bound(const struct sluice_graph *g,
 	return 0;
 }
 
+/**
+ * sluice_i_mcf_free() - release a problem, leaving it empty
+ * @m:	the problem (an empty one is fine)
+ *
+ * Time: O(1).
+ */
 void sluice_i_mcf_free(struct sluice_i_mcf *m)
 {
 	free(m->demand);

@@ -95,6 +95,12 @@ uint32_t sluice_traffic_servers(const struct sluice_graph *g, uint32_t u)
 	return 1;
 }
 
+/**
+ * sluice_traffic_free() - release a traffic matrix, leaving it empty
+ * @t:	the matrix (an empty one is fine)
+ *
+ * Time: O(1).
+ */
 void sluice_traffic_free(struct sluice_traffic *t)
 {
 	free(t->src);
