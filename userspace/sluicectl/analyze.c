@@ -19,6 +19,7 @@
 #include <sluice/flow.h>
 #include <sluice/route.h>
 #include "jout.h"
+#include "opts.h"
 #include "sluicectl.h"
 
 enum opt_id {
@@ -28,13 +29,7 @@ enum opt_id {
 	OPT_SWITCHES, OPT_OUT,
 };
 
-#define ALLOW(id)	(1u << (id))
-
-static const struct {
-	const char	*name;
-	const char	*alt;
-	bool		value;
-} opts[] = {
+static const struct opt opts[] = {
 	[OPT_TOPO]	= { "--topo", NULL, true },
 	[OPT_ROUTES]	= { "--routes", NULL, true },
 	[OPT_ALGO]	= { "--algo", NULL, true },
@@ -59,17 +54,17 @@ static const struct {
 #define N_OPTS (sizeof(opts) / sizeof(opts[0]))
 
 /* The options that only make sense with --algo. */
-#define ALGO_OPTS	(ALLOW(OPT_PATHS) | ALLOW(OPT_LANES) | \
-			 ALLOW(OPT_ROUTE_SEED) | ALLOW(OPT_ORIENT) | \
-			 ALLOW(OPT_ROOT) | ALLOW(OPT_THREADS))
+#define ALGO_OPTS	(OPT_BIT(OPT_PATHS) | OPT_BIT(OPT_LANES) | \
+			 OPT_BIT(OPT_ROUTE_SEED) | OPT_BIT(OPT_ORIENT) | \
+			 OPT_BIT(OPT_ROOT) | OPT_BIT(OPT_THREADS))
 
-#define ANALYZE_OPTS	(ALLOW(OPT_TOPO) | ALLOW(OPT_ROUTES) | ALLOW(OPT_ALGO) | \
-			 ALGO_OPTS | ALLOW(OPT_TRAFFIC) | ALLOW(OPT_SEED) | \
-			 ALLOW(OPT_METHOD) | ALLOW(OPT_EPSILON) | \
-			 ALLOW(OPT_MAX_PHASES) | ALLOW(OPT_JSON))
+#define ANALYZE_OPTS	(OPT_BIT(OPT_TOPO) | OPT_BIT(OPT_ROUTES) | OPT_BIT(OPT_ALGO) | \
+			 ALGO_OPTS | OPT_BIT(OPT_TRAFFIC) | OPT_BIT(OPT_SEED) | \
+			 OPT_BIT(OPT_METHOD) | OPT_BIT(OPT_EPSILON) | \
+			 OPT_BIT(OPT_MAX_PHASES) | OPT_BIT(OPT_JSON))
 
-#define CLOS_OPTS	(ALLOW(OPT_PORTS) | ALLOW(OPT_HOSTS) | \
-			 ALLOW(OPT_SWITCHES) | ALLOW(OPT_OUT) | ALLOW(OPT_JSON))
+#define CLOS_OPTS	(OPT_BIT(OPT_PORTS) | OPT_BIT(OPT_HOSTS) | \
+			 OPT_BIT(OPT_SWITCHES) | OPT_BIT(OPT_OUT) | OPT_BIT(OPT_JSON))
 
 static const char usage_text[] =
 	"Usage: sluicectl analyze --topo FILE { --routes FILE | --algo ALGO [--paths K] [--lanes L]\n"
@@ -120,25 +115,12 @@ static int usage(const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
-static bool number(const char *s, uint64_t min, uint64_t max, uint64_t *v)
-{
-	unsigned long long x;
-	char *end;
-
-	if (*s < '0' || *s > '9')
-		return false;
-	errno = 0;
-	x = strtoull(s, &end, 10);
-	*v = x;
-	return !errno && !*end && x >= min && x <= max;
-}
-
 static int parse_number(struct args *a, enum opt_id id, uint64_t min,
 			uint64_t max, uint64_t *v)
 {
 	const char *s = a->val[id];
 
-	if (s && !number(s, min, max, v))
+	if (s && !opts_number(s, min, max, v))
 		return usage("%s: \"%s\" is not a number from %llu to %llu",
 			     opts[id].name, s, (unsigned long long)min,
 			     (unsigned long long)max);
@@ -203,34 +185,19 @@ static int parse_values(struct args *a)
 /* Returns 0, EXIT_USAGE (message printed) or -1 (help printed). */
 static int parse(int argc, char **argv, unsigned int allowed, struct args *a)
 {
-	size_t k;
-	int i;
+	char msg[128];
+	int n, ret;
 
 	memset(a, 0, sizeof(*a));
-	for (i = 1; i < argc; i++) {
-		const char *arg = argv[i];
-
-		if (is_help(arg)) {
-			fputs(usage_text, stdout);
-			fputs(help_text, stdout);
-			return -1;
-		}
-		for (k = 0; k < N_OPTS; k++)
-			if (!strcmp(arg, opts[k].name) ||
-			    (opts[k].alt && !strcmp(arg, opts[k].alt)))
-				break;
-		if (k == N_OPTS || !(allowed & ALLOW(k)))
-			return usage(arg[0] == '-' ? "unknown option \"%s\"" :
-				     "unexpected argument \"%s\"", arg);
-		if (a->val[k])
-			return usage("%s given twice", arg);
-		a->val[k] = "";
-		if (opts[k].value) {
-			if (++i == argc)
-				return usage("%s needs a value", arg);
-			a->val[k] = argv[i];
-		}
+	ret = opts_parse(argc, argv, opts, N_OPTS, allowed, a->val, NULL, 0,
+			 &n, msg, sizeof(msg));
+	if (ret > 0) {
+		fputs(usage_text, stdout);
+		fputs(help_text, stdout);
+		return -1;
 	}
+	if (ret)
+		return usage("%s", msg);
 	return parse_values(a);
 }
 
@@ -512,7 +479,7 @@ int analyze_main(const struct command *cmd, int argc, char **argv)
 	if (!a.val[OPT_ROUTES] == (a.algo < 0))
 		return usage("give one of --routes FILE and --algo ALGO");
 	for (i = 0; a.algo < 0 && i < N_OPTS; i++)
-		if ((ALGO_OPTS & ALLOW(i)) && a.val[i])
+		if ((ALGO_OPTS & OPT_BIT(i)) && a.val[i])
 			return usage("%s needs --algo, not a route file",
 				     opts[i].name);
 	if (sluice_traffic_parse(a.val[OPT_TRAFFIC], &spec, err, sizeof(err)))

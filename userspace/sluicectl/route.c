@@ -16,6 +16,7 @@
 #include <sluice/cbd.h>
 #include <sluice/route.h>
 #include "jout.h"
+#include "opts.h"
 #include "sluicectl.h"
 
 /* Exit code of "route check" when the set has a CBD. */
@@ -59,13 +60,7 @@ enum opt_id {
 	OPT_PAIRS,
 };
 
-#define ALLOW(id)	(1u << (id))
-
-static const struct {
-	const char	*name;
-	const char	*alt;	/* short form, or NULL */
-	bool		value;
-} opts[] = {
+static const struct opt opts[] = {
 	[OPT_TOPO]	= { "--topo", NULL, true },
 	[OPT_OUT]	= { "--output", "-o", true },
 	[OPT_JSON]	= { "--json", "-j", false },
@@ -94,20 +89,6 @@ struct args {
 	uint64_t	seed;
 };
 
-/* A whole decimal number from @min to @max. */
-static bool number(const char *s, uint64_t min, uint64_t max, uint64_t *v)
-{
-	unsigned long long x;
-	char *end;
-
-	if (*s < '0' || *s > '9')
-		return false;
-	errno = 0;
-	x = strtoull(s, &end, 10);
-	*v = x;
-	return !errno && !*end && x >= min && x <= max;
-}
-
 /* Checks the numbers and names among the options given. */
 static int parse_values(const struct command *cmd, struct args *a)
 {
@@ -123,28 +104,28 @@ static int parse_values(const struct command *cmd, struct args *a)
 	}
 	v = a->val[OPT_PATHS];
 	if (v) {
-		if (!number(v, 1, UINT32_MAX, &n))
+		if (!opts_number(v, 1, UINT32_MAX, &n))
 			return sub_usage_error(cmd, "--paths: \"%s\" is not a number from 1 to %u",
 					       v, UINT32_MAX);
 		a->paths = n;
 	}
 	v = a->val[OPT_LANES];
 	if (v) {
-		if (!number(v, 1, SLUICE_LANES_MAX, &n))
+		if (!opts_number(v, 1, SLUICE_LANES_MAX, &n))
 			return sub_usage_error(cmd, "--lanes: \"%s\" is not a number from 1 to %d",
 					       v, SLUICE_LANES_MAX);
 		a->lanes = n;
 	}
 	v = a->val[OPT_SEED];
 	if (v) {
-		if (!number(v, 0, UINT64_MAX, &n))
+		if (!opts_number(v, 0, UINT64_MAX, &n))
 			return sub_usage_error(cmd, "--seed: \"%s\" is not a number",
 					       v);
 		a->seed = n;
 	}
 	v = a->val[OPT_THREADS];
 	if (v) {
-		if (!number(v, 1, 256, &n))
+		if (!opts_number(v, 1, 256, &n))
 			return sub_usage_error(cmd, "--threads: \"%s\" is not a number from 1 to 256",
 					       v);
 		a->threads = n;
@@ -153,50 +134,27 @@ static int parse_values(const struct command *cmd, struct args *a)
 }
 
 /*
- * Parses argv, taking the options in @allowed (ALLOW() bits) and file
+ * Parses argv, taking the options in @allowed (OPT_BIT() bits) and file
  * arguments.  Returns 0, EXIT_USAGE (the message printed), or -1 after
  * printing --help.
  */
 static int parse(const struct command *cmd, int argc, char **argv,
 		 unsigned int allowed, struct args *a)
 {
-	size_t k;
-	int i;
+	char msg[128];
+	int ret;
 
 	memset(a, 0, sizeof(*a));
 	a->algo = -1;
-	for (i = 1; i < argc; i++) {
-		const char *arg = argv[i];
-
-		if (is_help(arg)) {
-			sub_help(cmd);
-			return -1;
-		}
-		if (arg[0] != '-' || !arg[1]) {
-			if (a->n_files == (int)(sizeof(a->files) /
-						sizeof(a->files[0])))
-				return sub_usage_error(cmd, "too many files");
-			a->files[a->n_files++] = arg;
-			continue;
-		}
-		for (k = 0; k < N_OPTS; k++)
-			if (!strcmp(arg, opts[k].name) ||
-			    (opts[k].alt && !strcmp(arg, opts[k].alt)))
-				break;
-		if (k == N_OPTS || !(allowed & ALLOW(k)))
-			return sub_usage_error(cmd, "unknown option \"%s\"",
-					       arg);
-		if (a->val[k])
-			return sub_usage_error(cmd, "%s given twice", arg);
-		a->val[k] = "";
-		if (opts[k].value) {
-			if (++i == argc)
-				return sub_usage_error(cmd, "%s needs a value",
-						       arg);
-			a->val[k] = argv[i];
-		}
+	ret = opts_parse(argc, argv, opts, N_OPTS, allowed, a->val, a->files,
+			 ARRAY_SIZE(a->files), &a->n_files, msg, sizeof(msg));
+	if (ret > 0) {
+		sub_help(cmd);
+		return -1;
 	}
-	if ((allowed & ALLOW(OPT_TOPO)) && !a->val[OPT_TOPO])
+	if (ret)
+		return sub_usage_error(cmd, "%s", msg);
+	if ((allowed & OPT_BIT(OPT_TOPO)) && !a->val[OPT_TOPO])
 		return sub_usage_error(cmd, "--topo FILE is required");
 	return parse_values(cmd, a);
 }
@@ -309,9 +267,9 @@ static void print_summary(const struct sluice_routes *r, bool json)
 	json_object_put(o);
 }
 
-#define ALGO_OPTS	(ALLOW(OPT_ALGO) | ALLOW(OPT_PATHS) | ALLOW(OPT_LANES) | \
-			 ALLOW(OPT_SEED) | ALLOW(OPT_ORIENT) | ALLOW(OPT_ROOT) | \
-			 ALLOW(OPT_THREADS) | ALLOW(OPT_SHARD))
+#define ALGO_OPTS	(OPT_BIT(OPT_ALGO) | OPT_BIT(OPT_PATHS) | OPT_BIT(OPT_LANES) | \
+			 OPT_BIT(OPT_SEED) | OPT_BIT(OPT_ORIENT) | OPT_BIT(OPT_ROOT) | \
+			 OPT_BIT(OPT_THREADS) | OPT_BIT(OPT_SHARD))
 
 /* "I/N", two whole numbers with I < N; no sign, no space. */
 static bool parse_shard(const char *s, uint64_t *i, uint64_t *n)
@@ -327,8 +285,8 @@ static bool parse_shard(const char *s, uint64_t *i, uint64_t *n)
 		return false;
 	memcpy(index, s, len);
 	index[len] = '\0';
-	return number(index, 0, UINT32_MAX - 1, i) &&
-	       number(slash + 1, 1, UINT32_MAX, n) && *i < *n;
+	return opts_number(index, 0, UINT32_MAX - 1, i) &&
+	       opts_number(slash + 1, 1, UINT32_MAX, n) && *i < *n;
 }
 
 /* The algorithm, its options and how to run it, from the arguments. */
@@ -427,7 +385,7 @@ static int compute_main(const struct command *cmd, int argc, char **argv)
 	int ret;
 
 	ret = parse(cmd, argc, argv,
-		    ALLOW(OPT_TOPO) | ALLOW(OPT_OUT) | ALLOW(OPT_JSON) |
+		    OPT_BIT(OPT_TOPO) | OPT_BIT(OPT_OUT) | OPT_BIT(OPT_JSON) |
 		    ALGO_OPTS, &a);
 	if (ret)
 		return ret < 0 ? 0 : ret;
@@ -563,7 +521,7 @@ static int check_main(const struct command *cmd, int argc, char **argv)
 	struct args a;
 	int ret;
 
-	ret = parse(cmd, argc, argv, ALLOW(OPT_TOPO) | ALLOW(OPT_JSON), &a);
+	ret = parse(cmd, argc, argv, OPT_BIT(OPT_TOPO) | OPT_BIT(OPT_JSON), &a);
 	if (ret)
 		return ret < 0 ? 0 : ret;
 	ret = load_both(cmd, &a, &g, &r);
@@ -694,7 +652,7 @@ static int stats_main(const struct command *cmd, int argc, char **argv)
 	int ret;
 
 	ret = parse(cmd, argc, argv,
-		    ALLOW(OPT_TOPO) | ALLOW(OPT_JSON) | ALLOW(OPT_PAIRS) |
+		    OPT_BIT(OPT_TOPO) | OPT_BIT(OPT_JSON) | OPT_BIT(OPT_PAIRS) |
 		    ALGO_OPTS, &a);
 	if (ret)
 		return ret < 0 ? 0 : ret;
@@ -707,7 +665,7 @@ static int stats_main(const struct command *cmd, int argc, char **argv)
 			ret = compute(&a, &o, &c, &g, &r);
 	} else {
 		for (i = 0; i < N_OPTS; i++)
-			if ((ALGO_OPTS & ALLOW(i)) && a.val[i])
+			if ((ALGO_OPTS & OPT_BIT(i)) && a.val[i])
 				return sub_usage_error(cmd, "%s needs --algo, not a route file",
 						       opts[i].name);
 		ret = load_both(cmd, &a, &g, &r);
@@ -821,8 +779,8 @@ static int dot_main(const struct command *cmd, int argc, char **argv)
 	int ret;
 
 	ret = parse(cmd, argc, argv,
-		    ALLOW(OPT_TOPO) | ALLOW(OPT_OUT) | ALLOW(OPT_PAIR) |
-		    ALLOW(OPT_CBD), &a);
+		    OPT_BIT(OPT_TOPO) | OPT_BIT(OPT_OUT) | OPT_BIT(OPT_PAIR) |
+		    OPT_BIT(OPT_CBD), &a);
 	if (ret)
 		return ret < 0 ? 0 : ret;
 	if (!a.val[OPT_PAIR] == !a.val[OPT_CBD])
@@ -886,7 +844,7 @@ static int merge_main(const struct command *cmd, int argc, char **argv)
 	int i, ret;
 
 	ret = parse(cmd, argc, argv,
-		    ALLOW(OPT_TOPO) | ALLOW(OPT_OUT) | ALLOW(OPT_JSON), &a);
+		    OPT_BIT(OPT_TOPO) | OPT_BIT(OPT_OUT) | OPT_BIT(OPT_JSON), &a);
 	if (ret)
 		return ret < 0 ? 0 : ret;
 	if (!a.val[OPT_OUT])

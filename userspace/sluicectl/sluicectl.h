@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
 /* Exit codes: a command that could not be understood, and one that failed. */
 #define EXIT_USAGE	2
 #define EXIT_RUNTIME	1

@@ -14,6 +14,7 @@
 #include <sluice/route.h>
 #include <sluice/tagger.h>
 #include "jout.h"
+#include "opts.h"
 #include "sluicectl.h"
 
 /* Exit code of "tag check" when the tables are not safe for the routes. */
@@ -48,13 +49,7 @@ enum opt_id {
 	OPT_NODES,
 };
 
-#define ALLOW(id)	(1u << (id))
-
-static const struct {
-	const char	*name;
-	const char	*alt;	/* short form, or NULL */
-	bool		value;
-} opts[] = {
+static const struct opt opts[] = {
 	[OPT_TOPO]	= { "--topo", NULL, true },
 	[OPT_ROUTES]	= { "--routes", NULL, true },
 	[OPT_OUT]	= { "--output", "-o", true },
@@ -82,45 +77,22 @@ struct args {
 static int parse(const struct command *cmd, int argc, char **argv,
 		 unsigned int allowed, struct args *a)
 {
+	char msg[128];
 	const char *v;
-	size_t k;
-	int i, mode;
+	int ret, mode;
 
 	memset(a, 0, sizeof(*a));
-	for (i = 1; i < argc; i++) {
-		const char *arg = argv[i];
-
-		if (is_help(arg)) {
-			sub_help(cmd);
-			return -1;
-		}
-		if (arg[0] != '-' || !arg[1]) {
-			if (a->n_files == (int)(sizeof(a->files) /
-						sizeof(a->files[0])))
-				return sub_usage_error(cmd, "too many files");
-			a->files[a->n_files++] = arg;
-			continue;
-		}
-		for (k = 0; k < N_OPTS; k++)
-			if (!strcmp(arg, opts[k].name) ||
-			    (opts[k].alt && !strcmp(arg, opts[k].alt)))
-				break;
-		if (k == N_OPTS || !(allowed & ALLOW(k)))
-			return sub_usage_error(cmd, "unknown option \"%s\"",
-					       arg);
-		if (a->val[k])
-			return sub_usage_error(cmd, "%s given twice", arg);
-		a->val[k] = "";
-		if (opts[k].value) {
-			if (++i == argc)
-				return sub_usage_error(cmd, "%s needs a value",
-						       arg);
-			a->val[k] = argv[i];
-		}
+	ret = opts_parse(argc, argv, opts, N_OPTS, allowed, a->val, a->files,
+			 ARRAY_SIZE(a->files), &a->n_files, msg, sizeof(msg));
+	if (ret > 0) {
+		sub_help(cmd);
+		return -1;
 	}
+	if (ret)
+		return sub_usage_error(cmd, "%s", msg);
 	if (!a->val[OPT_TOPO])
 		return sub_usage_error(cmd, "--topo FILE is required");
-	if ((allowed & ALLOW(OPT_ROUTES)) && !a->val[OPT_ROUTES])
+	if ((allowed & OPT_BIT(OPT_ROUTES)) && !a->val[OPT_ROUTES])
 		return sub_usage_error(cmd, "--routes FILE is required");
 	v = a->val[OPT_MODE];
 	if (v) {
@@ -132,13 +104,9 @@ static int parse(const struct command *cmd, int argc, char **argv,
 	}
 	v = a->val[OPT_MAX];
 	if (v) {
-		char *end;
-		unsigned long n;
+		uint64_t n;
 
-		errno = 0;
-		n = strtoul(v, &end, 10);
-		if (*v < '1' || *v > '9' || *end || errno || !n ||
-		    n > SLUICE_LANES_MAX)
+		if (!opts_number(v, 1, SLUICE_LANES_MAX, &n))
 			return sub_usage_error(cmd, "--max-priorities: \"%s\" is not a number from 1 to %d",
 					       v, SLUICE_LANES_MAX);
 		a->topts.max_priorities = n;
@@ -298,9 +266,9 @@ static int compute_main(const struct command *cmd, int argc, char **argv)
 	int ret;
 
 	ret = parse(cmd, argc, argv,
-		    ALLOW(OPT_TOPO) | ALLOW(OPT_ROUTES) | ALLOW(OPT_OUT) |
-		    ALLOW(OPT_JSON) | ALLOW(OPT_MODE) | ALLOW(OPT_MAX) |
-		    ALLOW(OPT_NODE), &a);
+		    OPT_BIT(OPT_TOPO) | OPT_BIT(OPT_ROUTES) | OPT_BIT(OPT_OUT) |
+		    OPT_BIT(OPT_JSON) | OPT_BIT(OPT_MODE) | OPT_BIT(OPT_MAX) |
+		    OPT_BIT(OPT_NODE), &a);
 	if (ret)
 		return ret < 0 ? 0 : ret;
 	if (a.n_files)
@@ -451,7 +419,7 @@ static int check_main(const struct command *cmd, int argc, char **argv)
 	int ret;
 
 	ret = parse(cmd, argc, argv,
-		    ALLOW(OPT_TOPO) | ALLOW(OPT_ROUTES) | ALLOW(OPT_JSON), &a);
+		    OPT_BIT(OPT_TOPO) | OPT_BIT(OPT_ROUTES) | OPT_BIT(OPT_JSON), &a);
 	if (ret)
 		return ret < 0 ? 0 : ret;
 	if (a.n_files != 1)
@@ -558,8 +526,8 @@ static int stats_main(const struct command *cmd, int argc, char **argv)
 	int ret;
 
 	ret = parse(cmd, argc, argv,
-		    ALLOW(OPT_TOPO) | ALLOW(OPT_JSON) | ALLOW(OPT_NODE) |
-		    ALLOW(OPT_NODES), &a);
+		    OPT_BIT(OPT_TOPO) | OPT_BIT(OPT_JSON) | OPT_BIT(OPT_NODE) |
+		    OPT_BIT(OPT_NODES), &a);
 	if (ret)
 		return ret < 0 ? 0 : ret;
 	if (a.n_files != 1)
