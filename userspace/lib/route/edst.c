@@ -545,7 +545,7 @@ static int cand_cmp(const void *x, const void *y)
  * Step 1 of edst-shallow: grows the k forests of @p (empty) breadth-first
  * from k roots, in turns, as the top of the file explains.  @rank is a
  * seeded permutation of the nodes that breaks ties.  Return: 0 or -ENOMEM.
- * Time: O(k n + m log d).
+ * Time: O(k m log d).
  */
 static int shallow_grow(struct part *p, const uint32_t *rank)
 {

@@ -61,7 +61,7 @@
  * instead of clearing make a pair cost only what it touches.
  *
  * The result is checked before it is emitted: no residual arc of negative
- * reduced cost (so of min cost); the paths walks from s to t that never
+ * reduced cost (so of min cost); the paths are walks from s to t that never
  * take a solid arc twice and, all together, take as many links as the
  * flow.
  */
@@ -909,9 +909,10 @@ static uint32_t forward_blocking(struct fc_worker *w)
  * the exact search (search()), which finds the next shortest augmenting
  * path - one that needs a reverse arc, or a longer one - or proves the
  * flow maximum; and again.  The blocking flow is skipped after a search
- * that left the potentials as they were: on N = 1000 it then never found
- * a path, and the searches would find any it could.  After a search that reached t at reduced
- * distance D > 0, the textbook pi += min(dist, D) keeps every reduced cost
+ * that left the potentials as they were: measured, not proven, it then
+ * never found a path on N = 1000, and correctness does not rest on it -
+ * the next search finds any path it would have.  After a search that
+ * reached t at reduced distance D > 0, the textbook pi += min(dist, D) keeps every reduced cost
  * non-negative and makes the path found tight; only differences of
  * potentials matter, so adding min(dist, D) - D instead touches only the
  * nodes settled below D.

@@ -200,7 +200,10 @@ struct sluice_route_stats {
 	uint32_t	path_len_max;
 	/* per pair with a path: its shortest path in the set, averaged */
 	double		shortest_len_avg;
-	/* per pair: the fabric's shortest distance, whatever the routes */
+	/*
+	 * per pair whose endpoints are connected: the fabric's shortest
+	 * distance, whatever the routes
+	 */
 	double		distance_avg;
 	uint32_t	lanes;		/* highest lane used + 1 */
 	uint64_t	truncated_pairs;
