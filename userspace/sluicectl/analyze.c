@@ -511,6 +511,11 @@ int analyze_main(const struct command *cmd, int argc, char **argv)
 		ret = EXIT_RUNTIME;
 		goto out;
 	}
+	/* auto chose the exact LP: say that the fptas options went unused */
+	if (res.method == SLUICE_FLOW_LP &&
+	    (a.val[OPT_EPSILON] || a.val[OPT_MAX_PHASES]))
+		fprintf(stderr, "sluicectl: warning: %s unused: the route set is small enough for the exact LP (--method fptas to use it)\n",
+			a.val[OPT_EPSILON] ? "--epsilon" : "--max-phases");
 	if (res.method == SLUICE_FLOW_FPTAS && !res.converged)
 		fprintf(stderr, "sluicectl: warning: fptas stopped after %llu phases with theta %.6f..%.6f, not within epsilon %g\n",
 			(unsigned long long)res.phases, res.theta,

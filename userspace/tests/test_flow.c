@@ -327,6 +327,10 @@ static void test_matching(void)
 	KTAP_EXPECT_INT(sluice_max_matching(2, big, match, &total, err,
 					    sizeof(err)), -EINVAL);
 	KTAP_EXPECT_STR(err, "matching: weight[1][1] is beyond +-2^40");
+	/* refused before the weights are read: none are given */
+	KTAP_EXPECT_INT(sluice_max_matching(SLUICE_MATCHING_MAX + 1, NULL, match,
+					    &total, err, sizeof(err)), -E2BIG);
+	KTAP_EXPECT_STR(err, "matching: 65536 rows, at most 65535");
 	ktap_result("matching: the brute-force maximum on 400 random matrices");
 }
 

@@ -62,6 +62,12 @@ static void test_ring(void)
 			"routes ecmp paths 36 unrouted 0\n"
 			"theta 1.111111 upper 1.111111 method lp\n"
 			"bound 1.111111 bound-paths 1.111111 saturated 12\n");
+	/* auto picks the LP here: an fptas option given is said unused */
+	RUN(&r, "analyze", "--topo", topo, "--algo", "ecmp", "--traffic",
+	    "all2all", "--epsilon", "0.1");
+	KTAP_EXPECT_INT(r.status, 0);
+	KTAP_EXPECT_STR(r.err,
+			"sluicectl: warning: --epsilon unused: the route set is small enough for the exact LP (--method fptas to use it)\n");
 	RUN(&r, "analyze", "--topo", topo, "--routes", routes, "--traffic",
 	    "worst", "-j");
 	KTAP_EXPECT_INT(r.status, 0);

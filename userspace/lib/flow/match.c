@@ -9,6 +9,7 @@
  * every machine.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <sluice/flow.h>
@@ -94,20 +95,27 @@ static void add_row(struct hungarian *h, uint32_t row)
  *
  * Ties go the same way on every machine (the method is deterministic).
  *
- * Return: 0, -EINVAL or -ENOMEM.  Time: O(n^3); memory O(n) beyond @weight.
+ * Return: 0, -EINVAL, -E2BIG (more than SLUICE_MATCHING_MAX rows) or
+ * -ENOMEM.  Time: O(n^3); memory O(n^2) for the costs.
  */
 int sluice_max_matching(uint32_t n, const int64_t *weight, uint32_t *match,
 			int64_t *total, char *err, size_t errlen)
 {
 	const int64_t limit = (int64_t)1 << 40;
 	struct hungarian h = { .n = n };
+	size_t nn = (size_t)n * n, i;
 	int64_t *cost;
-	uint32_t i, j;
-	size_t nn = (size_t)n * n;
+	uint32_t j;
+	bool ok;
 
 	if (!n)
 		return sluice_i_errf(err, errlen, -EINVAL,
 				     "matching: no rows");
+	/* rows are numbered 1..n in uint32_t, and n^2 weights must fit */
+	if (n > SLUICE_MATCHING_MAX)
+		return sluice_i_errf(err, errlen, -E2BIG,
+				     "matching: %u rows, at most %u", n,
+				     SLUICE_MATCHING_MAX);
 	for (i = 0; i < nn; i++)
 		if (weight[i] > limit || weight[i] < -limit)
 			return sluice_i_errf(err, errlen, -EINVAL,
@@ -120,13 +128,14 @@ int sluice_max_matching(uint32_t n, const int64_t *weight, uint32_t *match,
 	h.col_row = sluice_i_calloc(n + 1, sizeof(uint32_t));
 	h.prev = sluice_i_calloc(n + 1, sizeof(uint32_t));
 	h.used = sluice_i_calloc(n + 1, 1);
-	if (cost && h.row_pot && h.col_pot && h.slack && h.col_row &&
-	    h.prev && h.used) {
+	ok = cost && h.row_pot && h.col_pot && h.slack && h.col_row &&
+	     h.prev && h.used;
+	if (ok) {
 		for (i = 0; i < nn; i++)
 			cost[i] = -weight[i];
 		h.cost = cost;
-		for (i = 1; i <= n; i++)
-			add_row(&h, i);
+		for (j = 1; j <= n; j++)
+			add_row(&h, j);
 		*total = 0;
 		for (j = 1; j <= n; j++) {
 			match[h.col_row[j] - 1] = j - 1;
@@ -139,8 +148,8 @@ int sluice_max_matching(uint32_t n, const int64_t *weight, uint32_t *match,
 	free(h.col_row);
 	free(h.prev);
 	free(h.used);
-	if (!cost)
-		return sluice_i_errf(err, errlen, -ENOMEM, "out of memory");
 	free(cost);
+	if (!ok)
+		return sluice_i_errf(err, errlen, -ENOMEM, "out of memory");
 	return 0;
 }

@@ -88,6 +88,8 @@ int sluice_traffic_make(const struct sluice_graph *g,
 			struct sluice_traffic *t, char *err, size_t errlen);
 void sluice_traffic_free(struct sluice_traffic *t);
 uint32_t sluice_traffic_servers(const struct sluice_graph *g, uint32_t u);
+/* The most rows sluice_max_matching() takes: n^2 weights must fit memory. */
+#define SLUICE_MATCHING_MAX	65535
 int sluice_max_matching(uint32_t n, const int64_t *weight, uint32_t *match,
 			int64_t *total, char *err, size_t errlen);
 
