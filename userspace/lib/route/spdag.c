@@ -44,12 +44,12 @@ static inline uint64_t add_sat(uint64_t a, uint64_t b)
  *		shortest paths.  Kept, not copied.
  * @algo:	the algorithm's name, for messages
  *
- * Return: 0 or -ENOMEM.  Time: O(n).
+ * Return: 0 or -ENOMEM.  Time: O(n + m).
  */
 int sluice_i_spdag_init(struct sluice_i_spdag *d, const struct sluice_graph *g,
 			const uint32_t *up_end, const char *algo)
 {
-	size_t states;
+	size_t states, arcs;
 
 	memset(d, 0, sizeof(*d));
 	d->g = g;
@@ -66,8 +66,19 @@ int sluice_i_spdag_init(struct sluice_i_spdag *d, const struct sluice_graph *g,
 					 sizeof(*d->stack_state));
 	d->stack_pos = sluice_i_calloc(g->n_nodes + 1, sizeof(*d->stack_pos));
 	d->path = sluice_i_calloc(g->n_nodes + 1, sizeof(*d->path));
+	/* every DAG arc is a link walked one way, in one phase */
+	arcs = (size_t)g->n_links * 2 * d->phases;
+	d->pred_off = sluice_i_calloc(states + 1, sizeof(*d->pred_off));
+	d->pred_state = sluice_i_calloc(arcs, sizeof(*d->pred_state));
+	d->pred_link = sluice_i_calloc(arcs, sizeof(*d->pred_link));
+	d->local = sluice_i_calloc(states, sizeof(*d->local));
+	d->succ_off = sluice_i_calloc(states + 1, sizeof(*d->succ_off));
+	d->succ_state = sluice_i_calloc(arcs, sizeof(*d->succ_state));
+	d->succ_link = sluice_i_calloc(arcs, sizeof(*d->succ_link));
 	if (!d->dist || !d->count || !d->queue || !d->mark ||
-	    !d->stack_state || !d->stack_pos || !d->path) {
+	    !d->stack_state || !d->stack_pos || !d->path || !d->pred_off ||
+	    !d->pred_state || !d->pred_link || !d->local || !d->succ_off ||
+	    !d->succ_state || !d->succ_link) {
 		sluice_i_spdag_free(d);
 		return -ENOMEM;
 	}
@@ -83,6 +94,13 @@ void sluice_i_spdag_free(struct sluice_i_spdag *d)
 	free(d->stack_state);
 	free(d->stack_pos);
 	free(d->path);
+	free(d->pred_off);
+	free(d->pred_state);
+	free(d->pred_link);
+	free(d->local);
+	free(d->succ_off);
+	free(d->succ_state);
+	free(d->succ_link);
 	memset(d, 0, sizeof(*d));
 }
 
@@ -92,7 +110,8 @@ void sluice_i_spdag_free(struct sluice_i_spdag *d)
  * @src:	the source node; its state is (src, phase 0)
  *
  * A BFS over the states; each state's count is the sum of its DAG
- * predecessors' counts, saturated at UINT64_MAX.
+ * predecessors' counts, saturated at UINT64_MAX; and each state's DAG
+ * arcs in (pred_off, pred_state, pred_link).
  *
  * Time: O(p (n + m)) for p phases.
  */
@@ -110,6 +129,7 @@ void sluice_i_spdag_from(struct sluice_i_spdag *d, uint32_t src)
 	d->dist[x] = 0;
 	d->count[x] = 1;
 	d->queue[tail++] = x;
+	memset(d->pred_off, 0, (states + 1) * sizeof(*d->pred_off));
 	while (head < tail) {
 		uint32_t u;
 
@@ -124,10 +144,34 @@ void sluice_i_spdag_from(struct sluice_i_spdag *d, uint32_t src)
 				d->dist[y] = d->dist[x] + 1;
 				d->queue[tail++] = y;
 			}
-			if (d->dist[y] == d->dist[x] + 1)
+			if (d->dist[y] == d->dist[x] + 1) {
 				d->count[y] = add_sat(d->count[y], d->count[x]);
+				d->pred_off[y + 1]++;
+			}
 		}
 	}
+	/* the DAG's arcs into each state, again in BFS order */
+	for (x = 0; x < states; x++)
+		d->pred_off[x + 1] += d->pred_off[x];
+	for (head = 0; head < tail; head++) {
+		uint32_t u;
+
+		x = d->queue[head];
+		u = node_of(d, x);
+		for (i = g->off[u]; i < g->off[u + 1]; i++) {
+			uint32_t y = step(d, x, &g->adj[i]), k;
+
+			if (y == NO_STATE || d->dist[y] != d->dist[x] + 1)
+				continue;
+			/* pred_off[y] counts up to pred_off[y + 1]: undone below */
+			k = d->pred_off[y]++;
+			d->pred_state[k] = x;
+			d->pred_link[k] = g->adj[i].link;
+		}
+	}
+	for (x = states; x > 0; x--)
+		d->pred_off[x] = d->pred_off[x - 1];
+	d->pred_off[0] = 0;
 }
 
 static void next_stamp(struct sluice_i_spdag *d)
@@ -139,65 +183,101 @@ static void next_stamp(struct sluice_i_spdag *d)
 	}
 }
 
-/*
- * Marks the states that reach one of @dst's states at distance @len along
- * the DAG: a backward search from those, over the DAG's links reversed.
- * Time: O(p^2 (n + m)) at worst, the marked part of the DAG in practice.
- */
-static void mark_dag(struct sluice_i_spdag *d, uint32_t dst, uint32_t len)
+/* Sorts the arcs of one marked state by link id: the listing's order. */
+static void sort_arcs(uint32_t *link, uint32_t *state, uint32_t n)
 {
-	const struct sluice_graph *g = d->g;
-	uint32_t head = 0, tail = 0, p, i;
+	uint32_t i, j, l, y;
 
-	next_stamp(d);
-	for (p = 0; p < d->phases; p++) {
-		uint32_t y = dst * d->phases + p;
-
-		if (d->dist[y] == len) {
-			d->mark[y] = d->stamp;
-			d->queue[tail++] = y;
+	for (i = 1; i < n; i++) {
+		l = link[i];
+		y = state[i];
+		for (j = i; j && link[j - 1] > l; j--) {
+			link[j] = link[j - 1];
+			state[j] = state[j - 1];
 		}
-	}
-	while (head < tail) {
-		uint32_t y = d->queue[head++], v = node_of(d, y);
-
-		if (!d->dist[y])
-			continue;
-		for (i = g->off[v]; i < g->off[v + 1]; i++) {
-			struct sluice_adj back = { g->adj[i].link, v };
-
-			for (p = 0; p < d->phases; p++) {
-				uint32_t x = g->adj[i].peer * d->phases + p;
-
-				if (d->mark[x] != d->stamp &&
-				    d->dist[x] + 1 == d->dist[y] &&
-				    step(d, x, &back) == y) {
-					d->mark[x] = d->stamp;
-					d->queue[tail++] = x;
-				}
-			}
-		}
+		link[j] = l;
+		state[j] = y;
 	}
 }
 
 /*
- * Lists the first @max paths of the marked DAG, depth first from the
- * source's state, each node's links in id order: lexicographic order.
- * Every marked state reaches the destination, so no branch is wasted.
+ * Marks the states that reach one of @dst's states at distance @len along
+ * the DAG - a backward search over the DAG's arcs in - and gathers the
+ * marked sub-DAG's arcs out of each marked state, sorted by link id.
+ * Returns the marked states.  Time: O(a + s d) for a marked arcs and s
+ * marked states of out-degree at most d in the sub-DAG (the sort).
+ */
+static uint32_t mark_dag(struct sluice_i_spdag *d, uint32_t dst, uint32_t len)
+{
+	uint32_t head, tail = 0, p, k, x, y;
+
+	next_stamp(d);
+	for (p = 0; p < d->phases; p++) {
+		y = dst * d->phases + p;
+		if (d->dist[y] == len) {
+			d->mark[y] = d->stamp;
+			d->local[y] = tail;
+			d->queue[tail++] = y;
+		}
+	}
+	for (head = 0; head < tail; head++) {
+		y = d->queue[head];
+		for (k = d->pred_off[y]; k < d->pred_off[y + 1]; k++) {
+			x = d->pred_state[k];
+			if (d->mark[x] != d->stamp) {
+				d->mark[x] = d->stamp;
+				d->local[x] = tail;
+				d->queue[tail++] = x;
+			}
+		}
+	}
+	/* every arc into a marked state comes from a marked state */
+	memset(d->succ_off, 0, (tail + 1) * sizeof(*d->succ_off));
+	for (head = 0; head < tail; head++) {
+		y = d->queue[head];
+		for (k = d->pred_off[y]; k < d->pred_off[y + 1]; k++)
+			d->succ_off[d->local[d->pred_state[k]] + 1]++;
+	}
+	for (head = 0; head < tail; head++)
+		d->succ_off[head + 1] += d->succ_off[head];
+	for (head = 0; head < tail; head++) {
+		y = d->queue[head];
+		for (k = d->pred_off[y]; k < d->pred_off[y + 1]; k++) {
+			uint32_t at = d->succ_off[d->local[d->pred_state[k]]]++;
+
+			d->succ_state[at] = y;
+			d->succ_link[at] = d->pred_link[k];
+		}
+	}
+	/* the fill moved each start to the next one's: move them back */
+	for (head = tail; head > 0; head--)
+		d->succ_off[head] = d->succ_off[head - 1];
+	d->succ_off[0] = 0;
+	for (head = 0; head < tail; head++)
+		sort_arcs(d->succ_link + d->succ_off[head],
+			  d->succ_state + d->succ_off[head],
+			  d->succ_off[head + 1] - d->succ_off[head]);
+	return tail;
+}
+
+/*
+ * Lists the first @max paths of the marked sub-DAG, depth first from the
+ * source's state, each state's arcs in link id order: lexicographic order.
+ * Every marked state reaches the destination, so no branch is wasted:
+ * O(len) per path listed.
  */
 static int list_paths(struct sluice_i_spdag *d, uint32_t len, uint64_t max,
 		      struct sluice_path_buf *b)
 {
-	const struct sluice_graph *g = d->g;
 	uint64_t listed = 0;
-	uint32_t depth = 0;
+	uint32_t depth = 0, x, i;
 	int ret;
 
-	d->stack_state[0] = d->src * d->phases;
-	d->stack_pos[0] = g->off[d->src];
+	x = d->src * d->phases;
+	d->stack_state[0] = x;
+	d->stack_pos[0] = d->succ_off[d->local[x]];
 	for (;;) {
-		uint32_t x = d->stack_state[depth], u = node_of(d, x), i, y = 0;
-
+		x = d->stack_state[depth];
 		if (depth == len) {
 			ret = sluice_path_buf_add(b, d->path, len, 0);
 			if (ret)
@@ -207,23 +287,18 @@ static int list_paths(struct sluice_i_spdag *d, uint32_t len, uint64_t max,
 			depth--;
 			continue;
 		}
-		for (i = d->stack_pos[depth]; i < g->off[u + 1]; i++) {
-			y = step(d, x, &g->adj[i]);
-			if (y != NO_STATE && d->mark[y] == d->stamp &&
-			    d->dist[y] == depth + 1)
-				break;
-		}
-		if (i == g->off[u + 1]) {
+		if (d->stack_pos[depth] == d->succ_off[d->local[x] + 1]) {
 			if (!depth)
 				return 0;
 			depth--;
 			continue;
 		}
-		d->path[depth] = g->adj[i].link;
-		d->stack_pos[depth] = i + 1;
+		i = d->stack_pos[depth]++;
+		d->path[depth] = d->succ_link[i];
 		depth++;
-		d->stack_state[depth] = y;
-		d->stack_pos[depth] = g->off[node_of(d, y)];
+		x = d->succ_state[i];
+		d->stack_state[depth] = x;
+		d->stack_pos[depth] = d->succ_off[d->local[x]];
 	}
 }
 
@@ -243,7 +318,8 @@ static int list_paths(struct sluice_i_spdag *d, uint32_t len, uint64_t max,
  *
  * Return: 0, -E2BIG (a path too long for a route set, or more than
  * SLUICE_I_SPDAG_ALL_MAX paths and no cap) or -ENOMEM.
- * Time: O(p^2 (n + m)) to mark, then O(deg) per link listed.
+ * Time: O(a + s d) to mark the a arcs and s states on the pair's paths
+ * (mark_dag()), then O(len) per path listed.
  */
 int sluice_i_spdag_paths(struct sluice_i_spdag *d, uint32_t dst, uint32_t cap,
 			 struct sluice_path_buf *b, char *err, size_t errlen)

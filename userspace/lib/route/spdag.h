@@ -38,6 +38,24 @@ struct sluice_i_spdag {
 	uint32_t	*queue;
 	uint32_t	*mark;		/* == stamp: reaches the dst */
 	uint32_t	stamp;
+	/*
+	 * The DAG's arcs into each state (CSR by state: pred_off has
+	 * states + 1 entries), from the BFS, so that marking a pair walks
+	 * only the arcs on its paths, not every link of every node it
+	 * meets (a spine of a leaf-spine has one DAG arc in, and a link to
+	 * every leaf).
+	 */
+	uint32_t	*pred_off;
+	uint32_t	*pred_state;
+	uint32_t	*pred_link;
+	/*
+	 * The marked sub-DAG's arcs out of each marked state, by link id:
+	 * what the listing walks.  local[x] numbers the marked states.
+	 */
+	uint32_t	*local;
+	uint32_t	*succ_off;
+	uint32_t	*succ_state;
+	uint32_t	*succ_link;
 	/* Per depth of the listing walk: its state, next link, path. */
 	uint32_t	*stack_state;
 	uint32_t	*stack_pos;
