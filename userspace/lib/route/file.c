@@ -31,15 +31,17 @@
  * into the flat arrays of struct sluice_routes, and stays greppable.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sluice/route.h>
 #include "graph/internal.h"
 #include "route/internal.h"
+#include "text.h"
 
 #define FORMAT		"sluice-routes"
 #define VERSION		1
+/* the header's lines: the pair lines follow */
+#define HEADER_LINES	5
 
 static const char *const orient_names[] = {
 	[SLUICE_ORIENT_AUTO]	= "auto",
@@ -196,145 +198,12 @@ static int64_t names_find(const struct names *n, const struct sluice_graph *g,
 	return -1;
 }
 
-/* The reader's state: where it is, for messages. */
-struct reader {
-	FILE		*f;
-	const char	*name;
-	uint64_t	lineno;
-	uint64_t	totals_line;	/* "pairs N ...": pair p is 1 + p on */
-	int		ret;		/* a line refused by next_line() */
-	char		*line;
-	size_t		cap;
-	char		*err;
-	size_t		errlen;
-};
-
-__attribute__((format(printf, 2, 3)))
-static int bad(struct reader *rd, const char *fmt, ...)
-{
-	char msg[SLUICE_ERRLEN];
-	va_list ap;
-
-	/* next_line() refused the line: its message stands */
-	if (rd->ret)
-		return rd->ret;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	return sluice_i_errf(rd->err, rd->errlen, -EINVAL, "%s:%llu: %s",
-			     rd->name, (unsigned long long)rd->lineno, msg);
-}
-
-/*
- * The next line without its newline, or NULL at the end of the file.  The
- * line count goes on at the end, so that a message about a missing line
- * names the line that is missing.  A NUL byte would cut the line short
- * unseen, a CR would show up as a stray byte in some field: both make
- * the line NULL too, with rd->ret and the message set (bad() keeps them).
- */
-static char *next_line(struct reader *rd)
-{
-	ssize_t n = getline(&rd->line, &rd->cap, rd->f);
-
-	rd->lineno++;
-	if (n < 0)
-		return NULL;
-	if (n && rd->line[n - 1] == '\n')
-		rd->line[--n] = '\0';
-	if (strlen(rd->line) != (size_t)n) {
-		rd->ret = bad(rd, "a NUL byte in the line");
-		return NULL;
-	}
-	if (n && rd->line[n - 1] == '\r') {
-		rd->ret = bad(rd, "the line ends with a carriage return (DOS line ends?)");
-		return NULL;
-	}
-	return rd->line;
-}
-
-/* A decimal number without sign or leading zeros; advances *@s. */
-static bool get_u64(const char **s, uint64_t max, uint64_t *v)
-{
-	const char *p = *s;
-	uint64_t x = 0;
-
-	if (*p < '0' || *p > '9' || (*p == '0' && p[1] >= '0' && p[1] <= '9'))
-		return false;
-	for (; *p >= '0' && *p <= '9'; p++) {
-		unsigned int d = *p - '0';
-
-		if (d > max || x > (max - d) / 10)
-			return false;
-		x = x * 10 + d;
-	}
-	*s = p;
-	*v = x;
-	return true;
-}
-
-/*
- * The header's pieces, matched exactly: the writer's output is the only
- * spelling of a route set (no sign, padding or other case to tolerate).
- */
-static bool get_lit(const char **s, const char *w)
-{
-	size_t n = strlen(w);
-
-	if (strncmp(*s, w, n))
-		return false;
-	*s += n;
-	return true;
-}
-
-static bool get_u32(const char **s, uint32_t *v)
-{
-	uint64_t x;
-
-	if (!get_u64(s, UINT32_MAX, &x))
-		return false;
-	*v = x;
-	return true;
-}
-
-/* Up to the next space or the end of the line, shorter than @size. */
-static bool get_word(const char **s, char *buf, size_t size)
-{
-	size_t n = strcspn(*s, " ");
-
-	if (!n || n >= size)
-		return false;
-	memcpy(buf, *s, n);
-	buf[n] = '\0';
-	*s += n;
-	return true;
-}
-
-/* The hash: 16 lower-case hex digits. */
-static bool get_hash(const char **s, uint64_t *v)
-{
-	const char *p = *s;
-	uint64_t x = 0;
-	int i;
-
-	for (i = 0; i < 16; i++, p++) {
-		if (*p >= '0' && *p <= '9')
-			x = x << 4 | (uint64_t)(*p - '0');
-		else if (*p >= 'a' && *p <= 'f')
-			x = x << 4 | (uint64_t)(*p - 'a' + 10);
-		else
-			return false;
-	}
-	*s = p;
-	*v = x;
-	return true;
-}
-
 struct caps {
 	uint64_t	pairs, pairs2, pairs3, paths, paths2, hops;
 };
 
 /* Reads the header into @r, checking it against @g. */
-static int read_header(struct reader *rd, struct sluice_routes *r,
+static int read_header(struct text_reader *rd, struct sluice_routes *r,
 		       const struct sluice_graph *g, const struct names *nm,
 		       uint64_t *pairs, uint64_t *paths, uint64_t *hops)
 {
@@ -344,40 +213,40 @@ static int read_header(struct reader *rd, struct sluice_routes *r,
 	const char *s;
 	int alg;
 
-	s = next_line(rd);
-	if (!s || !get_lit(&s, FORMAT " ") ||
-	    !get_u64(&s, UINT64_MAX, &version) || *s)
-		return bad(rd, "not a route file: the first line must be \"%s %d\"",
-			   FORMAT, VERSION);
+	s = text_next(rd);
+	if (!s || !text_lit(&s, FORMAT " ") ||
+	    !text_u64(&s, UINT64_MAX, &version) || *s)
+		return text_bad(rd, "not a route file: the first line must be \"%s %d\"",
+				FORMAT, VERSION);
 	if (version != VERSION)
-		return bad(rd, "version %llu: this sluicectl reads version %d",
-			   (unsigned long long)version, VERSION);
-	s = next_line(rd);
-	if (!s || !get_lit(&s, "topology nodes ") || !get_u32(&s, &nodes) ||
-	    !get_lit(&s, " links ") || !get_u32(&s, &links) ||
-	    !get_lit(&s, " hash ") || !get_hash(&s, &hash) || *s)
-		return bad(rd, "expected \"topology nodes N links L hash H\"");
+		return text_bad(rd, "version %llu: this sluicectl reads version %d",
+				(unsigned long long)version, VERSION);
+	s = text_next(rd);
+	if (!s || !text_lit(&s, "topology nodes ") || !text_u32(&s, &nodes) ||
+	    !text_lit(&s, " links ") || !text_u32(&s, &links) ||
+	    !text_lit(&s, " hash ") || !text_hash(&s, &hash) || *s)
+		return text_bad(rd, "expected \"topology nodes N links L hash H\"");
 	if (nodes != g->n_nodes || links != g->n_links ||
 	    hash != sluice_graph_hash(g))
-		return bad(rd, "the routes belong to another topology (%u nodes, %u links, hash %016llx; this one has %u, %u, %016llx)",
-			   nodes, links, (unsigned long long)hash, g->n_nodes,
-			   g->n_links,
-			   (unsigned long long)sluice_graph_hash(g));
-	s = next_line(rd);
-	if (!s || !get_lit(&s, "algo ") || !get_word(&s, algo, sizeof(algo)) ||
-	    !get_lit(&s, " paths ") || !get_u32(&s, &paths_opt) ||
-	    !get_lit(&s, " lanes ") || !get_u64(&s, UINT64_MAX, &lanes) ||
-	    !get_lit(&s, " seed ") || !get_u64(&s, UINT64_MAX, &seed) ||
-	    !get_lit(&s, " orient ") ||
-	    !get_word(&s, orient, sizeof(orient)) ||
-	    !get_lit(&s, " root ") || !get_word(&s, root, sizeof(root)) || *s)
-		return bad(rd, "expected \"algo NAME paths N lanes N seed N orient O root NODE\"");
+		return text_bad(rd, "the routes belong to another topology (%u nodes, %u links, hash %016llx; this one has %u, %u, %016llx)",
+				nodes, links, (unsigned long long)hash,
+				g->n_nodes, g->n_links,
+				(unsigned long long)sluice_graph_hash(g));
+	s = text_next(rd);
+	if (!s || !text_lit(&s, "algo ") || !text_word(&s, algo, sizeof(algo)) ||
+	    !text_lit(&s, " paths ") || !text_u32(&s, &paths_opt) ||
+	    !text_lit(&s, " lanes ") || !text_u64(&s, UINT64_MAX, &lanes) ||
+	    !text_lit(&s, " seed ") || !text_u64(&s, UINT64_MAX, &seed) ||
+	    !text_lit(&s, " orient ") ||
+	    !text_word(&s, orient, sizeof(orient)) ||
+	    !text_lit(&s, " root ") || !text_word(&s, root, sizeof(root)) || *s)
+		return text_bad(rd, "expected \"algo NAME paths N lanes N seed N orient O root NODE\"");
 	alg = sluice_route_algo_parse(algo);
 	if (alg < 0)
-		return bad(rd, "unknown algorithm \"%s\"", algo);
+		return text_bad(rd, "unknown algorithm \"%s\"", algo);
 	if (lanes > SLUICE_LANES_MAX)
-		return bad(rd, "lanes %llu: at most %d",
-			   (unsigned long long)lanes, SLUICE_LANES_MAX);
+		return text_bad(rd, "lanes %llu: at most %d",
+				(unsigned long long)lanes, SLUICE_LANES_MAX);
 	strcpy(r->algo, sluice_route_algo_name(alg));
 	r->opts.algo = alg;
 	r->opts.paths = paths_opt;
@@ -387,39 +256,38 @@ static int read_header(struct reader *rd, struct sluice_routes *r,
 		if (!strcmp(orient, orient_names[i]))
 			break;
 	if (i == 3)
-		return bad(rd, "unknown orientation \"%s\"", orient);
+		return text_bad(rd, "unknown orientation \"%s\"", orient);
 	r->opts.orient = i;
 	if (strcmp(root, "-")) {
 		int64_t u = names_find(nm, g, root, strlen(root));
 
 		if (u < 0)
-			return bad(rd, "root \"%s\" is not a node of the topology",
-				   root);
+			return text_bad(rd, "root \"%s\" is not a node of the topology",
+					root);
 		r->opts.has_root = true;
 		r->opts.root = u;
 	}
-	s = next_line(rd);
-	if (!s || !get_lit(&s, "shard ") || !get_u32(&s, &si) ||
-	    !get_lit(&s, "/") || !get_u32(&s, &sc) || *s || !sc || si >= sc)
-		return bad(rd, "expected \"shard I/N\" with I below N");
+	s = text_next(rd);
+	if (!s || !text_lit(&s, "shard ") || !text_u32(&s, &si) ||
+	    !text_lit(&s, "/") || !text_u32(&s, &sc) || *s || !sc || si >= sc)
+		return text_bad(rd, "expected \"shard I/N\" with I below N");
 	n_ep = sluice_graph_endpoints(g, NULL);
 	if (sc > n_ep)
-		return bad(rd, "%u shards for %u sources: at most one shard per source",
-			   sc, n_ep);
+		return text_bad(rd, "%u shards for %u sources: at most one shard per source",
+				sc, n_ep);
 	r->shard_index = si;
 	r->shard_count = sc;
-	s = next_line(rd);
-	if (!s || !get_lit(&s, "pairs ") || !get_u64(&s, UINT64_MAX, pairs) ||
-	    !get_lit(&s, " paths ") || !get_u64(&s, UINT64_MAX, paths) ||
-	    !get_lit(&s, " hops ") || !get_u64(&s, UINT64_MAX, hops) ||
-	    !get_lit(&s, " truncated ") ||
-	    !get_u64(&s, UINT64_MAX, &truncated) || *s)
-		return bad(rd, "expected \"pairs N paths N hops N truncated N\"");
-	rd->totals_line = rd->lineno;
+	s = text_next(rd);
+	if (!s || !text_lit(&s, "pairs ") || !text_u64(&s, UINT64_MAX, pairs) ||
+	    !text_lit(&s, " paths ") || !text_u64(&s, UINT64_MAX, paths) ||
+	    !text_lit(&s, " hops ") || !text_u64(&s, UINT64_MAX, hops) ||
+	    !text_lit(&s, " truncated ") ||
+	    !text_u64(&s, UINT64_MAX, &truncated) || *s)
+		return text_bad(rd, "expected \"pairs N paths N hops N truncated N\"");
 	if (truncated > *pairs)
-		return bad(rd, "truncated %llu: more than the %llu pairs",
-			   (unsigned long long)truncated,
-			   (unsigned long long)*pairs);
+		return text_bad(rd, "truncated %llu: more than the %llu pairs",
+				(unsigned long long)truncated,
+				(unsigned long long)*pairs);
 	r->truncated_pairs = truncated;
 	r->n_nodes = nodes;
 	r->n_links = links;
@@ -443,7 +311,7 @@ static unsigned long long path_no(const struct sluice_routes *r)
  * space but may have colons ("leaf:0"): the destination is the second
  * word, less the colon that ends it.
  */
-static int read_pair(struct reader *rd, struct sluice_routes *r,
+static int read_pair(struct text_reader *rd, struct sluice_routes *r,
 		     const struct sluice_graph *g, const struct names *nm,
 		     struct caps *cap, const char *s)
 {
@@ -455,13 +323,13 @@ static int read_pair(struct reader *rd, struct sluice_routes *r,
 
 	end = sp ? sp + 1 + strcspn(sp + 1, " ") : NULL;
 	if (!sp || sp == s || end - sp < 3 || end[-1] != ':')
-		return bad(rd, "expected \"SOURCE DESTINATION: PATH | ...\"");
+		return text_bad(rd, "expected \"SOURCE DESTINATION: PATH | ...\"");
 	src = names_find(nm, g, s, sp - s);
 	dst = names_find(nm, g, sp + 1, end - sp - 2);
 	if (src < 0 || dst < 0)
-		return bad(rd, "\"%.*s\" is not a node of the topology",
-			   (int)(src < 0 ? sp - s : end - sp - 2),
-			   src < 0 ? s : sp + 1);
+		return text_bad(rd, "\"%.*s\" is not a node of the topology",
+				(int)(src < 0 ? sp - s : end - sp - 2),
+				src < 0 ? s : sp + 1);
 	if (SLUICE_I_GROW(r->pair_src, cap->pairs, r->n_pairs + 1) ||
 	    SLUICE_I_GROW(r->pair_dst, cap->pairs2, r->n_pairs + 1) ||
 	    SLUICE_I_GROW(r->pair_path, cap->pairs3, r->n_pairs + 2))
@@ -473,22 +341,24 @@ static int read_pair(struct reader *rd, struct sluice_routes *r,
 	for (s = end; *s; s = tok + len) {
 		/* *s is the space before the next token */
 		if (s[1] == '\0')
-			return bad(rd, "a space at the end of the line");
+			return text_bad(rd, "a space at the end of the line");
 		if (s[1] == ' ')
-			return bad(rd, "two spaces in a row");
+			return text_bad(rd, "two spaces in a row");
 		tok = s + 1;
 		len = strcspn(tok, " ");
 		if (len == 1 && *tok == '|') {
 			if (!in_path || r->n_hops == start)
-				return bad(rd, "path %llu is empty",
-					   path_no(r));
+				return text_bad(rd, "path %llu is empty",
+						path_no(r));
 			r->n_paths++;
 			in_path = false;
 			continue;
 		}
 		if (!in_path) {
-			if (SLUICE_I_GROW(r->path_hop, cap->paths, r->n_paths + 2) ||
-			    SLUICE_I_GROW(r->path_lane, cap->paths2, r->n_paths + 1))
+			if (SLUICE_I_GROW(r->path_hop, cap->paths,
+					  r->n_paths + 2) ||
+			    SLUICE_I_GROW(r->path_lane, cap->paths2,
+					  r->n_paths + 1))
 				return -ENOMEM;
 			r->path_hop[r->n_paths] = r->n_hops;
 			r->path_lane[r->n_paths] = 0;
@@ -499,14 +369,15 @@ static int read_pair(struct reader *rd, struct sluice_routes *r,
 			const char *p = tok + 1;
 
 			if (r->n_hops != start)
-				return bad(rd, "path %llu: its lane comes before its links",
-					   path_no(r));
+				return text_bad(rd, "path %llu: its lane comes before its links",
+						path_no(r));
 			if (r->path_lane[r->n_paths] ||
-			    !get_u64(&p, SLUICE_LANES_MAX - 1, &v) || !v ||
+			    !text_u64(&p, SLUICE_LANES_MAX - 1, &v) || !v ||
 			    p != tok + len)
-				return bad(rd, "path %llu: a lane is @1 to @%d, not \"%.*s\"",
-					   path_no(r), SLUICE_LANES_MAX - 1,
-					   (int)(len < TOKEN_SHOWN ? len :
+				return text_bad(rd, "path %llu: a lane is @1 to @%d, not \"%.*s\"",
+						path_no(r),
+						SLUICE_LANES_MAX - 1,
+						(int)(len < TOKEN_SHOWN ? len :
 						 TOKEN_SHOWN), tok);
 			r->path_lane[r->n_paths] = v;
 			continue;
@@ -514,26 +385,27 @@ static int read_pair(struct reader *rd, struct sluice_routes *r,
 		{
 			const char *p = tok;
 
-			if (!g->n_links || !get_u64(&p, g->n_links - 1, &v) ||
+			if (!g->n_links || !text_u64(&p, g->n_links - 1, &v) ||
 			    p != tok + len)
-				return bad(rd, "path %llu: a link id from 0 to %lld, not \"%.*s\"",
-					   path_no(r), (long long)g->n_links - 1,
-					   (int)(len < TOKEN_SHOWN ? len :
+				return text_bad(rd, "path %llu: a link id from 0 to %lld, not \"%.*s\"",
+						path_no(r),
+						(long long)g->n_links - 1,
+						(int)(len < TOKEN_SHOWN ? len :
 						 TOKEN_SHOWN), tok);
 		}
 		if (r->n_hops - start == SLUICE_PATH_HOPS_MAX)
-			return bad(rd, "path %llu: more than %d links",
-				   path_no(r), SLUICE_PATH_HOPS_MAX);
+			return text_bad(rd, "path %llu: more than %d links",
+					path_no(r), SLUICE_PATH_HOPS_MAX);
 		if (SLUICE_I_GROW(r->hops, cap->hops, r->n_hops + 1))
 			return -ENOMEM;
 		r->hops[r->n_hops++] = v;
 	}
 	if (in_path && r->n_hops == start)
-		return bad(rd, "path %llu is empty", path_no(r));
+		return text_bad(rd, "path %llu is empty", path_no(r));
 	if (in_path)
 		r->n_paths++;
 	else if (r->n_paths != r->pair_path[r->n_pairs - 1])
-		return bad(rd, "path %llu is empty", path_no(r));
+		return text_bad(rd, "path %llu is empty", path_no(r));
 	return 0;
 }
 
@@ -555,7 +427,7 @@ static int read_pair(struct reader *rd, struct sluice_routes *r,
 int sluice_routes_read(struct sluice_routes *r, const struct sluice_graph *g,
 		       FILE *f, const char *name, char *err, size_t errlen)
 {
-	struct reader rd = { .f = f, .name = name, .err = err,
+	struct text_reader rd = { .f = f, .name = name, .err = err,
 			     .errlen = errlen };
 	uint64_t pairs = 0, paths = 0, hops = 0;
 	struct caps cap = { 0 };
@@ -568,12 +440,13 @@ int sluice_routes_read(struct sluice_routes *r, const struct sluice_graph *g,
 		return sluice_i_errf(err, errlen, -ENOMEM, "out of memory");
 	ret = read_header(&rd, r, g, &nm, &pairs, &paths, &hops);
 	while (!ret) {
-		s = next_line(&rd);
+		s = text_next(&rd);
 		if (!s) {
 			ret = ferror(f) ? sluice_i_errf(err, errlen, -EIO,
 							 "%s: cannot read: %s",
 							 name, strerror(errno)) :
-			      bad(&rd, "the file ends without \"end\": truncated?");
+			      text_bad(&rd,
+				       "the file ends without \"end\": truncated?");
 			break;
 		}
 		if (!strcmp(s, "end"))
@@ -585,15 +458,15 @@ int sluice_routes_read(struct sluice_routes *r, const struct sluice_graph *g,
 	/* on the "end" line, where the counts are known */
 	if (!ret && (r->n_pairs != pairs || r->n_paths != paths ||
 		     r->n_hops != hops))
-		ret = bad(&rd, "the header promised %llu pairs, %llu paths and %llu hops; the file has %llu, %llu and %llu",
-			  (unsigned long long)pairs,
-			  (unsigned long long)paths,
-			  (unsigned long long)hops,
-			  (unsigned long long)r->n_pairs,
-			  (unsigned long long)r->n_paths,
-			  (unsigned long long)r->n_hops);
-	if (!ret && (next_line(&rd) || rd.ret))
-		ret = bad(&rd, "text after \"end\"");
+		ret = text_bad(&rd, "the header promised %llu pairs, %llu paths and %llu hops; the file has %llu, %llu and %llu",
+			       (unsigned long long)pairs,
+			       (unsigned long long)paths,
+			       (unsigned long long)hops,
+			       (unsigned long long)r->n_pairs,
+			       (unsigned long long)r->n_paths,
+			       (unsigned long long)r->n_hops);
+	if (!ret && (text_next(&rd) || rd.ret))
+		ret = text_bad(&rd, "text after \"end\"");
 	if (!ret) {
 		/* the arrays exist even for an empty set */
 		if (SLUICE_I_GROW(r->pair_path, cap.pairs3, r->n_pairs + 1) ||
@@ -618,7 +491,7 @@ int sluice_routes_read(struct sluice_routes *r, const struct sluice_graph *g,
 			else
 				sluice_i_errf(err, errlen, ret, "%s:%llu: %s",
 					      name, (unsigned long long)
-					      (rd.totals_line + 1 + at), msg);
+					      (HEADER_LINES + 1 + at), msg);
 		}
 	}
 	free(rd.line);

@@ -50,12 +50,12 @@
  * the topology: the same inputs give the same bytes.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sluice/tagger.h>
 #include "graph/internal.h"
 #include "tagger/internal.h"
+#include "text.h"
 
 #define FORMAT		"sluice-tags"
 #define VERSION		1
@@ -152,132 +152,7 @@ int sluice_tagger_write(const struct sluice_tagger_tables *tab,
 	return 0;
 }
 
-/* The reader's state: where it is, for messages. */
-struct reader {
-	FILE		*f;
-	const char	*name;
-	uint64_t	lineno;
-	int		ret;	/* a line refused by next_line() */
-	char		*line;
-	size_t		cap;
-	char		*err;
-	size_t		errlen;
-};
-
-__attribute__((format(printf, 2, 3)))
-static int bad(struct reader *rd, const char *fmt, ...)
-{
-	char msg[SLUICE_ERRLEN];
-	va_list ap;
-
-	if (rd->ret)
-		return rd->ret;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	return sluice_i_errf(rd->err, rd->errlen, -EINVAL, "%s:%llu: %s",
-			     rd->name, (unsigned long long)rd->lineno, msg);
-}
-
-/*
- * The next line without its newline, or NULL at the end of the file (the
- * count goes on, so that a missing line is named).  A NUL byte or a
- * carriage return make it NULL too, with the message set.
- */
-static char *next_line(struct reader *rd)
-{
-	ssize_t n = getline(&rd->line, &rd->cap, rd->f);
-
-	rd->lineno++;
-	if (n < 0)
-		return NULL;
-	if (n && rd->line[n - 1] == '\n')
-		rd->line[--n] = '\0';
-	if (strlen(rd->line) != (size_t)n) {
-		rd->ret = bad(rd, "a NUL byte in the line");
-		return NULL;
-	}
-	if (n && rd->line[n - 1] == '\r') {
-		rd->ret = bad(rd, "the line ends with a carriage return (DOS line ends?)");
-		return NULL;
-	}
-	return rd->line;
-}
-
-/* A decimal number up to @max without sign or leading zeros; advances. */
-static bool get_u64(const char **s, uint64_t max, uint64_t *v)
-{
-	const char *p = *s;
-	uint64_t x = 0;
-
-	if (*p < '0' || *p > '9' || (*p == '0' && p[1] >= '0' && p[1] <= '9'))
-		return false;
-	for (; *p >= '0' && *p <= '9'; p++) {
-		unsigned int d = *p - '0';
-
-		if (d > max || x > (max - d) / 10)
-			return false;
-		x = x * 10 + d;
-	}
-	*s = p;
-	*v = x;
-	return true;
-}
-
-static bool get_u32(const char **s, uint32_t *v)
-{
-	uint64_t x;
-
-	if (!get_u64(s, UINT32_MAX, &x))
-		return false;
-	*v = x;
-	return true;
-}
-
-/* The literal @w, exactly: the writer's spelling is the only one. */
-static bool get_lit(const char **s, const char *w)
-{
-	size_t n = strlen(w);
-
-	if (strncmp(*s, w, n))
-		return false;
-	*s += n;
-	return true;
-}
-
-/* Up to the next space or the end of the line, shorter than @size. */
-static bool get_word(const char **s, char *buf, size_t size)
-{
-	size_t n = strcspn(*s, " ");
-
-	if (!n || n >= size)
-		return false;
-	memcpy(buf, *s, n);
-	buf[n] = '\0';
-	*s += n;
-	return true;
-}
-
-static bool get_hash(const char **s, uint64_t *v)
-{
-	const char *p = *s;
-	uint64_t x = 0;
-	int i;
-
-	for (i = 0; i < 16; i++, p++) {
-		if (*p >= '0' && *p <= '9')
-			x = x << 4 | (uint64_t)(*p - '0');
-		else if (*p >= 'a' && *p <= 'f')
-			x = x << 4 | (uint64_t)(*p - 'a' + 10);
-		else
-			return false;
-	}
-	*s = p;
-	*v = x;
-	return true;
-}
-
-static int read_header(struct reader *rd, struct sluice_tagger_tables *tab,
+static int read_header(struct text_reader *rd, struct sluice_tagger_tables *tab,
 		       const struct sluice_graph *g)
 {
 	uint64_t version, hash;
@@ -286,52 +161,52 @@ static int read_header(struct reader *rd, struct sluice_tagger_tables *tab,
 	const char *s;
 	int mode;
 
-	s = next_line(rd);
-	if (!s || !get_lit(&s, FORMAT " ") ||
-	    !get_u64(&s, UINT64_MAX, &version) || *s)
-		return bad(rd, "not a tag file: the first line must be \"%s %d\"",
-			   FORMAT, VERSION);
+	s = text_next(rd);
+	if (!s || !text_lit(&s, FORMAT " ") ||
+	    !text_u64(&s, UINT64_MAX, &version) || *s)
+		return text_bad(rd, "not a tag file: the first line must be \"%s %d\"",
+				FORMAT, VERSION);
 	if (version != VERSION)
-		return bad(rd, "version %llu: this sluicectl reads version %d",
-			   (unsigned long long)version, VERSION);
-	s = next_line(rd);
-	if (!s || !get_lit(&s, "topology nodes ") || !get_u32(&s, &nodes) ||
-	    !get_lit(&s, " links ") || !get_u32(&s, &links) ||
-	    !get_lit(&s, " hash ") || !get_hash(&s, &hash) || *s)
-		return bad(rd, "expected \"topology nodes N links L hash H\"");
+		return text_bad(rd, "version %llu: this sluicectl reads version %d",
+				(unsigned long long)version, VERSION);
+	s = text_next(rd);
+	if (!s || !text_lit(&s, "topology nodes ") || !text_u32(&s, &nodes) ||
+	    !text_lit(&s, " links ") || !text_u32(&s, &links) ||
+	    !text_lit(&s, " hash ") || !text_hash(&s, &hash) || *s)
+		return text_bad(rd, "expected \"topology nodes N links L hash H\"");
 	if (nodes != g->n_nodes || links != g->n_links ||
 	    hash != sluice_graph_hash(g))
-		return bad(rd, "the tags belong to another topology (%u nodes, %u links, hash %016llx; this one has %u, %u, %016llx)",
-			   nodes, links, (unsigned long long)hash, g->n_nodes,
-			   g->n_links,
-			   (unsigned long long)sluice_graph_hash(g));
+		return text_bad(rd, "the tags belong to another topology (%u nodes, %u links, hash %016llx; this one has %u, %u, %016llx)",
+				nodes, links, (unsigned long long)hash,
+				g->n_nodes, g->n_links,
+				(unsigned long long)sluice_graph_hash(g));
 	tab->n_nodes = nodes;
 	tab->n_links = links;
 	tab->topo_hash = hash;
-	s = next_line(rd);
-	if (!s || !get_lit(&s, "routes algo ") ||
-	    !get_word(&s, tab->algo, sizeof(tab->algo)) ||
-	    !get_lit(&s, " pairs ") || !get_u64(&s, UINT64_MAX, &tab->n_pairs) ||
-	    !get_lit(&s, " paths ") || !get_u64(&s, UINT64_MAX, &tab->n_paths) ||
-	    !get_lit(&s, " hops ") || !get_u64(&s, UINT64_MAX, &tab->n_hops) ||
-	    !get_lit(&s, " hash ") || !get_hash(&s, &tab->routes_hash) || *s)
-		return bad(rd, "expected \"routes algo NAME pairs N paths N hops N hash H\"");
+	s = text_next(rd);
+	if (!s || !text_lit(&s, "routes algo ") ||
+	    !text_word(&s, tab->algo, sizeof(tab->algo)) ||
+	    !text_lit(&s, " pairs ") || !text_u64(&s, UINT64_MAX, &tab->n_pairs) ||
+	    !text_lit(&s, " paths ") || !text_u64(&s, UINT64_MAX, &tab->n_paths) ||
+	    !text_lit(&s, " hops ") || !text_u64(&s, UINT64_MAX, &tab->n_hops) ||
+	    !text_lit(&s, " hash ") || !text_hash(&s, &tab->routes_hash) || *s)
+		return text_bad(rd, "expected \"routes algo NAME pairs N paths N hops N hash H\"");
 	if (!strcmp(tab->algo, "-"))
 		tab->algo[0] = '\0';
-	s = next_line(rd);
-	if (!s || !get_lit(&s, "mode ") || !get_word(&s, word, sizeof(word)) ||
-	    !get_lit(&s, " priorities ") || !get_u32(&s, &tab->priorities) ||
-	    !get_lit(&s, " tags ") || !get_u32(&s, &tab->tags) || *s)
-		return bad(rd, "expected \"mode MODE priorities N tags N\"");
+	s = text_next(rd);
+	if (!s || !text_lit(&s, "mode ") || !text_word(&s, word, sizeof(word)) ||
+	    !text_lit(&s, " priorities ") || !text_u32(&s, &tab->priorities) ||
+	    !text_lit(&s, " tags ") || !text_u32(&s, &tab->tags) || *s)
+		return text_bad(rd, "expected \"mode MODE priorities N tags N\"");
 	mode = sluice_tagger_mode_parse(word);
 	if (mode < 0)
-		return bad(rd, "unknown mode \"%s\" (greedy or ttl)", word);
+		return text_bad(rd, "unknown mode \"%s\" (greedy or ttl)", word);
 	tab->mode = mode;
 	if (tab->priorities > SLUICE_LANES_MAX ||
 	    tab->tags > SLUICE_TAGGER_TAGS_MAX)
-		return bad(rd, "priorities %u, tags %u: at most %d and %d",
-			   tab->priorities, tab->tags, SLUICE_LANES_MAX,
-			   SLUICE_TAGGER_TAGS_MAX);
+		return text_bad(rd, "priorities %u, tags %u: at most %d and %d",
+				tab->priorities, tab->tags, SLUICE_LANES_MAX,
+				SLUICE_TAGGER_TAGS_MAX);
 	return 0;
 }
 
@@ -341,11 +216,11 @@ static bool get_port(const char **s, const struct sluice_graph *g,
 {
 	uint32_t e;
 
-	if (get_lit(s, "host")) {
+	if (text_lit(s, "host")) {
 		*port = SLUICE_TAGGER_HOST;
 		return true;
 	}
-	if (!get_u32(s, port))
+	if (!text_u32(s, port))
 		return false;
 	for (e = g->off[v]; e < g->off[v + 1]; e++)
 		if (g->adj[e].link == *port)
@@ -362,7 +237,8 @@ struct caps {
  * The entries of node @v: @n_in "in" lines then @n_out "out" lines, kept
  * if @keep.  *@prios and *@tags grow to the highest values seen + 1.
  */
-static int read_entries(struct reader *rd, struct sluice_tagger_tables *tab,
+static int read_entries(struct text_reader *rd,
+			struct sluice_tagger_tables *tab,
 			const struct sluice_graph *g, uint32_t v,
 			uint64_t n_in, uint64_t n_out, bool keep,
 			struct caps *cap, uint64_t *ni, uint64_t *no,
@@ -377,38 +253,40 @@ static int read_entries(struct reader *rd, struct sluice_tagger_tables *tab,
 
 		if (i == n_in)
 			prev = UINT64_MAX;
-		s = next_line(rd);
+		s = text_next(rd);
 		if (!s)
-			return bad(rd, "node %s: expected %llu %s entries, found %llu",
-				   name, (unsigned long long)(in ? n_in : n_out),
-				   in ? "ingress" : "egress",
-				   (unsigned long long)(in ? i : i - n_in));
-		if (!get_lit(&s, in ? "in " : "out "))
-			return bad(rd, in ? "expected \"in PORT TAG PRIO\"" :
-				   "expected \"out PORT TAG CLASS NEWTAG\"");
+			return text_bad(rd, "node %s: expected %llu %s entries, found %llu",
+					name,
+					(unsigned long long)(in ? n_in : n_out),
+					in ? "ingress" : "egress",
+					(unsigned long long)(in ? i :
+							     i - n_in));
+		if (!text_lit(&s, in ? "in " : "out "))
+			return text_bad(rd, in ? "expected \"in PORT TAG PRIO\"" :
+					"expected \"out PORT TAG CLASS NEWTAG\"");
 		if (!get_port(&s, g, v, &port))
-			return bad(rd, "node %s: the port must be \"host\" or one of its links",
-				   name);
-		if (!get_lit(&s, " ") ||
-		    !get_u64(&s, SLUICE_TAGGER_TAGS_MAX - 1, &tag) ||
-		    !get_lit(&s, " ") ||
-		    !get_u64(&s, SLUICE_LANES_MAX - 1, &val))
-			return bad(rd, "node %s: tags are 0 to %d, %s 0 to %d",
-				   name, SLUICE_TAGGER_TAGS_MAX - 1,
-				   in ? "priorities" : "classes",
-				   SLUICE_LANES_MAX - 1);
+			return text_bad(rd, "node %s: the port must be \"host\" or one of its links",
+					name);
+		if (!text_lit(&s, " ") ||
+		    !text_u64(&s, SLUICE_TAGGER_TAGS_MAX - 1, &tag) ||
+		    !text_lit(&s, " ") ||
+		    !text_u64(&s, SLUICE_LANES_MAX - 1, &val))
+			return text_bad(rd, "node %s: tags are 0 to %d, %s 0 to %d",
+					name, SLUICE_TAGGER_TAGS_MAX - 1,
+					in ? "priorities" : "classes",
+					SLUICE_LANES_MAX - 1);
 		nt = 0;
-		if (!in && (!get_lit(&s, " ") ||
-			    !get_u64(&s, SLUICE_TAGGER_TAGS_MAX - 1, &nt)))
-			return bad(rd, "node %s: the new tag must be 0 to %d",
-				   name, SLUICE_TAGGER_TAGS_MAX - 1);
+		if (!in && (!text_lit(&s, " ") ||
+			    !text_u64(&s, SLUICE_TAGGER_TAGS_MAX - 1, &nt)))
+			return text_bad(rd, "node %s: the new tag must be 0 to %d",
+					name, SLUICE_TAGGER_TAGS_MAX - 1);
 		if (*s)
-			return bad(rd, "unexpected \"%.24s\" at the end of the line",
-				   s);
+			return text_bad(rd, "unexpected \"%.24s\" at the end of the line",
+					s);
 		if (tag >= tab->tags || nt >= tab->tags ||
 		    val >= tab->priorities)
-			return bad(rd, "node %s: beyond the header's %u tags and %u priorities",
-				   name, tab->tags, tab->priorities);
+			return text_bad(rd, "node %s: beyond the header's %u tags and %u priorities",
+					name, tab->tags, tab->priorities);
 		if (tag >= *tags)
 			*tags = tag + 1;
 		if (nt >= *tags)
@@ -417,9 +295,9 @@ static int read_entries(struct reader *rd, struct sluice_tagger_tables *tab,
 			*prios = val + 1;
 		key = (uint64_t)port << 8 | tag;
 		if (prev != UINT64_MAX && key <= prev)
-			return bad(rd, "node %s: %s entry %s: entries go by port (links by id, host last), then tag, each once",
-				   name, in ? "ingress" : "egress",
-				   key == prev ? "given twice" : "out of order");
+			return text_bad(rd, "node %s: %s entry %s: entries go by port (links by id, host last), then tag, each once",
+					name, in ? "ingress" : "egress",
+					key == prev ? "given twice" : "out of order");
 		prev = key;
 		if (!keep)
 			continue;
@@ -461,7 +339,7 @@ static int64_t node_named(const struct sluice_graph *g, uint32_t from,
  * @one is the node whose entries are kept, n_nodes for all (then no
  * section may be left out); *@found is set when its section is read.
  */
-static int read_node(struct reader *rd, struct sluice_tagger_tables *tab,
+static int read_node(struct text_reader *rd, struct sluice_tagger_tables *tab,
 		     const struct sluice_graph *g, const char *s,
 		     uint32_t *next, int64_t one, bool *found,
 		     struct caps *cap, uint64_t *ni, uint64_t *no)
@@ -472,41 +350,41 @@ static int read_node(struct reader *rd, struct sluice_tagger_tables *tab,
 	int64_t v;
 	int ret;
 
-	if (!get_lit(&s, "node ") || !get_word(&s, name, sizeof(name)) ||
-	    !get_lit(&s, " hosts ") || !get_u32(&s, &hosts) ||
-	    !get_lit(&s, " ports ") || !get_u32(&s, &ports) ||
-	    !get_lit(&s, " ingress ") || !get_u64(&s, UINT64_MAX, &n_in) ||
-	    !get_lit(&s, " egress ") || !get_u64(&s, UINT64_MAX, &n_out) || *s)
-		return bad(rd, "expected \"node NAME hosts H ports K ingress I egress E\" or \"end\"");
+	if (!text_lit(&s, "node ") || !text_word(&s, name, sizeof(name)) ||
+	    !text_lit(&s, " hosts ") || !text_u32(&s, &hosts) ||
+	    !text_lit(&s, " ports ") || !text_u32(&s, &ports) ||
+	    !text_lit(&s, " ingress ") || !text_u64(&s, UINT64_MAX, &n_in) ||
+	    !text_lit(&s, " egress ") || !text_u64(&s, UINT64_MAX, &n_out) || *s)
+		return text_bad(rd, "expected \"node NAME hosts H ports K ingress I egress E\" or \"end\"");
 	v = node_named(g, *next, name);
 	if (v < 0)
-		return bad(rd, node_named(g, 0, name) < 0 ?
-			   "\"%s\" is not a node of the topology" :
-			   "node %s: out of order (sections go in node order, each once)",
-			   name);
+		return text_bad(rd, node_named(g, 0, name) < 0 ?
+				"\"%s\" is not a node of the topology" :
+				"node %s: out of order (sections go in node order, each once)",
+				name);
 	/* a whole file has every section */
 	if (one == g->n_nodes && v != *next)
-		return bad(rd, "node %s: its section is missing",
-			   g->nodes[*next].name);
+		return text_bad(rd, "node %s: its section is missing",
+				g->nodes[*next].name);
 	*found |= v == one;
 	/* the ports of the topology, so that the share matches the fabric */
 	if (hosts != g->nodes[v].hosts || ports != sluice_graph_degree(g, v))
-		return bad(rd, "node %s: %u hosts and %u ports; the topology has %u and %u",
-			   name, hosts, ports, g->nodes[v].hosts,
-			   sluice_graph_degree(g, v));
+		return text_bad(rd, "node %s: %u hosts and %u ports; the topology has %u and %u",
+				name, hosts, ports, g->nodes[v].hosts,
+				sluice_graph_degree(g, v));
 	for (e = g->off[v]; e < g->off[v + 1]; e++) {
-		s = next_line(rd);
-		if (!s || !get_lit(&s, "port ") ||
-		    !get_u64(&s, UINT32_MAX, &link) || !get_lit(&s, " ") ||
-		    !get_word(&s, peer, sizeof(peer)) || *s)
-			return bad(rd, "node %s: expected %u \"port LINK PEER\" lines",
-				   name, ports);
+		s = text_next(rd);
+		if (!s || !text_lit(&s, "port ") ||
+		    !text_u64(&s, UINT32_MAX, &link) || !text_lit(&s, " ") ||
+		    !text_word(&s, peer, sizeof(peer)) || *s)
+			return text_bad(rd, "node %s: expected %u \"port LINK PEER\" lines",
+					name, ports);
 		if (link != g->adj[e].link ||
 		    strcmp(peer, g->nodes[g->adj[e].peer].name))
-			return bad(rd, "node %s: port %llu %s; the topology's port %u is link %u to %s",
-				   name, (unsigned long long)link, peer,
-				   e - g->off[v], g->adj[e].link,
-				   g->nodes[g->adj[e].peer].name);
+			return text_bad(rd, "node %s: port %llu %s; the topology's port %u is link %u to %s",
+					name, (unsigned long long)link, peer,
+					e - g->off[v], g->adj[e].link,
+					g->nodes[g->adj[e].peer].name);
 	}
 	/* nodes without a section (a share) keep no entries */
 	for (u = *next; u <= v; u++) {
@@ -548,7 +426,7 @@ int sluice_tagger_read(struct sluice_tagger_tables *tab,
 		       const char *name, const char *only,
 		       char *err, size_t errlen)
 {
-	struct reader rd = {
+	struct text_reader rd = {
 		.f = f, .name = name, .err = err, .errlen = errlen,
 	};
 	int64_t one = find_only(g, only);
@@ -574,9 +452,9 @@ int sluice_tagger_read(struct sluice_tagger_tables *tab,
 	}
 	ret = read_header(&rd, tab, g);
 	while (!ret) {
-		s = next_line(&rd);
+		s = text_next(&rd);
 		if (!s) {
-			ret = bad(&rd, "the file ends before \"end\"");
+			ret = text_bad(&rd, "the file ends before \"end\"");
 			break;
 		}
 		if (!strcmp(s, "end"))
@@ -585,18 +463,18 @@ int sluice_tagger_read(struct sluice_tagger_tables *tab,
 				&no);
 	}
 	if (!ret && !only && next < g->n_nodes)
-		ret = bad(&rd, "node %s: its section is missing",
-			  g->nodes[next].name);
+		ret = text_bad(&rd, "node %s: its section is missing",
+			       g->nodes[next].name);
 	if (!ret && only && !found)
-		ret = bad(&rd, "node %s: its section is missing", only);
+		ret = text_bad(&rd, "node %s: its section is missing", only);
 	if (!ret && !only &&
 	    (cap.prios != tab->priorities || cap.tags != tab->tags))
 		ret = sluice_i_errf(err, errlen, -EINVAL,
 				    "%s: the header says %u priorities and %u tags, the entries use %u and %u",
 				    name, tab->priorities, tab->tags,
 				    cap.prios, cap.tags);
-	if (!ret && next_line(&rd))
-		ret = bad(&rd, "something after \"end\"");
+	if (!ret && text_next(&rd))
+		ret = text_bad(&rd, "something after \"end\"");
 	if (!ret && rd.ret)
 		ret = rd.ret;
 	if (ret)
