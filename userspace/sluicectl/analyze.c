@@ -19,6 +19,7 @@
 #include <sluice/flow.h>
 #include <sluice/route.h>
 #include "jout.h"
+#include "load.h"
 #include "opts.h"
 #include "sluicectl.h"
 
@@ -201,19 +202,6 @@ static int parse(int argc, char **argv, unsigned int allowed, struct args *a)
 	return parse_values(a);
 }
 
-static int find_node(const struct sluice_graph *g, const char *name,
-		     uint32_t *u)
-{
-	uint32_t i;
-
-	for (i = 0; i < g->n_nodes; i++)
-		if (!strcmp(g->nodes[i].name, name)) {
-			*u = i;
-			return 0;
-		}
-	return -ENOENT;
-}
-
 /* The routing options, checked against the algorithm as "route" does. */
 static int route_opts(const struct args *a, struct sluice_route_opts *o,
 		      struct sluice_compute_opts *c)
@@ -257,14 +245,13 @@ static int get_routes(const struct args *a, struct sluice_route_opts *o,
 		      const struct sluice_compute_opts *c,
 		      const struct sluice_graph *g, struct sluice_routes *r)
 {
-	const char *path = a->val[OPT_ROUTES];
 	char err[SLUICE_ERRLEN];
-	FILE *f;
-	int ret;
 
 	if (a->algo >= 0) {
 		if (a->val[OPT_ROOT]) {
-			if (find_node(g, a->val[OPT_ROOT], &o->root)) {
+			const char *root = a->val[OPT_ROOT];
+
+			if (find_node(g, root, strlen(root), &o->root)) {
 				fprintf(stderr, "sluicectl: --root: no node \"%s\" in %s\n",
 					a->val[OPT_ROOT], a->val[OPT_TOPO]);
 				return EXIT_RUNTIME;
@@ -280,20 +267,7 @@ static int get_routes(const struct args *a, struct sluice_route_opts *o,
 		}
 		return 0;
 	}
-	f = strcmp(path, "-") ? fopen(path, "r") : stdin;
-	if (!f) {
-		fprintf(stderr, "sluicectl: %s: %s\n", path, strerror(errno));
-		return EXIT_RUNTIME;
-	}
-	ret = sluice_routes_read(r, g, f, f == stdin ? "<stdin>" : path, err,
-				 sizeof(err));
-	if (f != stdin)
-		fclose(f);
-	if (ret) {
-		fprintf(stderr, "sluicectl: %s\n", err);
-		return EXIT_RUNTIME;
-	}
-	return 0;
+	return load_routes(a->val[OPT_ROUTES], g, r);
 }
 
 /* Six decimals: theta is compared across methods and papers. */

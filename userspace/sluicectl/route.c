@@ -16,6 +16,7 @@
 #include <sluice/cbd.h>
 #include <sluice/route.h>
 #include "jout.h"
+#include "load.h"
 #include "opts.h"
 #include "sluicectl.h"
 
@@ -157,55 +158,6 @@ static int parse(const struct command *cmd, int argc, char **argv,
 	if ((allowed & OPT_BIT(OPT_TOPO)) && !a->val[OPT_TOPO])
 		return sub_usage_error(cmd, "--topo FILE is required");
 	return parse_values(cmd, a);
-}
-
-static int load_topo(const char *path, struct sluice_graph *g)
-{
-	char err[SLUICE_ERRLEN];
-
-	if (sluice_graph_read_file(g, path, err, sizeof(err))) {
-		fprintf(stderr, "sluicectl: %s\n", err);
-		return EXIT_RUNTIME;
-	}
-	return 0;
-}
-
-/* Loads @path ("-": stdin) as routes of @g. */
-static int load_routes(const char *path, const struct sluice_graph *g,
-		       struct sluice_routes *r)
-{
-	bool std = !strcmp(path, "-");
-	char err[SLUICE_ERRLEN];
-	FILE *f = std ? stdin : fopen(path, "r");
-	int ret;
-
-	if (!f) {
-		fprintf(stderr, "sluicectl: %s: %s\n", path, strerror(errno));
-		return EXIT_RUNTIME;
-	}
-	ret = sluice_routes_read(r, g, f, std ? "<stdin>" : path, err,
-				 sizeof(err));
-	if (!std)
-		fclose(f);
-	if (ret) {
-		fprintf(stderr, "sluicectl: %s\n", err);
-		return EXIT_RUNTIME;
-	}
-	return 0;
-}
-
-static int find_node(const struct sluice_graph *g, const char *name,
-		     size_t len, uint32_t *u)
-{
-	uint32_t i;
-
-	for (i = 0; i < g->n_nodes; i++)
-		if (!strncmp(g->nodes[i].name, name, len) &&
-		    !g->nodes[i].name[len]) {
-			*u = i;
-			return 0;
-		}
-	return -ENOENT;
 }
 
 /* "routing: 120/1000 sources" on a terminal, redrawn in place. */
@@ -428,82 +380,18 @@ static int load_both(const struct command *cmd, const struct args *a,
 	return ret;
 }
 
-static const char *name_of(const struct sluice_graph *g, uint32_t u)
-{
-	return g->nodes[u].name;
-}
-
-/* Which path of its pair path @q is, 1-based, and the pair. */
-static uint64_t pair_of(const struct sluice_routes *r, uint64_t q,
-			uint64_t *nth)
-{
-	uint64_t lo = 0, hi = r->n_pairs, mid;
-
-	/* the last pair whose first path is at or before q */
-	while (hi - lo > 1) {
-		mid = lo + (hi - lo) / 2;
-		if (r->pair_path[mid] <= q)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	*nth = q - r->pair_path[lo] + 1;
-	return lo;
-}
-
-static void print_cycle_text(const struct sluice_graph *g,
-			     const struct sluice_routes *r,
-			     const struct sluice_cbd_result *res)
-{
-	uint64_t p, nth;
-	uint32_t i;
-
-	printf("cycle %u\n", res->n_cycle);
-	for (i = 0; i < res->n_cycle; i++) {
-		const struct sluice_cbd_hop *h = &res->cycle[i];
-
-		p = pair_of(r, h->path, &nth);
-		printf("  link %u %s -> %s lane %u, then by path %llu of %s %s\n",
-		       h->link, name_of(g, h->from), name_of(g, h->to),
-		       h->lane, (unsigned long long)nth,
-		       name_of(g, r->pair_src[p]), name_of(g, r->pair_dst[p]));
-	}
-}
-
 static int print_cycle_json(const struct sluice_graph *g,
 			    const struct sluice_routes *r,
 			    const struct sluice_cbd_result *res)
 {
-	json_object *o = json_object_new_object(), *cyc, *h;
-	uint64_t p, nth;
+	json_object *o = json_object_new_object();
 	bool ok;
-	uint32_t i;
 
 	ok = o && jadd(o, "cbd_free", json_object_new_boolean(res->cbd_free)) &&
 	     jadd(o, "buffers", jnum(res->link_lanes)) &&
 	     jadd(o, "dependencies", jnum(res->dependencies));
-	if (ok && !res->cbd_free) {
-		cyc = json_object_new_array();
-		ok = jadd(o, "cycle", cyc);
-		for (i = 0; ok && i < res->n_cycle; i++) {
-			const struct sluice_cbd_hop *c = &res->cycle[i];
-
-			p = pair_of(r, c->path, &nth);
-			h = json_object_new_object();
-			ok = h && !json_object_array_add(cyc, h);
-			if (!ok) {
-				json_object_put(h);
-				break;
-			}
-			ok = jadd(h, "link", jnum(c->link)) &&
-			     jadd(h, "from", json_object_new_string(name_of(g, c->from))) &&
-			     jadd(h, "to", json_object_new_string(name_of(g, c->to))) &&
-			     jadd(h, "lane", jnum(c->lane)) &&
-			     jadd(h, "path_src", json_object_new_string(name_of(g, r->pair_src[p]))) &&
-			     jadd(h, "path_dst", json_object_new_string(name_of(g, r->pair_dst[p]))) &&
-			     jadd(h, "path", jnum(nth));
-		}
-	}
+	if (ok && !res->cbd_free)
+		ok = jadd(o, "cycle", cycle_json(g, r, res, "lane"));
 	if (ok)
 		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 	else
@@ -540,7 +428,7 @@ static int check_main(const struct command *cmd, int argc, char **argv)
 		       (unsigned long long)res.link_lanes,
 		       (unsigned long long)res.dependencies);
 		if (!res.cbd_free)
-			print_cycle_text(&g, &r, &res);
+			print_cycle_text(&g, &r, &res, "lane");
 	}
 	if (!ret && !res.cbd_free)
 		ret = EXIT_CBD;

@@ -14,6 +14,7 @@
 #include <sluice/route.h>
 #include <sluice/tagger.h>
 #include "jout.h"
+#include "load.h"
 #include "opts.h"
 #include "sluicectl.h"
 
@@ -110,53 +111,6 @@ static int parse(const struct command *cmd, int argc, char **argv,
 			return sub_usage_error(cmd, "--max-priorities: \"%s\" is not a number from 1 to %d",
 					       v, SLUICE_LANES_MAX);
 		a->topts.max_priorities = n;
-	}
-	return 0;
-}
-
-static int load_topo(const char *path, struct sluice_graph *g)
-{
-	char err[SLUICE_ERRLEN];
-
-	if (sluice_graph_read_file(g, path, err, sizeof(err))) {
-		fprintf(stderr, "sluicectl: %s\n", err);
-		return EXIT_RUNTIME;
-	}
-	return 0;
-}
-
-/* Opens @path for reading; "-" is stdin. */
-static FILE *open_in(const char *path, const char **name)
-{
-	FILE *f;
-
-	if (!strcmp(path, "-")) {
-		*name = "<stdin>";
-		return stdin;
-	}
-	*name = path;
-	f = fopen(path, "r");
-	if (!f)
-		fprintf(stderr, "sluicectl: %s: %s\n", path, strerror(errno));
-	return f;
-}
-
-static int load_routes(const char *path, const struct sluice_graph *g,
-		       struct sluice_routes *r)
-{
-	char err[SLUICE_ERRLEN];
-	const char *name;
-	FILE *f = open_in(path, &name);
-	int ret;
-
-	if (!f)
-		return EXIT_RUNTIME;
-	ret = sluice_routes_read(r, g, f, name, err, sizeof(err));
-	if (f != stdin)
-		fclose(f);
-	if (ret) {
-		fprintf(stderr, "sluicectl: %s\n", err);
-		return EXIT_RUNTIME;
 	}
 	return 0;
 }
@@ -307,35 +261,10 @@ out:
 }
 
 /* Which path of its pair path @q is, 1-based, and the pair. */
-static uint64_t pair_of(const struct sluice_routes *r, uint64_t q,
-			uint64_t *nth)
-{
-	uint64_t lo = 0, hi = r->n_pairs, mid;
-
-	/* the last pair whose first path is at or before q */
-	while (hi - lo > 1) {
-		mid = lo + (hi - lo) / 2;
-		if (r->pair_path[mid] <= q)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	*nth = q - r->pair_path[lo] + 1;
-	return lo;
-}
-
-static const char *name_of(const struct sluice_graph *g, uint32_t u)
-{
-	return g->nodes[u].name;
-}
-
 static void print_check_text(const struct sluice_graph *g,
 			     const struct sluice_routes *r,
 			     const struct sluice_tagger_check *res)
 {
-	uint64_t p, nth;
-	uint32_t i;
-
 	if (!res->consistent) {
 		printf("ok no consistent no\nproblem %s\n", res->problem);
 		return;
@@ -345,27 +274,15 @@ static void print_check_text(const struct sluice_graph *g,
 	       res->priorities, (unsigned long long)res->cbd.link_lanes,
 	       (unsigned long long)res->cbd.dependencies,
 	       (unsigned long long)res->entries_unused);
-	if (res->cbd.cbd_free)
-		return;
-	printf("cycle %u\n", res->cbd.n_cycle);
-	for (i = 0; i < res->cbd.n_cycle; i++) {
-		const struct sluice_cbd_hop *h = &res->cbd.cycle[i];
-
-		p = pair_of(r, h->path, &nth);
-		printf("  link %u %s -> %s priority %u, then by path %llu of %s %s\n",
-		       h->link, name_of(g, h->from), name_of(g, h->to), h->lane,
-		       (unsigned long long)nth, name_of(g, r->pair_src[p]),
-		       name_of(g, r->pair_dst[p]));
-	}
+	if (!res->cbd.cbd_free)
+		print_cycle_text(g, r, &res->cbd, "priority");
 }
 
 static int print_check_json(const struct sluice_graph *g,
 			    const struct sluice_routes *r,
 			    const struct sluice_tagger_check *res)
 {
-	json_object *o = json_object_new_object(), *cyc, *h;
-	uint64_t p, nth;
-	uint32_t i;
+	json_object *o = json_object_new_object();
 	bool ok;
 
 	ok = o && jadd(o, "ok", json_object_new_boolean(res->ok)) &&
@@ -378,28 +295,8 @@ static int print_check_json(const struct sluice_graph *g,
 		     jadd(o, "buffers", jnum(res->cbd.link_lanes)) &&
 		     jadd(o, "dependencies", jnum(res->cbd.dependencies)) &&
 		     jadd(o, "unused_entries", jnum(res->entries_unused));
-	if (ok && res->consistent && !res->cbd.cbd_free) {
-		cyc = json_object_new_array();
-		ok = jadd(o, "cycle", cyc);
-		for (i = 0; ok && i < res->cbd.n_cycle; i++) {
-			const struct sluice_cbd_hop *c = &res->cbd.cycle[i];
-
-			p = pair_of(r, c->path, &nth);
-			h = json_object_new_object();
-			ok = h && !json_object_array_add(cyc, h);
-			if (!ok) {
-				json_object_put(h);
-				break;
-			}
-			ok = jadd(h, "link", jnum(c->link)) &&
-			     jadd(h, "from", json_object_new_string(name_of(g, c->from))) &&
-			     jadd(h, "to", json_object_new_string(name_of(g, c->to))) &&
-			     jadd(h, "priority", jnum(c->lane)) &&
-			     jadd(h, "path_src", json_object_new_string(name_of(g, r->pair_src[p]))) &&
-			     jadd(h, "path_dst", json_object_new_string(name_of(g, r->pair_dst[p]))) &&
-			     jadd(h, "path", jnum(nth));
-		}
-	}
+	if (ok && res->consistent && !res->cbd.cbd_free)
+		ok = jadd(o, "cycle", cycle_json(g, r, &res->cbd, "priority"));
 	if (ok)
 		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 	else

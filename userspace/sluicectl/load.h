@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Loading topologies and route files, node names, dependency cycles:
+ * shared by the route, tag and analyze commands (load.c).
+ */
+#ifndef _SLUICECTL_LOAD_H
+#define _SLUICECTL_LOAD_H
+
+#include <stdio.h>
+#include <sluice/cbd.h>
+#include <sluice/graph.h>
+#include <sluice/route.h>
+#include "jout.h"
+#include "sluicectl.h"
+
+static inline const char *name_of(const struct sluice_graph *g, uint32_t u)
+{
+	return g->nodes[u].name;
+}
+
+int load_topo(const char *path, struct sluice_graph *g);
+FILE *open_in(const char *path, const char **name);
+int load_routes(const char *path, const struct sluice_graph *g,
+		struct sluice_routes *r);
+int find_node(const struct sluice_graph *g, const char *name, size_t len,
+	      uint32_t *u);
+uint64_t pair_of(const struct sluice_routes *r, uint64_t q, uint64_t *nth);
+void print_cycle_text(const struct sluice_graph *g,
+		      const struct sluice_routes *r,
+		      const struct sluice_cbd_result *res, const char *lane);
+json_object *cycle_json(const struct sluice_graph *g,
+			const struct sluice_routes *r,
+			const struct sluice_cbd_result *res, const char *lane);
+
+#endif /* _SLUICECTL_LOAD_H */
