@@ -192,4 +192,92 @@ u64 sluice_quanta_ns(u32 quanta, u64 rate);
 void sluice_pause_expire(struct sluice_sched *q, u64 now);
 u64 sluice_pause_next_expiry(const struct sluice_sched *q);
 
+/*
+ * tagmap.c: the switch's Tagger maps (uapi: "Tagger's switch model").  One
+ * immutable table holds the tag source and all three maps; writers build a
+ * new one and swap it in under RCU, so a frame that looked the table up
+ * once sees one version of every entry.
+ */
+#define SLUICE_TAGMAP_NONE	0xff	/* no entry for this (port, tag) */
+
+struct sluice_tagmap;
+
+/* What the maps decided for one frame on one egress port. */
+struct sluice_tagging {
+	u8	prio;		/* ingress priority to charge */
+	u8	cls;		/* egress class */
+	bool	retag;		/* write new_tag into the frame */
+	u8	new_tag;
+};
+
+/*
+ * Builds a table from n entries for tag source @source (entries may be
+ * NULL with n 0: empty maps).  Validates everything the uapi lists for
+ * MAP_LOAD against @net and @source; on error returns an ERR_PTR with an
+ * extack message naming the entry (by index, port, map and tag).
+ * Process context, may sleep.
+ */
+struct sluice_tagmap *sluice_tagmap_build(struct net *net, u8 source,
+					  const struct sluice_map_entry *e,
+					  unsigned int n,
+					  struct netlink_ext_ack *extack);
+/* A copy of @old with another tag source, validated for it (ERR_PTR). */
+struct sluice_tagmap *sluice_tagmap_with_source(const struct sluice_tagmap *old,
+						u8 source,
+						struct netlink_ext_ack *extack);
+void sluice_tagmap_free(struct sluice_tagmap *map);
+u8 sluice_tagmap_source(const struct sluice_tagmap *map);
+void sluice_tagmap_counts(const struct sluice_tagmap *map,
+			  struct sluice_map_counts *counts);
+/*
+ * Fills up to @max entries of the pos-th port (in dump order: ifindex 0
+ * first, then by ifindex), sorted by map and tag; returns the count and
+ * sets *ifindex, or -ENOENT past the last port.
+ */
+int sluice_tagmap_port_entries(const struct sluice_tagmap *map,
+			       unsigned int pos, int *ifindex,
+			       struct sluice_map_entry *e, unsigned int max);
+
+/*
+ * The switch (switch.c) holds the current table: always one, empty maps
+ * and SLUICE_TAG_SOURCE_NONE at first.  Writers serialize on the
+ * switch's mutex, taken by sluice_switch_lock(); the table is then
+ * sluice_switch_tagmap() and is replaced by sluice_switch_tagmap_set(),
+ * which frees the old one after a grace period and bumps the generation
+ * when @maps_changed.
+ */
+void sluice_switch_lock(struct net *net);
+void sluice_switch_unlock(struct net *net);
+const struct sluice_tagmap *sluice_switch_tagmap(struct net *net);
+u32 sluice_switch_generation(struct net *net);
+void sluice_switch_tagmap_set(struct net *net, struct sluice_tagmap *map,
+			      bool maps_changed);
+/* Sums the per-CPU counters. */
+void sluice_switch_stats(struct net *net, struct sluice_switch_stats *st);
+/* Ports of the switch, and a counter bumped when one comes or goes. */
+u32 sluice_switch_ports(struct net *net);
+u32 sluice_switch_ports_gen(struct net *net);
+/* The pos-th port by ifindex from *ifindex on, with a reference. */
+struct sluice_port *sluice_port_next(struct net *net, unsigned long *ifindex);
+void sluice_port_put(struct sluice_port *port);
+
+/*
+ * The datapath (classify.c): with a tag source set, decides a frame's
+ * ingress priority, egress class and new tag on port @sch from the table
+ * under rcu_read_lock_bh, counting hits and misses.  Returns false when no
+ * tag source is set: the qdisc classifies on its own.
+ */
+bool sluice_tagger_classify(struct Qdisc *sch, struct sk_buff *skb,
+			    struct sluice_tagging *t);
+/* Writes t->new_tag into the frame's tag field (enqueue, before queueing). */
+void sluice_tagger_retag(struct Qdisc *sch, struct sk_buff *skb,
+			 const struct sluice_tagging *t);
+
+/* genl.c: the "sluice" generic netlink family. */
+int sluice_genl_init(void);
+void sluice_genl_exit(void);
+/* Multicasts an event to the namespace's "events" group (may sleep). */
+void sluice_genl_notify_port(struct net *net, u8 event,
+			     const struct net_device *dev);
+
 #endif /* _SLUICE_H */

@@ -271,4 +271,278 @@ struct tc_sluice_xstats {
 	};
 };
 
+
+/*
+ * The switch and its generic netlink family
+ * ==========================================
+ * All sluice root qdiscs of a network namespace form one switch (see PFC
+ * above).  The generic netlink family SLUICE_GENL_NAME ("sluice", version
+ * SLUICE_GENL_VERSION) configures and reads that switch: each request acts
+ * on the switch of the namespace of the socket it is sent on.  Requests that
+ * change anything (SWITCH_SET, MAP_LOAD, MAP_FLUSH) need CAP_NET_ADMIN in
+ * the user namespace that owns that network namespace; reading is open to
+ * every process in the namespace, as "tc -s qdisc" is.  Every request is
+ * validated strictly against its command's policy (unknown attributes,
+ * trailing bytes and wrong lengths are errors); every rejection carries an
+ * extack message, and nothing of a rejected request is applied.
+ *
+ * Tagger's switch model (Tagger, Section 6)
+ * -----------------------------------------
+ * With a tag source set (SLUICE_A_TAG_SOURCE, default SLUICE_TAG_SOURCE_NONE),
+ * every port qdisc of the switch classifies by the switch's three maps
+ * instead of its own TCA_SLUICE_TAG and map.  For a frame enqueued on port E
+ * that arrived on port I (skb->skb_iif) carrying tag t, where t is the
+ * value as it was on the wire when the frame arrived:
+ *
+ *   ingress priority = in(I, t)  the ingress account of I the frame is
+ *                                charged to, so that the pauses I sends
+ *                                upstream name the priority the upstream
+ *                                queued the frame in (Section 6.3)
+ *   egress class     = eg(.., t) the class of E the frame waits in
+ *   new tag          = tag(E, t) written into the frame on E, when the tag
+ *                                field can be written
+ *
+ * A map entry names one port by ifindex, or every port (ifindex 0).  An in
+ * entry is keyed by the port the frame arrived on, a tag entry by the port
+ * it leaves on.  An eg entry is keyed by the in port, as Tagger's ACLs set
+ * the egress priority in the ingress pipeline; with SLUICE_MAP_F_OUT_PORT it
+ * is keyed by the out port instead, which is what the tables of
+ * "sluicectl tag compute" need (their egress priority depends on the link a
+ * frame leaves on).  Lookups try the port's own entry, then the entry for
+ * every port; the eg map tries (out E, t) entries, then (in I, t), then
+ * (0, t).  Each lookup is O(1): per-port arrays indexed by the tag, the
+ * ports found through a hash of their ifindex.
+ *
+ * Tag sources (enum sluice_tag_source) and what "on the wire" means:
+ *
+ *   IP_TTL     IPv4 TTL or IPv6 hop limit, after up to two VLAN tags
+ *   MPLS_TTL   TTL of the top MPLS label
+ *   DSCP       DSCP of IPv4 or IPv6 (rewritten with the IPv4 checksum
+ *              updated)
+ *   MPLS_TC    traffic class of the top MPLS label (rewritten)
+ *   PCP        PCP of the outer VLAN tag, offloaded or in the frame
+ *              (rewritten)
+ *
+ * A frame that arrived on another port was routed, and routing (IPv4, IPv6
+ * and MPLS alike) decremented its TTL once: TTL sources add that one back,
+ * so t is the TTL it arrived with.  A frame sent by the switch itself
+ * (skb_iif 0) is read as it is.  TTL tags are never rewritten (the next
+ * hop's decrement is the rewrite): loading a tag entry, or switching to a
+ * TTL source with tag entries loaded, is refused.  Switches that bridge
+ * rather than route must use a tag source other than a TTL.
+ *
+ * Missing entries fall back to the egress port's own classification: the
+ * qdisc's map of the same tag source (TCA_SLUICE_{DSCP,MPLS_TC,PCP}_MAP,
+ * whose defaults are the plain mappings DSCP d -> d >> 3, TC t -> t,
+ * PCP p -> p), or for the TTL sources its TCA_SLUICE_DEFAULT class.  A
+ * missing in entry makes the ingress priority that class, a missing eg
+ * entry makes it the egress class, a missing tag entry leaves the tag as
+ * it is.  Each miss is counted in struct sluice_switch_stats, so a
+ * half-loaded table shows.  A frame without the tag at all (ARP under DSCP)
+ * goes to the qdisc's default class and counts as untagged.  An eg entry
+ * naming a class the port's qdisc does not have sends the frame to its
+ * default class and counts as class_invalid; an in entry naming a
+ * priority is always valid (0..7).
+ *
+ * The maps are one immutable table, replaced as a whole under RCU: a frame
+ * does all three lookups in one table, so a reload never shows it a mix of
+ * old and new entries, and the tag source is part of the same table.
+ *
+ * Commands
+ * --------
+ *   SLUICE_CMD_SWITCH_GET   do: the switch's settings and counters, in one
+ *                           reply: TAG_SOURCE, GENERATION, MAP_ENTRIES,
+ *                           PORTS, SWITCH_STATS.
+ *   SLUICE_CMD_SWITCH_SET   TAG_SOURCE (required).  Notifies
+ *                           SLUICE_EVENT_SWITCH.
+ *   SLUICE_CMD_MAP_LOAD     replaces all three maps at once with exactly
+ *                           the SLUICE_A_MAP_ENTRY attributes given (any
+ *                           number, repeated at the top level; none makes
+ *                           the maps empty).  With SLUICE_A_GENERATION,
+ *                           the load happens only if the maps' generation
+ *                           is still that value (-ESTALE otherwise), so
+ *                           two writers cannot overwrite each other
+ *                           unseen.  Rejected as a whole on a duplicate key,
+ *                           an unknown map, flag or reserved bit, a value out
+ *                           of range (priority > 7, class > 15, a tag or new
+ *                           tag beyond the tag source's range), an ifindex
+ *                           that names no device of the namespace, or more
+ *                           than SLUICE_MAP_MAX_PORTS ports.  The reply and
+ *                           the SLUICE_EVENT_MAPS notification carry the new
+ *                           GENERATION and MAP_ENTRIES.
+ *   SLUICE_CMD_MAP_GET      dump: one message per port that has entries
+ *                           (ifindex 0 first), each with GENERATION and the
+ *                           port's MAP_ENTRY attributes sorted by map and
+ *                           tag.  A dump that spans a reload is flagged
+ *                           NLM_F_DUMP_INTR.
+ *   SLUICE_CMD_MAP_FLUSH    empties the maps (the tag source stays).
+ *                           Notifies SLUICE_EVENT_MAPS.
+ *   SLUICE_CMD_STATS_GET    dump: one message per port, by ifindex: IFINDEX,
+ *                           IFNAME, PORT_STATS and one PRIO_STATS per class
+ *                           (and per priority 0..7 where the port has
+ *                           fewer classes).  Request IFINDEX to get one
+ *                           port.  Resumable; a dump that spans a port
+ *                           coming or going is flagged NLM_F_DUMP_INTR.
+ *   SLUICE_CMD_EVENT        notifications only, on the multicast group
+ *                           SLUICE_GENL_MCGRP_EVENTS ("events"): EVENT and
+ *                           what the event names (see enum sluice_event).
+ *
+ * Binary structs in attributes are append-only: a reader takes the length
+ * the attribute has and zero-fills what it does not carry.
+ */
+#define SLUICE_GENL_NAME		"sluice"
+#define SLUICE_GENL_VERSION		1
+#define SLUICE_GENL_MCGRP_EVENTS	"events"
+
+/* The most distinct ports (ifindex 0 included) one table may name. */
+#define SLUICE_MAP_MAX_PORTS	4096
+/* Tag values: a TTL has 256, the widest source. */
+#define SLUICE_TAG_VALUES	256
+
+enum sluice_tag_source {
+	SLUICE_TAG_SOURCE_NONE,		/* each qdisc classifies on its own */
+	SLUICE_TAG_SOURCE_IP_TTL,
+	SLUICE_TAG_SOURCE_MPLS_TTL,
+	SLUICE_TAG_SOURCE_DSCP,
+	SLUICE_TAG_SOURCE_MPLS_TC,
+	SLUICE_TAG_SOURCE_PCP,
+	__SLUICE_TAG_SOURCE_MAX,
+};
+
+#define SLUICE_TAG_SOURCE_MAX (__SLUICE_TAG_SOURCE_MAX - 1)
+
+enum sluice_map {
+	SLUICE_MAP_IN,		/* (in port, tag) -> ingress priority 0..7 */
+	SLUICE_MAP_EG,		/* (in or out port, tag) -> egress class 0..15 */
+	SLUICE_MAP_TAG,		/* (out port, tag) -> new tag */
+	__SLUICE_MAP_MAX,
+};
+
+#define SLUICE_MAP_MAX (__SLUICE_MAP_MAX - 1)
+
+/* An eg entry keyed by the port the frame leaves on. */
+#define SLUICE_MAP_F_OUT_PORT	0x1
+
+struct sluice_map_entry {
+	__u32	ifindex;	/* the port; 0: every port */
+	__u8	map;		/* enum sluice_map */
+	__u8	tag;		/* the tag the frame arrived with */
+	__u8	value;		/* priority, class or new tag */
+	__u8	flags;		/* SLUICE_MAP_F_*; 0 except for eg entries */
+};
+
+enum sluice_cmd {
+	SLUICE_CMD_UNSPEC,
+	SLUICE_CMD_SWITCH_GET,
+	SLUICE_CMD_SWITCH_SET,
+	SLUICE_CMD_MAP_LOAD,
+	SLUICE_CMD_MAP_GET,
+	SLUICE_CMD_MAP_FLUSH,
+	SLUICE_CMD_STATS_GET,
+	SLUICE_CMD_EVENT,
+	__SLUICE_CMD_MAX,
+};
+
+#define SLUICE_CMD_MAX (__SLUICE_CMD_MAX - 1)
+
+enum sluice_attr {
+	SLUICE_A_UNSPEC,
+	SLUICE_A_PAD,
+	SLUICE_A_TAG_SOURCE,	/* u8, enum sluice_tag_source */
+	SLUICE_A_GENERATION,	/* u32, bumped by every load and flush */
+	SLUICE_A_MAP_ENTRY,	/* struct sluice_map_entry, repeated */
+	SLUICE_A_MAP_ENTRIES,	/* struct sluice_map_counts */
+	SLUICE_A_PORTS,		/* u32, ports of the switch */
+	SLUICE_A_SWITCH_STATS,	/* struct sluice_switch_stats */
+	SLUICE_A_IFINDEX,	/* u32 */
+	SLUICE_A_IFNAME,	/* string */
+	SLUICE_A_PORT_STATS,	/* struct sluice_port_stats */
+	SLUICE_A_PRIO_STATS,	/* struct sluice_prio_stats, repeated */
+	SLUICE_A_EVENT,		/* u8, enum sluice_event */
+	__SLUICE_A_MAX,
+};
+
+#define SLUICE_A_MAX (__SLUICE_A_MAX - 1)
+
+enum sluice_event {
+	SLUICE_EVENT_UNSPEC,
+	SLUICE_EVENT_SWITCH,	/* settings changed: TAG_SOURCE */
+	SLUICE_EVENT_MAPS,	/* loaded or flushed: GENERATION, MAP_ENTRIES */
+	SLUICE_EVENT_PORT_ADD,	/* a port joined: IFINDEX, IFNAME */
+	SLUICE_EVENT_PORT_DEL,	/* a port left: IFINDEX, IFNAME */
+	__SLUICE_EVENT_MAX,
+};
+
+#define SLUICE_EVENT_MAX (__SLUICE_EVENT_MAX - 1)
+
+/* Entries of each map (ifindex 0 entries included) and ports named. */
+struct sluice_map_counts {
+	__u32	in;
+	__u32	eg;
+	__u32	tag;
+	__u32	ports;
+};
+
+/* Per switch, since the module was loaded in the namespace. */
+struct sluice_switch_stats {
+	__u64	tagged;		/* frames classified by the maps */
+	__u64	untagged;	/* frames without the source's tag */
+	__u64	in_miss;	/* no in entry: fell back */
+	__u64	eg_miss;	/* no eg entry: fell back */
+	__u64	tag_miss;	/* no tag entry: tag left as it was */
+	__u64	retagged;	/* frames whose tag was rewritten */
+	__u64	retag_failed;	/* tag entry found, field not writable */
+	__u64	class_invalid;	/* eg entry beyond the port's classes */
+};
+
+/* Per port: its link and PFC settings and frame-level counters. */
+struct sluice_port_stats {
+	__u64	rate;		/* bits/s, 0: unshaped */
+	__u32	xoff;
+	__u32	xon;
+	__u32	headroom;
+	__u16	pause_time;
+	__u8	pfc;		/* BIT(p): lossless priorities */
+	__u8	classes;
+	__u64	pfc_tx;		/* PFC frames sent upstream */
+	__u64	pfc_rx;		/* PFC frames honoured */
+	__u64	pause_rx;	/* 802.3x PAUSE frames honoured */
+	__u64	pause_malformed;
+	__u64	pause_untrusted;
+	__u64	limit_drops;
+	__u64	headroom_drops;
+	__u64	untagged;	/* the qdisc's own classification */
+	__u32	backlog;	/* bytes queued, all classes */
+	__u32	qlen;		/* frames queued, all classes */
+};
+
+/*
+ * Index i is egress class i of the port and, for i < 8, ingress priority i
+ * of the port's ingress accounts (the two are independent under Tagger).
+ */
+struct sluice_prio_stats {
+	__u32	index;
+	__u32	flags;		/* SLUICE_PRIO_F_* */
+	/* egress class i (zero beyond the port's classes) */
+	__u64	packets;	/* sent */
+	__u64	bytes;
+	__u64	drops;
+	__u32	backlog;	/* bytes */
+	__u32	qlen;
+	__u64	pfc_rx;		/* pauses received (time > 0) */
+	__u64	xon_rx;
+	__u64	paused_us;
+	__u64	ecn_marks;
+	/* ingress priority i */
+	__u32	ingress_bytes;
+	__u32	ingress_peak;
+	__u64	xoff_tx;	/* PFC frames sent pausing i */
+	__u64	xon_tx;
+};
+
+#define SLUICE_PRIO_F_CLASS	0x1	/* the port has class i */
+#define SLUICE_PRIO_F_PAUSED	0x2	/* class i is paused now */
+#define SLUICE_PRIO_F_XOFF	0x4	/* i is paused upstream by this port */
+#define SLUICE_PRIO_F_LOSSLESS	0x8	/* i is in the port's PFC bitmap */
+
 #endif /* _UAPI_LINUX_SLUICE_H */
