@@ -203,7 +203,7 @@ u64 sluice_pause_next_expiry(const struct sluice_sched *q);
 struct sluice_tagmap;
 
 /* What the maps decided for one frame on one egress port. */
-struct sluice_tagging {
+struct sluice_tag_result {
 	u8	prio;		/* ingress priority to charge */
 	u8	cls;		/* egress class */
 	bool	retag;		/* write new_tag into the frame */
@@ -268,10 +268,10 @@ void sluice_port_put(struct sluice_port *port);
  * tag source is set: the qdisc classifies on its own.
  */
 bool sluice_tagger_classify(struct Qdisc *sch, struct sk_buff *skb,
-			    struct sluice_tagging *t);
+			    struct sluice_tag_result *t);
 /* Writes t->new_tag into the frame's tag field (enqueue, before queueing). */
 void sluice_tagger_retag(struct Qdisc *sch, struct sk_buff *skb,
-			 const struct sluice_tagging *t);
+			 const struct sluice_tag_result *t);
 
 /* genl.c: the "sluice" generic netlink family. */
 int sluice_genl_init(void);
