@@ -238,6 +238,17 @@ int sluice_tagmap_port_entries(const struct sluice_tagmap *map,
 			       unsigned int pos, int *ifindex,
 			       struct sluice_map_entry *e, unsigned int max);
 
+/* The entries a frame meets: SLUICE_TAGMAP_NONE where there is none. */
+struct sluice_tagmap_hit {
+	u8	in;		/* in(I, t), else in(0, t) */
+	u8	eg;		/* eg(out E, t), else eg(I, t), else eg(0, t) */
+	u8	tag;		/* tag(E, t), else tag(0, t) */
+};
+
+/* O(1): two hash probes, at most six array reads.  Under RCU. */
+void sluice_tagmap_lookup(const struct sluice_tagmap *map, int out, int in,
+			  unsigned int tag, struct sluice_tagmap_hit *hit);
+
 /*
  * The switch (switch.c) holds the current table: always one, empty maps
  * and SLUICE_TAG_SOURCE_NONE at first.  Writers serialize on the
