@@ -272,6 +272,23 @@ u32 sluice_switch_ports_gen(struct net *net);
 struct sluice_port *sluice_port_next(struct net *net, unsigned long *ifindex);
 void sluice_port_put(struct sluice_port *port);
 
+/* For the datapath, under rcu_read_lock_bh: the table and the counters. */
+enum sluice_switch_counter {	/* the fields of struct sluice_switch_stats */
+	SLUICE_SW_TAGGED,
+	SLUICE_SW_UNTAGGED,
+	SLUICE_SW_IN_MISS,
+	SLUICE_SW_EG_MISS,
+	SLUICE_SW_TAG_MISS,
+	SLUICE_SW_RETAGGED,
+	SLUICE_SW_RETAG_FAILED,
+	SLUICE_SW_CLASS_INVALID,
+	SLUICE_SW_NR_COUNTERS,
+};
+
+const struct sluice_tagmap *sluice_switch_tagmap_bh(struct net *net);
+/* Adds one to each counter whose bit is set in @counters (this CPU's). */
+void sluice_switch_count(struct net *net, unsigned long counters);
+
 /*
  * The datapath (classify.c): with a tag source set, decides a frame's
  * ingress priority, egress class and new tag on port @sch from the table
