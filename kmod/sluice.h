@@ -208,6 +208,7 @@ struct sluice_tag_result {
 	u8	cls;		/* egress class */
 	bool	retag;		/* write new_tag into the frame */
 	u8	new_tag;
+	u8	source;		/* the table's: where new_tag goes */
 };
 
 /*
