@@ -4,7 +4,7 @@
  * family and print what comes back, so selftests can check the kernel's
  * own validation and replies without sluicectl in between.
  *
- *   genlraw [-d|-D] [-q] [-n] [-b SIZE] CMD [ATTR...]
+ *   genlraw [-d|-D] [-q] [-n] [-b SIZE] [-w MS] CMD [ATTR...]
  *   genlraw monitor [COUNT [TIMEOUT]]
  *
  *   CMD  := switch-get | switch-set | map-load | map-get | map-flush
@@ -30,6 +30,8 @@
  *       map-get prints them, and send nothing
  *   -b SIZE  read replies SIZE bytes at a time (the kernel sizes dump
  *       messages to the reader's buffer: a small one splits big ports)
+ *   -w MS  wait MS milliseconds before each read but the first, so that
+ *       a dump can span a change made meanwhile
  *
  * Output: a line per reply message (entries of map-get: one line each,
  * "entry IFINDEX MAP TAG VALUE FLAGS", MAP by name if known), then "ok"
@@ -56,11 +58,12 @@ static size_t ndry;
 static int quiet;
 static int dry_run;
 static size_t rcvsize = NLRAW_RCVBUF;
+static unsigned long wait_ms;
 
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: genlraw [-d|-D] [-q] [-n] [-b SIZE] CMD [ATTR...]\n"
+		"usage: genlraw [-d|-D] [-q] [-n] [-b SIZE] [-w MS] CMD [ATTR...]\n"
 		"       genlraw monitor [COUNT [TIMEOUT]]\n");
 	exit(2);
 }
@@ -507,13 +510,17 @@ static int open_family(uint16_t *family, uint32_t *grp)
 static int run(int fd, uint16_t family)
 {
 	static unsigned char buf[NLRAW_RCVBUF];
-	bool intr = false;
+	bool intr = false, first = true;
 
 	for (;;) {
 		const struct nlmsghdr *nlh = (const void *)buf;
-		ssize_t n = recv(fd, buf, rcvsize, MSG_TRUNC);
+		ssize_t n;
 		int left;
 
+		if (!first && wait_ms)
+			usleep(wait_ms * 1000);
+		first = false;
+		n = recv(fd, buf, rcvsize, MSG_TRUNC);
 		if (n < 0) {
 			printf("error: %s: %s\n", errno_name(errno),
 			       strerror(errno));
@@ -610,8 +617,11 @@ int main(int argc, char **argv)
 	uint16_t family;
 	uint32_t grp;
 
-	while ((opt = getopt(argc, argv, "+dDqnb:")) != -1) {
+	while ((opt = getopt(argc, argv, "+dDqnb:w:")) != -1) {
 		switch (opt) {
+		case 'w':
+			wait_ms = number(optarg, 60000);
+			break;
 		case 'b':
 			rcvsize = number(optarg, NLRAW_RCVBUF);
 			if (rcvsize < 1024)
