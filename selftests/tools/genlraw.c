@@ -19,7 +19,8 @@
  *                                      or a number; out: SLUICE_MAP_F_OUT_PORT
  *         | entries N RANGE PORT...    N valid entries: for each PORT in
  *                                      turn, in, eg and eg-out entries of
- *                                      tags 0..RANGE-1 (no tag entries)
+ *                                      tags 0..RANGE-1 (no tag entries;
+ *                                      no eg-out for *)
  *         | u8|u16|u32 TYPE VALUE | str TYPE STRING | hex TYPE HEXBYTES
  *         | nest TYPE ... end          (with NLA_F_NESTED)
  *
@@ -175,7 +176,8 @@ static int put_entries(char **argv, int argc)
 
 		unsigned int m, t;
 
-		for (m = 0; m < 3 && done < n; m++) {
+		/* Out-port entries name one port: none for every port. */
+		for (m = 0; m < (e.ifindex ? 3 : 2) && done < n; m++) {
 			for (t = 0; t < range && done < n; t++, done++) {
 				e.map = m ? SLUICE_MAP_EG : SLUICE_MAP_IN;
 				e.flags = m == 2 ? SLUICE_MAP_F_OUT_PORT : 0;
