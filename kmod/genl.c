@@ -13,7 +13,8 @@
  * changes.
  *
  * Policies give types and lengths only; every other rejection is checked
- * here or in tagmap.c and carries a "sluice: " extack message.
+ * here or in tagmap.c and carries an extack message with the module's
+ * name in front.
  *
  * Dumps hold nothing between calls: each call looks the table (MAP_GET) or
  * the port (STATS_GET) up again and stamps its messages with the current
@@ -32,7 +33,7 @@ enum {
 	SLUICE_MCGRP_EVENTS_ID,
 };
 
-/* The most entries one port can have: in, eg by in port, eg by out port, tag. */
+/* The most entries a port can have: in, eg by in and by out port, tag. */
 #define SLUICE_PORT_MAX_ENTRIES	(4 * SLUICE_TAG_VALUES)
 
 static struct genl_family sluice_genl_family;
@@ -50,7 +51,8 @@ static unsigned int dump_seq(u32 generation)
 #define SLUICE_ERR_MSG(extack, msg) \
 	NL_SET_ERR_MSG(extack, KBUILD_MODNAME ": " msg)
 
-/* Policies: every command sees every attribute number, so that an
+/*
+ * Policies: every command sees every attribute number, so that an
  * attribute it does not take is "Unsupported" rather than "Unknown".
  */
 static const struct nla_policy sluice_none_policy[SLUICE_A_MAX + 1] = {
