@@ -297,6 +297,12 @@ static int entries_collect(struct genl_info *info,
 			n++;
 	if (!n)
 		return 0;
+	/* More cannot all be distinct keys of at most SLUICE_MAP_MAX_PORTS. */
+	if (n > SLUICE_MAP_MAX_PORTS * SLUICE_PORT_MAX_ENTRIES) {
+		SLUICE_ERR_MSG(info->extack,
+			       "more map entries than the maps can hold");
+		return -E2BIG;
+	}
 	/* The message holds them already: this costs less than it does. */
 	e = kvmalloc_array(n, sizeof(*e), GFP_KERNEL_ACCOUNT);
 	if (!e)
