@@ -69,7 +69,8 @@ static int pcp_read(const struct sk_buff *skb)
  * DSCP of either version.  Inlined: the qdisc's own DSCP classification
  * reads every frame through it.
  */
-static __always_inline int ip_header(const struct sk_buff *skb, unsigned int *off, u8 *buf)
+static __always_inline int ip_header(const struct sk_buff *skb,
+				     unsigned int *off, u8 *buf)
 {
 	__be16 type = payload_type(skb, off);
 	const u8 *h;
@@ -129,7 +130,8 @@ static int ip_ttl_read(const struct sk_buff *skb)
  * The top label stack entry and its offset; false if not MPLS.  Inlined
  * for the same reason as ip_header().
  */
-static __always_inline bool mpls_lse(const struct sk_buff *skb, unsigned int *off, u32 *lse)
+static __always_inline bool mpls_lse(const struct sk_buff *skb,
+				     unsigned int *off, u32 *lse)
 {
 	__be32 buf;
 	const __be32 *p;
