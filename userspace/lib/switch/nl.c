@@ -282,8 +282,15 @@ static int no_memory(char *err, size_t errlen)
 	return sluice_i_errf(err, errlen, -ENOMEM, "out of memory");
 }
 
-/* Enters namespace @name: /run/netns/NAME, as "ip netns" makes them. */
-static int enter_netns(const char *name, char *err, size_t errlen)
+/**
+ * sluice_netns_enter() - move the calling thread into a named namespace
+ * @name:	a name under /run/netns, as "ip netns add" makes them
+ * @err:	why it failed
+ * @errlen:	room in @err
+ *
+ * Return: 0 or a negative errno.
+ */
+int sluice_netns_enter(const char *name, char *err, size_t errlen)
 {
 	char path[PATH_MAX];
 	int fd, ret;
@@ -375,7 +382,7 @@ int sluice_nl_open(struct sluice_nl **nl, const char *netns, char *err,
 					    strerror(errno));
 			goto fail;
 		}
-		ret = enter_netns(netns, err, errlen);
+		ret = sluice_netns_enter(netns, err, errlen);
 		if (ret)
 			goto fail;
 	}
