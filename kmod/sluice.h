@@ -220,8 +220,10 @@ struct sluice_tag_result {
 /*
  * Builds a table from n entries for tag source @source (entries may be
  * NULL with n 0: empty maps).  Validates everything the uapi lists for
- * MAP_LOAD against @net and @source; on error returns an ERR_PTR with an
- * extack message naming the entry (by index, port, map and tag).
+ * MAP_LOAD against @net and @source; on error returns an ERR_PTR with a
+ * constant extack message and extack->bad_attr pointing at the refused
+ * entry of @e (not an attribute: the caller swaps it for the request's
+ * attribute or clears it).
  * Process context, may sleep.
  */
 struct sluice_tagmap *sluice_tagmap_build(struct net *net, u8 source,
@@ -252,7 +254,7 @@ struct sluice_tagmap_hit {
 	u8	tag;		/* tag(E, t), else tag(0, t) */
 };
 
-/* O(1): two hash probes, at most six array reads.  Under RCU. */
+/* O(1): two hash probes, at most seven array reads.  Under RCU. */
 void sluice_tagmap_lookup(const struct sluice_tagmap *map, int out, int in,
 			  unsigned int tag, struct sluice_tagmap_hit *hit);
 

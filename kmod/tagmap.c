@@ -22,7 +22,7 @@
  *              source has tags; the first is all NONE and stands in for
  *              every array a port lacks, so lookups never test for one
  *
- * A frame costs two hash probes (its out and in port) and at most six
+ * A frame costs two hash probes (its out and in port) and at most seven
  * array reads.  A port costs sizeof(struct tagmap_port) (48 bytes on 64
  * bits), four to eight bytes of hash, eight bytes per entry and, per kind
  * it has entries of, an array of 8 (PCP, MPLS TC), 64 (DSCP) or 256 (TTL)
@@ -114,9 +114,9 @@ static unsigned int source_values(u8 source)
 }
 
 /*
- * Linux 6.1's extack holds a pointer to a constant message and the offset
- * of the attribute at fault: the message says what is wrong, the offset
- * which entry.  @bad points into the request's array (genl.c turns it into
+ * Linux 6.1's extack holds a pointer to a constant message and one to the
+ * attribute at fault (the ack carries its offset): the message says what
+ * is wrong, the attribute which entry.  @bad points into the request's array (genl.c turns it into
  * the request's MAP_ENTRY attribute), or is NULL for an entry of the
  * current table, which the request did not send.
  */
