@@ -234,6 +234,12 @@ struct sluice_tagmap *sluice_tagmap_build(struct net *net, u8 source,
 struct sluice_tagmap *sluice_tagmap_with_source(const struct sluice_tagmap *old,
 						u8 source,
 						struct netlink_ext_ack *extack);
+/*
+ * A copy of @old without the entries of port @ifindex: NULL if it has
+ * none, an ERR_PTR when memory runs out.
+ */
+struct sluice_tagmap *sluice_tagmap_without_port(const struct sluice_tagmap *old,
+						 int ifindex);
 void sluice_tagmap_free(struct sluice_tagmap *map);
 u8 sluice_tagmap_source(const struct sluice_tagmap *map);
 void sluice_tagmap_counts(const struct sluice_tagmap *map,
@@ -317,6 +323,8 @@ void sluice_tagger_retag(struct Qdisc *sch, struct sk_buff *skb,
 /* genl.c: the "sluice" generic netlink family. */
 int sluice_genl_init(void);
 void sluice_genl_exit(void);
+/* With the switch's mutex held: SLUICE_EVENT_MAPS for the current maps. */
+void sluice_genl_notify_maps(struct net *net);
 /* Multicasts an event to the namespace's "events" group (may sleep). */
 void sluice_genl_notify_port(struct net *net, u8 event,
 			     const struct net_device *dev);

@@ -429,6 +429,30 @@ struct sluice_tagmap *sluice_tagmap_with_source(const struct sluice_tagmap *old,
 	return tagmap_create(source, old->entries, n, NULL, extack);
 }
 
+struct sluice_tagmap *sluice_tagmap_without_port(const struct sluice_tagmap *old,
+						 int ifindex)
+{
+	unsigned int i, m = 0, n = old->counts.in + old->counts.eg +
+				   old->counts.tag;
+	struct sluice_map_entry *e;
+	struct sluice_tagmap *map;
+
+	for (i = 0; i < n && old->entries[i].ifindex != ifindex; i++)
+		;
+	if (i == n)
+		return NULL;
+	e = kvmalloc_array(n, sizeof(*e), GFP_KERNEL);
+	if (!e)
+		return ERR_PTR(-ENOMEM);
+	for (i = 0; i < n; i++)
+		if (old->entries[i].ifindex != ifindex)
+			e[m++] = old->entries[i];
+	/* Still sorted, and checked when they were loaded. */
+	map = tagmap_create(old->source, m ? e : NULL, m, NULL, NULL);
+	kvfree(e);
+	return map;
+}
+
 void sluice_tagmap_free(struct sluice_tagmap *map)
 {
 	if (map)

@@ -408,7 +408,10 @@ struct tc_sluice_xstats {
  * carry.  A request's struct sluice_map_entry must have exactly this
  * version's size: a kernel cannot honour fields it does not know.
  *
- * Entries name ports by ifindex, checked when they are loaded.  Under a
+ * Entries name ports by ifindex, checked when they are loaded; a device
+ * that leaves the namespace (deleted or moved) takes its entries with it
+ * (a new generation, notified as SLUICE_EVENT_MAPS), so a later device
+ * given the same ifindex does not inherit them.  Under a
  * bridge or a VLAN device, skb_iif is that upper device, so in entries key
  * by it, not the physical port.  Counters: tagged and the misses count
  * frames as the qdisc sees them (a GSO frame once), retagged and
