@@ -36,6 +36,8 @@ static const struct command commands[] = {
 	  "[-n NETNS] [-j | --json] [DEV]", NULL },
 	{ "monitor", monitor_main, "Print the switch's events as they arrive",
 	  "[-n NETNS] [-j | --json] [--count N] [--timeout SECONDS]", NULL },
+	{ "fabric", fabric_main, "A fabric of namespaces on this machine: up, down, show, exec, ping",
+	  "{ up TOPOLOGY [OPTIONS] | down | show | exec NODE -- COMMAND | ping } [--name NAME]", NULL },
 	{ "headroom", headroom_main,
 	  "The PFC headroom a port needs per lossless priority",
 	  "--rate RATE --cable METRES --mtu BYTES [--response QUANTA] [-j | --json]",
