@@ -206,6 +206,8 @@ static void print_up(const struct fabric_state *s,
 		printf("fabric %s up: %u switches, %u hosts, %u links, %u qdiscs in %.1f s\n",
 		       s->name, s->g.n_nodes, s->f.n_hosts, s->g.n_links,
 		       st->qdiscs, st->t_total);
+		if (st->neigh_raised)
+			puts("raised net.ipv4.neigh.default.gc_thresh1-3: the kernel's ARP table is shared by all namespaces");
 		if (verbose)
 			printf("namespaces %u in %.2f s, veths %u in %.2f s, mpls input in %.2f s, addresses in %.2f s, qdiscs %u in %.2f s; %u rtnetlink requests, %u sysctl writes\n",
 			       st->namespaces, st->t_netns, st->veths,
@@ -225,6 +227,8 @@ static void print_up(const struct fabric_state *s,
 	    jadd(o, "qdiscs", jnum(st->qdiscs)) &&
 	    jadd(o, "requests", jnum(st->requests)) &&
 	    jadd(o, "sysctls", jnum(st->sysctls)) &&
+	    jadd(o, "neigh_thresholds_raised",
+		 json_object_new_boolean(st->neigh_raised)) &&
 	    jadd(t, "namespaces", jfixed(st->t_netns)) &&
 	    jadd(t, "links", jfixed(st->t_links)) &&
 	    jadd(t, "mpls_input", jfixed(st->t_sysctl)) &&

@@ -42,7 +42,8 @@ struct host {
 
 struct req {
 	double		sent;		/* 0: not yet */
-	double		rtt;		/* < 0: no reply */
+	double		rtt;		/* < 0: no reply (yet) */
+	bool		expired;	/* given up on: a late reply is lost */
 };
 
 struct ping {
@@ -143,7 +144,8 @@ static uint32_t receive(struct ping *p, uint32_t k)
 		pair_of_req(p, index, &src, &dst);
 		/* from the host it was sent to, back at the one that sent it */
 		if (src != k || memcmp(buf + 12, &(uint32_t){ htonl(p->h[dst].addr) }, 4) ||
-		    p->req[index].rtt >= 0 || !p->req[index].sent)
+		    p->req[index].rtt >= 0 || !p->req[index].sent ||
+		    p->req[index].expired)
 			continue;
 		p->req[index].rtt = now() - p->req[index].sent;
 		got++;
@@ -182,8 +184,10 @@ static int run(struct ping *p)
 		t = now();
 		while (oldest < next && (p->req[oldest].rtt >= 0 ||
 					 t - p->req[oldest].sent > p->timeout)) {
-			if (p->req[oldest].rtt < 0)
+			if (p->req[oldest].rtt < 0) {
+				p->req[oldest].expired = true;
 				outstanding--;
+			}
 			oldest++;
 		}
 	}

@@ -540,6 +540,61 @@ static int make_qdiscs(struct up *up)
 	return ret ? ret : wait_all(up);
 }
 
+/* A number read from /proc/sys, or -1. */
+static long sysctl_read(const char *key)
+{
+	char path[256], buf[32];
+	FILE *f;
+	long v = -1;
+
+	snprintf(path, sizeof(path), "/proc/sys/%s", key);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fgets(buf, sizeof(buf), f))
+		v = strtol(buf, NULL, 10);
+	fclose(f);
+	return v;
+}
+
+/*
+ * The kernel's ARP table is one for all namespaces, its garbage collector
+ * thresholds too (the "default" sysctls of any namespace set them).  Past
+ * gc_thresh3 (1024 by default) no neighbour can be created and frames to
+ * it are dropped without a counter; past gc_thresh2 entries in use get
+ * evicted.  A fabric holds one entry per link end and two per host, so a
+ * fabric of 50 switches of degree 18 with 2 hosts each needs 1100: raise
+ * the thresholds above what the fabric needs (never lower them).
+ */
+static int neigh_limits(struct up *up)
+{
+	const struct sluice_graph *g = up->f->g;
+	static const char *const keys[] = {
+		"net/ipv4/neigh/default/gc_thresh1",
+		"net/ipv4/neigh/default/gc_thresh2",
+		"net/ipv4/neigh/default/gc_thresh3",
+	};
+	long need = 2 * (long)g->n_links + 2 * (long)up->f->n_hosts, want, cur;
+	char val[32];
+	size_t k;
+	int ret;
+
+	for (k = 0; k < ARRAY_SIZE(keys); k++) {
+		/* in use, plus room for what else the machine resolves */
+		want = need + (k == 0 ? 128 : k == 1 ? 512 : 1024);
+		cur = sysctl_read(keys[k]);
+		if (cur < 0 || cur >= want)
+			continue;
+		snprintf(val, sizeof(val), "%ld", want);
+		ret = sluice_sysctl_write(keys[k], val, up->err, up->errlen);
+		if (ret)
+			return ret;
+		up->st->sysctls++;
+		up->st->neigh_raised = true;
+	}
+	return 0;
+}
+
 static int encode_qdiscs(struct up *up)
 {
 	int ret;
@@ -631,6 +686,8 @@ int sluice_fabric_up(const struct sluice_fabric *f,
 					     up.ns[k].name, f->name, f->name);
 		}
 	ret = encode_qdiscs(&up);
+	if (!ret)
+		ret = neigh_limits(&up);
 	if (!ret) {
 		up.self = sluice_netns_self(err, errlen);
 		if (up.self < 0)

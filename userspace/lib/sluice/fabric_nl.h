@@ -51,6 +51,7 @@ struct sluice_fabric_stats {
 	uint32_t	qdiscs;
 	uint32_t	requests;	/* rtnetlink requests sent */
 	uint32_t	sysctls;	/* /proc/sys writes */
+	bool		neigh_raised;	/* ARP table thresholds raised */
 	double		t_netns;	/* namespaces and their sysctls */
 	double		t_links;	/* veths, loopbacks up */
 	double		t_sysctl;	/* per-device MPLS input */
