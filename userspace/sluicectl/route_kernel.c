@@ -242,10 +242,16 @@ static int prepare(struct ctx *c, bool want)
 	uint32_t u;
 	int ret = 0;
 
+	/* every namespace first: a missing switch is the thing to report */
+	for (u = 0; u < c->n; u++)
+		if (open_target(c, &c->t[u], err, sizeof(err))) {
+			fprintf(stderr, "sluicectl: switch %s: %s\n",
+				node_name(c, &c->t[u]), err);
+			ret = -1;
+		}
 	for (u = 0; !ret && u < c->n; u++) {
 		t = &c->t[u];
-		ret = open_target(c, t, err, sizeof(err));
-		if (!ret && want)
+		if (want)
 			ret = sluice_lroutes_build(c->gp, &c->r, t->node, &t->want,
 						   err, sizeof(err));
 		if (!ret)
