@@ -29,6 +29,7 @@ static int up_main(const struct command *cmd, int argc, char **argv);
 static int down_main(const struct command *cmd, int argc, char **argv);
 static int show_main(const struct command *cmd, int argc, char **argv);
 static int exec_main(const struct command *cmd, int argc, char **argv);
+static int stats_main(const struct command *cmd, int argc, char **argv);
 
 static const struct command fabric_commands[] = {
 	{ "up", up_main, "Bring a fabric of namespaces up from a topology",
@@ -44,6 +45,8 @@ static const struct command fabric_commands[] = {
 	  "[--name NAME] [-j | --json]", "fabric" },
 	{ "exec", exec_main, "Run a command in a switch's or a host's namespace",
 	  "[--name NAME] NODE -- COMMAND [ARGUMENTS]", "fabric" },
+	{ "stats", stats_main, "Per-port and per-class counters of switches and hosts",
+	  "[--name NAME] [NODE...] [-j | --json]", "fabric" },
 	{ "ping", fabric_ping_main, "Ping every host from every other host",
 	  "[--name NAME] [--count N] [--timeout SECONDS] [-j | --json]", "fabric" },
 };
@@ -95,7 +98,7 @@ static const struct opt opts[] = {
 
 struct args {
 	const char	*val[N_OPTS];
-	const char	*files[4];
+	const char	*files[256];
 	int		n_files;
 	const char	*name;
 };
@@ -637,4 +640,156 @@ static int exec_main(const struct command *cmd, int argc, char **argv)
 	fprintf(stderr, "sluicectl: %s\n", err);
 	/* as a shell: 127 for a command not found, 126 if it cannot run */
 	return ret == -ENOENT ? 127 : 126;
+}
+
+/* A socket in namespace @ns (the thread comes back to @self). */
+static int rtnl_in(const char *ns, int self, struct sluice_rtnl **rt,
+		   char *err, size_t errlen)
+{
+	int fd = sluice_netns_open(ns, err, errlen), ret, back;
+
+	if (fd < 0)
+		return fd;
+	ret = sluice_netns_enter(fd, ns, err, errlen);
+	close(fd);
+	if (ret)
+		return ret;
+	ret = sluice_rtnl_open(rt, err, errlen);
+	back = sluice_netns_enter(self, "of sluicectl", ret ? NULL : err,
+				  ret ? 0 : errlen);
+	return ret ? ret : back;
+}
+
+static void stats_text(const char *node, const struct sluice_port_counters *p,
+		       uint32_t n)
+{
+	uint32_t k, c;
+	bool drops;
+
+	for (k = 0; k < n; k++) {
+		printf("%s %s tx %llu rx %llu", node, p[k].dev,
+		       (unsigned long long)p[k].tx_packets,
+		       (unsigned long long)p[k].rx_packets);
+		if (p[k].tx_dropped || p[k].rx_dropped)
+			printf(" dropped tx %llu rx %llu",
+			       (unsigned long long)p[k].tx_dropped,
+			       (unsigned long long)p[k].rx_dropped);
+		drops = false;
+		for (c = 0; c < p[k].classes; c++) {
+			drops |= p[k].cls_drops[c] != 0;
+			if (p[k].cls_packets[c])
+				printf(" class%u %llu", c,
+				       (unsigned long long)p[k].cls_packets[c]);
+		}
+		for (c = 0; drops && c < p[k].classes; c++)
+			if (p[k].cls_drops[c])
+				printf(" class%u-drops %llu", c,
+				       (unsigned long long)p[k].cls_drops[c]);
+		putchar('\n');
+	}
+}
+
+static bool stats_json(json_object *arr, const char *node,
+		       const struct sluice_port_counters *p, uint32_t n)
+{
+	json_object *e, *cls, *ce;
+	uint32_t k, c;
+	bool ok = true;
+
+	for (k = 0; ok && k < n; k++) {
+		e = json_object_new_object();
+		ok = e && !json_object_array_add(arr, e) &&
+		     jadd(e, "node", jstr(node)) &&
+		     jadd(e, "dev", jstr(p[k].dev)) &&
+		     jadd(e, "tx_packets", jnum(p[k].tx_packets)) &&
+		     jadd(e, "tx_bytes", jnum(p[k].tx_bytes)) &&
+		     jadd(e, "tx_dropped", jnum(p[k].tx_dropped)) &&
+		     jadd(e, "rx_packets", jnum(p[k].rx_packets)) &&
+		     jadd(e, "rx_bytes", jnum(p[k].rx_bytes)) &&
+		     jadd(e, "rx_dropped", jnum(p[k].rx_dropped)) &&
+		     jadd(e, "classes", cls = json_object_new_array());
+		for (c = 0; ok && c < p[k].classes; c++) {
+			ce = json_object_new_object();
+			ok = ce && !json_object_array_add(cls, ce) &&
+			     jadd(ce, "class", jnum(c)) &&
+			     jadd(ce, "packets", jnum(p[k].cls_packets[c])) &&
+			     jadd(ce, "bytes", jnum(p[k].cls_bytes[c])) &&
+			     jadd(ce, "drops", jnum(p[k].cls_drops[c])) &&
+			     jadd(ce, "backlog", jnum(p[k].cls_backlog[c]));
+		}
+	}
+	return ok;
+}
+
+static int stats_main(const struct command *cmd, int argc, char **argv)
+{
+	char err[SLUICE_ERRLEN], ns[SLUICE_NETNS_NAME_MAX];
+	char node[SLUICE_NETNS_NAME_MAX];
+	struct sluice_port_counters *p;
+	json_object *arr = NULL;
+	struct sluice_rtnl *rt;
+	struct fabric_state s;
+	uint32_t u, h, n, k, count;
+	struct args a;
+	int ret, self;
+
+	ret = parse(cmd, argc, argv, OPT_BIT(OPT_NAME) | OPT_BIT(OPT_JSON), &a);
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	if (fabric_state_load(a.name, &s, false))
+		return EXIT_RUNTIME;
+	for (k = 0; k < (uint32_t)a.n_files; k++)
+		if (sluice_fabric_find(&s.f, a.files[k], &u, &h)) {
+			fprintf(stderr, "sluicectl: fabric %s has no switch or host \"%s\"\n",
+				a.name, a.files[k]);
+			fabric_state_free(&s);
+			return EXIT_RUNTIME;
+		}
+	self = sluice_netns_self(err, sizeof(err));
+	if (self < 0) {
+		fprintf(stderr, "sluicectl: %s\n", err);
+		fabric_state_free(&s);
+		return EXIT_RUNTIME;
+	}
+	if (a.val[OPT_JSON])
+		arr = json_object_new_array();
+	count = a.n_files ? (uint32_t)a.n_files : s.g.n_nodes;
+	for (k = 0; !ret && k < count; k++) {
+		if (a.n_files) {
+			sluice_fabric_find(&s.f, a.files[k], &u, &h);
+			snprintf(node, sizeof(node), "%s", a.files[k]);
+		} else {
+			u = k;
+			h = SLUICE_NONE;
+			snprintf(node, sizeof(node), "%s", s.g.nodes[u].name);
+		}
+		if (h == SLUICE_NONE)
+			sluice_fabric_switch_ns(&s.f, u, ns, sizeof(ns));
+		else
+			sluice_fabric_host_ns(&s.f, u, h, ns, sizeof(ns));
+		ret = rtnl_in(ns, self, &rt, err, sizeof(err));
+		if (!ret) {
+			ret = sluice_port_counters_read(rt, &p, &n, err,
+							sizeof(err));
+			sluice_rtnl_close(rt);
+		}
+		if (ret) {
+			fprintf(stderr, "sluicectl: %s: %s\n", node, err);
+			ret = EXIT_RUNTIME;
+			break;
+		}
+		if (arr && !stats_json(arr, node, p, n)) {
+			fputs("sluicectl: out of memory\n", stderr);
+			ret = EXIT_RUNTIME;
+		} else if (!arr) {
+			stats_text(node, p, n);
+		}
+		free(p);
+	}
+	if (arr && !ret)
+		puts(json_object_to_json_string_ext(arr, JSON_C_TO_STRING_PLAIN));
+	json_object_put(arr);
+	close(self);
+	fabric_state_free(&s);
+	return ret;
 }

@@ -21,15 +21,18 @@
 
 static char err[SLUICE_ERRLEN];
 
-/* FC's testbed, Fig. 4a: 4 switches, 1,2,1 ports, 8 links (2 doubled). */
+/*
+ * FC's testbed, Fig. 4a, as selftests/topo/fc-testbed.json has it: a ring
+ * of 4 switches with every link doubled, layers 1,2,1.
+ */
 static const char fig4a[] =
 	"{\"format\":\"sluice-topology\",\"version\":1,\"layers\":[1,2,1],"
 	"\"nodes\":[{\"name\":\"s1\",\"hosts\":4},{\"name\":\"s2\",\"hosts\":4},"
 	"{\"name\":\"s3\",\"hosts\":4},{\"name\":\"s4\",\"hosts\":4}],"
-	"\"links\":[{\"a\":0,\"b\":1,\"la\":1,\"lb\":2},{\"a\":1,\"b\":2,\"la\":1,\"lb\":2},"
-	"{\"a\":2,\"b\":3,\"la\":1,\"lb\":2},{\"a\":3,\"b\":0,\"la\":1,\"lb\":2},"
-	"{\"a\":0,\"b\":2,\"la\":2,\"lb\":3},{\"a\":1,\"b\":3,\"la\":2,\"lb\":3},"
-	"{\"a\":2,\"b\":0,\"la\":2,\"lb\":3},{\"a\":3,\"b\":1,\"la\":2,\"lb\":3}]}";
+	"\"links\":[{\"a\":0,\"b\":1,\"la\":1,\"lb\":2},{\"a\":0,\"b\":1,\"la\":2,\"lb\":3},"
+	"{\"a\":1,\"b\":2,\"la\":1,\"lb\":2},{\"a\":1,\"b\":2,\"la\":2,\"lb\":3},"
+	"{\"a\":2,\"b\":3,\"la\":1,\"lb\":2},{\"a\":2,\"b\":3,\"la\":2,\"lb\":3},"
+	"{\"a\":3,\"b\":0,\"la\":1,\"lb\":2},{\"a\":3,\"b\":0,\"la\":2,\"lb\":3}]}";
 
 static int read_topo(struct sluice_graph *g, const char *json)
 {
@@ -371,28 +374,27 @@ static void test_build_by_hand(void)
 	KTAP_EXPECT_INT(compute(&g, SLUICE_ROUTE_FC, 0, &r), 0);
 	sluice_lroutes_init(&s, SLUICE_NONE);
 	KTAP_EXPECT_INT(sluice_lroutes_build(&g, &r, 0, &s, err, sizeof(err)), 0);
-	/* s1: ports l0 (to s2), l3 (to s4), l4, l6 (to s3): labels 100-103 */
+	/* s1: ports l0, l1 (to s2), l6, l7 (to s4): labels 100-103 */
 	if (KTAP_EXPECT_INT(s.n_routes, 4 + 3)) {
 		sluice_lroute_format(&s, 0, buf, sizeof(buf));
 		KTAP_EXPECT_STR(buf, "label 100 via 172.16.0.1 dev l0");
 		sluice_lroute_format(&s, 1, buf, sizeof(buf));
-		KTAP_EXPECT_STR(buf, "label 101 via 172.16.0.6 dev l3");
+		KTAP_EXPECT_STR(buf, "label 101 via 172.16.0.3 dev l1");
 		sluice_lroute_format(&s, 3, buf, sizeof(buf));
-		KTAP_EXPECT_STR(buf, "label 103 via 172.16.0.12 dev l6");
+		KTAP_EXPECT_STR(buf, "label 103 via 172.16.0.14 dev l7");
 		sluice_lroute_describe(&g, &r, &s, 3, buf, sizeof(buf));
-		KTAP_EXPECT_STR(buf, "label 103 (port l6 to s3)");
+		KTAP_EXPECT_STR(buf, "label 103 (port l7 to s4)");
 		/*
-		 * s1 -> s3: 6 | 4 | 0 5 2: the last walks s1 -l0- s2 -l5- s4
-		 * -l2- s3; s2's ports are l0 l1 l5 l7 (l5 is 102), s4's l2 l3
-		 * l5 l7 (l2 is 100).
+		 * s1 -> s3: 7 4 | 0 3: s4's ports are l4 l5 l6 l7 (l4 is
+		 * 100), s2's l0 l1 l2 l3 (l3 is 103).
 		 */
 		sluice_lroute_format(&s, 5, buf, sizeof(buf));
-		KTAP_EXPECT_STR(buf, "10.0.2.0/24 nexthop via 172.16.0.12 dev l6 nexthop via 172.16.0.9 dev l4 nexthop via 172.16.0.1 dev l0 labels 102/100");
+		KTAP_EXPECT_STR(buf, "10.0.2.0/24 nexthop via 172.16.0.14 dev l7 labels 100 nexthop via 172.16.0.1 dev l0 labels 103");
 		sluice_lroute_describe(&g, &r, &s, 5, buf, sizeof(buf));
-		KTAP_EXPECT_STR(buf, "route to s3 (10.0.2.0/24; paths 6 | 4 | 0 5 2)");
-		/* s1 -> s4: 3 | 0 5 */
+		KTAP_EXPECT_STR(buf, "route to s3 (10.0.2.0/24; paths 7 4 | 0 3)");
+		/* s1 -> s4: 7 | 6 */
 		sluice_lroute_format(&s, 6, buf, sizeof(buf));
-		KTAP_EXPECT_STR(buf, "10.0.3.0/24 nexthop via 172.16.0.6 dev l3 nexthop via 172.16.0.1 dev l0 labels 102");
+		KTAP_EXPECT_STR(buf, "10.0.3.0/24 nexthop via 172.16.0.14 dev l7 nexthop via 172.16.0.12 dev l6");
 	}
 	/* a single nexthop has no "nexthop" */
 	sluice_lroutes_free(&s);

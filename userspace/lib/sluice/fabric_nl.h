@@ -97,4 +97,23 @@ int sluice_kroutes_apply(struct sluice_rtnl *r,
 			 const struct sluice_ldiff *d, struct sluice_kfail *fail,
 			 char *err, size_t errlen);
 
+/* A port's counters: the device's, and each sluice class's. */
+#define SLUICE_PORT_CLASSES	16
+
+struct sluice_port_counters {
+	char		dev[SLUICE_IFNAME_MAX];
+	int		ifindex;
+	uint64_t	tx_packets, tx_bytes, tx_dropped;
+	uint64_t	rx_packets, rx_bytes, rx_dropped;
+	uint32_t	classes;	/* sluice classes; 0: no sluice qdisc */
+	uint64_t	cls_packets[SLUICE_PORT_CLASSES];
+	uint64_t	cls_bytes[SLUICE_PORT_CLASSES];
+	uint64_t	cls_drops[SLUICE_PORT_CLASSES];
+	uint64_t	cls_backlog[SLUICE_PORT_CLASSES];	/* bytes */
+};
+
+int sluice_port_counters_read(struct sluice_rtnl *r,
+			   struct sluice_port_counters **ports, uint32_t *n,
+			   char *err, size_t errlen);
+
 #endif /* _SLUICE_FABRIC_NL_H */
