@@ -235,7 +235,7 @@ static int open_target(struct ctx *c, struct target *t, char *err,
  * namespace, the routes it should hold (@want: from the file, or none),
  * those it holds, its devices, and the difference.
  */
-static int prepare(struct ctx *c, bool want)
+static int prepare(struct ctx *c, bool want, const char *nothing)
 {
 	char err[SLUICE_ERRLEN];
 	struct target *t;
@@ -267,10 +267,8 @@ static int prepare(struct ctx *c, bool want)
 			fprintf(stderr, "sluicectl: switch %s: %s\n",
 				node_name(c, t), err);
 	}
-	if (ret && want)
-		fputs("sluicectl: nothing loaded\n", stderr);
-	else if (ret)
-		fputs("sluicectl: nothing unloaded\n", stderr);
+	if (ret && nothing)
+		fprintf(stderr, "sluicectl: nothing %s\n", nothing);
 	return ret ? EXIT_RUNTIME : 0;
 }
 
@@ -443,7 +441,7 @@ int route_load_main(const struct command *cmd, int argc, char **argv)
 		return ret < 0 ? 0 : ret;
 	ret = setup(&c, true);
 	if (!ret)
-		ret = prepare(&c, true);
+		ret = prepare(&c, true, "loaded");
 	if (!ret)
 		ret = apply(&c);
 	if (!ret)
@@ -467,7 +465,7 @@ int route_unload_main(const struct command *cmd, int argc, char **argv)
 		return ret < 0 ? 0 : ret;
 	ret = setup(&c, false);
 	if (!ret)
-		ret = prepare(&c, false);
+		ret = prepare(&c, false, "unloaded");
 	if (!ret)
 		ret = apply(&c);
 	for (u = 0; !ret && u < c.n; u++)
@@ -557,7 +555,7 @@ int route_show_main(const struct command *cmd, int argc, char **argv)
 		return ret < 0 ? 0 : ret;
 	ret = setup(&c, true);
 	if (!ret)
-		ret = prepare(&c, true);
+		ret = prepare(&c, true, NULL);
 	if (ret) {
 		teardown(&c);
 		return ret;
