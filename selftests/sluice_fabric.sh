@@ -10,7 +10,8 @@
 #                       1,2,1, 4 hosts each): up, fc routes CBD-free, all
 #                       loaded, 240 host pairs answer, "route show" in sync, a
 #                       second load changes nothing, unload empties the
-#                       switches, down leaves no namespace
+#                       switches, one switch loaded alone as on a real
+#                       machine (--topo, --switch), down leaves no namespace
 #   fabric_jellyfish    a 16-switch Jellyfish with edst, ksp and updown
 #                       routes, and a 16-switch FC with fc routes: all
 #                       240 pairs each time, the loads replacing each other
@@ -131,6 +132,14 @@ fabric_fc_testbed()
 	sc route show --name $NAME "$r" >/dev/null
 	check_eq "$?" "3" "route show after unload"
 	check_eq "$(ip -n $NAME-s1 -f mpls route show | wc -l)" "0" "labels after unload"
+	# one switch, as on a real machine: the topology given, no fabric state
+	out=$(sc route load "$r" --topo "$TESTBED" --switch s1 --netns $NAME-s1)
+	check_eq "$out" "loaded 1 switch: 7 routes, 7 changed (7 added, 0 replaced, 0 deleted)" "one switch"
+	out=$(sc route show "$r" --topo "$TESTBED" --switch s1 --netns $NAME-s1)
+	check_eq "$out" "switch s1: 7 routes in the file, 7 in the kernel: in sync" "one switch shown"
+	check_eq "$(ip -n $NAME-s2 route show proto 177 | wc -l)" "0" "s2 untouched"
+	out=$(sc route unload --local --netns $NAME-s1)
+	check_eq "$out" "unloaded 1 switch: 7 routes removed" "one switch unloaded"
 	out=$(sc fabric down --name $NAME)
 	check_eq "$out" "fabric sft down: 20 namespaces removed" "fabric down"
 	n=$(ip netns list | grep -c "^$NAME-")
