@@ -45,18 +45,21 @@ int sluice_fabric_name_check(const char *name, char *err, size_t errlen)
 	return 0;
 }
 
+/* "NAME-X": the namespace of switch @u (SLUICE_NETNS_NAME_MAX fits). O(1). */
 void sluice_fabric_switch_ns(const struct sluice_fabric *f, uint32_t u,
 			     char *buf, size_t len)
 {
 	snprintf(buf, len, "%s-%s", f->name, f->g->nodes[u].name);
 }
 
+/* "NAME-X-hI": the namespace of host @i of switch @u. O(1). */
 void sluice_fabric_host_ns(const struct sluice_fabric *f, uint32_t u,
 			   uint32_t i, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s-%s-h%u", f->name, f->g->nodes[u].name, i);
 }
 
+/* "X-hI": how commands name host @i of switch @u. O(1). */
 void sluice_fabric_host_name(const struct sluice_fabric *f, uint32_t u,
 			     uint32_t i, char *buf, size_t len)
 {
@@ -208,6 +211,7 @@ int sluice_fabric_plan(struct sluice_fabric *f, const struct sluice_graph *g,
 	return ret;
 }
 
+/* Frees the plan's arrays (not its graph). O(1). */
 void sluice_fabric_free(struct sluice_fabric *f)
 {
 	free(f->hosts);

@@ -130,6 +130,7 @@ void sluice_rtnl_close(struct sluice_rtnl *r)
 	free(r);
 }
 
+/* The libnl socket, for dumps (nothing may be outstanding). O(1). */
 struct nl_sock *sluice_i_rtnl_sock(struct sluice_rtnl *r)
 {
 	return r->sk;
@@ -310,17 +311,20 @@ int sluice_i_rtnl_wait(struct sluice_rtnl *r, char *err, size_t errlen)
 	return ret;
 }
 
+/* Requests refused since the errors were last cleared. O(1). */
 uint64_t sluice_i_rtnl_n_errors(const struct sluice_rtnl *r)
 {
 	return r->n_errs;
 }
 
+/* Refusal @i, 0 <= i < sluice_i_rtnl_n_errors(). O(1). */
 const struct sluice_i_nlerr *sluice_i_rtnl_error(const struct sluice_rtnl *r,
 						 uint64_t i)
 {
 	return &r->errs[i];
 }
 
+/* Forgets the refusals read so far. O(1). */
 void sluice_i_rtnl_clear_errors(struct sluice_rtnl *r)
 {
 	r->n_errs = 0;
