@@ -650,12 +650,12 @@ static int rtnl_in(const char *ns, int self, struct sluice_rtnl **rt,
 
 	if (fd < 0)
 		return fd;
-	ret = sluice_netns_enter(fd, ns, err, errlen);
+	ret = sluice_netns_enter_fd(fd, ns, err, errlen);
 	close(fd);
 	if (ret)
 		return ret;
 	ret = sluice_rtnl_open(rt, err, errlen);
-	back = sluice_netns_enter(self, "of sluicectl", ret ? NULL : err,
+	back = sluice_netns_enter_fd(self, "of sluicectl", ret ? NULL : err,
 				  ret ? 0 : errlen);
 	return ret ? ret : back;
 }

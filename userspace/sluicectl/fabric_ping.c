@@ -279,7 +279,7 @@ static int open_hosts(struct ping *p)
 	}
 	for (k = 0; !ret && k < p->n; k++) {
 		fd = sluice_netns_open(p->h[k].ns, err, sizeof(err));
-		ret = fd < 0 ? fd : sluice_netns_enter(fd, p->h[k].ns, err,
+		ret = fd < 0 ? fd : sluice_netns_enter_fd(fd, p->h[k].ns, err,
 						       sizeof(err));
 		if (fd >= 0)
 			close(fd);
@@ -296,7 +296,7 @@ static int open_hosts(struct ping *p)
 					   &filt, sizeof(filt));
 			}
 		}
-		if (sluice_netns_enter(self, "of sluicectl", NULL, 0) && !ret) {
+		if (sluice_netns_enter_fd(self, "of sluicectl", NULL, 0) && !ret) {
 			snprintf(err, sizeof(err), "cannot return to sluicectl's namespace");
 			ret = -1;
 		}

@@ -220,12 +220,12 @@ static int open_target(struct ctx *c, struct target *t, char *err,
 	fd = sluice_netns_open(t->ns, err, errlen);
 	if (fd < 0)
 		return fd;
-	ret = sluice_netns_enter(fd, t->ns, err, errlen);
+	ret = sluice_netns_enter_fd(fd, t->ns, err, errlen);
 	close(fd);
 	if (ret)
 		return ret;
 	ret = sluice_rtnl_open(&t->rt, err, errlen);
-	back = sluice_netns_enter(c->self, "of sluicectl", ret ? NULL : err,
+	back = sluice_netns_enter_fd(c->self, "of sluicectl", ret ? NULL : err,
 				  ret ? 0 : errlen);
 	return ret ? ret : back;
 }

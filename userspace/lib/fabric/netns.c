@@ -8,7 +8,7 @@
  * Creating a namespace moves the calling thread into it (unshare), where
  * the caller sets it up - sysctls under /proc/sys/net follow the opener's
  * namespace, and a netlink socket stays in the namespace it was opened in
- * - before going back with sluice_netns_enter().
+ * - before going back with sluice_netns_enter_fd().
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -91,7 +91,7 @@ bool sluice_netns_exists(const char *name)
 }
 
 /**
- * sluice_netns_enter() - move the calling thread into namespace @fd
+ * sluice_netns_enter_fd() - move the calling thread into namespace @fd
  * @fd:		from sluice_netns_open(), _self() or _create()
  * @name:	its name, for the message
  * @err:	the reason, on failure
@@ -101,7 +101,7 @@ bool sluice_netns_exists(const char *name)
  *
  * Return: 0 or a negative errno.
  */
-int sluice_netns_enter(int fd, const char *name, char *err, size_t errlen)
+int sluice_netns_enter_fd(int fd, const char *name, char *err, size_t errlen)
 {
 	if (setns(fd, CLONE_NEWNET))
 		return sluice_i_errf(err, errlen, -errno,
@@ -142,7 +142,7 @@ static int netns_dir(char *err, size_t errlen)
  *
  * As `ip netns add`: an empty file /run/netns/NAME, unshare(CLONE_NEWNET),
  * the new namespace bind-mounted on the file.  The calling thread stays
- * in the new namespace (go back with sluice_netns_enter()); on failure it
+ * in the new namespace (go back with sluice_netns_enter_fd()); on failure it
  * is back where it was, if it could get there, and nothing is left.
  * Time: O(1) system calls; the kernel's namespace setup dominates.
  *
@@ -313,7 +313,7 @@ int sluice_netns_exec(const char *name, char *const argv[], char *err,
 	fd = sluice_netns_open(name, err, errlen);
 	if (fd < 0)
 		return fd;
-	ret = sluice_netns_enter(fd, name, err, errlen);
+	ret = sluice_netns_enter_fd(fd, name, err, errlen);
 	close(fd);
 	if (ret)
 		return ret;

@@ -261,7 +261,7 @@ static int make_namespaces(struct up *up)
 		up->st->namespaces++;
 		ret = ns_setup(up, ns, k < g->n_nodes ?
 			       (int)sluice_graph_degree(g, k) : -1);
-		back = sluice_netns_enter(up->self, "of sluicectl",
+		back = sluice_netns_enter_fd(up->self, "of sluicectl",
 					  ret ? NULL : up->err,
 					  ret ? 0 : up->errlen);
 		if (ret || back)
@@ -376,7 +376,7 @@ static int mpls_input(struct up *up)
 	for (u = 0; !ret && u < g->n_nodes; u++) {
 		if (!sluice_graph_degree(g, u))
 			continue;
-		ret = sluice_netns_enter(up->ns[u].fd, up->ns[u].name, up->err,
+		ret = sluice_netns_enter_fd(up->ns[u].fd, up->ns[u].name, up->err,
 					 up->errlen);
 		for (k = 0; !ret && k < sluice_graph_degree(g, u); k++) {
 			snprintf(key, sizeof(key), "net/mpls/conf/l%u/input",
@@ -384,7 +384,7 @@ static int mpls_input(struct up *up)
 			ret = sluice_sysctl_write(key, "1", up->err, up->errlen);
 			up->st->sysctls++;
 		}
-		back = sluice_netns_enter(up->self, "of sluicectl",
+		back = sluice_netns_enter_fd(up->self, "of sluicectl",
 					  ret ? NULL : up->err,
 					  ret ? 0 : up->errlen);
 		if (!ret)

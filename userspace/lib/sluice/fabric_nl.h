@@ -24,7 +24,7 @@
 /* Network namespaces, named as ip-netns(8) names them. */
 int sluice_netns_self(char *err, size_t errlen);
 int sluice_netns_open(const char *name, char *err, size_t errlen);
-int sluice_netns_enter(int fd, const char *name, char *err, size_t errlen);
+int sluice_netns_enter_fd(int fd, const char *name, char *err, size_t errlen);
 int sluice_netns_create(const char *name, char *err, size_t errlen);
 int sluice_netns_delete(const char *name, char *err, size_t errlen);
 bool sluice_netns_exists(const char *name);
