@@ -103,6 +103,9 @@ for f in "${flows[@]}"; do
 	echo "$src: $(grep transmitted "ping.$src")"
 done
 
+say "The switch's own counters of one port, per class and ingress priority (sluicectl stats)"
+run sluicectl -n $NAME-s1 stats l6
+
 say "The hosts' side: the sender's eth0 queues by DSCP"
 run sluicectl fabric stats --name $NAME s1-h0 s3-h2
 say "Qdisc drops, PFC frames sent and received on s1's ports (tc -s)"
