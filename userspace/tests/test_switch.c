@@ -394,7 +394,7 @@ static void test_read_errors(void)
 		  NULL, "t.tags:7: unexpected \" 5\" at the end of the line" },
 		{ HEADER "mode ttl priorities 2 tags 3\n"
 		  "node s1 hosts 1 ports 1 ingress 0 egress 1\nport 0 s0\nout 0 1 1\n",
-		  NULL, "t.tags:7: node s1: tags are 0 to 63, classes 0 to 7" },
+		  NULL, "t.tags:7: node s1: the new tag must be 0 to 63" },
 		{ HEADER "mode ttl priorities 2 tags 3\n"
 		  "node s1 hosts 1 ports 1 ingress 2 egress 0\nport 0 s0\n"
 		  "in host 0 0\nin 0 1 0\n",

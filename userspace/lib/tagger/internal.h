@@ -30,4 +30,56 @@ int sluice_i_tagger_tables_ok(const struct sluice_tagger_tables *tab,
 const char *sluice_i_tagger_port(const struct sluice_graph *g, uint32_t node,
 				 uint32_t port, char *buf, size_t size);
 
+/*
+ * Reading the tag file (lib/tagger/file.c has the format) - shared by
+ * sluice_tagger_read(), which has the topology, and
+ * sluice_switch_read_tags(), which reads one node's section without it.
+ * Messages are "NAME:LINE: ..." through the reader (lib/text.h).
+ */
+struct text_reader;
+
+/* The four header lines. */
+struct sluice_i_tag_header {
+	uint32_t		nodes, links;
+	uint64_t		topo_hash;
+	char			algo[SLUICE_ALGO_NAME_MAX];	/* "" for "-" */
+	uint64_t		pairs, paths, hops;
+	uint64_t		routes_hash;
+	enum sluice_tagger_mode	mode;
+	uint32_t		priorities, tags;
+};
+
+/*
+ * A node's section as it is read: its "node" line, then its ports' link
+ * ids.  @links is reused from one section to the next; free() it when
+ * done.  @prios and @tags run over every section read so far.
+ */
+struct sluice_i_tag_section {
+	char		name[SLUICE_NAME_MAX];
+	uint32_t	hosts, ports;
+	uint64_t	n_in, n_out;
+	uint32_t	*links;		/* @ports of them */
+	uint64_t	links_cap;
+	uint32_t	prios, tags;	/* in the entries, highest + 1 */
+};
+
+/* Where the entries of the sections kept go: growable, free() them. */
+struct sluice_i_tag_entries {
+	struct sluice_tagger_in		*in;
+	struct sluice_tagger_out	*out;
+	uint64_t			n_in, n_out;
+	uint64_t			cap_in, cap_out;
+};
+
+int sluice_i_tags_header(struct text_reader *rd, struct sluice_i_tag_header *h,
+			 const struct sluice_graph *g);
+int sluice_i_tags_next(struct text_reader *rd,
+		       struct sluice_i_tag_section *sec);
+int sluice_i_tags_section(struct text_reader *rd,
+			  const struct sluice_i_tag_header *h,
+			  struct sluice_i_tag_section *sec,
+			  const struct sluice_graph *g, uint32_t v,
+			  struct sluice_i_tag_entries *keep);
+int sluice_i_tags_end(struct text_reader *rd);
+
 #endif /* _SLUICE_LIB_TAGGER_INTERNAL_H */
