@@ -90,27 +90,27 @@ struct seen {
 	bool		found;
 };
 
-/* The section @sec, its "node" line read: kept in @node if it is the one. */
-static int read_node(struct text_reader *rd,
-		     const struct sluice_i_tag_header *h,
-		     struct sluice_i_tag_section *sec, const char *only,
-		     struct seen *seen, struct sluice_switch_node *node,
-		     struct sluice_i_tag_entries *ent)
+/* The section of @t->sec, its "node" line read: kept in @node if wanted. */
+static int read_node(struct sluice_i_tags *t, const char *only,
+		     struct seen *seen, struct sluice_switch_node *node)
 {
+	struct sluice_i_tag_section *sec = &t->sec;
 	/* the first section, or the one asked for, is kept */
 	bool keep = only ? !strcmp(sec->name, only) : !seen->count;
 	int ret;
 
 	if (keep && seen->found)
-		return text_bad(rd, "node %s: a second section", sec->name);
+		return text_bad(&t->rd, "node %s: a second section",
+				sec->name);
 	if (!seen->count)
 		strcpy(seen->first, sec->name);
 	strcpy(seen->last, sec->name);
 	seen->count++;
 	/* a port line is more than 8 bytes: a huge count is a bad file */
 	if (sec->ports > 1U << 20)
-		return text_bad(rd, "node %s: %u ports", sec->name, sec->ports);
-	ret = sluice_i_tags_section(rd, h, sec, NULL, 0, keep ? ent : NULL);
+		return text_bad(&t->rd, "node %s: %u ports", sec->name,
+				sec->ports);
+	ret = sluice_i_tags_section(t, NULL, 0, keep);
 	if (ret || !keep)
 		return ret;
 	seen->found = true;
@@ -146,26 +146,21 @@ int sluice_switch_read_tags(struct sluice_switch_node *node, FILE *f,
 			    const char *name, const char *only,
 			    char *err, size_t errlen)
 {
-	struct text_reader rd = {
-		.f = f, .name = name, .err = err, .errlen = errlen,
-	};
-	struct sluice_i_tag_section sec = { 0 };
-	struct sluice_i_tag_entries ent = { 0 };
-	struct sluice_i_tag_header h;
 	struct seen seen = { 0 };
+	struct sluice_i_tags t;
 	int ret;
 
 	memset(node, 0, sizeof(*node));
-	ret = sluice_i_tags_header(&rd, &h, NULL);
-	while (!ret && (ret = sluice_i_tags_next(&rd, &sec)) > 0)
-		ret = read_node(&rd, &h, &sec, only, &seen, node, &ent);
-	node->n_in = ent.n_in;
-	node->in = ent.in;
-	node->n_out = ent.n_out;
-	node->out = ent.out;
-	free(sec.links);
+	sluice_i_tags_init(&t, f, name, err, errlen);
+	ret = sluice_i_tags_header(&t, NULL);
+	while (!ret && (ret = sluice_i_tags_next(&t)) > 0)
+		ret = read_node(&t, only, &seen, node);
+	node->n_in = t.kept.n_in;
+	node->in = t.kept.in;
+	node->n_out = t.kept.n_out;
+	node->out = t.kept.out;
 	if (!ret)
-		ret = sluice_i_tags_end(&rd);
+		ret = sluice_i_tags_end(&t);
 	if (!ret && only && !seen.found)
 		ret = sluice_i_errf(err, errlen, -ENOENT,
 				    "%s: no section for node %s", name, only);
@@ -178,7 +173,7 @@ int sluice_switch_read_tags(struct sluice_switch_node *node, FILE *f,
 				    name, (unsigned long long)seen.count,
 				    seen.first, seen.last);
 	if (!ret) {
-		node->mode = h.mode;
+		node->mode = t.h.mode;
 		/* lists even when empty, as sluice_switch_node_of() makes */
 		if (!node->in)
 			node->in = sluice_i_calloc(1, sizeof(*node->in));
@@ -189,7 +184,7 @@ int sluice_switch_read_tags(struct sluice_switch_node *node, FILE *f,
 	}
 	if (ret == -ENOMEM)
 		ret = sluice_i_errf(err, errlen, -ENOMEM, "out of memory");
-	free(rd.line);
+	sluice_i_tags_close(&t);
 	if (ret)
 		sluice_switch_node_free(node);
 	return ret;

@@ -156,9 +156,42 @@ int sluice_tagger_write(const struct sluice_tagger_tables *tab,
 }
 
 /**
- * sluice_i_tags_header() - the four header lines of a tag file
- * @rd:		the reader, at the file's first line
- * @h:		filled
+ * sluice_i_tags_init() - start reading a tag file
+ * @t:		the reading's state
+ * @f:		the file
+ * @name:	its name, for messages
+ * @err:	where messages go, "NAME:LINE: ..."
+ * @errlen:	room in @err
+ *
+ * Time: O(1).
+ */
+void sluice_i_tags_init(struct sluice_i_tags *t, FILE *f, const char *name,
+			char *err, size_t errlen)
+{
+	memset(t, 0, sizeof(*t));
+	t->rd.f = f;
+	t->rd.name = name;
+	t->rd.err = err;
+	t->rd.errlen = errlen;
+}
+
+/**
+ * sluice_i_tags_close() - what the reading holds, freed
+ * @t:		initialized; the entries kept are the caller's
+ *
+ * Time: O(1).
+ */
+void sluice_i_tags_close(struct sluice_i_tags *t)
+{
+	free(t->rd.line);
+	free(t->sec.links);
+	t->rd.line = NULL;
+	t->sec.links = NULL;
+}
+
+/**
+ * sluice_i_tags_header() - the four header lines into @t->h
+ * @t:		at the file's first line
  * @g:		the topology the file must belong to, or NULL (then only
  *		the lines' syntax is checked)
  *
@@ -167,17 +200,17 @@ int sluice_tagger_write(const struct sluice_tagger_tables *tab,
  *
  * Time: O(1).
  *
- * Return: 0 or -EINVAL (message through @rd).
+ * Return: 0 or -EINVAL.
  */
-int sluice_i_tags_header(struct text_reader *rd, struct sluice_i_tag_header *h,
-			 const struct sluice_graph *g)
+int sluice_i_tags_header(struct sluice_i_tags *t, const struct sluice_graph *g)
 {
+	struct sluice_i_tag_header *h = &t->h;
+	struct text_reader *rd = &t->rd;
 	uint64_t version;
 	char word[32];
 	const char *s;
 	int mode;
 
-	memset(h, 0, sizeof(*h));
 	s = text_next(rd);
 	if (!s || !text_lit(&s, FORMAT " ") ||
 	    !text_u64(&s, UINT64_MAX, &version) || *s)
@@ -226,20 +259,21 @@ int sluice_i_tags_header(struct text_reader *rd, struct sluice_i_tag_header *h,
 
 /**
  * sluice_i_tags_next() - the next section's "node" line, or "end"
- * @rd:		the reader, past the header or the previous section
- * @sec:	its name, hosts, ports and entry counts set
+ * @t:		past the header or the previous section; the "node" line
+ *		goes into @t->sec
  *
  * Time: O(1).
  *
  * Return: 1 (a section: read it with sluice_i_tags_section()), 0 ("end")
  * or -EINVAL.
  */
-int sluice_i_tags_next(struct text_reader *rd, struct sluice_i_tag_section *sec)
+int sluice_i_tags_next(struct sluice_i_tags *t)
 {
-	const char *s = text_next(rd);
+	struct sluice_i_tag_section *sec = &t->sec;
+	const char *s = text_next(&t->rd);
 
 	if (!s)
-		return text_bad(rd, "the file ends before \"end\"");
+		return text_bad(&t->rd, "the file ends before \"end\"");
 	if (!strcmp(s, "end"))
 		return 0;
 	if (!text_lit(&s, "node ") ||
@@ -249,7 +283,7 @@ int sluice_i_tags_next(struct text_reader *rd, struct sluice_i_tag_section *sec)
 	    !text_lit(&s, " ingress ") || !text_u64(&s, UINT64_MAX, &sec->n_in) ||
 	    !text_lit(&s, " egress ") || !text_u64(&s, UINT64_MAX, &sec->n_out) ||
 	    *s)
-		return text_bad(rd, "expected \"node NAME hosts H ports K ingress I egress E\" or \"end\"");
+		return text_bad(&t->rd, "expected \"node NAME hosts H ports K ingress I egress E\" or \"end\"");
 	return 1;
 }
 
@@ -271,10 +305,12 @@ static bool get_port(const char **s, const struct sluice_i_tag_section *sec,
 	return false;
 }
 
-/* The "port" lines of @sec, against node @v of @g if there is @g. */
-static int read_ports(struct text_reader *rd, struct sluice_i_tag_section *sec,
-		      const struct sluice_graph *g, uint32_t v)
+/* The section's "port" lines, against node @v of @g if there is @g. */
+static int read_ports(struct sluice_i_tags *t, const struct sluice_graph *g,
+		      uint32_t v)
 {
+	struct sluice_i_tag_section *sec = &t->sec;
+	struct text_reader *rd = &t->rd;
 	char peer[SLUICE_NAME_MAX];
 	const struct sluice_adj *a;
 	uint64_t link;
@@ -315,17 +351,15 @@ static int read_ports(struct text_reader *rd, struct sluice_i_tag_section *sec,
 	return 0;
 }
 
-/*
- * The entries of @sec: its "in" lines then its "out" lines, appended to
- * @keep unless it is NULL.
- */
-static int read_entries(struct text_reader *rd,
-			const struct sluice_i_tag_header *h,
-			struct sluice_i_tag_section *sec,
-			struct sluice_i_tag_entries *keep)
+/* The section's "in" lines then its "out" lines, appended if @keep. */
+static int read_entries(struct sluice_i_tags *t, bool keep)
 {
+	struct sluice_i_tag_section *sec = &t->sec;
+	struct sluice_i_tag_entries *kept = &t->kept;
+	const struct sluice_i_tag_header *h = &t->h;
 	uint64_t i, key, prev = UINT64_MAX, tag, val, nt;
 	uint64_t n_in = sec->n_in, n_out = sec->n_out;
+	struct text_reader *rd = &t->rd;
 	const char *name = sec->name, *s;
 	uint32_t port;
 
@@ -382,20 +416,20 @@ static int read_entries(struct text_reader *rd,
 		if (!keep)
 			continue;
 		if (in) {
-			if (SLUICE_I_GROW(keep->in, keep->cap_in,
-					  keep->n_in + 1))
+			if (SLUICE_I_GROW(kept->in, kept->cap_in,
+					  kept->n_in + 1))
 				return -ENOMEM;
-			keep->in[keep->n_in].port = port;
-			keep->in[keep->n_in].tag = tag;
-			keep->in[keep->n_in++].prio = val;
+			kept->in[kept->n_in].port = port;
+			kept->in[kept->n_in].tag = tag;
+			kept->in[kept->n_in++].prio = val;
 		} else {
-			if (SLUICE_I_GROW(keep->out, keep->cap_out,
-					  keep->n_out + 1))
+			if (SLUICE_I_GROW(kept->out, kept->cap_out,
+					  kept->n_out + 1))
 				return -ENOMEM;
-			keep->out[keep->n_out].port = port;
-			keep->out[keep->n_out].tag = tag;
-			keep->out[keep->n_out].cls = val;
-			keep->out[keep->n_out++].new_tag = nt;
+			kept->out[kept->n_out].port = port;
+			kept->out[kept->n_out].tag = tag;
+			kept->out[kept->n_out].cls = val;
+			kept->out[kept->n_out++].new_tag = nt;
 		}
 	}
 	return 0;
@@ -403,49 +437,45 @@ static int read_entries(struct text_reader *rd,
 
 /**
  * sluice_i_tags_section() - the rest of a section: port lines and entries
- * @rd:		the reader, past the section's "node" line
- * @h:		the file's header, which the entries stay below
- * @sec:	its "node" line (sluice_i_tags_next()); @links set to the
- *		ports, @prios and @tags grow with the entries
+ * @t:		past the section's "node" line (sluice_i_tags_next());
+ *		@t->sec.links are set to its ports, @t->sec.prios and tags
+ *		grow with its entries
  * @g:		NULL, or the topology: then the port lines must be node
  *		@v's links and peers in order, and the caller has checked
- *		that @sec's ports are @v's degree
+ *		that the section's ports are @v's degree
  * @v:		with @g, the section's node
- * @keep:	where the entries are appended, or NULL: read and checked
- *		only
+ * @keep:	append the entries to @t->kept, rather than only check them
  *
  * Without @g, only what a section says about itself is checked: no link
  * listed twice, entries on its own ports.  Either way the entries must stay
  * below the header's tags and priorities and go by (port, tag), each once.
  *
- * Time: O(ports + entries), O(ports^2) without @g; memory for @keep.
+ * Time: O(ports + entries), O(ports^2) without @g; memory for the entries
+ * kept.
  *
- * Return: 0, -EINVAL (message through @rd) or -ENOMEM.
+ * Return: 0, -EINVAL or -ENOMEM.
  */
-int sluice_i_tags_section(struct text_reader *rd,
-			  const struct sluice_i_tag_header *h,
-			  struct sluice_i_tag_section *sec,
-			  const struct sluice_graph *g, uint32_t v,
-			  struct sluice_i_tag_entries *keep)
+int sluice_i_tags_section(struct sluice_i_tags *t,
+			  const struct sluice_graph *g, uint32_t v, bool keep)
 {
-	int ret = read_ports(rd, sec, g, v);
+	int ret = read_ports(t, g, v);
 
-	return ret ? ret : read_entries(rd, h, sec, keep);
+	return ret ? ret : read_entries(t, keep);
 }
 
 /**
  * sluice_i_tags_end() - nothing after "end"
- * @rd:		the reader, past "end"
+ * @t:		past "end"
  *
  * Time: O(1).
  *
  * Return: 0 or -EINVAL: a line after "end", or one text_next() refused.
  */
-int sluice_i_tags_end(struct text_reader *rd)
+int sluice_i_tags_end(struct sluice_i_tags *t)
 {
-	if (text_next(rd))
-		return text_bad(rd, "something after \"end\"");
-	return rd->ret;
+	if (text_next(&t->rd))
+		return text_bad(&t->rd, "something after \"end\"");
+	return t->rd.ret;
 }
 
 /* The node of a "node NAME ..." line, from @from on, or -1. */
@@ -461,46 +491,43 @@ static int64_t node_named(const struct sluice_graph *g, uint32_t from,
 }
 
 /*
- * The section @sec, its "node" line read, into @tab.  *@next is the
+ * The section of @t->sec, its "node" line read, into @tab.  *@next is the
  * lowest node the section may be for (sections go in node order); set past
  * it.  @one is the node whose entries are kept, n_nodes for all (then no
  * section may be left out); *@found is set when its section is read.
  */
-static int read_node(struct text_reader *rd, struct sluice_tagger_tables *tab,
-		     const struct sluice_graph *g,
-		     const struct sluice_i_tag_header *h,
-		     struct sluice_i_tag_section *sec, uint32_t *next,
-		     int64_t one, bool *found, struct sluice_i_tag_entries *ent)
+static int read_node(struct sluice_i_tags *t, struct sluice_tagger_tables *tab,
+		     const struct sluice_graph *g, uint32_t *next, int64_t one,
+		     bool *found)
 {
+	const struct sluice_i_tag_section *sec = &t->sec;
 	const char *name = sec->name;
 	int64_t v = node_named(g, *next, name);
 	uint32_t u;
 
 	if (v < 0)
-		return text_bad(rd, node_named(g, 0, name) < 0 ?
+		return text_bad(&t->rd, node_named(g, 0, name) < 0 ?
 				"\"%s\" is not a node of the topology" :
 				"node %s: out of order (sections go in node order, each once)",
 				name);
 	/* a whole file has every section */
 	if (one == g->n_nodes && v != *next)
-		return text_bad(rd, "node %s: its section is missing",
+		return text_bad(&t->rd, "node %s: its section is missing",
 				g->nodes[*next].name);
 	*found |= v == one;
 	/* the ports of the topology, so that the share matches the fabric */
 	if (sec->hosts != g->nodes[v].hosts ||
 	    sec->ports != sluice_graph_degree(g, v))
-		return text_bad(rd, "node %s: %u hosts and %u ports; the topology has %u and %u",
+		return text_bad(&t->rd, "node %s: %u hosts and %u ports; the topology has %u and %u",
 				name, sec->hosts, sec->ports, g->nodes[v].hosts,
 				sluice_graph_degree(g, v));
 	/* nodes without a section (a share) keep no entries */
 	for (u = *next; u <= v; u++) {
-		tab->in_off[u] = ent->n_in;
-		tab->out_off[u] = ent->n_out;
+		tab->in_off[u] = t->kept.n_in;
+		tab->out_off[u] = t->kept.n_out;
 	}
 	*next = v + 1;
-	return sluice_i_tags_section(rd, h, sec, g, v,
-				     one == g->n_nodes || one == v ? ent :
-				     NULL);
+	return sluice_i_tags_section(t, g, v, one == g->n_nodes || one == v);
 }
 
 /**
@@ -531,13 +558,9 @@ int sluice_tagger_read(struct sluice_tagger_tables *tab,
 		       const char *name, const char *only,
 		       char *err, size_t errlen)
 {
-	struct text_reader rd = {
-		.f = f, .name = name, .err = err, .errlen = errlen,
-	};
-	struct sluice_i_tag_section sec = { 0 };
-	struct sluice_i_tag_entries ent = { 0 };
+	const struct sluice_i_tag_header *h;
 	int64_t one = find_only(g, only);
-	struct sluice_i_tag_header h;
+	struct sluice_i_tags t;
 	uint32_t next = 0, u;
 	bool found = false;
 	int ret;
@@ -549,49 +572,48 @@ int sluice_tagger_read(struct sluice_tagger_tables *tab,
 	if (!g->finalized)
 		return sluice_i_errf(err, errlen, -EINVAL,
 				     "the topology is not finalized");
+	sluice_i_tags_init(&t, f, name, err, errlen);
+	h = &t.h;
 	tab->in_off = sluice_i_calloc(g->n_nodes + 1, sizeof(*tab->in_off));
 	tab->out_off = sluice_i_calloc(g->n_nodes + 1, sizeof(*tab->out_off));
 	if (!tab->in_off || !tab->out_off) {
 		ret = -ENOMEM;
 		goto out;
 	}
-	ret = sluice_i_tags_header(&rd, &h, g);
-	if (!ret) {
-		tab->mode = h.mode;
-		tab->priorities = h.priorities;
-		tab->tags = h.tags;
-		tab->n_nodes = h.nodes;
-		tab->n_links = h.links;
-		tab->topo_hash = h.topo_hash;
-		memcpy(tab->algo, h.algo, sizeof(tab->algo));
-		tab->n_pairs = h.pairs;
-		tab->n_paths = h.paths;
-		tab->n_hops = h.hops;
-		tab->routes_hash = h.routes_hash;
-	}
-	while (!ret && (ret = sluice_i_tags_next(&rd, &sec)) > 0)
-		ret = read_node(&rd, tab, g, &h, &sec, &next, one, &found,
-				&ent);
-	tab->in = ent.in;
-	tab->out = ent.out;
+	ret = sluice_i_tags_header(&t, g);
+	while (!ret && (ret = sluice_i_tags_next(&t)) > 0)
+		ret = read_node(&t, tab, g, &next, one, &found);
+	tab->in = t.kept.in;
+	tab->out = t.kept.out;
 	if (!ret && !only && next < g->n_nodes)
-		ret = text_bad(&rd, "node %s: its section is missing",
+		ret = text_bad(&t.rd, "node %s: its section is missing",
 			       g->nodes[next].name);
 	if (!ret && only && !found)
-		ret = text_bad(&rd, "node %s: its section is missing", only);
+		ret = text_bad(&t.rd, "node %s: its section is missing", only);
 	if (!ret && !only &&
-	    (sec.prios != tab->priorities || sec.tags != tab->tags))
+	    (t.sec.prios != h->priorities || t.sec.tags != h->tags))
 		ret = sluice_i_errf(err, errlen, -EINVAL,
 				    "%s: the header says %u priorities and %u tags, the entries use %u and %u",
-				    name, tab->priorities, tab->tags,
-				    sec.prios, sec.tags);
+				    name, h->priorities, h->tags,
+				    t.sec.prios, t.sec.tags);
 	if (!ret)
-		ret = sluice_i_tags_end(&rd);
+		ret = sluice_i_tags_end(&t);
 	if (ret)
 		goto out;
+	tab->mode = h->mode;
+	tab->priorities = h->priorities;
+	tab->tags = h->tags;
+	tab->n_nodes = h->nodes;
+	tab->n_links = h->links;
+	tab->topo_hash = h->topo_hash;
+	memcpy(tab->algo, h->algo, sizeof(tab->algo));
+	tab->n_pairs = h->pairs;
+	tab->n_paths = h->paths;
+	tab->n_hops = h->hops;
+	tab->routes_hash = h->routes_hash;
 	for (u = next; u <= g->n_nodes; u++) {
-		tab->in_off[u] = ent.n_in;
-		tab->out_off[u] = ent.n_out;
+		tab->in_off[u] = t.kept.n_in;
+		tab->out_off[u] = t.kept.n_out;
 	}
 	/* no entries kept: still lists, as the built tables have */
 	if (!tab->in)
@@ -605,8 +627,7 @@ int sluice_tagger_read(struct sluice_tagger_tables *tab,
 out:
 	if (ret == -ENOMEM)
 		ret = sluice_i_errf(err, errlen, -ENOMEM, "out of memory");
-	free(sec.links);
-	free(rd.line);
+	sluice_i_tags_close(&t);
 	if (ret)
 		sluice_tagger_tables_free(tab);
 	return ret;

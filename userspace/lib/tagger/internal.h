@@ -6,6 +6,7 @@
 #define _SLUICE_LIB_TAGGER_INTERNAL_H
 
 #include <sluice/tagger.h>
+#include "text.h"
 
 /*
  * A route set Tagger can work on: @g finalized, @r valid for it
@@ -36,7 +37,6 @@ const char *sluice_i_tagger_port(const struct sluice_graph *g, uint32_t node,
  * sluice_switch_read_tags(), which reads one node's section without it.
  * Messages are "NAME:LINE: ..." through the reader (lib/text.h).
  */
-struct text_reader;
 
 /* The four header lines. */
 struct sluice_i_tag_header {
@@ -51,8 +51,8 @@ struct sluice_i_tag_header {
 
 /*
  * A node's section as it is read: its "node" line, then its ports' link
- * ids.  @links is reused from one section to the next; free() it when
- * done.  @prios and @tags run over every section read so far.
+ * ids (@links is reused from one section to the next).  @prios and @tags
+ * run over every section read so far.
  */
 struct sluice_i_tag_section {
 	char		name[SLUICE_NAME_MAX];
@@ -63,7 +63,7 @@ struct sluice_i_tag_section {
 	uint32_t	prios, tags;	/* in the entries, highest + 1 */
 };
 
-/* Where the entries of the sections kept go: growable, free() them. */
+/* The entries of the sections kept: growable, the caller free()s them. */
 struct sluice_i_tag_entries {
 	struct sluice_tagger_in		*in;
 	struct sluice_tagger_out	*out;
@@ -71,15 +71,25 @@ struct sluice_i_tag_entries {
 	uint64_t			cap_in, cap_out;
 };
 
-int sluice_i_tags_header(struct text_reader *rd, struct sluice_i_tag_header *h,
-			 const struct sluice_graph *g);
-int sluice_i_tags_next(struct text_reader *rd,
-		       struct sluice_i_tag_section *sec);
-int sluice_i_tags_section(struct text_reader *rd,
-			  const struct sluice_i_tag_header *h,
-			  struct sluice_i_tag_section *sec,
-			  const struct sluice_graph *g, uint32_t v,
-			  struct sluice_i_tag_entries *keep);
-int sluice_i_tags_end(struct text_reader *rd);
+/*
+ * A tag file being read: sluice_i_tags_init(), sluice_i_tags_header(),
+ * then sluice_i_tags_next() and sluice_i_tags_section() until "end",
+ * sluice_i_tags_end(), and sluice_i_tags_close() in any case.
+ */
+struct sluice_i_tags {
+	struct text_reader		rd;
+	struct sluice_i_tag_header	h;
+	struct sluice_i_tag_section	sec;
+	struct sluice_i_tag_entries	kept;
+};
+
+void sluice_i_tags_init(struct sluice_i_tags *t, FILE *f, const char *name,
+			char *err, size_t errlen);
+int sluice_i_tags_header(struct sluice_i_tags *t, const struct sluice_graph *g);
+int sluice_i_tags_next(struct sluice_i_tags *t);
+int sluice_i_tags_section(struct sluice_i_tags *t,
+			  const struct sluice_graph *g, uint32_t v, bool keep);
+int sluice_i_tags_end(struct sluice_i_tags *t);
+void sluice_i_tags_close(struct sluice_i_tags *t);
 
 #endif /* _SLUICE_LIB_TAGGER_INTERNAL_H */
