@@ -1,0 +1,569 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The "sluice" generic netlink family through sluicectl (and genlraw, for
+# what sluicectl never sends): only CAP_NET_ADMIN in the namespace's own
+# user namespace changes its switch, everyone reads it; every bad request
+# is refused with its extack message and changes nothing; events reach
+# the namespace's monitors; a table of tens of thousands of entries over
+# many ports dumps back as it was loaded; the per-port stats agree with
+# tc's; a fuzz loop of random requests leaves no splat behind.
+#
+#   +------------- ns --------------+
+#   | a0 [sluice] ----------- b0    |   (plus dummy devices d0..d29 for
+#   +-------------------------------+    the large table)
+
+ALL_TESTS="
+	genl_permissions
+	genl_own_namespace
+	genl_rejects_cli
+	genl_rejects_kernel
+	genl_events
+	genl_dump_large
+	genl_stats
+	genl_fuzz
+"
+
+source "$(dirname "$0")/lib.sh"
+
+require_cmd tc ip jq unshare setpriv
+sluice_load
+
+SLUICECTL=$REPO/userspace/sluicectl/sluicectl
+GENLRAW=$SELFTESTS_DIR/tools/genlraw
+NLFUZZ=$SELFTESTS_DIR/tools/nlfuzz
+[[ -x $SLUICECTL ]] || skip_all "$SLUICECTL is not built"
+[[ -x $GENLRAW ]] || skip_all "$GENLRAW is not built"
+
+# Attribute and command numbers, from include/uapi/linux/sluice.h.
+A_TAG_SOURCE=2 A_GENERATION=3 A_MAP_ENTRY=4 A_IFINDEX=8
+MAP_IN=0 MAP_EG=1 MAP_TAG=2 F_OUT_PORT=1
+SRC_IP_TTL=1 SRC_DSCP=3
+
+sctl()
+{
+	"$SLUICECTL" "$@"
+}
+
+setup()
+{
+	netns_add NS || return 1
+	veth_add "$NS" a0 b0 &&
+		tc -n "$NS" qdisc add dev a0 root handle 1: sluice rate 10mbit &&
+		defer tc -n "$NS" qdisc del dev a0 root
+}
+
+# mapfile VAR: a new map file, readable by every user, filled from stdin.
+mapfile_new()
+{
+	local -n _f=$1
+
+	_f=$(mktemp /tmp/sluice-genl.XXXXXX)
+	defer rm -f "$_f"
+	cat >"$_f"
+	chmod 0644 "$_f"
+}
+
+# The switch's settings and map sizes (its counters left out).
+settings()
+{
+	sctl switch show -n "$1" -j | jq -c 'del(.stats)'
+}
+
+gen()
+{
+	sctl switch show -n "$1" -j | jq -r .generation
+}
+
+# ---------------------------------------------------------- permissions
+
+# as_userns CMD...: CMD in NS, but in a user namespace of its own (root
+# there, nobody in the user namespace that owns NS).
+as_userns()
+{
+	ip netns exec "$NS" unshare -U -r "$@"
+}
+
+# as_nobody CMD...: CMD in NS as uid and gid 65534, without capabilities.
+as_nobody()
+{
+	ip netns exec "$NS" setpriv --reuid=65534 --regid=65534 \
+		--clear-groups --inh-caps=-all "$@"
+}
+
+# refused WHO WHAT ARGS...: sluicectl ARGS run by WHO fails with EPERM.
+refused()
+{
+	local who=$1 what=$2 out rc
+
+	shift 2
+	out=$("$who" "$SLUICECTL" "$@" 2>&1)
+	rc=$?
+	check_eq "$rc" 1 "$who: exit status of sluicectl $*"
+	check_eq "$out" "sluicectl: $what: Operation not permitted" \
+		"$who: sluicectl $*"
+}
+
+genl_permissions()
+{
+	local file settings0 maps0 stats0 who
+
+	setup
+	check_err $? "setup"
+	sctl switch set -n "$NS" tag-source dscp &&
+	mapfile_new file <<-EOF &&
+	sluice-maps 1
+	in a0 8 1
+	eg a0 8 2
+	tag a0 8 16
+	end
+	EOF
+	sctl map load -n "$NS" "$file" >/dev/null
+	check_err $? "maps"
+	settings0=$(settings "$NS")
+	maps0=$(sctl map show -n "$NS")
+	stats0=$(sctl stats -n "$NS" -j)
+
+	mapfile_new file <<-EOF
+	sluice-maps 1
+	in * 0 7
+	end
+	EOF
+	for who in as_userns as_nobody; do
+		refused $who "switch set" switch set tag-source pcp
+		refused $who "map load" map load "$file"
+		refused $who "map flush" map flush
+		refused $who "switch set" switch set tag-source none
+		# Reading is open to everyone in the namespace.
+		check_eq "$($who "$SLUICECTL" switch show -j | jq -c 'del(.stats)')" \
+			"$settings0" "$who: switch show"
+		check_eq "$($who "$SLUICECTL" map show)" "$maps0" "$who: map show"
+		check_eq "$($who "$SLUICECTL" stats -j)" "$stats0" "$who: stats"
+	done
+	check_eq "$(settings "$NS")" "$settings0" "settings after the refusals"
+	check_eq "$(sctl map show -n "$NS")" "$maps0" "maps after the refusals"
+	# And root in the owning user namespace may.
+	sctl map flush -n "$NS"
+	check_err $? "map flush by root"
+}
+
+# A user namespace's own network namespace is its own to change: the
+# same commands that were refused above work there.
+genl_own_namespace()
+{
+	local file out
+
+	mapfile_new file <<-EOF
+	sluice-maps 1
+	in v0 8 1
+	eg v0 8 2
+	tag v0 8 16
+	end
+	EOF
+	# shellcheck disable=SC2016 # expanded by the inner shell
+	out=$(unshare -U -r -n bash -c '
+		ip link add v0 type veth peer name v1 &&
+		tc qdisc add dev v0 root handle 1: sluice &&
+		"$0" switch set tag-source dscp &&
+		"$0" map load "$1" >/dev/null &&
+		"$0" switch show -j &&
+		"$0" map flush &&
+		"$0" switch show -j' "$SLUICECTL" "$file" 2>&1)
+	check_err $? "commands in an own namespace: $out"
+	check_eq "$(echo "$out" | head -n 1 | jq -c '[.tag_source, .ports, .map_entries]')" \
+		'["dscp",1,{"in":1,"eg":1,"tag":1,"ports":1}]' "after the load"
+	check_eq "$(echo "$out" | tail -n 1 | jq -c '[.tag_source, .map_entries]')" \
+		'["dscp",{"in":0,"eg":0,"tag":0,"ports":0}]' "after the flush"
+}
+
+# ---------------------------------------------------------- rejections
+
+# rejects_cli "EXPECTED" ARGS...: sluicectl ARGS fails (status 1) printing
+# exactly EXPECTED, and the switch is as it was (generation included).
+rejects_cli()
+{
+	local expected=$1 before out rc
+
+	shift
+	before=$(settings "$NS")
+	out=$(sctl "$@" 2>&1)
+	rc=$?
+	check_eq "$rc" 1 "exit status of sluicectl $*"
+	check_eq "$out" "$expected" "sluicectl $*"
+	check_eq "$(settings "$NS")" "$before" "switch after sluicectl $*"
+}
+
+genl_rejects_cli()
+{
+	local file gen0
+
+	setup
+	check_err $? "setup"
+	sctl switch set -n "$NS" tag-source dscp
+	check_err $? "dscp"
+
+	# A tag beyond the DSCP's 64 values: only the kernel knows the source.
+	mapfile_new file <<-EOF
+	sluice-maps 1
+	in a0 8 1
+	in a0 64 1
+	end
+	EOF
+	rejects_cli "sluicectl: map load: Invalid argument: sch_sluice: map entry 1 (port $(ifindex a0), in, tag 64): tag beyond the tag source's range" \
+		map load -n "$NS" "$file"
+	mapfile_new file <<-EOF
+	sluice-maps 1
+	eg * 8 1
+	tag a0 8 64
+	end
+	EOF
+	rejects_cli "sluicectl: map load: Invalid argument: sch_sluice: map entry 1 (port $(ifindex a0), tag, tag 8): new tag beyond the tag source's range" \
+		map load -n "$NS" "$file"
+
+	# A stale generation.
+	mapfile_new file <<-EOF
+	sluice-maps 1
+	in a0 8 1
+	tag a0 8 16
+	end
+	EOF
+	sctl map load -n "$NS" "$file" >/dev/null
+	check_err $? "load"
+	gen0=$(gen "$NS")
+	rejects_cli "sluicectl: map load: Stale file handle: sluice: the maps changed since that generation" \
+		map load -n "$NS" "$file" --generation $((gen0 - 1))
+	sctl map load -n "$NS" "$file" --generation "$gen0" >/dev/null
+	check_err $? "load at the current generation"
+	check_eq "$(gen "$NS")" $((gen0 + 1)) "generation after a load"
+
+	# Tag entries are loaded: a TTL source would have to ignore them.
+	rejects_cli "sluicectl: switch set: Invalid argument: sch_sluice: map entry (port $(ifindex a0), tag, tag 8): a TTL tag source takes no tag entries" \
+		switch set -n "$NS" tag-source ip-ttl
+	sctl switch set -n "$NS" tag-source ip-ttl >/dev/null 2>&1
+	sctl map flush -n "$NS" && sctl switch set -n "$NS" tag-source ip-ttl
+	check_err $? "ip-ttl without tag entries"
+	rejects_cli "sluicectl: map load: Invalid argument: sch_sluice: map entry 1 (port $(ifindex a0), tag, tag 8): a TTL tag source takes no tag entries" \
+		map load -n "$NS" "$file"
+
+	# A device that is not there.
+	mapfile_new file <<-EOF
+	sluice-maps 1
+	in nosuchdev 8 1
+	end
+	EOF
+	out=$(sctl map load -n "$NS" "$file" 2>&1)
+	check_eq "$?" 1 "exit status of a load naming a missing device"
+	log_info "missing device: $out"
+	# Duplicates never reach the kernel: the file is refused by line.
+	mapfile_new file <<-EOF
+	sluice-maps 1
+	in a0 8 1
+	in a0 8 2
+	end
+	EOF
+	out=$(sctl map load -n "$NS" "$file" 2>&1)
+	check_eq "$?" 2 "exit status of a file with a duplicate"
+	log_info "duplicate: $out"
+}
+
+ifindex()
+{
+	ip -n "$NS" -j link show "$1" | jq -r '.[0].ifindex'
+}
+
+# rejects "EXPECTED" GENLRAW-ARGS...: the request is refused with exactly
+# that message, and the switch is as it was (generation included).
+rejects()
+{
+	local expected=$1 before maps out
+
+	shift
+	before=$(settings "$NS")
+	maps=$(sctl map show -n "$NS")
+	out=$(ip netns exec "$NS" "$GENLRAW" "$@")
+	check_eq "$out" "error: $expected" "genlraw $*"
+	check_eq "$(settings "$NS")" "$before" "switch after genlraw $*"
+	check_eq "$(sctl map show -n "$NS")" "$maps" "maps after genlraw $*"
+}
+
+genl_rejects_kernel()
+{
+	local a0 gen0 e
+
+	setup
+	check_err $? "setup"
+	a0=$(ifindex a0)
+	sctl switch set -n "$NS" tag-source dscp
+	check_err $? "dscp"
+	ip netns exec "$NS" "$GENLRAW" map-load entry a0 $MAP_IN 8 1 0 \
+		entry a0 $MAP_TAG 8 16 0 >/dev/null
+	check_err $? "a good load"
+	gen0=$(gen "$NS")
+
+	# SWITCH_SET
+	rejects "sluice: tag source missing" switch-set
+	rejects "sluice: unknown tag source" switch-set u8 $A_TAG_SOURCE 6
+	rejects "invalid attribute length" switch-set u32 $A_TAG_SOURCE 1
+	rejects "Unknown attribute type" switch-set u8 $A_TAG_SOURCE 1 u8 99 1
+	rejects "Unsupported attribute" switch-set u8 $A_TAG_SOURCE 1 \
+		u32 $A_IFINDEX 1
+	rejects "bytes leftover after parsing attributes" \
+		switch-set u8 $A_TAG_SOURCE $SRC_DSCP trailing 0102
+	rejects "sch_sluice: map entry (port $a0, tag, tag 8): a TTL tag source takes no tag entries" \
+		switch-set u8 $A_TAG_SOURCE $SRC_IP_TTL
+
+	# MAP_LOAD: one bad entry after a good one, nothing applied.
+	e=(entry a0 $MAP_IN 0 0 0)
+	rejects "sch_sluice: map entry 1 (port $a0, in, tag 1): priority above 7" \
+		map-load "${e[@]}" entry a0 $MAP_IN 1 8 0
+	rejects "sch_sluice: map entry 1 (port $a0, eg, tag 1): class above 15" \
+		map-load "${e[@]}" entry a0 $MAP_EG 1 16 0
+	rejects "sch_sluice: map entry 1 (port $a0, map 3, tag 1): unknown map" \
+		map-load "${e[@]}" entry a0 3 1 1 0
+	rejects "sch_sluice: map entry 1 (port $a0, eg, tag 1): unknown flag" \
+		map-load "${e[@]}" entry a0 $MAP_EG 1 1 2
+	rejects "sch_sluice: map entry 1 (port $a0, in, tag 1): only eg entries take flags" \
+		map-load "${e[@]}" entry a0 $MAP_IN 1 1 $F_OUT_PORT
+	rejects "sch_sluice: map entry 1 (port 0, eg-out, tag 1): out-port entries name one port" \
+		map-load "${e[@]}" entry 0 $MAP_EG 1 1 $F_OUT_PORT
+	rejects "sch_sluice: map entry 1 (port $a0, in, tag 64): tag beyond the tag source's range" \
+		map-load "${e[@]}" entry a0 $MAP_IN 64 1 0
+	rejects "sch_sluice: map entry 1 (port $a0, tag, tag 1): new tag beyond the tag source's range" \
+		map-load "${e[@]}" entry a0 $MAP_TAG 1 64 0
+	rejects "sch_sluice: map entry 1 (port 99999, in, tag 1): no such device in the namespace" \
+		map-load "${e[@]}" entry 99999 $MAP_IN 1 1 0
+	rejects "sch_sluice: map entry 1 (port $a0, in, tag 0): duplicate of an earlier entry" \
+		map-load "${e[@]}" entry a0 $MAP_IN 0 5 0
+	rejects "binary attribute size out of range" \
+		map-load "${e[@]}" hex $A_MAP_ENTRY 01000000000000
+	rejects "sluice: the maps changed since that generation" \
+		map-load u32 $A_GENERATION $((gen0 + 1)) "${e[@]}"
+	rejects "Unsupported attribute" map-load "${e[@]}" u8 $A_TAG_SOURCE 1
+	rejects "NLA_F_NESTED not expected" \
+		map-load hex $((0x8000 | A_MAP_ENTRY)) 0100000000010100
+
+	# An eg entry is keyed by port and flag: eg and eg-out of one port
+	# and tag are two entries, the same flag twice a duplicate.
+	ip netns exec "$NS" "$GENLRAW" map-load entry a0 $MAP_EG 1 1 0 \
+		entry a0 $MAP_EG 1 2 $F_OUT_PORT >/dev/null
+	check_err $? "eg and eg-out of one port and tag"
+	check_eq "$(gen "$NS")" $((gen0 + 1)) "generation after the good load"
+
+	# Reads: a dump of a port that is not one, a do of a dump command.
+	rejects "sluice: no port has this ifindex" \
+		-d stats-get u32 $A_IFINDEX "$(ifindex b0)"
+	rejects "sluice: ifindex out of range" -d stats-get u32 $A_IFINDEX 0
+	rejects "Operation not supported" map-get
+}
+
+# ------------------------------------------------------------- events
+
+# events_wait FILE: wait until the monitor writing FILE is subscribed.
+events_wait()
+{
+	local i
+
+	for ((i = 0; i < 100; i++)); do
+		grep -q monitoring "$1" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+genl_events()
+{
+	local out file pid lines
+
+	setup
+	check_err $? "setup"
+	netns_add OTHER
+	check_err $? "other namespace"
+	mapfile_new file <<-EOF
+	sluice-maps 1
+	in a0 8 1
+	eg * 8 2
+	end
+	EOF
+	out=$(mktemp /tmp/sluice-events.XXXXXX)
+	defer rm -f "$out"
+	sctl monitor -n "$NS" -j --count 6 --timeout 60 >"$out" &
+	pid=$!
+	defer kill $pid
+	events_wait "$out"
+	check_err $? "the monitor never said it was monitoring"
+
+	# Another namespace's switch is not this one's.
+	sctl switch set -n "$OTHER" tag-source pcp
+	check_err $? "other switch"
+
+	sctl switch set -n "$NS" tag-source dscp &&
+		sctl map load -n "$NS" "$file" >/dev/null &&
+		tc -n "$NS" qdisc add dev b0 root handle 1: sluice &&
+		tc -n "$NS" qdisc del dev b0 root &&
+		sctl map flush -n "$NS" &&
+		sctl switch set -n "$NS" tag-source none
+	check_err $? "events' causes"
+	wait $pid
+	check_err $? "monitor exit status"
+	lines=$(grep -v monitoring "$out" |
+		jq -c '[.event, .tag_source // .generation // .ifname]' |
+		paste -sd ' ')
+	log_info "events: $lines"
+	check_eq "$lines" \
+		"[\"switch\",\"dscp\"] [\"maps\",1] [\"port_add\",\"b0\"] [\"port_del\",\"b0\"] [\"maps\",2] [\"switch\",\"none\"]" \
+		"events"
+}
+
+# ---------------------------------------------------------------- dumps
+
+NDEV=30
+
+# The large table: every TTL of every one of NDEV ports in the in map,
+# the eg map keyed by the in port and the eg map keyed by the out port,
+# plus every TTL for every port: (3 * NDEV + 1) * 256 entries.
+large_table()
+{
+	awk -v n=$NDEV 'BEGIN {
+		print "sluice-maps 1"
+		for (t = 0; t < 256; t++)
+			printf "in * %d %d\n", t, t % 8
+		for (d = 0; d < n; d++)
+			for (t = 0; t < 256; t++) {
+				printf "in d%d %d %d\n", d, t, (t + d) % 8
+				printf "eg d%d %d %d\n", d, t, (t * 7 + d) % 16
+				printf "eg-out d%d %d %d\n", d, t, (t + 3 * d) % 16
+			}
+		print "end"
+	}'
+}
+
+# A map file without comments and blank lines, in a fixed order.
+normalized()
+{
+	grep -v -e '^#' -e '^$' "$1" | LC_ALL=C sort
+}
+
+genl_dump_large()
+{
+	local file shown again d t0 gen0
+
+	setup
+	check_err $? "setup"
+	for ((d = 0; d < NDEV; d++)); do
+		echo "link add d$d type dummy"
+	done | ip -n "$NS" -b -
+	check_err $? "dummy devices"
+	sctl switch set -n "$NS" tag-source ip-ttl
+	check_err $? "ip-ttl"
+	mapfile_new file < <(large_table)
+	mapfile_new shown </dev/null
+	mapfile_new again </dev/null
+
+	t0=$(date +%s%N)
+	sctl map load -n "$NS" "$file" >/dev/null
+	check_err $? "load of $((3 * NDEV * 256 + 256)) entries"
+	log_info "load of $((3 * NDEV * 256 + 256)) entries: $((($(date +%s%N) - t0) / 1000000)) ms"
+	check_eq "$(sctl switch show -n "$NS" -j | jq -c .map_entries)" \
+		"{\"in\":$(((NDEV + 1) * 256)),\"eg\":$((2 * NDEV * 256)),\"tag\":0,\"ports\":$((NDEV + 1))}" \
+		"map entries"
+	gen0=$(gen "$NS")
+
+	t0=$(date +%s%N)
+	sctl map show -n "$NS" >"$shown"
+	check_err $? "map show"
+	log_info "map show: $((($(date +%s%N) - t0) / 1000000)) ms"
+	check_eq "$(normalized "$shown" | md5sum)" "$(normalized "$file" | md5sum)" \
+		"map show against the file loaded"
+	check_eq "$(grep -c '^in d7 ' "$shown")" 256 "in entries of d7"
+
+	# What map show prints loads back to the same table.
+	sctl map load -n "$NS" "$shown" >/dev/null
+	check_err $? "load of what map show printed"
+	check_eq "$(gen "$NS")" $((gen0 + 1)) "generation"
+	sctl map show -n "$NS" >"$again"
+	check_eq "$(md5sum <"$again")" "$(md5sum <"$shown")" "second map show"
+	check_eq "$(sctl map show -n "$NS" -j | jq '[.. | objects | select(has("tag"))] | length')" \
+		$((3 * NDEV * 256 + 256)) "entries in map show -j"
+}
+
+# Per-port stats: one object per port with its settings and one row per
+# class (and priority), the numbers tc reads from the qdisc.
+genl_stats()
+{
+	local js d
+
+	setup
+	check_err $? "setup"
+	veth_add "$NS" a1 b1 && veth_add "$NS" a2 b2 &&
+		tc -n "$NS" qdisc add dev a1 root handle 1: sluice classes 4 &&
+		defer tc -n "$NS" qdisc del dev a1 root &&
+		tc -n "$NS" qdisc add dev a2 root handle 1: sluice classes 16 \
+			rate 100mbit pfc 3,5 xoff 6000 &&
+		defer tc -n "$NS" qdisc del dev a2 root
+	check_err $? "ports"
+	for d in 0 8 24 40 56; do
+		send "$NS" a0 -4 $d -c $((d / 8 + 1)) >/dev/null &&
+			send "$NS" a1 -4 $d -c $((d / 8 + 1)) >/dev/null &&
+			send "$NS" a2 -4 $d -c $((d / 8 + 1)) >/dev/null
+		check_err $? "send DSCP $d"
+	done
+
+	js=$(sctl stats -n "$NS" -j)
+	check_err $? "stats -j"
+	check_eq "$(echo "$js" | jq -c '[.[] | .ifname]')" '["a0","a1","a2"]' \
+		"ports, by ifindex"
+	for d in a0 a1 a2; do
+		check_eq "$(echo "$js" | jq -r --arg d $d \
+			'.[] | select(.ifname == $d) | [.classes[] | select(.flags | index("class")) | .packets] | join(" ")')" \
+			"$(class_stats "$NS" $d packets)" "$d: packets per class"
+	done
+	check_eq "$(echo "$js" | jq -c '[.[] | [.port.classes, .port.rate, (.classes | length)]]')" \
+		'[[8,10000000,8],[4,0,8],[16,100000000,16]]' \
+		"classes, rate and rows of each port"
+	check_eq "$(echo "$js" | jq -c '.[2].port.pfc')" '[3,5]' "a2's pfc"
+	check_eq "$(sctl stats -n "$NS" -j a1 | jq -c '[.[] | .ifname]')" \
+		'["a1"]' "stats of one port"
+}
+
+# --------------------------------------------------------------- fuzz
+
+# Random requests of every command, attributes of random types, lengths
+# and nesting, from a process that may (root) and one that may not write.
+genl_fuzz()
+{
+	local marker splats i
+
+	[[ -x $NLFUZZ ]] || { skip "$NLFUZZ is not built"; return; }
+	setup
+	check_err $? "setup"
+	sctl switch set -n "$NS" tag-source dscp
+	check_err $? "dscp"
+	marker="sluice-genl-fuzz $$ $RANDOM"
+	echo "<6>$marker start" >/dev/kmsg
+
+	ip netns exec "$NS" "$NLFUZZ" -n 100000 -s 1 >/dev/null
+	check_err $? "nlfuzz as root"
+	ip netns exec "$NS" unshare -U -r "$NLFUZZ" -n 10000 -s 2 >/dev/null
+	check_err $? "nlfuzz in a user namespace"
+
+	echo "<6>$marker end" >/dev/kmsg
+	splats=$(dmesg | awk -v m="$marker start" 'found; index($0, m) { found = 1 }' |
+		grep -E 'WARNING:|BUG:|Oops|general protection|refcount_t:|UBSAN:|KASAN:|Call Trace:|list_(add|del) corruption')
+	check_eq "$splats" "" "dmesg after the fuzz"
+
+	# The module still works, and still unloads.
+	check_eq "$(sctl switch show -n "$NS" -j | jq -r .ports)" 1 "ports after the fuzz"
+	tc -n "$NS" qdisc del dev a0 root
+	check_err $? "qdisc del"
+	ip netns del "$NS"
+	for ((i = 0; i < 50; i++)); do
+		[[ $(cat /sys/module/sch_sluice/refcnt) == 0 ]] && break
+		sleep 0.1
+	done
+	rmmod sch_sluice
+	check_err $? "rmmod after the fuzz"
+	insmod "$SLUICE_KO"
+	check_err $? "insmod again"
+}
+
+tests_run
