@@ -313,7 +313,7 @@ genl_rejects_kernel()
 		switch-set u8 $A_TAG_SOURCE $SRC_IP_TTL
 
 	# MAP_LOAD: one bad entry after a good one, nothing applied.
-	e=(entry a0 $MAP_IN 0 0 0)
+	e=(entry a0 "$MAP_IN" 0 0 0)
 	rejects "sch_sluice: map entry 1 (port $a0, in, tag 1): priority above 7" \
 		map-load "${e[@]}" entry a0 $MAP_IN 1 8 0
 	rejects "sch_sluice: map entry 1 (port $a0, eg, tag 1): class above 15" \
