@@ -387,7 +387,7 @@ static int is_keyword(const char *word)
 static int parse_entry(struct qopt_parser *p, unsigned int tag, const char *word)
 {
 	const struct sluice_tag_info *ti = sluice_tag_info(tag);
-	struct sluice_map *map = &p->o->maps[tag];
+	struct sluice_class_map *map = &p->o->maps[tag];
 	struct sluice_map_range r;
 	unsigned int v;
 

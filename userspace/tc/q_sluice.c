@@ -94,7 +94,7 @@ static struct rtattr *begin_nest(struct nlmsghdr *n, int maxlen, int type)
 }
 
 static int put_map(struct nlmsghdr *n, const struct sluice_tag_info *ti,
-		   const struct sluice_map *map)
+		   const struct sluice_class_map *map)
 {
 	struct tc_sluice_map_entry e = {};
 	struct rtattr *nest;

@@ -17,7 +17,7 @@
 #define SLUICE_MAP_STRLEN	512
 
 /* Some entries of one map: tclass[v] is meaningful when bit v of given is set. */
-struct sluice_map {
+struct sluice_class_map {
 	__u64	given;
 	__u8	tclass[SLUICE_MAP_MAX_VALUES];
 };

@@ -69,7 +69,7 @@ struct sluice_qopt {
 	 */
 	__u8			default_maps;
 	/* Indexed by enum tc_sluice_tag: maps[TC_SLUICE_TAG_DSCP] is dscp-map. */
-	struct sluice_map	maps[__TC_SLUICE_TAG_MAX];
+	struct sluice_class_map	maps[__TC_SLUICE_TAG_MAX];
 	__u64			rate;		/* bits/s, 0: unshaped */
 	__u8			pfc;		/* BIT(p): lossless priorities */
 	__u8			pause_rx;	/* 0 or 1 */
