@@ -47,5 +47,9 @@ int route_main(const struct command *cmd, int argc, char **argv);
 int tag_main(const struct command *cmd, int argc, char **argv);
 int analyze_main(const struct command *cmd, int argc, char **argv);
 int headroom_main(const struct command *cmd, int argc, char **argv);
+int switch_main(const struct command *cmd, int argc, char **argv);
+int map_main(const struct command *cmd, int argc, char **argv);
+int port_stats_main(const struct command *cmd, int argc, char **argv);
+int monitor_main(const struct command *cmd, int argc, char **argv);
 
 #endif /* _SLUICECTL_H */

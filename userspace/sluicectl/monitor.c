@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sluicectl monitor [-n NETNS] [-j | --json] [--count N] [--timeout SECONDS]
+ *
+ * The switch's "events" group as it happens: one line per event (one JSON
+ * object per line with -j), flushed at once, so that a script can read
+ * them from a pipe.  "monitoring" comes first, once subscribed: a script
+ * that waits for it misses no event it triggers afterwards.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "opts.h"
+#include "sw.h"
+
+enum opt_id { OPT_NETNS, OPT_JSON, OPT_COUNT, OPT_TIMEOUT };
+
+static const struct opt opts[] = {
+	[OPT_NETNS]	= { "--netns", "-n", true },
+	[OPT_JSON]	= { "--json", "-j", false },
+	[OPT_COUNT]	= { "--count", NULL, true },
+	[OPT_TIMEOUT]	= { "--timeout", NULL, true },
+};
+
+#define N_OPTS	ARRAY_SIZE(opts)
+
+/* The longest --timeout: a day is beyond any test's patience. */
+#define TIMEOUT_MAX_MS	(7 * 24 * 3600 * 1000LL)
+
+struct monitor {
+	bool		json;
+	uint64_t	count;		/* 0: no limit */
+	uint64_t	seen;
+	bool		failed;		/* stdout went away */
+};
+
+static const char *const event_names[] = {
+	[SLUICE_EVENT_SWITCH]	= "switch",
+	[SLUICE_EVENT_MAPS]	= "maps",
+	[SLUICE_EVENT_PORT_ADD]	= "port-add",
+	[SLUICE_EVENT_PORT_DEL]	= "port-del",
+};
+
+static const char *event_name(uint8_t event)
+{
+	if (event == SLUICE_EVENT_LOST)
+		return "lost";
+	if (event < ARRAY_SIZE(event_names) && event_names[event])
+		return event_names[event];
+	return NULL;
+}
+
+static void print_text(const struct sluice_nl_event *ev)
+{
+	const char *name = event_name(ev->event);
+	char buf[16];
+
+	if (name)
+		fputs(name, stdout);
+	else
+		printf("event %u", ev->event);
+	if (ev->event == SLUICE_EVENT_LOST)
+		fputs(" (the kernel dropped events: the monitor fell behind)",
+		      stdout);
+	if (ev->has_ifname)
+		printf(" %s", ev->ifname);
+	if (ev->has_ifindex)
+		printf(" ifindex %u", ev->ifindex);
+	if (ev->has_tag_source)
+		printf(" tag-source %s", sw_source(ev->tag_source, buf));
+	if (ev->has_generation)
+		printf(" generation %u", ev->generation);
+	if (ev->has_counts)
+		printf(" in %u eg %u tag %u ports %u", ev->counts.in,
+		       ev->counts.eg, ev->counts.tag, ev->counts.ports);
+	putchar('\n');
+}
+
+static int print_json(const struct sluice_nl_event *ev)
+{
+	const char *name = event_name(ev->event);
+	json_object *o = json_object_new_object();
+	bool ok;
+
+	ok = o && jadd(o, "event", name ? json_object_new_string(name) :
+					  jnum(ev->event));
+	if (ok && ev->has_ifname)
+		ok = jadd(o, "ifname", json_object_new_string(ev->ifname));
+	if (ok && ev->has_ifindex)
+		ok = jadd(o, "ifindex", jnum(ev->ifindex));
+	if (ok && ev->has_tag_source)
+		ok = jadd(o, "tag_source", sw_jsource(ev->tag_source));
+	if (ok && ev->has_generation)
+		ok = jadd(o, "generation", jnum(ev->generation));
+	if (ok && ev->has_counts)
+		ok = jadd(o, "map_entries", sw_jcounts(&ev->counts));
+	return sw_jprint(o, ok);
+}
+
+/* Prints one event; 0 (stop) when --count is reached or stdout failed. */
+static int on_event(const struct sluice_nl_event *ev, void *arg)
+{
+	struct monitor *m = arg;
+
+	if (m->json) {
+		if (print_json(ev))
+			m->failed = true;
+	} else {
+		print_text(ev);
+	}
+	if (fflush(stdout) || ferror(stdout))
+		m->failed = true;
+	/* a loss is news about the monitor, not an event of the switch */
+	if (ev->event != SLUICE_EVENT_LOST)
+		m->seen++;
+	return !m->failed && (!m->count || m->seen < m->count);
+}
+
+/* SECONDS: a whole or decimal number ("2", "0.5"), to milliseconds. */
+static bool parse_timeout(const char *s, long long *ms)
+{
+	const char *p = s;
+	long long whole = 0, frac = 0, scale = 1000;
+
+	if (*p < '0' || *p > '9')
+		return false;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		whole = whole * 10 + (*p - '0');
+		if (whole > TIMEOUT_MAX_MS / 1000)
+			return false;
+	}
+	if (*p == '.') {
+		if (p[1] < '0' || p[1] > '9')
+			return false;
+		for (p++; *p >= '0' && *p <= '9'; p++) {
+			scale /= 10;
+			frac += (*p - '0') * scale;
+		}
+	}
+	*ms = whole * 1000 + frac;
+	return !*p && *ms > 0;
+}
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+static void print_help(const struct command *cmd)
+{
+	printf("Usage: sluicectl %s %s\n\n%s.\n\n"
+	       "Prints \"monitoring\" once subscribed, then one line per event;\n"
+	       "ends after --count events or at --timeout (exit 0 either way).\n",
+	       cmd->name, cmd->usage, cmd->help);
+}
+
+int monitor_main(const struct command *cmd, int argc, char **argv)
+{
+	struct monitor m = { 0 };
+	const char *val[N_OPTS];
+	char err[SLUICE_ERRLEN];
+	long long timeout = 0, deadline = 0, left;
+	struct sluice_nl *nl;
+	uint64_t v;
+	int n, ret;
+
+	ret = opts_parse(argc, argv, opts, N_OPTS,
+			 OPT_BIT(OPT_NETNS) | OPT_BIT(OPT_JSON) |
+			 OPT_BIT(OPT_COUNT) | OPT_BIT(OPT_TIMEOUT), val, NULL,
+			 0, &n, err, sizeof(err));
+	if (ret > 0) {
+		print_help(cmd);
+		return 0;
+	}
+	if (ret)
+		return usage_error(cmd, "%s", err);
+	if (val[OPT_COUNT]) {
+		if (!opts_number(val[OPT_COUNT], 1, UINT64_MAX, &v))
+			return usage_error(cmd, "--count: \"%s\" is not a number of 1 or more",
+					   val[OPT_COUNT]);
+		m.count = v;
+	}
+	if (val[OPT_TIMEOUT] && !parse_timeout(val[OPT_TIMEOUT], &timeout))
+		return usage_error(cmd, "--timeout: \"%s\" is not a number of seconds above 0 (at most a week)",
+				   val[OPT_TIMEOUT]);
+	m.json = val[OPT_JSON];
+	ret = sw_open(val[OPT_NETNS], &nl);
+	if (ret)
+		return ret;
+	if (sluice_nl_subscribe(nl, err, sizeof(err))) {
+		sluice_nl_close(nl);
+		return sw_fail(err);
+	}
+	if (m.json)
+		puts("{\"monitoring\":true}");
+	else
+		puts("monitoring");
+	if (fflush(stdout))
+		m.failed = true;
+	if (timeout)
+		deadline = now_ms() + timeout;
+	while (!m.failed && (!m.count || m.seen < m.count)) {
+		left = -1;
+		if (timeout) {
+			left = deadline - now_ms();
+			if (left <= 0)
+				break;
+		}
+		ret = sluice_nl_events(nl, left, on_event, &m, err,
+				       sizeof(err));
+		if (ret < 0) {
+			ret = sw_fail(err);
+			break;
+		}
+		ret = 0;
+	}
+	sluice_nl_close(nl);
+	if (m.failed) {
+		fprintf(stderr, "sluicectl: cannot write output: %s\n",
+			strerror(errno));
+		return EXIT_RUNTIME;
+	}
+	return ret;
+}

@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sluicectl stats [-n NETNS] [-j | --json] [DEV]
+ *
+ * The ports of the switch: each one's link and PFC settings and counters
+ * (struct sluice_port_stats), then a row per egress class and ingress
+ * priority (struct sluice_prio_stats), under the uapi's field names.
+ */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "opts.h"
+#include "sw.h"
+
+enum opt_id { OPT_NETNS, OPT_JSON };
+
+static const struct opt opts[] = {
+	[OPT_NETNS]	= { "--netns", "-n", true },
+	[OPT_JSON]	= { "--json", "-j", false },
+};
+
+#define N_OPTS	ARRAY_SIZE(opts)
+
+/* A field of a uapi struct: its name, place and width. */
+struct field {
+	const char	*name;
+	size_t		off;
+	size_t		size;
+};
+
+#define F(type, f)	{ #f, offsetof(type, f), sizeof(((type *)0)->f) }
+
+/* The first line of a port: its settings. */
+static const struct field port_settings[] = {
+	F(struct sluice_port_stats, classes),
+	F(struct sluice_port_stats, rate),
+	F(struct sluice_port_stats, pfc),
+	F(struct sluice_port_stats, xoff),
+	F(struct sluice_port_stats, xon),
+	F(struct sluice_port_stats, headroom),
+	F(struct sluice_port_stats, pause_time),
+};
+
+static const struct field port_counters[] = {
+	F(struct sluice_port_stats, pfc_tx),
+	F(struct sluice_port_stats, pfc_rx),
+	F(struct sluice_port_stats, pause_rx),
+	F(struct sluice_port_stats, pause_malformed),
+	F(struct sluice_port_stats, pause_untrusted),
+	F(struct sluice_port_stats, limit_drops),
+	F(struct sluice_port_stats, headroom_drops),
+	F(struct sluice_port_stats, untagged),
+	F(struct sluice_port_stats, backlog),
+	F(struct sluice_port_stats, qlen),
+};
+
+static const struct field prio_counters[] = {
+	F(struct sluice_prio_stats, packets),
+	F(struct sluice_prio_stats, bytes),
+	F(struct sluice_prio_stats, drops),
+	F(struct sluice_prio_stats, backlog),
+	F(struct sluice_prio_stats, qlen),
+	F(struct sluice_prio_stats, pfc_rx),
+	F(struct sluice_prio_stats, xon_rx),
+	F(struct sluice_prio_stats, paused_us),
+	F(struct sluice_prio_stats, ecn_marks),
+	F(struct sluice_prio_stats, ingress_bytes),
+	F(struct sluice_prio_stats, ingress_peak),
+	F(struct sluice_prio_stats, xoff_tx),
+	F(struct sluice_prio_stats, xon_tx),
+};
+
+#undef F
+
+static const struct {
+	uint32_t	bit;
+	const char	*name;
+} prio_flags[] = {
+	{ SLUICE_PRIO_F_CLASS, "class" },
+	{ SLUICE_PRIO_F_PAUSED, "paused" },
+	{ SLUICE_PRIO_F_XOFF, "xoff" },
+	{ SLUICE_PRIO_F_LOSSLESS, "lossless" },
+};
+
+static uint64_t value(const void *s, const struct field *f)
+{
+	const char *p = (const char *)s + f->off;
+	uint64_t v64;
+	uint32_t v32;
+	uint16_t v16;
+
+	switch (f->size) {
+	case 8:
+		memcpy(&v64, p, 8);
+		return v64;
+	case 4:
+		memcpy(&v32, p, 4);
+		return v32;
+	case 2:
+		memcpy(&v16, p, 2);
+		return v16;
+	}
+	return *(const uint8_t *)p;
+}
+
+static void print_fields(const void *s, const struct field *f, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		printf(" %s %llu", f[i].name,
+		       (unsigned long long)value(s, &f[i]));
+}
+
+static bool add_fields(json_object *o, const void *s, const struct field *f,
+		       size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!jadd(o, f[i].name, jnum(value(s, &f[i]))))
+			return false;
+	return true;
+}
+
+/* "class,lossless", or "-" for none; unknown bits in hex. */
+static void flag_names(uint32_t flags, char *buf, size_t size)
+{
+	size_t i, len = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < ARRAY_SIZE(prio_flags); i++)
+		if (flags & prio_flags[i].bit) {
+			len += snprintf(buf + len, size - len, "%s%s",
+					len ? "," : "", prio_flags[i].name);
+			flags &= ~prio_flags[i].bit;
+		}
+	if (flags)
+		len += snprintf(buf + len, size - len, "%s%#x", len ? "," : "",
+				flags);
+	if (!len)
+		snprintf(buf, size, "-");
+}
+
+static void print_text(const struct sluice_port_info *p, uint32_t n)
+{
+	char flags[64];
+	uint32_t i, k;
+
+	for (i = 0; i < n; i++) {
+		printf("port %s ifindex %u", p[i].ifname, p[i].ifindex);
+		print_fields(&p[i].port, port_settings,
+			     ARRAY_SIZE(port_settings));
+		putchar('\n');
+		putchar(' ');
+		print_fields(&p[i].port, port_counters,
+			     ARRAY_SIZE(port_counters));
+		putchar('\n');
+		for (k = 0; k < p[i].n_prio; k++) {
+			flag_names(p[i].prio[k].flags, flags, sizeof(flags));
+			printf("  prio %u flags %s", p[i].prio[k].index, flags);
+			print_fields(&p[i].prio[k], prio_counters,
+				     ARRAY_SIZE(prio_counters));
+			putchar('\n');
+		}
+	}
+}
+
+static json_object *jflags(uint32_t flags)
+{
+	json_object *a = json_object_new_array();
+	size_t i;
+
+	for (i = 0; a && i < ARRAY_SIZE(prio_flags); i++) {
+		if (!(flags & prio_flags[i].bit))
+			continue;
+		if (json_object_array_add(a, json_object_new_string(prio_flags[i].name))) {
+			json_object_put(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
+static json_object *jport(const struct sluice_port_info *p)
+{
+	json_object *o = json_object_new_object(), *rows = NULL, *r;
+	bool ok;
+	uint32_t k;
+
+	ok = o && jadd(o, "ifname", json_object_new_string(p->ifname)) &&
+	     jadd(o, "ifindex", jnum(p->ifindex)) &&
+	     add_fields(o, &p->port, port_settings, ARRAY_SIZE(port_settings)) &&
+	     add_fields(o, &p->port, port_counters, ARRAY_SIZE(port_counters));
+	if (ok) {
+		rows = json_object_new_array_ext(p->n_prio);
+		ok = jadd(o, "prios", rows);
+	}
+	for (k = 0; ok && k < p->n_prio; k++) {
+		r = json_object_new_object();
+		ok = r && !json_object_array_add(rows, r);
+		if (!ok) {
+			json_object_put(r);
+			break;
+		}
+		ok = jadd(r, "index", jnum(p->prio[k].index)) &&
+		     jadd(r, "flags", jflags(p->prio[k].flags)) &&
+		     add_fields(r, &p->prio[k], prio_counters,
+				ARRAY_SIZE(prio_counters));
+	}
+	if (ok)
+		return o;
+	json_object_put(o);
+	return NULL;
+}
+
+static int print_json(const struct sluice_port_info *p, uint32_t n)
+{
+	json_object *a = json_object_new_array_ext(n), *o;
+	bool ok = a;
+	uint32_t i;
+
+	for (i = 0; ok && i < n; i++) {
+		o = jport(&p[i]);
+		ok = o && !json_object_array_add(a, o);
+		if (!ok)
+			json_object_put(o);
+	}
+	return sw_jprint(a, ok);
+}
+
+static void print_help(const struct command *cmd)
+{
+	printf("Usage: sluicectl %s %s\n\n%s.\n", cmd->name, cmd->usage,
+	       cmd->help);
+}
+
+int port_stats_main(const struct command *cmd, int argc, char **argv)
+{
+	struct sluice_port_info *ports = NULL;
+	const char *val[N_OPTS], *dev[8];
+	char err[SLUICE_ERRLEN];
+	struct sluice_nl *nl;
+	uint32_t ifindex = 0, n;
+	int n_dev, ret;
+
+	ret = opts_parse(argc, argv, opts, N_OPTS,
+			 OPT_BIT(OPT_NETNS) | OPT_BIT(OPT_JSON), val, dev,
+			 ARRAY_SIZE(dev), &n_dev, err, sizeof(err));
+	if (ret > 0) {
+		print_help(cmd);
+		return 0;
+	}
+	if (ret)
+		return usage_error(cmd, "%s", err);
+	if (n_dev > 1)
+		return usage_error(cmd, "one device at most, not %d", n_dev);
+	if (n_dev && !sluice_ifname_ok(dev[0]))
+		return usage_error(cmd, "\"%s\" is not a device name", dev[0]);
+	ret = sw_open(val[OPT_NETNS], &nl);
+	if (ret)
+		return ret;
+	if (n_dev) {
+		ret = sluice_nl_ifindex(nl, dev[0], &ifindex);
+		if (ret) {
+			fprintf(stderr, "sluicectl: stats: device \"%s\": %s\n",
+				dev[0], strerror(-ret));
+			sluice_nl_close(nl);
+			return EXIT_RUNTIME;
+		}
+	}
+	ret = sluice_nl_stats_get(nl, ifindex, &ports, &n, err, sizeof(err));
+	sluice_nl_close(nl);
+	if (ret)
+		return sw_fail(err);
+	if (n_dev && !n) {
+		fprintf(stderr, "sluicectl: stats: %s is not a port of the switch (no sluice root qdisc)\n",
+			dev[0]);
+		ret = EXIT_RUNTIME;
+	} else if (val[OPT_JSON]) {
+		ret = print_json(ports, n);
+	} else {
+		print_text(ports, n);
+	}
+	free(ports);
+	return ret;
+}
