@@ -372,7 +372,7 @@ events_wait()
 
 genl_events()
 {
-	local out file pid lines
+	local out file pid lines gen0
 
 	setup
 	check_err $? "setup"
@@ -384,6 +384,7 @@ genl_events()
 	eg * 8 2
 	end
 	EOF
+	gen0=$(gen "$NS")
 	out=$(mktemp /tmp/sluice-events.XXXXXX)
 	defer rm -f "$out"
 	sctl monitor -n "$NS" -j --count 6 --timeout 60 >"$out" &
@@ -410,7 +411,7 @@ genl_events()
 		paste -sd ' ')
 	log_info "events: $lines"
 	check_eq "$lines" \
-		"[\"switch\",\"dscp\"] [\"maps\",1] [\"port_add\",\"b0\"] [\"port_del\",\"b0\"] [\"maps\",2] [\"switch\",\"none\"]" \
+		"[\"switch\",\"dscp\"] [\"maps\",$((gen0 + 1))] [\"port-add\",\"b0\"] [\"port-del\",\"b0\"] [\"maps\",$((gen0 + 2))] [\"switch\",\"none\"]" \
 		"events"
 }
 
@@ -514,15 +515,25 @@ genl_stats()
 		"ports, by ifindex"
 	for d in a0 a1 a2; do
 		check_eq "$(echo "$js" | jq -r --arg d $d \
-			'.[] | select(.ifname == $d) | [.classes[] | select(.flags | index("class")) | .packets] | join(" ")')" \
+			'.[] | select(.ifname == $d) | [.prios[]
+			 | select(any(.flags[]; . == "class")) | .packets | tostring]
+			 | join(" ")')" \
 			"$(class_stats "$NS" $d packets)" "$d: packets per class"
 	done
-	check_eq "$(echo "$js" | jq -c '[.[] | [.port.classes, .port.rate, (.classes | length)]]')" \
-		'[[8,10000000,8],[4,0,8],[16,100000000,16]]' \
-		"classes, rate and rows of each port"
-	check_eq "$(echo "$js" | jq -c '.[2].port.pfc')" '[3,5]' "a2's pfc"
+	check_eq "$(echo "$js" | jq -c '[.[] | [.classes, .rate, .pfc, (.prios | length)]]')" \
+		'[[8,10000000,0,8],[4,0,0,8],[16,100000000,40,16]]' \
+		"classes, rate, pfc and rows of each port"
+	# A port of 4 classes still has 8 ingress priorities.
+	check_eq "$(echo "$js" | jq -c '.[1].prios | map(.flags)')" \
+		'[["class"],["class"],["class"],["class"],[],[],[],[]]' \
+		"a1's rows"
+	check_eq "$(echo "$js" | jq -c '.[2].prios | map(.flags) | .[2:6]')" \
+		'[["class"],["class","lossless"],["class"],["class","lossless"]]' \
+		"a2's rows 2 to 5"
 	check_eq "$(sctl stats -n "$NS" -j a1 | jq -c '[.[] | .ifname]')" \
 		'["a1"]' "stats of one port"
+	check_eq "$(sctl stats -n "$NS" -j a1 | jq -c '.[0]')" \
+		"$(echo "$js" | jq -c '.[1]')" "stats of one port against all"
 }
 
 # --------------------------------------------------------------- fuzz
