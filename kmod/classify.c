@@ -1,16 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Reading the tag a frame is classified by.  A root qdisc sees the frame
+ * Reading the tag a frame is classified by, and Tagger's datapath: the
+ * switch's maps decide a frame's ingress priority, egress class and new
+ * tag, which is then written into the frame.  A root qdisc sees the frame
  * from its Ethernet header on (__dev_queue_xmit resets the mac header to
  * skb->data), and sluice only attaches to Ethernet devices, so offsets
  * here are from skb->data.  Headers are read with skb_header_pointer:
- * nothing is assumed linear and nothing is written.
+ * nothing is assumed linear.  Only a retag writes, after making the
+ * headers it writes private and linear (skb_ensure_writable).
  */
 #include <linux/if_ether.h>
 #include <linux/if_vlan.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <linux/skbuff.h>
+#include <net/dsfield.h>
+#include <net/inet_ecn.h>
 #include <uapi/linux/mpls.h>
 
 #include "sluice.h"
@@ -58,45 +63,101 @@ static int pcp_read(const struct sk_buff *skb)
 	return (ntohs(vh[1]) & VLAN_PRIO_MASK) >> VLAN_PRIO_SHIFT;
 }
 
+/* The IP version (4 or 6) of the payload and its offset, 0 if not IP. */
+static int ip_version(const struct sk_buff *skb, unsigned int *off)
+{
+	__be16 type = payload_type(skb, off);
+	u8 buf;
+	const u8 *h;
+
+	if (type != htons(ETH_P_IP) && type != htons(ETH_P_IPV6))
+		return 0;
+	h = skb_header_pointer(skb, *off, sizeof(buf), &buf);
+	if (!h)
+		return 0;
+	if ((*h >> 4 == 4 && type == htons(ETH_P_IP)) ||
+	    (*h >> 4 == 6 && type == htons(ETH_P_IPV6)))
+		return *h >> 4;
+	return 0;
+}
+
 static int dscp_read(const struct sk_buff *skb)
 {
 	unsigned int off;
 	u8 buf[2];
 	const u8 *h;
 
-	switch (payload_type(skb, &off)) {
-	case htons(ETH_P_IP):
+	switch (ip_version(skb, &off)) {
+	case 4:
 		h = skb_header_pointer(skb, off, sizeof(buf), buf);
-		if (!h || h[0] >> 4 != 4)
-			return -1;
-		return h[1] >> 2;
-	case htons(ETH_P_IPV6):
+		return h ? h[1] >> 2 : -1;
+	case 6:
 		/* Version 4 bits, traffic class 8 bits across two bytes. */
 		h = skb_header_pointer(skb, off, sizeof(buf), buf);
-		if (!h || h[0] >> 4 != 6)
-			return -1;
-		return (((h[0] & 0x0f) << 4) | (h[1] >> 4)) >> 2;
+		return h ? (((h[0] & 0x0f) << 4) | (h[1] >> 4)) >> 2 : -1;
 	default:
 		return -1;
+	}
+}
+
+/* IPv4 TTL or IPv6 hop limit. */
+static int ip_ttl_read(const struct sk_buff *skb)
+{
+	unsigned int off;
+	u8 buf;
+	const u8 *h;
+
+	switch (ip_version(skb, &off)) {
+	case 4:
+		off += offsetof(struct iphdr, ttl);
+		break;
+	case 6:
+		off += offsetof(struct ipv6hdr, hop_limit);
+		break;
+	default:
+		return -1;
+	}
+	h = skb_header_pointer(skb, off, sizeof(buf), &buf);
+	return h ? *h : -1;
+}
+
+/* The top label stack entry and its offset; false if not MPLS. */
+static bool mpls_lse(const struct sk_buff *skb, unsigned int *off, u32 *lse)
+{
+	__be32 buf;
+	const __be32 *p;
+
+	switch (payload_type(skb, off)) {
+	case htons(ETH_P_MPLS_UC):
+	case htons(ETH_P_MPLS_MC):
+		p = skb_header_pointer(skb, *off, sizeof(buf), &buf);
+		if (!p)
+			return false;
+		*lse = ntohl(*p);
+		return true;
+	default:
+		return false;
 	}
 }
 
 static int mpls_tc_read(const struct sk_buff *skb)
 {
 	unsigned int off;
-	__be32 buf;
-	const __be32 *lse;
+	u32 lse;
 
-	switch (payload_type(skb, &off)) {
-	case htons(ETH_P_MPLS_UC):
-	case htons(ETH_P_MPLS_MC):
-		lse = skb_header_pointer(skb, off, sizeof(buf), &buf);
-		if (!lse)
-			return -1;
-		return (ntohl(*lse) & MPLS_LS_TC_MASK) >> MPLS_LS_TC_SHIFT;
-	default:
+	if (!mpls_lse(skb, &off, &lse))
 		return -1;
-	}
+	return (lse & MPLS_LS_TC_MASK) >> MPLS_LS_TC_SHIFT;
+}
+
+static int mpls_ttl_read(const struct sk_buff *skb)
+{
+	unsigned int off;
+	u32 lse;
+
+	if (!mpls_lse(skb, &off, &lse))
+		return -1;
+	return (lse & MPLS_LS_TTL_MASK) >> MPLS_LS_TTL_SHIFT;
 }
 
 /*
@@ -116,4 +177,199 @@ int sluice_tag_read(const struct sk_buff *skb, unsigned int tag)
 	default:
 		return -1;
 	}
+}
+
+/*
+ * The tag the frame had on the wire when it arrived, -1 if it has none.
+ * Routing decremented the TTL of a frame that came in on another port
+ * (IPv4, IPv6 and MPLS forwarding alike): add that back.  The result may
+ * be 256 for a frame that was not routed; no table has such a tag.
+ */
+static int wire_tag(const struct sk_buff *skb, u8 source, int ifindex)
+{
+	int tag;
+
+	switch (source) {
+	case SLUICE_TAG_SOURCE_IP_TTL:
+		tag = ip_ttl_read(skb);
+		break;
+	case SLUICE_TAG_SOURCE_MPLS_TTL:
+		tag = mpls_ttl_read(skb);
+		break;
+	case SLUICE_TAG_SOURCE_DSCP:
+		return dscp_read(skb);
+	case SLUICE_TAG_SOURCE_MPLS_TC:
+		return mpls_tc_read(skb);
+	case SLUICE_TAG_SOURCE_PCP:
+		return pcp_read(skb);
+	default:
+		return -1;
+	}
+	if (tag >= 0 && skb->skb_iif && skb->skb_iif != ifindex)
+		tag++;
+	return tag;
+}
+
+/*
+ * Where a missing entry falls back to: the egress qdisc's own map of the
+ * same tag, or for a TTL, which has no such map, its default class.
+ */
+static unsigned int fallback_class(const struct sluice_config *cfg,
+				   u8 source, unsigned int tag)
+{
+	switch (source) {
+	case SLUICE_TAG_SOURCE_DSCP:
+		return cfg->map[TC_SLUICE_TAG_DSCP][tag];
+	case SLUICE_TAG_SOURCE_MPLS_TC:
+		return cfg->map[TC_SLUICE_TAG_MPLS_TC][tag];
+	case SLUICE_TAG_SOURCE_PCP:
+		return cfg->map[TC_SLUICE_TAG_PCP][tag];
+	default:
+		return cfg->defclass;
+	}
+}
+
+bool sluice_tagger_classify(struct Qdisc *sch, struct sk_buff *skb,
+			    struct sluice_tag_result *t)
+{
+	const struct sluice_config *cfg =
+		&((struct sluice_sched *)qdisc_priv(sch))->cfg;
+	struct net_device *dev = qdisc_dev(sch);
+	struct net *net = dev_net(dev);
+	const struct sluice_tagmap *map;
+	struct sluice_tagmap_hit hit;
+	unsigned long counters;
+	unsigned int fallback;
+	int tag;
+
+	/* One table for all three lookups and the source. */
+	map = sluice_switch_tagmap_bh(net);
+	t->source = sluice_tagmap_source(map);
+	if (t->source == SLUICE_TAG_SOURCE_NONE)
+		return false;
+	t->retag = false;
+	tag = wire_tag(skb, t->source, dev->ifindex);
+	if (tag < 0) {
+		t->prio = cfg->defclass;
+		t->cls = cfg->defclass;
+		sluice_switch_count(net, BIT(SLUICE_SW_UNTAGGED));
+		return true;
+	}
+
+	sluice_tagmap_lookup(map, dev->ifindex, skb->skb_iif, tag, &hit);
+	fallback = fallback_class(cfg, t->source, tag);
+	counters = BIT(SLUICE_SW_TAGGED);
+	if (hit.in != SLUICE_TAGMAP_NONE) {
+		t->prio = hit.in;
+	} else {
+		t->prio = fallback;
+		counters |= BIT(SLUICE_SW_IN_MISS);
+	}
+	if (hit.eg == SLUICE_TAGMAP_NONE) {
+		t->cls = fallback;
+		counters |= BIT(SLUICE_SW_EG_MISS);
+	} else if (hit.eg >= cfg->nclasses) {
+		t->cls = cfg->defclass;
+		counters |= BIT(SLUICE_SW_CLASS_INVALID);
+	} else {
+		t->cls = hit.eg;
+	}
+	/* A tag mapped to itself is left alone: no write, no count. */
+	if (hit.tag == SLUICE_TAGMAP_NONE) {
+		counters |= BIT(SLUICE_SW_TAG_MISS);
+	} else if (hit.tag != tag) {
+		t->retag = true;
+		t->new_tag = hit.tag;
+	}
+	sluice_switch_count(net, counters);
+	return true;
+}
+
+/* DSCP, keeping ECN; IPv4's header checksum follows. */
+static bool dscp_write(struct sk_buff *skb, u8 dscp)
+{
+	unsigned int off;
+
+	switch (ip_version(skb, &off)) {
+	case 4:
+		if (skb_ensure_writable(skb, off + sizeof(struct iphdr)))
+			return false;
+		ipv4_change_dsfield((struct iphdr *)(skb->data + off),
+				    INET_ECN_MASK, dscp << 2);
+		return true;
+	case 6:
+		if (skb_ensure_writable(skb, off + sizeof(struct ipv6hdr)))
+			return false;
+		ipv6_change_dsfield((struct ipv6hdr *)(skb->data + off),
+				    INET_ECN_MASK, dscp << 2);
+		return true;
+	default:
+		return false;
+	}
+}
+
+static bool mpls_tc_write(struct sk_buff *skb, u8 tc)
+{
+	unsigned int off;
+	__be32 *p;
+	u32 lse;
+
+	if (!mpls_lse(skb, &off, &lse) ||
+	    skb_ensure_writable(skb, off + sizeof(*p)))
+		return false;
+	p = (__be32 *)(skb->data + off);
+	*p = htonl((lse & ~MPLS_LS_TC_MASK) | tc << MPLS_LS_TC_SHIFT);
+	return true;
+}
+
+/* The outer VLAN tag: offloaded, or the first one in the frame. */
+static bool pcp_write(struct sk_buff *skb, u8 pcp)
+{
+	struct vlan_ethhdr *veth;
+	u16 tci;
+
+	if (skb_vlan_tag_present(skb)) {
+		tci = skb_vlan_tag_get(skb) & ~VLAN_PRIO_MASK;
+		__vlan_hwaccel_put_tag(skb, skb->vlan_proto,
+				       tci | pcp << VLAN_PRIO_SHIFT);
+		return true;
+	}
+	if (pcp_read(skb) < 0 || skb_ensure_writable(skb, VLAN_ETH_HLEN))
+		return false;
+	veth = (struct vlan_ethhdr *)skb->data;
+	tci = ntohs(veth->h_vlan_TCI) & ~VLAN_PRIO_MASK;
+	veth->h_vlan_TCI = htons(tci | pcp << VLAN_PRIO_SHIFT);
+	return true;
+}
+
+/*
+ * Under the qdisc lock: skb_ensure_writable() may copy the headers
+ * (GFP_ATOMIC) but neither sleeps nor sends.  A receive checksum that
+ * covered the old tag (CHECKSUM_COMPLETE) no longer holds: it is dropped,
+ * as forwarding does (skb_forward_csum).
+ */
+void sluice_tagger_retag(struct Qdisc *sch, struct sk_buff *skb,
+			 const struct sluice_tag_result *t)
+{
+	struct net *net = dev_net(qdisc_dev(sch));
+	bool done;
+
+	switch (t->source) {
+	case SLUICE_TAG_SOURCE_DSCP:
+		done = dscp_write(skb, t->new_tag);
+		break;
+	case SLUICE_TAG_SOURCE_MPLS_TC:
+		done = mpls_tc_write(skb, t->new_tag);
+		break;
+	case SLUICE_TAG_SOURCE_PCP:
+		done = pcp_write(skb, t->new_tag);
+		break;
+	default:
+		done = false;
+		break;
+	}
+	if (done)
+		skb_forward_csum(skb);
+	sluice_switch_count(net, done ? BIT(SLUICE_SW_RETAGGED) :
+					BIT(SLUICE_SW_RETAG_FAILED));
 }

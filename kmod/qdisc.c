@@ -115,26 +115,35 @@ static bool admit(struct Qdisc *sch, struct sluice_class *cl,
 	return false;
 }
 
+/*
+ * Queues a frame in class t->cls, charged to priority t->prio of its
+ * ingress port; under Tagger the two differ, and the frame is retagged
+ * once admitted.
+ */
 static int enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
-		       unsigned int c, struct sk_buff **to_free)
+		       const struct sluice_tag_result *t,
+		       struct sk_buff **to_free)
 {
 	struct sluice_sched *q = qdisc_priv(sch);
-	struct sluice_class *cl = &q->classes[c];
+	struct sluice_class *cl = &q->classes[t->cls];
 	unsigned int len = qdisc_pkt_len(skb);
 	u32 account;
 
 	/* Frames sent by this host have no ingress port to charge. */
 	if (skb->skb_iif) {
-		account = sluice_ingress_charge(skb, dev_net(qdisc_dev(sch)), c);
+		account = sluice_ingress_charge(skb, dev_net(qdisc_dev(sch)),
+						t->prio);
 	} else {
 		sluice_skb_cb(skb)->in = NULL;
 		account = 0;
 	}
-	if (unlikely(!admit(sch, cl, c, skb, account))) {
+	if (unlikely(!admit(sch, cl, t->cls, skb, account))) {
 		sluice_ingress_release(skb);
 		cl->qstats.drops++;
 		return qdisc_drop(skb, sch, to_free);
 	}
+	if (t->retag)
+		sluice_tagger_retag(sch, skb, t);
 
 	/* DCTCP step marking on the queue the frame joins. */
 	if (cl->ecn && cl->qstats.backlog > cl->ecn && INET_ECN_set_ce(skb))
@@ -142,7 +151,7 @@ static int enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
 	__qdisc_enqueue_tail(skb, &cl->q);
 	cl->qstats.backlog += len;
 	cl->peak_backlog = max(cl->peak_backlog, cl->qstats.backlog);
-	q->active |= BIT(c);
+	q->active |= BIT(t->cls);
 	qdisc_qstats_backlog_inc(sch, skb);
 	sch->q.qlen++;
 	return NET_XMIT_SUCCESS;
@@ -154,7 +163,8 @@ static int enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
  * that one frame of prev_len bytes became nb frames of len bytes.
  */
 static int enqueue_segments(struct sk_buff *skb, struct Qdisc *sch,
-			    unsigned int c, struct sk_buff **to_free)
+			    const struct sluice_tag_result *t,
+			    struct sk_buff **to_free)
 {
 	unsigned int len = 0, prev_len = qdisc_pkt_len(skb);
 	netdev_features_t features = netif_skb_features(skb);
@@ -168,7 +178,7 @@ static int enqueue_segments(struct sk_buff *skb, struct Qdisc *sch,
 	skb_list_walk_safe(segs, segs, nskb) {
 		skb_mark_not_on_list(segs);
 		qdisc_skb_cb(segs)->pkt_len = segs->len;
-		if (enqueue_one(segs, sch, c, to_free) == NET_XMIT_SUCCESS) {
+		if (enqueue_one(segs, sch, t, to_free) == NET_XMIT_SUCCESS) {
 			len += qdisc_pkt_len(segs);
 			nb++;
 		}
@@ -184,17 +194,22 @@ static int sluice_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 			  struct sk_buff **to_free)
 {
 	struct sluice_sched *q = qdisc_priv(sch);
-	unsigned int c;
+	struct sluice_tag_result t;
 
 	q->peek_ns = 0;
 	if (!sch->q.qlen)
 		q->link_idle = true;
 	if (unlikely(is_control(skb)))
 		return enqueue_control(skb, sch, to_free);
-	c = classify(sch, skb);
-	if (skb_is_gso(skb) && qdisc_pkt_len(skb) > q->classes[c].limit)
-		return enqueue_segments(skb, sch, c, to_free);
-	return enqueue_one(skb, sch, c, to_free);
+	/* A port of a switch with a tag source classifies by its maps. */
+	if (!q->port || !sluice_tagger_classify(sch, skb, &t)) {
+		t.cls = classify(sch, skb);
+		t.prio = t.cls;
+		t.retag = false;
+	}
+	if (skb_is_gso(skb) && qdisc_pkt_len(skb) > q->classes[t.cls].limit)
+		return enqueue_segments(skb, sch, &t, to_free);
+	return enqueue_one(skb, sch, &t, to_free);
 }
 
 /*

@@ -208,6 +208,7 @@ struct sluice_tag_result {
 	u8	cls;		/* egress class */
 	bool	retag;		/* write new_tag into the frame */
 	u8	new_tag;
+	u8	source;		/* the table's: where new_tag goes */
 };
 
 /*
@@ -238,6 +239,17 @@ int sluice_tagmap_port_entries(const struct sluice_tagmap *map,
 			       unsigned int pos, int *ifindex,
 			       struct sluice_map_entry *e, unsigned int max);
 
+/* The entries a frame meets: SLUICE_TAGMAP_NONE where there is none. */
+struct sluice_tagmap_hit {
+	u8	in;		/* in(I, t), else in(0, t) */
+	u8	eg;		/* eg(out E, t), else eg(I, t), else eg(0, t) */
+	u8	tag;		/* tag(E, t), else tag(0, t) */
+};
+
+/* O(1): two hash probes, at most six array reads.  Under RCU. */
+void sluice_tagmap_lookup(const struct sluice_tagmap *map, int out, int in,
+			  unsigned int tag, struct sluice_tagmap_hit *hit);
+
 /*
  * The switch (switch.c) holds the current table: always one, empty maps
  * and SLUICE_TAG_SOURCE_NONE at first.  Writers serialize on the
@@ -260,6 +272,23 @@ u32 sluice_switch_ports_gen(struct net *net);
 /* The pos-th port by ifindex from *ifindex on, with a reference. */
 struct sluice_port *sluice_port_next(struct net *net, unsigned long *ifindex);
 void sluice_port_put(struct sluice_port *port);
+
+/* For the datapath, under rcu_read_lock_bh: the table and the counters. */
+enum sluice_switch_counter {	/* the fields of struct sluice_switch_stats */
+	SLUICE_SW_TAGGED,
+	SLUICE_SW_UNTAGGED,
+	SLUICE_SW_IN_MISS,
+	SLUICE_SW_EG_MISS,
+	SLUICE_SW_TAG_MISS,
+	SLUICE_SW_RETAGGED,
+	SLUICE_SW_RETAG_FAILED,
+	SLUICE_SW_CLASS_INVALID,
+	SLUICE_SW_NR_COUNTERS,
+};
+
+const struct sluice_tagmap *sluice_switch_tagmap_bh(struct net *net);
+/* Adds one to each counter whose bit is set in @counters (this CPU's). */
+void sluice_switch_count(struct net *net, unsigned long counters);
 
 /*
  * The datapath (classify.c): with a tag source set, decides a frame's

@@ -10,18 +10,38 @@
  * is under port->lock, which nests inside any qdisc lock.  PFC frames are
  * never sent from there: a soft hrtimer sends them, outside every qdisc
  * lock, through the port's own qdisc, which queues them ahead of data.
+ *
+ * The switch also holds Tagger's table (tagmap.c): always one, replaced
+ * whole under RCU by writers that serialize on the switch's mutex, and
+ * per-CPU counters of what the datapath did with it.
  */
 #include <linux/etherdevice.h>
+#include <linux/mutex.h>
 #include <linux/netdevice.h>
+#include <linux/percpu.h>
 #include <linux/slab.h>
+#include <linux/u64_stats_sync.h>
 #include <linux/xarray.h>
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
 
 #include "sluice.h"
 
+struct sluice_switch_pcpu {
+	u64_stats_t		counters[SLUICE_SW_NR_COUNTERS];
+	struct u64_stats_sync	syncp;
+};
+
 struct sluice_net {
-	struct xarray	ports;		/* ifindex -> struct sluice_port */
+	struct xarray			ports;	/* ifindex -> sluice_port */
+	/* Written under RTNL, read without it. */
+	u32				nports;
+	u32				ports_gen;
+
+	struct mutex			lock;	/* writers of the table */
+	struct sluice_tagmap __rcu	*tagmap;
+	u32				generation;	/* of the maps */
+	struct sluice_switch_pcpu __percpu *stats;
 };
 
 static unsigned int sluice_net_id __read_mostly;
@@ -42,7 +62,7 @@ struct sluice_port *sluice_port_lookup_rcu(struct net *net, int ifindex)
 	return xa_load(&sluice_net(net)->ports, ifindex);
 }
 
-static void port_put(struct sluice_port *port)
+void sluice_port_put(struct sluice_port *port)
 {
 	if (refcount_dec_and_test(&port->refcnt))
 		kfree_rcu(port, rcu);
@@ -220,7 +240,7 @@ void sluice_ingress_release(struct sk_buff *skb)
 		}
 		spin_unlock_bh(&port->lock);
 	}
-	port_put(port);
+	sluice_port_put(port);
 }
 
 /* Called under the qdisc's tree lock whenever its configuration changes. */
@@ -263,17 +283,25 @@ struct sluice_port *sluice_port_alloc(struct Qdisc *sch)
 }
 
 /*
- * Publishes a fully set up port.  A qdisc that replaces another on the
- * same device takes its place in the table; the old one's detach then
- * leaves the entry alone.
+ * Publishes a fully set up port (RTNL held).  A qdisc that replaces
+ * another on the same device takes its place in the table; the old one's
+ * detach then leaves the entry alone, and the device stays a port.
  */
 int sluice_port_publish(struct sluice_port *port)
 {
+	struct net *net = dev_net(port->dev);
+	struct sluice_net *sn = sluice_net(net);
 	void *old;
 
-	old = xa_store(&sluice_net(dev_net(port->dev))->ports, port->ifindex,
-		       port, GFP_KERNEL);
-	return xa_is_err(old) ? xa_err(old) : 0;
+	old = xa_store(&sn->ports, port->ifindex, port, GFP_KERNEL);
+	if (xa_is_err(old))
+		return xa_err(old);
+	WRITE_ONCE(sn->ports_gen, sn->ports_gen + 1);
+	if (!old) {
+		WRITE_ONCE(sn->nports, sn->nports + 1);
+		sluice_genl_notify_port(net, SLUICE_EVENT_PORT_ADD, port->dev);
+	}
+	return 0;
 }
 
 /*
@@ -303,12 +331,21 @@ static struct sluice_port *current_port(struct net_device *dev,
 void sluice_port_detach(struct sluice_port *port)
 {
 	struct net_device *dev = port->dev;
-	struct sluice_net *sn = sluice_net(dev_net(dev));
+	struct net *net = dev_net(dev);
+	struct sluice_net *sn = sluice_net(net);
+	struct sluice_port *next = current_port(dev, port);
 	struct sk_buff *skb;
 	u8 paused;
 
-	xa_cmpxchg(&sn->ports, port->ifindex, port, current_port(dev, port),
-		   GFP_KERNEL);
+	if (xa_cmpxchg(&sn->ports, port->ifindex, port, next,
+		       GFP_KERNEL) == port) {
+		WRITE_ONCE(sn->ports_gen, sn->ports_gen + 1);
+		if (!next) {
+			WRITE_ONCE(sn->nports, sn->nports - 1);
+			sluice_genl_notify_port(net, SLUICE_EVENT_PORT_DEL,
+						dev);
+		}
+	}
 	spin_lock_bh(&port->lock);
 	paused = port->xoff_state | port->xon_pending;
 	port->xoff_state = 0;
@@ -330,20 +367,162 @@ void sluice_port_detach(struct sluice_port *port)
 			local_bh_enable();
 		}
 	}
-	port_put(port);
+	sluice_port_put(port);
+}
+
+void sluice_switch_lock(struct net *net)
+{
+	mutex_lock(&sluice_net(net)->lock);
+}
+
+void sluice_switch_unlock(struct net *net)
+{
+	mutex_unlock(&sluice_net(net)->lock);
+}
+
+const struct sluice_tagmap *sluice_switch_tagmap(struct net *net)
+{
+	struct sluice_net *sn = sluice_net(net);
+
+	return rcu_dereference_protected(sn->tagmap,
+					 lockdep_is_held(&sn->lock));
+}
+
+const struct sluice_tagmap *sluice_switch_tagmap_bh(struct net *net)
+{
+	return rcu_dereference_bh(sluice_net(net)->tagmap);
+}
+
+u32 sluice_switch_generation(struct net *net)
+{
+	return READ_ONCE(sluice_net(net)->generation);
+}
+
+/*
+ * Frames that looked the old table up may still be using it: it is freed
+ * after a grace period.  The generation skips 0 when it wraps, so a dump
+ * can use it as its consistency sequence (0 there means "not tracked").
+ */
+void sluice_switch_tagmap_set(struct net *net, struct sluice_tagmap *map,
+			      bool maps_changed)
+{
+	struct sluice_net *sn = sluice_net(net);
+	struct sluice_tagmap *old;
+
+	old = rcu_replace_pointer(sn->tagmap, map, lockdep_is_held(&sn->lock));
+	if (maps_changed)
+		WRITE_ONCE(sn->generation, sn->generation + 1 ?: 1);
+	sluice_tagmap_free(old);
+}
+
+void sluice_switch_count(struct net *net, unsigned long counters)
+{
+	struct sluice_switch_pcpu *st = this_cpu_ptr(sluice_net(net)->stats);
+	unsigned int i;
+
+	u64_stats_update_begin(&st->syncp);
+	for_each_set_bit(i, &counters, SLUICE_SW_NR_COUNTERS)
+		u64_stats_inc(&st->counters[i]);
+	u64_stats_update_end(&st->syncp);
+}
+
+void sluice_switch_stats(struct net *net, struct sluice_switch_stats *st)
+{
+	struct sluice_net *sn = sluice_net(net);
+	u64 sum[SLUICE_SW_NR_COUNTERS] = {};
+	u64 v[SLUICE_SW_NR_COUNTERS];
+	unsigned int start, i;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		const struct sluice_switch_pcpu *pc = per_cpu_ptr(sn->stats, cpu);
+
+		do {
+			start = u64_stats_fetch_begin(&pc->syncp);
+			for (i = 0; i < SLUICE_SW_NR_COUNTERS; i++)
+				v[i] = u64_stats_read(&pc->counters[i]);
+		} while (u64_stats_fetch_retry(&pc->syncp, start));
+		for (i = 0; i < SLUICE_SW_NR_COUNTERS; i++)
+			sum[i] += v[i];
+	}
+	st->tagged = sum[SLUICE_SW_TAGGED];
+	st->untagged = sum[SLUICE_SW_UNTAGGED];
+	st->in_miss = sum[SLUICE_SW_IN_MISS];
+	st->eg_miss = sum[SLUICE_SW_EG_MISS];
+	st->tag_miss = sum[SLUICE_SW_TAG_MISS];
+	st->retagged = sum[SLUICE_SW_RETAGGED];
+	st->retag_failed = sum[SLUICE_SW_RETAG_FAILED];
+	st->class_invalid = sum[SLUICE_SW_CLASS_INVALID];
+}
+
+u32 sluice_switch_ports(struct net *net)
+{
+	return READ_ONCE(sluice_net(net)->nports);
+}
+
+u32 sluice_switch_ports_gen(struct net *net)
+{
+	return READ_ONCE(sluice_net(net)->ports_gen);
+}
+
+/*
+ * The first port at *ifindex or above, with a reference, and *ifindex set
+ * to it; NULL past the last.  A port whose last reference is going is
+ * skipped: it has left the table already.
+ */
+struct sluice_port *sluice_port_next(struct net *net, unsigned long *ifindex)
+{
+	struct sluice_net *sn = sluice_net(net);
+	struct sluice_port *port;
+
+	rcu_read_lock();
+	for (;;) {
+		port = xa_find(&sn->ports, ifindex, ULONG_MAX, XA_PRESENT);
+		if (!port || refcount_inc_not_zero(&port->refcnt))
+			break;
+		if (*ifindex == ULONG_MAX) {
+			port = NULL;
+			break;
+		}
+		(*ifindex)++;
+	}
+	rcu_read_unlock();
+	return port;
 }
 
 static int __net_init sluice_net_init(struct net *net)
 {
-	xa_init(&sluice_net(net)->ports);
+	struct sluice_net *sn = sluice_net(net);
+	struct sluice_tagmap *map;
+	int cpu;
+
+	sn->stats = alloc_percpu(struct sluice_switch_pcpu);
+	if (!sn->stats)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu)
+		u64_stats_init(&per_cpu_ptr(sn->stats, cpu)->syncp);
+	map = sluice_tagmap_build(net, SLUICE_TAG_SOURCE_NONE, NULL, 0, NULL);
+	if (IS_ERR(map)) {
+		free_percpu(sn->stats);
+		return PTR_ERR(map);
+	}
+	RCU_INIT_POINTER(sn->tagmap, map);
+	sn->generation = 1;
+	mutex_init(&sn->lock);
+	xa_init(&sn->ports);
 	return 0;
 }
 
 static void __net_exit sluice_net_exit(struct net *net)
 {
+	struct sluice_net *sn = sluice_net(net);
+
 	/* Every qdisc, hence every port, is gone with the namespace's devices. */
-	WARN_ON_ONCE(!xa_empty(&sluice_net(net)->ports));
-	xa_destroy(&sluice_net(net)->ports);
+	WARN_ON_ONCE(!xa_empty(&sn->ports));
+	xa_destroy(&sn->ports);
+	sluice_tagmap_free(rcu_dereference_protected(sn->tagmap, true));
+	free_percpu(sn->stats);
+	mutex_destroy(&sn->lock);
 }
 
 static struct pernet_operations sluice_net_ops = {

@@ -271,7 +271,6 @@ struct tc_sluice_xstats {
 	};
 };
 
-
 /*
  * The switch and its generic netlink family
  * ==========================================
@@ -311,7 +310,10 @@ struct tc_sluice_xstats {
  * frame leaves on).  Lookups try the port's own entry, then the entry for
  * every port; the eg map tries (out E, t) entries, then (in I, t), then
  * (0, t).  Each lookup is O(1): per-port arrays indexed by the tag, the
- * ports found through a hash of their ifindex.
+ * ports found through a hash of their ifindex.  An entry for every port is
+ * the same whichever port it would be keyed by, so SLUICE_MAP_F_OUT_PORT
+ * with ifindex 0 is refused.  A frame the switch sends itself (skb_iif 0)
+ * has no in port: it meets only the entries for every port there.
  *
  * Tag sources (enum sluice_tag_source) and what "on the wire" means:
  *
@@ -329,7 +331,11 @@ struct tc_sluice_xstats {
  * (skb_iif 0) is read as it is.  TTL tags are never rewritten (the next
  * hop's decrement is the rewrite): loading a tag entry, or switching to a
  * TTL source with tag entries loaded, is refused.  Switches that bridge
- * rather than route must use a tag source other than a TTL.
+ * rather than route must use a tag source other than a TTL (a bridged
+ * frame that arrived with TTL 255 reads as tag 256 and meets no entry).
+ * Maps can be loaded with no tag source: their tags and new tags are then
+ * checked against 256 values, and against the source's range when one is
+ * set (SWITCH_SET is refused if an entry does not fit it).
  *
  * Missing entries fall back to the egress port's own classification: the
  * qdisc's map of the same tag source (TCA_SLUICE_{DSCP,MPLS_TC,PCP}_MAP,
@@ -337,9 +343,11 @@ struct tc_sluice_xstats {
  * PCP p -> p), or for the TTL sources its TCA_SLUICE_DEFAULT class.  A
  * missing in entry makes the ingress priority that class, a missing eg
  * entry makes it the egress class, a missing tag entry leaves the tag as
- * it is.  Each miss is counted in struct sluice_switch_stats, so a
- * half-loaded table shows.  A frame without the tag at all (ARP under DSCP)
- * goes to the qdisc's default class and counts as untagged.  An eg entry
+ * it is, and so does a tag entry that maps the tag to itself (nothing is
+ * written, nothing counted in retagged).  Each miss is counted in struct
+ * sluice_switch_stats, so a half-loaded table shows.  A frame without the
+ * tag at all (ARP under DSCP) goes to the qdisc's default class, which is
+ * also the priority it is charged to, and counts as untagged.  An eg entry
  * naming a class the port's qdisc does not have sends the frame to its
  * default class and counts as class_invalid; an in entry naming a
  * priority is always valid (0..7).
@@ -449,7 +457,7 @@ enum sluice_attr {
 	SLUICE_A_UNSPEC,
 	SLUICE_A_PAD,
 	SLUICE_A_TAG_SOURCE,	/* u8, enum sluice_tag_source */
-	SLUICE_A_GENERATION,	/* u32, bumped by every load and flush */
+	SLUICE_A_GENERATION,	/* u32, bumped by every load and flush; never 0 */
 	SLUICE_A_MAP_ENTRY,	/* struct sluice_map_entry, repeated */
 	SLUICE_A_MAP_ENTRIES,	/* struct sluice_map_counts */
 	SLUICE_A_PORTS,		/* u32, ports of the switch */
@@ -485,7 +493,7 @@ struct sluice_map_counts {
 
 /* Per switch, since the module was loaded in the namespace. */
 struct sluice_switch_stats {
-	__u64	tagged;		/* frames classified by the maps */
+	__u64	tagged;		/* frames with the tag, through the maps */
 	__u64	untagged;	/* frames without the source's tag */
 	__u64	in_miss;	/* no in entry: fell back */
 	__u64	eg_miss;	/* no eg entry: fell back */

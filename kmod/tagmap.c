@@ -1,0 +1,532 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tagger's three maps (uapi: "Tagger's switch model") as one immutable
+ * table.  A load builds a new table beside the current one and the switch
+ * swaps it in under RCU; a frame looks the table up once, so it never sees
+ * entries of two loads, nor the maps of one with the tag source of another.
+ *
+ * A table is one kvmalloc'd block:
+ *
+ *   struct sluice_tagmap
+ *   ports[]    every ifindex the entries name, ascending, so ifindex 0
+ *              (every port) comes first; each points at one array per kind
+ *              of entry (in, eg keyed by the in port, eg keyed by the out
+ *              port, tag), indexed by the tag, SLUICE_TAGMAP_NONE where
+ *              there is no entry
+ *   hash[]     open addressing on the ifindex, linear probing, at most half
+ *              full: the port's index + 1, 0 for a free slot; ifindex 0 is
+ *              not in it, the table points at that port directly
+ *   entries[]  every entry in dump order (port, kind, tag), which is what
+ *              MAP_GET returns and what a new tag source is checked against
+ *   arrays     one per (port, kind) that has entries, as many bytes as the
+ *              source has tags; the first is all NONE and stands in for
+ *              every array a port lacks, so lookups never test for one
+ *
+ * A frame costs two hash probes (its out and in port) and at most six
+ * array reads.  A port costs sizeof(struct tagmap_port), two or four bytes
+ * of hash, eight bytes per entry and, per kind it has entries of, an array
+ * of 8 (PCP, MPLS TC), 64 (DSCP) or 256 (TTL) bytes.
+ */
+#include <linux/hash.h>
+#include <linux/log2.h>
+#include <linux/netdevice.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+
+#include "sluice.h"
+
+enum {
+	KIND_IN,	/* in map */
+	KIND_EG,	/* eg map, keyed by the in port */
+	KIND_EG_OUT,	/* eg map, keyed by the out port */
+	KIND_TAG,	/* tag map */
+	NR_KINDS,
+};
+
+struct tagmap_port {
+	u32		ifindex;
+	u32		first;		/* its entries in entries[] */
+	u32		count;
+	u8		*map[NR_KINDS];
+};
+
+struct sluice_tagmap {
+	struct rcu_head			rcu;
+	u8				source;
+	unsigned int			values;	/* tags of the source */
+	struct sluice_map_counts	counts;
+	unsigned int			hash_bits;
+	unsigned int			hash_mask;
+	const struct tagmap_port	*any;	/* ifindex 0, or &empty */
+	struct tagmap_port		*ports;	/* counts.ports of them */
+	u16				*hash;
+	struct sluice_map_entry		*entries;
+	struct tagmap_port		empty;	/* every lookup misses */
+};
+
+static const char * const kind_names[NR_KINDS] = {
+	[KIND_IN]	= "in",
+	[KIND_EG]	= "eg",
+	[KIND_EG_OUT]	= "eg-out",
+	[KIND_TAG]	= "tag",
+};
+
+static unsigned int entry_kind(const struct sluice_map_entry *e)
+{
+	switch (e->map) {
+	case SLUICE_MAP_IN:
+		return KIND_IN;
+	case SLUICE_MAP_EG:
+		return e->flags & SLUICE_MAP_F_OUT_PORT ? KIND_EG_OUT : KIND_EG;
+	default:
+		return KIND_TAG;
+	}
+}
+
+/* Dump order: by port, then kind, then tag; equal keys are duplicates. */
+static u64 entry_key(const struct sluice_map_entry *e)
+{
+	return (u64)e->ifindex << 16 | entry_kind(e) << 8 | e->tag;
+}
+
+static int entry_cmp(const void *a, const void *b)
+{
+	u64 ka = entry_key(a), kb = entry_key(b);
+
+	return ka < kb ? -1 : ka > kb;
+}
+
+static bool source_is_ttl(u8 source)
+{
+	return source == SLUICE_TAG_SOURCE_IP_TTL ||
+	       source == SLUICE_TAG_SOURCE_MPLS_TTL;
+}
+
+/* Tag values of a source; with no source, any byte. */
+static unsigned int source_values(u8 source)
+{
+	switch (source) {
+	case SLUICE_TAG_SOURCE_DSCP:
+		return TC_SLUICE_DSCP_VALUES;
+	case SLUICE_TAG_SOURCE_MPLS_TC:
+		return TC_SLUICE_MPLS_TC_VALUES;
+	case SLUICE_TAG_SOURCE_PCP:
+		return TC_SLUICE_PCP_VALUES;
+	default:
+		return SLUICE_TAG_VALUES;
+	}
+}
+
+/*
+ * Linux 6.1's extack carries a pointer to a message and no buffer of its
+ * own (formatted messages came in 6.2), and the ack that reads it is built
+ * after the request's handler has returned.  Messages that name an entry
+ * are formatted into a ring of static buffers: one is reused only after
+ * ERRMSG_SLOTS later rejections, and always holds a terminated string.
+ */
+#define ERRMSG_SLOTS	16
+#define ERRMSG_LEN	128
+
+static char errmsg[ERRMSG_SLOTS][ERRMSG_LEN];
+static atomic_t errmsg_next = ATOMIC_INIT(0);
+
+/* The entry at @idx of the request (-1: of the current table) is wrong. */
+static void entry_err(struct netlink_ext_ack *extack,
+		      const struct sluice_map_entry *e, int idx,
+		      const char *why)
+{
+	char *buf, where[16] = "";
+
+	if (!extack)
+		return;
+	buf = errmsg[(unsigned int)atomic_inc_return(&errmsg_next) %
+		     ERRMSG_SLOTS];
+	if (idx >= 0)
+		snprintf(where, sizeof(where), " %d", idx);
+	if (e->map > SLUICE_MAP_MAX)
+		snprintf(buf, ERRMSG_LEN,
+			 KBUILD_MODNAME ": map entry%s (port %u, map %u, tag %u): %s",
+			 where, e->ifindex, e->map, e->tag, why);
+	else
+		snprintf(buf, ERRMSG_LEN,
+			 KBUILD_MODNAME ": map entry%s (port %u, %s, tag %u): %s",
+			 where, e->ifindex, kind_names[entry_kind(e)], e->tag,
+			 why);
+	extack->_msg = buf;
+}
+
+/* What is wrong with an entry on its own under @source, or NULL. */
+static const char *entry_problem(const struct sluice_map_entry *e, u8 source)
+{
+	unsigned int values = source_values(source);
+
+	if (e->map > SLUICE_MAP_MAX)
+		return "unknown map";
+	if (e->flags & ~SLUICE_MAP_F_OUT_PORT)
+		return "unknown flag";
+	if (e->flags && e->map != SLUICE_MAP_EG)
+		return "only eg entries take flags";
+	if (e->flags && !e->ifindex)
+		return "out-port entries name one port";
+	if (e->tag >= values)
+		return "tag beyond the tag source's range";
+	switch (e->map) {
+	case SLUICE_MAP_IN:
+		if (e->value >= SLUICE_NR_PRIOS)
+			return "priority above 7";
+		break;
+	case SLUICE_MAP_EG:
+		if (e->value >= TC_SLUICE_MAX_CLASSES)
+			return "class above 15";
+		break;
+	case SLUICE_MAP_TAG:
+		if (source_is_ttl(source))
+			return "a TTL tag source takes no tag entries";
+		if (e->value >= values)
+			return "new tag beyond the tag source's range";
+		break;
+	}
+	return NULL;
+}
+
+/* The first entry of e[] with the key of @key, and the one after it. */
+static void find_pair(const struct sluice_map_entry *e, unsigned int n,
+		      const struct sluice_map_entry *key, int *first,
+		      int *second)
+{
+	u64 k = entry_key(key);
+	unsigned int i;
+
+	*first = -1;
+	*second = -1;
+	for (i = 0; i < n; i++) {
+		if (entry_key(&e[i]) != k)
+			continue;
+		if (*first < 0) {
+			*first = i;
+		} else {
+			*second = i;
+			return;
+		}
+	}
+}
+
+/* The size of a table's parts, counted over its sorted entries. */
+struct tagmap_size {
+	unsigned int	ports;
+	unsigned int	arrays;
+	unsigned int	hash_bits;
+	size_t		ports_off, hash_off, entries_off, arrays_off, total;
+};
+
+/*
+ * Counts ports and arrays of sorted entries, rejecting duplicate keys and
+ * too many ports.  @orig, the entries as the request gave them, only
+ * serves to name an entry by its index (NULL: entries of a table).
+ */
+static int tagmap_measure(struct tagmap_size *sz,
+			  const struct sluice_map_entry *e, unsigned int n,
+			  u8 source, const struct sluice_map_entry *orig,
+			  struct netlink_ext_ack *extack)
+{
+	unsigned int i, values = source_values(source);
+	int first, second;
+
+	memset(sz, 0, sizeof(*sz));
+	for (i = 0; i < n; i++) {
+		if (i && entry_key(&e[i]) == entry_key(&e[i - 1])) {
+			if (!orig) {
+				entry_err(extack, &e[i], -1, "duplicate");
+				return -EINVAL;
+			}
+			find_pair(orig, n, &e[i], &first, &second);
+			entry_err(extack, &orig[second], second,
+				  "duplicate of an earlier entry");
+			return -EINVAL;
+		}
+		if (!i || e[i].ifindex != e[i - 1].ifindex) {
+			if (++sz->ports > SLUICE_MAP_MAX_PORTS) {
+				first = -1;
+				if (orig)
+					find_pair(orig, n, &e[i], &first, &second);
+				entry_err(extack, &e[i], first,
+					  "more than 4096 ports");
+				return -E2BIG;
+			}
+			sz->arrays++;
+		} else if (entry_kind(&e[i]) != entry_kind(&e[i - 1])) {
+			sz->arrays++;
+		}
+	}
+	/* With no source, nothing is looked up: the arrays stay out. */
+	if (source == SLUICE_TAG_SOURCE_NONE)
+		sz->arrays = 0;
+
+	sz->hash_bits = max_t(unsigned int, 1, order_base_2(2 * sz->ports));
+	sz->ports_off = ALIGN(sizeof(struct sluice_tagmap),
+			      __alignof__(struct tagmap_port));
+	sz->hash_off = sz->ports_off +
+		       (size_t)sz->ports * sizeof(struct tagmap_port);
+	sz->entries_off = ALIGN(sz->hash_off +
+				(sizeof(u16) << sz->hash_bits),
+				__alignof__(struct sluice_map_entry));
+	sz->arrays_off = sz->entries_off +
+			 (size_t)n * sizeof(struct sluice_map_entry);
+	sz->total = sz->arrays_off + (size_t)(sz->arrays + 1) * values;
+	return 0;
+}
+
+static void port_hash(struct sluice_tagmap *map, unsigned int idx)
+{
+	unsigned int slot = hash_32(map->ports[idx].ifindex, map->hash_bits);
+
+	while (map->hash[slot])
+		slot = (slot + 1) & map->hash_mask;
+	map->hash[slot] = idx + 1;
+}
+
+static void port_init(struct tagmap_port *p, u32 ifindex, u32 first,
+		      u8 *none)
+{
+	unsigned int k;
+
+	p->ifindex = ifindex;
+	p->first = first;
+	p->count = 0;
+	for (k = 0; k < NR_KINDS; k++)
+		p->map[k] = none;
+}
+
+/* Lays the table out from valid, sorted entries measured by @sz. */
+static void tagmap_fill(struct sluice_tagmap *map,
+			const struct tagmap_size *sz, u8 source,
+			const struct sluice_map_entry *e, unsigned int n)
+{
+	u8 *none, *next;
+	struct tagmap_port *p = NULL;
+	unsigned int i, kind;
+
+	map->source = source;
+	map->values = source_values(source);
+	map->hash_bits = sz->hash_bits;
+	map->hash_mask = (1U << sz->hash_bits) - 1;
+	map->ports = (void *)map + sz->ports_off;
+	map->hash = (void *)map + sz->hash_off;
+	map->entries = (void *)map + sz->entries_off;
+	none = (u8 *)map + sz->arrays_off;
+	next = none + map->values;
+	memset(none, SLUICE_TAGMAP_NONE, (size_t)(sz->arrays + 1) * map->values);
+	port_init(&map->empty, 0, 0, none);
+	map->any = &map->empty;
+	if (n)
+		memcpy(map->entries, e, n * sizeof(*e));
+
+	for (i = 0; i < n; i++) {
+		kind = entry_kind(&e[i]);
+		if (!p || e[i].ifindex != p->ifindex) {
+			p = p ? p + 1 : map->ports;
+			port_init(p, e[i].ifindex, i, none);
+		}
+		p->count++;
+		switch (e[i].map) {
+		case SLUICE_MAP_IN:
+			map->counts.in++;
+			break;
+		case SLUICE_MAP_EG:
+			map->counts.eg++;
+			break;
+		default:
+			map->counts.tag++;
+			break;
+		}
+		if (!sz->arrays)
+			continue;
+		if (p->map[kind] == none) {
+			p->map[kind] = next;
+			next += map->values;
+		}
+		p->map[kind][e[i].tag] = e[i].value;
+	}
+
+	map->counts.ports = sz->ports;
+	for (i = 0; i < sz->ports; i++) {
+		if (map->ports[i].ifindex)
+			port_hash(map, i);
+		else
+			map->any = &map->ports[i];
+	}
+}
+
+/* A table of @n sorted entries, each valid on its own under @source. */
+static struct sluice_tagmap *tagmap_create(u8 source,
+					   const struct sluice_map_entry *e,
+					   unsigned int n,
+					   const struct sluice_map_entry *orig,
+					   struct netlink_ext_ack *extack)
+{
+	struct sluice_tagmap *map;
+	struct tagmap_size sz;
+	int err;
+
+	err = tagmap_measure(&sz, e, n, source, orig, extack);
+	if (err)
+		return ERR_PTR(err);
+	map = kvzalloc(sz.total, GFP_KERNEL_ACCOUNT);
+	if (!map) {
+		NL_SET_ERR_MSG_MOD(extack, "no memory for the maps");
+		return ERR_PTR(-ENOMEM);
+	}
+	tagmap_fill(map, &sz, source, e, n);
+	return map;
+}
+
+/* Whether @ifindex names a device of @net (ifindex 0: every port). */
+static bool port_exists(struct net *net, u32 ifindex)
+{
+	bool found;
+
+	if (!ifindex)
+		return true;
+	if (ifindex > INT_MAX)
+		return false;
+	rcu_read_lock();
+	found = dev_get_by_index_rcu(net, ifindex);
+	rcu_read_unlock();
+	return found;
+}
+
+struct sluice_tagmap *sluice_tagmap_build(struct net *net, u8 source,
+					  const struct sluice_map_entry *e,
+					  unsigned int n,
+					  struct netlink_ext_ack *extack)
+{
+	struct sluice_map_entry *sorted;
+	struct sluice_tagmap *map;
+	const char *why;
+	unsigned int i;
+
+	if (source > SLUICE_TAG_SOURCE_MAX) {
+		NL_SET_ERR_MSG_MOD(extack, "unknown tag source");
+		return ERR_PTR(-EINVAL);
+	}
+	for (i = 0; i < n; i++) {
+		why = entry_problem(&e[i], source);
+		if (!why && !port_exists(net, e[i].ifindex))
+			why = "no such device in the namespace";
+		if (why) {
+			entry_err(extack, &e[i], i, why);
+			return ERR_PTR(-EINVAL);
+		}
+	}
+	if (!n)
+		return tagmap_create(source, NULL, 0, NULL, extack);
+
+	sorted = kvmalloc_array(n, sizeof(*e), GFP_KERNEL_ACCOUNT);
+	if (!sorted) {
+		NL_SET_ERR_MSG_MOD(extack, "no memory for the maps");
+		return ERR_PTR(-ENOMEM);
+	}
+	memcpy(sorted, e, n * sizeof(*e));
+	sort(sorted, n, sizeof(*sorted), entry_cmp, NULL);
+	map = tagmap_create(source, sorted, n, e, extack);
+	kvfree(sorted);
+	return map;
+}
+
+struct sluice_tagmap *sluice_tagmap_with_source(const struct sluice_tagmap *old,
+						u8 source,
+						struct netlink_ext_ack *extack)
+{
+	unsigned int i, n = old->counts.in + old->counts.eg + old->counts.tag;
+	const char *why;
+
+	if (source > SLUICE_TAG_SOURCE_MAX) {
+		NL_SET_ERR_MSG_MOD(extack, "unknown tag source");
+		return ERR_PTR(-EINVAL);
+	}
+	for (i = 0; i < n; i++) {
+		why = entry_problem(&old->entries[i], source);
+		if (why) {
+			entry_err(extack, &old->entries[i], -1, why);
+			return ERR_PTR(-EINVAL);
+		}
+	}
+	return tagmap_create(source, old->entries, n, NULL, extack);
+}
+
+void sluice_tagmap_free(struct sluice_tagmap *map)
+{
+	if (map)
+		kvfree_rcu(map, rcu);
+}
+
+u8 sluice_tagmap_source(const struct sluice_tagmap *map)
+{
+	return map->source;
+}
+
+void sluice_tagmap_counts(const struct sluice_tagmap *map,
+			  struct sluice_map_counts *counts)
+{
+	*counts = map->counts;
+}
+
+int sluice_tagmap_port_entries(const struct sluice_tagmap *map,
+			       unsigned int pos, int *ifindex,
+			       struct sluice_map_entry *e, unsigned int max)
+{
+	const struct tagmap_port *p;
+	unsigned int n;
+
+	if (pos >= map->counts.ports)
+		return -ENOENT;
+	p = &map->ports[pos];
+	n = min(p->count, max);
+	*ifindex = p->ifindex;
+	memcpy(e, &map->entries[p->first], n * sizeof(*e));
+	return n;
+}
+
+/* The port's entries, or none (ifindex 0 is never in the hash). */
+static const struct tagmap_port *port_find(const struct sluice_tagmap *map,
+					   u32 ifindex)
+{
+	unsigned int slot = hash_32(ifindex, map->hash_bits);
+	u16 idx;
+
+	while ((idx = map->hash[slot])) {
+		if (map->ports[idx - 1].ifindex == ifindex)
+			return &map->ports[idx - 1];
+		slot = (slot + 1) & map->hash_mask;
+	}
+	return &map->empty;
+}
+
+void sluice_tagmap_lookup(const struct sluice_tagmap *map, int out, int in,
+			  unsigned int tag, struct sluice_tagmap_hit *hit)
+{
+	const struct tagmap_port *o, *i, *any = map->any;
+
+	if (tag >= map->values) {
+		hit->in = SLUICE_TAGMAP_NONE;
+		hit->eg = SLUICE_TAGMAP_NONE;
+		hit->tag = SLUICE_TAGMAP_NONE;
+		return;
+	}
+	o = port_find(map, out);
+	i = port_find(map, in);
+
+	hit->in = i->map[KIND_IN][tag];
+	if (hit->in == SLUICE_TAGMAP_NONE)
+		hit->in = any->map[KIND_IN][tag];
+
+	hit->eg = o->map[KIND_EG_OUT][tag];
+	if (hit->eg == SLUICE_TAGMAP_NONE)
+		hit->eg = i->map[KIND_EG][tag];
+	if (hit->eg == SLUICE_TAGMAP_NONE)
+		hit->eg = any->map[KIND_EG][tag];
+
+	hit->tag = o->map[KIND_TAG][tag];
+	if (hit->tag == SLUICE_TAGMAP_NONE)
+		hit->tag = any->map[KIND_TAG][tag];
+}
