@@ -3,15 +3,20 @@
  * sch_sluice: lossless Ethernet for Linux software switches.
  *
  * Module entry: the per-namespace switch table, the pause frame handler,
- * and the "sluice" qdisc.  Debian's kernel autoloads a qdisc module by the
- * name sch_<kind>, hence the module's name.
+ * the "sluice" generic netlink family and the "sluice" qdisc.  Debian's
+ * kernel autoloads a qdisc module by the name sch_<kind>, hence the
+ * module's name.
  */
 #include <linux/module.h>
 #include <net/pkt_sched.h>
 
 #include "sluice.h"
 
-/* The switch table first, the qdisc last: a qdisc needs both others. */
+/*
+ * The switch table first, the qdisc last: a qdisc needs all the others,
+ * and its ports notify through the family.  Exit goes in reverse, so no
+ * port comes or goes, hence no event is sent, once the family is gone.
+ */
 static int __init sluice_module_init(void)
 {
 	int err;
@@ -22,11 +27,16 @@ static int __init sluice_module_init(void)
 	err = sluice_pause_init();
 	if (err)
 		goto err_switch;
-	err = register_qdisc(&sluice_qdisc_ops);
+	err = sluice_genl_init();
 	if (err)
 		goto err_pause;
+	err = register_qdisc(&sluice_qdisc_ops);
+	if (err)
+		goto err_genl;
 	return 0;
 
+err_genl:
+	sluice_genl_exit();
 err_pause:
 	sluice_pause_exit();
 err_switch:
@@ -37,6 +47,7 @@ err_switch:
 static void __exit sluice_module_exit(void)
 {
 	unregister_qdisc(&sluice_qdisc_ops);
+	sluice_genl_exit();
 	sluice_pause_exit();
 	sluice_switch_exit();
 }

@@ -1,83 +1,208 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * genlraw: send one request of the "sluice" generic netlink family with
- * hand-built attributes, so selftests can check the kernel's own
- * validation of what sluicectl would never send (values out of range,
- * unknown attributes, wrong lengths, trailing bytes).
+ * genlraw: send one hand-built request to the "sluice" generic netlink
+ * family and print what comes back, so selftests can check the kernel's
+ * own validation and replies without sluicectl in between.
  *
- *   genlraw [-d] CMD ATTR...
+ *   genlraw [-d|-D] [-q] [-n] [-b SIZE] [-w MS] CMD [ATTR...]
+ *   genlraw monitor [COUNT [TIMEOUT]]
  *
  *   CMD  := switch-get | switch-set | map-load | map-get | map-flush
- *         | stats-get | NUMBER
- *   ATTR := u8 TYPE VALUE | u16 TYPE VALUE | u32 TYPE VALUE
- *         | u64 TYPE VALUE | string TYPE TEXT
- *         | hex TYPE HEXBYTES            (raw payload)
- *         | entry DEV MAP TAG VALUE FLAGS
- *                                        (SLUICE_A_MAP_ENTRY; DEV is a
- *                                        device name, or a number for an
- *                                        ifindex, 0 for every port)
- *         | nest TYPE ... end            (with NLA_F_NESTED)
- *         | empty TYPE                   (an attribute with no payload)
- *         | trailing HEXBYTES            (bytes after the last attribute,
- *                                        not an attribute)
+ *         | stats-get | event | NUMBER
+ *   ATTR := source NAME|N              SLUICE_A_TAG_SOURCE: none ip-ttl
+ *                                      mpls-ttl dscp mpls-tc pcp
+ *         | gen N                      SLUICE_A_GENERATION
+ *         | ifindex DEV|N              SLUICE_A_IFINDEX
+ *         | entry PORT MAP TAG VALUE [out]
+ *                                      SLUICE_A_MAP_ENTRY: PORT a device,
+ *                                      an ifindex or * (0); MAP in|eg|tag
+ *                                      or a number; out: SLUICE_MAP_F_OUT_PORT
+ *         | entries N RANGE PORT...    N valid entries: for each PORT in
+ *                                      turn, in, eg and eg-out entries of
+ *                                      tags 0..RANGE-1 (no tag entries;
+ *                                      no eg-out for *)
+ *         | u8|u16|u32 TYPE VALUE | str TYPE STRING | hex TYPE HEXBYTES
+ *         | nest TYPE ... end          (with NLA_F_NESTED)
  *
- * It acts on the switch of the namespace it runs in.  Prints "ok" (with
- * -d, a dump: "ok N" for N messages received) or "error: MESSAGE" (the
- * kernel's extack message, or strerror if there is none) and exits 0 or
- * 1; 2 for bad usage.
+ *   -d  send as a dump (the default for map-get and stats-get)
+ *   -D  send as a do (the default for the others; NLM_F_ACK is set)
+ *   -q  print only the last line
+ *   -n  print the MAP_ENTRY attributes the request would carry, as
+ *       map-get prints them, and send nothing
+ *   -b SIZE  read replies SIZE bytes at a time (the kernel sizes dump
+ *       messages to the reader's buffer: a small one splits big ports)
+ *   -w MS  wait MS milliseconds before each read but the first, so that
+ *       a dump can span a change made meanwhile
+ *
+ * Output: a line per reply message (entries of map-get: one line each,
+ * "entry IFINDEX MAP TAG VALUE FLAGS", MAP by name if known), then "ok"
+ * ("ok intr" if a dump was flagged NLM_F_DUMP_INTR) or "error: ERRNO:
+ * MESSAGE" (the extack message, or strerror if there is none).  Exit 0 on ok, 1 on error, 2
+ * for bad usage.  monitor prints "monitoring" once subscribed, then one
+ * "event ..." line per event, and exits 0 after COUNT events (default:
+ * never) or TIMEOUT seconds (default 10).
  */
-#include <errno.h>
-#include <linux/genetlink.h>
-#include <linux/netlink.h>
-#include <linux/sluice.h>
+#include <ctype.h>
 #include <net/if.h>
-#include <netlink/genl/ctrl.h>
-#include <netlink/genl/genl.h>
-#include <netlink/msg.h>
-#include <netlink/netlink.h>
-#include <stdbool.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#include <poll.h>
+#include <time.h>
 
-#define MAX_DEPTH 8
+#include <linux/sluice.h>
 
-static const struct {
-	const char *name;
-	int cmd;
-} cmds[] = {
-	{ "switch-get", SLUICE_CMD_SWITCH_GET },
-	{ "switch-set", SLUICE_CMD_SWITCH_SET },
-	{ "map-load", SLUICE_CMD_MAP_LOAD },
-	{ "map-get", SLUICE_CMD_MAP_GET },
-	{ "map-flush", SLUICE_CMD_MAP_FLUSH },
-	{ "stats-get", SLUICE_CMD_STATS_GET },
-};
+#include "nlraw.h"
+
+#define SEQ		0x5eed
+
+static struct nlraw_msg msg;
+static struct sluice_map_entry *dry;	/* -n: the entries put */
+static size_t ndry;
+static int quiet;
+static int dry_run;
+static size_t rcvsize = NLRAW_RCVBUF;
+static unsigned long wait_ms;
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: genlraw [-d] CMD ATTR...\n");
+	fprintf(stderr,
+		"usage: genlraw [-d|-D] [-q] [-n] [-b SIZE] [-w MS] CMD [ATTR...]\n"
+		"       genlraw monitor [COUNT [TIMEOUT]]\n");
 	exit(2);
 }
 
-static unsigned long long number(const char *s)
-{
-	char *end;
-	unsigned long long v = strtoull(s, &end, 0);
+static const char *const cmd_names[] = {
+	[SLUICE_CMD_SWITCH_GET]	= "switch-get",
+	[SLUICE_CMD_SWITCH_SET]	= "switch-set",
+	[SLUICE_CMD_MAP_LOAD]	= "map-load",
+	[SLUICE_CMD_MAP_GET]	= "map-get",
+	[SLUICE_CMD_MAP_FLUSH]	= "map-flush",
+	[SLUICE_CMD_STATS_GET]	= "stats-get",
+	[SLUICE_CMD_EVENT]	= "event",
+};
 
-	if (end == s || *end) {
+static const char *const source_names[] = {
+	[SLUICE_TAG_SOURCE_NONE]	= "none",
+	[SLUICE_TAG_SOURCE_IP_TTL]	= "ip-ttl",
+	[SLUICE_TAG_SOURCE_MPLS_TTL]	= "mpls-ttl",
+	[SLUICE_TAG_SOURCE_DSCP]	= "dscp",
+	[SLUICE_TAG_SOURCE_MPLS_TC]	= "mpls-tc",
+	[SLUICE_TAG_SOURCE_PCP]		= "pcp",
+};
+
+static const char *const map_names[] = {
+	[SLUICE_MAP_IN]		= "in",
+	[SLUICE_MAP_EG]		= "eg",
+	[SLUICE_MAP_TAG]	= "tag",
+};
+
+static const char *const event_names[] = {
+	[SLUICE_EVENT_SWITCH]	= "switch",
+	[SLUICE_EVENT_MAPS]	= "maps",
+	[SLUICE_EVENT_PORT_ADD]	= "port-add",
+	[SLUICE_EVENT_PORT_DEL]	= "port-del",
+};
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+static unsigned long number(const char *s, unsigned long max)
+{
+	unsigned long v;
+	char *end;
+
+	errno = 0;
+	v = strtoul(s, &end, 0);
+	if (end == s || *end || errno || v > max) {
 		fprintf(stderr, "genlraw: bad number \"%s\"\n", s);
 		exit(2);
 	}
 	return v;
 }
 
-static size_t parse_hex(const char *hex, unsigned char *buf, size_t max)
+/* A name of the table, or a number up to max. */
+static unsigned long name_or_number(const char *s, const char *const *names,
+				    size_t n, unsigned long max)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (names[i] && !strcmp(s, names[i]))
+			return i;
+	return number(s, max);
+}
+
+/* A device name, "*" (0) or an ifindex. */
+static uint32_t port(const char *s)
+{
+	unsigned int ifindex;
+
+	if (!strcmp(s, "*"))
+		return 0;
+	if (isdigit((unsigned char)s[0]))
+		return number(s, UINT32_MAX);
+	ifindex = if_nametoindex(s);
+	if (!ifindex) {
+		fprintf(stderr, "genlraw: no device \"%s\"\n", s);
+		exit(2);
+	}
+	return ifindex;
+}
+
+static void put_entry(const struct sluice_map_entry *e)
+{
+	if (dry_run) {
+		if (!(ndry & (ndry - 1)))
+			dry = nlraw_xrealloc(dry, (ndry ? 2 * ndry : 1) *
+					     sizeof(*dry));
+		dry[ndry++] = *e;
+	}
+	nlraw_put(&msg, SLUICE_A_MAP_ENTRY, e, sizeof(*e));
+}
+
+/* entries N RANGE PORT...: in, eg, eg-out of tags 0..RANGE-1 per port. */
+static int put_entries(char **argv, int argc)
+{
+	unsigned long n, range, done = 0;
+	int nports = 0, i;
+
+	if (argc < 3)
+		usage();
+	n = number(argv[0], UINT32_MAX);
+	range = number(argv[1], SLUICE_TAG_VALUES);
+	while (nports + 2 < argc && strcmp(argv[2 + nports], "end"))
+		nports++;
+	if (!nports || !range)
+		usage();
+	for (i = 0; i < nports && done < n; i++) {
+		struct sluice_map_entry e = { .ifindex = port(argv[2 + i]) };
+
+		unsigned int m, t;
+
+		/* Out-port entries name one port: none for every port. */
+		for (m = 0; m < (e.ifindex ? 3 : 2) && done < n; m++) {
+			for (t = 0; t < range && done < n; t++, done++) {
+				e.map = m ? SLUICE_MAP_EG : SLUICE_MAP_IN;
+				e.flags = m == 2 ? SLUICE_MAP_F_OUT_PORT : 0;
+				e.tag = t;
+				e.value = m ? (t + m) % 16 : t % 8;
+				put_entry(&e);
+			}
+		}
+	}
+	if (done < n) {
+		fprintf(stderr, "genlraw: only %lu entries fit %d ports\n",
+			done, nports);
+		exit(2);
+	}
+	return 2 + nports;
+}
+
+static void put_hex(uint16_t type, const char *hex)
 {
 	size_t i, n = strlen(hex) / 2;
+	unsigned char *buf;
 
-	if (strlen(hex) % 2 || n > max)
+	if (strlen(hex) % 2)
 		usage();
+	buf = nlraw_xrealloc(NULL, n + 1);
 	for (i = 0; i < n; i++) {
 		unsigned int b;
 
@@ -85,255 +210,495 @@ static size_t parse_hex(const char *hex, unsigned char *buf, size_t max)
 			usage();
 		buf[i] = b;
 	}
-	return n;
+	nlraw_put(&msg, type, buf, n);
+	free(buf);
 }
 
-static int put_entry(struct nl_msg *msg, char **argv)
+/* Appends the attributes of argv; returns how many words it used. */
+static int put_attrs(char **argv, int argc)
 {
-	struct sluice_map_entry e = { 0 };
-	char *end;
+	int i = 0;
 
-	e.ifindex = strtoul(argv[0], &end, 0);
-	if (end == argv[0] || *end) {
-		e.ifindex = if_nametoindex(argv[0]);
-		if (!e.ifindex) {
-			fprintf(stderr, "genlraw: no device \"%s\"\n", argv[0]);
-			exit(2);
-		}
-	}
-	e.map = number(argv[1]);
-	e.tag = number(argv[2]);
-	e.value = number(argv[3]);
-	e.flags = number(argv[4]);
-	return nla_put(msg, SLUICE_A_MAP_ENTRY, sizeof(e), &e);
-}
+	while (i < argc) {
+		const char *what = argv[i++];
+		int left = argc - i;
 
-/*
- * Appends bytes that are not an attribute: libnl has no call for it, so
- * reserve the room (aligned) and shrink the header's length back.
- */
-static int put_trailing(struct nl_msg *msg, const char *hex)
-{
-	unsigned char buf[64];
-	size_t n = parse_hex(hex, buf, sizeof(buf));
-	void *p = nlmsg_reserve(msg, n, 1);
+		if (!strcmp(what, "end"))
+			return i;
+		if (!strcmp(what, "source") && left >= 1) {
+			nlraw_put_u8(&msg, SLUICE_A_TAG_SOURCE,
+				     name_or_number(argv[i++], source_names,
+						    ARRAY_SIZE(source_names),
+						    UINT8_MAX));
+		} else if (!strcmp(what, "gen") && left >= 1) {
+			nlraw_put_u32(&msg, SLUICE_A_GENERATION,
+				      number(argv[i++], UINT32_MAX));
+		} else if (!strcmp(what, "ifindex") && left >= 1) {
+			nlraw_put_u32(&msg, SLUICE_A_IFINDEX, port(argv[i++]));
+		} else if (!strcmp(what, "entry") && left >= 4) {
+			struct sluice_map_entry e = {
+				.ifindex = port(argv[i]),
+				.map = name_or_number(argv[i + 1], map_names,
+						      ARRAY_SIZE(map_names),
+						      UINT8_MAX),
+				.tag = number(argv[i + 2], UINT8_MAX),
+				.value = number(argv[i + 3], UINT8_MAX),
+			};
 
-	if (!p)
-		return -1;
-	memcpy(p, buf, n);
-	return 0;
-}
-
-/* Appends the attributes of argv to msg. */
-static void put_attrs(struct nl_msg *msg, int argc, char **argv)
-{
-	struct nlattr *nests[MAX_DEPTH];
-	unsigned char buf[1024];
-	int depth = 0, i, err = 0;
-
-	for (i = 0; i < argc && !err; i++) {
-		const char *kind = argv[i];
-		int type;
-
-		if (!strcmp(kind, "end")) {
-			if (!depth)
-				usage();
-			err = nla_nest_end(msg, nests[--depth]);
-			continue;
-		}
-		if (!strcmp(kind, "entry")) {
-			if (i + 5 >= argc)
-				usage();
-			err = put_entry(msg, argv + i + 1);
-			i += 5;
-			continue;
-		}
-		if (i + 1 >= argc)
-			usage();
-		if (!strcmp(kind, "trailing")) {
-			err = put_trailing(msg, argv[++i]);
-			continue;
-		}
-		type = number(argv[++i]);
-		if (!strcmp(kind, "empty")) {
-			err = nla_put(msg, type, 0, NULL);
-			continue;
-		}
-		if (!strcmp(kind, "nest")) {
-			if (depth == MAX_DEPTH)
-				usage();
-			nests[depth] = nla_nest_start(msg, type);
-			if (!nests[depth]) {
-				err = -1;
-				continue;
+			i += 4;
+			if (i < argc && !strcmp(argv[i], "out")) {
+				e.flags = SLUICE_MAP_F_OUT_PORT;
+				i++;
+			} else if (i + 1 < argc && !strcmp(argv[i], "flags")) {
+				e.flags = number(argv[i + 1], UINT8_MAX);
+				i += 2;
 			}
-			nests[depth++]->nla_type |= NLA_F_NESTED;
-			continue;
-		}
-		if (i + 1 >= argc)
+			put_entry(&e);
+		} else if (!strcmp(what, "entries")) {
+			i += put_entries(argv + i, left);
+		} else if (!strcmp(what, "u8") && left >= 2) {
+			nlraw_put_u8(&msg, number(argv[i], UINT16_MAX),
+				     number(argv[i + 1], UINT8_MAX));
+			i += 2;
+		} else if (!strcmp(what, "u16") && left >= 2) {
+			uint16_t v = number(argv[i + 1], UINT16_MAX);
+
+			nlraw_put(&msg, number(argv[i], UINT16_MAX), &v,
+				  sizeof(v));
+			i += 2;
+		} else if (!strcmp(what, "u32") && left >= 2) {
+			nlraw_put_u32(&msg, number(argv[i], UINT16_MAX),
+				      number(argv[i + 1], UINT32_MAX));
+			i += 2;
+		} else if (!strcmp(what, "str") && left >= 2) {
+			nlraw_put(&msg, number(argv[i], UINT16_MAX), argv[i + 1],
+				  strlen(argv[i + 1]) + 1);
+			i += 2;
+		} else if (!strcmp(what, "hex") && left >= 2) {
+			put_hex(number(argv[i], UINT16_MAX), argv[i + 1]);
+			i += 2;
+		} else if (!strcmp(what, "nest") && left >= 1) {
+			if (!nlraw_nest_start(&msg, number(argv[i++], UINT16_MAX) |
+					      NLA_F_NESTED))
+				usage();
+			i += put_attrs(argv + i, argc - i);
+			nlraw_nest_end(&msg);
+		} else {
 			usage();
-		if (!strcmp(kind, "u8"))
-			err = nla_put_u8(msg, type, number(argv[++i]));
-		else if (!strcmp(kind, "u16"))
-			err = nla_put_u16(msg, type, number(argv[++i]));
-		else if (!strcmp(kind, "u32"))
-			err = nla_put_u32(msg, type, number(argv[++i]));
-		else if (!strcmp(kind, "u64"))
-			err = nla_put_u64(msg, type, number(argv[++i]));
-		else if (!strcmp(kind, "string"))
-			err = nla_put_string(msg, type, argv[++i]);
-		else if (!strcmp(kind, "hex"))
-			err = nla_put(msg, type,
-				      parse_hex(argv[++i], buf, sizeof(buf)), buf);
+		}
+	}
+	return i;
+}
+
+/* A struct attribute, zero-filled where the kernel's is shorter. */
+static void copy_struct(void *dst, size_t size, const struct nlattr *a)
+{
+	size_t n = nlraw_len(a) < (int)size ? (size_t)nlraw_len(a) : size;
+
+	memset(dst, 0, size);
+	memcpy(dst, nlraw_data(a), n);
+}
+
+static void print_counts(const struct nlattr *a)
+{
+	struct sluice_map_counts c;
+
+	copy_struct(&c, sizeof(c), a);
+	printf(" in=%u eg=%u tag=%u map_ports=%u", c.in, c.eg, c.tag, c.ports);
+}
+
+static void print_switch_stats(const struct nlattr *a)
+{
+	struct sluice_switch_stats s;
+
+	copy_struct(&s, sizeof(s), a);
+	printf(" tagged=%llu untagged=%llu in_miss=%llu eg_miss=%llu tag_miss=%llu"
+	       " retagged=%llu retag_failed=%llu class_invalid=%llu",
+	       (unsigned long long)s.tagged, (unsigned long long)s.untagged,
+	       (unsigned long long)s.in_miss, (unsigned long long)s.eg_miss,
+	       (unsigned long long)s.tag_miss, (unsigned long long)s.retagged,
+	       (unsigned long long)s.retag_failed,
+	       (unsigned long long)s.class_invalid);
+}
+
+static void print_port_stats(const struct nlattr *a)
+{
+	struct sluice_port_stats s;
+
+	copy_struct(&s, sizeof(s), a);
+	printf(" rate=%llu xoff=%u xon=%u headroom=%u pause_time=%u pfc=0x%x"
+	       " classes=%u pfc_tx=%llu pfc_rx=%llu pause_rx=%llu"
+	       " pause_malformed=%llu pause_untrusted=%llu limit_drops=%llu"
+	       " headroom_drops=%llu untagged=%llu backlog=%u qlen=%u",
+	       (unsigned long long)s.rate, s.xoff, s.xon, s.headroom,
+	       s.pause_time, s.pfc, s.classes, (unsigned long long)s.pfc_tx,
+	       (unsigned long long)s.pfc_rx, (unsigned long long)s.pause_rx,
+	       (unsigned long long)s.pause_malformed,
+	       (unsigned long long)s.pause_untrusted,
+	       (unsigned long long)s.limit_drops,
+	       (unsigned long long)s.headroom_drops,
+	       (unsigned long long)s.untagged, s.backlog, s.qlen);
+}
+
+static void print_prio_stats(uint32_t ifindex, const struct nlattr *a)
+{
+	struct sluice_prio_stats s;
+
+	copy_struct(&s, sizeof(s), a);
+	printf("prio ifindex=%u index=%u flags=0x%x packets=%llu bytes=%llu"
+	       " drops=%llu backlog=%u qlen=%u pfc_rx=%llu xon_rx=%llu"
+	       " paused_us=%llu ecn_marks=%llu ingress_bytes=%u"
+	       " ingress_peak=%u xoff_tx=%llu xon_tx=%llu\n",
+	       ifindex, s.index, s.flags, (unsigned long long)s.packets,
+	       (unsigned long long)s.bytes, (unsigned long long)s.drops,
+	       s.backlog, s.qlen, (unsigned long long)s.pfc_rx,
+	       (unsigned long long)s.xon_rx, (unsigned long long)s.paused_us,
+	       (unsigned long long)s.ecn_marks, s.ingress_bytes,
+	       s.ingress_peak, (unsigned long long)s.xoff_tx,
+	       (unsigned long long)s.xon_tx);
+}
+
+static void print_entry(const struct sluice_map_entry *e)
+{
+	if (e->map < ARRAY_SIZE(map_names))
+		printf("entry %u %s %u %u %u\n", e->ifindex, map_names[e->map],
+		       e->tag, e->value, e->flags);
+	else
+		printf("entry %u %u %u %u %u\n", e->ifindex, e->map, e->tag,
+		       e->value, e->flags);
+}
+
+static uint32_t u32_of(const struct nlattr *a)
+{
+	uint32_t v = 0;
+
+	if (nlraw_len(a) == sizeof(v))
+		memcpy(&v, nlraw_data(a), sizeof(v));
+	return v;
+}
+
+static uint8_t u8_of(const struct nlattr *a)
+{
+	return nlraw_len(a) >= 1 ? *(const uint8_t *)nlraw_data(a) : 0;
+}
+
+/* One reply or event message of the family, as one line or more. */
+static void print_msg(const struct nlmsghdr *nlh)
+{
+	const struct genlmsghdr *g = NLMSG_DATA(nlh);
+	int len = nlh->nlmsg_len - NLMSG_HDRLEN - GENL_HDRLEN;
+	const struct nlattr *a, *prio[32];
+	unsigned int nprio = 0, i;
+	uint32_t ifindex = 0;
+	int rem, line = 0;
+
+	if (len < 0)
+		return;
+	if (g->cmd == SLUICE_CMD_EVENT) {
+		printf("event");
+		line = 1;
+	} else if (g->cmd != SLUICE_CMD_MAP_GET) {
+		printf("%s", g->cmd == SLUICE_CMD_STATS_GET ? "port" :
+		       g->cmd < ARRAY_SIZE(cmd_names) && cmd_names[g->cmd] ?
+		       cmd_names[g->cmd] : "?");
+		line = 1;
+	}
+	nlraw_for_each_attr(a, (const char *)g + GENL_HDRLEN, len, rem) {
+		switch (nlraw_type(a)) {
+		case SLUICE_A_EVENT:
+			i = u8_of(a);
+			printf(" %s", i < ARRAY_SIZE(event_names) &&
+			       event_names[i] ? event_names[i] : "?");
+			break;
+		case SLUICE_A_TAG_SOURCE:
+			i = u8_of(a);
+			printf(" tag_source=%s", i < ARRAY_SIZE(source_names) ?
+			       source_names[i] : "?");
+			break;
+		case SLUICE_A_GENERATION:
+			if (line)
+				printf(" generation=%u", u32_of(a));
+			break;
+		case SLUICE_A_MAP_ENTRIES:
+			print_counts(a);
+			break;
+		case SLUICE_A_PORTS:
+			printf(" ports=%u", u32_of(a));
+			break;
+		case SLUICE_A_SWITCH_STATS:
+			print_switch_stats(a);
+			break;
+		case SLUICE_A_IFINDEX:
+			ifindex = u32_of(a);
+			printf(" ifindex=%u", ifindex);
+			break;
+		case SLUICE_A_IFNAME:
+			printf(" ifname=%.*s", (int)strnlen(nlraw_data(a),
+							    nlraw_len(a)),
+			       (const char *)nlraw_data(a));
+			break;
+		case SLUICE_A_PORT_STATS:
+			print_port_stats(a);
+			break;
+		case SLUICE_A_PRIO_STATS:
+			if (nprio < ARRAY_SIZE(prio))
+				prio[nprio++] = a;
+			break;
+		case SLUICE_A_MAP_ENTRY: {
+			struct sluice_map_entry e;
+
+			copy_struct(&e, sizeof(e), a);
+			print_entry(&e);
+			break;
+		}
+		case SLUICE_A_PAD:
+			break;
+		default:
+			printf(" attr%d(%d bytes)", nlraw_type(a), nlraw_len(a));
+		}
+	}
+	if (line)
+		printf("\n");
+	for (i = 0; i < nprio; i++)
+		print_prio_stats(ifindex, prio[i]);
+}
+
+static const char *errno_name(int err)
+{
+	static char buf[16];
+
+	switch (err) {
+	case EINVAL: return "EINVAL";
+	case ERANGE: return "ERANGE";
+	case EPERM: return "EPERM";
+	case EOPNOTSUPP: return "EOPNOTSUPP";
+	case ESTALE: return "ESTALE";
+	case ENODEV: return "ENODEV";
+	case ENOENT: return "ENOENT";
+	case E2BIG: return "E2BIG";
+	case EEXIST: return "EEXIST";
+	case ENOMEM: return "ENOMEM";
+	case EMSGSIZE: return "EMSGSIZE";
+	case EBUSY: return "EBUSY";
+	case ENOSPC: return "ENOSPC";
+	}
+	snprintf(buf, sizeof(buf), "E%d", err);
+	return buf;
+}
+
+static int open_family(uint16_t *family, uint32_t *grp)
+{
+	int fd = nlraw_open();
+	int id;
+
+	if (fd < 0) {
+		perror("genlraw: netlink socket");
+		exit(1);
+	}
+	id = nlraw_family(fd, SLUICE_GENL_NAME, SLUICE_GENL_MCGRP_EVENTS, grp);
+	if (id <= 0) {
+		if (id == 0)
+			fprintf(stderr, "genlraw: no generic netlink family \"%s\" (is sch_sluice loaded?)\n",
+				SLUICE_GENL_NAME);
 		else
-			usage();
+			perror("genlraw: resolving the family");
+		exit(1);
 	}
-	if (err || depth)
-		usage();
+	*family = id;
+	return fd;
 }
 
-/* The extack message carried after the echoed request, if any. */
-static const char *extack_msg(struct nlmsghdr *nlh)
+/* Reads until the request's ack, error or NLMSG_DONE; prints the result. */
+static int run(int fd, uint16_t family)
 {
-	struct nlmsgerr *e = nlmsg_data(nlh);
-	size_t off = sizeof(*e);
-	struct nlattr *a;
-	int rem;
+	static unsigned char buf[NLRAW_RCVBUF];
+	bool intr = false, first = true;
 
-	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
-		return NULL;
-	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
-		off += e->msg.nlmsg_len - sizeof(e->msg);
-	nla_for_each_attr(a, (struct nlattr *)((char *)e + NLMSG_ALIGN(off)),
-			  nlmsg_datalen(nlh) - NLMSG_ALIGN(off), rem) {
-		if (nla_type(a) == NLMSGERR_ATTR_MSG)
-			return nla_data(a);
-	}
-	return NULL;
-}
+	for (;;) {
+		const struct nlmsghdr *nlh = (const void *)buf;
+		ssize_t n;
+		int left;
 
-struct result {
-	int error;		/* 1 until an answer arrives */
-	unsigned long msgs;	/* dump messages */
-};
+		if (!first && wait_ms)
+			usleep(wait_ms * 1000);
+		first = false;
+		n = recv(fd, buf, rcvsize, MSG_TRUNC);
+		if (n < 0) {
+			printf("error: %s: %s\n", errno_name(errno),
+			       strerror(errno));
+			return 1;
+		}
+		if ((size_t)n > rcvsize) {
+			printf("error: a reply of %zd bytes did not fit %zu\n",
+			       n, rcvsize);
+			return 1;
+		}
+		for (left = (int)n; NLMSG_OK(nlh, left);
+		     nlh = NLMSG_NEXT(nlh, left)) {
+			const char *emsg;
+			int err;
 
-static int on_error(struct sockaddr_nl *who, struct nlmsgerr *e, void *arg)
-{
-	struct nlmsghdr *nlh = (struct nlmsghdr *)((char *)e - NLMSG_HDRLEN);
-	struct result *r = arg;
-	const char *msg = extack_msg(nlh);
-
-	(void)who;
-	r->error = e->error;
-	if (e->error)
-		printf("error: %s\n", msg ? msg : strerror(-e->error));
-	return NL_STOP;
-}
-
-static int on_ack(struct nl_msg *msg, void *arg)
-{
-	(void)msg;
-	((struct result *)arg)->error = 0;
-	return NL_STOP;
-}
-
-static int on_valid(struct nl_msg *msg, void *arg)
-{
-	(void)msg;
-	((struct result *)arg)->msgs++;
-	return NL_OK;
-}
-
-/* A dump ends with NLMSG_DONE, which may carry an error and extack. */
-static int on_finish(struct nl_msg *msg, void *arg)
-{
-	struct nlmsghdr *nlh = nlmsg_hdr(msg);
-	const char *text = NULL;
-	struct result *r = arg;
-	struct nlattr *a;
-	int err = 0, rem;
-
-	if (nlmsg_datalen(nlh) >= (int)sizeof(int))
-		memcpy(&err, nlmsg_data(nlh), sizeof(err));
-	r->error = err;
-	if (!err)
-		return NL_STOP;
-	if (nlh->nlmsg_flags & NLM_F_ACK_TLVS) {
-		nla_for_each_attr(a, (struct nlattr *)((char *)nlmsg_data(nlh) +
-						       NLMSG_ALIGN(sizeof(int))),
-				  nlmsg_datalen(nlh) - NLMSG_ALIGN(sizeof(int)),
-				  rem) {
-			if (nla_type(a) == NLMSGERR_ATTR_MSG)
-				text = nla_data(a);
+			if (nlh->nlmsg_seq != SEQ)
+				continue;
+			if (nlh->nlmsg_flags & NLM_F_DUMP_INTR)
+				intr = true;
+			if (nlh->nlmsg_type == NLMSG_ERROR ||
+			    nlh->nlmsg_type == NLMSG_DONE) {
+				if (!nlraw_status(nlh, &err, &emsg)) {
+					printf("error: short status message\n");
+					return 1;
+				}
+				if (err) {
+					printf("error: %s: %s\n", errno_name(-err),
+					       emsg ? emsg : strerror(-err));
+					return 1;
+				}
+				printf("ok%s\n", intr ? " intr" : "");
+				return 0;
+			}
+			if (nlh->nlmsg_type == family && !quiet)
+				print_msg(nlh);
 		}
 	}
-	printf("error: %s\n", text ? text : strerror(-err));
-	return NL_STOP;
+}
+
+static int monitor(int argc, char **argv)
+{
+	unsigned long count = argc > 0 ? number(argv[0], UINT32_MAX) : 0;
+	unsigned long timeout = argc > 1 ? number(argv[1], 86400) : 10;
+	static unsigned char buf[NLRAW_RCVBUF];
+	struct timespec start, now;
+	unsigned long seen = 0;
+	uint16_t family;
+	uint32_t grp;
+	int fd;
+
+	fd = open_family(&family, &grp);
+	if (!grp || setsockopt(fd, SOL_NETLINK, NETLINK_ADD_MEMBERSHIP, &grp,
+			       sizeof(grp)) < 0) {
+		fprintf(stderr, "genlraw: cannot join the events group\n");
+		return 1;
+	}
+	printf("monitoring\n");
+	fflush(stdout);
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	while (!count || seen < count) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		const struct nlmsghdr *nlh = (const void *)buf;
+		long ms;
+		ssize_t n;
+		int left;
+
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		ms = timeout * 1000 - ((now.tv_sec - start.tv_sec) * 1000 +
+				       (now.tv_nsec - start.tv_nsec) / 1000000);
+		if (ms <= 0 || poll(&p, 1, ms) <= 0)
+			break;
+		n = recv(fd, buf, sizeof(buf), 0);
+		if (n < 0) {
+			perror("genlraw: recv");
+			return 1;
+		}
+		for (left = (int)n; NLMSG_OK(nlh, left);
+		     nlh = NLMSG_NEXT(nlh, left)) {
+			if (nlh->nlmsg_type != family)
+				continue;
+			print_msg(nlh);
+			fflush(stdout);
+			seen++;
+		}
+	}
+	close(fd);
+	return 0;
 }
 
 int main(int argc, char **argv)
 {
-	int family, cmd = -1, one = 1, first = 1, flags = NLM_F_ACK;
-	struct result r = { .error = 1 };
-	bool dump = false;
-	struct nl_sock *sk;
-	struct nl_msg *msg;
-	struct nl_cb *cb;
-	size_t i;
+	int dump = -1, opt, fd, i, rc;
+	unsigned long cmd;
+	uint16_t family;
+	uint32_t grp;
 
-	if (argc > 1 && !strcmp(argv[1], "-d")) {
-		dump = true;
-		flags = NLM_F_DUMP;
-		first++;
+	while ((opt = getopt(argc, argv, "+dDqnb:w:")) != -1) {
+		switch (opt) {
+		case 'w':
+			wait_ms = number(optarg, 60000);
+			break;
+		case 'b':
+			rcvsize = number(optarg, NLRAW_RCVBUF);
+			if (rcvsize < 1024)
+				usage();
+			break;
+		case 'd':
+			dump = 1;
+			break;
+		case 'D':
+			dump = 0;
+			break;
+		case 'q':
+			quiet = 1;
+			break;
+		case 'n':
+			dry_run = 1;
+			break;
+		default:
+			usage();
+		}
 	}
-	if (argc <= first)
+	if (optind >= argc)
 		usage();
-	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
-		if (!strcmp(argv[first], cmds[i].name))
-			cmd = cmds[i].cmd;
-	if (cmd < 0)
-		cmd = number(argv[first]);
+	if (!strcmp(argv[optind], "monitor"))
+		return monitor(argc - optind - 1, argv + optind + 1);
 
-	sk = nl_socket_alloc();
-	cb = nl_cb_alloc(NL_CB_DEFAULT);
-	msg = nlmsg_alloc();
-	if (!sk || !cb || !msg || genl_connect(sk)) {
-		fprintf(stderr, "genlraw: cannot open a netlink socket\n");
+	cmd = name_or_number(argv[optind], cmd_names, ARRAY_SIZE(cmd_names),
+			     UINT8_MAX);
+	if (dump < 0)
+		dump = cmd == SLUICE_CMD_MAP_GET || cmd == SLUICE_CMD_STATS_GET;
+
+	fd = dry_run ? -1 : open_family(&family, &grp);
+	if (fd >= 0 && rcvsize != NLRAW_RCVBUF) {
+		/* Resolving read big: a fresh socket has not. */
+		close(fd);
+		fd = nlraw_open();
+		if (fd < 0) {
+			perror("genlraw: netlink socket");
+			return 1;
+		}
+	}
+	nlraw_start(&msg, dry_run ? 0 : family,
+		    NLM_F_REQUEST | (dump ? NLM_F_DUMP : NLM_F_ACK), SEQ, cmd,
+		    SLUICE_GENL_VERSION);
+	i = optind + 1;
+	i += put_attrs(argv + i, argc - i);
+	if (i != argc)
+		usage();
+	nlraw_end(&msg);
+
+	if (dry_run) {
+		size_t k;
+
+		for (k = 0; k < ndry; k++)
+			print_entry(&dry[k]);
+		free(dry);
+		free(msg.buf);
+		return 0;
+	}
+	/* One request of tens of thousands of entries is megabytes. */
+	{
+		int size = msg.len + 4096;
+
+		if (setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &size,
+			       sizeof(size)) < 0)
+			setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size,
+				   sizeof(size));
+	}
+	nlraw_timeout(fd, 60000);
+	if (nlraw_send(fd, msg.buf, msg.len) < 0) {
+		printf("error: %s: %s\n", errno_name(errno), strerror(errno));
 		return 1;
 	}
-	setsockopt(nl_socket_get_fd(sk), SOL_NETLINK, NETLINK_EXT_ACK, &one,
-		   sizeof(one));
-	family = genl_ctrl_resolve(sk, SLUICE_GENL_NAME);
-	if (family < 0) {
-		printf("error: no \"%s\" family: %s\n", SLUICE_GENL_NAME,
-		       nl_geterror(family));
-		return 1;
-	}
-	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, family, 0, flags, cmd,
-			 SLUICE_GENL_VERSION))
-		usage();
-	put_attrs(msg, argc - first - 1, argv + first + 1);
-
-	nl_cb_err(cb, NL_CB_CUSTOM, on_error, &r);
-	nl_cb_set(cb, NL_CB_ACK, NL_CB_CUSTOM, on_ack, &r);
-	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, on_valid, &r);
-	nl_cb_set(cb, NL_CB_FINISH, NL_CB_CUSTOM, on_finish, &r);
-	if (nl_send_auto(sk, msg) < 0) {
-		printf("error: cannot send the request\n");
-	} else {
-		while (r.error == 1 && nl_recvmsgs(sk, cb) >= 0)
-			;
-		if (r.error == 1)
-			printf("error: netlink exchange failed\n");
-	}
-	if (!r.error) {
-		if (dump)
-			printf("ok %lu\n", r.msgs);
-		else
-			printf("ok\n");
-	}
-	nlmsg_free(msg);
-	nl_cb_put(cb);
-	nl_socket_free(sk);
-	return r.error ? 1 : 0;
+	rc = run(fd, family);
+	free(msg.buf);
+	close(fd);
+	return rc;
 }
