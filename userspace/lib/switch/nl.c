@@ -838,8 +838,6 @@ int sluice_nl_subscribe(struct sluice_nl *nl, char *err, size_t errlen)
 		return sluice_i_errf(err, errlen, -EIO,
 				     "cannot join the \"%s\" group: %s",
 				     SLUICE_GENL_MCGRP_EVENTS, nl_geterror(ret));
-	/* notifications carry no sequence number of ours */
-	nl_socket_disable_seq_check(nl->sk);
 	/* bursts (a port flapping) should not overrun the monitor */
 	nl_socket_set_buffer_size(nl->sk, 1 << 20, 0);
 	nl->subscribed = true;
@@ -887,6 +885,14 @@ static int parse_event(struct sluice_nl_event *ev, struct nlattr *attrs,
 		}
 	}
 	return 0;
+}
+
+/* Notifications carry no sequence number of ours: take them all. */
+static int any_seq(struct nl_msg *msg, void *arg)
+{
+	(void)msg;
+	(void)arg;
+	return NL_OK;
 }
 
 static int on_event(struct nl_msg *msg, void *arg)
@@ -951,6 +957,7 @@ int sluice_nl_events(struct sluice_nl *nl, int timeout_ms,
 	if (!cb)
 		return no_memory(err, errlen);
 	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, on_event, &st);
+	nl_cb_set(cb, NL_CB_SEQ_CHECK, NL_CB_CUSTOM, any_seq, NULL);
 	errno = 0;
 	ret = nl_recvmsgs(nl->sk, cb);
 	nl_cb_put(cb);
