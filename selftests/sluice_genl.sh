@@ -26,19 +26,19 @@ ALL_TESTS="
 
 source "$(dirname "$0")/lib.sh"
 
-require_cmd tc ip jq unshare setpriv
+require_cmd tc ip jq nsenter setpriv
 sluice_load
 
 SLUICECTL=$REPO/userspace/sluicectl/sluicectl
 GENLRAW=$SELFTESTS_DIR/tools/genlraw
 NLFUZZ=$SELFTESTS_DIR/tools/nlfuzz
-[[ -x $SLUICECTL ]] || skip_all "$SLUICECTL is not built"
-[[ -x $GENLRAW ]] || skip_all "$GENLRAW is not built"
+UNS=$SELFTESTS_DIR/tools/uns
+for tool in "$SLUICECTL" "$GENLRAW" "$NLFUZZ" "$UNS"; do
+	[[ -x $tool ]] || skip_all "$tool is not built"
+done
 
-# Attribute and command numbers, from include/uapi/linux/sluice.h.
-A_TAG_SOURCE=2 A_GENERATION=3 A_MAP_ENTRY=4 A_IFINDEX=8
-MAP_IN=0 MAP_EG=1 MAP_TAG=2 F_OUT_PORT=1
-SRC_IP_TTL=1 SRC_DSCP=3
+# Attribute numbers, from include/uapi/linux/sluice.h.
+A_TAG_SOURCE=2 A_MAP_ENTRY=4 A_IFINDEX=8
 
 sctl()
 {
@@ -78,10 +78,12 @@ gen()
 # ---------------------------------------------------------- permissions
 
 # as_userns CMD...: CMD in NS, but in a user namespace of its own (root
-# there, nobody in the user namespace that owns NS).
+# there, nobody in the user namespace that owns NS).  uns is "unshare -U
+# -r" that also works from the VM's chroot; nsenter, unlike "ip netns
+# exec", keeps the mount namespace, whose root uns needs.
 as_userns()
 {
-	ip netns exec "$NS" unshare -U -r "$@"
+	nsenter --net="/run/netns/$NS" "$UNS" "$@"
 }
 
 # as_nobody CMD...: CMD in NS as uid and gid 65534, without capabilities.
@@ -134,6 +136,9 @@ genl_permissions()
 		refused $who "map load" map load "$file"
 		refused $who "map flush" map flush
 		refused $who "switch set" switch set tag-source none
+		# The kernel says so, not sluicectl: a request that gets there.
+		check_eq "$($who "$GENLRAW" -q map-load entry a0 in 0 0)" \
+			"error: EPERM: Operation not permitted" "$who: genlraw map-load"
 		# Reading is open to everyone in the namespace.
 		check_eq "$($who "$SLUICECTL" switch show -j | jq -c 'del(.stats)')" \
 			"$settings0" "$who: switch show"
@@ -161,7 +166,7 @@ genl_own_namespace()
 	end
 	EOF
 	# shellcheck disable=SC2016 # expanded by the inner shell
-	out=$(unshare -U -r -n bash -c '
+	out=$("$UNS" -n bash -c '
 		ip link add v0 type veth peer name v1 &&
 		tc qdisc add dev v0 root handle 1: sluice &&
 		"$0" switch set tag-source dscp &&
@@ -272,7 +277,8 @@ ifindex()
 }
 
 # rejects "EXPECTED" GENLRAW-ARGS...: the request is refused with exactly
-# that message, and the switch is as it was (generation included).
+# that errno and message ("ERRNO: MESSAGE"), and the switch is as it was
+# (generation included).
 rejects()
 {
 	local expected=$1 before maps out
@@ -280,7 +286,7 @@ rejects()
 	shift
 	before=$(settings "$NS")
 	maps=$(sctl map show -n "$NS")
-	out=$(ip netns exec "$NS" "$GENLRAW" "$@")
+	out=$(ip netns exec "$NS" "$GENLRAW" -q "$@")
 	check_eq "$out" "error: $expected" "genlraw $*"
 	check_eq "$(settings "$NS")" "$before" "switch after genlraw $*"
 	check_eq "$(sctl map show -n "$NS")" "$maps" "maps after genlraw $*"
@@ -295,65 +301,66 @@ genl_rejects_kernel()
 	a0=$(ifindex a0)
 	sctl switch set -n "$NS" tag-source dscp
 	check_err $? "dscp"
-	ip netns exec "$NS" "$GENLRAW" map-load entry a0 $MAP_IN 8 1 0 \
-		entry a0 $MAP_TAG 8 16 0 >/dev/null
-	check_err $? "a good load"
+	check_eq "$(ip netns exec "$NS" "$GENLRAW" -q map-load \
+		entry a0 in 8 1 entry a0 tag 8 16)" ok "a good load"
 	gen0=$(gen "$NS")
 
 	# SWITCH_SET
-	rejects "sluice: tag source missing" switch-set
-	rejects "sluice: unknown tag source" switch-set u8 $A_TAG_SOURCE 6
-	rejects "invalid attribute length" switch-set u32 $A_TAG_SOURCE 1
-	rejects "Unknown attribute type" switch-set u8 $A_TAG_SOURCE 1 u8 99 1
-	rejects "Unsupported attribute" switch-set u8 $A_TAG_SOURCE 1 \
-		u32 $A_IFINDEX 1
-	rejects "bytes leftover after parsing attributes" \
-		switch-set u8 $A_TAG_SOURCE $SRC_DSCP trailing 0102
-	rejects "sch_sluice: map entry (port $a0, tag, tag 8): a TTL tag source takes no tag entries" \
-		switch-set u8 $A_TAG_SOURCE $SRC_IP_TTL
+	rejects "EINVAL: sch_sluice: tag source missing" switch-set
+	rejects "EINVAL: sch_sluice: unknown tag source" switch-set source 6
+	rejects "EINVAL: invalid attribute length" switch-set u32 $A_TAG_SOURCE 1
+	rejects "EINVAL: Unknown attribute type" switch-set source dscp u8 99 1
+	rejects "EINVAL: Unsupported attribute" switch-set source dscp \
+		u32 $A_IFINDEX "$a0"
+	rejects "EINVAL: NLA_F_NESTED not expected" \
+		switch-set nest $A_TAG_SOURCE u8 1 1 end
+	rejects "EINVAL: sch_sluice: map entry (port $a0, tag, tag 8): a TTL tag source takes no tag entries" \
+		switch-set source ip-ttl
 
 	# MAP_LOAD: one bad entry after a good one, nothing applied.
-	e=(entry a0 "$MAP_IN" 0 0 0)
-	rejects "sch_sluice: map entry 1 (port $a0, in, tag 1): priority above 7" \
-		map-load "${e[@]}" entry a0 $MAP_IN 1 8 0
-	rejects "sch_sluice: map entry 1 (port $a0, eg, tag 1): class above 15" \
-		map-load "${e[@]}" entry a0 $MAP_EG 1 16 0
-	rejects "sch_sluice: map entry 1 (port $a0, map 3, tag 1): unknown map" \
-		map-load "${e[@]}" entry a0 3 1 1 0
-	rejects "sch_sluice: map entry 1 (port $a0, eg, tag 1): unknown flag" \
-		map-load "${e[@]}" entry a0 $MAP_EG 1 1 2
-	rejects "sch_sluice: map entry 1 (port $a0, in, tag 1): only eg entries take flags" \
-		map-load "${e[@]}" entry a0 $MAP_IN 1 1 $F_OUT_PORT
-	rejects "sch_sluice: map entry 1 (port 0, eg-out, tag 1): out-port entries name one port" \
-		map-load "${e[@]}" entry 0 $MAP_EG 1 1 $F_OUT_PORT
-	rejects "sch_sluice: map entry 1 (port $a0, in, tag 64): tag beyond the tag source's range" \
-		map-load "${e[@]}" entry a0 $MAP_IN 64 1 0
-	rejects "sch_sluice: map entry 1 (port $a0, tag, tag 1): new tag beyond the tag source's range" \
-		map-load "${e[@]}" entry a0 $MAP_TAG 1 64 0
-	rejects "sch_sluice: map entry 1 (port 99999, in, tag 1): no such device in the namespace" \
-		map-load "${e[@]}" entry 99999 $MAP_IN 1 1 0
-	rejects "sch_sluice: map entry 1 (port $a0, in, tag 0): duplicate of an earlier entry" \
-		map-load "${e[@]}" entry a0 $MAP_IN 0 5 0
-	rejects "binary attribute size out of range" \
+	e=(entry a0 in 0 0)
+	rejects "EINVAL: sch_sluice: map entry 1 (port $a0, in, tag 1): priority above 7" \
+		map-load "${e[@]}" entry a0 in 1 8
+	rejects "EINVAL: sch_sluice: map entry 1 (port $a0, eg, tag 1): class above 15" \
+		map-load "${e[@]}" entry a0 eg 1 16
+	rejects "EINVAL: sch_sluice: map entry 1 (port $a0, map 3, tag 1): unknown map" \
+		map-load "${e[@]}" entry a0 3 1 1
+	rejects "EINVAL: sch_sluice: map entry 1 (port $a0, eg, tag 1): unknown flag" \
+		map-load "${e[@]}" entry a0 eg 1 1 flags 2
+	rejects "EINVAL: sch_sluice: map entry 1 (port $a0, in, tag 1): only eg entries take flags" \
+		map-load "${e[@]}" entry a0 in 1 1 out
+	rejects "EINVAL: sch_sluice: map entry 1 (port 0, eg-out, tag 1): out-port entries name one port" \
+		map-load "${e[@]}" entry '*' eg 1 1 out
+	rejects "EINVAL: sch_sluice: map entry 1 (port $a0, in, tag 64): tag beyond the tag source's range" \
+		map-load "${e[@]}" entry a0 in 64 1
+	rejects "EINVAL: sch_sluice: map entry 1 (port $a0, tag, tag 1): new tag beyond the tag source's range" \
+		map-load "${e[@]}" entry a0 tag 1 64
+	rejects "EINVAL: sch_sluice: map entry 1 (port 99999, in, tag 1): no such device in the namespace" \
+		map-load "${e[@]}" entry 99999 in 1 1
+	rejects "EINVAL: sch_sluice: map entry 2 (port $a0, in, tag 0): duplicate of an earlier entry" \
+		map-load "${e[@]}" entry a0 eg 0 1 entry a0 in 0 5
+	rejects "ERANGE: binary attribute size out of range" \
 		map-load "${e[@]}" hex $A_MAP_ENTRY 01000000000000
-	rejects "sluice: the maps changed since that generation" \
-		map-load u32 $A_GENERATION $((gen0 + 1)) "${e[@]}"
-	rejects "Unsupported attribute" map-load "${e[@]}" u8 $A_TAG_SOURCE 1
-	rejects "NLA_F_NESTED not expected" \
-		map-load hex $((0x8000 | A_MAP_ENTRY)) 0100000000010100
+	rejects "ESTALE: sch_sluice: the maps changed since that generation" \
+		map-load gen $((gen0 + 1)) "${e[@]}"
+	rejects "ESTALE: sch_sluice: the maps changed since that generation" \
+		map-load gen $((gen0 - 1)) "${e[@]}"
+	rejects "EINVAL: Unsupported attribute" map-load "${e[@]}" source dscp
+	rejects "EINVAL: NLA_F_NESTED not expected" \
+		map-load nest $A_MAP_ENTRY u32 1 1 u32 2 2 end
 
 	# An eg entry is keyed by port and flag: eg and eg-out of one port
-	# and tag are two entries, the same flag twice a duplicate.
-	ip netns exec "$NS" "$GENLRAW" map-load entry a0 $MAP_EG 1 1 0 \
-		entry a0 $MAP_EG 1 2 $F_OUT_PORT >/dev/null
-	check_err $? "eg and eg-out of one port and tag"
+	# and tag are two entries; GENERATION names the current one.
+	check_eq "$(ip netns exec "$NS" "$GENLRAW" -q map-load gen "$gen0" \
+		entry a0 eg 1 1 entry a0 eg 1 2 out)" ok \
+		"eg and eg-out of one port and tag"
 	check_eq "$(gen "$NS")" $((gen0 + 1)) "generation after the good load"
 
 	# Reads: a dump of a port that is not one, a do of a dump command.
-	rejects "sluice: no port has this ifindex" \
-		-d stats-get u32 $A_IFINDEX "$(ifindex b0)"
-	rejects "sluice: ifindex out of range" -d stats-get u32 $A_IFINDEX 0
-	rejects "Operation not supported" map-get
+	rejects "ENODEV: sch_sluice: no port has this ifindex" \
+		stats-get ifindex "$(ifindex b0)"
+	rejects "EINVAL: sch_sluice: ifindex out of range" stats-get ifindex 0
+	rejects "EOPNOTSUPP: Operation not supported" -D map-get
 }
 
 # ------------------------------------------------------------- events
@@ -542,9 +549,8 @@ genl_stats()
 # and nesting, from a process that may (root) and one that may not write.
 genl_fuzz()
 {
-	local marker splats i
+	local marker splats i t0 summary
 
-	[[ -x $NLFUZZ ]] || { skip "$NLFUZZ is not built"; return; }
 	setup
 	check_err $? "setup"
 	sctl switch set -n "$NS" tag-source dscp
@@ -552,10 +558,14 @@ genl_fuzz()
 	marker="sluice-genl-fuzz $$ $RANDOM"
 	echo "<6>$marker start" >/dev/kmsg
 
-	ip netns exec "$NS" "$NLFUZZ" -n 100000 -s 1 >/dev/null
+	t0=$SECONDS
+	summary=$(ip netns exec "$NS" "$NLFUZZ" -n 100000 -s 1)
 	check_err $? "nlfuzz as root"
-	ip netns exec "$NS" unshare -U -r "$NLFUZZ" -n 10000 -s 2 >/dev/null
+	log_info "nlfuzz as root, $((SECONDS - t0)) s: $summary"
+	t0=$SECONDS
+	summary=$(as_userns "$NLFUZZ" -n 10000 -s 2)
 	check_err $? "nlfuzz in a user namespace"
+	log_info "nlfuzz in a user namespace, $((SECONDS - t0)) s: $summary"
 
 	echo "<6>$marker end" >/dev/kmsg
 	splats=$(dmesg | awk -v m="$marker start" 'found; index($0, m) { found = 1 }' |

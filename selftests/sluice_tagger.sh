@@ -21,11 +21,12 @@
 #   flow B, DSCP 24: class 5 everywhere, never rewritten
 #
 # TTL tags (tagger_ttl_*): hosts one, two and three hops away send to HD;
-# the IPv4 TTL each frame arrives with picks its class.
+# the IPv4 TTL each frame arrives with picks its class.  HA also sends to
+# HE, through S3 and back (S3 routes it out of the port it came in on).
 #
 #   HA -- S1 -- S2 -- S3 -- HD
-#               |     |
-#               HB    HC
+#               | |   |
+#              HB HE  HC
 #
 # Atomic replacement (tagger_atomic_reload): S1 switches between two
 # tables while H1 sends steadily; S2 classifies by the tag S1 wrote.
@@ -420,31 +421,41 @@ in * 63 2
 eg * 63 2
 in * 62 3
 eg * 62 3
+in * 61 4
+eg * 61 4
 end"
 
 # Each host sends with TTL 64; a switch sees TTL 64 from its own hosts,
-# 63 from a host one switch away, 62 from two.  The maps give those
-# classes 1, 2 and 3; anything else would miss and go to class 7.
+# 63 from a host one switch away, 62 from two, 61 from three.  The maps
+# give those classes 1, 2, 3 and 4; anything else would miss and go to
+# class 7.  A frame S3 sends back where it came from was routed too: it
+# arrived with TTL 62.
 tagger_ttl_hops()
 {
 	local ns d
 
-	sw_add S1 && sw_add S2 && sw_add S3 &&
-		netns_add HA && netns_add HB && netns_add HC && netns_add HD &&
+	sw_add S1 && sw_add S2 && sw_add S3 && netns_add HA && netns_add HB &&
+		netns_add HC && netns_add HD && netns_add HE &&
 	wire "$HA" ha 10.2.1.1/24 "$S1" s1ha 10.2.1.254/24 &&
 	wire "$S1" s1s2 10.2.12.1/24 "$S2" s2s1 10.2.12.2/24 &&
 	wire "$HB" hb 10.2.2.1/24 "$S2" s2hb 10.2.2.254/24 &&
 	wire "$S2" s2s3 10.2.23.2/24 "$S3" s3s2 10.2.23.3/24 &&
 	wire "$HC" hc 10.2.3.1/24 "$S3" s3hc 10.2.3.254/24 &&
 	wire "$S3" s3hd 10.2.4.254/24 "$HD" hd 10.2.4.1/24 &&
-	ip -n "$S1" route add 10.2.4.0/24 via 10.2.12.2 &&
+	wire "$S2" s2he 10.2.5.254/24 "$HE" he 10.2.5.1/24 &&
+	ip -n "$S1" route add 10.2.0.0/16 via 10.2.12.2 &&
 	ip -n "$S2" route add 10.2.4.0/24 via 10.2.23.3 &&
+	ip -n "$S2" rule add iif s2s1 to 10.2.5.0/24 lookup 100 pref 100 &&
+	ip -n "$S2" route add 10.2.5.0/24 via 10.2.23.3 table 100 &&
+	ip -n "$S3" route add 10.2.5.0/24 via 10.2.23.2 &&
 	neigh "$S1" 10.2.12.2 s1s2 "$S2" s2s1 &&
 	neigh "$S2" 10.2.23.3 s2s3 "$S3" s3s2 &&
+	neigh "$S2" 10.2.5.1 s2he "$HE" he &&
+	neigh "$S3" 10.2.23.2 s3s2 "$S2" s2s3 &&
 	neigh "$S3" 10.2.4.1 s3hd "$HD" hd
 	check_err $? "topology"
 	for d in "$S1 s1ha" "$S1 s1s2" "$S2 s2s1" "$S2 s2hb" "$S2 s2s3" \
-		 "$S3 s3s2" "$S3 s3hc" "$S3 s3hd"; do
+		 "$S2 s2he" "$S3 s3s2" "$S3 s3hc" "$S3 s3hd"; do
 		# shellcheck disable=SC2086 # "NS DEV"
 		port $d tag pcp default 7 rate 10mbit
 		check_err $? "port $d"
@@ -455,8 +466,8 @@ tagger_ttl_hops()
 		check_err $? "maps of $ns"
 	done
 	for d in "$HA ha" "$HB hb" "$HC hc" "$S1 s1ha" "$S1 s1s2" \
-		 "$S2 s2s1" "$S2 s2hb" "$S2 s2s3" "$S3 s3s2" "$S3 s3hc" \
-		 "$S3 s3hd" "$HD hd"; do
+		 "$S2 s2s1" "$S2 s2hb" "$S2 s2s3" "$S2 s2he" "$S3 s3s2" \
+		 "$S3 s3hc" "$S3 s3hd" "$HD hd" "$HE he"; do
 		# shellcheck disable=SC2086 # "NS DEV"
 		link_wait_up $d
 	done
@@ -466,19 +477,26 @@ tagger_ttl_hops()
 	send "$HB" hb -d "$(mac "$S2" s2hb)" -a 10.2.2.1,10.2.4.1 -4 0 \
 		-s $FRAME -c 4 >/dev/null &&
 	send "$HC" hc -d "$(mac "$S3" s3hc)" -a 10.2.3.1,10.2.4.1 -4 0 \
-		-s $FRAME -c 3 >/dev/null
+		-s $FRAME -c 3 >/dev/null &&
+	send "$HA" ha -d "$(mac "$S1" s1ha)" -a 10.2.1.1,10.2.5.1 -4 0 \
+		-s $FRAME -c 2 >/dev/null
 	check_err $? "send"
 	for _ in $(seq 100); do
-		[[ $(class_stats "$S3" s3hd packets) == "0 3 4 5 0 0 0 0" ]] &&
+		[[ $(class_stats "$S3" s3hd packets) == "0 3 4 5 0 0 0 0" &&
+		   $(class_stats "$S2" s2he packets) == "0 0 0 0 2 0 0 0" ]] &&
 			break
 		sleep 0.1
 	done
-	check_eq "$(class_stats "$S1" s1s2 packets)" "0 5 0 0 0 0 0 0" \
+	check_eq "$(class_stats "$S1" s1s2 packets)" "0 7 0 0 0 0 0 0" \
 		"S1 towards S2 (HA's at TTL 64)"
-	check_eq "$(class_stats "$S2" s2s3 packets)" "0 4 5 0 0 0 0 0" \
+	check_eq "$(class_stats "$S2" s2s3 packets)" "0 4 7 0 0 0 0 0" \
 		"S2 towards S3 (HB's at 64, HA's at 63)"
 	check_eq "$(class_stats "$S3" s3hd packets)" "0 3 4 5 0 0 0 0" \
 		"S3 towards HD (HC's at 64, HB's at 63, HA's at 62)"
+	check_eq "$(class_stats "$S3" s3s2 packets)" "0 0 0 2 0 0 0 0" \
+		"S3 back to S2 (HA's to HE, at 62)"
+	check_eq "$(class_stats "$S2" s2he packets)" "0 0 0 0 2 0 0 0" \
+		"S2 towards HE (HA's at 61)"
 	# The ingress priorities follow the same maps, per in port.
 	check_eq "$(prio_stats "$S3" s3s2 ingress_peak |
 		awk '{ print $1 + $2 + $5 + $6 + $7 + $8, ($3 >= 500), ($4 >= 500) }')" \
@@ -487,7 +505,7 @@ tagger_ttl_hops()
 		awk '{ print $1 + $3 + $4 + $5 + $6 + $7 + $8, ($2 >= 500) }')" \
 		"0 1" "s3hc ingress peaks (1 used, others zero)"
 	check_eq "$(sw_stats "$S3" tagged in_miss eg_miss tag_miss retagged)" \
-		"12 0 0 0 0" "S3 tagged in_miss eg_miss tag_miss retagged"
+		"14 0 0 14 0" "S3 tagged in_miss eg_miss tag_miss retagged"
 }
 
 # Frames the switch sends itself (no in port) are read as they are: no
@@ -524,8 +542,8 @@ tagger_ttl_local()
 	check_err $? "send"
 	check_eq "$(class_stats "$NS" a0 packets)" "0 1 6 3 0 0 0 3" \
 		"packets per class"
-	check_eq "$(sw_stats "$NS" untagged in_miss eg_miss tag_miss retagged)" \
-		"2 0 1 0 0" "untagged in_miss eg_miss tag_miss retagged"
+	check_eq "$(sw_stats "$NS" tagged untagged in_miss eg_miss tag_miss retagged)" \
+		"12 2 0 1 12 0" "tagged untagged in_miss eg_miss tag_miss retagged"
 
 	sctl switch set -n "$NS" tag-source mpls-ttl >/dev/null
 	check_err $? "mpls-ttl"
@@ -704,8 +722,8 @@ tagger_half_loaded()
 		"S1 without eg entries (fallback: S1's DSCP map, 8:3)"
 	check_eq "$(class_stats "$S2" s2h2 packets)" "0 0 0 0 0 5 0 0" \
 		"S2 (the tag was still written)"
-	check_eq "$(sw_stats "$S1" in_miss eg_miss tag_miss retagged)" \
-		"0 5 0 5" "S1 in_miss eg_miss tag_miss retagged"
+	check_eq "$(sw_stats "$S1" tagged in_miss eg_miss tag_miss retagged)" \
+		"5 0 5 0 5" "S1 tagged in_miss eg_miss tag_miss retagged"
 
 	maps "$S1" <<-EOF
 	sluice-maps 1
@@ -721,8 +739,8 @@ tagger_half_loaded()
 	# DSCP 8 reaches S2, which has no entry for it: its own default map.
 	check_eq "$(class_stats "$S2" s2h2 packets)" "0 5 0 0 0 5 0 0" \
 		"S2 (tag 8 kept: S2's default DSCP map)"
-	check_eq "$(sw_stats "$S1" in_miss eg_miss tag_miss retagged)" \
-		"5 5 5 5" "S1 in_miss eg_miss tag_miss retagged"
+	check_eq "$(sw_stats "$S1" tagged in_miss eg_miss tag_miss retagged)" \
+		"10 5 5 5 5" "S1 tagged in_miss eg_miss tag_miss retagged"
 	check_eq "$before" "0 0" "S2 misses before"
 	check_eq "$(sw_stats "$S2" in_miss eg_miss)" "5 5" "S2 in_miss eg_miss"
 
@@ -734,8 +752,8 @@ tagger_half_loaded()
 	wait_total "$S2" s2h2 15
 	check_eq "$(class_stats "$S1" s1s2 packets)" "0 0 5 10 0 0 0 0" \
 		"S1 after a flush"
-	check_eq "$(sw_stats "$S1" in_miss eg_miss tag_miss)" "10 10 10" \
-		"S1 in_miss eg_miss tag_miss after a flush"
+	check_eq "$(sw_stats "$S1" tagged in_miss eg_miss tag_miss)" \
+		"15 10 10 10" "S1 tagged in_miss eg_miss tag_miss after a flush"
 }
 
 tests_run
