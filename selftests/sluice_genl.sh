@@ -235,7 +235,7 @@ genl_rejects_cli()
 	sctl map load -n "$NS" "$file" >/dev/null
 	check_err $? "load"
 	gen0=$(gen "$NS")
-	rejects_cli "sluicectl: map load: Stale file handle: sluice: the maps changed since that generation" \
+	rejects_cli "sluicectl: map load: Stale file handle: sch_sluice: the maps changed since that generation" \
 		map load -n "$NS" "$file" --generation $((gen0 - 1))
 	sctl map load -n "$NS" "$file" --generation "$gen0" >/dev/null
 	check_err $? "load at the current generation"
@@ -244,31 +244,36 @@ genl_rejects_cli()
 	# Tag entries are loaded: a TTL source would have to ignore them.
 	rejects_cli "sluicectl: switch set: Invalid argument: sch_sluice: map entry (port $(ifindex a0), tag, tag 8): a TTL tag source takes no tag entries" \
 		switch set -n "$NS" tag-source ip-ttl
-	sctl switch set -n "$NS" tag-source ip-ttl >/dev/null 2>&1
 	sctl map flush -n "$NS" && sctl switch set -n "$NS" tag-source ip-ttl
 	check_err $? "ip-ttl without tag entries"
 	rejects_cli "sluicectl: map load: Invalid argument: sch_sluice: map entry 1 (port $(ifindex a0), tag, tag 8): a TTL tag source takes no tag entries" \
 		map load -n "$NS" "$file"
 
-	# A device that is not there.
+	# What sluicectl refuses itself: a device that is not there, a key
+	# given twice, a priority beyond 7 (the kernel's checks of the last
+	# two are genl_rejects_kernel's).
 	mapfile_new file <<-EOF
 	sluice-maps 1
 	in nosuchdev 8 1
 	end
 	EOF
-	out=$(sctl map load -n "$NS" "$file" 2>&1)
-	check_eq "$?" 1 "exit status of a load naming a missing device"
-	log_info "missing device: $out"
-	# Duplicates never reach the kernel: the file is refused by line.
+	rejects_cli "sluicectl: map load: device \"nosuchdev\": No such device in netns $NS" \
+		map load -n "$NS" "$file"
 	mapfile_new file <<-EOF
 	sluice-maps 1
 	in a0 8 1
 	in a0 8 2
 	end
 	EOF
-	out=$(sctl map load -n "$NS" "$file" 2>&1)
-	check_eq "$?" 2 "exit status of a file with a duplicate"
-	log_info "duplicate: $out"
+	rejects_cli "sluicectl: $file:3: in a0 8: given twice (first on line 2)" \
+		map load -n "$NS" "$file"
+	mapfile_new file <<-EOF
+	sluice-maps 1
+	in a0 8 9
+	end
+	EOF
+	rejects_cli "sluicectl: $file:2: in a0 8 VALUE: VALUE must be PRIO 0 to 7" \
+		map load -n "$NS" "$file"
 }
 
 ifindex()
