@@ -317,8 +317,10 @@ genl_rejects_kernel()
 	rejects "EINVAL: Unknown attribute type" switch-set source dscp u8 99 1
 	rejects "EINVAL: Unsupported attribute" switch-set source dscp \
 		u32 $A_IFINDEX "$a0"
-	rejects "EINVAL: NLA_F_NESTED not expected" \
+	rejects "EINVAL: invalid attribute length" \
 		switch-set nest $A_TAG_SOURCE u8 1 1 end
+	rejects "EINVAL: NLA_F_NESTED not expected" \
+		switch-set hex $((0x8000 | A_TAG_SOURCE)) 03
 	rejects "EINVAL: sch_sluice: map entry (port $a0, tag, tag 8): a TTL tag source takes no tag entries" \
 		switch-set source ip-ttl
 
