@@ -658,7 +658,10 @@ tagger_atomic_reload()
 	gen0=$(sw_stat "$S1" generation)
 	out=$(mktemp /tmp/sluice-sender.XXXXXX)
 	defer rm -f "$out"
-	reload_send -c 0 -r 200 >"$out" &
+	# The sender is its own process (not a function's subshell, which
+	# would ignore the signal as a background job of a script).
+	ip netns exec "$H1" "$SENDFRAMES" -i h1 -d "$(mac "$S1" s1h1)" \
+		-a 10.3.1.1,10.3.2.1 -4 8 -c 0 -r 200 >"$out" &
 	sender=$!
 	defer kill $sender
 	sleep 0.5
@@ -673,7 +676,7 @@ tagger_atomic_reload()
 	maps "$S1" <<<"$TABLE_B"
 	check_err $? "last reload"
 	sleep 0.5
-	kill -INT $sender
+	kill -TERM $sender
 	wait $sender
 	sent=$(sed -n 's/^sent=\([0-9]*\) .*/\1/p' "$out")
 	log_info "during: $sent frames sent under $((reloads + 1)) reloads"
