@@ -63,38 +63,43 @@ static int pcp_read(const struct sk_buff *skb)
 	return (ntohs(vh[1]) & VLAN_PRIO_MASK) >> VLAN_PRIO_SHIFT;
 }
 
-/* The IP version (4 or 6) of the payload and its offset, 0 if not IP. */
-static int ip_version(const struct sk_buff *skb, unsigned int *off)
+/*
+ * The IP header after up to two VLAN tags: its version (4 or 6; 0 if the
+ * frame carries no IP), its offset and its first two bytes, which hold the
+ * DSCP of either version.  Inlined: the qdisc's own DSCP classification
+ * reads every frame through it.
+ */
+static __always_inline int ip_header(const struct sk_buff *skb,
+				     unsigned int *off, u8 *buf)
 {
 	__be16 type = payload_type(skb, off);
-	u8 buf;
 	const u8 *h;
 
 	if (type != htons(ETH_P_IP) && type != htons(ETH_P_IPV6))
 		return 0;
-	h = skb_header_pointer(skb, *off, sizeof(buf), &buf);
+	h = skb_header_pointer(skb, *off, 2, buf);
 	if (!h)
 		return 0;
-	if ((*h >> 4 == 4 && type == htons(ETH_P_IP)) ||
-	    (*h >> 4 == 6 && type == htons(ETH_P_IPV6)))
-		return *h >> 4;
+	if ((h[0] >> 4 == 4 && type == htons(ETH_P_IP)) ||
+	    (h[0] >> 4 == 6 && type == htons(ETH_P_IPV6))) {
+		buf[0] = h[0];
+		buf[1] = h[1];
+		return h[0] >> 4;
+	}
 	return 0;
 }
 
 static int dscp_read(const struct sk_buff *skb)
 {
 	unsigned int off;
-	u8 buf[2];
-	const u8 *h;
+	u8 h[2];
 
-	switch (ip_version(skb, &off)) {
+	switch (ip_header(skb, &off, h)) {
 	case 4:
-		h = skb_header_pointer(skb, off, sizeof(buf), buf);
-		return h ? h[1] >> 2 : -1;
+		return h[1] >> 2;
 	case 6:
 		/* Version 4 bits, traffic class 8 bits across two bytes. */
-		h = skb_header_pointer(skb, off, sizeof(buf), buf);
-		return h ? (((h[0] & 0x0f) << 4) | (h[1] >> 4)) >> 2 : -1;
+		return (((h[0] & 0x0f) << 4) | (h[1] >> 4)) >> 2;
 	default:
 		return -1;
 	}
@@ -104,10 +109,10 @@ static int dscp_read(const struct sk_buff *skb)
 static int ip_ttl_read(const struct sk_buff *skb)
 {
 	unsigned int off;
-	u8 buf;
+	u8 buf, h2[2];
 	const u8 *h;
 
-	switch (ip_version(skb, &off)) {
+	switch (ip_header(skb, &off, h2)) {
 	case 4:
 		off += offsetof(struct iphdr, ttl);
 		break;
@@ -121,8 +126,12 @@ static int ip_ttl_read(const struct sk_buff *skb)
 	return h ? *h : -1;
 }
 
-/* The top label stack entry and its offset; false if not MPLS. */
-static bool mpls_lse(const struct sk_buff *skb, unsigned int *off, u32 *lse)
+/*
+ * The top label stack entry and its offset; false if not MPLS.  Inlined
+ * for the same reason as ip_header().
+ */
+static __always_inline bool mpls_lse(const struct sk_buff *skb,
+				     unsigned int *off, u32 *lse)
 {
 	__be32 buf;
 	const __be32 *p;
@@ -179,6 +188,21 @@ int sluice_tag_read(const struct sk_buff *skb, unsigned int tag)
 	}
 }
 
+/* The qdisc's tag (enum tc_sluice_tag) that is the source, or -1 (TTL). */
+static int qdisc_tag(u8 source)
+{
+	switch (source) {
+	case SLUICE_TAG_SOURCE_DSCP:
+		return TC_SLUICE_TAG_DSCP;
+	case SLUICE_TAG_SOURCE_MPLS_TC:
+		return TC_SLUICE_TAG_MPLS_TC;
+	case SLUICE_TAG_SOURCE_PCP:
+		return TC_SLUICE_TAG_PCP;
+	default:
+		return -1;
+	}
+}
+
 /*
  * The tag the frame had on the wire when it arrived, -1 if it has none.
  * Routing decremented the TTL of a frame that came in on another port
@@ -196,68 +220,48 @@ static int wire_tag(const struct sk_buff *skb, u8 source, int ifindex)
 	case SLUICE_TAG_SOURCE_MPLS_TTL:
 		tag = mpls_ttl_read(skb);
 		break;
-	case SLUICE_TAG_SOURCE_DSCP:
-		return dscp_read(skb);
-	case SLUICE_TAG_SOURCE_MPLS_TC:
-		return mpls_tc_read(skb);
-	case SLUICE_TAG_SOURCE_PCP:
-		return pcp_read(skb);
 	default:
-		return -1;
+		return sluice_tag_read(skb, qdisc_tag(source));
 	}
 	if (tag >= 0 && skb->skb_iif && skb->skb_iif != ifindex)
 		tag++;
 	return tag;
 }
 
-/*
- * Where a missing entry falls back to: the egress qdisc's own map of the
- * same tag, or for a TTL, which has no such map, its default class.
- */
-static unsigned int fallback_class(const struct sluice_config *cfg,
-				   u8 source, unsigned int tag)
-{
-	switch (source) {
-	case SLUICE_TAG_SOURCE_DSCP:
-		return cfg->map[TC_SLUICE_TAG_DSCP][tag];
-	case SLUICE_TAG_SOURCE_MPLS_TC:
-		return cfg->map[TC_SLUICE_TAG_MPLS_TC][tag];
-	case SLUICE_TAG_SOURCE_PCP:
-		return cfg->map[TC_SLUICE_TAG_PCP][tag];
-	default:
-		return cfg->defclass;
-	}
-}
-
+/* Only for a port: the root qdisc of a device, q->port set. */
 bool sluice_tagger_classify(struct Qdisc *sch, struct sk_buff *skb,
 			    struct sluice_tag_result *t)
 {
-	const struct sluice_config *cfg =
-		&((struct sluice_sched *)qdisc_priv(sch))->cfg;
-	struct net_device *dev = qdisc_dev(sch);
-	struct net *net = dev_net(dev);
+	struct sluice_sched *q = qdisc_priv(sch);
+	const struct sluice_config *cfg = &q->cfg;
+	const struct sluice_port *port = q->port;
 	const struct sluice_tagmap *map;
 	struct sluice_tagmap_hit hit;
 	unsigned long counters;
 	unsigned int fallback;
-	int tag;
+	int tag, qtag;
 
 	/* One table for all three lookups and the source. */
-	map = sluice_switch_tagmap_bh(net);
-	t->source = sluice_tagmap_source(map);
-	if (t->source == SLUICE_TAG_SOURCE_NONE)
+	map = rcu_dereference_bh(*port->tagger);
+	if (!map)
 		return false;
+	t->source = sluice_tagmap_source(map);
 	t->retag = false;
-	tag = wire_tag(skb, t->source, dev->ifindex);
+	tag = wire_tag(skb, t->source, port->ifindex);
 	if (tag < 0) {
 		t->prio = cfg->defclass;
 		t->cls = cfg->defclass;
-		sluice_switch_count(net, BIT(SLUICE_SW_UNTAGGED));
+		sluice_tagger_count(port, BIT(SLUICE_SW_UNTAGGED));
 		return true;
 	}
 
-	sluice_tagmap_lookup(map, dev->ifindex, skb->skb_iif, tag, &hit);
-	fallback = fallback_class(cfg, t->source, tag);
+	sluice_tagmap_lookup(map, port->ifindex, skb->skb_iif, tag, &hit);
+	/*
+	 * A miss falls back to the qdisc's own map of the same tag, or for a
+	 * TTL, which has no such map, to its default class.
+	 */
+	qtag = qdisc_tag(t->source);
+	fallback = qtag < 0 ? cfg->defclass : cfg->map[qtag][tag];
 	counters = BIT(SLUICE_SW_TAGGED);
 	if (hit.in != SLUICE_TAGMAP_NONE) {
 		t->prio = hit.in;
@@ -281,7 +285,7 @@ bool sluice_tagger_classify(struct Qdisc *sch, struct sk_buff *skb,
 		t->retag = true;
 		t->new_tag = hit.tag;
 	}
-	sluice_switch_count(net, counters);
+	sluice_tagger_count(port, counters);
 	return true;
 }
 
@@ -289,8 +293,9 @@ bool sluice_tagger_classify(struct Qdisc *sch, struct sk_buff *skb,
 static bool dscp_write(struct sk_buff *skb, u8 dscp)
 {
 	unsigned int off;
+	u8 h[2];
 
-	switch (ip_version(skb, &off)) {
+	switch (ip_header(skb, &off, h)) {
 	case 4:
 		if (skb_ensure_writable(skb, off + sizeof(struct iphdr)))
 			return false;
@@ -334,9 +339,11 @@ static bool pcp_write(struct sk_buff *skb, u8 pcp)
 				       tci | pcp << VLAN_PRIO_SHIFT);
 		return true;
 	}
-	if (pcp_read(skb) < 0 || skb_ensure_writable(skb, VLAN_ETH_HLEN))
+	if (skb_ensure_writable(skb, VLAN_ETH_HLEN))
 		return false;
 	veth = (struct vlan_ethhdr *)skb->data;
+	if (!eth_type_vlan(veth->h_vlan_proto))
+		return false;
 	tci = ntohs(veth->h_vlan_TCI) & ~VLAN_PRIO_MASK;
 	veth->h_vlan_TCI = htons(tci | pcp << VLAN_PRIO_SHIFT);
 	return true;
@@ -351,7 +358,8 @@ static bool pcp_write(struct sk_buff *skb, u8 pcp)
 void sluice_tagger_retag(struct Qdisc *sch, struct sk_buff *skb,
 			 const struct sluice_tag_result *t)
 {
-	struct net *net = dev_net(qdisc_dev(sch));
+	const struct sluice_port *port =
+		((struct sluice_sched *)qdisc_priv(sch))->port;
 	bool done;
 
 	switch (t->source) {
@@ -370,6 +378,6 @@ void sluice_tagger_retag(struct Qdisc *sch, struct sk_buff *skb,
 	}
 	if (done)
 		skb_forward_csum(skb);
-	sluice_switch_count(net, done ? BIT(SLUICE_SW_RETAGGED) :
-					BIT(SLUICE_SW_RETAG_FAILED));
+	sluice_tagger_count(port, done ? BIT(SLUICE_SW_RETAGGED) :
+					 BIT(SLUICE_SW_RETAG_FAILED));
 }

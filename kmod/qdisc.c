@@ -202,7 +202,8 @@ static int sluice_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	if (unlikely(is_control(skb)))
 		return enqueue_control(skb, sch, to_free);
 	/* A port of a switch with a tag source classifies by its maps. */
-	if (!q->port || !sluice_tagger_classify(sch, skb, &t)) {
+	if (!q->port || !rcu_access_pointer(*q->port->tagger) ||
+	    !sluice_tagger_classify(sch, skb, &t)) {
 		t.cls = classify(sch, skb);
 		t.prio = t.cls;
 		t.retag = false;

@@ -52,6 +52,9 @@ struct sluice_config {
 	u32	headroom;	/* bytes above xoff a lossless priority takes */
 };
 
+struct sluice_switch_pcpu;
+struct sluice_tagmap;
+
 /*
  * The switch's side of a port: its ingress accounts and the pause frames
  * it sends upstream.  Frames that arrived on the port hold a reference
@@ -62,6 +65,9 @@ struct sluice_port {
 	refcount_t		refcnt;
 	struct rcu_head		rcu;
 	int			ifindex;
+	struct sluice_switch_pcpu __percpu *stats;	/* its switch's */
+	/* The switch's table while it has a tag source, else NULL. */
+	struct sluice_tagmap __rcu * const *tagger;
 
 	/* The qdisc's PFC settings, read without its lock. */
 	u64			rate;
@@ -273,8 +279,12 @@ u32 sluice_switch_ports_gen(struct net *net);
 struct sluice_port *sluice_port_next(struct net *net, unsigned long *ifindex);
 void sluice_port_put(struct sluice_port *port);
 
-/* For the datapath, under rcu_read_lock_bh: the table and the counters. */
-enum sluice_switch_counter {	/* the fields of struct sluice_switch_stats */
+/*
+ * What the datapath counts, per CPU: the fields of struct
+ * sluice_switch_stats.  A port reaches its switch's counters and table
+ * (port->tagger) directly, with no namespace lookup per frame.
+ */
+enum sluice_switch_counter {
 	SLUICE_SW_TAGGED,
 	SLUICE_SW_UNTAGGED,
 	SLUICE_SW_IN_MISS,
@@ -286,9 +296,9 @@ enum sluice_switch_counter {	/* the fields of struct sluice_switch_stats */
 	SLUICE_SW_NR_COUNTERS,
 };
 
-const struct sluice_tagmap *sluice_switch_tagmap_bh(struct net *net);
 /* Adds one to each counter whose bit is set in @counters (this CPU's). */
-void sluice_switch_count(struct net *net, unsigned long counters);
+void sluice_tagger_count(const struct sluice_port *port,
+			 unsigned long counters);
 
 /*
  * The datapath (classify.c): with a tag source set, decides a frame's

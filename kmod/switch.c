@@ -40,6 +40,8 @@ struct sluice_net {
 
 	struct mutex			lock;	/* writers of the table */
 	struct sluice_tagmap __rcu	*tagmap;
+	/* The same while it has a tag source, else NULL: ports read this. */
+	struct sluice_tagmap __rcu	*tagger;
 	u32				generation;	/* of the maps */
 	struct sluice_switch_pcpu __percpu *stats;
 };
@@ -274,6 +276,8 @@ struct sluice_port *sluice_port_alloc(struct Qdisc *sch)
 		return NULL;
 	refcount_set(&port->refcnt, 1);
 	port->ifindex = dev->ifindex;
+	port->stats = sluice_net(dev_net(dev))->stats;
+	port->tagger = &sluice_net(dev_net(dev))->tagger;
 	port->dev = dev;
 	RCU_INIT_POINTER(port->sch, sch);
 	spin_lock_init(&port->lock);
@@ -388,11 +392,6 @@ const struct sluice_tagmap *sluice_switch_tagmap(struct net *net)
 					 lockdep_is_held(&sn->lock));
 }
 
-const struct sluice_tagmap *sluice_switch_tagmap_bh(struct net *net)
-{
-	return rcu_dereference_bh(sluice_net(net)->tagmap);
-}
-
 u32 sluice_switch_generation(struct net *net)
 {
 	return READ_ONCE(sluice_net(net)->generation);
@@ -410,19 +409,22 @@ void sluice_switch_tagmap_set(struct net *net, struct sluice_tagmap *map,
 	struct sluice_tagmap *old;
 
 	old = rcu_replace_pointer(sn->tagmap, map, lockdep_is_held(&sn->lock));
+	rcu_assign_pointer(sn->tagger, sluice_tagmap_source(map) !=
+				       SLUICE_TAG_SOURCE_NONE ? map : NULL);
 	if (maps_changed)
 		WRITE_ONCE(sn->generation, sn->generation + 1 ?: 1);
 	sluice_tagmap_free(old);
 }
 
-void sluice_switch_count(struct net *net, unsigned long counters)
+void sluice_tagger_count(const struct sluice_port *port,
+			 unsigned long counters)
 {
-	struct sluice_switch_pcpu *st = this_cpu_ptr(sluice_net(net)->stats);
-	unsigned int i;
+	struct sluice_switch_pcpu *st = this_cpu_ptr(port->stats);
 
+	/* Open-coded: for_each_set_bit() calls out for every bit. */
 	u64_stats_update_begin(&st->syncp);
-	for_each_set_bit(i, &counters, SLUICE_SW_NR_COUNTERS)
-		u64_stats_inc(&st->counters[i]);
+	for (; counters; counters &= counters - 1)
+		u64_stats_inc(&st->counters[__ffs(counters)]);
 	u64_stats_update_end(&st->syncp);
 }
 

@@ -23,15 +23,18 @@
  *              every array a port lacks, so lookups never test for one
  *
  * A frame costs two hash probes (its out and in port) and at most six
- * array reads.  A port costs sizeof(struct tagmap_port), two or four bytes
- * of hash, eight bytes per entry and, per kind it has entries of, an array
- * of 8 (PCP, MPLS TC), 64 (DSCP) or 256 (TTL) bytes.
+ * array reads.  A port costs sizeof(struct tagmap_port) (48 bytes on 64
+ * bits), four to eight bytes of hash, eight bytes per entry and, per kind
+ * it has entries of, an array of 8 (PCP, MPLS TC), 64 (DSCP) or 256 (TTL)
+ * bytes.  A port with every entry a DSCP source allows (256) takes about
+ * 2.4 KiB, one with every entry of a TTL source (768, no tag map) 6.9 KiB.
  */
 #include <linux/hash.h>
 #include <linux/log2.h>
 #include <linux/netdevice.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
+#include <linux/stringify.h>
 
 #include "sluice.h"
 
@@ -249,8 +252,8 @@ static int tagmap_measure(struct tagmap_size *sz,
 				first = -1;
 				if (orig)
 					find_pair(orig, n, &e[i], &first, &second);
-				entry_err(extack, &e[i], first,
-					  "more than 4096 ports");
+				entry_err(extack, &e[i], first, "more than "
+					  __stringify(SLUICE_MAP_MAX_PORTS) " ports");
 				return -E2BIG;
 			}
 			sz->arrays++;
