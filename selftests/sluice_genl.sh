@@ -384,9 +384,20 @@ events_wait()
 	return 1
 }
 
+# events_of FILE: the monitor's events, one [event, what] per event.
+events_of()
+{
+	grep -v monitoring "$1" |
+		jq -c '[.event, .tag_source // .generation // .ifname]' |
+		paste -sd ' '
+}
+
+# Each change of the switch is one event, in order, to every monitor of
+# the namespace (a process without any capability too), and to no other
+# namespace's.
 genl_events()
 {
-	local out file pid lines gen0
+	local out out2 file pid pid2 gen0 expected
 
 	setup
 	check_err $? "setup"
@@ -400,12 +411,16 @@ genl_events()
 	EOF
 	gen0=$(gen "$NS")
 	out=$(mktemp /tmp/sluice-events.XXXXXX)
-	defer rm -f "$out"
-	sctl monitor -n "$NS" -j --count 6 --timeout 60 >"$out" &
+	out2=$(mktemp /tmp/sluice-events.XXXXXX)
+	defer rm -f "$out" "$out2"
+	"$SLUICECTL" monitor -n "$NS" -j --count 6 --timeout 60 >"$out" &
 	pid=$!
 	defer kill $pid
-	events_wait "$out"
-	check_err $? "the monitor never said it was monitoring"
+	as_nobody "$SLUICECTL" monitor -j --count 6 --timeout 60 >"$out2" &
+	pid2=$!
+	defer kill $pid2
+	events_wait "$out" && events_wait "$out2"
+	check_err $? "a monitor never said it was monitoring"
 
 	# Another namespace's switch is not this one's.
 	sctl switch set -n "$OTHER" tag-source pcp
@@ -420,13 +435,15 @@ genl_events()
 	check_err $? "events' causes"
 	wait $pid
 	check_err $? "monitor exit status"
-	lines=$(grep -v monitoring "$out" |
-		jq -c '[.event, .tag_source // .generation // .ifname]' |
-		paste -sd ' ')
-	log_info "events: $lines"
-	check_eq "$lines" \
-		"[\"switch\",\"dscp\"] [\"maps\",$((gen0 + 1))] [\"port-add\",\"b0\"] [\"port-del\",\"b0\"] [\"maps\",$((gen0 + 2))] [\"switch\",\"none\"]" \
-		"events"
+	wait $pid2
+	check_err $? "exit status of the monitor without capabilities"
+	expected="[\"switch\",\"dscp\"] [\"maps\",$((gen0 + 1))]"
+	expected+=" [\"port-add\",\"b0\"] [\"port-del\",\"b0\"]"
+	expected+=" [\"maps\",$((gen0 + 2))] [\"switch\",\"none\"]"
+	log_info "events: $(events_of "$out")"
+	check_eq "$(events_of "$out")" "$expected" "events"
+	check_eq "$(events_of "$out2")" "$expected" \
+		"events seen without capabilities"
 }
 
 # ---------------------------------------------------------------- dumps
@@ -460,7 +477,7 @@ normalized()
 
 genl_dump_large()
 {
-	local file shown again d t0 gen0
+	local file shown again d t0 gen0 pid
 
 	setup
 	check_err $? "setup"
@@ -499,6 +516,37 @@ genl_dump_large()
 	check_eq "$(md5sum <"$again")" "$(md5sum <"$shown")" "second map show"
 	check_eq "$(sctl map show -n "$NS" -j | jq '.entries | length')" \
 		$((3 * NDEV * 256 + 256)) "entries in map show -j"
+
+	# A dump read slowly, in small pieces, is consistent on its own and
+	# says so when a reload happened while it ran.
+	check_eq "$(ip netns exec "$NS" "$GENLRAW" -q -b 4096 map-get)" ok \
+		"a dump in small pieces"
+	ip netns exec "$NS" "$GENLRAW" -q -b 4096 -w 50 map-get >"$again" &
+	pid=$!
+	sleep 1
+	sctl map load -n "$NS" "$shown" >/dev/null
+	check_err $? "load during a dump"
+	wait $pid
+	check_eq "$(cat "$again")" "ok intr" "a dump that spanned a reload"
+
+	# The same for the stats of the ports, when one more comes.
+	for ((d = 0; d < NDEV; d++)); do
+		echo "qdisc add dev d$d root handle 1: sluice"
+	done | tc -n "$NS" -b -
+	check_err $? "qdiscs on the dummy devices"
+	check_eq "$(sctl stats -n "$NS" -j | jq length)" $((NDEV + 1)) \
+		"ports in stats -j"
+	check_eq "$(ip netns exec "$NS" "$GENLRAW" -q -b 4096 stats-get)" ok \
+		"a stats dump in small pieces"
+	ip netns exec "$NS" "$GENLRAW" -q -b 4096 -w 400 stats-get >"$again" &
+	pid=$!
+	sleep 1
+	tc -n "$NS" qdisc add dev b0 root handle 1: sluice
+	check_err $? "a port during a dump"
+	wait $pid
+	check_eq "$(cat "$again")" "ok intr" "a stats dump that spanned a new port"
+	check_eq "$(sctl stats -n "$NS" -j | jq length)" $((NDEV + 2)) \
+		"ports in stats -j afterwards"
 }
 
 # Per-port stats: one object per port with its settings and one row per
