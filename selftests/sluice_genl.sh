@@ -601,10 +601,11 @@ genl_stats()
 # --------------------------------------------------------------- fuzz
 
 # Random requests of every command, attributes of random types, lengths
-# and nesting, from a process that may (root) and one that may not write.
+# and nesting, from a process that may (root) and one that may not write,
+# while frames cross the port.  The seed is random: the log says which.
 genl_fuzz()
 {
-	local marker splats i t0 summary
+	local marker splats i t0 summary sender seed=$((RANDOM * 32768 + RANDOM))
 
 	setup
 	check_err $? "setup"
@@ -613,14 +614,22 @@ genl_fuzz()
 	marker="sluice-genl-fuzz $$ $RANDOM"
 	echo "<6>$marker start" >/dev/kmsg
 
+	# Frames keep crossing the port while the tables change under them.
+	ip netns exec "$NS" "$SENDFRAMES" -i a0 -4 8 -c 0 -r 300 >/dev/null &
+	sender=$!
+	defer kill $sender
 	t0=$SECONDS
-	summary=$(ip netns exec "$NS" "$NLFUZZ" -n 100000 -s 1)
+	summary=$(ip netns exec "$NS" "$NLFUZZ" -n 200000 -s "$seed")
 	check_err $? "nlfuzz as root"
 	log_info "nlfuzz as root, $((SECONDS - t0)) s: $summary"
 	t0=$SECONDS
-	summary=$(as_userns "$NLFUZZ" -n 10000 -s 2)
+	summary=$(as_userns "$NLFUZZ" -n 20000 -s $((seed + 1)))
 	check_err $? "nlfuzz in a user namespace"
 	log_info "nlfuzz in a user namespace, $((SECONDS - t0)) s: $summary"
+	kill $sender
+	wait $sender
+	(($(class_stats "$NS" a0 packets | tr ' ' '+') > 0))
+	check_err $? "no frame crossed a0 during the fuzz"
 
 	echo "<6>$marker end" >/dev/kmsg
 	splats=$(dmesg | awk -v m="$marker start" 'found; index($0, m) { found = 1 }' |
