@@ -605,7 +605,7 @@ genl_stats()
 # while frames cross the port.  The seed is random: the log says which.
 genl_fuzz()
 {
-	local marker splats i t0 summary sender seed=$((RANDOM * 32768 + RANDOM))
+	local marker splats end t0 summary sender seed=$((RANDOM * 32768 + RANDOM))
 
 	setup
 	check_err $? "setup"
@@ -641,7 +641,9 @@ genl_fuzz()
 	tc -n "$NS" qdisc del dev a0 root
 	check_err $? "qdisc del"
 	ip netns del "$NS"
-	for ((i = 0; i < 50; i++)); do
+	# Namespaces are torn down asynchronously: wait for their qdiscs.
+	end=$((SECONDS + 20))
+	while ((SECONDS < end)); do
 		[[ $(cat /sys/module/sch_sluice/refcnt) == 0 ]] && break
 		sleep 0.1
 	done
