@@ -205,11 +205,13 @@ static int qdisc_tag(u8 source)
 
 /*
  * The tag the frame had on the wire when it arrived, -1 if it has none.
- * Routing decremented the TTL of a frame that came in on another port
- * (IPv4, IPv6 and MPLS forwarding alike): add that back.  The result may
- * be 256 for a frame that was not routed; no table has such a tag.
+ * Routing decremented the TTL of a frame that came in on a port (IPv4,
+ * IPv6 and MPLS forwarding alike), also one that leaves by the port it
+ * came in on - the bounce Tagger's TTL tags are for: add that back.  The
+ * result may be 256 for a frame that was not routed; no table has such a
+ * tag.
  */
-static int wire_tag(const struct sk_buff *skb, u8 source, int ifindex)
+static int wire_tag(const struct sk_buff *skb, u8 source)
 {
 	int tag;
 
@@ -223,7 +225,7 @@ static int wire_tag(const struct sk_buff *skb, u8 source, int ifindex)
 	default:
 		return sluice_tag_read(skb, qdisc_tag(source));
 	}
-	if (tag >= 0 && skb->skb_iif && skb->skb_iif != ifindex)
+	if (tag >= 0 && skb->skb_iif)
 		tag++;
 	return tag;
 }
@@ -247,7 +249,7 @@ bool sluice_tagger_classify(struct Qdisc *sch, struct sk_buff *skb,
 		return false;
 	t->source = sluice_tagmap_source(map);
 	t->retag = false;
-	tag = wire_tag(skb, t->source, port->ifindex);
+	tag = wire_tag(skb, t->source);
 	if (tag < 0) {
 		t->prio = cfg->defclass;
 		t->cls = cfg->defclass;

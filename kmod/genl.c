@@ -151,6 +151,14 @@ static void notify_maps(struct net *net, u32 generation,
 	event_send(net, msg, hdr);
 }
 
+void sluice_genl_notify_maps(struct net *net)
+{
+	struct sluice_map_counts counts;
+
+	sluice_tagmap_counts(sluice_switch_tagmap(net), &counts);
+	notify_maps(net, sluice_switch_generation(net), &counts);
+}
+
 void sluice_genl_notify_port(struct net *net, u8 event,
 			     const struct net_device *dev)
 {

@@ -220,8 +220,10 @@ struct sluice_tag_result {
 /*
  * Builds a table from n entries for tag source @source (entries may be
  * NULL with n 0: empty maps).  Validates everything the uapi lists for
- * MAP_LOAD against @net and @source; on error returns an ERR_PTR with an
- * extack message naming the entry (by index, port, map and tag).
+ * MAP_LOAD against @net and @source; on error returns an ERR_PTR with a
+ * constant extack message and extack->bad_attr pointing at the refused
+ * entry of @e (not an attribute: the caller swaps it for the request's
+ * attribute or clears it).
  * Process context, may sleep.
  */
 struct sluice_tagmap *sluice_tagmap_build(struct net *net, u8 source,
@@ -232,6 +234,12 @@ struct sluice_tagmap *sluice_tagmap_build(struct net *net, u8 source,
 struct sluice_tagmap *sluice_tagmap_with_source(const struct sluice_tagmap *old,
 						u8 source,
 						struct netlink_ext_ack *extack);
+/*
+ * A copy of @old without the entries of port @ifindex: NULL if it has
+ * none, an ERR_PTR when memory runs out.
+ */
+struct sluice_tagmap *sluice_tagmap_without_port(const struct sluice_tagmap *old,
+						 int ifindex);
 void sluice_tagmap_free(struct sluice_tagmap *map);
 u8 sluice_tagmap_source(const struct sluice_tagmap *map);
 void sluice_tagmap_counts(const struct sluice_tagmap *map,
@@ -252,7 +260,7 @@ struct sluice_tagmap_hit {
 	u8	tag;		/* tag(E, t), else tag(0, t) */
 };
 
-/* O(1): two hash probes, at most six array reads.  Under RCU. */
+/* O(1): two hash probes, at most seven array reads.  Under RCU. */
 void sluice_tagmap_lookup(const struct sluice_tagmap *map, int out, int in,
 			  unsigned int tag, struct sluice_tagmap_hit *hit);
 
@@ -315,6 +323,8 @@ void sluice_tagger_retag(struct Qdisc *sch, struct sk_buff *skb,
 /* genl.c: the "sluice" generic netlink family. */
 int sluice_genl_init(void);
 void sluice_genl_exit(void);
+/* With the switch's mutex held: SLUICE_EVENT_MAPS for the current maps. */
+void sluice_genl_notify_maps(struct net *net);
 /* Multicasts an event to the namespace's "events" group (may sleep). */
 void sluice_genl_notify_port(struct net *net, u8 event,
 			     const struct net_device *dev);

@@ -534,12 +534,64 @@ static struct pernet_operations sluice_net_ops = {
 	.size	= sizeof(struct sluice_net),
 };
 
+/*
+ * Map entries name ports by ifindex.  A device that leaves the namespace
+ * (deleted, or moved to another one) takes its entries with it: a later
+ * device given the same ifindex must not inherit them.  Runs under RTNL;
+ * the switch's mutex nests inside it (no writer takes RTNL).
+ */
+static void forget_port(struct net *net, int ifindex)
+{
+	struct sluice_tagmap *map;
+
+	sluice_switch_lock(net);
+	map = sluice_tagmap_without_port(sluice_switch_tagmap(net), ifindex);
+	if (IS_ERR(map)) {
+		net_warn_ratelimited("sch_sluice: no memory to drop the map entries of ifindex %d\n",
+				     ifindex);
+	} else if (map) {
+		sluice_switch_tagmap_set(net, map, true);
+		sluice_genl_notify_maps(net);
+	}
+	sluice_switch_unlock(net);
+}
+
+/*
+ * Unregistering the notifier replays NETDEV_UNREGISTER for every device;
+ * the module is going then, with the genl family already gone.
+ */
+static bool switch_exiting;
+
+static int sluice_netdev_event(struct notifier_block *nb,
+			       unsigned long event, void *ptr)
+{
+	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
+
+	if (event == NETDEV_UNREGISTER && !switch_exiting)
+		forget_port(dev_net(dev), dev->ifindex);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block sluice_netdev_notifier = {
+	.notifier_call	= sluice_netdev_event,
+};
+
 int sluice_switch_init(void)
 {
-	return register_pernet_subsys(&sluice_net_ops);
+	int err;
+
+	err = register_pernet_subsys(&sluice_net_ops);
+	if (err)
+		return err;
+	err = register_netdevice_notifier(&sluice_netdev_notifier);
+	if (err)
+		unregister_pernet_subsys(&sluice_net_ops);
+	return err;
 }
 
 void sluice_switch_exit(void)
 {
+	switch_exiting = true;
+	unregister_netdevice_notifier(&sluice_netdev_notifier);
 	unregister_pernet_subsys(&sluice_net_ops);
 }

@@ -22,7 +22,7 @@
  *              source has tags; the first is all NONE and stands in for
  *              every array a port lacks, so lookups never test for one
  *
- * A frame costs two hash probes (its out and in port) and at most six
+ * A frame costs two hash probes (its out and in port) and at most seven
  * array reads.  A port costs sizeof(struct tagmap_port) (48 bytes on 64
  * bits), four to eight bytes of hash, eight bytes per entry and, per kind
  * it has entries of, an array of 8 (PCP, MPLS TC), 64 (DSCP) or 256 (TTL)
@@ -65,13 +65,6 @@ struct sluice_tagmap {
 	u16				*hash;
 	struct sluice_map_entry		*entries;
 	struct tagmap_port		empty;	/* every lookup misses */
-};
-
-static const char * const kind_names[NR_KINDS] = {
-	[KIND_IN]	= "in",
-	[KIND_EG]	= "eg",
-	[KIND_EG_OUT]	= "eg-out",
-	[KIND_TAG]	= "tag",
 };
 
 static unsigned int entry_kind(const struct sluice_map_entry *e)
@@ -121,41 +114,24 @@ static unsigned int source_values(u8 source)
 }
 
 /*
- * Linux 6.1's extack carries a pointer to a message and no buffer of its
- * own (formatted messages came in 6.2), and the ack that reads it is built
- * after the request's handler has returned.  Messages that name an entry
- * are formatted into a ring of static buffers: one is reused only after
- * ERRMSG_SLOTS later rejections, and always holds a terminated string.
+ * Linux 6.1's extack holds a pointer to a constant message and one to the
+ * attribute at fault (the ack carries its offset): the message says what
+ * is wrong, the attribute which entry.  @bad points into the request's array (genl.c turns it into
+ * the request's MAP_ENTRY attribute), or is NULL for an entry of the
+ * current table, which the request did not send.
  */
-#define ERRMSG_SLOTS	16
-#define ERRMSG_LEN	128
+#define ENTRY_MSG(msg)	KBUILD_MODNAME ": map entry: " msg
+#define TOO_MANY_PORTS	\
+	ENTRY_MSG("more than " __stringify(SLUICE_MAP_MAX_PORTS) " ports")
 
-static char errmsg[ERRMSG_SLOTS][ERRMSG_LEN];
-static atomic_t errmsg_next = ATOMIC_INIT(0);
-
-/* The entry at @idx of the request (-1: of the current table) is wrong. */
 static void entry_err(struct netlink_ext_ack *extack,
-		      const struct sluice_map_entry *e, int idx,
-		      const char *why)
+		      const struct sluice_map_entry *bad, const char *msg)
 {
-	char *buf, where[16] = "";
-
 	if (!extack)
 		return;
-	buf = errmsg[(unsigned int)atomic_inc_return(&errmsg_next) %
-		     ERRMSG_SLOTS];
-	if (idx >= 0)
-		snprintf(where, sizeof(where), " %d", idx);
-	if (e->map > SLUICE_MAP_MAX)
-		snprintf(buf, ERRMSG_LEN,
-			 KBUILD_MODNAME ": map entry%s (port %u, map %u, tag %u): %s",
-			 where, e->ifindex, e->map, e->tag, why);
-	else
-		snprintf(buf, ERRMSG_LEN,
-			 KBUILD_MODNAME ": map entry%s (port %u, %s, tag %u): %s",
-			 where, e->ifindex, kind_names[entry_kind(e)], e->tag,
-			 why);
-	extack->_msg = buf;
+	extack->_msg = msg;
+	/* Not an attribute yet: genl.c swaps it for one or clears it. */
+	extack->bad_attr = (const struct nlattr *)bad;
 }
 
 /* What is wrong with an entry on its own under @source, or NULL. */
@@ -164,29 +140,29 @@ static const char *entry_problem(const struct sluice_map_entry *e, u8 source)
 	unsigned int values = source_values(source);
 
 	if (e->map > SLUICE_MAP_MAX)
-		return "unknown map";
+		return ENTRY_MSG("unknown map");
 	if (e->flags & ~SLUICE_MAP_F_OUT_PORT)
-		return "unknown flag";
+		return ENTRY_MSG("unknown flag");
 	if (e->flags && e->map != SLUICE_MAP_EG)
-		return "only eg entries take flags";
+		return ENTRY_MSG("only eg entries take flags");
 	if (e->flags && !e->ifindex)
-		return "out-port entries name one port";
+		return ENTRY_MSG("out-port entries name one port");
 	if (e->tag >= values)
-		return "tag beyond the tag source's range";
+		return ENTRY_MSG("tag beyond the tag source's range");
 	switch (e->map) {
 	case SLUICE_MAP_IN:
 		if (e->value >= SLUICE_NR_PRIOS)
-			return "priority above 7";
+			return ENTRY_MSG("priority above 7");
 		break;
 	case SLUICE_MAP_EG:
 		if (e->value >= TC_SLUICE_MAX_CLASSES)
-			return "class above 15";
+			return ENTRY_MSG("class above 15");
 		break;
 	case SLUICE_MAP_TAG:
 		if (source_is_ttl(source))
-			return "a TTL tag source takes no tag entries";
+			return ENTRY_MSG("a TTL tag source takes no tag entries");
 		if (e->value >= values)
-			return "new tag beyond the tag source's range";
+			return ENTRY_MSG("new tag beyond the tag source's range");
 		break;
 	}
 	return NULL;
@@ -225,7 +201,7 @@ struct tagmap_size {
 /*
  * Counts ports and arrays of sorted entries, rejecting duplicate keys and
  * too many ports.  @orig, the entries as the request gave them, only
- * serves to name an entry by its index (NULL: entries of a table).
+ * serves to point the error at one of them (NULL: entries of a table).
  */
 static int tagmap_measure(struct tagmap_size *sz,
 			  const struct sluice_map_entry *e, unsigned int n,
@@ -238,22 +214,18 @@ static int tagmap_measure(struct tagmap_size *sz,
 	memset(sz, 0, sizeof(*sz));
 	for (i = 0; i < n; i++) {
 		if (i && entry_key(&e[i]) == entry_key(&e[i - 1])) {
-			if (!orig) {
-				entry_err(extack, &e[i], -1, "duplicate");
-				return -EINVAL;
-			}
-			find_pair(orig, n, &e[i], &first, &second);
-			entry_err(extack, &orig[second], second,
-				  "duplicate of an earlier entry");
+			if (orig)
+				find_pair(orig, n, &e[i], &first, &second);
+			entry_err(extack, orig ? &orig[second] : NULL,
+				  ENTRY_MSG("duplicate of an earlier entry"));
 			return -EINVAL;
 		}
 		if (!i || e[i].ifindex != e[i - 1].ifindex) {
 			if (++sz->ports > SLUICE_MAP_MAX_PORTS) {
-				first = -1;
 				if (orig)
 					find_pair(orig, n, &e[i], &first, &second);
-				entry_err(extack, &e[i], first, "more than "
-					  __stringify(SLUICE_MAP_MAX_PORTS) " ports");
+				entry_err(extack, orig ? &orig[first] : NULL,
+					  TOO_MANY_PORTS);
 				return -E2BIG;
 			}
 			sz->arrays++;
@@ -415,9 +387,9 @@ struct sluice_tagmap *sluice_tagmap_build(struct net *net, u8 source,
 	for (i = 0; i < n; i++) {
 		why = entry_problem(&e[i], source);
 		if (!why && !port_exists(net, e[i].ifindex))
-			why = "no such device in the namespace";
+			why = ENTRY_MSG("no such device in the namespace");
 		if (why) {
-			entry_err(extack, &e[i], i, why);
+			entry_err(extack, &e[i], why);
 			return ERR_PTR(-EINVAL);
 		}
 	}
@@ -450,11 +422,35 @@ struct sluice_tagmap *sluice_tagmap_with_source(const struct sluice_tagmap *old,
 	for (i = 0; i < n; i++) {
 		why = entry_problem(&old->entries[i], source);
 		if (why) {
-			entry_err(extack, &old->entries[i], -1, why);
+			entry_err(extack, NULL, why);
 			return ERR_PTR(-EINVAL);
 		}
 	}
 	return tagmap_create(source, old->entries, n, NULL, extack);
+}
+
+struct sluice_tagmap *sluice_tagmap_without_port(const struct sluice_tagmap *old,
+						 int ifindex)
+{
+	unsigned int i, m = 0, n = old->counts.in + old->counts.eg +
+				   old->counts.tag;
+	struct sluice_map_entry *e;
+	struct sluice_tagmap *map;
+
+	for (i = 0; i < n && old->entries[i].ifindex != ifindex; i++)
+		;
+	if (i == n)
+		return NULL;
+	e = kvmalloc_array(n, sizeof(*e), GFP_KERNEL);
+	if (!e)
+		return ERR_PTR(-ENOMEM);
+	for (i = 0; i < n; i++)
+		if (old->entries[i].ifindex != ifindex)
+			e[m++] = old->entries[i];
+	/* Still sorted, and checked when they were loaded. */
+	map = tagmap_create(old->source, m ? e : NULL, m, NULL, NULL);
+	kvfree(e);
+	return map;
 }
 
 void sluice_tagmap_free(struct sluice_tagmap *map)

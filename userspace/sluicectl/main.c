@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sluice/switch.h>
 #include "sluicectl.h"
 
 static const struct command commands[] = {
@@ -35,6 +36,9 @@ static const struct command commands[] = {
 	  "[-n NETNS] [-j | --json] [DEV]", NULL },
 	{ "monitor", monitor_main, "Print the switch's events as they arrive",
 	  "[-n NETNS] [-j | --json] [--count N] [--timeout SECONDS]", NULL },
+	{ "fabric", fabric_main, "A fabric of namespaces on this machine, its counters and connectivity",
+	  "{ up TOPOLOGY [OPTIONS] | down | show | exec NODE -- COMMAND | stats [NODE...] | ping } [--name NAME]",
+	  NULL },
 	{ "headroom", headroom_main,
 	  "The PFC headroom a port needs per lossless priority",
 	  "--rate RATE --cable METRES --mtu BYTES [--response QUANTA] [-j | --json]",
@@ -62,8 +66,11 @@ static void print_help(FILE *f)
 {
 	size_t i;
 
-	fputs("Usage: sluicectl COMMAND [ARGUMENTS]\n"
+	fputs("Usage: sluicectl [-n NETNS] COMMAND [ARGUMENTS]\n"
 	      "       sluicectl { -h | --help | --version }\n"
+	      "\n"
+	      "  -n, --netns NETNS  run the command in network namespace NETNS\n"
+	      "                     (a name under /run/netns, as \"ip -n\")\n"
 	      "\n"
 	      "Commands:\n", f);
 	for (i = 0; i < N_COMMANDS; i++)
@@ -118,6 +125,24 @@ int help_main(const struct command *cmd, int argc, char **argv)
 	return 0;
 }
 
+static int run(int argc, char **argv);
+
+/* "-n NETNS COMMAND ...": the rest runs inside NETNS, as with "ip -n". */
+static int run_in_netns(int argc, char **argv)
+{
+	char err[SLUICE_ERRLEN];
+
+	if (argc < 3) {
+		fprintf(stderr, "sluicectl: %s needs a namespace name\n", argv[1]);
+		return EXIT_USAGE;
+	}
+	if (sluice_netns_enter(argv[2], err, sizeof(err))) {
+		fprintf(stderr, "sluicectl: %s\n", err);
+		return EXIT_RUNTIME;
+	}
+	return run(argc - 2, argv + 2);
+}
+
 static int run(int argc, char **argv)
 {
 	const struct command *cmd;
@@ -128,6 +153,8 @@ static int run(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))
 		return help_main(find_command("help"), argc - 1, argv + 1);
+	if (!strcmp(argv[1], "-n") || !strcmp(argv[1], "--netns"))
+		return run_in_netns(argc, argv);
 	if (!strcmp(argv[1], "--version"))
 		return version_main(find_command("version"), argc - 1, argv + 1);
 	if (argv[1][0] == '-') {

@@ -335,6 +335,24 @@ static void dev_origin(const struct sluice_convert_opts *o,
 	}
 }
 
+
+/*
+ * A load the kernel refused: its message says what is wrong, and when it
+ * names an entry, the entry is shown as the map file writes it.
+ */
+static int refused(const struct sluice_maps *m, uint64_t bad, const char *err)
+{
+	const struct sluice_maps_entry *e;
+
+	if (bad >= m->n)
+		return sw_fail(err);
+	e = &m->e[bad];
+	fprintf(stderr, "sluicectl: %s: \"%s %s %u %u\"\n", err,
+		sluice_map_entry_kind(e->map, e->flags) ?: "?",
+		e->dev == SLUICE_DEV_ALL ? "*" : m->devs[e->dev], e->tag,
+		e->value);
+	return EXIT_RUNTIME;
+}
 /* The entries of @m by ifindex in the connection's namespace. */
 static int resolve(struct sluice_nl *nl, const struct sluice_maps *m,
 		   const struct load_args *a,
@@ -416,6 +434,7 @@ static int load_main(const struct command *cmd, int argc, char **argv)
 	enum kind kind;
 	size_t len;
 	FILE *f;
+	uint64_t bad;
 	int ret;
 
 	a.ports = calloc(MAX_PORTS, sizeof(*a.ports));
@@ -469,8 +488,8 @@ static int load_main(const struct command *cmd, int argc, char **argv)
 		goto out;
 	if (sluice_nl_map_load(nl, e, m.n,
 			       a.has_generation ? &a.generation : NULL,
-			       &generation, &counts, err, sizeof(err)))
-		ret = sw_fail(err);
+			       &generation, &counts, &bad, err, sizeof(err)))
+		ret = refused(&m, bad, err);
 	else
 		ret = print_load(generation, &counts, a.val[OPT_JSON]);
 out:

@@ -45,6 +45,11 @@ static const struct command route_commands[] = {
 	  "--topo FILE ROUTES { --pair SOURCE,DESTINATION | --cbd } [-o FILE]", "route" },
 	{ "merge", merge_main, "Join the shards of a route set into one file",
 	  "--topo FILE -o FILE [-j | --json] SHARD...", "route" },
+	{ "load", route_load_main, "Install routes in a fabric's switches, or in this switch",
+	  ROUTE_LOAD_USAGE, "route" },
+	{ "unload", route_unload_main, "Remove the routes sluice installed", ROUTE_UNLOAD_USAGE, "route" },
+	{ "show", route_show_main, "Compare the routes the kernel holds with a route file",
+	  ROUTE_SHOW_USAGE, "route" },
 };
 
 #define N_ROUTE (sizeof(route_commands) / sizeof(route_commands[0]))

@@ -51,5 +51,19 @@ int switch_main(const struct command *cmd, int argc, char **argv);
 int map_main(const struct command *cmd, int argc, char **argv);
 int port_stats_main(const struct command *cmd, int argc, char **argv);
 int monitor_main(const struct command *cmd, int argc, char **argv);
+int fabric_main(const struct command *cmd, int argc, char **argv);
+int fabric_ping_main(const struct command *cmd, int argc, char **argv);
+/* route load, unload and show (route_kernel.c), in route.c's table */
+#define ROUTE_LOAD_USAGE \
+	"ROUTES [--name NAME] [--switch NODE] [-v | --verbose] [-j | --json]\n" \
+	"\tROUTES --topo FILE --switch NODE [--netns NS] [-v | --verbose] [-j | --json]"
+#define ROUTE_UNLOAD_USAGE \
+	"[--name NAME] [--switch NODE] [-j | --json] | --local [--netns NS] [-j | --json]"
+#define ROUTE_SHOW_USAGE \
+	"ROUTES [--name NAME] [--switch NODE] [-j | --json]\n" \
+	"\tROUTES --topo FILE --switch NODE [--netns NS] [-j | --json]"
+int route_load_main(const struct command *cmd, int argc, char **argv);
+int route_unload_main(const struct command *cmd, int argc, char **argv);
+int route_show_main(const struct command *cmd, int argc, char **argv);
 
 #endif /* _SLUICECTL_H */

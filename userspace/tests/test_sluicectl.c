@@ -32,7 +32,7 @@ static void test_help(void)
 		RUN(&r, forms[i]);
 		KTAP_EXPECT_INT(r.status, 0);
 		KTAP_EXPECT_STR(r.err, "");
-		KTAP_EXPECT(starts_with(r.out, "Usage: sluicectl COMMAND"));
+		KTAP_EXPECT(starts_with(r.out, "Usage: sluicectl [-n NETNS] COMMAND"));
 		KTAP_EXPECT(strstr(r.out, "\n  help "));
 		KTAP_EXPECT(strstr(r.out, "\n  version "));
 		if (i == 0)
@@ -79,8 +79,26 @@ static void test_no_command(void)
 	cli_run(&r, NULL, (const char *const []){ NULL });
 	KTAP_EXPECT_INT(r.status, 2);
 	KTAP_EXPECT_STR(r.out, "");
-	KTAP_EXPECT(starts_with(r.err, "Usage: sluicectl COMMAND"));
+	KTAP_EXPECT(starts_with(r.err, "Usage: sluicectl [-n NETNS] COMMAND"));
 	ktap_result("no command exits 2 with the usage");
+}
+
+/* -n NETNS before the command: errors before any command runs. */
+static void test_netns_option(void)
+{
+	struct run r;
+
+	RUN(&r, "-n");
+	KTAP_EXPECT_INT(r.status, 2);
+	KTAP_EXPECT_STR(r.err, "sluicectl: -n needs a namespace name\n");
+	RUN(&r, "--netns", "sluice-test-no-such-netns", "version");
+	KTAP_EXPECT_INT(r.status, 1);
+	KTAP_EXPECT_STR(r.out, "");
+	KTAP_EXPECT_STR(r.err, "sluicectl: netns \"sluice-test-no-such-netns\": cannot open /run/netns/sluice-test-no-such-netns: No such file or directory\n");
+	RUN(&r, "-n", "../etc", "version");
+	KTAP_EXPECT_INT(r.status, 1);
+	KTAP_EXPECT_STR(r.err, "sluicectl: netns \"../etc\": not a namespace name\n");
+	ktap_result("-n NETNS: a missing name, a missing namespace, a path");
 }
 
 static void test_version(void)
@@ -336,6 +354,7 @@ static void (*const tests[])(void) = {
 	test_help_command,
 	test_unknown_command,
 	test_no_command,
+	test_netns_option,
 	test_version,
 	test_version_json,
 	test_write_error,

@@ -282,8 +282,11 @@ struct tc_sluice_xstats {
  * the user namespace that owns that network namespace; reading is open to
  * every process in the namespace, as "tc -s qdisc" is.  Every request is
  * validated strictly against its command's policy (unknown attributes,
- * trailing bytes and wrong lengths are errors); every rejection carries an
- * extack message, and nothing of a rejected request is applied.
+ * trailing bytes and wrong lengths are errors); every rejection sluice
+ * makes carries an extack message (the core's own refusals - EPERM for a
+ * writer without the capability, EOPNOTSUPP for an unknown command - and
+ * running out of memory carry none), and nothing of a rejected request is
+ * applied.
  *
  * Tagger's switch model (Tagger, Section 6)
  * -----------------------------------------
@@ -325,9 +328,10 @@ struct tc_sluice_xstats {
  *   PCP        PCP of the outer VLAN tag, offloaded or in the frame
  *              (rewritten)
  *
- * A frame that arrived on another port was routed, and routing (IPv4, IPv6
- * and MPLS alike) decremented its TTL once: TTL sources add that one back,
- * so t is the TTL it arrived with.  A frame sent by the switch itself
+ * A frame that arrived on a port was routed, and routing (IPv4, IPv6 and
+ * MPLS alike) decremented its TTL once, also when it leaves by the port it
+ * came in on: TTL sources add that one back, so t is the TTL it arrived
+ * with.  A frame sent by the switch itself
  * (skb_iif 0) is read as it is.  TTL tags are never rewritten (the next
  * hop's decrement is the rewrite): loading a tag entry, or switching to a
  * TTL source with tag entries loaded, is refused.  Switches that bridge
@@ -378,10 +382,14 @@ struct tc_sluice_xstats {
  *                           than SLUICE_MAP_MAX_PORTS ports.  The reply and
  *                           the SLUICE_EVENT_MAPS notification carry the new
  *                           GENERATION and MAP_ENTRIES.
- *   SLUICE_CMD_MAP_GET      dump: one message per port that has entries
- *                           (ifindex 0 first), each with GENERATION and the
- *                           port's MAP_ENTRY attributes sorted by map and
- *                           tag.  A dump that spans a reload is flagged
+ *   SLUICE_CMD_MAP_GET      dump: the entries of each port that has some
+ *                           (ifindex 0 first, then by ifindex), in
+ *                           messages that each carry GENERATION and MAP_ENTRY
+ *                           attributes of one port (a port whose entries do
+ *                           not fit the reader's buffer continues in the
+ *                           next message), sorted by map (in, eg keyed by
+ *                           the in port, eg keyed by the out port, tag),
+ *                           then tag.  A dump that spans a reload is flagged
  *                           NLM_F_DUMP_INTR.
  *   SLUICE_CMD_MAP_FLUSH    empties the maps (the tag source stays).
  *                           Notifies SLUICE_EVENT_MAPS.
@@ -395,8 +403,19 @@ struct tc_sluice_xstats {
  *                           SLUICE_GENL_MCGRP_EVENTS ("events"): EVENT and
  *                           what the event names (see enum sluice_event).
  *
- * Binary structs in attributes are append-only: a reader takes the length
- * the attribute has and zero-fills what it does not carry.
+ * Binary structs in attributes are append-only: a reader of a reply or an
+ * event takes the length the attribute has and zero-fills what it does not
+ * carry.  A request's struct sluice_map_entry must have exactly this
+ * version's size: a kernel cannot honour fields it does not know.
+ *
+ * Entries name ports by ifindex, checked when they are loaded; a device
+ * that leaves the namespace (deleted or moved) takes its entries with it
+ * (a new generation, notified as SLUICE_EVENT_MAPS), so a later device
+ * given the same ifindex does not inherit them.  Under a
+ * bridge or a VLAN device, skb_iif is that upper device, so in entries key
+ * by it, not the physical port.  Counters: tagged and the misses count
+ * frames as the qdisc sees them (a GSO frame once), retagged and
+ * retag_failed count frames on the wire (each segment).
  */
 #define SLUICE_GENL_NAME		"sluice"
 #define SLUICE_GENL_VERSION		1

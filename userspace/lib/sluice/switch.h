@@ -196,6 +196,7 @@ struct sluice_nl_event {
 /* An event of this kind, made up by the client: events were dropped. */
 #define SLUICE_EVENT_LOST	0xff
 
+int sluice_netns_enter(const char *name, char *err, size_t errlen);
 int sluice_nl_open(struct sluice_nl **nl, const char *netns, char *err,
 		   size_t errlen);
 void sluice_nl_close(struct sluice_nl *nl);
@@ -211,7 +212,7 @@ int sluice_nl_switch_set(struct sluice_nl *nl, uint8_t tag_source,
 int sluice_nl_map_load(struct sluice_nl *nl, const struct sluice_map_entry *e,
 		       uint64_t n, const uint32_t *generation,
 		       uint32_t *new_generation,
-		       struct sluice_map_counts *counts,
+		       struct sluice_map_counts *counts, uint64_t *bad,
 		       char *err, size_t errlen);
 int sluice_nl_map_get(struct sluice_nl *nl, struct sluice_map_dump *d,
 		      char *err, size_t errlen);

@@ -69,6 +69,8 @@ struct req {
 	int		error;		/* the kernel's errno */
 	int		parse_error;	/* ours, from @parse */
 	char		ext[SLUICE_ERRLEN];	/* extack message */
+	/* NLMSGERR_ATTR_OFFS: the offending attribute's offset, or -1 */
+	int64_t		offs;
 };
 
 /* Takes @a's payload into @dst (@size bytes), zero-filled beyond it. */
@@ -108,7 +110,9 @@ static bool get_name(const struct nlattr *a, char buf[SLUICE_IFNAMSIZ])
 	return true;
 }
 
-/* The extended ack attributes at @attrs: the message into r->ext. */
+/* The extended ack attributes at @attrs: the message into r->ext, the
+ * offending attribute's offset into r->offs.
+ */
 static void take_ext(struct req *r, struct nlattr *attrs, int len)
 {
 	struct nlattr *a;
@@ -116,6 +120,9 @@ static void take_ext(struct req *r, struct nlattr *attrs, int len)
 	int rem;
 
 	nla_for_each_attr(a, attrs, len, rem) {
+		if (nla_type(a) == NLMSGERR_ATTR_OFFS &&
+		    nla_len(a) >= (int)sizeof(uint32_t))
+			r->offs = nla_get_u32(a);
 		if (nla_type(a) != NLMSGERR_ATTR_MSG || nla_len(a) < 1)
 			continue;
 		s = nla_data(a);
@@ -215,6 +222,7 @@ static int transact(struct sluice_nl *nl, struct nl_msg *msg,
 	int ret;
 
 	r->nl = nl;
+	r->offs = -1;
 	if (!cb) {
 		nlmsg_free(msg);
 		return sluice_i_errf(err, errlen, -ENOMEM, "out of memory");
@@ -274,8 +282,15 @@ static int no_memory(char *err, size_t errlen)
 	return sluice_i_errf(err, errlen, -ENOMEM, "out of memory");
 }
 
-/* Enters namespace @name: /run/netns/NAME, as "ip netns" makes them. */
-static int enter_netns(const char *name, char *err, size_t errlen)
+/**
+ * sluice_netns_enter() - move the calling thread into a named namespace
+ * @name:	a name under /run/netns, as "ip netns add" makes them
+ * @err:	why it failed
+ * @errlen:	room in @err
+ *
+ * Return: 0 or a negative errno.
+ */
+int sluice_netns_enter(const char *name, char *err, size_t errlen)
 {
 	char path[PATH_MAX];
 	int fd, ret;
@@ -367,7 +382,7 @@ int sluice_nl_open(struct sluice_nl **nl, const char *netns, char *err,
 					    strerror(errno));
 			goto fail;
 		}
-		ret = enter_netns(netns, err, errlen);
+		ret = sluice_netns_enter(netns, err, errlen);
 		if (ret)
 			goto fail;
 	}
@@ -559,6 +574,8 @@ static int send_room(struct sluice_nl *nl, size_t len, char *err,
  *		(-ESTALE otherwise)
  * @new_generation: set to the maps' generation after the load
  * @counts:	set to the entries loaded (NULL: not wanted)
+ * @bad:	set to the index in @e of the entry the kernel refused, or
+ *		UINT64_MAX when it named none (NULL: not wanted)
  * @err:	why it failed, with the kernel's message
  * @errlen:	room in @err
  *
@@ -570,9 +587,10 @@ static int send_room(struct sluice_nl *nl, size_t len, char *err,
 int sluice_nl_map_load(struct sluice_nl *nl, const struct sluice_map_entry *e,
 		       uint64_t n, const uint32_t *generation,
 		       uint32_t *new_generation,
-		       struct sluice_map_counts *counts,
+		       struct sluice_map_counts *counts, uint64_t *bad,
 		       char *err, size_t errlen)
 {
+	uint64_t base = NLMSG_HDRLEN + GENL_HDRLEN;
 	struct load_reply lr = { 0 };
 	struct req r = { .parse = parse_load, .arg = &lr };
 	uint64_t size, i;
@@ -596,7 +614,19 @@ int sluice_nl_map_load(struct sluice_nl *nl, const struct sluice_map_entry *e,
 	for (i = 0; i < n; i++)
 		if (nla_put(msg, SLUICE_A_MAP_ENTRY, sizeof(e[i]), &e[i]))
 			goto nomem;
+	if (bad)
+		*bad = UINT64_MAX;
+	if (generation)
+		base += nla_total_size(sizeof(*generation));
 	ret = transact(nl, msg, "map load", &r, err, errlen);
+	/*
+	 * The kernel names a refused entry by its attribute's offset in the
+	 * request: the entries follow the header and GENERATION in order.
+	 */
+	if (ret && bad && r.offs >= (int64_t)base &&
+	    !((r.offs - base) % nla_total_size(sizeof(*e))) &&
+	    (r.offs - base) / nla_total_size(sizeof(*e)) < n)
+		*bad = (r.offs - base) / nla_total_size(sizeof(*e));
 	if (ret)
 		return ret;
 	*new_generation = lr.generation;

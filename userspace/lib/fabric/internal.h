@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Shared by lib/fabric's netlink files (not installed).
+ */
+#ifndef _SLUICE_LIB_FABRIC_INTERNAL_H
+#define _SLUICE_LIB_FABRIC_INTERNAL_H
+
+#include <stdint.h>
+#include <netlink/msg.h>
+#include <sluice/fabric_nl.h>
+
+/* A request the kernel refused: its tag, errno and extended ack. */
+struct sluice_i_nlerr {
+	uint64_t	tag;
+	int		error;		/* negative errno */
+	char		extack[SLUICE_ERRLEN];
+};
+
+int sluice_i_rtnl_queue(struct sluice_rtnl *r, struct nl_msg *msg,
+			uint64_t tag, char *err, size_t errlen);
+int sluice_i_rtnl_wait(struct sluice_rtnl *r, char *err, size_t errlen);
+uint32_t sluice_i_rtnl_sent(const struct sluice_rtnl *r);
+uint64_t sluice_i_rtnl_n_errors(const struct sluice_rtnl *r);
+const struct sluice_i_nlerr *sluice_i_rtnl_error(const struct sluice_rtnl *r,
+						 uint64_t i);
+void sluice_i_rtnl_clear_errors(struct sluice_rtnl *r);
+struct nl_sock *sluice_i_rtnl_sock(struct sluice_rtnl *r);
+int sluice_i_rtnl_links(struct sluice_rtnl *r, char *err, size_t errlen);
+const char *sluice_i_rtnl_ifname(struct sluice_rtnl *r, int ifindex);
+
+#endif /* _SLUICE_LIB_FABRIC_INTERNAL_H */

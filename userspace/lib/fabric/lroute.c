@@ -1,0 +1,513 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A switch's routes as data: built from a route set (what the switch
+ * should hold), read from the kernel (lib/fabric/kroute.c: what it holds),
+ * compared (sluice_lroutes_diff()) and printed.
+ *
+ * A route set's pair (u, v) becomes, at u, one IPv4 route to v's /24 whose
+ * nexthops are the pair's paths in the file's order: path l_0 l_1 ...
+ * l_(n-1) through switches s_0 = u, s_1, ..., s_n = v leaves u by l_0 via
+ * s_1's address on l_0, pushing the labels of l_1 at s_1, ..., l_(n-1) at
+ * s_(n-1) (the top label first).  Every switch also holds a label route per
+ * link port, whatever the route set: label 100 + j pops and sends out of
+ * port j via the peer's address, so that any stack a neighbour pushes
+ * finds its way.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sluice/fabric.h>
+#include "graph/internal.h"
+
+/**
+ * sluice_lroutes_init() - an empty route set of switch @node
+ * @s:		the set
+ * @node:	the switch, or SLUICE_NONE
+ *
+ * Time: O(1).
+ */
+void sluice_lroutes_init(struct sluice_lroutes *s, uint32_t node)
+{
+	memset(s, 0, sizeof(*s));
+	s->node = node;
+}
+
+/* Frees what the set holds; it is empty (and reusable) afterwards. O(1). */
+void sluice_lroutes_free(struct sluice_lroutes *s)
+{
+	uint32_t node = s->node;
+
+	free(s->routes);
+	free(s->nhs);
+	free(s->labels);
+	sluice_lroutes_init(s, node);
+}
+
+/**
+ * sluice_lroutes_add() - start a route; its nexthops follow
+ * @s:		the set
+ * @family:	SLUICE_LR_INET or SLUICE_LR_MPLS
+ * @dst:	the IPv4 prefix (host order) or the label
+ * @dst_len:	the prefix length (20 for a label)
+ * @err:	"out of memory"
+ * @errlen:	room in @err
+ *
+ * The route's provenance (dst_node, link, pair) starts unknown.
+ * Time: O(1) amortized.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int sluice_lroutes_add(struct sluice_lroutes *s,
+		       enum sluice_lroute_family family, uint32_t dst,
+		       uint8_t dst_len, char *err, size_t errlen)
+{
+	struct sluice_lroute *r;
+
+	if (SLUICE_I_GROW(s->routes, s->cap_routes, s->n_routes + 1))
+		return sluice_i_errf(err, errlen, -ENOMEM, "out of memory");
+	r = &s->routes[s->n_routes++];
+	memset(r, 0, sizeof(*r));
+	r->family = family;
+	r->dst = dst;
+	r->dst_len = dst_len;
+	r->nh = s->n_nhs;
+	r->dst_node = SLUICE_NONE;
+	r->link = SLUICE_NONE;
+	r->pair = UINT64_MAX;
+	return 0;
+}
+
+/**
+ * sluice_lroutes_add_nh() - a nexthop of the last route added
+ * @s:		the set, with a route
+ * @via:	the next hop's IPv4 address, host order (0: none)
+ * @dev:	the device out
+ * @labels:	the labels pushed, top first
+ * @n_labels:	how many
+ * @err:	"out of memory"
+ * @errlen:	room in @err
+ *
+ * Time: O(@n_labels) amortized.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int sluice_lroutes_add_nh(struct sluice_lroutes *s, uint32_t via,
+			  const char *dev, const uint32_t *labels,
+			  uint32_t n_labels, char *err, size_t errlen)
+{
+	struct sluice_lnh *nh;
+
+	if (SLUICE_I_GROW(s->nhs, s->cap_nhs, s->n_nhs + 1) ||
+	    SLUICE_I_GROW(s->labels, s->cap_labels, s->n_labels + n_labels))
+		return sluice_i_errf(err, errlen, -ENOMEM, "out of memory");
+	nh = &s->nhs[s->n_nhs++];
+	memset(nh, 0, sizeof(*nh));
+	nh->via = via;
+	snprintf(nh->dev, sizeof(nh->dev), "%s", dev);
+	nh->label = s->n_labels;
+	nh->n_labels = n_labels;
+	if (n_labels)
+		memcpy(&s->labels[s->n_labels], labels,
+		       n_labels * sizeof(*labels));
+	s->n_labels += n_labels;
+	s->routes[s->n_routes - 1].n_nh++;
+	return 0;
+}
+
+/*
+ * The key routes are sorted and matched by: label routes first (they do
+ * not depend on anything), then IPv4 by address and prefix length.
+ */
+int sluice_lroute_cmp_key(const struct sluice_lroute *a,
+			  const struct sluice_lroute *b)
+{
+	if (a->family != b->family)
+		return a->family == SLUICE_LR_MPLS ? -1 : 1;
+	if (a->dst != b->dst)
+		return a->dst < b->dst ? -1 : 1;
+	if (a->dst_len != b->dst_len)
+		return a->dst_len < b->dst_len ? -1 : 1;
+	return 0;
+}
+
+static int cmp_route(const void *a, const void *b)
+{
+	return sluice_lroute_cmp_key(a, b);
+}
+
+/*
+ * sluice_lroutes_sort() - order the routes by their key
+ * @s:	the set
+ *
+ * Nexthops stay where they are (routes point at them), in their order
+ * within each route.  Routes with the same key keep no particular order.
+ * Time: O(R log R) for R routes.
+ */
+void sluice_lroutes_sort(struct sluice_lroutes *s)
+{
+	if (s->n_routes > 1)
+		qsort(s->routes, s->n_routes, sizeof(*s->routes), cmp_route);
+}
+
+/* Pairs are sorted by (source, destination): the first with source @u. */
+static uint64_t first_pair(const struct sluice_routes *r, uint32_t u)
+{
+	uint64_t lo = 0, hi = r->n_pairs, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (r->pair_src[mid] < u)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static void dev_of_link(uint32_t link, char *buf)
+{
+	snprintf(buf, SLUICE_IFNAME_MAX, "l%u", link);
+}
+
+/* The IPv4 route of pair @p at its source: one nexthop per path. */
+static int pair_route(const struct sluice_graph *g,
+		      const struct sluice_routes *r, uint64_t p,
+		      struct sluice_lroutes *s, char *err, size_t errlen)
+{
+	uint32_t labels[SLUICE_FABRIC_LABELS_MAX], u = r->pair_src[p];
+	uint32_t v = r->pair_dst[p], at, next, len, k, link;
+	char dev[SLUICE_IFNAME_MAX];
+	struct sluice_lroute *route;
+	uint64_t q, h;
+	int ret, j;
+
+	ret = sluice_lroutes_add(s, SLUICE_LR_INET,
+				 sluice_fabric_node_prefix(v), 24, err, errlen);
+	if (ret)
+		return ret;
+	route = &s->routes[s->n_routes - 1];
+	route->dst_node = v;
+	route->pair = p;
+	for (q = r->pair_path[p]; q < r->pair_path[p + 1]; q++) {
+		h = r->path_hop[q];
+		len = sluice_routes_path_len(r, q);
+		if (len - 1 > SLUICE_FABRIC_LABELS_MAX)
+			return sluice_i_errf(err, errlen, -E2BIG,
+					     "%s -> %s path %llu has %u links: its %u labels are more than the kernel pushes (%d)",
+					     g->nodes[u].name, g->nodes[v].name,
+					     (unsigned long long)(q - r->pair_path[p] + 1),
+					     len, len - 1, SLUICE_FABRIC_LABELS_MAX);
+		link = r->hops[h];
+		at = sluice_fabric_peer(g, u, link);
+		for (k = 1; k < len; k++) {
+			next = r->hops[h + k];
+			j = sluice_fabric_port_index(g, at, next);
+			if (j < 0)
+				return sluice_i_errf(err, errlen, -EINVAL,
+						     "%s -> %s path %llu: link %u does not leave %s",
+						     g->nodes[u].name,
+						     g->nodes[v].name,
+						     (unsigned long long)(q - r->pair_path[p] + 1),
+						     next, g->nodes[at].name);
+			labels[k - 1] = SLUICE_FABRIC_LABEL_BASE + j;
+			at = sluice_fabric_peer(g, at, next);
+		}
+		dev_of_link(link, dev);
+		ret = sluice_lroutes_add_nh(s,
+					    sluice_fabric_link_addr(link, g->links[link].a == u),
+					    dev, labels, len - 1, err, errlen);
+		if (ret)
+			return ret;
+	}
+	/* a pair without a path gets no route at all */
+	if (!s->routes[s->n_routes - 1].n_nh)
+		s->n_routes--;
+	return 0;
+}
+
+/**
+ * sluice_lroutes_build() - the routes switch @u should hold
+ * @g:		the topology, finalized
+ * @r:		a route set of @g (validated, e.g. as read)
+ * @u:		the switch
+ * @s:		emptied, then filled and sorted (sluice_lroutes_sort())
+ * @err:	the reason, on failure
+ * @errlen:	room in @err
+ *
+ * A label route per link port of @u, and an IPv4 route per destination
+ * of @u's pairs that has a path.  A path of more than 31 links needs more
+ * labels than the kernel pushes and is refused, naming it.
+ * Time: O(log P + D + H_u + R_u log R_u) for P pairs, D the degree of @u,
+ * H_u the hops of @u's paths and R_u its routes.
+ *
+ * Return: 0, -E2BIG, -EINVAL or -ENOMEM.
+ */
+int sluice_lroutes_build(const struct sluice_graph *g,
+			 const struct sluice_routes *r, uint32_t u,
+			 struct sluice_lroutes *s, char *err, size_t errlen)
+{
+	char dev[SLUICE_IFNAME_MAX];
+	uint32_t k, link;
+	uint64_t p;
+	int ret;
+
+	sluice_lroutes_free(s);
+	s->node = u;
+	if (u >= g->n_nodes)
+		return sluice_i_errf(err, errlen, -EINVAL,
+				     "node %u does not exist (%u nodes)", u,
+				     g->n_nodes);
+	for (k = 0; k < sluice_graph_degree(g, u); k++) {
+		link = g->adj[g->off[u] + k].link;
+		ret = sluice_lroutes_add(s, SLUICE_LR_MPLS,
+					 SLUICE_FABRIC_LABEL_BASE + k, 20,
+					 err, errlen);
+		if (ret)
+			return ret;
+		s->routes[s->n_routes - 1].link = link;
+		dev_of_link(link, dev);
+		ret = sluice_lroutes_add_nh(s,
+					    sluice_fabric_link_addr(link, g->links[link].a == u),
+					    dev, NULL, 0, err, errlen);
+		if (ret)
+			return ret;
+	}
+	for (p = first_pair(r, u); p < r->n_pairs && r->pair_src[p] == u;
+	     p++) {
+		ret = pair_route(g, r, p, s, err, errlen);
+		if (ret)
+			return ret;
+	}
+	sluice_lroutes_sort(s);
+	return 0;
+}
+
+static bool nh_equal(const struct sluice_lroutes *a,
+		     const struct sluice_lnh *x,
+		     const struct sluice_lroutes *b,
+		     const struct sluice_lnh *y)
+{
+	return x->via == y->via && !strcmp(x->dev, y->dev) &&
+	       x->n_labels == y->n_labels &&
+	       (!x->n_labels ||
+		!memcmp(&a->labels[x->label], &b->labels[y->label],
+			x->n_labels * sizeof(*a->labels)));
+}
+
+/**
+ * sluice_lroute_equal() - whether two routes forward alike
+ * @a:	a set
+ * @i:	a route of @a
+ * @b:	another set
+ * @j:	a route of @b
+ *
+ * Same key and the same nexthops in the same order (the kernel keeps the
+ * order of an IPv4 route's nexthops).  Provenance does not count.
+ * Time: O(nexthops + labels).
+ */
+bool sluice_lroute_equal(const struct sluice_lroutes *a, uint64_t i,
+			 const struct sluice_lroutes *b, uint64_t j)
+{
+	const struct sluice_lroute *x = &a->routes[i], *y = &b->routes[j];
+	uint32_t k;
+
+	if (sluice_lroute_cmp_key(x, y) || x->n_nh != y->n_nh)
+		return false;
+	for (k = 0; k < x->n_nh; k++)
+		if (!nh_equal(a, &a->nhs[x->nh + k], b, &b->nhs[y->nh + k]))
+			return false;
+	return true;
+}
+
+static int add_op(struct sluice_ldiff *d, uint64_t *cap,
+		  enum sluice_lop_kind kind, uint64_t want, uint64_t have)
+{
+	if (SLUICE_I_GROW(d->ops, *cap, d->n_ops + 1))
+		return -ENOMEM;
+	d->ops[d->n_ops].kind = kind;
+	d->ops[d->n_ops].want = want;
+	d->ops[d->n_ops].have = have;
+	d->n_ops++;
+	return 0;
+}
+
+/**
+ * sluice_lroutes_diff() - what turns @have into @want
+ * @want:	the routes wanted, sorted
+ * @have:	the routes held, sorted
+ * @d:		filled: the operations, in key order, and their counts;
+ *		sluice_ldiff_free() it
+ * @err:	"out of memory"
+ * @errlen:	room in @err
+ *
+ * A merge of the two sorted sets: a key only in @want is added, only in
+ * @have deleted, in both with other nexthops replaced.  A key held twice
+ * (added by hand with another metric, say) keeps its first route matched
+ * and has the others deleted.  Time: O(R + nexthops + labels).
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int sluice_lroutes_diff(const struct sluice_lroutes *want,
+			const struct sluice_lroutes *have,
+			struct sluice_ldiff *d, char *err, size_t errlen)
+{
+	uint64_t i = 0, j = 0, cap = 0;
+	int c, ret = 0;
+
+	memset(d, 0, sizeof(*d));
+	while (!ret && (i < want->n_routes || j < have->n_routes)) {
+		if (i == want->n_routes)
+			c = 1;
+		else if (j == have->n_routes)
+			c = -1;
+		else
+			c = sluice_lroute_cmp_key(&want->routes[i],
+						  &have->routes[j]);
+		if (c < 0) {
+			ret = add_op(d, &cap, SLUICE_LOP_ADD, i++, UINT64_MAX);
+			d->added++;
+		} else if (c > 0) {
+			ret = add_op(d, &cap, SLUICE_LOP_DELETE, UINT64_MAX,
+				     j++);
+			d->deleted++;
+		} else {
+			if (sluice_lroute_equal(want, i, have, j)) {
+				d->unchanged++;
+			} else {
+				ret = add_op(d, &cap, SLUICE_LOP_REPLACE, i, j);
+				d->replaced++;
+			}
+			i++;
+			j++;
+			/* the same key held again: extra routes go */
+			while (!ret && j < have->n_routes &&
+			       !sluice_lroute_cmp_key(&want->routes[i - 1],
+						      &have->routes[j])) {
+				ret = add_op(d, &cap, SLUICE_LOP_DELETE,
+					     UINT64_MAX, j++);
+				d->deleted++;
+			}
+		}
+	}
+	if (ret) {
+		sluice_ldiff_free(d);
+		return sluice_i_errf(err, errlen, -ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
+/* Frees the operations. O(1). */
+void sluice_ldiff_free(struct sluice_ldiff *d)
+{
+	free(d->ops);
+	memset(d, 0, sizeof(*d));
+}
+
+/* Appends to a buffer, truncating; returns the new length wanted. */
+__attribute__((format(printf, 4, 5)))
+static size_t put(char *buf, size_t len, size_t at, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(at < len ? buf + at : NULL, at < len ? len - at : 0,
+		      fmt, ap);
+	va_end(ap);
+	return n < 0 ? at : at + n;
+}
+
+/**
+ * sluice_lroute_format() - a route as iproute2 would show it, one line
+ * @s:		the set
+ * @i:		the route
+ * @buf:	the text, NUL-terminated (truncated if @len is short)
+ * @len:	room in @buf
+ *
+ * "10.0.3.0/24 nexthop via 172.16.0.1 dev l0 labels 101/102 nexthop ..."
+ * (a single nexthop without the word "nexthop"), "label 101 via
+ * 172.16.0.5 dev l3".  Time: O(nexthops + labels).
+ *
+ * Return: the length of the whole text, as snprintf().
+ */
+size_t sluice_lroute_format(const struct sluice_lroutes *s, uint64_t i,
+			    char *buf, size_t len)
+{
+	const struct sluice_lroute *r = &s->routes[i];
+	char addr[16];
+	size_t at = 0;
+	uint32_t k, l;
+
+	if (len)
+		buf[0] = '\0';
+	if (r->family == SLUICE_LR_MPLS) {
+		at = put(buf, len, at, "label %u", r->dst);
+	} else {
+		sluice_ipv4_format(r->dst, addr, sizeof(addr));
+		at = put(buf, len, at, "%s/%u", addr, r->dst_len);
+	}
+	for (k = 0; k < r->n_nh; k++) {
+		const struct sluice_lnh *nh = &s->nhs[r->nh + k];
+
+		if (r->n_nh > 1)
+			at = put(buf, len, at, " nexthop");
+		if (nh->via) {
+			sluice_ipv4_format(nh->via, addr, sizeof(addr));
+			at = put(buf, len, at, " via %s", addr);
+		}
+		at = put(buf, len, at, " dev %s", nh->dev[0] ? nh->dev : "?");
+		for (l = 0; l < nh->n_labels; l++)
+			at = put(buf, len, at, "%s%u", l ? "/" : " labels ",
+				 s->labels[nh->label + l]);
+	}
+	return at;
+}
+
+/**
+ * sluice_lroute_describe() - what a route is for, for messages
+ * @g:		the topology
+ * @r:		the route set it was built from (or NULL)
+ * @s:		the set
+ * @i:		the route
+ * @buf:	"route to s3 (10.0.3.0/24; paths 0 5 2 | 4)" or "label 101
+ *		(port l5 to s4)"
+ * @len:	room in @buf
+ *
+ * Routes read from the kernel know no provenance: they are formatted as
+ * sluice_lroute_format() does.  Time: O(hops of the pair's paths).
+ *
+ * Return: the length of the whole text, as snprintf().
+ */
+size_t sluice_lroute_describe(const struct sluice_graph *g,
+			      const struct sluice_routes *r,
+			      const struct sluice_lroutes *s, uint64_t i,
+			      char *buf, size_t len)
+{
+	const struct sluice_lroute *x = &s->routes[i];
+	uint64_t q, h;
+	char addr[16];
+	size_t at = 0;
+
+	if (x->family == SLUICE_LR_MPLS && x->link != SLUICE_NONE &&
+	    s->node != SLUICE_NONE)
+		return put(buf, len, 0, "label %u (port l%u to %s)", x->dst,
+			   x->link,
+			   g->nodes[sluice_fabric_peer(g, s->node, x->link)].name);
+	if (x->family != SLUICE_LR_INET || x->dst_node == SLUICE_NONE)
+		return sluice_lroute_format(s, i, buf, len);
+	sluice_ipv4_format(x->dst, addr, sizeof(addr));
+	at = put(buf, len, at, "route to %s (%s/%u", g->nodes[x->dst_node].name,
+		 addr, x->dst_len);
+	if (r && x->pair != UINT64_MAX) {
+		for (q = r->pair_path[x->pair]; q < r->pair_path[x->pair + 1];
+		     q++) {
+			at = put(buf, len, at, q == r->pair_path[x->pair] ?
+				 "; paths" : " |");
+			for (h = r->path_hop[q]; h < r->path_hop[q + 1]; h++)
+				at = put(buf, len, at, " %u", r->hops[h]);
+		}
+	}
+	return put(buf, len, at, ")");
+}

@@ -1,0 +1,221 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A fabric on one machine, and the routes that pin paths through it.
+ *
+ * The plan (pure, no kernel): every node of a topology is a switch in its
+ * own network namespace, each with some hosts, each host in a namespace
+ * too.  Names, addresses and labels follow from the topology alone, so
+ * that "fabric down" and "route load" find everything again:
+ *
+ *   namespace of node X                NAME-X
+ *   namespace of host i of X           NAME-X-hI        host name X-hI
+ *   switch port of link L              l<L> (both ends, each in its switch)
+ *   switch port to its host i          h<I>; the host's device is eth0
+ *   link L's addresses                 172.16.0.0/12 + 2L (end a), + 2L + 1
+ *                                      (end b), /31
+ *   host i of node u                   10.(u >> 8).(u & 255).(2i + 1)/31,
+ *                                      the switch side .(2i), the host's
+ *                                      default route via it
+ *   node u's hosts, from elsewhere     10.(u >> 8).(u & 255).0/24
+ *
+ * The forwarding plane is the kernel's own MPLS (mpls_router,
+ * mpls_iptunnel): label 100 + j at a switch means "pop, and send out of
+ * its j-th link port" (link ports in link id order), as a label route
+ * "via inet <peer's link address> dev l<L>".  A path s_0 s_1 ... s_n from
+ * switch u = s_0 to v = s_n is the label stack of the out ports of s_1 ..
+ * s_(n-1), pushed at u and sent out of the path's first link; s_n gets
+ * plain IPv4 and delivers it to its host.  Each switch u holds, per
+ * destination switch v, one IPv4 route to v's /24 with one nexthop per
+ * path of the pair (u, v), so that the kernel's multipath hash spreads
+ * flows over the paths.
+ *
+ * A switch's routes as data (struct sluice_lroutes) are what
+ * sluice_lroutes_build() wants from a route set, what the kernel holds when
+ * read back (lib/fabric/kroute.c), and what sluice_lroutes_diff() compares.
+ *
+ * Functions that can fail return 0 or a negative errno with a message in
+ * @err (SLUICE_ERRLEN bytes are enough).
+ */
+#ifndef _SLUICE_FABRIC_H
+#define _SLUICE_FABRIC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sluice/graph.h>
+#include <sluice/route.h>
+
+#define SLUICE_FABRIC_DEFAULT_NAME	"sluice"
+#define SLUICE_FABRIC_NAME_MAX		32	/* with its NUL */
+/* NAME-X-hI: name, node name, "-h", host number, two dashes, NUL */
+#define SLUICE_NETNS_NAME_MAX		(SLUICE_FABRIC_NAME_MAX + \
+					 SLUICE_NAME_MAX + 8)
+#define SLUICE_IFNAME_MAX		16	/* IFNAMSIZ */
+/* Host i of a node is .2i+1 of a /24: 127 hosts at most. */
+#define SLUICE_FABRIC_HOSTS_MAX		127
+/* Nodes get 10.(u >> 8).(u & 255).0/24 */
+#define SLUICE_FABRIC_NODES_MAX		65536
+/* 172.16.0.0/12 holds 2^19 /31s. */
+#define SLUICE_FABRIC_LINKS_MAX		(1u << 19)
+/* The label of a switch's first link port; 0-15 are reserved. */
+#define SLUICE_FABRIC_LABEL_BASE	100
+#define SLUICE_MPLS_LABEL_MAX		((1u << 20) - 1)
+/* The most labels the kernel pushes (MAX_NEW_LABELS in af_mpls). */
+#define SLUICE_FABRIC_LABELS_MAX	30
+/*
+ * rtm_protocol of every route sluice installs (iproute2 prints it as
+ * "proto 177"), so that reading back, unloading and reloading touch only
+ * sluice's routes.
+ */
+#define SLUICE_RTPROT			0xb1
+/* Hosts keep Ethernet's MTU; links carry it plus a full label stack. */
+#define SLUICE_FABRIC_HOST_MTU		1500
+#define SLUICE_FABRIC_LINK_MTU		(SLUICE_FABRIC_HOST_MTU + \
+					 4 * SLUICE_FABRIC_LABELS_MAX)
+
+/* The plan of a fabric: a topology and its hosts. */
+struct sluice_fabric {
+	char				name[SLUICE_FABRIC_NAME_MAX];
+	const struct sluice_graph	*g;
+	uint32_t			*hosts;		/* per node */
+	uint32_t			*host_first;	/* n_nodes + 1 */
+	uint32_t			n_hosts;
+	uint32_t			max_degree;	/* link ports */
+};
+
+/*
+ * How many hosts each node gets: the topology's host ports, or 1 for an
+ * endpoint without any (a BCube server, a node of a fabric without host
+ * ports), unless every endpoint is given @hosts_per_switch.
+ */
+#define SLUICE_FABRIC_HOSTS_DEFAULT	(-1)
+
+int sluice_fabric_plan(struct sluice_fabric *f, const struct sluice_graph *g,
+		       const char *name, int hosts_per_switch,
+		       char *err, size_t errlen);
+void sluice_fabric_free(struct sluice_fabric *f);
+int sluice_fabric_name_check(const char *name, char *err, size_t errlen);
+
+void sluice_fabric_switch_ns(const struct sluice_fabric *f, uint32_t u,
+			     char *buf, size_t len);
+void sluice_fabric_host_ns(const struct sluice_fabric *f, uint32_t u,
+			   uint32_t i, char *buf, size_t len);
+void sluice_fabric_host_name(const struct sluice_fabric *f, uint32_t u,
+			     uint32_t i, char *buf, size_t len);
+int sluice_fabric_find(const struct sluice_fabric *f, const char *name,
+		       uint32_t *u, uint32_t *host);
+
+/* The address of link @link's end at its node a (@end 0) or b (@end 1). */
+static inline uint32_t sluice_fabric_link_addr(uint32_t link, int end)
+{
+	return (172u << 24 | 16u << 16) + 2 * link + (end ? 1 : 0);
+}
+
+/* The /24 of node @u's hosts. */
+static inline uint32_t sluice_fabric_node_prefix(uint32_t u)
+{
+	return 10u << 24 | (u >> 8 & 255) << 16 | (u & 255) << 8;
+}
+
+/* Host @i of node @u's address (@host_side) or its switch port's. */
+static inline uint32_t sluice_fabric_host_addr(uint32_t u, uint32_t i,
+					       bool host_side)
+{
+	return sluice_fabric_node_prefix(u) | (2 * i + (host_side ? 1 : 0));
+}
+
+int sluice_fabric_port_index(const struct sluice_graph *g, uint32_t u,
+			     uint32_t link);
+uint32_t sluice_fabric_peer(const struct sluice_graph *g, uint32_t u,
+			    uint32_t link);
+void sluice_ipv4_format(uint32_t addr, char *buf, size_t len);
+
+/* A switch's routes. */
+enum sluice_lroute_family {
+	SLUICE_LR_INET,		/* an IPv4 prefix */
+	SLUICE_LR_MPLS,		/* a label */
+};
+
+/*
+ * A nexthop: via an IPv4 address out of a device, pushing labels (IPv4
+ * routes) or popping the route's own (label routes).
+ */
+struct sluice_lnh {
+	uint32_t	via;		/* host order */
+	char		dev[SLUICE_IFNAME_MAX];
+	uint32_t	label;		/* first of n_labels in labels[] */
+	uint32_t	n_labels;	/* top of the stack first */
+};
+
+/* Where a route came from, for messages: SLUICE_NONE if not known. */
+#define SLUICE_NONE	UINT32_MAX
+
+struct sluice_lroute {
+	uint8_t		family;		/* enum sluice_lroute_family */
+	uint8_t		dst_len;	/* prefix length; 20 for labels */
+	uint32_t	dst;		/* IPv4 address, host order, or label */
+	uint32_t	nh;		/* first of n_nh in nhs[] */
+	uint32_t	n_nh;
+	uint32_t	dst_node;	/* IPv4: the destination switch */
+	uint32_t	link;		/* MPLS: the port's link */
+	uint64_t	pair;		/* IPv4: the route set's pair */
+};
+
+struct sluice_lroutes {
+	uint32_t		node;		/* the switch; SLUICE_NONE */
+	uint64_t		n_routes, cap_routes;
+	struct sluice_lroute	*routes;
+	uint64_t		n_nhs, cap_nhs;
+	struct sluice_lnh	*nhs;
+	uint64_t		n_labels, cap_labels;
+	uint32_t		*labels;
+};
+
+void sluice_lroutes_init(struct sluice_lroutes *s, uint32_t node);
+void sluice_lroutes_free(struct sluice_lroutes *s);
+int sluice_lroutes_add(struct sluice_lroutes *s,
+		       enum sluice_lroute_family family, uint32_t dst,
+		       uint8_t dst_len, char *err, size_t errlen);
+int sluice_lroutes_add_nh(struct sluice_lroutes *s, uint32_t via,
+			  const char *dev, const uint32_t *labels,
+			  uint32_t n_labels, char *err, size_t errlen);
+void sluice_lroutes_sort(struct sluice_lroutes *s);
+int sluice_lroutes_build(const struct sluice_graph *g,
+			 const struct sluice_routes *r, uint32_t u,
+			 struct sluice_lroutes *s, char *err, size_t errlen);
+bool sluice_lroute_equal(const struct sluice_lroutes *a, uint64_t i,
+			 const struct sluice_lroutes *b, uint64_t j);
+int sluice_lroute_cmp_key(const struct sluice_lroute *a,
+			  const struct sluice_lroute *b);
+size_t sluice_lroute_format(const struct sluice_lroutes *s, uint64_t i,
+			    char *buf, size_t len);
+size_t sluice_lroute_describe(const struct sluice_graph *g,
+			      const struct sluice_routes *r,
+			      const struct sluice_lroutes *s, uint64_t i,
+			      char *buf, size_t len);
+
+/* What turns the routes a switch holds into the routes it should. */
+enum sluice_lop_kind {
+	SLUICE_LOP_ADD,		/* want[want] is missing */
+	SLUICE_LOP_REPLACE,	/* have[have] becomes want[want] */
+	SLUICE_LOP_DELETE,	/* have[have] goes */
+};
+
+struct sluice_lop {
+	uint8_t		kind;	/* enum sluice_lop_kind */
+	uint64_t	want;	/* index in the wanted set, or UINT64_MAX */
+	uint64_t	have;	/* index in the held set, or UINT64_MAX */
+};
+
+struct sluice_ldiff {
+	uint64_t		n_ops;
+	struct sluice_lop	*ops;
+	uint64_t		added, replaced, deleted, unchanged;
+};
+
+int sluice_lroutes_diff(const struct sluice_lroutes *want,
+			const struct sluice_lroutes *have,
+			struct sluice_ldiff *d, char *err, size_t errlen);
+void sluice_ldiff_free(struct sluice_ldiff *d);
+
+#endif /* _SLUICE_FABRIC_H */

@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The kernel side of a fabric (lib/fabric/{netns,rtnl,up,kroute}.c):
+ * network namespaces kept as `ip netns` keeps them, rtnetlink through
+ * libnl-route-3 with requests batched and acknowledged in bulk, a fabric
+ * brought up and down, and a switch's routes read, diffed and replaced.
+ *
+ * No libnl type shows here: callers see opaque handles.  Functions that
+ * can fail return 0 (or a non-negative value) or a negative errno with a
+ * message in @err naming what failed, with the kernel's extended ack when
+ * it gave one.
+ */
+#ifndef _SLUICE_FABRIC_NL_H
+#define _SLUICE_FABRIC_NL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sluice/fabric.h>
+#include <sluice/qopt.h>
+
+#define SLUICE_NETNS_DIR	"/run/netns"
+
+/* Network namespaces, named as ip-netns(8) names them. */
+int sluice_netns_self(char *err, size_t errlen);
+int sluice_netns_open(const char *name, char *err, size_t errlen);
+int sluice_netns_enter_fd(int fd, const char *name, char *err, size_t errlen);
+int sluice_netns_create(const char *name, char *err, size_t errlen);
+int sluice_netns_delete(const char *name, char *err, size_t errlen);
+bool sluice_netns_exists(const char *name);
+int sluice_netns_list(const char *prefix, char ***names, size_t *n,
+		      char *err, size_t errlen);
+void sluice_netns_list_free(char **names, size_t n);
+int sluice_netns_exec(const char *name, char *const argv[], char *err,
+		      size_t errlen);
+int sluice_sysctl_write(const char *key, const char *value, char *err,
+			size_t errlen);
+
+/* An rtnetlink socket, in the namespace it was opened in. */
+struct sluice_rtnl;
+
+int sluice_rtnl_open(struct sluice_rtnl **out, char *err, size_t errlen);
+void sluice_rtnl_close(struct sluice_rtnl *r);
+int sluice_rtnl_ifindex(struct sluice_rtnl *r, const char *dev,
+			char *err, size_t errlen);
+
+/* Fabric up, with what each phase took (seconds). */
+struct sluice_fabric_stats {
+	uint32_t	namespaces;
+	uint32_t	veths;
+	uint32_t	qdiscs;
+	uint32_t	requests;	/* rtnetlink requests sent */
+	uint32_t	sysctls;	/* /proc/sys writes */
+	bool		neigh_raised;	/* ARP table thresholds raised */
+	double		t_netns;	/* namespaces and their sysctls */
+	double		t_links;	/* veths, loopbacks up */
+	double		t_sysctl;	/* per-device MPLS input */
+	double		t_addrs;	/* addresses, host default routes */
+	double		t_qdiscs;
+	double		t_total;
+};
+
+/*
+ * The qdisc of every port: options for link ports and for host ports
+ * (encoded with their MTUs), or no qdisc at all (@enabled false).
+ */
+struct sluice_fabric_qdisc {
+	bool			enabled;
+	struct sluice_qopt	link;	/* "xoff auto" resolved */
+	struct sluice_qopt	host;
+};
+
+int sluice_fabric_up(const struct sluice_fabric *f,
+		     const struct sluice_fabric_qdisc *q,
+		     struct sluice_fabric_stats *st, char *err, size_t errlen);
+int sluice_fabric_down(const struct sluice_fabric *f, uint32_t *removed,
+		       char *err, size_t errlen);
+
+/* A switch's routes in the kernel (only those of protocol SLUICE_RTPROT). */
+int sluice_kroutes_read(struct sluice_rtnl *r, struct sluice_lroutes *have,
+			char *err, size_t errlen);
+int sluice_kroutes_check(struct sluice_rtnl *r,
+			 const struct sluice_lroutes *want,
+			 char *err, size_t errlen);
+
+/* Which operation of a diff the kernel refused, and how. */
+struct sluice_kfail {
+	uint64_t	op;		/* index in the diff's ops */
+	int		error;		/* negative errno */
+	char		extack[SLUICE_ERRLEN];
+	bool		restored;	/* the held routes are back */
+};
+
+int sluice_kroutes_apply(struct sluice_rtnl *r,
+			 const struct sluice_lroutes *want,
+			 const struct sluice_lroutes *have,
+			 const struct sluice_ldiff *d, struct sluice_kfail *fail,
+			 char *err, size_t errlen);
+
+/* A port's counters: the device's, and each sluice class's. */
+#define SLUICE_PORT_CLASSES	16
+
+struct sluice_port_counters {
+	char		dev[SLUICE_IFNAME_MAX];
+	int		ifindex;
+	uint64_t	tx_packets, tx_bytes, tx_dropped;
+	uint64_t	rx_packets, rx_bytes, rx_dropped;
+	uint32_t	classes;	/* sluice classes; 0: no sluice qdisc */
+	uint64_t	cls_packets[SLUICE_PORT_CLASSES];
+	uint64_t	cls_bytes[SLUICE_PORT_CLASSES];
+	uint64_t	cls_drops[SLUICE_PORT_CLASSES];
+	uint64_t	cls_backlog[SLUICE_PORT_CLASSES];	/* bytes */
+};
+
+int sluice_port_counters_read(struct sluice_rtnl *r,
+			   struct sluice_port_counters **ports, uint32_t *n,
+			   char *err, size_t errlen);
+
+#endif /* _SLUICE_FABRIC_NL_H */

@@ -1,0 +1,795 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sluicectl fabric { up | down | show | exec | ping } ...
+ *
+ * A whole fabric on one machine: a network namespace per switch and per
+ * host, veths as the topology says, addresses, MPLS forwarding and a
+ * sluice qdisc on every port (lib/fabric, sluice/fabric.h has the names
+ * and addresses), all through rtnetlink.  The fabric's state stays under
+ * /run/sluice/NAME (fabric.h), so that the other commands, and "route
+ * load", find it again.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sluice/fabric.h>
+#include <sluice/fabric_nl.h>
+#include <sluice/qopt.h>
+#include <sluice/route.h>
+#include "fabric.h"
+#include "jout.h"
+#include "load.h"
+#include "opts.h"
+#include "sluicectl.h"
+
+static int up_main(const struct command *cmd, int argc, char **argv);
+static int down_main(const struct command *cmd, int argc, char **argv);
+static int show_main(const struct command *cmd, int argc, char **argv);
+static int exec_main(const struct command *cmd, int argc, char **argv);
+static int stats_main(const struct command *cmd, int argc, char **argv);
+
+static const struct command fabric_commands[] = {
+	{ "up", up_main, "Bring a fabric of namespaces up from a topology",
+	  "TOPOLOGY [--name NAME] [--hosts-per-switch H] [--no-qdisc]\n"
+	  "\t[--rate RATE] [--pfc PRIOS] [--xoff { BYTES | auto }] [--xon BYTES] [--headroom BYTES]\n"
+	  "\t[--cable METRES] [--mtu BYTES] [--limit BYTES] [--classes N]\n"
+	  "\t[--tag { priority | pcp | dscp | mpls-tc }] [--default CLASS] [--pause-rx { on | off }]\n"
+	  "\t[--pause-time QUANTA] [--pcp-map MAP] [--dscp-map MAP] [--mpls-tc-map MAP]\n"
+	  "\t[--prio-map MAP] [-v | --verbose] [-j | --json]", "fabric" },
+	{ "down", down_main, "Remove a fabric's namespaces, also after a crash",
+	  "[--name NAME] [-j | --json]", "fabric" },
+	{ "show", show_main, "List a fabric's switches, hosts and links",
+	  "[--name NAME] [-j | --json]", "fabric" },
+	{ "exec", exec_main, "Run a command in a switch's or a host's namespace",
+	  "[--name NAME] NODE -- COMMAND [ARGUMENTS]", "fabric" },
+	{ "stats", stats_main, "Per-port and per-class counters of switches and hosts",
+	  "[--name NAME] [NODE...] [-j | --json]", "fabric" },
+	{ "ping", fabric_ping_main, "Ping every host from every other host",
+	  "[--name NAME] [--count N] [--timeout SECONDS] [-j | --json]", "fabric" },
+};
+
+int fabric_main(const struct command *cmd, int argc, char **argv)
+{
+	return group_main(cmd, fabric_commands, ARRAY_SIZE(fabric_commands),
+			  argc, argv);
+}
+
+enum opt_id {
+	OPT_NAME, OPT_HOSTS, OPT_NO_QDISC, OPT_VERBOSE, OPT_JSON,
+	/* the qdisc's options, as tc takes them without the dashes */
+	OPT_Q_FIRST,
+	OPT_RATE = OPT_Q_FIRST, OPT_PFC, OPT_XON, OPT_HEADROOM, OPT_LIMIT,
+	OPT_CLASSES, OPT_TAG, OPT_DEFAULT, OPT_PAUSE_RX, OPT_PAUSE_TIME,
+	OPT_PCP_MAP, OPT_DSCP_MAP, OPT_MPLS_TC_MAP, OPT_PRIO_MAP,
+	/* "xoff auto [cable M] [mtu B]" goes last, in that order */
+	OPT_XOFF, OPT_CABLE, OPT_MTU,
+	N_OPTS,
+};
+
+static const struct opt opts[] = {
+	[OPT_NAME]		= { "--name", NULL, true },
+	[OPT_HOSTS]		= { "--hosts-per-switch", NULL, true },
+	[OPT_NO_QDISC]		= { "--no-qdisc", NULL, false },
+	[OPT_VERBOSE]		= { "--verbose", "-v", false },
+	[OPT_JSON]		= { "--json", "-j", false },
+	[OPT_RATE]		= { "--rate", NULL, true },
+	[OPT_PFC]		= { "--pfc", NULL, true },
+	[OPT_XON]		= { "--xon", NULL, true },
+	[OPT_HEADROOM]		= { "--headroom", NULL, true },
+	[OPT_LIMIT]		= { "--limit", NULL, true },
+	[OPT_CLASSES]		= { "--classes", NULL, true },
+	[OPT_TAG]		= { "--tag", NULL, true },
+	[OPT_DEFAULT]		= { "--default", NULL, true },
+	[OPT_PAUSE_RX]		= { "--pause-rx", NULL, true },
+	[OPT_PAUSE_TIME]	= { "--pause-time", NULL, true },
+	[OPT_PCP_MAP]		= { "--pcp-map", NULL, true },
+	[OPT_DSCP_MAP]		= { "--dscp-map", NULL, true },
+	[OPT_MPLS_TC_MAP]	= { "--mpls-tc-map", NULL, true },
+	[OPT_PRIO_MAP]		= { "--prio-map", NULL, true },
+	[OPT_XOFF]		= { "--xoff", NULL, true },
+	[OPT_CABLE]		= { "--cable", NULL, true },
+	[OPT_MTU]		= { "--mtu", NULL, true },
+};
+
+#define Q_OPTS		(((1u << N_OPTS) - 1) & ~((1u << OPT_Q_FIRST) - 1))
+
+struct args {
+	const char	*val[N_OPTS];
+	const char	*files[256];
+	int		n_files;
+	const char	*name;
+};
+
+static int parse(const struct command *cmd, int argc, char **argv,
+		 unsigned int allowed, struct args *a)
+{
+	char msg[128];
+	int ret;
+
+	memset(a, 0, sizeof(*a));
+	ret = opts_parse(argc, argv, opts, N_OPTS, allowed, a->val, a->files,
+			 ARRAY_SIZE(a->files), &a->n_files, msg, sizeof(msg));
+	if (ret > 0) {
+		sub_help(cmd);
+		return -1;
+	}
+	if (ret)
+		return sub_usage_error(cmd, "%s", msg);
+	a->name = a->val[OPT_NAME] ? a->val[OPT_NAME] :
+		  SLUICE_FABRIC_DEFAULT_NAME;
+	if (sluice_fabric_name_check(a->name, msg, sizeof(msg)))
+		return sub_usage_error(cmd, "--name: %s", msg);
+	return 0;
+}
+
+/* Appends @word to the qdisc's words; false if they do not fit. */
+static bool add_word(char *buf, size_t len, const char *word)
+{
+	size_t at = strlen(buf);
+	int n = snprintf(buf + at, len - at, "%s%s", at ? " " : "", word);
+
+	return n >= 0 && (size_t)n < len - at;
+}
+
+/*
+ * The qdisc's options as tc would take them, from --OPTION VALUE: "rate
+ * 100mbit pfc 3 ...", a map's value split into its entries.
+ */
+static int qdisc_words(const struct command *cmd, const struct args *a,
+		       char *buf, size_t len)
+{
+	char value[FABRIC_QDISC_MAX], *tok, *save;
+	int k;
+
+	buf[0] = '\0';
+	if ((a->val[OPT_CABLE] || a->val[OPT_MTU]) &&
+	    (!a->val[OPT_XOFF] || strcmp(a->val[OPT_XOFF], "auto")))
+		return sub_usage_error(cmd, "--cable and --mtu go with --xoff auto");
+	for (k = OPT_Q_FIRST; k < N_OPTS; k++) {
+		if (!a->val[k])
+			continue;
+		if (!add_word(buf, len, opts[k].name + 2))
+			return sub_usage_error(cmd, "too many qdisc options");
+		snprintf(value, sizeof(value), "%s", a->val[k]);
+		for (tok = strtok_r(value, " \t", &save); tok;
+		     tok = strtok_r(NULL, " \t", &save))
+			if (!add_word(buf, len, tok))
+				return sub_usage_error(cmd, "too many qdisc options");
+	}
+	return 0;
+}
+
+/* Parses the qdisc words once per kind of port, with its MTU. */
+static int qdisc_opts(const char *words, struct sluice_fabric_qdisc *q)
+{
+	static const struct {
+		const char	*what;
+		uint32_t	mtu;
+	} kinds[] = {
+		{ "link ports", SLUICE_FABRIC_LINK_MTU },
+		{ "host ports", SLUICE_FABRIC_HOST_MTU },
+	};
+	char buf[FABRIC_QDISC_MAX], *argv[FABRIC_QDISC_MAX / 2], *save;
+	char err[SLUICE_ERRLEN];
+	struct sluice_qopt *o;
+	int argc, ret;
+	size_t k;
+
+	for (k = 0; k < ARRAY_SIZE(kinds); k++) {
+		o = k ? &q->host : &q->link;
+		snprintf(buf, sizeof(buf), "%s", words);
+		argc = 0;
+		for (argv[argc] = strtok_r(buf, " ", &save); argv[argc];
+		     argv[++argc] = strtok_r(NULL, " ", &save))
+			;
+		ret = sluice_qopt_parse(o, argc, argv, err, sizeof(err));
+		if (!ret)
+			ret = sluice_qopt_xoff_auto(o, kinds[k].what,
+						    kinds[k].mtu, err,
+						    sizeof(err));
+		if (ret) {
+			fprintf(stderr, "sluicectl: qdisc options: %s\n", err);
+			return EXIT_USAGE;
+		}
+	}
+	q->enabled = true;
+	return 0;
+}
+
+static void print_up(const struct fabric_state *s,
+		     const struct sluice_fabric_stats *st, bool json,
+		     bool verbose)
+{
+	json_object *o, *t;
+
+	if (!json) {
+		printf("fabric %s up: %u switches, %u hosts, %u links, %u qdiscs in %.1f s\n",
+		       s->name, s->g.n_nodes, s->f.n_hosts, s->g.n_links,
+		       st->qdiscs, st->t_total);
+		if (st->neigh_raised)
+			puts("raised net.ipv4.neigh.default.gc_thresh1-3: the kernel's ARP table is shared by all namespaces");
+		if (verbose)
+			printf("namespaces %u in %.2f s, veths %u in %.2f s, mpls input in %.2f s, addresses in %.2f s, qdiscs %u in %.2f s; %u rtnetlink requests, %u sysctl writes\n",
+			       st->namespaces, st->t_netns, st->veths,
+			       st->t_links, st->t_sysctl, st->t_addrs,
+			       st->qdiscs, st->t_qdiscs, st->requests,
+			       st->sysctls);
+		return;
+	}
+	o = json_object_new_object();
+	t = json_object_new_object();
+	if (o && t && jadd(o, "name", json_object_new_string(s->name)) &&
+	    jadd(o, "switches", jnum(s->g.n_nodes)) &&
+	    jadd(o, "hosts", jnum(s->f.n_hosts)) &&
+	    jadd(o, "links", jnum(s->g.n_links)) &&
+	    jadd(o, "namespaces", jnum(st->namespaces)) &&
+	    jadd(o, "veths", jnum(st->veths)) &&
+	    jadd(o, "qdiscs", jnum(st->qdiscs)) &&
+	    jadd(o, "requests", jnum(st->requests)) &&
+	    jadd(o, "sysctls", jnum(st->sysctls)) &&
+	    jadd(o, "neigh_thresholds_raised",
+		 json_object_new_boolean(st->neigh_raised)) &&
+	    jadd(t, "namespaces", jfixed(st->t_netns)) &&
+	    jadd(t, "links", jfixed(st->t_links)) &&
+	    jadd(t, "mpls_input", jfixed(st->t_sysctl)) &&
+	    jadd(t, "addresses", jfixed(st->t_addrs)) &&
+	    jadd(t, "qdiscs", jfixed(st->t_qdiscs)) &&
+	    jadd(t, "total", jfixed(st->t_total)) && jadd(o, "seconds", t)) {
+		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+		t = NULL;
+	} else {
+		fputs("sluicectl: out of memory\n", stderr);
+	}
+	json_object_put(t);
+	json_object_put(o);
+}
+
+static int up_main(const struct command *cmd, int argc, char **argv)
+{
+	struct sluice_fabric_stats st;
+	struct sluice_fabric_qdisc q = { 0 };
+	struct fabric_state s, old;
+	char err[SLUICE_ERRLEN], *real;
+	uint64_t h;
+	struct args a;
+	int ret;
+
+	ret = parse(cmd, argc, argv, OPT_BIT(OPT_NAME) | OPT_BIT(OPT_HOSTS) |
+		    OPT_BIT(OPT_NO_QDISC) | OPT_BIT(OPT_VERBOSE) |
+		    OPT_BIT(OPT_JSON) | Q_OPTS, &a);
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	if (a.n_files != 1)
+		return sub_usage_error(cmd, a.n_files ? "one topology, not %d" :
+				       "no topology given%.0d", a.n_files);
+	memset(&s, 0, sizeof(s));
+	snprintf(s.name, sizeof(s.name), "%s", a.name);
+	s.hosts_per_switch = SLUICE_FABRIC_HOSTS_DEFAULT;
+	if (a.val[OPT_HOSTS]) {
+		if (!opts_number(a.val[OPT_HOSTS], 0, SLUICE_FABRIC_HOSTS_MAX, &h))
+			return sub_usage_error(cmd, "--hosts-per-switch: \"%s\" is not a number from 0 to %d",
+					       a.val[OPT_HOSTS],
+					       SLUICE_FABRIC_HOSTS_MAX);
+		s.hosts_per_switch = h;
+	}
+	ret = qdisc_words(cmd, &a, s.qdisc_args, sizeof(s.qdisc_args));
+	if (ret)
+		return ret;
+	if (a.val[OPT_NO_QDISC] && s.qdisc_args[0])
+		return sub_usage_error(cmd, "--no-qdisc takes no qdisc options");
+	s.qdisc = !a.val[OPT_NO_QDISC];
+	if (s.qdisc) {
+		ret = qdisc_opts(s.qdisc_args, &q);
+		if (ret)
+			return ret;
+	}
+	ret = load_topo(a.files[0], &s.g);
+	if (ret)
+		return ret;
+	real = realpath(a.files[0], NULL);
+	snprintf(s.topo_path, sizeof(s.topo_path), "%s",
+		 real ? real : a.files[0]);
+	free(real);
+	s.hash = sluice_graph_hash(&s.g);
+	if (sluice_fabric_plan(&s.f, &s.g, s.name, s.hosts_per_switch, err,
+			       sizeof(err))) {
+		fprintf(stderr, "sluicectl: %s: %s\n", a.files[0], err);
+		sluice_graph_free(&s.g);
+		return EXIT_RUNTIME;
+	}
+	ret = fabric_state_load(s.name, &old, true);
+	if (!ret) {
+		fabric_state_free(&old);
+		fprintf(stderr, "sluicectl: fabric %s is up (%s/%s): sluicectl fabric down --name %s\n",
+			s.name, fabric_run_dir(), s.name, s.name);
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
+	if (ret != -ENOENT) {
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
+	/* the state first: "fabric down" must find what a crash leaves */
+	ret = fabric_state_save(&s);
+	if (ret)
+		goto out;
+	ret = sluice_fabric_up(&s.f, s.qdisc ? &q : NULL, &st, err,
+			       sizeof(err));
+	if (ret) {
+		fprintf(stderr, "sluicectl: fabric %s: %s\n", s.name, err);
+		fabric_state_remove(s.name);
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
+	print_up(&s, &st, a.val[OPT_JSON], a.val[OPT_VERBOSE]);
+out:
+	fabric_state_free(&s);
+	return ret;
+}
+
+/*
+ * Without a state, the namespaces named NAME-... that no other fabric's
+ * state claims: what a fabric whose state was lost left behind.
+ */
+static int down_orphans(const char *name, uint32_t *removed)
+{
+	char prefix[SLUICE_FABRIC_NAME_MAX + 1], err[SLUICE_ERRLEN];
+	char ns[SLUICE_NETNS_NAME_MAX], **names, **others;
+	struct fabric_state other;
+	size_t n, n_others, i, j;
+	uint32_t u, hi;
+	bool theirs;
+	int ret = 0;
+
+	*removed = 0;
+	snprintf(prefix, sizeof(prefix), "%s-", name);
+	if (sluice_netns_list(prefix, &names, &n, err, sizeof(err)) ||
+	    sluice_netns_list("", &others, &n_others, err, sizeof(err))) {
+		fprintf(stderr, "sluicectl: %s\n", err);
+		return EXIT_RUNTIME;
+	}
+	sluice_netns_list_free(others, n_others);
+	for (i = 0; i < n; i++) {
+		theirs = false;
+		/* a fabric "a-b" owns "a-b-s1", not fabric "a" */
+		for (j = strlen(prefix); !theirs && names[i][j]; j++) {
+			char other_name[SLUICE_FABRIC_NAME_MAX];
+
+			if (names[i][j] != '-' || j >= sizeof(other_name))
+				continue;
+			memcpy(other_name, names[i], j);
+			other_name[j] = '\0';
+			if (fabric_state_load(other_name, &other, true))
+				continue;
+			for (u = 0; !theirs && u < other.g.n_nodes; u++) {
+				sluice_fabric_switch_ns(&other.f, u, ns, sizeof(ns));
+				theirs = !strcmp(ns, names[i]);
+				for (hi = 0; !theirs && hi < other.f.hosts[u]; hi++) {
+					sluice_fabric_host_ns(&other.f, u, hi, ns,
+							      sizeof(ns));
+					theirs = !strcmp(ns, names[i]);
+				}
+			}
+			fabric_state_free(&other);
+		}
+		if (theirs)
+			continue;
+		if (sluice_netns_delete(names[i], err, sizeof(err))) {
+			fprintf(stderr, "sluicectl: %s\n", err);
+			ret = EXIT_RUNTIME;
+		} else {
+			++*removed;
+		}
+	}
+	sluice_netns_list_free(names, n);
+	return ret;
+}
+
+static int down_main(const struct command *cmd, int argc, char **argv)
+{
+	char err[SLUICE_ERRLEN];
+	struct fabric_state s;
+	uint32_t removed = 0;
+	struct args a;
+	int ret;
+
+	ret = parse(cmd, argc, argv, OPT_BIT(OPT_NAME) | OPT_BIT(OPT_JSON), &a);
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	if (a.n_files)
+		return sub_usage_error(cmd, "unexpected argument \"%s\"",
+				       a.files[0]);
+	ret = fabric_state_load(a.name, &s, true);
+	if (ret == -ENOENT) {
+		ret = down_orphans(a.name, &removed);
+	} else if (!ret) {
+		if (sluice_fabric_down(&s.f, &removed, err, sizeof(err))) {
+			fprintf(stderr, "sluicectl: fabric %s: %s\n", a.name,
+				err);
+			ret = EXIT_RUNTIME;
+		}
+		fabric_state_free(&s);
+		if (!ret)
+			ret = fabric_state_remove(a.name);
+	}
+	if (ret)
+		return ret;
+	if (a.val[OPT_JSON])
+		printf("{\"name\":\"%s\",\"namespaces_removed\":%u}\n", a.name,
+		       removed);
+	else
+		printf("fabric %s down: %u namespaces removed\n", a.name,
+		       removed);
+	return 0;
+}
+
+static void addr_text(uint32_t addr, int len, char *buf, size_t size)
+{
+	char a[16];
+
+	sluice_ipv4_format(addr, a, sizeof(a));
+	if (len >= 0)
+		snprintf(buf, size, "%s/%d", a, len);
+	else
+		snprintf(buf, size, "%s", a);
+}
+
+static void show_text(const struct fabric_state *s)
+{
+	const struct sluice_graph *g = &s->g;
+	char ns[SLUICE_NETNS_NAME_MAX], name[SLUICE_NETNS_NAME_MAX];
+	char a[24], b[24];
+	uint32_t u, i, k, l;
+
+	printf("fabric %s topology %s hash %016llx\n", s->name, s->topo_path,
+	       (unsigned long long)s->hash);
+	printf("switches %u hosts %u links %u qdisc %s%s%s\n", g->n_nodes,
+	       s->f.n_hosts, g->n_links, s->qdisc ? "sluice" : "none",
+	       s->qdisc_args[0] ? " " : "", s->qdisc_args);
+	for (u = 0; u < g->n_nodes; u++) {
+		sluice_fabric_switch_ns(&s->f, u, ns, sizeof(ns));
+		printf("switch %s netns %s %s ports", g->nodes[u].name, ns,
+		       sluice_netns_exists(ns) ? "up" : "missing");
+		for (k = 0; k < sluice_graph_degree(g, u); k++)
+			printf(" l%u", g->adj[g->off[u] + k].link);
+		for (i = 0; i < s->f.hosts[u]; i++)
+			printf(" h%u", i);
+		putchar('\n');
+	}
+	for (u = 0; u < g->n_nodes; u++)
+		for (i = 0; i < s->f.hosts[u]; i++) {
+			sluice_fabric_host_ns(&s->f, u, i, ns, sizeof(ns));
+			sluice_fabric_host_name(&s->f, u, i, name, sizeof(name));
+			addr_text(sluice_fabric_host_addr(u, i, true), 31, a,
+				  sizeof(a));
+			addr_text(sluice_fabric_host_addr(u, i, false), -1, b,
+				  sizeof(b));
+			printf("host %s netns %s %s eth0 %s via %s (%s h%u)\n",
+			       name, ns, sluice_netns_exists(ns) ? "up" : "missing",
+			       a, b, g->nodes[u].name, i);
+		}
+	for (l = 0; l < g->n_links; l++) {
+		addr_text(sluice_fabric_link_addr(l, 0), 31, a, sizeof(a));
+		addr_text(sluice_fabric_link_addr(l, 1), 31, b, sizeof(b));
+		printf("link %u %s l%u %s label %d -- %s l%u %s label %d\n", l,
+		       g->nodes[g->links[l].a].name, l, a,
+		       SLUICE_FABRIC_LABEL_BASE +
+		       sluice_fabric_port_index(g, g->links[l].a, l),
+		       g->nodes[g->links[l].b].name, l, b,
+		       SLUICE_FABRIC_LABEL_BASE +
+		       sluice_fabric_port_index(g, g->links[l].b, l));
+	}
+}
+
+static json_object *jstr(const char *s)
+{
+	return json_object_new_string(s);
+}
+
+static json_object *show_json(const struct fabric_state *s)
+{
+	const struct sluice_graph *g = &s->g;
+	char ns[SLUICE_NETNS_NAME_MAX], name[SLUICE_NETNS_NAME_MAX], a[24];
+	json_object *o = json_object_new_object(), *arr, *e, *ports;
+	uint32_t u, i, k, l;
+	bool ok;
+	int end;
+
+	ok = o && jadd(o, "name", jstr(s->name)) &&
+	     jadd(o, "topology", jstr(s->topo_path)) &&
+	     jadd(o, "hash", json_object_new_string_len(a,
+			snprintf(a, sizeof(a), "%016llx",
+				 (unsigned long long)s->hash))) &&
+	     jadd(o, "qdisc", json_object_new_boolean(s->qdisc)) &&
+	     jadd(o, "qdisc_options", jstr(s->qdisc_args)) &&
+	     jadd(o, "switches", arr = json_object_new_array());
+	for (u = 0; ok && u < g->n_nodes; u++) {
+		sluice_fabric_switch_ns(&s->f, u, ns, sizeof(ns));
+		e = json_object_new_object();
+		ok = e && !json_object_array_add(arr, e) &&
+		     jadd(e, "name", jstr(g->nodes[u].name)) &&
+		     jadd(e, "netns", jstr(ns)) &&
+		     jadd(e, "up", json_object_new_boolean(sluice_netns_exists(ns))) &&
+		     jadd(e, "ports", ports = json_object_new_array());
+		for (k = 0; ok && k < sluice_graph_degree(g, u); k++) {
+			l = g->adj[g->off[u] + k].link;
+			snprintf(name, sizeof(name), "l%u", l);
+			ok = !json_object_array_add(ports, jstr(name));
+		}
+		for (i = 0; ok && i < s->f.hosts[u]; i++) {
+			snprintf(name, sizeof(name), "h%u", i);
+			ok = !json_object_array_add(ports, jstr(name));
+		}
+	}
+	ok = ok && jadd(o, "hosts", arr = json_object_new_array());
+	for (u = 0; ok && u < g->n_nodes; u++)
+		for (i = 0; ok && i < s->f.hosts[u]; i++) {
+			sluice_fabric_host_ns(&s->f, u, i, ns, sizeof(ns));
+			sluice_fabric_host_name(&s->f, u, i, name, sizeof(name));
+			e = json_object_new_object();
+			ok = e && !json_object_array_add(arr, e) &&
+			     jadd(e, "name", jstr(name)) &&
+			     jadd(e, "netns", jstr(ns)) &&
+			     jadd(e, "up", json_object_new_boolean(sluice_netns_exists(ns))) &&
+			     jadd(e, "switch", jstr(g->nodes[u].name)) &&
+			     jadd(e, "port", json_object_new_string_len(a,
+					snprintf(a, sizeof(a), "h%u", i)));
+			if (!ok)
+				break;
+			addr_text(sluice_fabric_host_addr(u, i, true), -1, a,
+				  sizeof(a));
+			ok = jadd(e, "address", jstr(a));
+			addr_text(sluice_fabric_host_addr(u, i, false), -1, a,
+				  sizeof(a));
+			ok = ok && jadd(e, "gateway", jstr(a));
+		}
+	ok = ok && jadd(o, "links", arr = json_object_new_array());
+	for (l = 0; ok && l < g->n_links; l++) {
+		e = json_object_new_object();
+		ok = e && !json_object_array_add(arr, e) &&
+		     jadd(e, "id", jnum(l)) &&
+		     jadd(e, "dev", json_object_new_string_len(a,
+				snprintf(a, sizeof(a), "l%u", l)));
+		for (end = 0; ok && end < 2; end++) {
+			u = end ? g->links[l].b : g->links[l].a;
+			ok = jadd(e, end ? "b" : "a", jstr(g->nodes[u].name));
+			addr_text(sluice_fabric_link_addr(l, end), -1, a,
+				  sizeof(a));
+			ok = ok && jadd(e, end ? "b_address" : "a_address",
+					jstr(a)) &&
+			     jadd(e, end ? "b_label" : "a_label",
+				  jnum(SLUICE_FABRIC_LABEL_BASE +
+				       sluice_fabric_port_index(g, u, l)));
+		}
+	}
+	if (ok)
+		return o;
+	json_object_put(o);
+	return NULL;
+}
+
+static int show_main(const struct command *cmd, int argc, char **argv)
+{
+	struct fabric_state s;
+	json_object *o;
+	struct args a;
+	int ret;
+
+	ret = parse(cmd, argc, argv, OPT_BIT(OPT_NAME) | OPT_BIT(OPT_JSON), &a);
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	if (a.n_files)
+		return sub_usage_error(cmd, "unexpected argument \"%s\"",
+				       a.files[0]);
+	ret = fabric_state_load(a.name, &s, false);
+	if (ret)
+		return EXIT_RUNTIME;
+	if (a.val[OPT_JSON]) {
+		o = show_json(&s);
+		if (o)
+			puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+		else
+			fputs("sluicectl: out of memory\n", stderr);
+		ret = o ? 0 : EXIT_RUNTIME;
+		json_object_put(o);
+	} else {
+		show_text(&s);
+	}
+	fabric_state_free(&s);
+	return ret;
+}
+
+/* exec takes its options before NODE; everything after "--" is the command. */
+static int exec_main(const struct command *cmd, int argc, char **argv)
+{
+	char err[SLUICE_ERRLEN], ns[SLUICE_NETNS_NAME_MAX];
+	struct fabric_state s;
+	int dash, ret;
+	uint32_t u, h;
+	struct args a;
+
+	for (dash = 1; dash < argc && strcmp(argv[dash], "--"); dash++)
+		;
+	ret = parse(cmd, dash, argv, OPT_BIT(OPT_NAME), &a);
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	if (a.n_files != 1)
+		return sub_usage_error(cmd, a.n_files ? "one NODE, not %d" :
+				       "no NODE given%.0d", a.n_files);
+	if (dash >= argc - 1)
+		return sub_usage_error(cmd, "no command given after \"--\"");
+	ret = fabric_state_load(a.name, &s, false);
+	if (ret)
+		return EXIT_RUNTIME;
+	if (sluice_fabric_find(&s.f, a.files[0], &u, &h)) {
+		fprintf(stderr, "sluicectl: fabric %s has no switch or host \"%s\"\n",
+			a.name, a.files[0]);
+		fabric_state_free(&s);
+		return EXIT_RUNTIME;
+	}
+	if (h == SLUICE_NONE)
+		sluice_fabric_switch_ns(&s.f, u, ns, sizeof(ns));
+	else
+		sluice_fabric_host_ns(&s.f, u, h, ns, sizeof(ns));
+	fabric_state_free(&s);
+	fflush(stdout);
+	ret = sluice_netns_exec(ns, argv + dash + 1, err, sizeof(err));
+	fprintf(stderr, "sluicectl: %s\n", err);
+	/* as a shell: 127 for a command not found, 126 if it cannot run */
+	return ret == -ENOENT ? 127 : 126;
+}
+
+/* A socket in namespace @ns (the thread comes back to @self). */
+static int rtnl_in(const char *ns, int self, struct sluice_rtnl **rt,
+		   char *err, size_t errlen)
+{
+	int fd = sluice_netns_open(ns, err, errlen), ret, back;
+
+	if (fd < 0)
+		return fd;
+	ret = sluice_netns_enter_fd(fd, ns, err, errlen);
+	close(fd);
+	if (ret)
+		return ret;
+	ret = sluice_rtnl_open(rt, err, errlen);
+	back = sluice_netns_enter_fd(self, "of sluicectl", ret ? NULL : err,
+				  ret ? 0 : errlen);
+	return ret ? ret : back;
+}
+
+static void stats_text(const char *node, const struct sluice_port_counters *p,
+		       uint32_t n)
+{
+	uint32_t k, c;
+	bool drops;
+
+	for (k = 0; k < n; k++) {
+		printf("%s %s tx %llu rx %llu", node, p[k].dev,
+		       (unsigned long long)p[k].tx_packets,
+		       (unsigned long long)p[k].rx_packets);
+		if (p[k].tx_dropped || p[k].rx_dropped)
+			printf(" dropped tx %llu rx %llu",
+			       (unsigned long long)p[k].tx_dropped,
+			       (unsigned long long)p[k].rx_dropped);
+		drops = false;
+		for (c = 0; c < p[k].classes; c++) {
+			drops |= p[k].cls_drops[c] != 0;
+			if (p[k].cls_packets[c])
+				printf(" class%u %llu", c,
+				       (unsigned long long)p[k].cls_packets[c]);
+		}
+		for (c = 0; drops && c < p[k].classes; c++)
+			if (p[k].cls_drops[c])
+				printf(" class%u-drops %llu", c,
+				       (unsigned long long)p[k].cls_drops[c]);
+		putchar('\n');
+	}
+}
+
+static bool stats_json(json_object *arr, const char *node,
+		       const struct sluice_port_counters *p, uint32_t n)
+{
+	json_object *e, *cls, *ce;
+	uint32_t k, c;
+	bool ok = true;
+
+	for (k = 0; ok && k < n; k++) {
+		e = json_object_new_object();
+		ok = e && !json_object_array_add(arr, e) &&
+		     jadd(e, "node", jstr(node)) &&
+		     jadd(e, "dev", jstr(p[k].dev)) &&
+		     jadd(e, "tx_packets", jnum(p[k].tx_packets)) &&
+		     jadd(e, "tx_bytes", jnum(p[k].tx_bytes)) &&
+		     jadd(e, "tx_dropped", jnum(p[k].tx_dropped)) &&
+		     jadd(e, "rx_packets", jnum(p[k].rx_packets)) &&
+		     jadd(e, "rx_bytes", jnum(p[k].rx_bytes)) &&
+		     jadd(e, "rx_dropped", jnum(p[k].rx_dropped)) &&
+		     jadd(e, "classes", cls = json_object_new_array());
+		for (c = 0; ok && c < p[k].classes; c++) {
+			ce = json_object_new_object();
+			ok = ce && !json_object_array_add(cls, ce) &&
+			     jadd(ce, "class", jnum(c)) &&
+			     jadd(ce, "packets", jnum(p[k].cls_packets[c])) &&
+			     jadd(ce, "bytes", jnum(p[k].cls_bytes[c])) &&
+			     jadd(ce, "drops", jnum(p[k].cls_drops[c])) &&
+			     jadd(ce, "backlog", jnum(p[k].cls_backlog[c]));
+		}
+	}
+	return ok;
+}
+
+static int stats_main(const struct command *cmd, int argc, char **argv)
+{
+	char err[SLUICE_ERRLEN], ns[SLUICE_NETNS_NAME_MAX];
+	char node[SLUICE_NETNS_NAME_MAX];
+	struct sluice_port_counters *p;
+	json_object *arr = NULL;
+	struct sluice_rtnl *rt;
+	struct fabric_state s;
+	uint32_t u, h, n, k, count;
+	struct args a;
+	int ret, self;
+
+	ret = parse(cmd, argc, argv, OPT_BIT(OPT_NAME) | OPT_BIT(OPT_JSON), &a);
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	if (fabric_state_load(a.name, &s, false))
+		return EXIT_RUNTIME;
+	for (k = 0; k < (uint32_t)a.n_files; k++)
+		if (sluice_fabric_find(&s.f, a.files[k], &u, &h)) {
+			fprintf(stderr, "sluicectl: fabric %s has no switch or host \"%s\"\n",
+				a.name, a.files[k]);
+			fabric_state_free(&s);
+			return EXIT_RUNTIME;
+		}
+	self = sluice_netns_self(err, sizeof(err));
+	if (self < 0) {
+		fprintf(stderr, "sluicectl: %s\n", err);
+		fabric_state_free(&s);
+		return EXIT_RUNTIME;
+	}
+	if (a.val[OPT_JSON])
+		arr = json_object_new_array();
+	count = a.n_files ? (uint32_t)a.n_files : s.g.n_nodes;
+	for (k = 0; !ret && k < count; k++) {
+		if (a.n_files) {
+			sluice_fabric_find(&s.f, a.files[k], &u, &h);
+			snprintf(node, sizeof(node), "%s", a.files[k]);
+		} else {
+			u = k;
+			h = SLUICE_NONE;
+			snprintf(node, sizeof(node), "%s", s.g.nodes[u].name);
+		}
+		if (h == SLUICE_NONE)
+			sluice_fabric_switch_ns(&s.f, u, ns, sizeof(ns));
+		else
+			sluice_fabric_host_ns(&s.f, u, h, ns, sizeof(ns));
+		ret = rtnl_in(ns, self, &rt, err, sizeof(err));
+		if (!ret) {
+			ret = sluice_port_counters_read(rt, &p, &n, err,
+							sizeof(err));
+			sluice_rtnl_close(rt);
+		}
+		if (ret) {
+			fprintf(stderr, "sluicectl: %s: %s\n", node, err);
+			ret = EXIT_RUNTIME;
+			break;
+		}
+		if (arr && !stats_json(arr, node, p, n)) {
+			fputs("sluicectl: out of memory\n", stderr);
+			ret = EXIT_RUNTIME;
+		} else if (!arr) {
+			stats_text(node, p, n);
+		}
+		free(p);
+	}
+	if (arr && !ret)
+		puts(json_object_to_json_string_ext(arr, JSON_C_TO_STRING_PLAIN));
+	json_object_put(arr);
+	close(self);
+	fabric_state_free(&s);
+	return ret;
+}

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A fabric's state, shared by the fabric and route commands
+ * (fabric_state.c): what "fabric up" was given, kept under
+ * $SLUICE_RUN_DIR/NAME (default /run/sluice/NAME) so that later commands
+ * find the namespaces again:
+ *
+ *   fabric          "sluice-fabric 1", the name, the topology's path and
+ *                   hash, the hosts per switch, the qdisc's options
+ *   topology.json   the topology itself, as sluice_graph_write() writes it
+ */
+#ifndef _SLUICECTL_FABRIC_H
+#define _SLUICECTL_FABRIC_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sluice/fabric.h>
+#include <sluice/graph.h>
+
+#define FABRIC_RUN_DIR		"/run/sluice"
+#define FABRIC_QDISC_MAX	2048
+
+struct fabric_state {
+	char			name[SLUICE_FABRIC_NAME_MAX];
+	char			topo_path[PATH_MAX];
+	uint64_t		hash;
+	int			hosts_per_switch;	/* or _DEFAULT */
+	bool			qdisc;		/* a sluice qdisc on ports */
+	char			qdisc_args[FABRIC_QDISC_MAX];
+	struct sluice_graph	g;
+	struct sluice_fabric	f;
+};
+
+const char *fabric_run_dir(void);
+int fabric_state_path(const char *name, const char *file, char *buf,
+		      size_t len);
+int fabric_state_save(const struct fabric_state *s);
+int fabric_state_load(const char *name, struct fabric_state *s,
+		      bool quiet_missing);
+void fabric_state_free(struct fabric_state *s);
+int fabric_state_remove(const char *name);
+
+#endif /* _SLUICECTL_FABRIC_H */

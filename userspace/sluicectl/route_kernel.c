@@ -1,0 +1,583 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sluicectl route { load | unload | show } ...: a route set in the kernel.
+ *
+ * Each switch gets its share of a route file as MPLS label routes and
+ * multipath IPv4 routes (sluice/fabric.h): every switch of a fabric made
+ * by "fabric up" (the default), or one switch, also on a real machine
+ * ("--topo FILE --switch NODE", in this namespace or --netns NS; its
+ * ports must then be named l<LINK> and addressed as a fabric's are).
+ *
+ * Loading checks everything first - the file against the topology, every
+ * switch's namespace and devices, every path's label stack - and changes
+ * nothing if anything is wrong.  Then each switch gets the difference
+ * between what it holds and what it should (only routes of sluice's own
+ * protocol are touched), so that loading a file twice changes nothing.
+ * If the kernel refuses a route, that switch is restored at once and the
+ * switches already loaded are put back too: the fabric is as before, and
+ * the refused route is named.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sluice/fabric.h>
+#include <sluice/fabric_nl.h>
+#include <sluice/route.h>
+#include "fabric.h"
+#include "jout.h"
+#include "load.h"
+#include "opts.h"
+#include "sluicectl.h"
+
+/* "route show" when the kernel and the file differ, as "route check". */
+#define EXIT_DIFFERS	3
+
+enum opt_id {
+	OPT_NAME, OPT_SWITCH, OPT_TOPO, OPT_NETNS, OPT_LOCAL, OPT_VERBOSE,
+	OPT_JSON, N_OPTS,
+};
+
+static const struct opt opts[] = {
+	[OPT_NAME]	= { "--name", NULL, true },
+	[OPT_SWITCH]	= { "--switch", NULL, true },
+	[OPT_TOPO]	= { "--topo", NULL, true },
+	[OPT_NETNS]	= { "--netns", "-n", true },
+	[OPT_LOCAL]	= { "--local", NULL, false },
+	[OPT_VERBOSE]	= { "--verbose", "-v", false },
+	[OPT_JSON]	= { "--json", "-j", false },
+};
+
+struct target {
+	uint32_t		node;		/* SLUICE_NONE: --local */
+	char			ns[SLUICE_NETNS_NAME_MAX];	/* "": here */
+	struct sluice_rtnl	*rt;
+	struct sluice_lroutes	want, have;
+	struct sluice_ldiff	d;
+};
+
+struct ctx {
+	const struct command	*cmd;
+	const char		*val[N_OPTS];
+	const char		*files[4];
+	int			n_files;
+	bool			fabric;		/* a fabric's switches */
+	struct fabric_state	s;
+	struct sluice_graph	g;		/* --topo */
+	const struct sluice_graph *gp;
+	struct sluice_routes	r;
+	bool			has_routes;
+	struct target		*t;
+	uint32_t		n;
+	int			self;
+};
+
+static int parse(struct ctx *c, int argc, char **argv, unsigned int allowed,
+		 bool routes)
+{
+	const struct command *cmd = c->cmd;
+	char msg[128];
+	int ret;
+
+	ret = opts_parse(argc, argv, opts, N_OPTS, allowed, c->val, c->files,
+			 ARRAY_SIZE(c->files), &c->n_files, msg, sizeof(msg));
+	if (ret > 0) {
+		sub_help(cmd);
+		return -1;
+	}
+	if (ret)
+		return sub_usage_error(cmd, "%s", msg);
+	if (routes && c->n_files != 1)
+		return sub_usage_error(cmd, c->n_files ?
+				       "one route file, not %d" :
+				       "no route file given%.0d", c->n_files);
+	if (!routes && c->n_files)
+		return sub_usage_error(cmd, "unexpected argument \"%s\"",
+				       c->files[0]);
+	if (c->val[OPT_TOPO] && !c->val[OPT_SWITCH])
+		return sub_usage_error(cmd, "--topo FILE loads one switch: give --switch NODE");
+	if ((c->val[OPT_TOPO] || c->val[OPT_LOCAL]) && c->val[OPT_NAME])
+		return sub_usage_error(cmd, "--name is for a fabric, not with %s",
+				       c->val[OPT_TOPO] ? "--topo" : "--local");
+	if (c->val[OPT_NETNS] && !c->val[OPT_TOPO] && !c->val[OPT_LOCAL])
+		return sub_usage_error(cmd, "--netns is for one switch outside a fabric (--topo or --local)");
+	if (c->val[OPT_LOCAL] && c->val[OPT_SWITCH])
+		return sub_usage_error(cmd, "--local takes no --switch");
+	if (c->val[OPT_NAME] &&
+	    sluice_fabric_name_check(c->val[OPT_NAME], msg, sizeof(msg)))
+		return sub_usage_error(cmd, "--name: %s", msg);
+	c->fabric = !c->val[OPT_TOPO] && !c->val[OPT_LOCAL];
+	return 0;
+}
+
+static const char *fabric_name(const struct ctx *c)
+{
+	return c->val[OPT_NAME] ? c->val[OPT_NAME] : SLUICE_FABRIC_DEFAULT_NAME;
+}
+
+static const char *node_name(const struct ctx *c, const struct target *t)
+{
+	return t->node == SLUICE_NONE ? (t->ns[0] ? t->ns : "this namespace") :
+	       c->gp->nodes[t->node].name;
+}
+
+/* The topology, the routes and the switches to work on. */
+static int setup(struct ctx *c, bool routes)
+{
+	const char *sw = c->val[OPT_SWITCH];
+	char err[SLUICE_ERRLEN];
+	uint32_t u;
+	int ret;
+
+	c->self = -1;
+	if (c->fabric) {
+		ret = fabric_state_load(fabric_name(c), &c->s, false);
+		if (ret)
+			return EXIT_RUNTIME;
+		c->gp = &c->s.g;
+	} else if (c->val[OPT_TOPO]) {
+		ret = load_topo(c->val[OPT_TOPO], &c->g);
+		if (ret)
+			return ret;
+		c->gp = &c->g;
+	}
+	if (routes) {
+		ret = load_routes(c->files[0], c->gp, &c->r);
+		if (ret)
+			return ret;
+		c->has_routes = true;
+	}
+	c->self = sluice_netns_self(err, sizeof(err));
+	if (c->self < 0) {
+		fprintf(stderr, "sluicectl: %s\n", err);
+		return EXIT_RUNTIME;
+	}
+	c->n = c->fabric && !sw ? c->gp->n_nodes : 1;
+	c->t = calloc(c->n, sizeof(*c->t));
+	if (!c->t) {
+		fputs("sluicectl: out of memory\n", stderr);
+		return EXIT_RUNTIME;
+	}
+	for (u = 0; u < c->n; u++) {
+		c->t[u].node = c->val[OPT_LOCAL] ? SLUICE_NONE : u;
+		sluice_lroutes_init(&c->t[u].want, c->t[u].node);
+		sluice_lroutes_init(&c->t[u].have, c->t[u].node);
+	}
+	if (sw) {
+		if (find_node(c->gp, sw, strlen(sw), &c->t[0].node)) {
+			if (c->fabric)
+				fprintf(stderr, "sluicectl: fabric %s has no switch \"%s\"\n",
+					fabric_name(c), sw);
+			else
+				fprintf(stderr, "sluicectl: no switch \"%s\" in %s\n",
+					sw, c->val[OPT_TOPO]);
+			return EXIT_RUNTIME;
+		}
+		c->t[0].want.node = c->t[0].have.node = c->t[0].node;
+	}
+	for (u = 0; u < c->n; u++) {
+		if (c->fabric)
+			sluice_fabric_switch_ns(&c->s.f, c->t[u].node, c->t[u].ns,
+						sizeof(c->t[u].ns));
+		else if (c->val[OPT_NETNS])
+			snprintf(c->t[u].ns, sizeof(c->t[u].ns), "%s",
+				 c->val[OPT_NETNS]);
+	}
+	return 0;
+}
+
+static void teardown(struct ctx *c)
+{
+	uint32_t u;
+
+	for (u = 0; c->t && u < c->n; u++) {
+		sluice_rtnl_close(c->t[u].rt);
+		sluice_lroutes_free(&c->t[u].want);
+		sluice_lroutes_free(&c->t[u].have);
+		sluice_ldiff_free(&c->t[u].d);
+	}
+	free(c->t);
+	if (c->self >= 0)
+		close(c->self);
+	if (c->has_routes)
+		sluice_routes_free(&c->r);
+	if (c->fabric && c->gp)
+		fabric_state_free(&c->s);
+	else if (c->gp)
+		sluice_graph_free(&c->g);
+}
+
+/* A socket in the target's namespace. */
+static int open_target(struct ctx *c, struct target *t, char *err,
+		       size_t errlen)
+{
+	int fd, ret, back;
+
+	if (!t->ns[0])
+		return sluice_rtnl_open(&t->rt, err, errlen);
+	fd = sluice_netns_open(t->ns, err, errlen);
+	if (fd < 0)
+		return fd;
+	ret = sluice_netns_enter_fd(fd, t->ns, err, errlen);
+	close(fd);
+	if (ret)
+		return ret;
+	ret = sluice_rtnl_open(&t->rt, err, errlen);
+	back = sluice_netns_enter_fd(c->self, "of sluicectl", ret ? NULL : err,
+				  ret ? 0 : errlen);
+	return ret ? ret : back;
+}
+
+/*
+ * Everything that can be known before touching the kernel: each switch's
+ * namespace, the routes it should hold (@want: from the file, or none),
+ * those it holds, its devices, and the difference.
+ */
+static int prepare(struct ctx *c, bool want, const char *nothing)
+{
+	char err[SLUICE_ERRLEN];
+	struct target *t;
+	uint32_t u;
+	int ret = 0;
+
+	/* every namespace first: a missing switch is the thing to report */
+	for (u = 0; u < c->n; u++)
+		if (open_target(c, &c->t[u], err, sizeof(err))) {
+			fprintf(stderr, "sluicectl: switch %s: %s\n",
+				node_name(c, &c->t[u]), err);
+			ret = -1;
+		}
+	for (u = 0; !ret && u < c->n; u++) {
+		t = &c->t[u];
+		if (want)
+			ret = sluice_lroutes_build(c->gp, &c->r, t->node, &t->want,
+						   err, sizeof(err));
+		if (!ret)
+			ret = sluice_kroutes_read(t->rt, &t->have, err,
+						  sizeof(err));
+		if (!ret && want)
+			ret = sluice_kroutes_check(t->rt, &t->want, err,
+						   sizeof(err));
+		if (!ret)
+			ret = sluice_lroutes_diff(&t->want, &t->have, &t->d, err,
+						  sizeof(err));
+		if (ret)
+			fprintf(stderr, "sluicectl: switch %s: %s\n",
+				node_name(c, t), err);
+	}
+	if (ret && nothing)
+		fprintf(stderr, "sluicectl: nothing %s\n", nothing);
+	return ret ? EXIT_RUNTIME : 0;
+}
+
+/* Puts switch @t back from @t->want to @t->have (it took the diff whole). */
+static bool restore(struct target *t)
+{
+	struct sluice_kfail fail;
+	char err[SLUICE_ERRLEN];
+	struct sluice_ldiff back;
+	bool ok;
+
+	if (sluice_lroutes_diff(&t->have, &t->want, &back, err, sizeof(err)))
+		return false;
+	ok = !sluice_kroutes_apply(t->rt, &t->have, &t->want, &back, &fail, err,
+				   sizeof(err));
+	sluice_ldiff_free(&back);
+	return ok;
+}
+
+/* Prints which route the kernel refused on switch @t, and why. */
+static void print_refusal(const struct ctx *c, const struct target *t,
+			  const struct sluice_kfail *fail)
+{
+	const struct sluice_lop *op = &t->d.ops[fail->op];
+	char what[1024];
+
+	if (op->kind == SLUICE_LOP_DELETE) {
+		strcpy(what, "removing ");
+		sluice_lroute_format(&t->have, op->have, what + 9,
+				     sizeof(what) - 9);
+	} else {
+		sluice_lroute_describe(c->gp, c->has_routes ? &c->r : NULL,
+				       &t->want, op->want, what, sizeof(what));
+	}
+	fprintf(stderr, "sluicectl: switch %s: %s: %s%s%s\n", node_name(c, t),
+		what, strerror(-fail->error), fail->extack[0] ? ": " : "",
+		fail->extack);
+}
+
+/* Applies every switch's diff; on a refusal puts every switch back. */
+static int apply(struct ctx *c)
+{
+	struct sluice_kfail fail;
+	char err[SLUICE_ERRLEN];
+	bool restored = true;
+	uint32_t u, k;
+	int ret = 0;
+
+	for (u = 0; u < c->n; u++) {
+		ret = sluice_kroutes_apply(c->t[u].rt, &c->t[u].want,
+					   &c->t[u].have, &c->t[u].d, &fail,
+					   err, sizeof(err));
+		if (ret)
+			break;
+	}
+	if (!ret)
+		return 0;
+	if (ret == -EREMOTEIO) {
+		print_refusal(c, &c->t[u], &fail);
+		restored = fail.restored;
+	} else {
+		fprintf(stderr, "sluicectl: switch %s: %s\n",
+			node_name(c, &c->t[u]), err);
+		restored = false;
+	}
+	if (!restored)
+		fprintf(stderr, "sluicectl: switch %s: could not restore its routes\n",
+			node_name(c, &c->t[u]));
+	for (k = 0; k < u; k++)
+		if (!restore(&c->t[k])) {
+			fprintf(stderr, "sluicectl: switch %s: could not restore its routes\n",
+				node_name(c, &c->t[k]));
+			restored = false;
+		}
+	if (restored)
+		fprintf(stderr, "sluicectl: nothing changed: %s\n",
+			c->n > 1 ? "every switch holds the routes it held" :
+			"the switch holds the routes it held");
+	return EXIT_RUNTIME;
+}
+
+struct totals {
+	uint64_t	routes, added, replaced, deleted, unchanged;
+};
+
+static void sum(const struct ctx *c, struct totals *tot)
+{
+	uint32_t u;
+
+	memset(tot, 0, sizeof(*tot));
+	for (u = 0; u < c->n; u++) {
+		tot->routes += c->t[u].want.n_routes;
+		tot->added += c->t[u].d.added;
+		tot->replaced += c->t[u].d.replaced;
+		tot->deleted += c->t[u].d.deleted;
+		tot->unchanged += c->t[u].d.unchanged;
+	}
+}
+
+static json_object *switch_json(const struct ctx *c, const struct target *t)
+{
+	json_object *e = json_object_new_object();
+
+	if (e && jadd(e, "switch", json_object_new_string(node_name(c, t))) &&
+	    jadd(e, "routes", jnum(t->want.n_routes)) &&
+	    jadd(e, "added", jnum(t->d.added)) &&
+	    jadd(e, "replaced", jnum(t->d.replaced)) &&
+	    jadd(e, "deleted", jnum(t->d.deleted)) &&
+	    jadd(e, "unchanged", jnum(t->d.unchanged)))
+		return e;
+	json_object_put(e);
+	return NULL;
+}
+
+static int print_result(const struct ctx *c, const char *verb, bool json,
+			bool verbose)
+{
+	json_object *o, *arr;
+	struct totals tot;
+	uint32_t u;
+	bool ok;
+
+	sum(c, &tot);
+	if (!json) {
+		for (u = 0; verbose && u < c->n; u++)
+			printf("switch %s: %llu routes: %llu added, %llu replaced, %llu deleted, %llu unchanged\n",
+			       node_name(c, &c->t[u]),
+			       (unsigned long long)c->t[u].want.n_routes,
+			       (unsigned long long)c->t[u].d.added,
+			       (unsigned long long)c->t[u].d.replaced,
+			       (unsigned long long)c->t[u].d.deleted,
+			       (unsigned long long)c->t[u].d.unchanged);
+		printf("%s %u switch%s: %llu routes, %llu changed (%llu added, %llu replaced, %llu deleted)\n",
+		       verb, c->n, c->n == 1 ? "" : "es",
+		       (unsigned long long)tot.routes,
+		       (unsigned long long)(tot.added + tot.replaced + tot.deleted),
+		       (unsigned long long)tot.added,
+		       (unsigned long long)tot.replaced,
+		       (unsigned long long)tot.deleted);
+		return 0;
+	}
+	o = json_object_new_object();
+	ok = o && jadd(o, "switches", jnum(c->n)) &&
+	     jadd(o, "routes", jnum(tot.routes)) &&
+	     jadd(o, "changed", jnum(tot.added + tot.replaced + tot.deleted)) &&
+	     jadd(o, "added", jnum(tot.added)) &&
+	     jadd(o, "replaced", jnum(tot.replaced)) &&
+	     jadd(o, "deleted", jnum(tot.deleted)) &&
+	     jadd(o, "unchanged", jnum(tot.unchanged)) &&
+	     jadd(o, "per_switch", arr = json_object_new_array());
+	for (u = 0; ok && u < c->n; u++)
+		ok = !json_object_array_add(arr, switch_json(c, &c->t[u]));
+	if (ok)
+		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	else
+		fputs("sluicectl: out of memory\n", stderr);
+	json_object_put(o);
+	return ok ? 0 : EXIT_RUNTIME;
+}
+
+int route_load_main(const struct command *cmd, int argc, char **argv)
+{
+	struct ctx c = { .cmd = cmd };
+	int ret;
+
+	ret = parse(&c, argc, argv, OPT_BIT(OPT_NAME) | OPT_BIT(OPT_SWITCH) |
+		    OPT_BIT(OPT_TOPO) | OPT_BIT(OPT_NETNS) |
+		    OPT_BIT(OPT_VERBOSE) | OPT_BIT(OPT_JSON), true);
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	ret = setup(&c, true);
+	if (!ret)
+		ret = prepare(&c, true, "loaded");
+	if (!ret)
+		ret = apply(&c);
+	if (!ret)
+		ret = print_result(&c, "loaded", c.val[OPT_JSON],
+				   c.val[OPT_VERBOSE]);
+	teardown(&c);
+	return ret;
+}
+
+int route_unload_main(const struct command *cmd, int argc, char **argv)
+{
+	struct ctx c = { .cmd = cmd };
+	uint64_t removed = 0;
+	uint32_t u;
+	int ret;
+
+	ret = parse(&c, argc, argv, OPT_BIT(OPT_NAME) | OPT_BIT(OPT_SWITCH) |
+		    OPT_BIT(OPT_LOCAL) | OPT_BIT(OPT_NETNS) |
+		    OPT_BIT(OPT_JSON), false);
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	ret = setup(&c, false);
+	if (!ret)
+		ret = prepare(&c, false, "unloaded");
+	if (!ret)
+		ret = apply(&c);
+	for (u = 0; !ret && u < c.n; u++)
+		removed += c.t[u].d.deleted;
+	if (!ret && c.val[OPT_JSON])
+		printf("{\"switches\":%u,\"removed\":%llu}\n", c.n,
+		       (unsigned long long)removed);
+	else if (!ret)
+		printf("unloaded %u switch%s: %llu routes removed\n", c.n,
+		       c.n == 1 ? "" : "es", (unsigned long long)removed);
+	teardown(&c);
+	return ret;
+}
+
+static void show_switch_text(const struct ctx *c, const struct target *t)
+{
+	char a[1024], b[1024];
+	uint64_t k;
+
+	printf("switch %s: %llu routes in the file, %llu in the kernel: %s\n",
+	       node_name(c, t), (unsigned long long)t->want.n_routes,
+	       (unsigned long long)t->have.n_routes,
+	       t->d.n_ops ? "differ" : "in sync");
+	for (k = 0; k < t->d.n_ops; k++) {
+		const struct sluice_lop *op = &t->d.ops[k];
+
+		if (op->kind != SLUICE_LOP_DELETE)
+			sluice_lroute_format(&t->want, op->want, a, sizeof(a));
+		if (op->kind != SLUICE_LOP_ADD)
+			sluice_lroute_format(&t->have, op->have, b, sizeof(b));
+		if (op->kind == SLUICE_LOP_ADD)
+			printf("  missing %s\n", a);
+		else if (op->kind == SLUICE_LOP_DELETE)
+			printf("  extra   %s\n", b);
+		else
+			printf("  kernel  %s\n  file    %s\n", b, a);
+	}
+}
+
+static json_object *show_switch_json(const struct ctx *c,
+				     const struct target *t)
+{
+	json_object *e = json_object_new_object(), *arr, *d;
+	static const char *const kinds[] = { "missing", "differs", "extra" };
+	char buf[1024];
+	uint64_t k;
+	bool ok;
+
+	ok = e && jadd(e, "switch", json_object_new_string(node_name(c, t))) &&
+	     jadd(e, "file_routes", jnum(t->want.n_routes)) &&
+	     jadd(e, "kernel_routes", jnum(t->have.n_routes)) &&
+	     jadd(e, "in_sync", json_object_new_boolean(!t->d.n_ops)) &&
+	     jadd(e, "differences", arr = json_object_new_array());
+	for (k = 0; ok && k < t->d.n_ops; k++) {
+		const struct sluice_lop *op = &t->d.ops[k];
+
+		d = json_object_new_object();
+		ok = d && !json_object_array_add(arr, d) &&
+		     jadd(d, "kind", json_object_new_string(kinds[op->kind]));
+		if (ok && op->kind != SLUICE_LOP_DELETE) {
+			sluice_lroute_format(&t->want, op->want, buf, sizeof(buf));
+			ok = jadd(d, "file", json_object_new_string(buf));
+		}
+		if (ok && op->kind != SLUICE_LOP_ADD) {
+			sluice_lroute_format(&t->have, op->have, buf, sizeof(buf));
+			ok = jadd(d, "kernel", json_object_new_string(buf));
+		}
+	}
+	if (ok)
+		return e;
+	json_object_put(e);
+	return NULL;
+}
+
+int route_show_main(const struct command *cmd, int argc, char **argv)
+{
+	struct ctx c = { .cmd = cmd };
+	json_object *o = NULL, *arr = NULL;
+	bool in_sync = true, ok = true;
+	uint32_t u;
+	int ret;
+
+	ret = parse(&c, argc, argv, OPT_BIT(OPT_NAME) | OPT_BIT(OPT_SWITCH) |
+		    OPT_BIT(OPT_TOPO) | OPT_BIT(OPT_NETNS) | OPT_BIT(OPT_JSON),
+		    true);
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	ret = setup(&c, true);
+	if (!ret)
+		ret = prepare(&c, true, NULL);
+	if (ret) {
+		teardown(&c);
+		return ret;
+	}
+	if (c.val[OPT_JSON]) {
+		o = json_object_new_object();
+		ok = o && jadd(o, "per_switch", arr = json_object_new_array());
+	}
+	for (u = 0; ok && u < c.n; u++) {
+		in_sync &= !c.t[u].d.n_ops;
+		if (o)
+			ok = !json_object_array_add(arr, show_switch_json(&c, &c.t[u]));
+		else
+			show_switch_text(&c, &c.t[u]);
+	}
+	if (o && ok)
+		ok = jadd(o, "in_sync", json_object_new_boolean(in_sync));
+	if (o && ok)
+		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	else if (!ok)
+		fputs("sluicectl: out of memory\n", stderr);
+	json_object_put(o);
+	teardown(&c);
+	return !ok ? EXIT_RUNTIME : in_sync ? 0 : EXIT_DIFFERS;
+}

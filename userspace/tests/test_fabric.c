@@ -1,0 +1,580 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The fabric plan and route translation (sluice/fabric.h), without a
+ * kernel: names and addresses by hand; port indexes against a scan; every
+ * path of fc, ksp and edst route sets on random fabrics forwarded hop by
+ * hop through the label routes built for all switches, as the kernel's
+ * MPLS would, and compared with the path; the diff against a brute-force
+ * key-by-key comparison on random route sets, applied and checked; the
+ * errors.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sluice/fabric.h>
+#include <sluice/graph.h>
+#include <sluice/rng.h>
+#include <sluice/route.h>
+#include <sluice/topo.h>
+#include "ktap.h"
+
+static char err[SLUICE_ERRLEN];
+
+/*
+ * FC's testbed, Fig. 4a, as selftests/topo/fc-testbed.json has it: a ring
+ * of 4 switches with every link doubled, layers 1,2,1.
+ */
+static const char fig4a[] =
+	"{\"format\":\"sluice-topology\",\"version\":1,\"layers\":[1,2,1],"
+	"\"nodes\":[{\"name\":\"s1\",\"hosts\":4},{\"name\":\"s2\",\"hosts\":4},"
+	"{\"name\":\"s3\",\"hosts\":4},{\"name\":\"s4\",\"hosts\":4}],"
+	"\"links\":[{\"a\":0,\"b\":1,\"la\":1,\"lb\":2},{\"a\":0,\"b\":1,\"la\":2,\"lb\":3},"
+	"{\"a\":1,\"b\":2,\"la\":1,\"lb\":2},{\"a\":1,\"b\":2,\"la\":2,\"lb\":3},"
+	"{\"a\":2,\"b\":3,\"la\":1,\"lb\":2},{\"a\":2,\"b\":3,\"la\":2,\"lb\":3},"
+	"{\"a\":3,\"b\":0,\"la\":1,\"lb\":2},{\"a\":3,\"b\":0,\"la\":2,\"lb\":3}]}";
+
+static int read_topo(struct sluice_graph *g, const char *json)
+{
+	return sluice_graph_read_buf(g, json, strlen(json), err, sizeof(err));
+}
+
+static int compute(const struct sluice_graph *g, enum sluice_route_algo algo,
+		   uint32_t paths, struct sluice_routes *r)
+{
+	struct sluice_route_opts o = { .algo = algo, .paths = paths };
+	struct sluice_compute_opts c = { .threads = 1 };
+
+	return sluice_routes_compute(g, &o, &c, r, err, sizeof(err));
+}
+
+static void test_names(void)
+{
+	char buf[SLUICE_NETNS_NAME_MAX], a[16];
+	struct sluice_fabric f;
+	struct sluice_graph g;
+	uint32_t u, h;
+
+	if (!KTAP_EXPECT_INT(read_topo(&g, fig4a), 0)) {
+		ktap_diag("%s", err);
+		ktap_result("names");
+		return;
+	}
+	KTAP_EXPECT_INT(sluice_fabric_plan(&f, &g, "lab", SLUICE_FABRIC_HOSTS_DEFAULT,
+					   err, sizeof(err)), 0);
+	KTAP_EXPECT_INT(f.n_hosts, 16);
+	KTAP_EXPECT_INT(f.max_degree, 4);
+	KTAP_EXPECT_INT(f.host_first[2], 8);
+	sluice_fabric_switch_ns(&f, 2, buf, sizeof(buf));
+	KTAP_EXPECT_STR(buf, "lab-s3");
+	sluice_fabric_host_ns(&f, 2, 3, buf, sizeof(buf));
+	KTAP_EXPECT_STR(buf, "lab-s3-h3");
+	sluice_fabric_host_name(&f, 0, 1, buf, sizeof(buf));
+	KTAP_EXPECT_STR(buf, "s1-h1");
+	KTAP_EXPECT_INT(sluice_fabric_find(&f, "s4", &u, &h), 0);
+	KTAP_EXPECT(u == 3 && h == SLUICE_NONE);
+	KTAP_EXPECT_INT(sluice_fabric_find(&f, "s2-h3", &u, &h), 0);
+	KTAP_EXPECT(u == 1 && h == 3);
+	KTAP_EXPECT_INT(sluice_fabric_find(&f, "s2-h4", &u, &h), -ENOENT);
+	KTAP_EXPECT_INT(sluice_fabric_find(&f, "s2-h01", &u, &h), -ENOENT);
+	KTAP_EXPECT_INT(sluice_fabric_find(&f, "s5", &u, &h), -ENOENT);
+	KTAP_EXPECT_INT(sluice_fabric_find(&f, "s2-h", &u, &h), -ENOENT);
+	/* addresses of the scheme, by hand */
+	sluice_ipv4_format(sluice_fabric_link_addr(0, 0), a, sizeof(a));
+	KTAP_EXPECT_STR(a, "172.16.0.0");
+	sluice_ipv4_format(sluice_fabric_link_addr(7, 1), a, sizeof(a));
+	KTAP_EXPECT_STR(a, "172.16.0.15");
+	sluice_ipv4_format(sluice_fabric_link_addr(200, 1), a, sizeof(a));
+	KTAP_EXPECT_STR(a, "172.16.1.145");
+	sluice_ipv4_format(sluice_fabric_link_addr(SLUICE_FABRIC_LINKS_MAX - 1, 1),
+			   a, sizeof(a));
+	KTAP_EXPECT_STR(a, "172.31.255.255");
+	sluice_ipv4_format(sluice_fabric_host_addr(2, 3, true), a, sizeof(a));
+	KTAP_EXPECT_STR(a, "10.0.2.7");
+	sluice_ipv4_format(sluice_fabric_host_addr(2, 3, false), a, sizeof(a));
+	KTAP_EXPECT_STR(a, "10.0.2.6");
+	sluice_ipv4_format(sluice_fabric_host_addr(65535, 126, true), a, sizeof(a));
+	KTAP_EXPECT_STR(a, "10.255.255.253");
+	sluice_ipv4_format(sluice_fabric_node_prefix(258), a, sizeof(a));
+	KTAP_EXPECT_STR(a, "10.1.2.0");
+	sluice_fabric_free(&f);
+
+	/* --hosts-per-switch */
+	KTAP_EXPECT_INT(sluice_fabric_plan(&f, &g, "x", 2, err, sizeof(err)), 0);
+	KTAP_EXPECT_INT(f.n_hosts, 8);
+	sluice_fabric_free(&f);
+	KTAP_EXPECT_INT(sluice_fabric_plan(&f, &g, "x", 0, err, sizeof(err)), 0);
+	KTAP_EXPECT_INT(f.n_hosts, 0);
+	sluice_fabric_free(&f);
+	KTAP_EXPECT_INT(sluice_fabric_plan(&f, &g, "x", 128, err, sizeof(err)),
+			-EINVAL);
+	KTAP_EXPECT_STR(err, "128 hosts per switch: 0 to 127");
+	sluice_graph_free(&g);
+	ktap_result("names");
+}
+
+static void test_name_errors(void)
+{
+	static const char *const bad[] = { "", "-x", "a b", "a/b", ".x",
+		"abcdefghijabcdefghijabcdefghij12" };
+	struct sluice_fabric f;
+	struct sluice_graph g;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		KTAP_EXPECT_INT(sluice_fabric_name_check(bad[i], err, sizeof(err)),
+				-EINVAL);
+	KTAP_EXPECT_INT(sluice_fabric_name_check("a-B_9.x", err, sizeof(err)), 0);
+	KTAP_EXPECT_INT(sluice_fabric_name_check("abcdefghijabcdefghijabcdefghij1",
+						 err, sizeof(err)), 0);
+	sluice_fabric_name_check("-x", err, sizeof(err));
+	KTAP_EXPECT_STR(err, "fabric name \"-x\": letters, digits and \"_.-\" only, the first a letter or digit");
+
+	/* a node named like another's host */
+	KTAP_EXPECT_INT(read_topo(&g, "{\"format\":\"sluice-topology\",\"version\":1,"
+			"\"nodes\":[{\"name\":\"a\",\"hosts\":1},{\"name\":\"a-h0\",\"hosts\":1}],"
+			"\"links\":[{\"a\":0,\"b\":1}]}"), 0);
+	KTAP_EXPECT_INT(sluice_fabric_plan(&f, &g, "f", SLUICE_FABRIC_HOSTS_DEFAULT,
+					   err, sizeof(err)), -EINVAL);
+	KTAP_EXPECT_STR(err, "two namespaces would be called \"f-a-h0\" (a node named like another node's host)");
+	/* with no hosts on a, no clash */
+	KTAP_EXPECT_INT(sluice_fabric_plan(&f, &g, "f", 0, err, sizeof(err)), 0);
+	sluice_fabric_free(&f);
+	sluice_graph_free(&g);
+
+	KTAP_EXPECT_INT(read_topo(&g, "{\"format\":\"sluice-topology\",\"version\":1,"
+			"\"nodes\":[{\"name\":\"r/1\",\"hosts\":1},{\"name\":\"r2\",\"hosts\":200}],"
+			"\"links\":[{\"a\":0,\"b\":1}]}"), 0);
+	KTAP_EXPECT_INT(sluice_fabric_plan(&f, &g, "f", 1, err, sizeof(err)),
+			-EINVAL);
+	KTAP_EXPECT_STR(err, "node \"r/1\": a namespace name cannot hold \"/\"");
+	KTAP_EXPECT_INT(sluice_fabric_plan(&f, &g, "f", SLUICE_FABRIC_HOSTS_DEFAULT,
+					   err, sizeof(err)), -E2BIG);
+	KTAP_EXPECT_STR(err, "node r2 has 200 host ports: a fabric gives a switch at most 127 hosts (--hosts-per-switch)");
+	sluice_graph_free(&g);
+
+	/* no host ports anywhere: every node gets a host by default */
+	KTAP_EXPECT_INT(sluice_topo_ring(&g, 5, 0, err, sizeof(err)), 0);
+	KTAP_EXPECT_INT(sluice_fabric_plan(&f, &g, "f", SLUICE_FABRIC_HOSTS_DEFAULT,
+					   err, sizeof(err)), 0);
+	KTAP_EXPECT_INT(f.n_hosts, 5);
+	sluice_fabric_free(&f);
+	sluice_graph_free(&g);
+	/* only endpoints get hosts */
+	KTAP_EXPECT_INT(sluice_topo_fattree(&g, 4, err, sizeof(err)), 0);
+	KTAP_EXPECT_INT(sluice_fabric_plan(&f, &g, "f", 3, err, sizeof(err)), 0);
+	KTAP_EXPECT_INT(f.n_hosts, 8 * 3);
+	sluice_fabric_free(&f);
+	sluice_graph_free(&g);
+	ktap_result("name_errors");
+}
+
+static void test_port_index(void)
+{
+	struct sluice_graph g;
+	uint32_t u, l, k, seed;
+	bool ok = true;
+	int j, want;
+
+	for (seed = 1; seed <= 20 && ok; seed++) {
+		if (!KTAP_EXPECT_INT(sluice_topo_leafspine(&g, 3 + seed % 4, 2 + seed % 3,
+							   1 + seed % 3, 1, err,
+							   sizeof(err)), 0))
+			break;
+		for (u = 0; u < g.n_nodes && ok; u++)
+			for (l = 0; l < g.n_links && ok; l++) {
+				/* the scan: link ports of u in link id order */
+				want = -ENOENT;
+				for (j = 0, k = 0; k < g.n_links; k++) {
+					if (g.links[k].a != u && g.links[k].b != u)
+						continue;
+					if (k == l) {
+						want = j;
+						break;
+					}
+					j++;
+				}
+				ok = KTAP_EXPECT_INT(sluice_fabric_port_index(&g, u, l),
+						     want);
+			}
+		sluice_graph_free(&g);
+	}
+	ktap_result("port_index");
+}
+
+/* The route of @s with key (@family, @dst), or NULL. */
+static const struct sluice_lroute *lookup(const struct sluice_lroutes *s,
+					  uint8_t family, uint32_t dst)
+{
+	uint64_t i;
+
+	for (i = 0; i < s->n_routes; i++)
+		if (s->routes[i].family == family && s->routes[i].dst == dst)
+			return &s->routes[i];
+	return NULL;
+}
+
+/* The link a nexthop leaves @at by, checking its device and via. */
+static bool out_link(const struct sluice_graph *g, uint32_t at,
+		     const struct sluice_lnh *nh, uint32_t *link)
+{
+	char *end;
+
+	if (!KTAP_EXPECT(nh->dev[0] == 'l'))
+		return false;
+	*link = strtoul(nh->dev + 1, &end, 10);
+	if (!KTAP_EXPECT(!*end && *link < g->n_links) ||
+	    !KTAP_EXPECT(g->links[*link].a == at || g->links[*link].b == at))
+		return false;
+	/* via the address of the other end */
+	return KTAP_EXPECT_INT(nh->via, 0xac100000u + 2 * *link +
+			       (g->links[*link].a == at));
+}
+
+/*
+ * Forwards a packet from the source of pair @p along nexthop @k of its
+ * route, through the label routes of every switch, as the kernel does:
+ * push at the source, pop at each switch, deliver when the stack is
+ * empty.  The links walked must be the path's, ending at the destination.
+ */
+static bool forward(const struct sluice_graph *g, const struct sluice_routes *r,
+		    const struct sluice_lroutes *sets, uint64_t p, uint32_t k)
+{
+	uint32_t src = r->pair_src[p], dst = r->pair_dst[p], at, link, n, top;
+	const struct sluice_lroute *route;
+	const struct sluice_lnh *nh;
+	uint32_t stack[64], walked[64];
+	uint64_t q = r->pair_path[p] + k, h;
+	const uint32_t *labels;
+	uint32_t sp, i;
+
+	route = lookup(&sets[src], SLUICE_LR_INET,
+		       10u << 24 | (dst >> 8) << 16 | (dst & 255) << 8);
+	if (!KTAP_EXPECT(route) || !KTAP_EXPECT_INT(route->dst_len, 24) ||
+	    !KTAP_EXPECT_INT(route->n_nh, sluice_routes_pair_paths(r, p)))
+		return false;
+	nh = &sets[src].nhs[route->nh + k];
+	labels = &sets[src].labels[nh->label];
+	if (!out_link(g, src, nh, &link))
+		return false;
+	/* the stack, top at the end */
+	for (sp = 0; sp < nh->n_labels; sp++)
+		stack[sp] = labels[nh->n_labels - 1 - sp];
+	n = 0;
+	walked[n++] = link;
+	at = g->links[link].a == src ? g->links[link].b : g->links[link].a;
+	while (sp) {
+		top = stack[--sp];
+		route = lookup(&sets[at], SLUICE_LR_MPLS, top);
+		if (!KTAP_EXPECT(route) || !KTAP_EXPECT_INT(route->n_nh, 1))
+			return false;
+		nh = &sets[at].nhs[route->nh];
+		if (!KTAP_EXPECT_INT(nh->n_labels, 0) ||
+		    !out_link(g, at, nh, &link) || !KTAP_EXPECT(n < 64))
+			return false;
+		walked[n++] = link;
+		at = g->links[link].a == at ? g->links[link].b : g->links[link].a;
+	}
+	if (!KTAP_EXPECT_INT(at, dst) ||
+	    !KTAP_EXPECT_INT(n, sluice_routes_path_len(r, q)))
+		return false;
+	for (i = 0, h = r->path_hop[q]; i < n; i++, h++)
+		if (!KTAP_EXPECT_INT(walked[i], r->hops[h]))
+			return false;
+	return true;
+}
+
+/* Builds every switch's routes and forwards every path of @r. */
+static bool forward_all(const struct sluice_graph *g,
+			const struct sluice_routes *r, uint64_t *paths)
+{
+	struct sluice_lroutes *sets = calloc(g->n_nodes, sizeof(*sets));
+	uint64_t p, k, n_routes = 0, want_routes = 0;
+	bool ok = KTAP_EXPECT(sets);
+	uint32_t u;
+
+	for (u = 0; ok && u < g->n_nodes; u++) {
+		sluice_lroutes_init(&sets[u], u);
+		ok = KTAP_EXPECT_INT(sluice_lroutes_build(g, r, u, &sets[u], err,
+							  sizeof(err)), 0);
+		if (!ok)
+			ktap_diag("%s", err);
+		n_routes += sets[u].n_routes;
+		want_routes += sluice_graph_degree(g, u);
+	}
+	for (p = 0; ok && p < r->n_pairs; p++) {
+		want_routes += sluice_routes_pair_paths(r, p) > 0;
+		for (k = 0; ok && k < sluice_routes_pair_paths(r, p); k++) {
+			ok = forward(g, r, sets, p, k);
+			++*paths;
+		}
+	}
+	/* nothing more than label routes and routes of pairs with a path */
+	ok = ok && KTAP_EXPECT_INT(n_routes, want_routes);
+	for (u = 0; sets && u < g->n_nodes; u++)
+		sluice_lroutes_free(&sets[u]);
+	free(sets);
+	return ok;
+}
+
+static void test_forwarding(void)
+{
+	static const enum sluice_route_algo algos[] = {
+		SLUICE_ROUTE_FC, SLUICE_ROUTE_KSP, SLUICE_ROUTE_EDST,
+		SLUICE_ROUTE_ECMP,
+	};
+	struct sluice_fc_params fp = { 0 };
+	struct sluice_routes r;
+	struct sluice_graph g;
+	uint64_t paths = 0;
+	bool ok = true;
+	uint32_t seed;
+	size_t a;
+
+	KTAP_EXPECT_INT(read_topo(&g, fig4a), 0);
+	for (a = 0; ok && a < ARRAY_SIZE(algos); a++) {
+		ok = KTAP_EXPECT_INT(compute(&g, algos[a], 4, &r), 0) &&
+		     forward_all(&g, &r, &paths);
+		sluice_routes_free(&r);
+	}
+	sluice_graph_free(&g);
+	for (seed = 1; ok && seed <= 12; seed++) {
+		if (seed % 2) {
+			fp.switches = 10 + seed;
+			fp.inter_ports = 6;
+			fp.host_ports = 1;
+			fp.layers = 3;
+			fp.seed = seed;
+			ok = KTAP_EXPECT_INT(sluice_topo_fc(&g, &fp, err, sizeof(err)), 0);
+			if (!ok)
+				ktap_diag("%s", err);
+		} else {
+			ok = KTAP_EXPECT_INT(sluice_topo_jellyfish(&g, 8 + seed, 3, 1, seed,
+								   err, sizeof(err)), 0);
+		}
+		for (a = seed % 2 ? 0 : 1; ok && a < ARRAY_SIZE(algos); a++) {
+			ok = KTAP_EXPECT_INT(compute(&g, algos[a], 3, &r), 0) &&
+			     forward_all(&g, &r, &paths);
+			sluice_routes_free(&r);
+		}
+		sluice_graph_free(&g);
+	}
+	ktap_diag("%llu paths forwarded", (unsigned long long)paths);
+	ktap_result("forwarding");
+}
+
+static void test_build_by_hand(void)
+{
+	struct sluice_lroutes s;
+	struct sluice_routes r;
+	struct sluice_graph g;
+	char buf[512];
+
+	KTAP_EXPECT_INT(read_topo(&g, fig4a), 0);
+	KTAP_EXPECT_INT(compute(&g, SLUICE_ROUTE_FC, 0, &r), 0);
+	sluice_lroutes_init(&s, SLUICE_NONE);
+	KTAP_EXPECT_INT(sluice_lroutes_build(&g, &r, 0, &s, err, sizeof(err)), 0);
+	/* s1: ports l0, l1 (to s2), l6, l7 (to s4): labels 100-103 */
+	if (KTAP_EXPECT_INT(s.n_routes, 4 + 3)) {
+		sluice_lroute_format(&s, 0, buf, sizeof(buf));
+		KTAP_EXPECT_STR(buf, "label 100 via 172.16.0.1 dev l0");
+		sluice_lroute_format(&s, 1, buf, sizeof(buf));
+		KTAP_EXPECT_STR(buf, "label 101 via 172.16.0.3 dev l1");
+		sluice_lroute_format(&s, 3, buf, sizeof(buf));
+		KTAP_EXPECT_STR(buf, "label 103 via 172.16.0.14 dev l7");
+		sluice_lroute_describe(&g, &r, &s, 3, buf, sizeof(buf));
+		KTAP_EXPECT_STR(buf, "label 103 (port l7 to s4)");
+		/*
+		 * s1 -> s3: 7 4 | 0 3: s4's ports are l4 l5 l6 l7 (l4 is
+		 * 100), s2's l0 l1 l2 l3 (l3 is 103).
+		 */
+		sluice_lroute_format(&s, 5, buf, sizeof(buf));
+		KTAP_EXPECT_STR(buf, "10.0.2.0/24 nexthop via 172.16.0.14 dev l7 labels 100 nexthop via 172.16.0.1 dev l0 labels 103");
+		sluice_lroute_describe(&g, &r, &s, 5, buf, sizeof(buf));
+		KTAP_EXPECT_STR(buf, "route to s3 (10.0.2.0/24; paths 7 4 | 0 3)");
+		/* s1 -> s4: 7 | 6 */
+		sluice_lroute_format(&s, 6, buf, sizeof(buf));
+		KTAP_EXPECT_STR(buf, "10.0.3.0/24 nexthop via 172.16.0.14 dev l7 nexthop via 172.16.0.12 dev l6");
+	}
+	/* a single nexthop has no "nexthop" */
+	sluice_lroutes_free(&s);
+	sluice_lroutes_add(&s, SLUICE_LR_INET, 0x0a000300, 24, err, sizeof(err));
+	sluice_lroutes_add_nh(&s, 0xac100001, "l0", (uint32_t[]){ 7, 8, 9 }, 3,
+			      err, sizeof(err));
+	sluice_lroute_format(&s, 0, buf, sizeof(buf));
+	KTAP_EXPECT_STR(buf, "10.0.3.0/24 via 172.16.0.1 dev l0 labels 7/8/9");
+	KTAP_EXPECT_INT(sluice_lroute_format(&s, 0, buf, 10), 46);
+	KTAP_EXPECT_STR(buf, "10.0.3.0/");
+	sluice_lroutes_free(&s);
+	sluice_routes_free(&r);
+	sluice_graph_free(&g);
+	ktap_result("build_by_hand");
+}
+
+static void test_build_errors(void)
+{
+	struct sluice_lroutes s;
+	struct sluice_routes r;
+	struct sluice_graph g;
+
+	/* ksp's second path around a ring of 40 is 39 links: 38 labels */
+	KTAP_EXPECT_INT(sluice_topo_ring(&g, 40, 1, err, sizeof(err)), 0);
+	KTAP_EXPECT_INT(compute(&g, SLUICE_ROUTE_KSP, 2, &r), 0);
+	sluice_lroutes_init(&s, 0);
+	KTAP_EXPECT_INT(sluice_lroutes_build(&g, &r, 0, &s, err, sizeof(err)),
+			-E2BIG);
+	KTAP_EXPECT_STR(err, "s0 -> s1 path 2 has 39 links: its 38 labels are more than the kernel pushes (30)");
+	KTAP_EXPECT_INT(sluice_lroutes_build(&g, &r, 40, &s, err, sizeof(err)),
+			-EINVAL);
+	KTAP_EXPECT_STR(err, "node 40 does not exist (40 nodes)");
+	sluice_lroutes_free(&s);
+	sluice_routes_free(&r);
+	/* 31 links (30 labels) is fine: a ring of 32, ksp's second path */
+	sluice_graph_free(&g);
+	KTAP_EXPECT_INT(sluice_topo_ring(&g, 32, 1, err, sizeof(err)), 0);
+	KTAP_EXPECT_INT(compute(&g, SLUICE_ROUTE_KSP, 2, &r), 0);
+	KTAP_EXPECT_INT(sluice_lroutes_build(&g, &r, 0, &s, err, sizeof(err)), 0);
+	sluice_lroutes_free(&s);
+	sluice_routes_free(&r);
+	sluice_graph_free(&g);
+	ktap_result("build_errors");
+}
+
+/* A random route set over a small key space, each key at most once. */
+static void random_set(struct sluice_rng *rng, struct sluice_lroutes *s,
+		       bool dup)
+{
+	uint32_t key, n, k, l, labels[4];
+	char dev[8];
+
+	sluice_lroutes_init(s, SLUICE_NONE);
+	for (key = 0; key < 24; key++) {
+		if (sluice_rng_below(rng, 3) == 0)
+			continue;
+		n = 1 + (dup && !sluice_rng_below(rng, 6));
+		while (n--) {
+			sluice_lroutes_add(s, key % 2 ? SLUICE_LR_MPLS : SLUICE_LR_INET,
+					   key / 2, key % 2 ? 20 : 24, err,
+					   sizeof(err));
+			for (k = 1 + sluice_rng_below(rng, 2); k; k--) {
+				for (l = 0; l < 2; l++)
+					labels[l] = sluice_rng_below(rng, 2);
+				snprintf(dev, sizeof(dev), "l%u",
+					 (unsigned)sluice_rng_below(rng, 2));
+				sluice_lroutes_add_nh(s, sluice_rng_below(rng, 2),
+						      dev, labels,
+						      sluice_rng_below(rng, 3),
+						      err, sizeof(err));
+			}
+		}
+	}
+	/* shuffle by sorting a reversed copy: the diff needs sorted input */
+	for (k = 0; k + 1 < s->n_routes; k += 2) {
+		struct sluice_lroute t = s->routes[k];
+
+		s->routes[k] = s->routes[k + 1];
+		s->routes[k + 1] = t;
+	}
+	sluice_lroutes_sort(s);
+}
+
+/* The first route of @s with the key of @r's route @i, brute force. */
+static int64_t find_key(const struct sluice_lroutes *s,
+			const struct sluice_lroute *x)
+{
+	uint64_t j;
+
+	for (j = 0; j < s->n_routes; j++)
+		if (!sluice_lroute_cmp_key(&s->routes[j], x))
+			return j;
+	return -1;
+}
+
+static void test_diff(void)
+{
+	struct sluice_lroutes want, have;
+	uint64_t added, replaced, deleted, unchanged, i, k, n_have_key;
+	struct sluice_ldiff d;
+	struct sluice_rng rng;
+	bool ok = true, *gone;
+	int64_t j;
+	int round;
+
+	sluice_rng_seed(&rng, 7);
+	for (round = 0; round < 2000 && ok; round++) {
+		random_set(&rng, &want, false);
+		random_set(&rng, &have, round % 3 == 0);
+		/* the brute force: per key of either set */
+		added = replaced = deleted = unchanged = 0;
+		for (i = 0; i < want.n_routes; i++) {
+			j = find_key(&have, &want.routes[i]);
+			if (j < 0)
+				added++;
+			else if (sluice_lroute_equal(&want, i, &have, j))
+				unchanged++;
+			else
+				replaced++;
+		}
+		for (i = 0; i < have.n_routes; i++) {
+			j = find_key(&want, &have.routes[i]);
+			n_have_key = find_key(&have, &have.routes[i]) == (int64_t)i;
+			if (j < 0 || !n_have_key)
+				deleted++;
+		}
+		ok = KTAP_EXPECT_INT(sluice_lroutes_diff(&want, &have, &d, err,
+							 sizeof(err)), 0) &&
+		     KTAP_EXPECT_INT(d.added, added) &&
+		     KTAP_EXPECT_INT(d.replaced, replaced) &&
+		     KTAP_EXPECT_INT(d.deleted, deleted) &&
+		     KTAP_EXPECT_INT(d.unchanged, unchanged) &&
+		     KTAP_EXPECT_INT(d.n_ops, added + replaced + deleted);
+		/* applying the operations to have gives want */
+		gone = calloc(have.n_routes + 1, sizeof(*gone));
+		for (k = 0; ok && k < d.n_ops; k++) {
+			const struct sluice_lop *op = &d.ops[k];
+
+			if (op->kind != SLUICE_LOP_ADD)
+				gone[op->have] = true;
+			if (op->kind == SLUICE_LOP_REPLACE)
+				ok = KTAP_EXPECT(!sluice_lroute_cmp_key(&want.routes[op->want],
+									&have.routes[op->have]));
+			if (k)
+				ok = ok && KTAP_EXPECT(sluice_lroute_cmp_key(
+					op[-1].want != UINT64_MAX ? &want.routes[op[-1].want] : &have.routes[op[-1].have],
+					op->want != UINT64_MAX ? &want.routes[op->want] : &have.routes[op->have]) <= 0);
+		}
+		/* what stays untouched is exactly want's unchanged routes */
+		for (i = 0; ok && i < have.n_routes; i++) {
+			if (gone[i])
+				continue;
+			j = find_key(&want, &have.routes[i]);
+			ok = KTAP_EXPECT(j >= 0) &&
+			     KTAP_EXPECT(sluice_lroute_equal(&want, j, &have, i));
+		}
+		free(gone);
+		sluice_ldiff_free(&d);
+		sluice_lroutes_free(&want);
+		sluice_lroutes_free(&have);
+	}
+	/* a set against itself: nothing to do */
+	random_set(&rng, &want, false);
+	KTAP_EXPECT_INT(sluice_lroutes_diff(&want, &want, &d, err, sizeof(err)), 0);
+	KTAP_EXPECT_INT(d.n_ops, 0);
+	KTAP_EXPECT_INT(d.unchanged, want.n_routes);
+	sluice_ldiff_free(&d);
+	sluice_lroutes_free(&want);
+	ktap_result("diff");
+}
+
+int main(void)
+{
+	ktap_plan(7);
+	test_names();
+	test_name_errors();
+	test_port_index();
+	test_forwarding();
+	test_build_by_hand();
+	test_build_errors();
+	test_diff();
+	return ktap_exit();
+}
