@@ -214,7 +214,7 @@ genl_rejects_cli()
 	in a0 64 1
 	end
 	EOF
-	rejects_cli "sluicectl: map load: Invalid argument: sch_sluice: map entry 1 (port $(ifindex a0), in, tag 64): tag beyond the tag source's range" \
+	rejects_cli "sluicectl: map load: Invalid argument: sch_sluice: map entry: tag beyond the tag source's range: \"in a0 64 1\"" \
 		map load -n "$NS" "$file"
 	mapfile_new file <<-EOF
 	sluice-maps 1
@@ -222,7 +222,7 @@ genl_rejects_cli()
 	tag a0 8 64
 	end
 	EOF
-	rejects_cli "sluicectl: map load: Invalid argument: sch_sluice: map entry 1 (port $(ifindex a0), tag, tag 8): new tag beyond the tag source's range" \
+	rejects_cli "sluicectl: map load: Invalid argument: sch_sluice: map entry: new tag beyond the tag source's range: \"tag a0 8 64\"" \
 		map load -n "$NS" "$file"
 
 	# A stale generation.
@@ -242,11 +242,11 @@ genl_rejects_cli()
 	check_eq "$(gen "$NS")" $((gen0 + 1)) "generation after a load"
 
 	# Tag entries are loaded: a TTL source would have to ignore them.
-	rejects_cli "sluicectl: switch set: Invalid argument: sch_sluice: map entry (port $(ifindex a0), tag, tag 8): a TTL tag source takes no tag entries" \
+	rejects_cli "sluicectl: switch set: Invalid argument: sch_sluice: map entry: a TTL tag source takes no tag entries" \
 		switch set -n "$NS" tag-source ip-ttl
 	sctl map flush -n "$NS" && sctl switch set -n "$NS" tag-source ip-ttl
 	check_err $? "ip-ttl without tag entries"
-	rejects_cli "sluicectl: map load: Invalid argument: sch_sluice: map entry 1 (port $(ifindex a0), tag, tag 8): a TTL tag source takes no tag entries" \
+	rejects_cli "sluicectl: map load: Invalid argument: sch_sluice: map entry: a TTL tag source takes no tag entries: \"tag a0 8 16\"" \
 		map load -n "$NS" "$file"
 
 	# What sluicectl refuses itself: a device that is not there, a key
@@ -310,50 +310,56 @@ genl_rejects_kernel()
 		entry a0 in 8 1 entry a0 tag 8 16)" ok "a good load"
 	gen0=$(gen "$NS")
 
-	# SWITCH_SET
+	# SWITCH_SET.  "[attribute N]": the kernel points at the request's
+	# attribute N (counted from 0).
 	rejects "EINVAL: sch_sluice: tag source missing" switch-set
-	rejects "EINVAL: sch_sluice: unknown tag source" switch-set source 6
-	rejects "EINVAL: invalid attribute length" switch-set u32 $A_TAG_SOURCE 1
-	rejects "EINVAL: Unknown attribute type" switch-set source dscp u8 99 1
-	rejects "EINVAL: Unsupported attribute" switch-set source dscp \
-		u32 $A_IFINDEX "$a0"
-	rejects "EINVAL: invalid attribute length" \
+	rejects "EINVAL: sch_sluice: unknown tag source [attribute 0]" \
+		switch-set source 6
+	rejects "EINVAL: invalid attribute length [attribute 0]" \
+		switch-set u32 $A_TAG_SOURCE 1
+	rejects "EINVAL: Unknown attribute type [attribute 1]" \
+		switch-set source dscp u8 99 1
+	rejects "EINVAL: Unsupported attribute [attribute 1]" \
+		switch-set source dscp u32 $A_IFINDEX "$a0"
+	rejects "EINVAL: invalid attribute length [attribute 0]" \
 		switch-set nest $A_TAG_SOURCE u8 1 1 end
-	rejects "EINVAL: NLA_F_NESTED not expected" \
+	rejects "EINVAL: NLA_F_NESTED not expected [attribute 0]" \
 		switch-set hex $((0x8000 | A_TAG_SOURCE)) 03
-	rejects "EINVAL: sch_sluice: map entry (port $a0, tag, tag 8): a TTL tag source takes no tag entries" \
+	rejects "EINVAL: sch_sluice: map entry: a TTL tag source takes no tag entries" \
 		switch-set source ip-ttl
 
-	# MAP_LOAD: one bad entry after a good one, nothing applied.
+	# MAP_LOAD: one bad entry after a good one, nothing applied; the
+	# kernel names the bad one.
 	e=(entry a0 in 0 0)
-	rejects "EINVAL: sch_sluice: map entry 1 (port $a0, in, tag 1): priority above 7" \
+	rejects "EINVAL: sch_sluice: map entry: priority above 7 [attribute 1]" \
 		map-load "${e[@]}" entry a0 in 1 8
-	rejects "EINVAL: sch_sluice: map entry 1 (port $a0, eg, tag 1): class above 15" \
+	rejects "EINVAL: sch_sluice: map entry: class above 15 [attribute 1]" \
 		map-load "${e[@]}" entry a0 eg 1 16
-	rejects "EINVAL: sch_sluice: map entry 1 (port $a0, map 3, tag 1): unknown map" \
+	rejects "EINVAL: sch_sluice: map entry: unknown map [attribute 1]" \
 		map-load "${e[@]}" entry a0 3 1 1
-	rejects "EINVAL: sch_sluice: map entry 1 (port $a0, eg, tag 1): unknown flag" \
+	rejects "EINVAL: sch_sluice: map entry: unknown flag [attribute 1]" \
 		map-load "${e[@]}" entry a0 eg 1 1 flags 2
-	rejects "EINVAL: sch_sluice: map entry 1 (port $a0, in, tag 1): only eg entries take flags" \
+	rejects "EINVAL: sch_sluice: map entry: only eg entries take flags [attribute 1]" \
 		map-load "${e[@]}" entry a0 in 1 1 out
-	rejects "EINVAL: sch_sluice: map entry 1 (port 0, eg-out, tag 1): out-port entries name one port" \
+	rejects "EINVAL: sch_sluice: map entry: out-port entries name one port [attribute 1]" \
 		map-load "${e[@]}" entry '*' eg 1 1 out
-	rejects "EINVAL: sch_sluice: map entry 1 (port $a0, in, tag 64): tag beyond the tag source's range" \
+	rejects "EINVAL: sch_sluice: map entry: tag beyond the tag source's range [attribute 1]" \
 		map-load "${e[@]}" entry a0 in 64 1
-	rejects "EINVAL: sch_sluice: map entry 1 (port $a0, tag, tag 1): new tag beyond the tag source's range" \
+	rejects "EINVAL: sch_sluice: map entry: new tag beyond the tag source's range [attribute 1]" \
 		map-load "${e[@]}" entry a0 tag 1 64
-	rejects "EINVAL: sch_sluice: map entry 1 (port 99999, in, tag 1): no such device in the namespace" \
+	rejects "EINVAL: sch_sluice: map entry: no such device in the namespace [attribute 1]" \
 		map-load "${e[@]}" entry 99999 in 1 1
-	rejects "EINVAL: sch_sluice: map entry 2 (port $a0, in, tag 0): duplicate of an earlier entry" \
+	rejects "EINVAL: sch_sluice: map entry: duplicate of an earlier entry [attribute 2]" \
 		map-load "${e[@]}" entry a0 eg 0 1 entry a0 in 0 5
-	rejects "ERANGE: binary attribute size out of range" \
+	rejects "ERANGE: binary attribute size out of range [attribute 1]" \
 		map-load "${e[@]}" hex $A_MAP_ENTRY 01000000000000
-	rejects "ESTALE: sch_sluice: the maps changed since that generation" \
+	rejects "ESTALE: sch_sluice: the maps changed since that generation [attribute 0]" \
 		map-load gen $((gen0 + 1)) "${e[@]}"
-	rejects "ESTALE: sch_sluice: the maps changed since that generation" \
+	rejects "ESTALE: sch_sluice: the maps changed since that generation [attribute 0]" \
 		map-load gen $((gen0 - 1)) "${e[@]}"
-	rejects "EINVAL: Unsupported attribute" map-load "${e[@]}" source dscp
-	rejects "EINVAL: NLA_F_NESTED not expected" \
+	rejects "EINVAL: Unsupported attribute [attribute 1]" \
+		map-load "${e[@]}" source dscp
+	rejects "EINVAL: NLA_F_NESTED not expected [attribute 0]" \
 		map-load nest $A_MAP_ENTRY u32 1 1 u32 2 2 end
 
 	# An eg entry is keyed by port and flag: eg and eg-out of one port
