@@ -325,7 +325,7 @@ genl_rejects_kernel()
 		switch-set nest $A_TAG_SOURCE u8 1 1 end
 	rejects "EINVAL: NLA_F_NESTED not expected [attribute 0]" \
 		switch-set hex $((0x8000 | A_TAG_SOURCE)) 03
-	rejects "EINVAL: sch_sluice: map entry: a TTL tag source takes no tag entries" \
+	rejects "EINVAL: sch_sluice: map entry: a TTL tag source takes no tag entries [attribute 0]" \
 		switch-set source ip-ttl
 
 	# MAP_LOAD: one bad entry after a good one, nothing applied; the
