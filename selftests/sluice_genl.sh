@@ -12,6 +12,11 @@
 #   +------------- ns --------------+
 #   | a0 [sluice] ----------- b0    |   (plus dummy devices d0..d29 for
 #   +-------------------------------+    the large table)
+#
+# Tools (selftests/tools): genlraw sends hand-built requests and prints
+# "ok" or "error: ERRNO: MESSAGE [attribute N]"; nlfuzz sends random ones;
+# uns is "unshare -U -r [-n]" that also works from the VM's chroot, where
+# the kernel refuses a user namespace to a chrooted process.
 
 ALL_TESTS="
 	genl_permissions
