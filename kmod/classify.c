@@ -64,27 +64,66 @@ static int pcp_read(const struct sk_buff *skb)
 }
 
 /*
+ * Label stack entries looked through for the IP header under them: the
+ * kernel pushes at most 30 (MAX_NEW_LABELS), plus a couple already there.
+ */
+#define SLUICE_MPLS_DEPTH	32
+
+static __always_inline bool is_mpls(__be16 type)
+{
+	return type == htons(ETH_P_MPLS_UC) || type == htons(ETH_P_MPLS_MC);
+}
+
+/* Moves *off past the bottom of the label stack there; false if none. */
+static bool mpls_skip_stack(const struct sk_buff *skb, unsigned int *off)
+{
+	const __be32 *lse;
+	__be32 buf;
+	int depth;
+
+	for (depth = 0; depth < SLUICE_MPLS_DEPTH; depth++) {
+		lse = skb_header_pointer(skb, *off, sizeof(buf), &buf);
+		if (!lse)
+			return false;
+		*off += sizeof(buf);
+		if (*lse & htonl(MPLS_LS_S_MASK))
+			return true;
+	}
+	return false;
+}
+
+/*
  * The IP header after up to two VLAN tags: its version (4 or 6; 0 if the
  * frame carries no IP), its offset and its first two bytes, which hold the
- * DSCP of either version.  Inlined: the qdisc's own DSCP classification
- * reads every frame through it.
+ * DSCP of either version.  With @labels, also under an MPLS label stack,
+ * where only the version nibble tells IPv4 from IPv6: a switch that pins
+ * paths with label stacks forwards the frame's DSCP untouched, and the
+ * frame's class must not change on its way.  Inlined: the qdisc's own
+ * DSCP classification reads every frame through it.
  */
 static __always_inline int ip_header(const struct sk_buff *skb,
-				     unsigned int *off, u8 *buf)
+				     unsigned int *off, u8 *buf, bool labels)
 {
 	__be16 type = payload_type(skb, off);
 	const u8 *h;
+	int version;
 
-	if (type != htons(ETH_P_IP) && type != htons(ETH_P_IPV6))
+	if (labels && is_mpls(type)) {
+		if (!mpls_skip_stack(skb, off))
+			return 0;
+		type = 0;
+	} else if (type != htons(ETH_P_IP) && type != htons(ETH_P_IPV6)) {
 		return 0;
+	}
 	h = skb_header_pointer(skb, *off, 2, buf);
 	if (!h)
 		return 0;
-	if ((h[0] >> 4 == 4 && type == htons(ETH_P_IP)) ||
-	    (h[0] >> 4 == 6 && type == htons(ETH_P_IPV6))) {
+	version = h[0] >> 4;
+	if ((version == 4 && type != htons(ETH_P_IPV6)) ||
+	    (version == 6 && type != htons(ETH_P_IP))) {
 		buf[0] = h[0];
 		buf[1] = h[1];
-		return h[0] >> 4;
+		return version;
 	}
 	return 0;
 }
@@ -94,7 +133,7 @@ static int dscp_read(const struct sk_buff *skb)
 	unsigned int off;
 	u8 h[2];
 
-	switch (ip_header(skb, &off, h)) {
+	switch (ip_header(skb, &off, h, true)) {
 	case 4:
 		return h[1] >> 2;
 	case 6:
@@ -112,7 +151,7 @@ static int ip_ttl_read(const struct sk_buff *skb)
 	u8 buf, h2[2];
 	const u8 *h;
 
-	switch (ip_header(skb, &off, h2)) {
+	switch (ip_header(skb, &off, h2, false)) {
 	case 4:
 		off += offsetof(struct iphdr, ttl);
 		break;
@@ -297,7 +336,7 @@ static bool dscp_write(struct sk_buff *skb, u8 dscp)
 	unsigned int off;
 	u8 h[2];
 
-	switch (ip_header(skb, &off, h)) {
+	switch (ip_header(skb, &off, h, true)) {
 	case 4:
 		if (skb_ensure_writable(skb, off + sizeof(struct iphdr)))
 			return false;

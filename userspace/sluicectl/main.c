@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sluice/fabric_nl.h>
 #include <sluice/switch.h>
 #include "sluicectl.h"
 

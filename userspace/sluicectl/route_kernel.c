@@ -30,6 +30,7 @@
 #include "jout.h"
 #include "load.h"
 #include "opts.h"
+#include "route_tags.h"
 #include "sluicectl.h"
 
 /* "route show" when the kernel and the file differ, as "route check". */
@@ -37,7 +38,7 @@
 
 enum opt_id {
 	OPT_NAME, OPT_SWITCH, OPT_TOPO, OPT_NETNS, OPT_LOCAL, OPT_VERBOSE,
-	OPT_JSON, N_OPTS,
+	OPT_JSON, OPT_TAGS, OPT_TAG_SOURCE, N_OPTS,
 };
 
 static const struct opt opts[] = {
@@ -48,6 +49,8 @@ static const struct opt opts[] = {
 	[OPT_LOCAL]	= { "--local", NULL, false },
 	[OPT_VERBOSE]	= { "--verbose", "-v", false },
 	[OPT_JSON]	= { "--json", "-j", false },
+	[OPT_TAGS]	= { "--tags", NULL, true },
+	[OPT_TAG_SOURCE] = { "--tag-source", NULL, true },
 };
 
 struct target {
@@ -72,6 +75,7 @@ struct ctx {
 	struct target		*t;
 	uint32_t		n;
 	int			self;
+	struct rtags		tags;
 };
 
 static int parse(struct ctx *c, int argc, char **argv, unsigned int allowed,
@@ -103,6 +107,8 @@ static int parse(struct ctx *c, int argc, char **argv, unsigned int allowed,
 				       c->val[OPT_TOPO] ? "--topo" : "--local");
 	if (c->val[OPT_NETNS] && !c->val[OPT_TOPO] && !c->val[OPT_LOCAL])
 		return sub_usage_error(cmd, "--netns is for one switch outside a fabric (--topo or --local)");
+	if (c->val[OPT_TAG_SOURCE] && !c->val[OPT_TAGS])
+		return sub_usage_error(cmd, "--tag-source goes with --tags TAGFILE");
 	if (c->val[OPT_LOCAL] && c->val[OPT_SWITCH])
 		return sub_usage_error(cmd, "--local takes no --switch");
 	if (c->val[OPT_NAME] &&
@@ -199,6 +205,7 @@ static void teardown(struct ctx *c)
 		sluice_ldiff_free(&c->t[u].d);
 	}
 	free(c->t);
+	rtags_free(&c->tags);
 	if (c->self >= 0)
 		close(c->self);
 	if (c->has_routes)
@@ -270,6 +277,34 @@ static int prepare(struct ctx *c, bool want, const char *nothing)
 	if (ret && nothing)
 		fprintf(stderr, "sluicectl: nothing %s\n", nothing);
 	return ret ? EXIT_RUNTIME : 0;
+}
+
+/*
+ * The tag tables: with --tags, what each switch should hold (checked
+ * against the topology and the routes) and what it holds; unloading
+ * (@unload), what each holds, to empty it.
+ */
+static int prepare_tags(struct ctx *c, bool unload)
+{
+	const char *src = c->val[OPT_TAG_SOURCE] ? c->val[OPT_TAG_SOURCE] :
+			  "dscp";
+	uint32_t u;
+	int ret;
+
+	if (!unload && !c->val[OPT_TAGS])
+		return 0;
+	ret = rtags_init(&c->tags, c->n, unload ? NULL : src);
+	if (!ret && !unload)
+		ret = rtags_read(&c->tags, c->val[OPT_TAGS], c->gp, &c->r);
+	for (u = 0; !ret && u < c->n; u++)
+		ret = rtags_prepare(&c->tags, u, c->t[u].ns,
+				    node_name(c, &c->t[u]), c->gp,
+				    c->t[u].node, unload);
+	if (ret && !c->has_routes)
+		fputs("sluicectl: nothing unloaded\n", stderr);
+	else if (ret && c->cmd->name[0] == 'l')
+		fputs("sluicectl: nothing loaded\n", stderr);
+	return ret;
 }
 
 /* Puts switch @t back from @t->want to @t->have (it took the diff whole). */
@@ -348,6 +383,25 @@ static int apply(struct ctx *c)
 			c->n > 1 ? "every switch holds the routes it held" :
 			"the switch holds the routes it held");
 	return EXIT_RUNTIME;
+}
+
+/* The tag tables, then the routes: all or nothing. */
+static int apply_all(struct ctx *c)
+{
+	int ret = rtags_apply(&c->tags);
+
+	if (!ret) {
+		ret = apply(c);
+		if (ret && !rtags_restore(&c->tags))
+			fputs("sluicectl: the tag tables of some switches could not be restored\n",
+			      stderr);
+		return ret;
+	}
+	if (rtags_restore(&c->tags))
+		fprintf(stderr, "sluicectl: nothing changed: %s\n",
+			c->n > 1 ? "every switch holds the routes and tag tables it held" :
+			"the switch holds the routes and tag tables it held");
+	return ret;
 }
 
 struct totals {
@@ -436,14 +490,17 @@ int route_load_main(const struct command *cmd, int argc, char **argv)
 
 	ret = parse(&c, argc, argv, OPT_BIT(OPT_NAME) | OPT_BIT(OPT_SWITCH) |
 		    OPT_BIT(OPT_TOPO) | OPT_BIT(OPT_NETNS) |
-		    OPT_BIT(OPT_VERBOSE) | OPT_BIT(OPT_JSON), true);
+		    OPT_BIT(OPT_VERBOSE) | OPT_BIT(OPT_JSON) | OPT_BIT(OPT_TAGS) |
+		    OPT_BIT(OPT_TAG_SOURCE), true);
 	if (ret)
 		return ret < 0 ? 0 : ret;
 	ret = setup(&c, true);
 	if (!ret)
 		ret = prepare(&c, true, "loaded");
 	if (!ret)
-		ret = apply(&c);
+		ret = prepare_tags(&c, false);
+	if (!ret)
+		ret = apply_all(&c);
 	if (!ret)
 		ret = print_result(&c, "loaded", c.val[OPT_JSON],
 				   c.val[OPT_VERBOSE]);
@@ -467,15 +524,22 @@ int route_unload_main(const struct command *cmd, int argc, char **argv)
 	if (!ret)
 		ret = prepare(&c, false, "unloaded");
 	if (!ret)
-		ret = apply(&c);
+		ret = prepare_tags(&c, true);
+	if (!ret)
+		ret = apply_all(&c);
 	for (u = 0; !ret && u < c.n; u++)
 		removed += c.t[u].d.deleted;
 	if (!ret && c.val[OPT_JSON])
-		printf("{\"switches\":%u,\"removed\":%llu}\n", c.n,
-		       (unsigned long long)removed);
+		printf("{\"switches\":%u,\"removed\":%llu,\"tag_tables_emptied\":%u}\n",
+		       c.n, (unsigned long long)removed,
+		       rtags_changed(&c.tags));
 	else if (!ret)
 		printf("unloaded %u switch%s: %llu routes removed\n", c.n,
 		       c.n == 1 ? "" : "es", (unsigned long long)removed);
+	if (!ret && !c.val[OPT_JSON] && rtags_changed(&c.tags))
+		printf("tag tables emptied and tag source none on %u switch%s\n",
+		       rtags_changed(&c.tags),
+		       rtags_changed(&c.tags) == 1 ? "" : "es");
 	teardown(&c);
 	return ret;
 }
@@ -549,13 +613,15 @@ int route_show_main(const struct command *cmd, int argc, char **argv)
 	int ret;
 
 	ret = parse(&c, argc, argv, OPT_BIT(OPT_NAME) | OPT_BIT(OPT_SWITCH) |
-		    OPT_BIT(OPT_TOPO) | OPT_BIT(OPT_NETNS) | OPT_BIT(OPT_JSON),
-		    true);
+		    OPT_BIT(OPT_TOPO) | OPT_BIT(OPT_NETNS) | OPT_BIT(OPT_JSON) |
+		    OPT_BIT(OPT_TAGS) | OPT_BIT(OPT_TAG_SOURCE), true);
 	if (ret)
 		return ret < 0 ? 0 : ret;
 	ret = setup(&c, true);
 	if (!ret)
 		ret = prepare(&c, true, NULL);
+	if (!ret)
+		ret = prepare_tags(&c, false);
 	if (ret) {
 		teardown(&c);
 		return ret;
@@ -570,6 +636,8 @@ int route_show_main(const struct command *cmd, int argc, char **argv)
 			ok = !json_object_array_add(arr, show_switch_json(&c, &c.t[u]));
 		else
 			show_switch_text(&c, &c.t[u]);
+		if (c.val[OPT_TAGS])
+			in_sync &= rtags_show(&c.tags, u, !o);
 	}
 	if (o && ok)
 		ok = jadd(o, "in_sync", json_object_new_boolean(in_sync));

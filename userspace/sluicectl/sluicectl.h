@@ -55,13 +55,15 @@ int fabric_main(const struct command *cmd, int argc, char **argv);
 int fabric_ping_main(const struct command *cmd, int argc, char **argv);
 /* route load, unload and show (route_kernel.c), in route.c's table */
 #define ROUTE_LOAD_USAGE \
-	"ROUTES [--name NAME] [--switch NODE] [-v | --verbose] [-j | --json]\n" \
-	"\tROUTES --topo FILE --switch NODE [--netns NS] [-v | --verbose] [-j | --json]"
+	"ROUTES [--name NAME] [--switch NODE] [--tags TAGFILE [--tag-source SOURCE]]\n" \
+	"\t[-v | --verbose] [-j | --json]\n" \
+	"\tROUTES --topo FILE --switch NODE [--netns NS] [--tags TAGFILE [--tag-source SOURCE]]\n" \
+	"\t[-v | --verbose] [-j | --json]"
 #define ROUTE_UNLOAD_USAGE \
 	"[--name NAME] [--switch NODE] [-j | --json] | --local [--netns NS] [-j | --json]"
 #define ROUTE_SHOW_USAGE \
-	"ROUTES [--name NAME] [--switch NODE] [-j | --json]\n" \
-	"\tROUTES --topo FILE --switch NODE [--netns NS] [-j | --json]"
+	"ROUTES [--name NAME] [--switch NODE] [--tags TAGFILE [--tag-source SOURCE]] [-j | --json]\n" \
+	"\tROUTES --topo FILE --switch NODE [--netns NS] [--tags TAGFILE [--tag-source SOURCE]] [-j | --json]"
 int route_load_main(const struct command *cmd, int argc, char **argv);
 int route_unload_main(const struct command *cmd, int argc, char **argv);
 int route_show_main(const struct command *cmd, int argc, char **argv);

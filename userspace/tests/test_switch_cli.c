@@ -258,12 +258,12 @@ static void test_netns(void)
 
 	RUN(&r, "switch", "show", "-n", "sluice-no-such-netns-4711");
 	KTAP_EXPECT_INT(r.status, 1);
-	KTAP_EXPECT_STR(r.err, "sluicectl: netns \"sluice-no-such-netns-4711\": cannot open /run/netns/sluice-no-such-netns-4711: No such file or directory\n");
+	KTAP_EXPECT_STR(r.err, "sluicectl: network namespace sluice-no-such-netns-4711 does not exist\n");
 	RUN(&r, "monitor", "--netns", "../etc");
 	KTAP_EXPECT_INT(r.status, 1);
-	KTAP_EXPECT_STR(r.err, "sluicectl: netns \"../etc\": not a namespace name\n");
+	KTAP_EXPECT_STR(r.err, "sluicectl: \"../etc\" is not a network namespace name\n");
 	RUN(&r, "stats", "-n", "..");
-	KTAP_EXPECT_STR(r.err, "sluicectl: netns \"..\": not a namespace name\n");
+	KTAP_EXPECT_STR(r.err, "sluicectl: \"..\" is not a network namespace name\n");
 	KTAP_EXPECT_STR(r.out, "");
 	ktap_result("-n NETNS that does not exist, or is no name, fails clearly");
 }

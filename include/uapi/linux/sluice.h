@@ -32,7 +32,10 @@
  *   TC_SLUICE_TAG_PCP       802.1Q PCP of the outer VLAN tag (offloaded tag
  *                           or in the frame)
  *   TC_SLUICE_TAG_DSCP      DSCP of an IPv4 or IPv6 header, after up to two
- *                           VLAN tags
+ *                           VLAN tags, also under an MPLS label stack (up
+ *                           to 32 entries; the header's version nibble
+ *                           tells IPv4 from IPv6 there), so a frame whose
+ *                           path is pinned by labels keeps its class
  *   TC_SLUICE_TAG_MPLS_TC   traffic class bits of the top MPLS label
  *
  * and maps it to a class through the map of that tag source.  A frame that
@@ -321,8 +324,10 @@ struct tc_sluice_xstats {
  * Tag sources (enum sluice_tag_source) and what "on the wire" means:
  *
  *   IP_TTL     IPv4 TTL or IPv6 hop limit, after up to two VLAN tags
+ *              (not under labels: MPLS forwarding leaves it alone)
  *   MPLS_TTL   TTL of the top MPLS label
- *   DSCP       DSCP of IPv4 or IPv6 (rewritten with the IPv4 checksum
+ *   DSCP       DSCP of IPv4 or IPv6, also under a label stack, as the
+ *              qdisc reads it (rewritten there, with the IPv4 checksum
  *              updated)
  *   MPLS_TC    traffic class of the top MPLS label (rewritten)
  *   PCP        PCP of the outer VLAN tag, offloaded or in the frame

@@ -110,6 +110,29 @@ int sluice_netns_enter_fd(int fd, const char *name, char *err, size_t errlen)
 	return 0;
 }
 
+/**
+ * sluice_netns_enter() - move the calling thread into a named namespace
+ * @name:	its name under /run/netns, as "ip netns add" makes them
+ * @err:	"network namespace NAME does not exist", or another reason
+ * @errlen:	room in @err
+ *
+ * The one way into a namespace by name: "sluicectl -n NETNS" and the
+ * switch's generic netlink client (sluice_nl_open()) use it too.
+ * Time: O(1).
+ *
+ * Return: 0 or a negative errno.
+ */
+int sluice_netns_enter(const char *name, char *err, size_t errlen)
+{
+	int fd = sluice_netns_open(name, err, errlen), ret;
+
+	if (fd < 0)
+		return fd;
+	ret = sluice_netns_enter_fd(fd, name, err, errlen);
+	close(fd);
+	return ret;
+}
+
 /* /run/netns, a shared mount (a bind mount on itself if need be). */
 static int netns_dir(char *err, size_t errlen)
 {

@@ -25,6 +25,7 @@
 int sluice_netns_self(char *err, size_t errlen);
 int sluice_netns_open(const char *name, char *err, size_t errlen);
 int sluice_netns_enter_fd(int fd, const char *name, char *err, size_t errlen);
+int sluice_netns_enter(const char *name, char *err, size_t errlen);
 int sluice_netns_create(const char *name, char *err, size_t errlen);
 int sluice_netns_delete(const char *name, char *err, size_t errlen);
 bool sluice_netns_exists(const char *name);

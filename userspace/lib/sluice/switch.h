@@ -196,7 +196,6 @@ struct sluice_nl_event {
 /* An event of this kind, made up by the client: events were dropped. */
 #define SLUICE_EVENT_LOST	0xff
 
-int sluice_netns_enter(const char *name, char *err, size_t errlen);
 int sluice_nl_open(struct sluice_nl **nl, const char *netns, char *err,
 		   size_t errlen);
 void sluice_nl_close(struct sluice_nl *nl);

@@ -38,6 +38,7 @@
 #include <netlink/netlink.h>
 #include <netlink/genl/ctrl.h>
 #include <netlink/genl/genl.h>
+#include <sluice/fabric_nl.h>
 #include <sluice/switch.h>
 #include "graph/internal.h"
 
@@ -282,38 +283,6 @@ static int no_memory(char *err, size_t errlen)
 	return sluice_i_errf(err, errlen, -ENOMEM, "out of memory");
 }
 
-/**
- * sluice_netns_enter() - move the calling thread into a named namespace
- * @name:	a name under /run/netns, as "ip netns add" makes them
- * @err:	why it failed
- * @errlen:	room in @err
- *
- * Return: 0 or a negative errno.
- */
-int sluice_netns_enter(const char *name, char *err, size_t errlen)
-{
-	char path[PATH_MAX];
-	int fd, ret;
-
-	if (!*name || strchr(name, '/') || !strcmp(name, ".") ||
-	    !strcmp(name, ".."))
-		return sluice_i_errf(err, errlen, -EINVAL,
-				     "netns \"%s\": not a namespace name", name);
-	snprintf(path, sizeof(path), "/run/netns/%s", name);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return sluice_i_errf(err, errlen, -errno,
-				     "netns \"%s\": cannot open %s: %s", name,
-				     path, strerror(errno));
-	ret = setns(fd, CLONE_NEWNET);
-	if (ret)
-		ret = sluice_i_errf(err, errlen, -errno,
-				    "netns \"%s\": cannot enter it: %s", name,
-				    strerror(errno));
-	close(fd);
-	return ret;
-}
-
 /* A socket of the family, and the ids it needs. */
 static int connect_family(struct sluice_nl *nl, char *err, size_t errlen)
 {
@@ -369,17 +338,15 @@ int sluice_nl_open(struct sluice_nl **nl, const char *netns, char *err,
 		   size_t errlen)
 {
 	struct sluice_nl *n = calloc(1, sizeof(*n));
-	int home = -1, ret;
+	int home = -1, back, ret;
 
 	*nl = NULL;
 	if (!n)
 		return no_memory(err, errlen);
 	if (netns) {
-		home = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+		home = sluice_netns_self(err, errlen);
 		if (home < 0) {
-			ret = sluice_i_errf(err, errlen, -errno,
-					    "cannot open /proc/self/ns/net: %s",
-					    strerror(errno));
+			ret = home;
 			goto fail;
 		}
 		ret = sluice_netns_enter(netns, err, errlen);
@@ -387,11 +354,11 @@ int sluice_nl_open(struct sluice_nl **nl, const char *netns, char *err,
 			goto fail;
 	}
 	ret = connect_family(n, err, errlen);
-	if (home >= 0 && setns(home, CLONE_NEWNET)) {
-		/* the thread is stranded in the namespace: nothing is safe */
-		ret = sluice_i_errf(err, errlen, -errno,
-				    "cannot return from netns \"%s\": %s",
-				    netns, strerror(errno));
+	/* if the thread cannot return, it is stranded: nothing is safe */
+	if (home >= 0) {
+		back = sluice_netns_enter_fd(home, "of the caller", err, errlen);
+		if (back)
+			ret = back;
 	}
 	if (ret)
 		goto fail;

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The tag file: Tagger's tables (sluice/tagger.h) as text, written and read
- * here.
+ * here - read by one parser (sluice_i_tags_*(), lib/tagger/internal.h)
+ * that sluice_tagger_read() drives with the topology and
+ * sluice_switch_read_tags() without it.
  *
  *	sluice-tags 1
  *	topology nodes 4 links 4 hash 8c2a4f0e3b1d9a77
@@ -39,7 +41,8 @@
  * tagger.h for what the tables mean.  "end" closes the file, so that a
  * truncated file is an error rather than fewer tables.  Fields are
  * separated by one space; numbers are decimal without leading zeros, hashes
- * 16 lower-case hex digits.
+ * 16 lower-case hex digits, names node names (shorter than SLUICE_NAME_MAX)
+ * and link ids below SLUICE_TAGGER_HOST.
  *
  * A node's section holds everything the node needs - its ports and their
  * peers, the counts that delimit it - so that one node's share can be
@@ -152,11 +155,58 @@ int sluice_tagger_write(const struct sluice_tagger_tables *tab,
 	return 0;
 }
 
-static int read_header(struct text_reader *rd, struct sluice_tagger_tables *tab,
-		       const struct sluice_graph *g)
+/**
+ * sluice_i_tags_init() - start reading a tag file
+ * @t:		the reading's state
+ * @f:		the file
+ * @name:	its name, for messages
+ * @err:	where messages go, "NAME:LINE: ..."
+ * @errlen:	room in @err
+ *
+ * Time: O(1).
+ */
+void sluice_i_tags_init(struct sluice_i_tags *t, FILE *f, const char *name,
+			char *err, size_t errlen)
 {
-	uint64_t version, hash;
-	uint32_t nodes, links;
+	memset(t, 0, sizeof(*t));
+	t->rd.f = f;
+	t->rd.name = name;
+	t->rd.err = err;
+	t->rd.errlen = errlen;
+}
+
+/**
+ * sluice_i_tags_close() - what the reading holds, freed
+ * @t:		initialized; the entries kept are the caller's
+ *
+ * Time: O(1).
+ */
+void sluice_i_tags_close(struct sluice_i_tags *t)
+{
+	free(t->rd.line);
+	free(t->sec.links);
+	t->rd.line = NULL;
+	t->sec.links = NULL;
+}
+
+/**
+ * sluice_i_tags_header() - the four header lines into @t->h
+ * @t:		at the file's first line
+ * @g:		the topology the file must belong to, or NULL (then only
+ *		the lines' syntax is checked)
+ *
+ * The topology is checked before the next line is read, so that the
+ * message names the topology line.
+ *
+ * Time: O(1).
+ *
+ * Return: 0 or -EINVAL.
+ */
+int sluice_i_tags_header(struct sluice_i_tags *t, const struct sluice_graph *g)
+{
+	struct sluice_i_tag_header *h = &t->h;
+	struct text_reader *rd = &t->rd;
+	uint64_t version;
 	char word[32];
 	const char *s;
 	int mode;
@@ -170,51 +220,78 @@ static int read_header(struct text_reader *rd, struct sluice_tagger_tables *tab,
 		return text_bad(rd, "version %llu: this sluicectl reads version %d",
 				(unsigned long long)version, VERSION);
 	s = text_next(rd);
-	if (!s || !text_lit(&s, "topology nodes ") || !text_u32(&s, &nodes) ||
-	    !text_lit(&s, " links ") || !text_u32(&s, &links) ||
-	    !text_lit(&s, " hash ") || !text_hash(&s, &hash) || *s)
+	if (!s || !text_lit(&s, "topology nodes ") || !text_u32(&s, &h->nodes) ||
+	    !text_lit(&s, " links ") || !text_u32(&s, &h->links) ||
+	    !text_lit(&s, " hash ") || !text_hash(&s, &h->topo_hash) || *s)
 		return text_bad(rd, "expected \"topology nodes N links L hash H\"");
-	if (nodes != g->n_nodes || links != g->n_links ||
-	    hash != sluice_graph_hash(g))
+	if (g && (h->nodes != g->n_nodes || h->links != g->n_links ||
+		  h->topo_hash != sluice_graph_hash(g)))
 		return text_bad(rd, "the tags belong to another topology (%u nodes, %u links, hash %016llx; this one has %u, %u, %016llx)",
-				nodes, links, (unsigned long long)hash,
+				h->nodes, h->links,
+				(unsigned long long)h->topo_hash,
 				g->n_nodes, g->n_links,
 				(unsigned long long)sluice_graph_hash(g));
-	tab->n_nodes = nodes;
-	tab->n_links = links;
-	tab->topo_hash = hash;
 	s = text_next(rd);
 	if (!s || !text_lit(&s, "routes algo ") ||
-	    !text_word(&s, tab->algo, sizeof(tab->algo)) ||
-	    !text_lit(&s, " pairs ") || !text_u64(&s, UINT64_MAX, &tab->n_pairs) ||
-	    !text_lit(&s, " paths ") || !text_u64(&s, UINT64_MAX, &tab->n_paths) ||
-	    !text_lit(&s, " hops ") || !text_u64(&s, UINT64_MAX, &tab->n_hops) ||
-	    !text_lit(&s, " hash ") || !text_hash(&s, &tab->routes_hash) || *s)
+	    !text_word(&s, h->algo, sizeof(h->algo)) ||
+	    !text_lit(&s, " pairs ") || !text_u64(&s, UINT64_MAX, &h->pairs) ||
+	    !text_lit(&s, " paths ") || !text_u64(&s, UINT64_MAX, &h->paths) ||
+	    !text_lit(&s, " hops ") || !text_u64(&s, UINT64_MAX, &h->hops) ||
+	    !text_lit(&s, " hash ") || !text_hash(&s, &h->routes_hash) || *s)
 		return text_bad(rd, "expected \"routes algo NAME pairs N paths N hops N hash H\"");
-	if (!strcmp(tab->algo, "-"))
-		tab->algo[0] = '\0';
+	if (!strcmp(h->algo, "-"))
+		h->algo[0] = '\0';
 	s = text_next(rd);
 	if (!s || !text_lit(&s, "mode ") || !text_word(&s, word, sizeof(word)) ||
-	    !text_lit(&s, " priorities ") || !text_u32(&s, &tab->priorities) ||
-	    !text_lit(&s, " tags ") || !text_u32(&s, &tab->tags) || *s)
+	    !text_lit(&s, " priorities ") || !text_u32(&s, &h->priorities) ||
+	    !text_lit(&s, " tags ") || !text_u32(&s, &h->tags) || *s)
 		return text_bad(rd, "expected \"mode MODE priorities N tags N\"");
 	mode = sluice_tagger_mode_parse(word);
 	if (mode < 0)
 		return text_bad(rd, "unknown mode \"%s\" (greedy or ttl)", word);
-	tab->mode = mode;
-	if (tab->priorities > SLUICE_LANES_MAX ||
-	    tab->tags > SLUICE_TAGGER_TAGS_MAX)
+	h->mode = mode;
+	if (h->priorities > SLUICE_LANES_MAX || h->tags > SLUICE_TAGGER_TAGS_MAX)
 		return text_bad(rd, "priorities %u, tags %u: at most %d and %d",
-				tab->priorities, tab->tags, SLUICE_LANES_MAX,
+				h->priorities, h->tags, SLUICE_LANES_MAX,
 				SLUICE_TAGGER_TAGS_MAX);
 	return 0;
 }
 
-/* A port: "host" or one of node @v's links; advances. */
-static bool get_port(const char **s, const struct sluice_graph *g,
-		     uint32_t v, uint32_t *port)
+/**
+ * sluice_i_tags_next() - the next section's "node" line, or "end"
+ * @t:		past the header or the previous section; the "node" line
+ *		goes into @t->sec
+ *
+ * Time: O(1).
+ *
+ * Return: 1 (a section: read it with sluice_i_tags_section()), 0 ("end")
+ * or -EINVAL.
+ */
+int sluice_i_tags_next(struct sluice_i_tags *t)
 {
-	uint32_t e;
+	struct sluice_i_tag_section *sec = &t->sec;
+	const char *s = text_next(&t->rd);
+
+	if (!s)
+		return text_bad(&t->rd, "the file ends before \"end\"");
+	if (!strcmp(s, "end"))
+		return 0;
+	if (!text_lit(&s, "node ") ||
+	    !text_word(&s, sec->name, sizeof(sec->name)) ||
+	    !text_lit(&s, " hosts ") || !text_u32(&s, &sec->hosts) ||
+	    !text_lit(&s, " ports ") || !text_u32(&s, &sec->ports) ||
+	    !text_lit(&s, " ingress ") || !text_u64(&s, UINT64_MAX, &sec->n_in) ||
+	    !text_lit(&s, " egress ") || !text_u64(&s, UINT64_MAX, &sec->n_out) ||
+	    *s)
+		return text_bad(&t->rd, "expected \"node NAME hosts H ports K ingress I egress E\" or \"end\"");
+	return 1;
+}
+
+/* A port: "host" or one of the section's links; advances. */
+static bool get_port(const char **s, const struct sluice_i_tag_section *sec,
+		     uint32_t *port)
+{
+	uint32_t i;
 
 	if (text_lit(s, "host")) {
 		*port = SLUICE_TAGGER_HOST;
@@ -222,30 +299,68 @@ static bool get_port(const char **s, const struct sluice_graph *g,
 	}
 	if (!text_u32(s, port))
 		return false;
-	for (e = g->off[v]; e < g->off[v + 1]; e++)
-		if (g->adj[e].link == *port)
+	for (i = 0; i < sec->ports; i++)
+		if (sec->links[i] == *port)
 			return true;
 	return false;
 }
 
-struct caps {
-	uint64_t	in, out;
-	uint32_t	prios, tags;	/* in the entries, highest + 1 */
-};
-
-/*
- * The entries of node @v: @n_in "in" lines then @n_out "out" lines, kept
- * if @keep.  *@prios and *@tags grow to the highest values seen + 1.
- */
-static int read_entries(struct text_reader *rd,
-			struct sluice_tagger_tables *tab,
-			const struct sluice_graph *g, uint32_t v,
-			uint64_t n_in, uint64_t n_out, bool keep,
-			struct caps *cap, uint64_t *ni, uint64_t *no,
-			uint32_t *prios, uint32_t *tags)
+/* The section's "port" lines, against node @v of @g if there is @g. */
+static int read_ports(struct sluice_i_tags *t, const struct sluice_graph *g,
+		      uint32_t v)
 {
+	struct sluice_i_tag_section *sec = &t->sec;
+	struct text_reader *rd = &t->rd;
+	char peer[SLUICE_NAME_MAX];
+	const struct sluice_adj *a;
+	uint64_t link;
+	const char *s;
+	uint32_t p, q;
+
+	if (SLUICE_I_GROW(sec->links, sec->links_cap,
+			  sec->ports ? sec->ports : 1))
+		return -ENOMEM;
+	for (p = 0; p < sec->ports; p++) {
+		s = text_next(rd);
+		if (!s || !text_lit(&s, "port ") ||
+		    !text_u64(&s, SLUICE_TAGGER_HOST - 1, &link) ||
+		    !text_lit(&s, " ") || !text_word(&s, peer, sizeof(peer)) ||
+		    *s)
+			return text_bad(rd, "node %s: expected %u \"port LINK PEER\" lines",
+					sec->name, sec->ports);
+		if (g) {
+			/* the topology's ports, so that the share matches */
+			a = &g->adj[g->off[v] + p];
+			if (link != a->link ||
+			    strcmp(peer, g->nodes[a->peer].name))
+				return text_bad(rd, "node %s: port %llu %s; the topology's port %u is link %u to %s",
+						sec->name,
+						(unsigned long long)link, peer,
+						p, a->link,
+						g->nodes[a->peer].name);
+		} else {
+			/* what the topology would have said: no link twice */
+			for (q = 0; q < p; q++)
+				if (sec->links[q] == link)
+					return text_bad(rd, "node %s: link %llu listed twice",
+							sec->name,
+							(unsigned long long)link);
+		}
+		sec->links[p] = link;
+	}
+	return 0;
+}
+
+/* The section's "in" lines then its "out" lines, appended if @keep. */
+static int read_entries(struct sluice_i_tags *t, bool keep)
+{
+	struct sluice_i_tag_section *sec = &t->sec;
+	struct sluice_i_tag_entries *kept = &t->kept;
+	const struct sluice_i_tag_header *h = &t->h;
 	uint64_t i, key, prev = UINT64_MAX, tag, val, nt;
-	const char *name = g->nodes[v].name, *s;
+	uint64_t n_in = sec->n_in, n_out = sec->n_out;
+	struct text_reader *rd = &t->rd;
+	const char *name = sec->name, *s;
 	uint32_t port;
 
 	for (i = 0; i < n_in + n_out; i++) {
@@ -264,7 +379,7 @@ static int read_entries(struct text_reader *rd,
 		if (!text_lit(&s, in ? "in " : "out "))
 			return text_bad(rd, in ? "expected \"in PORT TAG PRIO\"" :
 					"expected \"out PORT TAG CLASS NEWTAG\"");
-		if (!get_port(&s, g, v, &port))
+		if (!get_port(&s, sec, &port))
 			return text_bad(rd, "node %s: the port must be \"host\" or one of its links",
 					name);
 		if (!text_lit(&s, " ") ||
@@ -283,16 +398,15 @@ static int read_entries(struct text_reader *rd,
 		if (*s)
 			return text_bad(rd, "unexpected \"%.24s\" at the end of the line",
 					s);
-		if (tag >= tab->tags || nt >= tab->tags ||
-		    val >= tab->priorities)
+		if (tag >= h->tags || nt >= h->tags || val >= h->priorities)
 			return text_bad(rd, "node %s: beyond the header's %u tags and %u priorities",
-					name, tab->tags, tab->priorities);
-		if (tag >= *tags)
-			*tags = tag + 1;
-		if (nt >= *tags)
-			*tags = nt + 1;
-		if (val >= *prios)
-			*prios = val + 1;
+					name, h->tags, h->priorities);
+		if (tag >= sec->tags)
+			sec->tags = tag + 1;
+		if (nt >= sec->tags)
+			sec->tags = nt + 1;
+		if (val >= sec->prios)
+			sec->prios = val + 1;
 		key = (uint64_t)port << 8 | tag;
 		if (prev != UINT64_MAX && key <= prev)
 			return text_bad(rd, "node %s: %s entry %s: entries go by port (links by id, host last), then tag, each once",
@@ -302,23 +416,66 @@ static int read_entries(struct text_reader *rd,
 		if (!keep)
 			continue;
 		if (in) {
-			if (SLUICE_I_GROW(tab->in, cap->in, *ni + 1))
+			if (SLUICE_I_GROW(kept->in, kept->cap_in,
+					  kept->n_in + 1))
 				return -ENOMEM;
-			tab->in[*ni].port = port;
-			tab->in[*ni].tag = tag;
-			tab->in[*ni].prio = val;
-			++*ni;
+			kept->in[kept->n_in].port = port;
+			kept->in[kept->n_in].tag = tag;
+			kept->in[kept->n_in++].prio = val;
 		} else {
-			if (SLUICE_I_GROW(tab->out, cap->out, *no + 1))
+			if (SLUICE_I_GROW(kept->out, kept->cap_out,
+					  kept->n_out + 1))
 				return -ENOMEM;
-			tab->out[*no].port = port;
-			tab->out[*no].tag = tag;
-			tab->out[*no].cls = val;
-			tab->out[*no].new_tag = nt;
-			++*no;
+			kept->out[kept->n_out].port = port;
+			kept->out[kept->n_out].tag = tag;
+			kept->out[kept->n_out].cls = val;
+			kept->out[kept->n_out++].new_tag = nt;
 		}
 	}
 	return 0;
+}
+
+/**
+ * sluice_i_tags_section() - the rest of a section: port lines and entries
+ * @t:		past the section's "node" line (sluice_i_tags_next());
+ *		@t->sec.links are set to its ports, @t->sec.prios and tags
+ *		grow with its entries
+ * @g:		NULL, or the topology: then the port lines must be node
+ *		@v's links and peers in order, and the caller has checked
+ *		that the section's ports are @v's degree
+ * @v:		with @g, the section's node
+ * @keep:	append the entries to @t->kept, rather than only check them
+ *
+ * Without @g, only what a section says about itself is checked: no link
+ * listed twice, entries on its own ports.  Either way the entries must stay
+ * below the header's tags and priorities and go by (port, tag), each once.
+ *
+ * Time: O(ports + entries), O(ports^2) without @g; memory for the entries
+ * kept.
+ *
+ * Return: 0, -EINVAL or -ENOMEM.
+ */
+int sluice_i_tags_section(struct sluice_i_tags *t,
+			  const struct sluice_graph *g, uint32_t v, bool keep)
+{
+	int ret = read_ports(t, g, v);
+
+	return ret ? ret : read_entries(t, keep);
+}
+
+/**
+ * sluice_i_tags_end() - nothing after "end"
+ * @t:		past "end"
+ *
+ * Time: O(1).
+ *
+ * Return: 0 or -EINVAL: a line after "end", or one text_next() refused.
+ */
+int sluice_i_tags_end(struct sluice_i_tags *t)
+{
+	if (text_next(&t->rd))
+		return text_bad(&t->rd, "something after \"end\"");
+	return t->rd.ret;
 }
 
 /* The node of a "node NAME ..." line, from @from on, or -1. */
@@ -334,68 +491,43 @@ static int64_t node_named(const struct sluice_graph *g, uint32_t from,
 }
 
 /*
- * One node's section, its first line in @s.  *@next is the lowest node
- * the section may be for (sections go in node order); set past it.
- * @one is the node whose entries are kept, n_nodes for all (then no
+ * The section of @t->sec, its "node" line read, into @tab.  *@next is the
+ * lowest node the section may be for (sections go in node order); set past
+ * it.  @one is the node whose entries are kept, n_nodes for all (then no
  * section may be left out); *@found is set when its section is read.
  */
-static int read_node(struct text_reader *rd, struct sluice_tagger_tables *tab,
-		     const struct sluice_graph *g, const char *s,
-		     uint32_t *next, int64_t one, bool *found,
-		     struct caps *cap, uint64_t *ni, uint64_t *no)
+static int read_node(struct sluice_i_tags *t, struct sluice_tagger_tables *tab,
+		     const struct sluice_graph *g, uint32_t *next, int64_t one,
+		     bool *found)
 {
-	char name[SLUICE_NAME_MAX + 1], peer[SLUICE_NAME_MAX + 1];
-	uint64_t n_in, n_out, link;
-	uint32_t hosts, ports, e, u;
-	int64_t v;
-	int ret;
+	const struct sluice_i_tag_section *sec = &t->sec;
+	const char *name = sec->name;
+	int64_t v = node_named(g, *next, name);
+	uint32_t u;
 
-	if (!text_lit(&s, "node ") || !text_word(&s, name, sizeof(name)) ||
-	    !text_lit(&s, " hosts ") || !text_u32(&s, &hosts) ||
-	    !text_lit(&s, " ports ") || !text_u32(&s, &ports) ||
-	    !text_lit(&s, " ingress ") || !text_u64(&s, UINT64_MAX, &n_in) ||
-	    !text_lit(&s, " egress ") || !text_u64(&s, UINT64_MAX, &n_out) || *s)
-		return text_bad(rd, "expected \"node NAME hosts H ports K ingress I egress E\" or \"end\"");
-	v = node_named(g, *next, name);
 	if (v < 0)
-		return text_bad(rd, node_named(g, 0, name) < 0 ?
+		return text_bad(&t->rd, node_named(g, 0, name) < 0 ?
 				"\"%s\" is not a node of the topology" :
 				"node %s: out of order (sections go in node order, each once)",
 				name);
 	/* a whole file has every section */
 	if (one == g->n_nodes && v != *next)
-		return text_bad(rd, "node %s: its section is missing",
+		return text_bad(&t->rd, "node %s: its section is missing",
 				g->nodes[*next].name);
 	*found |= v == one;
 	/* the ports of the topology, so that the share matches the fabric */
-	if (hosts != g->nodes[v].hosts || ports != sluice_graph_degree(g, v))
-		return text_bad(rd, "node %s: %u hosts and %u ports; the topology has %u and %u",
-				name, hosts, ports, g->nodes[v].hosts,
+	if (sec->hosts != g->nodes[v].hosts ||
+	    sec->ports != sluice_graph_degree(g, v))
+		return text_bad(&t->rd, "node %s: %u hosts and %u ports; the topology has %u and %u",
+				name, sec->hosts, sec->ports, g->nodes[v].hosts,
 				sluice_graph_degree(g, v));
-	for (e = g->off[v]; e < g->off[v + 1]; e++) {
-		s = text_next(rd);
-		if (!s || !text_lit(&s, "port ") ||
-		    !text_u64(&s, UINT32_MAX, &link) || !text_lit(&s, " ") ||
-		    !text_word(&s, peer, sizeof(peer)) || *s)
-			return text_bad(rd, "node %s: expected %u \"port LINK PEER\" lines",
-					name, ports);
-		if (link != g->adj[e].link ||
-		    strcmp(peer, g->nodes[g->adj[e].peer].name))
-			return text_bad(rd, "node %s: port %llu %s; the topology's port %u is link %u to %s",
-					name, (unsigned long long)link, peer,
-					e - g->off[v], g->adj[e].link,
-					g->nodes[g->adj[e].peer].name);
-	}
 	/* nodes without a section (a share) keep no entries */
 	for (u = *next; u <= v; u++) {
-		tab->in_off[u] = *ni;
-		tab->out_off[u] = *no;
+		tab->in_off[u] = t->kept.n_in;
+		tab->out_off[u] = t->kept.n_out;
 	}
-	ret = read_entries(rd, tab, g, v, n_in, n_out,
-			   one == g->n_nodes || one == v, cap, ni, no,
-			   &cap->prios, &cap->tags);
 	*next = v + 1;
-	return ret;
+	return sluice_i_tags_section(t, g, v, one == g->n_nodes || one == v);
 }
 
 /**
@@ -426,15 +558,11 @@ int sluice_tagger_read(struct sluice_tagger_tables *tab,
 		       const char *name, const char *only,
 		       char *err, size_t errlen)
 {
-	struct text_reader rd = {
-		.f = f, .name = name, .err = err, .errlen = errlen,
-	};
+	const struct sluice_i_tag_header *h;
 	int64_t one = find_only(g, only);
-	uint64_t ni = 0, no = 0;
-	struct caps cap = { 0 };
+	struct sluice_i_tags t;
 	uint32_t next = 0, u;
 	bool found = false;
-	const char *s;
 	int ret;
 
 	memset(tab, 0, sizeof(*tab));
@@ -444,44 +572,48 @@ int sluice_tagger_read(struct sluice_tagger_tables *tab,
 	if (!g->finalized)
 		return sluice_i_errf(err, errlen, -EINVAL,
 				     "the topology is not finalized");
+	sluice_i_tags_init(&t, f, name, err, errlen);
+	h = &t.h;
 	tab->in_off = sluice_i_calloc(g->n_nodes + 1, sizeof(*tab->in_off));
 	tab->out_off = sluice_i_calloc(g->n_nodes + 1, sizeof(*tab->out_off));
 	if (!tab->in_off || !tab->out_off) {
 		ret = -ENOMEM;
 		goto out;
 	}
-	ret = read_header(&rd, tab, g);
-	while (!ret) {
-		s = text_next(&rd);
-		if (!s) {
-			ret = text_bad(&rd, "the file ends before \"end\"");
-			break;
-		}
-		if (!strcmp(s, "end"))
-			break;
-		ret = read_node(&rd, tab, g, s, &next, one, &found, &cap, &ni,
-				&no);
-	}
+	ret = sluice_i_tags_header(&t, g);
+	while (!ret && (ret = sluice_i_tags_next(&t)) > 0)
+		ret = read_node(&t, tab, g, &next, one, &found);
+	tab->in = t.kept.in;
+	tab->out = t.kept.out;
 	if (!ret && !only && next < g->n_nodes)
-		ret = text_bad(&rd, "node %s: its section is missing",
+		ret = text_bad(&t.rd, "node %s: its section is missing",
 			       g->nodes[next].name);
 	if (!ret && only && !found)
-		ret = text_bad(&rd, "node %s: its section is missing", only);
+		ret = text_bad(&t.rd, "node %s: its section is missing", only);
 	if (!ret && !only &&
-	    (cap.prios != tab->priorities || cap.tags != tab->tags))
+	    (t.sec.prios != h->priorities || t.sec.tags != h->tags))
 		ret = sluice_i_errf(err, errlen, -EINVAL,
 				    "%s: the header says %u priorities and %u tags, the entries use %u and %u",
-				    name, tab->priorities, tab->tags,
-				    cap.prios, cap.tags);
-	if (!ret && text_next(&rd))
-		ret = text_bad(&rd, "something after \"end\"");
-	if (!ret && rd.ret)
-		ret = rd.ret;
+				    name, h->priorities, h->tags,
+				    t.sec.prios, t.sec.tags);
+	if (!ret)
+		ret = sluice_i_tags_end(&t);
 	if (ret)
 		goto out;
+	tab->mode = h->mode;
+	tab->priorities = h->priorities;
+	tab->tags = h->tags;
+	tab->n_nodes = h->nodes;
+	tab->n_links = h->links;
+	tab->topo_hash = h->topo_hash;
+	memcpy(tab->algo, h->algo, sizeof(tab->algo));
+	tab->n_pairs = h->pairs;
+	tab->n_paths = h->paths;
+	tab->n_hops = h->hops;
+	tab->routes_hash = h->routes_hash;
 	for (u = next; u <= g->n_nodes; u++) {
-		tab->in_off[u] = ni;
-		tab->out_off[u] = no;
+		tab->in_off[u] = t.kept.n_in;
+		tab->out_off[u] = t.kept.n_out;
 	}
 	/* no entries kept: still lists, as the built tables have */
 	if (!tab->in)
@@ -495,7 +627,7 @@ int sluice_tagger_read(struct sluice_tagger_tables *tab,
 out:
 	if (ret == -ENOMEM)
 		ret = sluice_i_errf(err, errlen, -ENOMEM, "out of memory");
-	free(rd.line);
+	sluice_i_tags_close(&t);
 	if (ret)
 		sluice_tagger_tables_free(tab);
 	return ret;
