@@ -37,8 +37,10 @@
  * Output: a line per reply message (entries of map-get: one line each,
  * "entry IFINDEX MAP TAG VALUE FLAGS", MAP by name if known), then "ok"
  * ("ok intr" if a dump was flagged NLM_F_DUMP_INTR) or "error: ERRNO:
- * MESSAGE" (the extack message, or strerror if there is none).  Exit 0 on ok, 1 on error, 2
- * for bad usage.  monitor prints "monitoring" once subscribed, then one
+ * MESSAGE" (the extack message, or strerror if there is none), followed
+ * by " [attribute N]" when the kernel names the offending attribute
+ * (NLMSGERR_ATTR_OFFS): N counts the request's top-level attributes from
+ * 0.  Exit 0 on ok, 1 on error, 2 for bad usage.  monitor prints "monitoring" once subscribed, then one
  * "event ..." line per event, and exits 0 after COUNT events (default:
  * never) or TIMEOUT seconds (default 10).
  */
@@ -508,6 +510,50 @@ static int open_family(uint16_t *family, uint32_t *grp)
 	return fd;
 }
 
+/*
+ * The index among the request's top-level attributes of the one starting
+ * at byte @offs of the request (NLMSGERR_ATTR_OFFS), or -1.
+ */
+static int attr_index(uint32_t offs)
+{
+	size_t at = NLMSG_HDRLEN + GENL_HDRLEN;
+	int i;
+
+	for (i = 0; at + NLA_HDRLEN <= msg.len; i++) {
+		const struct nlattr *a = (const void *)(msg.buf + at);
+
+		if (at == offs)
+			return i;
+		if (a->nla_len < NLA_HDRLEN)
+			break;
+		at += NLA_ALIGN(a->nla_len);
+	}
+	return -1;
+}
+
+/* NLMSGERR_ATTR_OFFS of an error message, or 0 if it carries none. */
+static uint32_t error_offset(const struct nlmsghdr *nlh)
+{
+	const struct nlmsgerr *e = NLMSG_DATA(nlh);
+	size_t len = nlh->nlmsg_len - NLMSG_HDRLEN, off = sizeof(*e);
+	const struct nlattr *a;
+	uint32_t offs = 0;
+	int rem;
+
+	if (nlh->nlmsg_type != NLMSG_ERROR || len < off ||
+	    !(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
+		return 0;
+	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
+		off += NLMSG_ALIGN(e->msg.nlmsg_len) - sizeof(e->msg);
+	if (off > len)
+		return 0;
+	nlraw_for_each_attr(a, (const unsigned char *)e + off, len - off, rem) {
+		if (nlraw_type(a) == NLMSGERR_ATTR_OFFS && nlraw_len(a) == 4)
+			memcpy(&offs, nlraw_data(a), 4);
+	}
+	return offs;
+}
+
 /* Reads until the request's ack, error or NLMSG_DONE; prints the result. */
 static int run(int fd, uint16_t family)
 {
@@ -549,8 +595,13 @@ static int run(int fd, uint16_t family)
 					return 1;
 				}
 				if (err) {
-					printf("error: %s: %s\n", errno_name(-err),
+					int at = attr_index(error_offset(nlh));
+
+					printf("error: %s: %s", errno_name(-err),
 					       emsg ? emsg : strerror(-err));
+					if (at >= 0)
+						printf(" [attribute %d]", at);
+					printf("\n");
 					return 1;
 				}
 				printf("ok%s\n", intr ? " intr" : "");

@@ -5,9 +5,14 @@
  * skb->priority) on a frame and count where it lands.
  *
  *   sendframes -i DEV [-c COUNT] [-s SIZE] [-d DSTMAC] [-p SKBPRIO]
- *              [-v VID:PCP] [-a SRCIP,DSTIP] [-x HEX] [-E ECN] [-t]
- *              (-4 DSCP | -6 DSCP | -m TC | -e ETHERTYPE)
+ *              [-v VID:PCP] [-a SRCIP,DSTIP] [-x HEX] [-E ECN] [-T TTL]
+ *              [-r RATE] [-t] (-4 DSCP | -6 DSCP | -m TC | -e ETHERTYPE)
  *
+ * -T sets the IPv4 TTL, IPv6 hop limit or MPLS TTL (default 64).  -r paces
+ * the frames at RATE frames per second (on an absolute schedule, so a late
+ * frame does not slow the ones after it); with -c 0 the sender runs until
+ * SIGINT or SIGTERM and then prints its count as usual: a steady sender
+ * for tests that change something under traffic.
  * -E sets the ECN field of IPv4/IPv6 frames (0 not-ECT, 1 ECT(1), 2 ECT(0),
  * 3 CE); -a sets the IPv4 addresses (default 198.18.0.1,198.18.0.2), so frames
  * can be routed; -x puts bytes right after the EtherType of an -e frame
@@ -24,6 +29,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <linux/if_ether.h>
 #include <linux/if_packet.h>
 #include <net/if.h>
@@ -53,6 +59,8 @@ struct opts {
 	unsigned int value;		/* DSCP, MPLS TC or EtherType */
 	struct in_addr ip_src, ip_dst;	/* IPv4 addresses */
 	unsigned int ecn;		/* ECN bits of IP frames */
+	unsigned int ttl;		/* IPv4 TTL, IPv6 hop limit, MPLS TTL */
+	unsigned long rate;		/* frames per second; 0: as fast as possible */
 	uint8_t raw[256];		/* -x bytes after the EtherType */
 	size_t raw_len;
 	bool cputime;			/* -t: report the loop's CPU time */
@@ -62,8 +70,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: sendframes -i DEV [-c COUNT] [-s SIZE] [-d DSTMAC] [-p SKBPRIO]\n"
-		"                  [-v VID:PCP] [-a SRCIP,DSTIP] [-x HEX] [-E ECN] [-t]\n"
-		"                  (-4 DSCP | -6 DSCP | -m TC | -e ETHERTYPE)\n");
+		"                  [-v VID:PCP] [-a SRCIP,DSTIP] [-x HEX] [-E ECN] [-T TTL]\n"
+		"                  [-r RATE] [-t] (-4 DSCP | -6 DSCP | -m TC | -e ETHERTYPE)\n");
 }
 
 static void die(const char *what)
@@ -145,10 +153,11 @@ static void parse_args(struct opts *o, int argc, char **argv)
 	o->size = 100;
 	o->skbprio = -1;
 	o->vid = -1;
+	o->ttl = 64;
 	memset(o->dst, 0xff, ETH_ALEN);
 	inet_aton("198.18.0.1", &o->ip_src);
 	inet_aton("198.18.0.2", &o->ip_dst);
-	while ((c = getopt(argc, argv, "i:c:s:d:p:v:a:x:E:t4:6:m:e:h")) != -1) {
+	while ((c = getopt(argc, argv, "i:c:s:d:p:v:a:x:E:T:r:t4:6:m:e:h")) != -1) {
 		switch (c) {
 		case 'i': o->dev = optarg; break;
 		case 'c': o->count = number(optarg, 10000000, "count"); break;
@@ -158,6 +167,8 @@ static void parse_args(struct opts *o, int argc, char **argv)
 		case 'a': parse_addrs(o, optarg); break;
 		case 'x': parse_hex(o, optarg); break;
 		case 'E': o->ecn = number(optarg, 3, "ECN"); break;
+		case 'T': o->ttl = number(optarg, 255, "TTL"); break;
+		case 'r': o->rate = number(optarg, 1000000, "rate"); break;
 		case 't': o->cputime = true; break;
 		case 'v':
 			colon = strchr(optarg, ':');
@@ -179,6 +190,8 @@ static void parse_args(struct opts *o, int argc, char **argv)
 		usage(stderr);
 		exit(2);
 	}
+	if (!o->count && !o->rate)
+		die("-c 0 (until stopped) needs -r");
 }
 
 static uint16_t ip_checksum(const uint8_t *p, size_t len)
@@ -227,7 +240,7 @@ static size_t build(const struct opts *o, const uint8_t *src, uint8_t *f)
 		l3[0] = 0x45;
 		l3[1] = o->value << 2 | o->ecn;
 		put16(l3 + 2, len - off - 2);
-		l3[8] = 64;
+		l3[8] = o->ttl;
 		l3[9] = IP_PROTO_TEST;
 		memcpy(l3 + 12, &o->ip_src, 4);
 		memcpy(l3 + 16, &o->ip_dst, 4);
@@ -239,7 +252,7 @@ static size_t build(const struct opts *o, const uint8_t *src, uint8_t *f)
 		l3[1] = (o->value & 3) << 6 | o->ecn << 4;
 		put16(l3 + 4, len - off - 2 - 40);
 		l3[6] = IP_PROTO_TEST;
-		l3[7] = 64;
+		l3[7] = o->ttl;
 		l3[8] = 0x20; l3[9] = 0x01; l3[10] = 0x0d; l3[11] = 0xb8;
 		l3[23] = 1;				/* 2001:db8::1 */
 		l3[24] = 0x20; l3[25] = 0x01; l3[26] = 0x0d; l3[27] = 0xb8;
@@ -247,11 +260,11 @@ static size_t build(const struct opts *o, const uint8_t *src, uint8_t *f)
 		break;
 	case P_MPLS:
 		put16(f + off, ETH_P_MPLS_UC);
-		/* Label 1000, TC, bottom of stack, TTL 64. */
+		/* Label 1000, TC, bottom of stack, TTL. */
 		l3[0] = 1000 >> 12;
 		l3[1] = (1000 >> 4) & 0xff;
 		l3[2] = ((1000 & 0xf) << 4) | (o->value << 1) | 1;
-		l3[3] = 64;
+		l3[3] = o->ttl;
 		break;
 	default:
 		put16(f + off, o->value);
@@ -261,13 +274,38 @@ static size_t build(const struct opts *o, const uint8_t *src, uint8_t *f)
 	return len;
 }
 
+static volatile sig_atomic_t stop;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+/*
+ * Sleeps until frame i's slot of the -r schedule that started at t0; a
+ * signal ends the sleep early (stop is then set).
+ */
+static void pace(const struct opts *o, const struct timespec *t0,
+		 unsigned long i)
+{
+	long long at = ts_ns(t0) + (long long)(i * (1000000000.0 / o->rate));
+	struct timespec ts = {
+		.tv_sec = at / 1000000000LL,
+		.tv_nsec = at % 1000000000LL,
+	};
+
+	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+}
+
 int main(int argc, char **argv)
 {
 	static uint8_t frame[MAX_FRAME];
 	struct sockaddr_ll sll = { .sll_family = AF_PACKET };
 	struct ifreq ifr = { 0 };
 	unsigned long i, refused = 0;
-	struct timespec t0, t1;
+	struct sigaction sa = { .sa_handler = on_stop };
+	struct timespec t0, t1, start;
 	struct opts o;
 	size_t len;
 	int fd;
@@ -291,13 +329,24 @@ int main(int argc, char **argv)
 			die("SO_PRIORITY: needs CAP_NET_ADMIN above 6");
 	}
 	len = build(&o, (uint8_t *)ifr.ifr_hwaddr.sa_data, frame);
+	/* No SA_RESTART: a stop signal interrupts the pacing sleep. */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &start);
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
-	for (i = 0; i < o.count; i++) {
+	for (i = 0; (!o.count || i < o.count) && !stop; i++) {
+		if (o.rate) {
+			pace(&o, &start, i);
+			if (stop)
+				break;
+		}
 		if (sendto(fd, frame, len, 0, (struct sockaddr *)&sll,
 			   sizeof(sll)) == (ssize_t)len)
 			continue;
 		if (errno == ENOBUFS) {
 			refused++;
+		} else if (errno == EINTR && stop) {
+			break;
 		} else {
 			fprintf(stderr, "sendframes: frame %lu: %s\n", i + 1,
 				strerror(errno));
@@ -306,7 +355,7 @@ int main(int argc, char **argv)
 	}
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
 	close(fd);
-	printf("sent=%lu refused=%lu", o.count - refused, refused);
+	printf("sent=%lu refused=%lu", i - refused, refused);
 	if (o.cputime)
 		printf(" cpu_ns=%lld", ts_ns(&t1) - ts_ns(&t0));
 	printf("\n");

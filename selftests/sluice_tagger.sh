@@ -1,0 +1,768 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Tagger's switch model (uapi: "Tagger's switch model"): the switch's
+# three maps, loaded with "sluicectl map load", decide each frame's ingress
+# priority, egress class and new tag, hop by hop, in namespaces that route
+# with the kernel's IPv4 forwarding.
+#
+# A bounce (tagger_bounce_*): H1 sends to H2 under S2, and S2 sends what
+# comes from S1 on to S3 (ip rule iif), which sends it back: the path
+# turns at S3, a Tagger boundary, where S3 rewrites flow A's DSCP 8 to 16.
+#
+#   H1 h1 -- s1h1 S1 s1s2 -- s2s1 S2 s2s3 -- s3s2 S3
+#                                 s2h2
+#                                  |
+#                                 h2 H2
+#
+#   flow A, DSCP 8: class 4 at S1, S2 and S3; S3 writes DSCP 16; at S2
+#                   again class 6 towards H2, charged to s2s3's ingress
+#                   priority 4, the class S3 queued it in
+#   flow B, DSCP 24: class 5 everywhere, never rewritten
+#
+# TTL tags (tagger_ttl_*): hosts one, two and three hops away send to HD;
+# the IPv4 TTL each frame arrives with picks its class.  HA also sends to
+# HE, through S3 and back (S3 routes it out of the port it came in on).
+#
+#   HA -- S1 -- S2 -- S3 -- HD
+#               | |   |
+#              HB HE  HC
+#
+# Atomic replacement (tagger_atomic_reload): S1 switches between two
+# tables while H1 sends steadily; S2 classifies by the tag S1 wrote.
+#
+#   H1 -- s1h1 S1 s1s2 -- s2s1 S2 s2h2 -- H2
+#
+# The qdiscs' own tag source is PCP everywhere, so a frame that the
+# switch's maps did not classify would land in the default class.
+
+ALL_TESTS="
+	tagger_bounce_retag
+	tagger_bounce_pause
+	tagger_ttl_hops
+	tagger_ttl_local
+	tagger_atomic_reload
+	tagger_half_loaded
+"
+
+source "$(dirname "$0")/lib.sh"
+
+require_cmd tc ip jq tcpdump tshark
+sluice_load
+
+SLUICECTL=$REPO/userspace/sluicectl/sluicectl
+[[ -x $SLUICECTL ]] || skip_all "$SLUICECTL is not built"
+
+PAUSE_DST=01:80:c2:00:00:01
+FRAME=500		# bytes of every data frame, as the qdiscs count them
+
+sctl()
+{
+	"$SLUICECTL" "$@"
+}
+
+# sw_add VAR: a namespace that forwards IPv4, and lets a path turn back
+# (no reverse-path filter, no ICMP redirects).
+sw_add()
+{
+	local -n _sw=$1
+
+	netns_add "$1" || return 1
+	ip netns exec "$_sw" sysctl -qw net.ipv4.ip_forward=1 \
+		net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.default.rp_filter=0 \
+		net.ipv4.conf.all.send_redirects=0 \
+		net.ipv4.conf.default.send_redirects=0
+}
+
+# wire NSA DEVA ADDRA NSB DEVB ADDRB: a veth pair between two namespaces,
+# with an address (CIDR, or - for none) on each end, up.
+wire()
+{
+	local nsa=$1 deva=$2 addra=$3 nsb=$4 devb=$5 addrb=$6
+
+	ip -n "$nsa" link add "$deva" type veth peer name "$devb" netns "$nsb" &&
+		ip -n "$nsa" link set "$deva" up &&
+		ip -n "$nsb" link set "$devb" up || return 1
+	if [[ $addra != - ]]; then
+		ip -n "$nsa" addr add "$addra" dev "$deva" || return 1
+	fi
+	if [[ $addrb != - ]]; then
+		ip -n "$nsb" addr add "$addrb" dev "$devb" || return 1
+	fi
+}
+
+mac()
+{
+	ip -n "$1" -j link show "$2" | jq -r '.[0].address'
+}
+
+# neigh NS IP DEV PEERNS PEERDEV: a permanent neighbour entry, so that no
+# ARP frame ever crosses a port (it would be counted as untagged).
+neigh()
+{
+	ip -n "$1" neigh add "$2" lladdr "$(mac "$4" "$5")" dev "$3" nud permanent
+}
+
+# port NS DEV OPTIONS...: a sluice root qdisc, the port of a switch.
+# Frames held by a pause keep their namespace alive until the qdisc goes:
+# it is deleted first at teardown.
+port()
+{
+	local ns=$1 dev=$2
+
+	shift 2
+	tc -n "$ns" qdisc add dev "$dev" root handle 1: sluice "$@" || return 1
+	defer tc -n "$ns" qdisc del dev "$dev" root
+}
+
+# maps NS: loads the map file read from stdin into NS's switch.
+maps()
+{
+	local f rc
+
+	f=$(mktemp /tmp/sluice-maps.XXXXXX)
+	cat >"$f"
+	sctl map load -n "$1" "$f" >/dev/null
+	rc=$?
+	rm -f "$f"
+	return $rc
+}
+
+# sw_stat NS KEY: a switch-wide value (generation, a counter) of NS's
+# switch, from "sluicectl switch show -j".
+sw_stat()
+{
+	sctl switch show -n "$1" -j |
+		jq -r --arg k "$2" 'first(.. | objects | select(has($k)) | .[$k])'
+}
+
+# sw_stats NS KEY...: several switch values on one line.
+sw_stats()
+{
+	local ns=$1 k out=()
+
+	shift
+	for k in "$@"; do
+		out+=("$(sw_stat "$ns" "$k")")
+	done
+	echo "${out[*]}"
+}
+
+# prio_stats NS DEV KEY: an ingress value (ingress_peak, ingress_bytes,
+# xoff_tx, xon_tx) of priorities 0..7 of port DEV, one line.
+prio_stats()
+{
+	class_stats "$1" "$2" "$3"
+}
+
+# wait_class NS DEV CLASSID N: wait up to 10 s until the class sent N.
+# (Deadlines, not counts of tries: under TCG one look at the counters
+# takes a good part of a second.)
+wait_class()
+{
+	local end=$((SECONDS + 10))
+
+	while ((SECONDS < end)); do
+		(($(class_stat "$1" "$2" "$3" packets) >= $4)) && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# pfc_payload ENABLE T0 .. T7: a PFC MAC control payload in hex.
+pfc_payload()
+{
+	local hex t
+
+	hex=$(printf '0101%04x' "$1")
+	shift
+	for t in "$@"; do
+		hex+=$(printf '%04x' "$t")
+	done
+	echo "$hex"
+}
+
+# capture NS DEV: tcpdump of IPv4 on DEV into a new file, whose name is
+# left in PCAP; it runs until the test ends.
+capture()
+{
+	PCAP=$(mktemp /tmp/sluice-tagger.XXXXXX.pcap)
+	defer rm -f "$PCAP"
+	ip netns exec "$1" tcpdump -i "$2" -U -w "$PCAP" ip 2>/dev/null &
+	defer kill $!
+	# tcpdump needs a moment under TCG before it captures.
+	sleep 2
+}
+
+# ip_fields PCAP: "TTL DSCP CHECKSUM-STATUS" of each IPv4 frame, counted
+# (uniq -c), the checksum verified by tshark (1 good, 0 bad).
+ip_fields()
+{
+	tshark -r "$1" -o ip.check_checksum:TRUE -Y ip -T fields \
+		-e ip.ttl -e ip.dsfield.dscp -e ip.checksum.status 2>/dev/null |
+		tr '\t' ' ' | sort | uniq -c | awk '{ print $2, $3, $4, "x" $1 }'
+}
+
+# ------------------------------------------------------------- bounce
+
+# setup_bounce [S2S3-PFC-OPTIONS...]: the five namespaces of the bounce,
+# routed, with their ports and maps.
+setup_bounce()
+{
+	sw_add S1 && sw_add S2 && sw_add S3 && netns_add H1 && netns_add H2 &&
+	wire "$H1" h1 10.1.1.1/24 "$S1" s1h1 10.1.1.254/24 &&
+	wire "$S1" s1s2 10.1.12.1/24 "$S2" s2s1 10.1.12.2/24 &&
+	wire "$S2" s2s3 10.1.23.2/24 "$S3" s3s2 10.1.23.3/24 &&
+	wire "$S2" s2h2 10.1.2.254/24 "$H2" h2 10.1.2.1/24 || return 1
+
+	# S1 -> S2; S2 sends what came from S1 to S3, S3 returns it.
+	ip -n "$S1" route add 10.1.2.0/24 via 10.1.12.2 &&
+	ip -n "$S2" rule add iif s2s1 lookup 100 pref 100 &&
+	ip -n "$S2" route add 10.1.2.0/24 via 10.1.23.3 table 100 &&
+	ip -n "$S3" route add 10.1.2.0/24 via 10.1.23.2 &&
+	neigh "$S1" 10.1.12.2 s1s2 "$S2" s2s1 &&
+	neigh "$S2" 10.1.23.3 s2s3 "$S3" s3s2 &&
+	neigh "$S2" 10.1.2.1 s2h2 "$H2" h2 &&
+	neigh "$S3" 10.1.23.2 s3s2 "$S2" s2s3 || return 1
+
+	port "$S1" s1h1 tag pcp rate 10mbit &&
+	port "$S1" s1s2 tag pcp rate 10mbit &&
+	port "$S2" s2s1 tag pcp rate 10mbit &&
+	port "$S2" s2s3 tag pcp rate 10mbit "$@" &&
+	port "$S2" s2h2 tag pcp rate 1mbit &&
+	port "$S3" s3s2 tag pcp rate 10mbit || return 1
+
+	sctl switch set -n "$S1" tag-source dscp >/dev/null &&
+	sctl switch set -n "$S2" tag-source dscp >/dev/null &&
+	sctl switch set -n "$S3" tag-source dscp >/dev/null || return 1
+
+	maps "$S1" <<-EOF || return 1
+	sluice-maps 1
+	# flow A on every port, flow B from H1
+	in * 8 4
+	eg * 8 4
+	in s1h1 24 5
+	eg s1h1 24 5
+	end
+	EOF
+	maps "$S2" <<-EOF || return 1
+	sluice-maps 1
+	# first pass, from S1 to S3
+	in s2s1 8 4
+	eg s2s1 8 4
+	in s2s1 24 5
+	eg s2s1 24 5
+	# back from S3: flow A carries 16 now and waited in class 4 at S3.
+	# The port's own in entry wins over every port's, the out port's eg
+	# entry over the in port's.
+	in s2s3 16 4
+	in * 16 7
+	eg s2s3 16 3
+	eg-out s2h2 16 6
+	in s2s3 24 5
+	eg * 24 5
+	end
+	EOF
+	maps "$S3" <<-EOF || return 1
+	sluice-maps 1
+	# the bounce: flow A leaves on the link it came from, tagged 16
+	in s3s2 8 4
+	eg s3s2 8 4
+	tag s3s2 8 16
+	in s3s2 24 5
+	eg s3s2 24 5
+	end
+	EOF
+
+	link_wait_up "$H1" h1 && link_wait_up "$S1" s1h1 &&
+	link_wait_up "$S1" s1s2 && link_wait_up "$S2" s2s1 &&
+	link_wait_up "$S2" s2s3 && link_wait_up "$S3" s3s2 &&
+	link_wait_up "$S2" s2h2 && link_wait_up "$H2" h2
+}
+
+# send_flows N: H1 sends N frames of flow A, then N of flow B, to H2.
+send_flows()
+{
+	local dst
+
+	dst=$(mac "$S1" s1h1)
+	send "$H1" h1 -d "$dst" -a 10.1.1.1,10.1.2.1 -4 8 -s $FRAME -c "$1" \
+		>/dev/null &&
+	send "$H1" h1 -d "$dst" -a 10.1.1.1,10.1.2.1 -4 24 -s $FRAME -c "$1" \
+		>/dev/null
+}
+
+# Flow A changes class at S2's second pass only, its DSCP is rewritten
+# on the link after S3 (with a valid checksum), and S2 charges the frames
+# from S3 to the ingress priority S3 queued them in.
+tagger_bounce_retag()
+{
+	local h2pcap
+
+	setup_bounce
+	check_err $? "setup"
+	capture "$H2" h2
+	h2pcap=$PCAP
+	capture "$S3" s3s2
+
+	send_flows 10
+	check_err $? "send"
+	wait_class "$S2" s2h2 1:6 10 && wait_class "$S2" s2h2 1:7 10
+	check_err $? "frames did not reach H2"
+	sleep 0.5
+
+	check_eq "$(class_stats "$S1" s1s2 packets)" "0 0 0 0 10 10 0 0" \
+		"S1 towards S2"
+	check_eq "$(class_stats "$S2" s2s3 packets)" "0 0 0 0 10 10 0 0" \
+		"S2 towards S3"
+	check_eq "$(class_stats "$S3" s3s2 packets)" "0 0 0 0 10 10 0 0" \
+		"S3 back to S2"
+	check_eq "$(class_stats "$S2" s2h2 packets)" "0 0 0 0 0 10 10 0" \
+		"S2 towards H2"
+	check_eq "$(class_stats "$S2" s2h2 drops)" "0 0 0 0 0 0 0 0" \
+		"drops towards H2"
+
+	# On S3's link, both ways: in with TTL 62 and the old tags, out with
+	# TTL 61, flow A rewritten.  At H2 (TTL 60): four routing hops.
+	check_eq "$(ip_fields "$PCAP" | paste -sd ' ')" \
+		"61 16 1 x10 61 24 1 x10 62 24 1 x10 62 8 1 x10" \
+		"TTL DSCP checksum-ok xCOUNT on S3's link"
+	check_eq "$(ip_fields "$h2pcap" | paste -sd ' ')" \
+		"60 16 1 x10 60 24 1 x10" "TTL DSCP checksum-ok xCOUNT at H2"
+
+	# Ingress priorities at S2: from S1 the frames were charged to 4 and
+	# 5; from S3 flow A to 4 (its own in entry, not every port's 7), not
+	# to the 6 it waits in now.
+	check_eq "$(prio_stats "$S2" s2s1 ingress_peak |
+		awk '{ print ($5 >= 500), ($6 >= 500), $1 + $2 + $3 + $4 + $7 + $8 }')" \
+		"1 1 0" "s2s1 ingress peaks (4 and 5 used, others zero)"
+	check_eq "$(prio_stats "$S2" s2s3 ingress_peak |
+		awk '{ print ($5 >= 500), ($6 >= 500), $1 + $2 + $3 + $4 + $7 + $8 }')" \
+		"1 1 0" "s2s3 ingress peaks (4 and 5 used, others zero)"
+	check_eq "$(prio_stats "$S2" s2s3 ingress_bytes)" "0 0 0 0 0 0 0 0" \
+		"s2s3 ingress accounts after draining"
+
+	check_eq "$(sw_stats "$S3" tagged untagged in_miss eg_miss tag_miss retagged retag_failed class_invalid)" \
+		"20 0 0 0 10 10 0 0" \
+		"S3 tagged untagged in_miss eg_miss tag_miss retagged retag_failed class_invalid"
+	check_eq "$(sw_stats "$S2" tagged untagged in_miss eg_miss retagged)" \
+		"40 0 0 0 0" "S2 tagged untagged in_miss eg_miss retagged"
+	check_eq "$(sw_stats "$S1" tagged untagged in_miss eg_miss retagged)" \
+		"20 0 0 0 0" "S1 tagged untagged in_miss eg_miss retagged"
+}
+
+# H2 pauses priority 6 at S2: exactly flow A's frames stop there, flow B
+# keeps going.  The frames held are charged to s2s3's priority 4, so S2
+# pauses priority 4 at S3 (where flow A waits), never 6; once H2
+# resumes, everything drains and S2 resumes S3.
+tagger_bounce_pause()
+{
+	local q6 sent3 q3 ingress
+
+	setup_bounce pfc 4 xoff 1500 xon 600 pause-time 10000
+	check_err $? "setup"
+
+	send "$H2" h2 -d $PAUSE_DST -e 0x8808 \
+		-x "$(pfc_payload 0x40 0 0 0 0 0 0 65535 0)" >/dev/null
+	check_err $? "pause from H2"
+	send_flows 10
+	check_err $? "send"
+	wait_class "$S2" s2h2 1:6 10
+	check_err $? "flow B did not get through while flow A was paused"
+	sleep 0.5
+
+	check_eq "$(class_stat "$S2" s2h2 1:7 paused)" 1 "class 6 paused"
+	check_eq "$(class_stat "$S2" s2h2 1:7 pfc_rx)" 1 "class 6 pfc_rx"
+	check_eq "$(class_stat "$S2" s2h2 1:6 paused)" 0 "class 5 paused"
+	check_eq "$(class_stats "$S2" s2h2 packets)" "0 0 0 0 0 10 0 0" \
+		"S2 towards H2 while 6 is paused"
+	q6=$(class_stat "$S2" s2h2 1:7 qlen)
+	ingress=$(prio_stats "$S2" s2s3 ingress_bytes)
+	sent3=$(class_stat "$S3" s3s2 1:5 packets)
+	q3=$(class_stat "$S3" s3s2 1:5 qlen)
+	log_info "flow A: $q6 frames held at S2, $q3 at S3 (S3 sent $sent3)"
+	((q6 >= 3))
+	check_err $? "only $q6 frames of flow A queued at S2"
+	check_eq "$q6" "$sent3" "frames held at S2 = frames S3 sent"
+	check_eq "$((sent3 + q3))" 10 "flow A frames at S3, sent and held"
+	check_eq "$(class_stat "$S3" s3s2 1:6 packets)" 10 "flow B at S3"
+
+	# What S2 holds is charged to the priority S3 queued it in.
+	check_eq "$ingress" "0 0 0 0 $((q6 * FRAME)) 0 0 0" \
+		"s2s3 ingress accounts"
+	check_eq "$(prio_stats "$S2" s2s3 ingress_peak | awk '{ print $7 }')" 0 \
+		"s2s3 ingress peak of priority 6"
+	(($(class_stat "$S2" s2s3 1:5 xoff_tx) >= 1))
+	check_err $? "S2 sent no XOFF for priority 4 to S3"
+	check_eq "$(prio_stats "$S2" s2s3 xoff_tx | awk '{ $5 = "-"; print }')" \
+		"0 0 0 0 - 0 0 0" "XOFF sent to S3 for priorities other than 4"
+	(($(class_stat "$S3" s3s2 1:5 pfc_rx) >= 1))
+	check_err $? "S3's class 4 received no pause"
+	check_eq "$(class_stat "$S3" s3s2 1:6 pfc_rx)" 0 "S3's class 5 pfc_rx"
+
+	send "$H2" h2 -d $PAUSE_DST -e 0x8808 \
+		-x "$(pfc_payload 0x40 0 0 0 0 0 0 0 0)" >/dev/null
+	wait_class "$S2" s2h2 1:7 10
+	check_err $? "flow A did not drain after the resume"
+	sleep 0.5
+	check_eq "$(class_stats "$S2" s2h2 packets)" "0 0 0 0 0 10 10 0" \
+		"S2 towards H2 after the resume"
+	check_eq "$(prio_stats "$S2" s2s3 ingress_bytes)" "0 0 0 0 0 0 0 0" \
+		"s2s3 ingress accounts after draining"
+	(($(class_stat "$S2" s2s3 1:5 xon_tx) >= 1))
+	check_err $? "S2 never resumed priority 4 at S3"
+	check_eq "$(class_stat "$S3" s3s2 1:5 paused)" 0 "S3's class 4 paused"
+}
+
+# ---------------------------------------------------------------- TTL
+
+TTL_MAPS="sluice-maps 1
+in * 64 1
+eg * 64 1
+in * 63 2
+eg * 63 2
+in * 62 3
+eg * 62 3
+in * 61 4
+eg * 61 4
+end"
+
+# Each host sends with TTL 64; a switch sees TTL 64 from its own hosts,
+# 63 from a host one switch away, 62 from two, 61 from three.  The maps
+# give those classes 1, 2, 3 and 4; anything else would miss and go to
+# class 7.  A frame S3 sends back where it came from was routed too: it
+# arrived with TTL 62.
+tagger_ttl_hops()
+{
+	local ns d end
+
+	sw_add S1 && sw_add S2 && sw_add S3 && netns_add HA && netns_add HB &&
+		netns_add HC && netns_add HD && netns_add HE &&
+	wire "$HA" ha 10.2.1.1/24 "$S1" s1ha 10.2.1.254/24 &&
+	wire "$S1" s1s2 10.2.12.1/24 "$S2" s2s1 10.2.12.2/24 &&
+	wire "$HB" hb 10.2.2.1/24 "$S2" s2hb 10.2.2.254/24 &&
+	wire "$S2" s2s3 10.2.23.2/24 "$S3" s3s2 10.2.23.3/24 &&
+	wire "$HC" hc 10.2.3.1/24 "$S3" s3hc 10.2.3.254/24 &&
+	wire "$S3" s3hd 10.2.4.254/24 "$HD" hd 10.2.4.1/24 &&
+	wire "$S2" s2he 10.2.5.254/24 "$HE" he0 10.2.5.1/24 &&
+	ip -n "$S1" route add 10.2.0.0/16 via 10.2.12.2 &&
+	ip -n "$S2" route add 10.2.4.0/24 via 10.2.23.3 &&
+	ip -n "$S2" rule add iif s2s1 to 10.2.5.0/24 lookup 100 pref 100 &&
+	ip -n "$S2" route add 10.2.5.0/24 via 10.2.23.3 table 100 &&
+	ip -n "$S3" route add 10.2.5.0/24 via 10.2.23.2 &&
+	neigh "$S1" 10.2.12.2 s1s2 "$S2" s2s1 &&
+	neigh "$S2" 10.2.23.3 s2s3 "$S3" s3s2 &&
+	neigh "$S2" 10.2.5.1 s2he "$HE" he0 &&
+	neigh "$S3" 10.2.23.2 s3s2 "$S2" s2s3 &&
+	neigh "$S3" 10.2.4.1 s3hd "$HD" hd
+	check_err $? "topology"
+	for d in "$S1 s1ha" "$S1 s1s2" "$S2 s2s1" "$S2 s2hb" "$S2 s2s3" \
+		 "$S2 s2he" "$S3 s3s2" "$S3 s3hc" "$S3 s3hd"; do
+		# shellcheck disable=SC2086 # "NS DEV"
+		port $d tag pcp default 7 rate 10mbit
+		check_err $? "port $d"
+	done
+	for ns in "$S1" "$S2" "$S3"; do
+		sctl switch set -n "$ns" tag-source ip-ttl >/dev/null &&
+			maps "$ns" <<<"$TTL_MAPS"
+		check_err $? "maps of $ns"
+	done
+	for d in "$HA ha" "$HB hb" "$HC hc" "$S1 s1ha" "$S1 s1s2" \
+		 "$S2 s2s1" "$S2 s2hb" "$S2 s2s3" "$S2 s2he" "$S3 s3s2" \
+		 "$S3 s3hc" "$S3 s3hd" "$HD hd" "$HE he0"; do
+		# shellcheck disable=SC2086 # "NS DEV"
+		link_wait_up $d
+	done
+
+	send "$HA" ha -d "$(mac "$S1" s1ha)" -a 10.2.1.1,10.2.4.1 -4 0 \
+		-s $FRAME -c 5 >/dev/null &&
+	send "$HB" hb -d "$(mac "$S2" s2hb)" -a 10.2.2.1,10.2.4.1 -4 0 \
+		-s $FRAME -c 4 >/dev/null &&
+	send "$HC" hc -d "$(mac "$S3" s3hc)" -a 10.2.3.1,10.2.4.1 -4 0 \
+		-s $FRAME -c 3 >/dev/null &&
+	send "$HA" ha -d "$(mac "$S1" s1ha)" -a 10.2.1.1,10.2.5.1 -4 0 \
+		-s $FRAME -c 2 >/dev/null
+	check_err $? "send"
+	end=$((SECONDS + 10))
+	while ((SECONDS < end)); do
+		[[ $(class_stats "$S3" s3hd packets) == "0 3 4 5 0 0 0 0" &&
+		   $(class_stats "$S2" s2he packets) == "0 0 0 0 2 0 0 0" ]] &&
+			break
+		sleep 0.1
+	done
+	check_eq "$(class_stats "$S1" s1s2 packets)" "0 7 0 0 0 0 0 0" \
+		"S1 towards S2 (HA's at TTL 64)"
+	check_eq "$(class_stats "$S2" s2s3 packets)" "0 4 7 0 0 0 0 0" \
+		"S2 towards S3 (HB's at 64, HA's at 63)"
+	check_eq "$(class_stats "$S3" s3hd packets)" "0 3 4 5 0 0 0 0" \
+		"S3 towards HD (HC's at 64, HB's at 63, HA's at 62)"
+	check_eq "$(class_stats "$S3" s3s2 packets)" "0 0 0 2 0 0 0 0" \
+		"S3 back to S2 (HA's to HE, at 62)"
+	check_eq "$(class_stats "$S2" s2he packets)" "0 0 0 0 2 0 0 0" \
+		"S2 towards HE (HA's at 61)"
+	# The ingress priorities follow the same maps, per in port.
+	check_eq "$(prio_stats "$S3" s3s2 ingress_peak |
+		awk '{ print $1 + $2 + $5 + $6 + $7 + $8, ($3 >= 500), ($4 >= 500) }')" \
+		"0 1 1" "s3s2 ingress peaks (2 and 3 used, others zero)"
+	check_eq "$(prio_stats "$S3" s3hc ingress_peak |
+		awk '{ print $1 + $3 + $4 + $5 + $6 + $7 + $8, ($2 >= 500) }')" \
+		"0 1" "s3hc ingress peaks (1 used, others zero)"
+	check_eq "$(sw_stats "$S3" tagged in_miss eg_miss tag_miss retagged)" \
+		"14 0 0 14 0" "S3 tagged in_miss eg_miss tag_miss retagged"
+}
+
+# Frames the switch sends itself (no in port) are read as they are: no
+# routing decremented their TTL.  IPv4 TTL, IPv6 hop limit, behind a VLAN
+# tag; a frame without the tag goes to the qdisc's default class, a TTL
+# without an eg entry falls back to it too; MPLS TTL the same way.  An eg
+# entry keyed by the in port a0 cannot match a frame that has no in port.
+tagger_ttl_local()
+{
+	netns_add NS && veth_add "$NS" a0 b0 &&
+		port "$NS" a0 tag pcp default 7 rate 100mbit &&
+		sctl switch set -n "$NS" tag-source ip-ttl >/dev/null
+	check_err $? "setup"
+	maps "$NS" <<-EOF
+	sluice-maps 1
+	in * 1 1
+	in * 10 1
+	in * 63 1
+	in * 64 1
+	eg * 64 1
+	eg * 63 2
+	eg-out a0 1 3
+	eg a0 10 5
+	end
+	EOF
+	check_err $? "maps"
+
+	send "$NS" a0 -4 0 -T 64 -c 1 >/dev/null &&
+	send "$NS" a0 -4 0 -T 63 -c 2 >/dev/null &&
+	send "$NS" a0 -6 0 -T 1 -c 3 >/dev/null &&
+	send "$NS" a0 -v 10:5 -4 0 -T 63 -c 4 >/dev/null &&
+	send "$NS" a0 -e 0x88b5 -c 2 >/dev/null &&
+	send "$NS" a0 -4 0 -T 10 -c 1 >/dev/null
+	check_err $? "send"
+	check_eq "$(class_stats "$NS" a0 packets)" "0 1 6 3 0 0 0 3" \
+		"packets per class"
+	# 13 frames: 2 without a TTL, of the 11 with one only TTL 10 has no
+	# eg entry; none has a tag entry (a TTL source takes none).
+	check_eq "$(sw_stats "$NS" tagged untagged in_miss eg_miss tag_miss retagged)" \
+		"11 2 0 1 11 0" "tagged untagged in_miss eg_miss tag_miss retagged"
+
+	sctl switch set -n "$NS" tag-source mpls-ttl >/dev/null
+	check_err $? "mpls-ttl"
+	send "$NS" a0 -m 0 -T 63 -c 2 >/dev/null &&
+	send "$NS" a0 -4 0 -T 64 -c 1 >/dev/null
+	check_err $? "send MPLS"
+	check_eq "$(class_stats "$NS" a0 packets)" "0 1 8 3 0 0 0 4" \
+		"packets per class under mpls-ttl"
+	check_eq "$(sw_stats "$NS" untagged eg_miss)" "3 1" \
+		"untagged eg_miss under mpls-ttl"
+}
+
+# ------------------------------------------------------------- reloads
+
+# Table A gives DSCP 8 class 1 and writes 16, table B class 2 and 24.
+TABLE_A="sluice-maps 1
+in * 8 1
+eg * 8 1
+tag s1s2 8 16
+end"
+TABLE_B="sluice-maps 1
+in * 8 2
+eg * 8 2
+tag s1s2 8 24
+end"
+
+setup_reload()
+{
+	sw_add S1 && sw_add S2 && netns_add H1 && netns_add H2 &&
+	wire "$H1" h1 10.3.1.1/24 "$S1" s1h1 10.3.1.254/24 &&
+	wire "$S1" s1s2 10.3.12.1/24 "$S2" s2s1 10.3.12.2/24 &&
+	wire "$S2" s2h2 10.3.2.254/24 "$H2" h2 10.3.2.1/24 &&
+	ip -n "$S1" route add 10.3.2.0/24 via 10.3.12.2 &&
+	neigh "$S1" 10.3.12.2 s1s2 "$S2" s2s1 &&
+	neigh "$S2" 10.3.2.1 s2h2 "$H2" h2 || return 1
+	# S1's own DSCP map sends 8 to class 3: where a missing eg entry
+	# falls back to.
+	port "$S1" s1h1 tag pcp rate 10mbit &&
+	port "$S1" s1s2 tag pcp dscp-map 8:3 rate 10mbit &&
+	port "$S2" s2s1 tag pcp rate 10mbit &&
+	port "$S2" s2h2 tag pcp rate 10mbit &&
+	sctl switch set -n "$S1" tag-source dscp >/dev/null &&
+	sctl switch set -n "$S2" tag-source dscp >/dev/null &&
+	maps "$S1" <<<"$TABLE_A" || return 1
+	# S2 classifies by the tag S1 wrote: 16 to class 5, 24 to class 6.
+	maps "$S2" <<-EOF || return 1
+	sluice-maps 1
+	in s2s1 16 5
+	eg s2s1 16 5
+	in s2s1 24 6
+	eg s2s1 24 6
+	end
+	EOF
+	link_wait_up "$H1" h1 && link_wait_up "$S1" s1h1 &&
+	link_wait_up "$S1" s1s2 && link_wait_up "$S2" s2s1 &&
+	link_wait_up "$S2" s2h2 && link_wait_up "$H2" h2
+}
+
+# reload_send ARGS...: H1 sends DSCP 8 frames to H2.
+reload_send()
+{
+	send "$H1" h1 -d "$(mac "$S1" s1h1)" -a 10.3.1.1,10.3.2.1 -4 8 "$@"
+}
+
+# wait_total NS DEV N: wait up to 10 s until the classes of DEV sent N in
+# all.
+wait_total()
+{
+	local end=$((SECONDS + 10))
+
+	while ((SECONDS < end)); do
+		(($(class_stats "$1" "$2" packets | tr ' ' '+') >= $3)) &&
+			return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# Class c at S1 must be class c + 4 at S2: a frame classified by one
+# table and tagged by the other would be counted in mismatching classes.
+check_same_split()
+{
+	local up down
+
+	up=$(class_stats "$S1" s1s2 packets | awk '{ print $2, $3 }')
+	down=$(class_stats "$S2" s2h2 packets | awk '{ print $6, $7 }')
+	log_info "$1: classes 1 2 at S1: $up, classes 5 6 at S2: $down"
+	check_eq "$down" "$up" "$1: S2's classes 5 6 against S1's 1 2"
+}
+
+tagger_atomic_reload()
+{
+	local gen0 gen1 sender out sent i reloads=20 total
+
+	setup_reload
+	check_err $? "setup"
+
+	# Before: table A only.
+	reload_send -c 20 >/dev/null
+	wait_total "$S2" s2h2 20
+	check_eq "$(class_stats "$S1" s1s2 packets)" "0 20 0 0 0 0 0 0" \
+		"before: S1"
+	check_eq "$(class_stats "$S2" s2h2 packets)" "0 0 0 0 0 20 0 0" \
+		"before: S2"
+
+	# During: a steady sender while S1 switches tables.
+	gen0=$(sw_stat "$S1" generation)
+	out=$(mktemp /tmp/sluice-sender.XXXXXX)
+	defer rm -f "$out"
+	# The sender is its own process (not a function's subshell, which
+	# would ignore the signal as a background job of a script).
+	ip netns exec "$H1" "$SENDFRAMES" -i h1 -d "$(mac "$S1" s1h1)" \
+		-a 10.3.1.1,10.3.2.1 -4 8 -c 0 -r 200 >"$out" &
+	sender=$!
+	defer kill $sender
+	sleep 0.5
+	for ((i = 1; i <= reloads; i++)); do
+		if ((i % 2)); then
+			maps "$S1" <<<"$TABLE_B"
+		else
+			maps "$S1" <<<"$TABLE_A"
+		fi
+		check_err $? "reload $i"
+	done
+	maps "$S1" <<<"$TABLE_B"
+	check_err $? "last reload"
+	sleep 0.5
+	kill -TERM $sender
+	wait $sender
+	sent=$(sed -n 's/^sent=\([0-9]*\) .*/\1/p' "$out")
+	log_info "during: $sent frames sent under $((reloads + 1)) reloads"
+	gen1=$(sw_stat "$S1" generation)
+	check_eq "$((gen1 - gen0))" $((reloads + 1)) "generations"
+	total=$((20 + sent))
+	wait_total "$S2" s2h2 $total
+	check_err $? "S2 did not forward all $total frames"
+	sleep 0.3
+	check_same_split "during"
+	class_stats "$S1" s1s2 packets | {
+		read -r c0 c1 c2 rest
+		((c1 > 20 && c2 > 0)) &&
+			[[ "$c0 $rest" == "0 0 0 0 0 0" ]] &&
+			((c1 + c2 == total))
+	}
+	check_err $? "S1's classes do not add up to both tables: $(class_stats "$S1" s1s2 packets)"
+	check_eq "$(sw_stats "$S1" in_miss eg_miss tag_miss untagged)" \
+		"0 0 0 0" "S1 in_miss eg_miss tag_miss untagged"
+	check_eq "$(sw_stats "$S2" in_miss eg_miss untagged)" "0 0 0" \
+		"S2 in_miss eg_miss untagged"
+
+	# After: table B only.
+	read -r _ c1 c2 _ < <(class_stats "$S1" s1s2 packets)
+	reload_send -c 20 >/dev/null
+	wait_total "$S2" s2h2 $((total + 20))
+	check_eq "$(class_stats "$S1" s1s2 packets | awk '{ print $2, $3 }')" \
+		"$c1 $((c2 + 20))" "after: S1's classes 1 2"
+	check_same_split "after"
+}
+
+# A table without eg entries, then one without in and tag entries: the
+# frames fall back (to S1's own DSCP map, to S2's default one) and the
+# miss counters say so, frame by frame.
+tagger_half_loaded()
+{
+	local before
+
+	setup_reload
+	check_err $? "setup"
+
+	maps "$S1" <<-EOF
+	sluice-maps 1
+	in * 8 1
+	tag s1s2 8 16
+	end
+	EOF
+	check_err $? "table without eg entries"
+	reload_send -c 5 >/dev/null
+	wait_total "$S2" s2h2 5
+	check_eq "$(class_stats "$S1" s1s2 packets)" "0 0 0 5 0 0 0 0" \
+		"S1 without eg entries (fallback: S1's DSCP map, 8:3)"
+	check_eq "$(class_stats "$S2" s2h2 packets)" "0 0 0 0 0 5 0 0" \
+		"S2 (the tag was still written)"
+	check_eq "$(sw_stats "$S1" tagged in_miss eg_miss tag_miss retagged)" \
+		"5 0 5 0 5" "S1 tagged in_miss eg_miss tag_miss retagged"
+
+	maps "$S1" <<-EOF
+	sluice-maps 1
+	eg * 8 2
+	end
+	EOF
+	check_err $? "table with eg entries only"
+	before=$(sw_stats "$S2" in_miss eg_miss)
+	reload_send -c 5 >/dev/null
+	wait_total "$S2" s2h2 10
+	check_eq "$(class_stats "$S1" s1s2 packets)" "0 0 5 5 0 0 0 0" \
+		"S1 with eg entries only"
+	# DSCP 8 reaches S2, which has no entry for it: its own default map.
+	check_eq "$(class_stats "$S2" s2h2 packets)" "0 5 0 0 0 5 0 0" \
+		"S2 (tag 8 kept: S2's default DSCP map)"
+	check_eq "$(sw_stats "$S1" tagged in_miss eg_miss tag_miss retagged)" \
+		"10 5 5 5 5" "S1 tagged in_miss eg_miss tag_miss retagged"
+	check_eq "$before" "0 0" "S2 misses before"
+	check_eq "$(sw_stats "$S2" in_miss eg_miss)" "5 5" "S2 in_miss eg_miss"
+
+	# Flushed maps miss everything; the tag source stays.
+	sctl map flush -n "$S1" >/dev/null
+	check_err $? "flush"
+	check_eq "$(sw_stat "$S1" tag_source)" dscp "tag source after flush"
+	reload_send -c 5 >/dev/null
+	wait_total "$S2" s2h2 15
+	check_eq "$(class_stats "$S1" s1s2 packets)" "0 0 5 10 0 0 0 0" \
+		"S1 after a flush"
+	check_eq "$(sw_stats "$S1" tagged in_miss eg_miss tag_miss)" \
+		"15 10 10 10" "S1 tagged in_miss eg_miss tag_miss after a flush"
+}
+
+tests_run
