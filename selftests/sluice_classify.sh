@@ -20,6 +20,7 @@ ALL_TESTS="
 	classify_dscp_ipv4
 	classify_dscp_ipv6
 	classify_dscp_behind_vlan
+	classify_dscp_under_labels
 	classify_mpls_tc
 	classify_priority
 	classify_untagged
@@ -139,6 +140,17 @@ classify_dscp_ipv6()
 classify_dscp_behind_vlan()
 {
 	dscp_test -4 "-v 20:0"
+}
+
+# A path pinned by a label stack keeps the frame's DSCP in sight: IPv4
+# under three labels, IPv6 under one, each DSCP to its mapped class; a
+# label stack over something that is not IP is untagged.
+classify_dscp_under_labels()
+{
+	dscp_test -4 "-L 3"
+	dscp_test -6 "-L 1"
+	send "$NS" a0 -m 0 -c 2 >/dev/null
+	check_eq "$(qdisc_json "$NS" a0 | jq .untagged)" 2 "MPLS over no IP: untagged"
 }
 
 classify_mpls_tc()

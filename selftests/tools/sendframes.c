@@ -6,7 +6,12 @@
  *
  *   sendframes -i DEV [-c COUNT] [-s SIZE] [-d DSTMAC] [-p SKBPRIO]
  *              [-v VID:PCP] [-a SRCIP,DSTIP] [-x HEX] [-E ECN] [-T TTL]
- *              [-r RATE] [-t] (-4 DSCP | -6 DSCP | -m TC | -e ETHERTYPE)
+ *              [-L LABELS] [-r RATE] [-t]
+ *              (-4 DSCP | -6 DSCP | -m TC | -e ETHERTYPE)
+ *
+ * -L puts LABELS MPLS label stack entries (labels 1000, 1001, ..., TC 0,
+ * TTL 64, bottom of stack on the last) in front of a -4 or -6 payload, as
+ * a switch that pins paths with label stacks forwards it.
  *
  * -T sets the IPv4 TTL, IPv6 hop limit or MPLS TTL (default 64).  -r paces
  * the frames at RATE frames per second (on an absolute schedule, so a late
@@ -61,6 +66,7 @@ struct opts {
 	unsigned int ecn;		/* ECN bits of IP frames */
 	unsigned int ttl;		/* IPv4 TTL, IPv6 hop limit, MPLS TTL */
 	unsigned long rate;		/* frames per second; 0: as fast as possible */
+	unsigned int labels;		/* -L: label stack entries before IP */
 	uint8_t raw[256];		/* -x bytes after the EtherType */
 	size_t raw_len;
 	bool cputime;			/* -t: report the loop's CPU time */
@@ -71,7 +77,8 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: sendframes -i DEV [-c COUNT] [-s SIZE] [-d DSTMAC] [-p SKBPRIO]\n"
 		"                  [-v VID:PCP] [-a SRCIP,DSTIP] [-x HEX] [-E ECN] [-T TTL]\n"
-		"                  [-r RATE] [-t] (-4 DSCP | -6 DSCP | -m TC | -e ETHERTYPE)\n");
+		"                  [-L LABELS] [-r RATE] [-t]\n"
+		"                  (-4 DSCP | -6 DSCP | -m TC | -e ETHERTYPE)\n");
 }
 
 static void die(const char *what)
@@ -157,7 +164,7 @@ static void parse_args(struct opts *o, int argc, char **argv)
 	memset(o->dst, 0xff, ETH_ALEN);
 	inet_aton("198.18.0.1", &o->ip_src);
 	inet_aton("198.18.0.2", &o->ip_dst);
-	while ((c = getopt(argc, argv, "i:c:s:d:p:v:a:x:E:T:r:t4:6:m:e:h")) != -1) {
+	while ((c = getopt(argc, argv, "i:c:s:d:p:v:a:x:E:T:L:r:t4:6:m:e:h")) != -1) {
 		switch (c) {
 		case 'i': o->dev = optarg; break;
 		case 'c': o->count = number(optarg, 10000000, "count"); break;
@@ -168,6 +175,7 @@ static void parse_args(struct opts *o, int argc, char **argv)
 		case 'x': parse_hex(o, optarg); break;
 		case 'E': o->ecn = number(optarg, 3, "ECN"); break;
 		case 'T': o->ttl = number(optarg, 255, "TTL"); break;
+		case 'L': o->labels = number(optarg, 32, "labels"); break;
 		case 'r': o->rate = number(optarg, 1000000, "rate"); break;
 		case 't': o->cputime = true; break;
 		case 'v':
@@ -190,6 +198,8 @@ static void parse_args(struct opts *o, int argc, char **argv)
 		usage(stderr);
 		exit(2);
 	}
+	if (o->labels && o->payload != P_IPV4 && o->payload != P_IPV6)
+		die("-L needs -4 or -6");
 	if (!o->count && !o->rate)
 		die("-c 0 (until stopped) needs -r");
 }
@@ -220,7 +230,8 @@ static void put16(uint8_t *p, uint16_t v)
 /* Returns the frame length. */
 static size_t build(const struct opts *o, const uint8_t *src, uint8_t *f)
 {
-	size_t off = 2 * ETH_ALEN, len = o->size;
+	size_t off = 2 * ETH_ALEN, len = o->size, stack = 4 * o->labels;
+	unsigned int i;
 	uint8_t *l3;
 
 	memset(f, 0, MAX_FRAME);
@@ -232,14 +243,23 @@ static size_t build(const struct opts *o, const uint8_t *src, uint8_t *f)
 		off += 4;
 	}
 	l3 = f + off + 2;
-	if (len < off + 2 + 40)
-		len = off + 2 + 40;
+	if (len < off + 2 + stack + 40)
+		len = off + 2 + stack + 40;
+	for (i = 0; i < o->labels; i++) {
+		uint32_t lse = (1000 + i) << 12 | 64;
+
+		if (i + 1 == o->labels)
+			lse |= 1 << 8;			/* bottom of stack */
+		put16(l3, lse >> 16);
+		put16(l3 + 2, lse);
+		l3 += 4;
+	}
 	switch (o->payload) {
 	case P_IPV4:
-		put16(f + off, ETH_P_IP);
+		put16(f + off, stack ? ETH_P_MPLS_UC : ETH_P_IP);
 		l3[0] = 0x45;
 		l3[1] = o->value << 2 | o->ecn;
-		put16(l3 + 2, len - off - 2);
+		put16(l3 + 2, len - off - 2 - stack);
 		l3[8] = o->ttl;
 		l3[9] = IP_PROTO_TEST;
 		memcpy(l3 + 12, &o->ip_src, 4);
@@ -247,10 +267,10 @@ static size_t build(const struct opts *o, const uint8_t *src, uint8_t *f)
 		put16(l3 + 10, ip_checksum(l3, 20));
 		break;
 	case P_IPV6:
-		put16(f + off, ETH_P_IPV6);
+		put16(f + off, stack ? ETH_P_MPLS_UC : ETH_P_IPV6);
 		l3[0] = 0x60 | (o->value >> 2);
 		l3[1] = (o->value & 3) << 6 | o->ecn << 4;
-		put16(l3 + 4, len - off - 2 - 40);
+		put16(l3 + 4, len - off - 2 - stack - 40);
 		l3[6] = IP_PROTO_TEST;
 		l3[7] = o->ttl;
 		l3[8] = 0x20; l3[9] = 0x01; l3[10] = 0x0d; l3[11] = 0xb8;
