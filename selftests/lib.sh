@@ -168,6 +168,38 @@ sluice_load()
 	fi
 }
 
+# The sluicectl under test; skips the script if it is not built.
+sluicectl_require()
+{
+	SLUICECTL=$REPO/userspace/sluicectl/sluicectl
+	[[ -x $SLUICECTL ]] || skip_all "$SLUICECTL is not built"
+}
+
+# Fabrics (sluicectl fabric): sluicectl and the kernel's veth and MPLS.
+fabric_require()
+{
+	local m
+
+	sluicectl_require
+	for m in veth mpls_router mpls_iptunnel; do
+		modprobe "$m" 2>/dev/null || skip_all "cannot load $m"
+	done
+}
+
+# pfc_payload ENABLE T0 .. T7: a PFC MAC control payload in hex, for
+# sendframes -e 0x8808 -x.
+pfc_payload()
+{
+	local hex t
+
+	hex=$(printf '0101%04x' "$1")
+	shift
+	for t in "$@"; do
+		hex+=$(printf '%04x' "$t")
+	done
+	echo "$hex"
+}
+
 # netns_add VAR: create a uniquely named namespace, store its name in VAR.
 netns_add()
 {

@@ -47,11 +47,7 @@ source "$(dirname "$0")/lib.sh"
 require_cmd ip tc jq ping
 sluice_load
 
-SLUICECTL=$REPO/userspace/sluicectl/sluicectl
-[[ -x $SLUICECTL ]] || skip_all "$SLUICECTL is not built"
-for m in veth mpls_router mpls_iptunnel; do
-	modprobe "$m" 2>/dev/null || skip_all "cannot load $m"
-done
+fabric_require
 
 export LC_ALL=C
 TESTBED=$SELFTESTS_DIR/topo/fc-testbed.json

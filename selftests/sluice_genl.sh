@@ -34,7 +34,7 @@ source "$(dirname "$0")/lib.sh"
 require_cmd tc ip jq nsenter setpriv
 sluice_load
 
-SLUICECTL=$REPO/userspace/sluicectl/sluicectl
+sluicectl_require
 GENLRAW=$SELFTESTS_DIR/tools/genlraw
 NLFUZZ=$SELFTESTS_DIR/tools/nlfuzz
 UNS=$SELFTESTS_DIR/tools/uns

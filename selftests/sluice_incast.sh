@@ -44,8 +44,7 @@ source "$(dirname "$0")/lib.sh"
 require_cmd tc ip
 sluice_load
 
-SLUICECTL=$REPO/userspace/sluicectl/sluicectl
-[[ -x $SLUICECTL ]] || skip_all "$SLUICECTL is not built"
+sluicectl_require
 
 SIZE=100				# bytes per frame, as the qdiscs count it
 COUNT=${SLUICE_INCAST_COUNT:-3334}	# frames per sender: 10002 in all

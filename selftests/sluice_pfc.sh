@@ -36,19 +36,6 @@ sluice_load
 PAUSE_DST=01:80:c2:00:00:01
 QUANTUM_US=512		# at 1 Mbit/s
 
-# pfc_payload ENABLE T0 .. T7: a PFC MAC control payload in hex.
-pfc_payload()
-{
-	local hex t
-
-	hex=$(printf '0101%04x' "$1")
-	shift
-	for t in "$@"; do
-		hex+=$(printf '%04x' "$t")
-	done
-	echo "$hex"
-}
-
 # pfc_to_a0 ENABLE T0 .. T7: b0 sends a PFC frame to a0.
 pfc_to_a0()
 {

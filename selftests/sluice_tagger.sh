@@ -50,8 +50,7 @@ source "$(dirname "$0")/lib.sh"
 require_cmd tc ip jq tcpdump tshark
 sluice_load
 
-SLUICECTL=$REPO/userspace/sluicectl/sluicectl
-[[ -x $SLUICECTL ]] || skip_all "$SLUICECTL is not built"
+sluicectl_require
 
 PAUSE_DST=01:80:c2:00:00:01
 FRAME=500		# bytes of every data frame, as the qdiscs count them
@@ -167,19 +166,6 @@ wait_class()
 		sleep 0.1
 	done
 	return 1
-}
-
-# pfc_payload ENABLE T0 .. T7: a PFC MAC control payload in hex.
-pfc_payload()
-{
-	local hex t
-
-	hex=$(printf '0101%04x' "$1")
-	shift
-	for t in "$@"; do
-		hex+=$(printf '%04x' "$t")
-	done
-	echo "$hex"
 }
 
 # capture NS DEV: tcpdump of IPv4 on DEV into a new file, whose name is
