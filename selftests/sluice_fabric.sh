@@ -26,6 +26,11 @@
 #                       the first two are put back), a switch's namespace
 #                       gone: each refused with its message, every switch
 #                       keeping its routes
+#   load_qdisc_options  route load with qdisc options (fabric up at 100mbit):
+#                       every switch port gets them, host ports keep theirs,
+#                       a second load changes 0 ports; options the kernel
+#                       refuses on the last switch's port (xon above the
+#                       xoff it holds) leave every port as it was
 #   fc50_up             FC with 50 switches (s = 18, k = 4) and 2 hosts per
 #                       switch up in under 60 s (the time is printed), its
 #                       fc routes loaded, all 9900 pairs answering
@@ -39,6 +44,7 @@ ALL_TESTS="
 	path_adherence
 	reload_traffic
 	load_errors
+	load_qdisc_options
 	fc50_up
 "
 
@@ -318,6 +324,57 @@ sluicectl: nothing loaded" "missing namespace"
 	check_eq "$after" "$before" "routes after the refused load"
 	out=$(sc fabric show --name $NAME | grep "^switch s4")
 	check_eq "$out" "switch s4 netns sft-s4 missing ports l4 l5 l6 l7 h0 h1 h2 h3" "fabric show"
+}
+
+# qsnap NS...: every sluice qdisc's device and options, one line per NS.
+qsnap()
+{
+	local ns
+
+	for ns in "$@"; do
+		tc -n "$ns" -j qdisc show | jq -c --arg ns "$ns" \
+			'[.[] | select(.kind == "sluice") | {ns: $ns, dev, options}]'
+	done
+}
+
+load_qdisc_options()
+{
+	local fc out sw hosts hbefore before after n
+
+	fabric_up "$TESTBED" --hosts-per-switch 1 --rate 100mbit
+	fc=$(routes "$TESTBED" fc) || { check_err 1 "route compute"; return; }
+	sw=$(for s in s1 s2 s3 s4; do echo $NAME-$s; done)
+	hosts=$(ip netns list | awk '{ print $1 }' | grep "^$NAME-" | grep -vx "$sw")
+	check_eq "$(wc -w <<<"$hosts")" "4" "host namespaces"
+	hbefore=$(qsnap $hosts)
+	n=$(qsnap $sw | jq -s '[.[][] | select(.dev | test("^[lh][0-9]+$"))] | length')
+
+	out=$(sc route load "$fc" --name $NAME --rate 10mbit --pfc 3 --xoff 50Kb --xon 47Kb --headroom 20Kb 2>&1)
+	check_err $? "route load with qdisc options: $out"
+	log_info "$out"
+	check_eq "$(tail -n 1 <<<"$out")" "qdisc options: $n ports, $n changed" "first load"
+	out=$(qsnap $sw | jq -s -c '[.[][] | select(.dev | test("^[lh][0-9]+$")) | .options | {rate, pfc, xoff, xon, headroom}] | unique')
+	check_eq "$(jq -c '.[0] | {rate, pfc}' <<<"$out")" '{"rate":10000000,"pfc":[3]}' "switch ports: rate and pfc"
+	check_eq "$(jq length <<<"$out")" "1" "switch ports: all alike: $out"
+	check_eq "$(qsnap $hosts)" "$hbefore" "host ports untouched"
+
+	out=$(sc route load "$fc" --name $NAME --rate 10mbit --pfc 3 --xoff 50Kb --xon 47Kb --headroom 20Kb 2>&1)
+	check_err $? "second load: $out"
+	check_eq "$(tail -n 1 <<<"$out")" "qdisc options: $n ports, 0 changed" "second load"
+
+	# s4's l4 holds a lower xoff: xon 45Kb goes into s1..s3, then the
+	# kernel refuses it on s4 l4; every port must be put back
+	tc -n $NAME-s4 qdisc change dev l4 root sluice xoff 44Kb xon 40Kb
+	check_err $? "tc qdisc change on s4 l4"
+	before=$(qsnap $sw $hosts)
+	out=$(sc route load "$fc" --name $NAME --xon 45Kb 2>&1)
+	check_eq "$?" "1" "refused options: exit status"
+	log_info "$out"
+	[[ $out == "sluicectl: switch s4: port l4: qdisc options refused: Invalid argument: "*"xon must not be above xoff"*"
+sluicectl: nothing changed: every switch holds the routes and qdisc options it held" ]]
+	check_err $? "refused options: $out"
+	after=$(qsnap $sw $hosts)
+	check_eq "$after" "$before" "qdisc options after the refused load"
 }
 
 fc50_up()

@@ -23,6 +23,7 @@
 #include "jout.h"
 #include "load.h"
 #include "opts.h"
+#include "qdisc_args.h"
 #include "sluicectl.h"
 
 static int up_main(const struct command *cmd, int argc, char **argv);
@@ -34,11 +35,7 @@ static int stats_main(const struct command *cmd, int argc, char **argv);
 static const struct command fabric_commands[] = {
 	{ "up", up_main, "Bring a fabric of namespaces up from a topology",
 	  "TOPOLOGY [--name NAME] [--hosts-per-switch H] [--no-qdisc]\n"
-	  "\t[--rate RATE] [--pfc PRIOS] [--xoff { BYTES | auto }] [--xon BYTES] [--headroom BYTES]\n"
-	  "\t[--cable METRES] [--mtu BYTES] [--limit BYTES] [--classes N]\n"
-	  "\t[--tag { priority | pcp | dscp | mpls-tc }] [--default CLASS] [--pause-rx { on | off }]\n"
-	  "\t[--pause-time QUANTA] [--pcp-map MAP] [--dscp-map MAP] [--mpls-tc-map MAP]\n"
-	  "\t[--prio-map MAP] [-v | --verbose] [-j | --json]", "fabric" },
+	  QDISC_OPTS_USAGE " [-v | --verbose] [-j | --json]", "fabric" },
 	{ "down", down_main, "Remove a fabric's namespaces, also after a crash",
 	  "[--name NAME] [-j | --json]", "fabric" },
 	{ "show", show_main, "List a fabric's switches, hosts and links",
@@ -59,14 +56,9 @@ int fabric_main(const struct command *cmd, int argc, char **argv)
 
 enum opt_id {
 	OPT_NAME, OPT_HOSTS, OPT_NO_QDISC, OPT_VERBOSE, OPT_JSON,
-	/* the qdisc's options, as tc takes them without the dashes */
+	/* the qdisc's options (qdisc_args.h) */
 	OPT_Q_FIRST,
-	OPT_RATE = OPT_Q_FIRST, OPT_PFC, OPT_XON, OPT_HEADROOM, OPT_LIMIT,
-	OPT_CLASSES, OPT_TAG, OPT_DEFAULT, OPT_PAUSE_RX, OPT_PAUSE_TIME,
-	OPT_PCP_MAP, OPT_DSCP_MAP, OPT_MPLS_TC_MAP, OPT_PRIO_MAP,
-	/* "xoff auto [cable M] [mtu B]" goes last, in that order */
-	OPT_XOFF, OPT_CABLE, OPT_MTU,
-	N_OPTS,
+	N_OPTS = OPT_Q_FIRST + N_QOPTS,
 };
 
 static const struct opt opts[] = {
@@ -75,26 +67,10 @@ static const struct opt opts[] = {
 	[OPT_NO_QDISC]		= { "--no-qdisc", NULL, false },
 	[OPT_VERBOSE]		= { "--verbose", "-v", false },
 	[OPT_JSON]		= { "--json", "-j", false },
-	[OPT_RATE]		= { "--rate", NULL, true },
-	[OPT_PFC]		= { "--pfc", NULL, true },
-	[OPT_XON]		= { "--xon", NULL, true },
-	[OPT_HEADROOM]		= { "--headroom", NULL, true },
-	[OPT_LIMIT]		= { "--limit", NULL, true },
-	[OPT_CLASSES]		= { "--classes", NULL, true },
-	[OPT_TAG]		= { "--tag", NULL, true },
-	[OPT_DEFAULT]		= { "--default", NULL, true },
-	[OPT_PAUSE_RX]		= { "--pause-rx", NULL, true },
-	[OPT_PAUSE_TIME]	= { "--pause-time", NULL, true },
-	[OPT_PCP_MAP]		= { "--pcp-map", NULL, true },
-	[OPT_DSCP_MAP]		= { "--dscp-map", NULL, true },
-	[OPT_MPLS_TC_MAP]	= { "--mpls-tc-map", NULL, true },
-	[OPT_PRIO_MAP]		= { "--prio-map", NULL, true },
-	[OPT_XOFF]		= { "--xoff", NULL, true },
-	[OPT_CABLE]		= { "--cable", NULL, true },
-	[OPT_MTU]		= { "--mtu", NULL, true },
+	QDISC_OPTS(OPT_Q_FIRST),
 };
 
-#define Q_OPTS		(((1u << N_OPTS) - 1) & ~((1u << OPT_Q_FIRST) - 1))
+#define Q_OPTS		QDISC_OPTS_BITS(OPT_Q_FIRST)
 
 struct args {
 	const char	*val[N_OPTS];
@@ -122,80 +98,6 @@ static int parse(const struct command *cmd, int argc, char **argv,
 		  SLUICE_FABRIC_DEFAULT_NAME;
 	if (sluice_fabric_name_check(a->name, msg, sizeof(msg)))
 		return sub_usage_error(cmd, "--name: %s", msg);
-	return 0;
-}
-
-/* Appends @word to the qdisc's words; false if they do not fit. */
-static bool add_word(char *buf, size_t len, const char *word)
-{
-	size_t at = strlen(buf);
-	int n = snprintf(buf + at, len - at, "%s%s", at ? " " : "", word);
-
-	return n >= 0 && (size_t)n < len - at;
-}
-
-/*
- * The qdisc's options as tc would take them, from --OPTION VALUE: "rate
- * 100mbit pfc 3 ...", a map's value split into its entries.
- */
-static int qdisc_words(const struct command *cmd, const struct args *a,
-		       char *buf, size_t len)
-{
-	char value[FABRIC_QDISC_MAX], *tok, *save;
-	int k;
-
-	buf[0] = '\0';
-	if ((a->val[OPT_CABLE] || a->val[OPT_MTU]) &&
-	    (!a->val[OPT_XOFF] || strcmp(a->val[OPT_XOFF], "auto")))
-		return sub_usage_error(cmd, "--cable and --mtu go with --xoff auto");
-	for (k = OPT_Q_FIRST; k < N_OPTS; k++) {
-		if (!a->val[k])
-			continue;
-		if (!add_word(buf, len, opts[k].name + 2))
-			return sub_usage_error(cmd, "too many qdisc options");
-		snprintf(value, sizeof(value), "%s", a->val[k]);
-		for (tok = strtok_r(value, " \t", &save); tok;
-		     tok = strtok_r(NULL, " \t", &save))
-			if (!add_word(buf, len, tok))
-				return sub_usage_error(cmd, "too many qdisc options");
-	}
-	return 0;
-}
-
-/* Parses the qdisc words once per kind of port, with its MTU. */
-static int qdisc_opts(const char *words, struct sluice_fabric_qdisc *q)
-{
-	static const struct {
-		const char	*what;
-		uint32_t	mtu;
-	} kinds[] = {
-		{ "link ports", SLUICE_FABRIC_LINK_MTU },
-		{ "host ports", SLUICE_FABRIC_HOST_MTU },
-	};
-	char buf[FABRIC_QDISC_MAX], *argv[FABRIC_QDISC_MAX / 2], *save;
-	char err[SLUICE_ERRLEN];
-	struct sluice_qopt *o;
-	int argc, ret;
-	size_t k;
-
-	for (k = 0; k < ARRAY_SIZE(kinds); k++) {
-		o = k ? &q->host : &q->link;
-		snprintf(buf, sizeof(buf), "%s", words);
-		argc = 0;
-		for (argv[argc] = strtok_r(buf, " ", &save); argv[argc];
-		     argv[++argc] = strtok_r(NULL, " ", &save))
-			;
-		ret = sluice_qopt_parse(o, argc, argv, err, sizeof(err));
-		if (!ret)
-			ret = sluice_qopt_xoff_auto(o, kinds[k].what,
-						    kinds[k].mtu, err,
-						    sizeof(err));
-		if (ret) {
-			fprintf(stderr, "sluicectl: qdisc options: %s\n", err);
-			return EXIT_USAGE;
-		}
-	}
-	q->enabled = true;
 	return 0;
 }
 
@@ -275,14 +177,15 @@ static int up_main(const struct command *cmd, int argc, char **argv)
 					       SLUICE_FABRIC_HOSTS_MAX);
 		s.hosts_per_switch = h;
 	}
-	ret = qdisc_words(cmd, &a, s.qdisc_args, sizeof(s.qdisc_args));
+	ret = qdisc_args_words(cmd, opts + OPT_Q_FIRST, a.val + OPT_Q_FIRST,
+			       s.qdisc_args, sizeof(s.qdisc_args));
 	if (ret)
 		return ret;
 	if (a.val[OPT_NO_QDISC] && s.qdisc_args[0])
 		return sub_usage_error(cmd, "--no-qdisc takes no qdisc options");
 	s.qdisc = !a.val[OPT_NO_QDISC];
 	if (s.qdisc) {
-		ret = qdisc_opts(s.qdisc_args, &q);
+		ret = qdisc_args_parse(s.qdisc_args, &q);
 		if (ret)
 			return ret;
 	}

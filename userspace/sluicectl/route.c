@@ -18,6 +18,7 @@
 #include "jout.h"
 #include "load.h"
 #include "opts.h"
+#include "qdisc_args.h"
 #include "sluicectl.h"
 
 /* Exit code of "route check" when the set has a CBD. */

@@ -30,6 +30,7 @@
 #include "jout.h"
 #include "load.h"
 #include "opts.h"
+#include "qdisc_args.h"
 #include "route_tags.h"
 #include "sluicectl.h"
 
@@ -38,7 +39,10 @@
 
 enum opt_id {
 	OPT_NAME, OPT_SWITCH, OPT_TOPO, OPT_NETNS, OPT_LOCAL, OPT_VERBOSE,
-	OPT_JSON, OPT_TAGS, OPT_TAG_SOURCE, N_OPTS,
+	OPT_JSON, OPT_TAGS, OPT_TAG_SOURCE,
+	/* "route load": each switch port's qdisc options (qdisc_args.h) */
+	OPT_Q_FIRST,
+	N_OPTS = OPT_Q_FIRST + N_QOPTS,
 };
 
 static const struct opt opts[] = {
@@ -51,6 +55,7 @@ static const struct opt opts[] = {
 	[OPT_JSON]	= { "--json", "-j", false },
 	[OPT_TAGS]	= { "--tags", NULL, true },
 	[OPT_TAG_SOURCE] = { "--tag-source", NULL, true },
+	QDISC_OPTS(OPT_Q_FIRST),
 };
 
 struct target {
@@ -59,6 +64,9 @@ struct target {
 	struct sluice_rtnl	*rt;
 	struct sluice_lroutes	want, have;
 	struct sluice_ldiff	d;
+	struct sluice_port_qdisc *ports;	/* switch ports, as they were */
+	uint32_t		n_ports;
+	bool			q_sent;		/* changes sent: put back */
 };
 
 struct ctx {
@@ -76,6 +84,13 @@ struct ctx {
 	uint32_t		n;
 	int			self;
 	struct rtags		tags;
+	bool			qdisc;		/* qdisc options given */
+	bool			q_limit;	/* --limit among them */
+	struct sluice_fabric_qdisc q;
+	unsigned char		q_link[SLUICE_QOPT_DUMP_MAX];
+	unsigned char		q_host[SLUICE_QOPT_DUMP_MAX];
+	size_t			len_link, len_host;
+	uint32_t		q_ports, q_changed;
 };
 
 static int parse(struct ctx *c, int argc, char **argv, unsigned int allowed,
@@ -203,6 +218,7 @@ static void teardown(struct ctx *c)
 		sluice_lroutes_free(&c->t[u].want);
 		sluice_lroutes_free(&c->t[u].have);
 		sluice_ldiff_free(&c->t[u].d);
+		free(c->t[u].ports);
 	}
 	free(c->t);
 	rtags_free(&c->tags);
@@ -385,6 +401,213 @@ static int apply(struct ctx *c)
 	return EXIT_RUNTIME;
 }
 
+
+/* The qdisc options of "route load", as "fabric up" takes them. */
+static int parse_qdisc(struct ctx *c)
+{
+	char words[FABRIC_QDISC_MAX];
+	int ret;
+
+	ret = qdisc_args_words(c->cmd, opts + OPT_Q_FIRST, c->val + OPT_Q_FIRST,
+			       words, sizeof(words));
+	if (ret || !words[0])
+		return ret;
+	ret = qdisc_args_parse(words, &c->q);
+	if (ret)
+		return ret;
+	ret = sluice_qopt_encode(&c->q.link, c->q_link, sizeof(c->q_link),
+				 &c->len_link);
+	if (!ret)
+		ret = sluice_qopt_encode(&c->q.host, c->q_host,
+					 sizeof(c->q_host), &c->len_host);
+	if (ret) {
+		fprintf(stderr, "sluicectl: cannot encode the qdisc options: %s\n",
+			strerror(-ret));
+		return EXIT_RUNTIME;
+	}
+	c->qdisc = true;
+	c->q_limit = c->val[OPT_Q_FIRST + QOPT_LIMIT];
+	return 0;
+}
+
+/* A switch port: l<LINK> (to a switch) or h<I> (to a host). */
+static int port_kind(const char *dev)
+{
+	size_t n;
+
+	if (dev[0] != 'l' && dev[0] != 'h')
+		return 0;
+	n = strspn(dev + 1, "0123456789");
+	return n && !dev[1 + n] ? dev[0] : 0;
+}
+
+/* Each switch's ports and their qdisc options as they are. */
+static int prepare_qdiscs(struct ctx *c)
+{
+	struct sluice_port_qdisc *all;
+	char err[SLUICE_ERRLEN];
+	struct target *t;
+	uint32_t u, k, n;
+
+	for (u = 0; c->qdisc && u < c->n; u++) {
+		t = &c->t[u];
+		if (sluice_port_qdiscs_read(t->rt, &all, &n, err, sizeof(err))) {
+			fprintf(stderr, "sluicectl: switch %s: %s\n",
+				node_name(c, t), err);
+			fputs("sluicectl: nothing loaded\n", stderr);
+			return EXIT_RUNTIME;
+		}
+		t->ports = all;
+		for (k = 0; k < n; k++)
+			if (port_kind(all[k].dev))
+				all[t->n_ports++] = all[k];
+		if (!t->n_ports) {
+			fprintf(stderr, "sluicectl: switch %s: no port has a sluice qdisc to change\n",
+				node_name(c, t));
+			fputs("sluicectl: nothing loaded\n", stderr);
+			return EXIT_RUNTIME;
+		}
+		c->q_ports += t->n_ports;
+	}
+	return 0;
+}
+
+/* Puts every port of switch @t back as it was; false if it could not. */
+static bool restore_qdiscs(struct ctx *c, struct target *t)
+{
+	struct sluice_qchange *ch;
+	struct sluice_kfail fail;
+	char err[SLUICE_ERRLEN];
+	unsigned char *buf;
+	uint32_t k;
+	bool ok = true;
+	int ret;
+
+	ch = calloc(t->n_ports, sizeof(*ch));
+	buf = malloc((size_t)t->n_ports * SLUICE_QOPT_DUMP_MAX);
+	if (!ch || !buf) {
+		free(ch);
+		free(buf);
+		return false;
+	}
+	for (k = 0; ok && k < t->n_ports; k++) {
+		ch[k].ifindex = t->ports[k].ifindex;
+		ch[k].handle = t->ports[k].handle;
+		ch[k].opts = buf + (size_t)k * SLUICE_QOPT_DUMP_MAX;
+		ok = !sluice_qopt_restorable(&t->ports[k], c->q_limit,
+					     buf + (size_t)k * SLUICE_QOPT_DUMP_MAX,
+					     SLUICE_QOPT_DUMP_MAX, &ch[k].len);
+	}
+	if (ok) {
+		ret = sluice_port_qdiscs_change(t->rt, ch, t->n_ports, &fail,
+						err, sizeof(err));
+		if (ret == -EREMOTEIO)
+			fprintf(stderr, "sluicectl: switch %s: port %s: putting its qdisc options back: %s%s%s\n",
+				node_name(c, t), t->ports[fail.op].dev,
+				strerror(-fail.error), fail.extack[0] ? ": " : "",
+				fail.extack);
+		else if (ret)
+			fprintf(stderr, "sluicectl: switch %s: %s\n",
+				node_name(c, t), err);
+		ok = !ret;
+	}
+	free(ch);
+	free(buf);
+	if (ok)
+		t->q_sent = false;
+	else
+		fprintf(stderr, "sluicectl: switch %s: could not restore its qdisc options\n",
+			node_name(c, t));
+	return ok;
+}
+
+static bool restore_all_qdiscs(struct ctx *c)
+{
+	bool ok = true;
+	uint32_t u;
+
+	for (u = 0; u < c->n; u++)
+		if (c->t[u].q_sent)
+			ok &= restore_qdiscs(c, &c->t[u]);
+	return ok;
+}
+
+/* Every switch port gets the new options; on a refusal all are put back. */
+static int apply_qdiscs(struct ctx *c)
+{
+	struct sluice_qchange *ch;
+	struct sluice_kfail fail;
+	char err[SLUICE_ERRLEN];
+	struct target *t;
+	uint32_t u, k;
+	bool link;
+	int ret = 0;
+
+	for (u = 0; c->qdisc && !ret && u < c->n; u++) {
+		t = &c->t[u];
+		ch = calloc(t->n_ports, sizeof(*ch));
+		if (!ch) {
+			fputs("sluicectl: out of memory\n", stderr);
+			ret = EXIT_RUNTIME;
+			break;
+		}
+		for (k = 0; k < t->n_ports; k++) {
+			link = port_kind(t->ports[k].dev) == 'l';
+			ch[k].ifindex = t->ports[k].ifindex;
+			ch[k].handle = t->ports[k].handle;
+			ch[k].opts = link ? c->q_link : c->q_host;
+			ch[k].len = link ? c->len_link : c->len_host;
+		}
+		t->q_sent = true;
+		ret = sluice_port_qdiscs_change(t->rt, ch, t->n_ports, &fail,
+						err, sizeof(err));
+		free(ch);
+		if (ret == -EREMOTEIO)
+			fprintf(stderr, "sluicectl: switch %s: port %s: qdisc options refused: %s%s%s\n",
+				node_name(c, t), t->ports[fail.op].dev,
+				strerror(-fail.error), fail.extack[0] ? ": " : "",
+				fail.extack);
+		else if (ret)
+			fprintf(stderr, "sluicectl: switch %s: %s\n",
+				node_name(c, t), err);
+		if (ret)
+			ret = EXIT_RUNTIME;
+	}
+	if (ret && restore_all_qdiscs(c))
+		fprintf(stderr, "sluicectl: nothing changed: %s\n",
+			c->n > 1 ? "every switch holds the routes and qdisc options it held" :
+			"the switch holds the routes and qdisc options it held");
+	return ret;
+}
+
+/* The ports whose options differ from what they were. */
+static int count_qdiscs(struct ctx *c)
+{
+	struct sluice_port_qdisc *now;
+	char err[SLUICE_ERRLEN];
+	struct target *t;
+	uint32_t u, k, j, n;
+
+	for (u = 0; c->qdisc && u < c->n; u++) {
+		t = &c->t[u];
+		if (sluice_port_qdiscs_read(t->rt, &now, &n, err, sizeof(err))) {
+			fprintf(stderr, "sluicectl: switch %s: %s\n",
+				node_name(c, t), err);
+			return EXIT_RUNTIME;
+		}
+		for (k = 0; k < t->n_ports; k++) {
+			for (j = 0; j < n; j++)
+				if (now[j].ifindex == t->ports[k].ifindex)
+					break;
+			if (j == n || now[j].len != t->ports[k].len ||
+			    memcmp(now[j].opts, t->ports[k].opts, now[j].len))
+				c->q_changed++;
+		}
+		free(now);
+	}
+	return 0;
+}
+
 /* The tag tables, then the routes: all or nothing. */
 static int apply_all(struct ctx *c)
 {
@@ -428,6 +651,7 @@ static json_object *switch_json(const struct ctx *c, const struct target *t)
 
 	if (e && jadd(e, "switch", json_object_new_string(node_name(c, t))) &&
 	    jadd(e, "routes", jnum(t->want.n_routes)) &&
+	    (!c->qdisc || jadd(e, "qdisc_ports", jnum(t->n_ports))) &&
 	    jadd(e, "added", jnum(t->d.added)) &&
 	    jadd(e, "replaced", jnum(t->d.replaced)) &&
 	    jadd(e, "deleted", jnum(t->d.deleted)) &&
@@ -462,6 +686,9 @@ static int print_result(const struct ctx *c, const char *verb, bool json,
 		       (unsigned long long)tot.added,
 		       (unsigned long long)tot.replaced,
 		       (unsigned long long)tot.deleted);
+		if (c->qdisc)
+			printf("qdisc options: %u ports, %u changed\n",
+			       c->q_ports, c->q_changed);
 		return 0;
 	}
 	o = json_object_new_object();
@@ -472,6 +699,8 @@ static int print_result(const struct ctx *c, const char *verb, bool json,
 	     jadd(o, "replaced", jnum(tot.replaced)) &&
 	     jadd(o, "deleted", jnum(tot.deleted)) &&
 	     jadd(o, "unchanged", jnum(tot.unchanged)) &&
+	     (!c->qdisc || jadd(o, "qdisc_ports", jnum(c->q_ports))) &&
+	     (!c->qdisc || jadd(o, "qdisc_changed", jnum(c->q_changed))) &&
 	     jadd(o, "per_switch", arr = json_object_new_array());
 	for (u = 0; ok && u < c->n; u++)
 		ok = !json_object_array_add(arr, switch_json(c, &c->t[u]));
@@ -491,16 +720,30 @@ int route_load_main(const struct command *cmd, int argc, char **argv)
 	ret = parse(&c, argc, argv, OPT_BIT(OPT_NAME) | OPT_BIT(OPT_SWITCH) |
 		    OPT_BIT(OPT_TOPO) | OPT_BIT(OPT_NETNS) |
 		    OPT_BIT(OPT_VERBOSE) | OPT_BIT(OPT_JSON) | OPT_BIT(OPT_TAGS) |
-		    OPT_BIT(OPT_TAG_SOURCE), true);
+		    OPT_BIT(OPT_TAG_SOURCE) | QDISC_OPTS_BITS(OPT_Q_FIRST), true);
 	if (ret)
 		return ret < 0 ? 0 : ret;
+	ret = parse_qdisc(&c);
+	if (ret)
+		return ret;
 	ret = setup(&c, true);
 	if (!ret)
 		ret = prepare(&c, true, "loaded");
 	if (!ret)
 		ret = prepare_tags(&c, false);
 	if (!ret)
+		ret = prepare_qdiscs(&c);
+	/* the qdiscs first: the kernel refuses options it cannot check here */
+	if (!ret)
+		ret = apply_qdiscs(&c);
+	if (!ret) {
 		ret = apply_all(&c);
+		if (ret && !restore_all_qdiscs(&c))
+			fputs("sluicectl: the qdisc options of some switches could not be restored\n",
+			      stderr);
+	}
+	if (!ret)
+		ret = count_qdiscs(&c);
 	if (!ret)
 		ret = print_result(&c, "loaded", c.val[OPT_JSON],
 				   c.val[OPT_VERBOSE]);

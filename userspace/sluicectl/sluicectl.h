@@ -56,9 +56,12 @@ int fabric_ping_main(const struct command *cmd, int argc, char **argv);
 /* route load, unload and show (route_kernel.c), in route.c's table */
 #define ROUTE_LOAD_USAGE \
 	"ROUTES [--name NAME] [--switch NODE] [--tags TAGFILE [--tag-source SOURCE]]\n" \
-	"\t[-v | --verbose] [-j | --json]\n" \
+	"\t[-v | --verbose] [-j | --json] [QDISC OPTIONS]\n" \
 	"\tROUTES --topo FILE --switch NODE [--netns NS] [--tags TAGFILE [--tag-source SOURCE]]\n" \
-	"\t[-v | --verbose] [-j | --json]"
+	"\t[-v | --verbose] [-j | --json] [QDISC OPTIONS]\n" \
+	"QDISC OPTIONS change the sluice qdisc of every switch port (l<LINK>, h<I>;\n" \
+	"not the hosts'), as \"fabric up\" takes them, all put back if anything fails:\n" \
+	QDISC_OPTS_USAGE
 #define ROUTE_UNLOAD_USAGE \
 	"[--name NAME] [--switch NODE] [-j | --json] | --local [--netns NS] [-j | --json]"
 #define ROUTE_SHOW_USAGE \

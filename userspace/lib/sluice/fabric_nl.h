@@ -117,4 +117,33 @@ int sluice_port_counters_read(struct sluice_rtnl *r,
 			   struct sluice_port_counters **ports, uint32_t *n,
 			   char *err, size_t errlen);
 
+/* A port's root sluice qdisc and its options, as the kernel dumps them. */
+#define SLUICE_QOPT_DUMP_MAX	2048
+
+struct sluice_port_qdisc {
+	char		dev[SLUICE_IFNAME_MAX];
+	int		ifindex;
+	uint32_t	handle;
+	size_t		len;
+	unsigned char	opts[SLUICE_QOPT_DUMP_MAX];	/* inside TCA_OPTIONS */
+};
+
+/* A "tc qdisc change": the attributes to nest in TCA_OPTIONS. */
+struct sluice_qchange {
+	int		ifindex;
+	uint32_t	handle;
+	const void	*opts;
+	size_t		len;
+};
+
+int sluice_port_qdiscs_read(struct sluice_rtnl *r,
+			    struct sluice_port_qdisc **ports, uint32_t *n,
+			    char *err, size_t errlen);
+int sluice_qopt_restorable(const struct sluice_port_qdisc *p, bool with_limit,
+			   void *buf, size_t len, size_t *used);
+int sluice_port_qdiscs_change(struct sluice_rtnl *r,
+			      const struct sluice_qchange *c, uint32_t n,
+			      struct sluice_kfail *fail, char *err,
+			      size_t errlen);
+
 #endif /* _SLUICE_FABRIC_NL_H */
