@@ -117,6 +117,22 @@ static void test_usage(void)
 	RUN(&r, "route", "--help");
 	KTAP_EXPECT_INT(r.status, 0);
 	KTAP_EXPECT(strstr(r.out, "sluicectl route load ROUTES [--name NAME]"));
+	/* route load's qdisc options: parsed as fabric up parses them */
+	RUN(&r, "route", "load", "r", "--cable", "5");
+	KTAP_EXPECT_INT(r.status, 2);
+	KTAP_EXPECT(strstr(r.err, "--cable and --mtu go with --xoff auto"));
+	RUN(&r, "route", "load", "r", "--xon", "2Kb", "--xoff", "1Kb");
+	KTAP_EXPECT_INT(r.status, 2);
+	KTAP_EXPECT(strstr(r.err, "sluicectl: qdisc options: \"xon\" must be at most \"xoff\""));
+	RUN(&r, "route", "load", "r", "--pfc", "3", "--rate", "0");
+	KTAP_EXPECT_INT(r.status, 2);
+	KTAP_EXPECT(strstr(r.err, "sluicectl: qdisc options: \"pfc 3\" needs a \"rate\" above 0"));
+	RUN(&r, "route", "unload", "--rate", "10mbit");
+	KTAP_EXPECT_INT(r.status, 2);
+	RUN(&r, "route", "load", "--help");
+	KTAP_EXPECT_INT(r.status, 0);
+	KTAP_EXPECT(strstr(r.out, "QDISC OPTIONS change the sluice qdisc of every switch port"));
+	KTAP_EXPECT(strstr(r.out, "[--rate RATE] [--pfc PRIOS] [--xoff { BYTES | auto }]"));
 	ktap_result("usage");
 }
 
