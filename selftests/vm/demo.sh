@@ -11,11 +11,20 @@
 #   2. FC's routes, checked free of cyclic buffer dependencies - and ECMP's,
 #      which have one, for contrast
 #   3. the fabric: a namespace per switch and per host, veths, a sluice
-#      qdisc on every port (100 Mbit/s, PFC on priority 3, XOFF 50 KB and
+#      qdisc on every port (1 Mbit/s, PFC on priority 3, XOFF 50 KB and
 #      XON 47 KB as on the paper's testbed)
 #   4. the routes loaded into the switches as MPLS label stacks
-#   5. all-pairs connectivity, and live per-port, per-class counters while
-#      hosts send in priorities 0 and 3
+#   5. all-pairs connectivity
+#   6. traffic in the lossless class (DSCP 24: class and priority 3) and
+#      the best-effort class (DSCP 0: class 0), two flows of each meeting
+#      at one host port, and the switches' live per-port, per-priority
+#      counters (sluicectl -n NS stats -j, made a table by jq) while it
+#      runs; then the lossless frames dropped in the fabric, measured: the
+#      demo fails if there are any
+#   7. the routes unloaded, the fabric down
+#
+# Every command is printed as "$ command" before it runs, so that it can be
+# repeated by hand (the fabric is "demo": switch X's namespace is demo-X).
 #
 # Natively, on a machine that loads modules: the same script, as root,
 # with sch_sluice, veth, mpls_router and mpls_iptunnel loaded.
@@ -28,9 +37,12 @@ export PATH=$REPO/userspace/sluicectl:$PATH
 TOPO=$REPO/selftests/topo/fc-testbed.json
 WORK=$(mktemp -d)
 NAME=demo
+SWITCHES="s1 s2 s3 s4"
+LL=3		# the lossless priority and class; DSCP 24 = TOS 0x60
+START=$SECONDS
 
 say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
-run() { echo "# $*"; "$@"; }
+run() { echo "\$ $*"; "$@"; }
 
 for m in veth mpls_router mpls_iptunnel; do
 	modprobe "$m"
@@ -46,18 +58,28 @@ say "FC's testbed (Fig. 4a): 4 switches, virtual layers of 1, 2, 1 ports, 4 host
 run sluicectl topo show "$TOPO"
 
 say "FC's edge-disjoint virtual up-down routes, free of cyclic buffer dependencies"
-run sluicectl route compute --topo "$TOPO" --algo fc -o fc.routes
+# (2>/dev/null: only the progress meter goes to stderr)
+run sluicectl route compute --topo "$TOPO" --algo fc -o fc.routes 2>/dev/null
 run sluicectl route stats --topo "$TOPO" fc.routes
 run sluicectl route check --topo "$TOPO" fc.routes
-sed -n '/^s1 /p' fc.routes
+echo "\$ grep '^s1 ' fc.routes    # s1's paths to each switch, as link ids"
+grep '^s1 ' fc.routes
 
 say "ECMP on the same switches: the 4-cycle of FC's Fig. 2, a deadlock waiting to happen"
-run sluicectl route compute --topo "$TOPO" --algo ecmp -o ecmp.routes
-run sluicectl route check --topo "$TOPO" ecmp.routes || echo "(exit $?: a CBD)"
+run sluicectl route compute --topo "$TOPO" --algo ecmp -o ecmp.routes 2>/dev/null
+rc=0
+run sluicectl route check --topo "$TOPO" ecmp.routes || rc=$?
+if [ $rc != 3 ]; then
+	echo "demo: FAILED: ECMP's routes should have a CBD (exit 3), got exit $rc"
+	exit 1
+fi
+echo "(exit 3: a cyclic buffer dependency)"
 
-say "The fabric: 20 namespaces, 24 veths, a sluice qdisc on all 48 ports"
-run sluicectl fabric up "$TOPO" --name $NAME --rate 100mbit --pfc 3 \
-	--xoff 50Kb --xon 47Kb --headroom 20Kb -v
+say "The fabric: 20 namespaces, 24 veths, a sluice qdisc on all 48 ports, PFC on priority $LL"
+# 1 Mbit/s ports, slow enough for the VM (TCG) to fill: two flows into
+# one port are twice what it takes, so the lossless class has to pause.
+run sluicectl fabric up "$TOPO" --name $NAME --rate 1mbit --pfc $LL \
+	--xoff 50Kb --xon 47Kb --headroom 20Kb
 run sluicectl fabric show --name $NAME
 
 say "FC's routes into the switches: a label route per port, a label stack per path"
@@ -67,50 +89,111 @@ run ip -n $NAME-s1 route show proto 177
 run sluicectl route load fc.routes --name $NAME
 run sluicectl route show fc.routes --name $NAME
 
-say "All-pairs connectivity: 16 hosts, 240 pairs"
+say "All-pairs connectivity: 16 hosts, 240 pairs, 3 pings each"
 run sluicectl fabric ping --name $NAME --count 3
-run sluicectl fabric exec --name $NAME s1-h0 -- ping -c 3 -i 0.2 10.0.2.1
 
-say "Live per-port, per-class counters: DSCP 24 (class 3, lossless) and DSCP 0 (class 0)"
-# Ports classify by DSCP: frames that still carry labels (MPLS TC 0, no
-# DSCP in sight) go to the default class until Tagger's tables are loaded;
-# the last hop of a path and host ports see plain IPv4.
-sluicectl fabric stats --name $NAME -j >before.json
-flows=("s1-h0 10.0.2.1 0x60" "s2-h1 10.0.3.3 0x60" "s3-h2 10.0.0.5 0x00"
-       "s4-h3 10.0.1.7 0x00")
+say "Traffic: lossless (DSCP 24, priority $LL) and best effort (DSCP 0, class 0)"
+# One-way IPv4 frames (protocol 253, which hosts drop quietly) from
+# sendframes: two lossless senders meet at s3's port h0, two best-effort
+# ones at s1's h2; each 1442-byte frames 85 a second (about its own 1 Mbit/s
+# port), so each of the two ports gets twice what it can send.
+export PATH=$REPO/selftests/tools:$PATH
+COUNT=400
+flows=("s1 0 s3 0 24" "s2 1 s3 0 24" "s3 2 s1 2 0" "s4 3 s1 2 0")
+ip4() { echo "10.0.$((${1#s} - 1)).$((2 * $2 + 1))"; }
+# frames delivered by the two ports the flows meet at, before
+delivered() {
+	echo $(($(sluicectl -n $NAME-s3 stats -j h0 | jq ".[0].prios[$LL].packets") - ll0))" lossless" \
+	     $(($(sluicectl -n $NAME-s1 stats -j h2 | jq '.[0].prios[0].packets') - be0))" best-effort"
+}
+ll0=0 be0=0
+read -r ll0 _ be0 _ < <(delivered)
 pids=()
 for f in "${flows[@]}"; do
-	read -r src dst tos <<<"$f"
-	echo "# $src -> $dst, TOS $tos: 400 pings, 100 a second"
-	sluicectl fabric exec --name $NAME "$src" -- \
-		ping -q -c 400 -i 0.01 -Q "$tos" "$dst" >"ping.$src" 2>&1 &
+	read -r sw h dsw dh dscp <<<"$f"
+	echo "\$ ip -n $NAME-$sw -j link show h$h | jq -r '.[0].address'    # the switch port's MAC"
+	mac=$(ip -n $NAME-$sw -j link show h$h | jq -r '.[0].address')
+	echo "$mac"
+	cmd=(sluicectl fabric exec --name $NAME $sw-h$h -- sendframes -i eth0
+	     -d "$mac" -a "$(ip4 $sw $h),$(ip4 $dsw $dh)" -4 "$dscp"
+	     -s 1442 -c $COUNT -r 85)
+	echo "\$ ${cmd[*]} &    # $sw-h$h -> $dsw-h$dh"
+	"${cmd[@]}" >"send.$sw-h$h" 2>&1 &
 	pids+=($!)
 done
-for i in 1 2 3; do
-	sleep 1.5
-	echo "-- snapshot $i: switch ports that sent, packets per class since the start"
-	sluicectl fabric stats --name $NAME -j | jq -r --slurpfile b before.json '
-		($b[0] | map({key: (.node + "/" + .dev), value: .}) | from_entries) as $old
-		| .[] | (.node + "/" + .dev) as $k
-		| select(.tx_packets - $old[$k].tx_packets > 0)
-		| "  \($k)\tsent \(.tx_packets - $old[$k].tx_packets)\t" +
-		  ([.classes[] | select(.packets - $old[$k].classes[.class].packets > 0)
-		    | "class \(.class): \(.packets - $old[$k].classes[.class].packets)"] | join(", "))'
+
+# One row per switch port: class 0's packets sent and dropped; the lossless
+# class's packets sent and dropped, the peak bytes its ingress priority held
+# on the port (XOFF at 51200), the PAUSEs the port sent (xoff_tx) and
+# received (pfc_rx) for it; the port's headroom drops.
+cat >table.jq <<EOF
+.[] | [\$sw + "/" + .ifname,
+       .prios[0].packets, .prios[0].drops,
+       .prios[$LL].packets, .prios[$LL].drops, .prios[$LL].ingress_peak,
+       .prios[$LL].xoff_tx, .prios[$LL].pfc_rx, .headroom_drops] | @tsv
+EOF
+table() {
+	{
+		printf 'port\tc0_sent\tc0_drop\tc%d_sent\tc%d_drop\tp%d_peak\tp%d_xoff_tx\tp%d_pfc_rx\thr_drop\n' \
+			$LL $LL $LL $LL $LL
+		for s in $SWITCHES; do
+			sluicectl -n $NAME-$s stats -j | jq -r --arg sw $s -f table.jq
+		done
+	} | column -t
+}
+echo "\$ cat table.jq"
+cat table.jq
+echo "\$ for s in $SWITCHES; do sluicectl -n $NAME-\$s stats -j | jq -r --arg sw \$s -f table.jq; done | column -t"
+sleep 1
+for i in 1 2; do
+	say "Live counters, snapshot $i ($((SECONDS - START)) s into the demo)"
+	table
 done
 wait "${pids[@]}"
 for f in "${flows[@]}"; do
-	read -r src _ <<<"$f"
-	echo "$src: $(grep transmitted "ping.$src")"
+	read -r sw h _ <<<"$f"
+	echo "$sw-h$h: $(tail -1 "send.$sw-h$h")"
 done
+echo "(the senders are done; waiting for the queues to drain)"
+for i in $(seq 30); do
+	q=0
+	for ns in $SWITCHES s1-h0 s2-h1 s3-h2 s4-h3; do
+		q=$((q + $(sluicectl -n $NAME-$ns stats -j | jq '[.[].qlen] | add')))
+	done
+	[ $q = 0 ] && break
+	sleep 1
+done
+say "Counters after the traffic"
+read -r ll _ be _ < <(delivered)
+echo "s3's h0 sent s3-h0 $ll frames of class $LL, s1's h2 sent s1-h2 $be of class 0 (ARP too), of the $((2 * COUNT)) sent to each"
+table
 
-say "The switch's own counters of one port, per class and ingress priority (sluicectl stats)"
-run sluicectl -n $NAME-s1 stats l6
+say "Lossless frames dropped: headroom_drops + class $LL drops, over every switch port"
+echo "\$ sluicectl -n $NAME-\$s stats -j | jq '[.[] | .headroom_drops + .prios[$LL].drops] | add'    # for each switch \$s"
+lost=0 ports=0 xoff=0
+for s in $SWITCHES; do
+	read -r n l x < <(sluicectl -n $NAME-$s stats -j |
+		jq -r "[length, ([.[] | .headroom_drops + .prios[$LL].drops] | add),
+			([.[] | .prios[$LL].xoff_tx] | add)] | @tsv")
+	ports=$((ports + n)) lost=$((lost + l)) xoff=$((xoff + x))
+done
+echo "lossless frames dropped over $ports switch ports: $lost (PAUSEs sent for priority $LL: $xoff)"
+hlost=0
+for ns in s1-h0 s2-h1; do
+	l=$(sluicectl -n $NAME-$ns stats -j |
+		jq "[.[] | .headroom_drops + .prios[$LL].drops] | add")
+	hlost=$((hlost + l))
+done
+echo "(and in the lossless senders' own eth0 queues, before the fabric: $hlost)"
 
-say "The hosts' side: the sender's eth0 queues by DSCP"
-run sluicectl fabric stats --name $NAME s1-h0 s3-h2
-say "Qdisc drops, PFC frames sent and received on s1's ports (tc -s)"
-tc -n $NAME-s1 -s qdisc show | awk '/^qdisc/ { on = $2 == "sluice" } on'
+say "The switch's own view of one port, every class and priority"
+run sluicectl -n $NAME-s3 stats h0
 
 say "Unload and take the fabric down"
 run sluicectl route unload --name $NAME
 run sluicectl fabric down --name $NAME
+echo "demo: $((SECONDS - START)) s"
+if [ "$lost" != 0 ]; then
+	echo "demo: FAILED: $lost lossless frames dropped"
+	exit 1
+fi
