@@ -478,6 +478,23 @@ static int pfc_check(struct Qdisc *sch, const struct sluice_config *cfg,
 	return 0;
 }
 
+/* The watchdog watches a port's classes, which pauses need a rate for. */
+static int wd_check(struct Qdisc *sch, const struct sluice_config *cfg,
+		    struct netlink_ext_ack *extack)
+{
+	if (!cfg->wd_prios)
+		return 0;
+	if (sch->parent != TC_H_ROOT) {
+		NL_SET_ERR_MSG_MOD(extack, "watchdog needs sluice as the root qdisc");
+		return -EOPNOTSUPP;
+	}
+	if (!cfg->rate) {
+		NL_SET_ERR_MSG_MOD(extack, "watchdog needs the link rate");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int sluice_change(struct Qdisc *sch, struct nlattr *opt,
 			 struct netlink_ext_ack *extack)
 {
@@ -489,7 +506,8 @@ static int sluice_change(struct Qdisc *sch, struct nlattr *opt,
 		return 0;
 	err = sluice_config_parse(&cfg, opt, extack);
 	if (!err)
-		err = pfc_check(sch, &cfg, extack);
+		err = pfc_check(sch, &cfg, extack) ?:
+		      wd_check(sch, &cfg, extack);
 	if (err)
 		return err;
 	/*
@@ -520,7 +538,8 @@ static int sluice_init(struct Qdisc *sch, struct nlattr *opt,
 	if (opt) {
 		err = sluice_config_parse(&cfg, opt, extack);
 		if (!err)
-			err = pfc_check(sch, &cfg, extack);
+			err = pfc_check(sch, &cfg, extack) ?:
+		      wd_check(sch, &cfg, extack);
 		if (err)
 			return err;
 	}

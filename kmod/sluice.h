@@ -50,6 +50,12 @@ struct sluice_config {
 	u32	xoff;		/* ingress account that pauses upstream */
 	u32	xon;		/* ingress account that resumes it */
 	u32	headroom;	/* bytes above xoff a lossless priority takes */
+	/* The PFC watchdog */
+	u8	wd_prios;	/* BIT(prio) for each watched priority */
+	u8	wd_action;	/* enum tc_sluice_wd_action */
+	u32	wd_detect_ms;
+	u32	wd_restore_ms;
+	u32	wd_poll_ms;
 };
 
 struct sluice_switch_pcpu;
