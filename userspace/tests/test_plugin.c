@@ -1821,7 +1821,7 @@ static void test_print_xstats_ecn(void)
 		__u64			appended;
 	} newer = { .st = pfc_class_xstats, .appended = 9 };
 	struct tc_sluice_xstats c = pfc_class_xstats;
-	char text[sizeof(pfc_class_text) + 32];
+	char text[sizeof(pfc_class_text) + 128];
 	struct dump m;
 	int len;
 
