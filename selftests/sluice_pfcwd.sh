@@ -54,11 +54,12 @@ CYCLES=${SLUICE_PFCWD_CYCLES:-5}
 # kernel's own figure (paused_us when the storm is detected, the time
 # since the first pause) adds only the wait for the next data frame (10 ms
 # at 100 frames/s) and the poll work's scheduling delay: KSLACK.  The
-# wall-clock one also counts starting ip and sendframes (a few hundred ms
-# under TCG) and the monitor's wakeup: USLACK, a ceiling against a poll
-# that never runs rather than a measure of the watchdog.
+# wall-clock one also counts starting ip and sendframes (300 ms to over
+# 1 s under TCG on a loaded host) and the monitor's wakeup: its lower
+# bound is the check (never before the detection time); USLACK is a
+# ceiling against a poll that does not run, not a measure of the watchdog.
 KSLACK=50
-USLACK=1000
+USLACK=2000
 
 # Attribute numbers, from include/uapi/linux/sluice.h.
 CLASSES=1 WD_PRIOS=18 WD_ACTION=19 WD_DETECT=20 WD_RESTORE=21 WD_POLL=22
