@@ -392,6 +392,7 @@ pfcwd_alert_timing()
 			  $e.stats.wd_restored, $e.action, $e.prio, $e.ifname] |
 			 map(tostring) | join(" ")')
 	check_eq "$ns $nr" "$CYCLES $CYCLES" "events"
+	log_info "first storm event: $(grep -m1 '"event":"storm"' "$mon" | cut -d' ' -f2-)"
 	log_info "detection, kernel (first pause to detection), ms: ${kern[*]}; median $(echo "${kern[*]}" | median)"
 	log_info "detection, wall clock (storm sender started to event read), ms: ${user[*]}; median $(echo "${user[*]}" | median)"
 	log_info "restoration, wall clock (storm stopped to event read), ms: ${rest[*]}; median $(echo "${rest[*]}" | median)"
