@@ -621,6 +621,19 @@ pfcwd_change_restores()
 	# Deleted in a storm, the poll still running.
 	tc -n "$NS" qdisc del dev a0 root
 	check_err $? "delete in a storm"
+	# And with the namespace: its devices, hence the qdisc, go with it
+	# once the storm's sender (which holds it) is gone.  The VM's kernel
+	# log is checked for splats after the run.
+	tc -n "$NS" qdisc add dev a0 root handle 1: sluice rate 1mbit watchdog 3 \
+		watchdog-poll 10 detection-time 10 &&
+		wait_flag "$NS" a0 3 paused yes 5 &&
+		send "$NS" a0 -4 24 -s 200 -c 5 >/dev/null
+	check_err $? "re-add"
+	wait_events "$mon" storm 4 5
+	check_err $? "no storm after re-adding"
+	ip netns del "$NS" &&
+		storm_stop
+	check_err $? "namespace deleted in a storm"
 	log_info "${FUNCNAME[0]} done, ${SECONDS} s into the script"
 }
 
