@@ -560,7 +560,7 @@ static int sluice_init(struct Qdisc *sch, struct nlattr *opt,
 		err = sluice_config_parse(&cfg, opt, extack);
 		if (!err)
 			err = pfc_check(sch, &cfg, extack) ?:
-		      wd_check(sch, &cfg, extack);
+			      wd_check(sch, &cfg, extack);
 		if (err)
 			return err;
 	}
