@@ -401,6 +401,10 @@ pfcwd_alert_timing()
 		((v >= DETECT && v <= DETECT + POLL + KSLACK))
 		check_err $? "detection $v ms after the first pause, not in [$DETECT, $DETECT + $POLL + $KSLACK]"
 	done
+	# The poll's phase is uniform: half a poll late on average.
+	v=$(echo "${kern[*]}" | median)
+	((v <= DETECT + POLL))
+	check_err $? "median detection $v ms after the first pause, above $DETECT + $POLL"
 	# Starting the sender is part of it: a lower bound, and a ceiling
 	# against a watchdog that does not poll at all.
 	for v in "${user[@]}"; do
