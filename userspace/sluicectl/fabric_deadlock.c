@@ -361,9 +361,11 @@ static void summary_text(const struct source *src,
 		       dl->n_cycles == 1 ? "" : "s");
 	else
 		printf("no deadlock");
-	printf(" (%u switches: %u stuck egress classes, %u holding ingress accounts, %llu wait-for edges)\n",
-	       src->switches, dl->stuck, dl->holding,
-	       (unsigned long long)dl->edges);
+	printf(" (%u switch%s: %u stuck egress class%s, %u holding ingress account%s, %llu wait-for edge%s)\n",
+	       src->switches, src->switches == 1 ? "" : "es",
+	       dl->stuck, dl->stuck == 1 ? "" : "es",
+	       dl->holding, dl->holding == 1 ? "" : "s",
+	       (unsigned long long)dl->edges, dl->edges == 1 ? "" : "s");
 	if (!dl->progress_checked)
 		printf("one snapshot: progress not checked (a queue that moves slowly looks stuck; give --state-later DIR2, taken a moment later, to check)\n");
 	else if (src->fabric)
