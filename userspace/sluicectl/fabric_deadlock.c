@@ -20,12 +20,12 @@
 #include <sluice/deadlock.h>
 #include <sluice/fabric.h>
 #include "fabric.h"
+#include "fabric_deadlock.h"
 #include "jout.h"
 #include "load.h"
 #include "opts.h"
 #include "sluicectl.h"
 
-#define EXIT_DEADLOCK		3
 #define INTERVAL_MAX_MS		60000
 #define STATE_FILE_MAX		(64u << 20)
 
@@ -375,22 +375,32 @@ static void summary_text(const struct source *src,
 		printf("progress checked: %s, then %s\n", src->state, src->later);
 }
 
-static void print_text(const struct source *src, const struct sluice_graph *g,
-		       const struct sluice_deadlock *dl)
+/**
+ * deadlock_print_cycles() - a deadlock report's cycles, readably
+ * @g:		the topology the report is about
+ * @dl:		sluice_deadlock_find()'s or sluice_deadlock_live()'s result
+ *
+ * Each cycle, a vertex a line (switch, port, egress class or ingress
+ * prio, its state), then what else its component holds, then the counts
+ * of what is stuck but on no cycle.  Prints nothing without either.
+ */
+void deadlock_print_cycles(const struct sluice_graph *g,
+			   const struct sluice_deadlock *dl)
 {
 	const struct sluice_dl_cycle *cy;
-	uint32_t i, k, v, shown;
+	uint32_t i, j, k, v;
 	bool in_cycle;
 
-	summary_text(src, dl);
 	for (i = 0; i < dl->n_cycles; i++) {
 		cy = &dl->cycles[i];
 		printf("cycle %u: %u queues on %u switch%s",
-		       i + 1, cy->cycle_len, cy->switches,
-		       cy->switches == 1 ? "" : "es");
+		       i + 1, cy->cycle_len, cy->cycle_switches,
+		       cy->cycle_switches == 1 ? "" : "es");
 		if (cy->scc_len > cy->cycle_len)
-			printf(" (a knot of %u stuck and holding queues: %u more below)",
-			       cy->scc_len, cy->scc_len - cy->cycle_len);
+			printf(" (its strongly connected component: %u queues on %u switch%s, %u more below)",
+			       cy->scc_len, cy->switches,
+			       cy->switches == 1 ? "" : "es",
+			       cy->scc_len - cy->cycle_len);
 		printf(", each waiting on the next, the last on the first:\n");
 		for (k = 0; k < cy->cycle_len; k++)
 			print_vertex(g, &dl->v[dl->cycle[cy->cycle_first + k]],
@@ -398,15 +408,13 @@ static void print_text(const struct source *src, const struct sluice_graph *g,
 		if (cy->scc_len == cy->cycle_len)
 			continue;
 		printf(" also in its strongly connected component:\n");
-		for (k = 0, shown = 0; k < cy->scc_len; k++) {
+		for (k = 0; k < cy->scc_len; k++) {
 			v = dl->scc[cy->scc_first + k];
 			in_cycle = false;
-			for (uint32_t j = 0; j < cy->cycle_len; j++)
+			for (j = 0; j < cy->cycle_len; j++)
 				in_cycle |= dl->cycle[cy->cycle_first + j] == v;
-			if (in_cycle)
-				continue;
-			print_vertex(g, &dl->v[v], dl->progress_checked);
-			shown++;
+			if (!in_cycle)
+				print_vertex(g, &dl->v[v], dl->progress_checked);
 		}
 	}
 	if (dl->host_waits)
@@ -418,6 +426,13 @@ static void print_text(const struct source *src, const struct sluice_graph *g,
 	if (dl->ignored_ports)
 		printf("%u port%s not named l<LINK> or h<I> ignored\n",
 		       dl->ignored_ports, dl->ignored_ports == 1 ? "" : "s");
+}
+
+static void print_text(const struct source *src, const struct sluice_graph *g,
+		       const struct sluice_deadlock *dl)
+{
+	summary_text(src, dl);
+	deadlock_print_cycles(g, dl);
 }
 
 static json_object *jflags(uint32_t flags)
@@ -486,24 +501,26 @@ static bool jvertices(json_object *o, const char *key,
 	return true;
 }
 
-static int print_json(const struct source *src, const struct sluice_graph *g,
-		      const struct sluice_deadlock *dl)
+/**
+ * deadlock_json_add() - a deadlock report's result, into a JSON object
+ * @o:		the object: gets "progress_checked", "deadlock", the counts
+ *		and "cycles" (each with "switches", "scc_size", "cycle" and
+ *		"scc", lists of vertices)
+ * @g:		the topology the report is about
+ * @dl:		the report
+ *
+ * Return: false when out of memory (@o may hold some of it).
+ */
+bool deadlock_json_add(json_object *o, const struct sluice_graph *g,
+		       const struct sluice_deadlock *dl)
 {
-	json_object *o = json_object_new_object(), *arr = NULL, *c;
 	const struct sluice_dl_cycle *cy;
+	json_object *arr = NULL, *c;
 	uint32_t i;
 	bool ok;
 
-	ok = o && (src->fabric ?
-		   jadd(o, "fabric", json_object_new_string(src->fabric)) :
-		   jadd(o, "topology", json_object_new_string(src->topo)) &&
-		   jadd(o, "state", json_object_new_string(src->state)) &&
-		   (!src->later ||
-		    jadd(o, "state_later", json_object_new_string(src->later)))) &&
-	     jadd(o, "switches", jnum(src->switches)) &&
-	     jadd(o, "progress_checked",
+	ok = jadd(o, "progress_checked",
 		  json_object_new_boolean(dl->progress_checked)) &&
-	     (!src->fabric || jadd(o, "interval_s", jfixed(dl->interval_s))) &&
 	     jadd(o, "deadlock", json_object_new_boolean(dl->n_cycles > 0)) &&
 	     jadd(o, "stuck_egress", jnum(dl->stuck)) &&
 	     jadd(o, "holding_ingress", jnum(dl->holding)) &&
@@ -522,11 +539,30 @@ static int print_json(const struct source *src, const struct sluice_graph *g,
 		}
 		ok = jadd(c, "switches", jnum(cy->switches)) &&
 		     jadd(c, "scc_size", jnum(cy->scc_len)) &&
+		     jadd(c, "cycle_switches", jnum(cy->cycle_switches)) &&
 		     jvertices(c, "cycle", g, dl, dl->cycle + cy->cycle_first,
 			       cy->cycle_len) &&
 		     jvertices(c, "scc", g, dl, dl->scc + cy->scc_first,
 			       cy->scc_len);
 	}
+	return ok;
+}
+
+static int print_json(const struct source *src, const struct sluice_graph *g,
+		      const struct sluice_deadlock *dl)
+{
+	json_object *o = json_object_new_object();
+	bool ok;
+
+	ok = o && (src->fabric ?
+		   jadd(o, "fabric", json_object_new_string(src->fabric)) :
+		   jadd(o, "topology", json_object_new_string(src->topo)) &&
+		   jadd(o, "state", json_object_new_string(src->state)) &&
+		   (!src->later ||
+		    jadd(o, "state_later", json_object_new_string(src->later)))) &&
+	     jadd(o, "switches", jnum(src->switches)) &&
+	     (!src->fabric || jadd(o, "interval_s", jfixed(dl->interval_s))) &&
+	     deadlock_json_add(o, g, dl);
 	if (ok)
 		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 	else

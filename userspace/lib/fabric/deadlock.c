@@ -580,6 +580,14 @@ static int find_cycles(struct build *b, uint32_t ncomp, char *err,
 		cy->cycle_len = example_cycle(b, b->comp[start], start,
 					      cy->cycle_first, parent, queue,
 					      path);
+		/* seen[] holds i + 1 for this component's switches: now + n */
+		for (k = 0; k < cy->cycle_len; k++) {
+			v = dl->cycle[cy->cycle_first + k];
+			if (seen[dl->v[v].node] != dl->n_cycles + i + 1) {
+				seen[dl->v[v].node] = dl->n_cycles + i + 1;
+				cy->cycle_switches++;
+			}
+		}
 	}
 out:
 	free(size);
