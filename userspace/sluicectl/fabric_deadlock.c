@@ -86,6 +86,11 @@ static const struct {
 	{ "paused", SLUICE_PRIO_F_PAUSED },
 	{ "xoff", SLUICE_PRIO_F_XOFF },
 	{ "lossless", SLUICE_PRIO_F_LOSSLESS },
+#ifdef SLUICE_PRIO_F_STORM
+	/* the PFC watchdog's, with a uapi header that has them */
+	{ "watched", SLUICE_PRIO_F_WATCHED },
+	{ "storm", SLUICE_PRIO_F_STORM },
+#endif
 };
 
 /* A "prios" row; flags a newer sluicectl knows and this one not are left. */
@@ -435,15 +440,27 @@ static void print_text(const struct source *src, const struct sluice_graph *g,
 	deadlock_print_cycles(g, dl);
 }
 
+/* The names of @flags; bits without one as a hexadecimal string. */
 static json_object *jflags(uint32_t flags)
 {
-	json_object *a = json_object_new_array();
+	json_object *a = json_object_new_array(), *f;
+	char hex[16];
 	size_t i;
 
-	for (i = 0; a && i < ARRAY_SIZE(flag_names); i++) {
-		if (!(flags & flag_names[i].bit))
-			continue;
-		if (json_object_array_add(a, json_object_new_string(flag_names[i].name))) {
+	for (i = 0; a && i <= ARRAY_SIZE(flag_names); i++) {
+		if (i < ARRAY_SIZE(flag_names)) {
+			if (!(flags & flag_names[i].bit))
+				continue;
+			flags &= ~flag_names[i].bit;
+			snprintf(hex, sizeof(hex), "%s", flag_names[i].name);
+		} else if (flags) {
+			snprintf(hex, sizeof(hex), "%#x", flags);
+		} else {
+			break;
+		}
+		f = json_object_new_string(hex);
+		if (!f || json_object_array_add(a, f)) {
+			json_object_put(f);
 			json_object_put(a);
 			return NULL;
 		}
