@@ -590,7 +590,7 @@ static int print_json(const struct source *src, const struct sluice_graph *g,
 
 int fabric_deadlock_main(const struct command *cmd, int argc, char **argv)
 {
-	const char *val[N_OPTS], *files[1];
+	const char *val[N_OPTS], *files[8];
 	struct sluice_deadlock dl = { 0 };
 	struct source src = { 0 };
 	char msg[128], err[SLUICE_ERRLEN];

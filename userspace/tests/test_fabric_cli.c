@@ -325,6 +325,9 @@ static void test_deadlock(void)
 	KTAP_EXPECT_INT(r.status, 2);
 	KTAP_EXPECT(strstr(r.err, "sluicectl: unexpected argument \"x\"\n"
 			   "Usage: sluicectl fabric deadlock [--name NAME] [--interval MS] [-j | --json]\n"));
+	RUN(&r, "fabric", "deadlock", "x", "y");
+	KTAP_EXPECT_INT(r.status, 2);
+	KTAP_EXPECT(strstr(r.err, "sluicectl: unexpected argument \"x\"\n"));
 	RUN(&r, "fabric", "deadlock", "--interval", "0");
 	KTAP_EXPECT_INT(r.status, 2);
 	KTAP_EXPECT(strstr(r.err, "--interval: \"0\" is not a number of milliseconds from 1 to 60000"));
