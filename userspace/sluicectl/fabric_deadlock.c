@@ -431,6 +431,8 @@ void deadlock_print_cycles(const struct sluice_graph *g,
 	if (dl->ignored_ports)
 		printf("%u port%s not named l<LINK> or h<I> ignored\n",
 		       dl->ignored_ports, dl->ignored_ports == 1 ? "" : "s");
+	if (!dl->ports)
+		printf("no switch has a sluice port (a sluice root qdisc): no pause state to read\n");
 }
 
 static void print_text(const struct source *src, const struct sluice_graph *g,
@@ -544,6 +546,7 @@ bool deadlock_json_add(json_object *o, const struct sluice_graph *g,
 	     jadd(o, "edges", jnum(dl->edges)) &&
 	     jadd(o, "host_waits", jnum(dl->host_waits)) &&
 	     jadd(o, "paused_from_outside", jnum(dl->outside)) &&
+	     jadd(o, "ports", jnum(dl->ports)) &&
 	     jadd(o, "ignored_ports", jnum(dl->ignored_ports)) &&
 	     jadd(o, "cycles", arr = json_object_new_array_ext(dl->n_cycles));
 	for (i = 0; ok && i < dl->n_cycles; i++) {

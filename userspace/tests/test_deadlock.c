@@ -235,6 +235,7 @@ static void test_ring(void)
 	KTAP_EXPECT_INT(dl.outside, 0);
 	KTAP_EXPECT_INT(dl.host_waits, 0);
 	KTAP_EXPECT_INT(dl.ignored_ports, 0);
+	KTAP_EXPECT_INT(dl.ports, 4 * 8);
 	if (KTAP_EXPECT_INT(dl.n_cycles, 1)) {
 		KTAP_EXPECT_INT(dl.cycles[0].scc_len, 8);
 		KTAP_EXPECT_INT(dl.cycles[0].cycle_len, 8);

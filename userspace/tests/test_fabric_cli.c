@@ -383,7 +383,7 @@ static void test_deadlock(void)
 	KTAP_EXPECT_INT(r.status, 3);
 	KTAP_EXPECT(strstr(r.out, "\"switches\":4,\"progress_checked\":false,\"deadlock\":true,"
 			   "\"stuck_egress\":4,\"holding_ingress\":4,\"edges\":8,"
-			   "\"host_waits\":0,\"paused_from_outside\":0,\"ignored_ports\":0,"
+			   "\"host_waits\":0,\"paused_from_outside\":0,\"ports\":20,\"ignored_ports\":0,"
 			   "\"cycles\":[{\"switches\":4,\"scc_size\":8,\"cycle_switches\":4,\"cycle\":["
 			   "{\"switch\":\"s1\",\"port\":\"l0\",\"link\":0,\"role\":\"egress\","
 			   "\"prio\":3,\"flags\":[\"class\",\"paused\",\"lossless\"],\"backlog\":50000,"

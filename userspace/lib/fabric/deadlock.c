@@ -287,6 +287,7 @@ static int scan_ports(struct build *b, const struct sluice_dl_snap *a,
 	}
 	b->port_base[g->n_nodes] = total;
 	b->n_ports = total;
+	b->dl->ports = total;
 	for (k = 0; k < 2 * g->n_links; k++)
 		b->link_port[k] = NONE;
 	b->port_node = sluice_i_calloc(total + 1, sizeof(*b->port_node));

@@ -115,6 +115,7 @@ struct sluice_deadlock {
 	uint64_t		edges;		/* of the wait-for graph */
 	uint32_t		host_waits;	/* stuck egress of host ports */
 	uint32_t		outside;	/* stuck, paused from outside */
+	uint32_t		ports;		/* sluice ports in the dumps */
 	uint32_t		ignored_ports;	/* not named l<LINK> or h<I> */
 	uint32_t		n_cycles;
 	struct sluice_dl_cycle	*cycles;
