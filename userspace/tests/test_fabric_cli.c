@@ -257,7 +257,7 @@ static size_t port_json(char *buf, size_t len, const char *ifname,
 		     "\"prios\":[", ifname, ifindex, backlog, backlog / 1000);
 	for (i = 0; i < 8; i++)
 		n += snprintf(buf + n, len - n,
-			      "%s{\"index\":%d,\"flags\":[\"class\"%s%s%s,\"watched\"],"
+			      "%s{\"index\":%d,\"flags\":[\"class\"%s%s%s,\"from-a-newer-sluicectl\"],"
 			      "\"packets\":%u,\"bytes\":%u,\"drops\":0,\"backlog\":%u,"
 			      "\"qlen\":%u,\"pfc_rx\":%u,\"xon_rx\":0,\"paused_us\":%u,"
 			      "\"ecn_marks\":0,\"ingress_bytes\":%u,\"ingress_peak\":%u,"
