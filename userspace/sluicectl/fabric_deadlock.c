@@ -335,9 +335,15 @@ static int find_from_state(const struct sluice_graph *g, const char *dir,
 static void vertex_state(const struct sluice_dl_vertex *v, char *buf,
 			 size_t len)
 {
+	const char *storm = "";
+
+#ifdef SLUICE_PRIO_F_STORM
+	if (v->role == SLUICE_DL_EGRESS && (v->flags & SLUICE_PRIO_F_STORM))
+		storm = " (the PFC watchdog: in storm)";
+#endif
 	if (v->role == SLUICE_DL_EGRESS)
-		snprintf(buf, len, "paused, %u B queued in %u frame%s",
-			 v->backlog, v->qlen, v->qlen == 1 ? "" : "s");
+		snprintf(buf, len, "paused%s, %u B queued in %u frame%s",
+			 storm, v->backlog, v->qlen, v->qlen == 1 ? "" : "s");
 	else
 		snprintf(buf, len, "XOFF, %u B held", v->ingress_bytes);
 }
