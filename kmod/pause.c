@@ -27,7 +27,8 @@ static void class_resume(struct sluice_class *cl, unsigned int c,
 	if (!(q->paused & BIT(c)))
 		return;
 	q->paused &= ~BIT(c);
-	cl->paused_ns += min(now, cl->paused_until) - cl->paused_since;
+	cl->pause_end = min(now, cl->paused_until);
+	cl->paused_ns += cl->pause_end - cl->paused_since;
 }
 
 static void class_pause(struct sluice_class *cl, unsigned int c,
@@ -39,7 +40,6 @@ static void class_pause(struct sluice_class *cl, unsigned int c,
 		return;
 	}
 	cl->pfc_rx++;
-	cl->last_pause = now;
 	/* A pause that ran out unnoticed ended then: this one starts anew. */
 	if (cl->paused_until <= now)
 		class_resume(cl, c, q, now);

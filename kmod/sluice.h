@@ -125,17 +125,17 @@ struct sluice_class {
 	u64				ecn_marks;
 	struct gnet_stats_basic_sync	bstats;	/* sent */
 	struct gnet_stats_queue		qstats;	/* backlog, drops */
-	/* Pause received: until when, since when, counters. */
+	/* Pause received: until when, since when, when the last one ended. */
 	u64				paused_until;	/* ns */
 	u64				paused_since;	/* ns */
+	u64				pause_end;	/* ns */
 	u64				paused_ns;
 	u64				pfc_rx;
 	u64				xon_rx;
-	/* The PFC watchdog (wd.c): when the FIFO last became non-empty and
-	 * the last pause (time > 0) arrived, ns, and its counters.
+	/* The PFC watchdog (wd.c): when the FIFO last became non-empty, ns,
+	 * and its counters.
 	 */
 	u64				nonempty_since;
-	u64				last_pause;
 	u64				wd_storms;
 	u64				wd_restored;
 	u64				wd_drops;

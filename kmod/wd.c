@@ -118,8 +118,14 @@ static void wd_evaluate(struct Qdisc *sch, u64 now, struct sk_buff **to_free)
 	for_each_set_bit(c, &watched, SLUICE_NR_PRIOS) {
 		cl = &q->classes[c];
 		if (q->wd_storm & BIT(c)) {
-			/* XON frames do not count: only pauses set last_pause. */
-			if (now - cl->last_pause >= restore)
+			/*
+			 * A pause in effect is a storm still going on, however
+			 * rarely its XOFF is refreshed (every half pause time:
+			 * seconds at a low rate).  The storm ends once the last
+			 * pause ended (ran out, or an XON) that long ago.
+			 */
+			if (!(q->paused & BIT(c)) &&
+			    now - cl->pause_end >= restore)
 				wd_restore(sch, c, q->cfg.wd_action, now);
 			continue;
 		}

@@ -151,9 +151,13 @@
  *                200): counted in wd_storms, notified as
  *                SLUICE_EVENT_STORM.  A storm is thus detected within the
  *                detection time plus one poll of its start.
- *   restoration  no pause (time > 0) for p arrived during the last
- *                TCA_SLUICE_WD_RESTORE ms (default 200; XON frames do not
- *                count): the class behaves as before the storm again, a
+ *   restoration  no pause has held the class for the last
+ *                TCA_SLUICE_WD_RESTORE ms (default 200): its last pause
+ *                ended (ran out, or a time-0 frame resumed it) that long
+ *                ago and none (time > 0) arrived since.  A pause still in
+ *                effect keeps the storm going however rarely it is
+ *                refreshed (every half pause time: seconds at a low
+ *                rate).  The class behaves as before the storm again, a
  *                later pause pauses it; counted in wd_restored, notified
  *                as SLUICE_EVENT_RESTORED.
  *
