@@ -142,6 +142,11 @@ static int sluice_class_dump_stats(struct Qdisc *sch, unsigned long arg,
 			.headroom_drops = cl->headroom_drops,
 			.ecn_marks = cl->ecn_marks,
 			.paused = !!(q->paused & BIT(c)),
+			.wd_storms = cl->wd_storms,
+			.wd_restored = cl->wd_restored,
+			.wd_drops = cl->wd_drops,
+			.wd_forwarded = cl->wd_forwarded,
+			.storm = !!(q->wd_storm & BIT(c)),
 		},
 	};
 	paused_ns = cl->paused_ns;

@@ -177,6 +177,34 @@ void sluice_genl_notify_port(struct net *net, u8 event,
 	event_send(net, msg, hdr);
 }
 
+/*
+ * STORM and RESTORED, from the watchdog's poll or a configuration change,
+ * serialized by the qdisc's wd.lock.
+ */
+void sluice_genl_notify_wd(struct net *net, const struct net_device *dev,
+			   const struct sluice_wd_event *ev)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = event_new(net, ev->event, nla_total_size(sizeof(u32)) +
+			nla_total_size(IFNAMSIZ) +
+			2 * nla_total_size(sizeof(u8)) +
+			nla_total_size_64bit(sizeof(ev->stats)), &hdr);
+	if (!msg)
+		return;
+	if (nla_put_u32(msg, SLUICE_A_IFINDEX, dev->ifindex) ||
+	    nla_put_string(msg, SLUICE_A_IFNAME, dev->name) ||
+	    nla_put_u8(msg, SLUICE_A_PRIO, ev->prio) ||
+	    nla_put_u8(msg, SLUICE_A_WD_ACTION, ev->action) ||
+	    nla_put_64bit(msg, SLUICE_A_PRIO_STATS, sizeof(ev->stats),
+			  &ev->stats, SLUICE_A_PAD)) {
+		nlmsg_free(msg);
+		return;
+	}
+	event_send(net, msg, hdr);
+}
+
 /* SWITCH_GET: settings, generation, map counts, ports and counters. */
 static int sluice_switch_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
@@ -556,7 +584,7 @@ static int sluice_stats_get_start(struct netlink_callback *cb)
 }
 
 /* Class (or priority) i of the port, under the qdisc's root lock. */
-static void prio_stats_fill(struct sluice_prio_stats *ps,
+void sluice_prio_stats_fill(struct sluice_prio_stats *ps,
 			    const struct sluice_sched *q,
 			    const struct sluice_port *port, unsigned int i,
 			    u64 now)
@@ -581,10 +609,18 @@ static void prio_stats_fill(struct sluice_prio_stats *ps,
 		ps->xon_rx = cl->xon_rx;
 		ps->paused_us = div_u64(paused_ns, NSEC_PER_USEC);
 		ps->ecn_marks = cl->ecn_marks;
+		ps->wd_storms = cl->wd_storms;
+		ps->wd_restored = cl->wd_restored;
+		ps->wd_drops = cl->wd_drops;
+		ps->wd_forwarded = cl->wd_forwarded;
+		if (q->wd_storm & BIT(i))
+			ps->flags |= SLUICE_PRIO_F_STORM;
 	}
 	if (i < SLUICE_NR_PRIOS) {
 		if (q->cfg.pfc & BIT(i))
 			ps->flags |= SLUICE_PRIO_F_LOSSLESS;
+		if (q->cfg.wd_prios & BIT(i))
+			ps->flags |= SLUICE_PRIO_F_WATCHED;
 		if (test_bit(i, &port->xoff_state))
 			ps->flags |= SLUICE_PRIO_F_XOFF;
 		ps->ingress_bytes = atomic_read(&port->ingress[i]);
@@ -617,6 +653,11 @@ static void port_stats_fill(struct sluice_port_stats *ps,
 	ps->untagged = q->untagged;
 	ps->backlog = sch->qstats.backlog;
 	ps->qlen = sch->q.qlen;
+	ps->wd_prios = q->cfg.wd_prios;
+	ps->wd_action = q->cfg.wd_action;
+	ps->wd_detect_ms = q->cfg.wd_detect_ms;
+	ps->wd_restore_ms = q->cfg.wd_restore_ms;
+	ps->wd_poll_ms = q->cfg.wd_poll_ms;
 }
 
 /* Under the root lock: the port's attributes, read in one go. */
@@ -637,7 +678,7 @@ static int port_stats_put(struct sk_buff *skb, struct Qdisc *sch,
 		return -EMSGSIZE;
 	n = max_t(unsigned int, q->cfg.nclasses, SLUICE_NR_PRIOS);
 	for (i = 0; i < n; i++) {
-		prio_stats_fill(&ps, q, port, i, now);
+		sluice_prio_stats_fill(&ps, q, port, i, now);
 		if (nla_put_64bit(skb, SLUICE_A_PRIO_STATS, sizeof(ps), &ps,
 				  SLUICE_A_PAD))
 			return -EMSGSIZE;

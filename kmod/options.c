@@ -31,6 +31,11 @@ static const struct nla_policy sluice_policy[TCA_SLUICE_MAX + 1] = {
 	[TCA_SLUICE_XON]	= { .type = NLA_U32 },
 	[TCA_SLUICE_HEADROOM]	= { .type = NLA_U32 },
 	[TCA_SLUICE_PAUSE_TIME]	= { .type = NLA_U16 },
+	[TCA_SLUICE_WD_PRIOS]	= { .type = NLA_U8 },
+	[TCA_SLUICE_WD_ACTION]	= { .type = NLA_U8 },
+	[TCA_SLUICE_WD_DETECT]	= { .type = NLA_U32 },
+	[TCA_SLUICE_WD_RESTORE]	= { .type = NLA_U32 },
+	[TCA_SLUICE_WD_POLL]	= { .type = NLA_U32 },
 };
 
 static const struct nla_policy sluice_class_policy[TCA_SLUICE_CLASS_MAX + 1] = {
@@ -80,6 +85,10 @@ void sluice_config_default(struct sluice_config *cfg, struct Qdisc *sch)
 		default_map(cfg, tag);
 	cfg->pause_rx = 1;
 	cfg->pause_time = SLUICE_PAUSE_TIME;
+	cfg->wd_action = TC_SLUICE_WD_DROP;
+	cfg->wd_detect_ms = TC_SLUICE_WD_DETECT_DEFAULT;
+	cfg->wd_restore_ms = TC_SLUICE_WD_RESTORE_DEFAULT;
+	cfg->wd_poll_ms = TC_SLUICE_WD_POLL_DEFAULT;
 }
 
 /* Merge the entries of one map nest into map[], all or nothing. */
@@ -223,12 +232,68 @@ static int pfc_parse(struct sluice_config *cfg, struct nlattr **tb,
 	return 0;
 }
 
+/* A watchdog time in ms, within TC_SLUICE_WD_MIN_MS..TC_SLUICE_WD_MAX_MS. */
+static int wd_time_parse(u32 *ms, const struct nlattr *attr,
+			 struct netlink_ext_ack *extack)
+{
+	if (!attr)
+		return 0;
+	*ms = nla_get_u32(attr);
+	if (*ms < TC_SLUICE_WD_MIN_MS || *ms > TC_SLUICE_WD_MAX_MS) {
+		SLUICE_ERR(extack, attr,
+			   "watchdog times must be 10 to 60000 ms");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * The PFC watchdog; pfc_check() (qdisc.c) adds what needs the qdisc, and
+ * classes_check() the priorities' classes.
+ */
+static int wd_parse(struct sluice_config *cfg, struct nlattr **tb,
+		    struct netlink_ext_ack *extack)
+{
+	int err;
+
+	if (tb[TCA_SLUICE_WD_PRIOS])
+		cfg->wd_prios = nla_get_u8(tb[TCA_SLUICE_WD_PRIOS]);
+	if (tb[TCA_SLUICE_WD_ACTION]) {
+		cfg->wd_action = nla_get_u8(tb[TCA_SLUICE_WD_ACTION]);
+		if (cfg->wd_action > TC_SLUICE_WD_ACTION_MAX) {
+			SLUICE_ERR(extack, tb[TCA_SLUICE_WD_ACTION],
+				   "unknown watchdog action");
+			return -EINVAL;
+		}
+	}
+	err = wd_time_parse(&cfg->wd_detect_ms, tb[TCA_SLUICE_WD_DETECT],
+			    extack) ?:
+	      wd_time_parse(&cfg->wd_restore_ms, tb[TCA_SLUICE_WD_RESTORE],
+			    extack) ?:
+	      wd_time_parse(&cfg->wd_poll_ms, tb[TCA_SLUICE_WD_POLL], extack);
+	if (err)
+		return err;
+	if (cfg->wd_poll_ms > cfg->wd_detect_ms) {
+		SLUICE_ERR(extack,
+			   tb[TCA_SLUICE_WD_POLL] ?: tb[TCA_SLUICE_WD_DETECT],
+			   "watchdog poll must not be above the detection time");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* Every class a configuration names must exist. */
 static int classes_check(const struct sluice_config *cfg, struct nlattr **tb,
 			 struct netlink_ext_ack *extack)
 {
 	unsigned int tag, v;
 
+	if (cfg->wd_prios & ~(BIT(min_t(unsigned int, cfg->nclasses,
+					SLUICE_NR_PRIOS)) - 1)) {
+		SLUICE_ERR(extack, tb[TCA_SLUICE_WD_PRIOS] ?: tb[TCA_SLUICE_CLASSES],
+			   "watchdog names a priority beyond the number of classes");
+		return -EINVAL;
+	}
 	if (cfg->defclass >= cfg->nclasses) {
 		SLUICE_ERR(extack, tb[TCA_SLUICE_DEFAULT] ?: tb[TCA_SLUICE_CLASSES],
 			   "default class must be below the number of classes");
@@ -311,6 +376,9 @@ int sluice_config_parse(struct sluice_config *cfg, struct nlattr *opt,
 	err = pfc_parse(cfg, tb, extack);
 	if (err)
 		return err;
+	err = wd_parse(cfg, tb, extack);
+	if (err)
+		return err;
 	return classes_check(cfg, tb, extack);
 }
 
@@ -350,7 +418,12 @@ int sluice_config_dump(const struct sluice_config *cfg, struct sk_buff *skb)
 	    nla_put_u32(skb, TCA_SLUICE_XOFF, cfg->xoff) ||
 	    nla_put_u32(skb, TCA_SLUICE_XON, cfg->xon) ||
 	    nla_put_u32(skb, TCA_SLUICE_HEADROOM, cfg->headroom) ||
-	    nla_put_u16(skb, TCA_SLUICE_PAUSE_TIME, cfg->pause_time))
+	    nla_put_u16(skb, TCA_SLUICE_PAUSE_TIME, cfg->pause_time) ||
+	    nla_put_u8(skb, TCA_SLUICE_WD_PRIOS, cfg->wd_prios) ||
+	    nla_put_u8(skb, TCA_SLUICE_WD_ACTION, cfg->wd_action) ||
+	    nla_put_u32(skb, TCA_SLUICE_WD_DETECT, cfg->wd_detect_ms) ||
+	    nla_put_u32(skb, TCA_SLUICE_WD_RESTORE, cfg->wd_restore_ms) ||
+	    nla_put_u32(skb, TCA_SLUICE_WD_POLL, cfg->wd_poll_ms))
 		return -EMSGSIZE;
 	for (tag = 0; tag < SLUICE_NR_MAPS; tag++) {
 		if (map_dump(cfg->map[tag], sluice_maps[tag].size,

@@ -39,6 +39,10 @@ static void class_pause(struct sluice_class *cl, unsigned int c,
 		return;
 	}
 	cl->pfc_rx++;
+	cl->last_pause = now;
+	/* A pause that ran out unnoticed ended then: this one starts anew. */
+	if (cl->paused_until <= now)
+		class_resume(cl, c, q, now);
 	cl->paused_until = now + sluice_quanta_ns(quanta, q->cfg.rate);
 	if (!(q->paused & BIT(c))) {
 		q->paused |= BIT(c);

@@ -129,6 +129,12 @@ static int enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
 	unsigned int len = qdisc_pkt_len(skb);
 	u32 account;
 
+	/* The watchdog's drop action: nothing joins a class in storm. */
+	if (unlikely(q->wd_drop & BIT(t->cls))) {
+		cl->wd_drops++;
+		cl->qstats.drops++;
+		return qdisc_drop(skb, sch, to_free);
+	}
 	/* Frames sent by this host have no ingress port to charge. */
 	if (skb->skb_iif) {
 		account = sluice_ingress_charge(skb, dev_net(qdisc_dev(sch)),
@@ -148,6 +154,8 @@ static int enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
 	/* DCTCP step marking on the queue the frame joins. */
 	if (cl->ecn && cl->qstats.backlog > cl->ecn && INET_ECN_set_ce(skb))
 		cl->ecn_marks++;
+	if (!cl->q.qlen)
+		cl->nonempty_since = ktime_get_ns();
 	__qdisc_enqueue_tail(skb, &cl->q);
 	cl->qstats.backlog += len;
 	cl->peak_backlog = max(cl->peak_backlog, cl->qstats.backlog);
@@ -242,7 +250,8 @@ static struct sluice_class *dwrr_class(struct sluice_sched *q, u32 ready)
 /*
  * The class served next among the non-empty classes no pause holds: the
  * highest strict one, else DWRR among those with a quantum.  A paused
- * class never blocks another.
+ * class never blocks another.  The watchdog's forward action lets a class
+ * in storm send as if it were not paused.
  */
 static struct sluice_class *next_class(struct sluice_sched *q, u64 now)
 {
@@ -250,7 +259,7 @@ static struct sluice_class *next_class(struct sluice_sched *q, u64 now)
 
 	if (q->paused)
 		sluice_pause_expire(q, now);
-	ready = q->active & ~q->paused;
+	ready = q->active & (~q->paused | q->wd_forward);
 	strict = ready & ~q->weighted;
 	if (strict)
 		return &q->classes[__fls(strict)];
@@ -355,6 +364,8 @@ static struct sk_buff *sluice_dequeue(struct Qdisc *sch)
 		}
 		cl->qstats.backlog -= qdisc_pkt_len(skb);
 		bstats_update(&cl->bstats, skb);
+		if (unlikely(q->wd_forward & BIT(cl - q->classes)))
+			cl->wd_forwarded++;
 		sluice_ingress_release(skb);
 	} else {
 		__qdisc_dequeue_head(&q->ctrl);
@@ -441,6 +452,7 @@ static void commit(struct Qdisc *sch, const struct sluice_config *cfg,
 	sch_tree_lock(sch);
 	if (cfg->nclasses < old)
 		classes_remove(sch, cfg->nclasses, old);
+	sluice_wd_commit(sch, cfg);
 	for (i = old; i < cfg->nclasses; i++)
 		class_init(&q->classes[i], cfg->limit);
 	if (limit_given) {
@@ -478,6 +490,23 @@ static int pfc_check(struct Qdisc *sch, const struct sluice_config *cfg,
 	return 0;
 }
 
+/* The watchdog watches a port's classes, which pauses need a rate for. */
+static int wd_check(struct Qdisc *sch, const struct sluice_config *cfg,
+		    struct netlink_ext_ack *extack)
+{
+	if (!cfg->wd_prios)
+		return 0;
+	if (sch->parent != TC_H_ROOT) {
+		NL_SET_ERR_MSG_MOD(extack, "watchdog needs sluice as the root qdisc");
+		return -EOPNOTSUPP;
+	}
+	if (!cfg->rate) {
+		NL_SET_ERR_MSG_MOD(extack, "watchdog needs the link rate");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int sluice_change(struct Qdisc *sch, struct nlattr *opt,
 			 struct netlink_ext_ack *extack)
 {
@@ -489,14 +518,20 @@ static int sluice_change(struct Qdisc *sch, struct nlattr *opt,
 		return 0;
 	err = sluice_config_parse(&cfg, opt, extack);
 	if (!err)
-		err = pfc_check(sch, &cfg, extack);
+		err = pfc_check(sch, &cfg, extack) ?:
+		      wd_check(sch, &cfg, extack);
 	if (err)
 		return err;
 	/*
 	 * A qdisc-level limit sets every class's limit, also when it equals
-	 * the old one: a class may have been given its own since.
+	 * the old one: a class may have been given its own since.  Storms
+	 * the change ends are notified before the next poll can report on.
 	 */
+	mutex_lock(&q->wd.lock);
 	commit(sch, &cfg, !!nla_find_nested(opt, TCA_SLUICE_LIMIT));
+	sluice_wd_notify(sch);
+	mutex_unlock(&q->wd.lock);
+	sluice_wd_start(sch);
 	return 0;
 }
 
@@ -509,8 +544,9 @@ static int sluice_init(struct Qdisc *sch, struct nlattr *opt,
 	unsigned int i;
 	int err;
 
-	/* First: destroy, which runs after a failed init, cancels it. */
+	/* First: destroy, which runs after a failed init, cancels them. */
 	qdisc_watchdog_init(&q->watchdog, sch);
+	sluice_wd_init(sch);
 	if (qdisc_dev(sch)->type != ARPHRD_ETHER) {
 		NL_SET_ERR_MSG_MOD(extack, "sluice needs an Ethernet device");
 		return -EOPNOTSUPP;
@@ -520,7 +556,8 @@ static int sluice_init(struct Qdisc *sch, struct nlattr *opt,
 	if (opt) {
 		err = sluice_config_parse(&cfg, opt, extack);
 		if (!err)
-			err = pfc_check(sch, &cfg, extack);
+			err = pfc_check(sch, &cfg, extack) ?:
+		      wd_check(sch, &cfg, extack);
 		if (err)
 			return err;
 	}
@@ -538,13 +575,16 @@ static int sluice_init(struct Qdisc *sch, struct nlattr *opt,
 		return -ENOMEM;
 	sluice_port_config(port, &cfg);
 	q->port = port;
-	return sluice_port_publish(port);
+	err = sluice_port_publish(port);
+	if (!err)
+		sluice_wd_start(sch);
+	return err;
 }
 
 /*
  * Runs after reset, and after a failed init.  Once dead is set under the
- * root lock, received pause frames no longer arm the watchdog, so
- * cancelling it is final.
+ * root lock, received pause frames no longer arm the watchdog and the
+ * PFC watchdog's poll no longer rearms, so cancelling them is final.
  */
 static void sluice_destroy(struct Qdisc *sch)
 {
@@ -555,6 +595,7 @@ static void sluice_destroy(struct Qdisc *sch)
 	q->dead = true;
 	spin_unlock_bh(qdisc_lock(sch));
 	qdisc_watchdog_cancel(&q->watchdog);
+	sluice_wd_stop(sch);
 	if (q->port)
 		sluice_port_detach(q->port);
 }

@@ -7,8 +7,10 @@
 #define _SLUICE_H
 
 #include <linux/hrtimer.h>
+#include <linux/mutex.h>
 #include <linux/refcount.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
 #include <net/pkt_sched.h>
 #include <net/sch_generic.h>
 #include <uapi/linux/sluice.h>
@@ -50,6 +52,12 @@ struct sluice_config {
 	u32	xoff;		/* ingress account that pauses upstream */
 	u32	xon;		/* ingress account that resumes it */
 	u32	headroom;	/* bytes above xoff a lossless priority takes */
+	/* The PFC watchdog */
+	u8	wd_prios;	/* BIT(prio) for each watched priority */
+	u8	wd_action;	/* enum tc_sluice_wd_action */
+	u32	wd_detect_ms;
+	u32	wd_restore_ms;
+	u32	wd_poll_ms;
 };
 
 struct sluice_switch_pcpu;
@@ -89,6 +97,8 @@ struct sluice_port {
 	u64			xon_tx[SLUICE_NR_PRIOS];
 	u64			pfc_tx;
 	bool			headroom_warned;
+	/* BIT(p): the watchdog's drop action stops pausing upstream */
+	unsigned long		wd_nopause;
 };
 
 /* What enqueue charged a frame to, so dequeue and drops can release it. */
@@ -121,6 +131,38 @@ struct sluice_class {
 	u64				paused_ns;
 	u64				pfc_rx;
 	u64				xon_rx;
+	/* The PFC watchdog (wd.c): when the FIFO last became non-empty and
+	 * the last pause (time > 0) arrived, ns, and its counters.
+	 */
+	u64				nonempty_since;
+	u64				last_pause;
+	u64				wd_storms;
+	u64				wd_restored;
+	u64				wd_drops;
+	u64				wd_forwarded;
+};
+
+/* A storm detected or ended, notified once the qdisc lock is released. */
+struct sluice_wd_event {
+	u8				event;	/* SLUICE_EVENT_STORM or _RESTORED */
+	u8				prio;
+	u8				action;	/* enum tc_sluice_wd_action */
+	struct sluice_prio_stats	stats;	/* the class's, at that moment */
+};
+
+/*
+ * The PFC watchdog's poll, in process context: a delayed work of the
+ * qdisc, rearmed while any priority is watched and cancelled by destroy.
+ * The mutex serializes the poll with configuration changes from taking
+ * a decision under the qdisc lock until its events are sent, so events
+ * leave in the order of the changes they report; events[] is theirs.
+ */
+struct sluice_wd {
+	struct delayed_work		work;
+	struct mutex			lock;	/* outside the qdisc lock */
+	struct Qdisc			*sch;
+	unsigned int			n_events;
+	struct sluice_wd_event		events[SLUICE_NR_PRIOS];
 };
 
 struct sluice_sched {
@@ -143,6 +185,11 @@ struct sluice_sched {
 	u64			pfc_rx;
 	u64			pause_malformed;
 	u64			pause_untrusted;
+	/* The watchdog: BIT(class) in storm, and of those, by action. */
+	u32			wd_storm;
+	u32			wd_drop;
+	u32			wd_forward;
+	struct sluice_wd	wd;
 	struct sluice_class	classes[TC_SLUICE_MAX_CLASSES];
 };
 
@@ -190,6 +237,16 @@ struct sluice_port *sluice_port_lookup_rcu(struct net *net, int ifindex);
 u32 sluice_ingress_charge(struct sk_buff *skb, struct net *net,
 			  unsigned int prio);
 void sluice_ingress_release(struct sk_buff *skb);
+
+void sluice_port_wd_nopause(struct sluice_port *port, unsigned int prio,
+			    bool stop);
+
+/* wd.c: the PFC watchdog (uapi: "PFC watchdog") */
+void sluice_wd_init(struct Qdisc *sch);
+void sluice_wd_start(struct Qdisc *sch);
+void sluice_wd_stop(struct Qdisc *sch);
+void sluice_wd_commit(struct Qdisc *sch, const struct sluice_config *cfg);
+void sluice_wd_notify(struct Qdisc *sch);
 
 /* pause.c */
 int sluice_pause_init(void);
@@ -328,5 +385,13 @@ void sluice_genl_notify_maps(struct net *net);
 /* Multicasts an event to the namespace's "events" group (may sleep). */
 void sluice_genl_notify_port(struct net *net, u8 event,
 			     const struct net_device *dev);
+/* The same for a watchdog event of port @dev. */
+void sluice_genl_notify_wd(struct net *net, const struct net_device *dev,
+			   const struct sluice_wd_event *ev);
+/* Class (or priority) i of a port, under the qdisc's root lock. */
+void sluice_prio_stats_fill(struct sluice_prio_stats *ps,
+			    const struct sluice_sched *q,
+			    const struct sluice_port *port, unsigned int i,
+			    u64 now);
 
 #endif /* _SLUICE_H */

@@ -206,11 +206,14 @@ u32 sluice_ingress_charge(struct sk_buff *skb, struct net *net,
 	account = atomic_add_return(qdisc_pkt_len(skb), &port->ingress[prio]);
 	peak_update(&port->ingress_peak[prio], account);
 
+	/* No XOFF for a priority whose storm the watchdog is dropping. */
 	if (account >= READ_ONCE(port->xoff) &&
 	    READ_ONCE(port->pfc) & BIT(prio) &&
-	    !test_bit(prio, &port->xoff_state)) {
+	    !test_bit(prio, &port->xoff_state) &&
+	    !test_bit(prio, &port->wd_nopause)) {
 		spin_lock_bh(&port->lock);
-		if (!__test_and_set_bit(prio, &port->xoff_state)) {
+		if (!test_bit(prio, &port->wd_nopause) &&
+		    !__test_and_set_bit(prio, &port->xoff_state)) {
 			__clear_bit(prio, &port->xon_pending);
 			port_kick(port);
 		}
@@ -261,6 +264,28 @@ void sluice_port_config(struct sluice_port *port,
 		port->xon_pending |= port->xoff_state & ~cfg->pfc;
 		port->xoff_state &= cfg->pfc;
 		port_kick(port);
+	}
+	spin_unlock_bh(&port->lock);
+}
+
+/*
+ * The watchdog's drop action (@stop) or its end: while a storm of
+ * priority prio lasts the port does not pause its upstream for it, and
+ * an XOFF it holds is resumed at once.  Under the port's qdisc lock; the
+ * XON leaves from the timer.
+ */
+void sluice_port_wd_nopause(struct sluice_port *port, unsigned int prio,
+			    bool stop)
+{
+	spin_lock_bh(&port->lock);
+	if (!stop) {
+		__clear_bit(prio, &port->wd_nopause);
+	} else {
+		__set_bit(prio, &port->wd_nopause);
+		if (__test_and_clear_bit(prio, &port->xoff_state)) {
+			__set_bit(prio, &port->xon_pending);
+			port_kick(port);
+		}
 	}
 	spin_unlock_bh(&port->lock);
 }

@@ -7,9 +7,13 @@
  *          [ pause-rx { on | off } ] [ xoff { BYTES | AUTO } ]
  *          [ xon BYTES ] [ headroom BYTES ] [ pause-time QUANTA ]
  *          [ pcp-map MAP ] [ dscp-map MAP ] [ mpls-tc-map MAP ]
- *          [ prio-map MAP ]
+ *          [ prio-map MAP ] [ watchdog PRIOS ]
+ *          [ watchdog-action { drop | forward | alert } ]
+ *          [ detection-time TIME ] [ restoration-time TIME ]
+ *          [ watchdog-poll TIME ]
  *   MAP := ENTRY [ ENTRY ... ] | default    ENTRY := VALUE[-VALUE]:CLASS
  *   PRIOS := none | P[-P][,P[-P]...]
+ *   TIME := MS | MSms | Ss        (10 ms to 60 s, whole milliseconds)
  *   AUTO := auto [ cable METRES ] [ mtu BYTES ]
  *
  *   class: sluice [ limit BYTES ] [ ecn { BYTES | off } ]
@@ -80,6 +84,9 @@ struct qopt_parser {
 	const char		*pfc_word;
 	const char		*xoff_word;
 	const char		*xon_word;
+	const char		*wd_word;
+	const char		*detect_word;
+	const char		*poll_word;
 };
 
 __attribute__((format(printf, 2, 3)))
@@ -184,28 +191,38 @@ static int parse_rate(struct qopt_parser *p, const char *word)
 	}
 }
 
-static int parse_pfc(struct qopt_parser *p, const char *word)
+/*
+ * A set of priorities, as "pfc" and "watchdog" take them; @name is the
+ * option, for the message.
+ */
+static int parse_prios(struct qopt_parser *p, const char *name,
+		       const char *word, __u8 *prios)
 {
 	const char *item = word;
 	int ret, len;
 
-	p->pfc_word = word;
-	ret = sluice_pfc_parse(word, &p->o->pfc, &item);
+	ret = sluice_pfc_parse(word, prios, &item);
 	if (!ret)
 		return 0;
 	if (ret == -EINVAL)
 		return fail(&p->c,
-			    "\"pfc\" must be none or priorities such as 3,4 or 0-2,5, not \"%s\"",
-			    word);
+			    "\"%s\" must be none or priorities such as 3,4 or 0-2,5, not \"%s\"",
+			    name, word);
 	len = strcspn(item, ",");
 	if (ret == -ERANGE)
-		return fail(&p->c, "\"pfc\" item \"%.*s\": priority must be 0..%u",
-			    len, item, SLUICE_PFC_PRIOS - 1);
+		return fail(&p->c, "\"%s\" item \"%.*s\": priority must be 0..%u",
+			    name, len, item, SLUICE_PFC_PRIOS - 1);
 	if (ret == -EDOM)
-		return fail(&p->c, "\"pfc\" item \"%.*s\": range is reversed",
-			    len, item);
-	return fail(&p->c, "\"pfc\" item \"%.*s\": priority already given",
-		    len, item);
+		return fail(&p->c, "\"%s\" item \"%.*s\": range is reversed",
+			    name, len, item);
+	return fail(&p->c, "\"%s\" item \"%.*s\": priority already given",
+		    name, len, item);
+}
+
+static int parse_pfc(struct qopt_parser *p, const char *word)
+{
+	p->pfc_word = word;
+	return parse_prios(p, "pfc", word, &p->o->pfc);
 }
 
 static int parse_pause_rx(struct qopt_parser *p, const char *word)
@@ -336,6 +353,109 @@ static int parse_pause_time(struct qopt_parser *p, const char *word)
 	return 0;
 }
 
+static int parse_watchdog(struct qopt_parser *p, const char *word)
+{
+	p->wd_word = word;
+	return parse_prios(p, "watchdog", word, &p->o->wd_prios);
+}
+
+static const char *const wd_actions[] = {
+	[TC_SLUICE_WD_DROP]	= "drop",
+	[TC_SLUICE_WD_FORWARD]	= "forward",
+	[TC_SLUICE_WD_ALERT]	= "alert",
+};
+
+_Static_assert(sizeof(wd_actions) / sizeof(wd_actions[0]) ==
+	       TC_SLUICE_WD_ACTION_MAX + 1, "a watchdog action has no name");
+
+const char *sluice_wd_action_name(unsigned int action)
+{
+	return action <= TC_SLUICE_WD_ACTION_MAX ? wd_actions[action] : NULL;
+}
+
+static int parse_wd_action(struct qopt_parser *p, const char *word)
+{
+	unsigned int a;
+
+	for (a = 0; a <= TC_SLUICE_WD_ACTION_MAX; a++)
+		if (!strcmp(word, wd_actions[a])) {
+			p->o->wd_action = a;
+			return 0;
+		}
+	return fail(&p->c,
+		    "\"watchdog-action\" must be drop, forward or alert, not \"%s\"",
+		    word);
+}
+
+/*
+ * TIME: whole milliseconds, "200" or "200ms", or seconds, "2s" or "0.5s"
+ * (at most three decimals).  -EINVAL if it is none of these.
+ */
+static int parse_ms(const char *word, unsigned long *ms)
+{
+	unsigned long whole = 0, frac = 0, scale = 1000;
+	const char *p = word;
+
+	if (*p < '0' || *p > '9')
+		return -EINVAL;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		whole = whole * 10 + (*p - '0');
+		if (whole > 1000UL * TC_SLUICE_WD_MAX_MS)
+			return -EINVAL;
+	}
+	if (!*p || !strcmp(p, "ms")) {
+		*ms = whole;
+		return 0;
+	}
+	if (*p == '.') {
+		if (p[1] < '0' || p[1] > '9')
+			return -EINVAL;
+		for (p++; *p >= '0' && *p <= '9'; p++) {
+			scale /= 10;
+			if (!scale)
+				return -EINVAL;
+			frac += (*p - '0') * scale;
+		}
+	}
+	if (strcmp(p, "s"))
+		return -EINVAL;
+	*ms = whole * 1000 + frac;
+	return 0;
+}
+
+static int parse_wd_time(struct qopt_parser *p, const char *name,
+			 const char *word, __u32 *ms)
+{
+	unsigned long n;
+
+	if (parse_ms(word, &n) || n < TC_SLUICE_WD_MIN_MS ||
+	    n > TC_SLUICE_WD_MAX_MS)
+		return fail(&p->c,
+			    "\"%s\" must be %u..%u ms (e.g. 200, 200ms or 0.2s), not \"%s\"",
+			    name, TC_SLUICE_WD_MIN_MS, TC_SLUICE_WD_MAX_MS,
+			    word);
+	*ms = n;
+	return 0;
+}
+
+static int parse_wd_detect(struct qopt_parser *p, const char *word)
+{
+	p->detect_word = word;
+	return parse_wd_time(p, "detection-time", word, &p->o->wd_detect_ms);
+}
+
+static int parse_wd_restore(struct qopt_parser *p, const char *word)
+{
+	return parse_wd_time(p, "restoration-time", word,
+			     &p->o->wd_restore_ms);
+}
+
+static int parse_wd_poll(struct qopt_parser *p, const char *word)
+{
+	p->poll_word = word;
+	return parse_wd_time(p, "watchdog-poll", word, &p->o->wd_poll_ms);
+}
+
 /* The options that take one value. */
 static const struct scalar {
 	const char	*name;
@@ -353,6 +473,11 @@ static const struct scalar {
 	{ "xon",	SLUICE_QOPT_XON,	parse_xon },
 	{ "headroom",	SLUICE_QOPT_HEADROOM,	parse_headroom },
 	{ "pause-time",	SLUICE_QOPT_PAUSE_TIME,	parse_pause_time },
+	{ "watchdog",	SLUICE_QOPT_WD_PRIOS,	parse_watchdog },
+	{ "watchdog-action", SLUICE_QOPT_WD_ACTION, parse_wd_action },
+	{ "detection-time", SLUICE_QOPT_WD_DETECT, parse_wd_detect },
+	{ "restoration-time", SLUICE_QOPT_WD_RESTORE, parse_wd_restore },
+	{ "watchdog-poll", SLUICE_QOPT_WD_POLL,	parse_wd_poll },
 };
 
 #define N_SCALARS	(sizeof(scalars) / sizeof(scalars[0]))
@@ -517,6 +642,11 @@ static int check_classes(struct qopt_parser *p)
 	if (!(o->present & SLUICE_QOPT_CLASSES))
 		return 0;
 	top = o->classes - 1;
+	if (o->present & SLUICE_QOPT_WD_PRIOS && top < SLUICE_PFC_PRIOS - 1 &&
+	    o->wd_prios >> (top + 1))
+		return fail(&p->c,
+			    "\"watchdog %s\": priorities must be 0..%u with classes %u",
+			    p->wd_word, top, o->classes);
 	if (o->present & SLUICE_QOPT_DEFAULT && o->defclass > top)
 		return fail(&p->c,
 			    "\"default\" must be 0..%u with classes %u, not \"%s\"",
@@ -553,6 +683,17 @@ static int check_pfc(struct qopt_parser *p)
 		return fail(&p->c,
 			    "\"pfc %s\" needs a \"rate\" above 0: pause quanta are bit times",
 			    p->pfc_word);
+	if (o->present & SLUICE_QOPT_WD_PRIOS && o->wd_prios &&
+	    o->present & SLUICE_QOPT_RATE && !o->rate)
+		return fail(&p->c,
+			    "\"watchdog %s\" needs a \"rate\" above 0: pauses are honoured only with one",
+			    p->wd_word);
+	if (o->present & SLUICE_QOPT_WD_POLL &&
+	    o->present & SLUICE_QOPT_WD_DETECT &&
+	    o->wd_poll_ms > o->wd_detect_ms)
+		return fail(&p->c,
+			    "\"watchdog-poll\" must be at most \"detection-time\" (%s), not \"%s\"",
+			    p->detect_word, p->poll_word);
 	return 0;
 }
 

@@ -108,6 +108,16 @@ int sluice_qopt_encode(const struct sluice_qopt *o, void *buf, size_t len,
 		put(&e, TCA_SLUICE_HEADROOM, &o->headroom, 4);
 	if (o->present & SLUICE_QOPT_PAUSE_TIME)
 		put(&e, TCA_SLUICE_PAUSE_TIME, &o->pause_time, 2);
+	if (o->present & SLUICE_QOPT_WD_PRIOS)
+		put(&e, TCA_SLUICE_WD_PRIOS, &o->wd_prios, 1);
+	if (o->present & SLUICE_QOPT_WD_ACTION)
+		put(&e, TCA_SLUICE_WD_ACTION, &o->wd_action, 1);
+	if (o->present & SLUICE_QOPT_WD_DETECT)
+		put(&e, TCA_SLUICE_WD_DETECT, &o->wd_detect_ms, 4);
+	if (o->present & SLUICE_QOPT_WD_RESTORE)
+		put(&e, TCA_SLUICE_WD_RESTORE, &o->wd_restore_ms, 4);
+	if (o->present & SLUICE_QOPT_WD_POLL)
+		put(&e, TCA_SLUICE_WD_POLL, &o->wd_poll_ms, 4);
 	for (tag = 0; tag <= TC_SLUICE_TAG_MAX; tag++)
 		if (o->present & SLUICE_QOPT_MAP(tag))
 			put_map(&e, sluice_tag_info(tag), &o->maps[tag]);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sluice/qopt.h>
 #include "opts.h"
 #include "sw.h"
 
@@ -41,7 +42,20 @@ static const char *const event_names[] = {
 	[SLUICE_EVENT_MAPS]	= "maps",
 	[SLUICE_EVENT_PORT_ADD]	= "port-add",
 	[SLUICE_EVENT_PORT_DEL]	= "port-del",
+	[SLUICE_EVENT_STORM]	= "storm",
+	[SLUICE_EVENT_RESTORED]	= "restored",
 };
+
+/* The watchdog action's name, or its number from a newer kernel. */
+static void print_action(uint8_t action)
+{
+	const char *name = sluice_wd_action_name(action);
+
+	if (name)
+		printf(" action %s", name);
+	else
+		printf(" action %u", action);
+}
 
 static const char *event_name(uint8_t event)
 {
@@ -75,7 +89,43 @@ static void print_text(const struct sluice_nl_event *ev)
 	if (ev->has_counts)
 		printf(" in %u eg %u tag %u ports %u", ev->counts.in,
 		       ev->counts.eg, ev->counts.tag, ev->counts.ports);
+	if (ev->has_prio)
+		printf(" prio %u", ev->prio);
+	if (ev->has_wd_action)
+		print_action(ev->wd_action);
+	if (ev->has_prio_stats)
+		printf(" storms %llu restored %llu drops %llu forwarded %llu"
+		       " pfc_rx %llu backlog %u qlen %u",
+		       (unsigned long long)ev->prio_stats.wd_storms,
+		       (unsigned long long)ev->prio_stats.wd_restored,
+		       (unsigned long long)ev->prio_stats.wd_drops,
+		       (unsigned long long)ev->prio_stats.wd_forwarded,
+		       (unsigned long long)ev->prio_stats.pfc_rx,
+		       ev->prio_stats.backlog, ev->prio_stats.qlen);
 	putchar('\n');
+}
+
+/* What a watchdog event carries of the class, under the uapi's names. */
+static json_object *jprio_stats(const struct sluice_prio_stats *ps)
+{
+	json_object *o = json_object_new_object();
+	bool ok;
+
+	ok = o && jadd(o, "wd_storms", jnum(ps->wd_storms)) &&
+	     jadd(o, "wd_restored", jnum(ps->wd_restored)) &&
+	     jadd(o, "wd_drops", jnum(ps->wd_drops)) &&
+	     jadd(o, "wd_forwarded", jnum(ps->wd_forwarded)) &&
+	     jadd(o, "pfc_rx", jnum(ps->pfc_rx)) &&
+	     jadd(o, "xon_rx", jnum(ps->xon_rx)) &&
+	     jadd(o, "packets", jnum(ps->packets)) &&
+	     jadd(o, "drops", jnum(ps->drops)) &&
+	     jadd(o, "backlog", jnum(ps->backlog)) &&
+	     jadd(o, "qlen", jnum(ps->qlen)) &&
+	     jadd(o, "paused_us", jnum(ps->paused_us));
+	if (ok)
+		return o;
+	json_object_put(o);
+	return NULL;
 }
 
 static int print_json(const struct sluice_nl_event *ev)
@@ -96,6 +146,16 @@ static int print_json(const struct sluice_nl_event *ev)
 		ok = jadd(o, "generation", jnum(ev->generation));
 	if (ok && ev->has_counts)
 		ok = jadd(o, "map_entries", sw_jcounts(&ev->counts));
+	if (ok && ev->has_prio)
+		ok = jadd(o, "prio", jnum(ev->prio));
+	if (ok && ev->has_wd_action) {
+		const char *action = sluice_wd_action_name(ev->wd_action);
+
+		ok = jadd(o, "action", action ? json_object_new_string(action) :
+					       jnum(ev->wd_action));
+	}
+	if (ok && ev->has_prio_stats)
+		ok = jadd(o, "stats", jprio_stats(&ev->prio_stats));
 	return sw_jprint(o, ok);
 }
 

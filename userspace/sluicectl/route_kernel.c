@@ -45,6 +45,9 @@ enum opt_id {
 	N_OPTS = OPT_Q_FIRST + N_QOPTS,
 };
 
+/* opts_parse() takes the allowed options as bits of an unsigned int. */
+_Static_assert(N_OPTS <= 32, "too many options for opts_parse()");
+
 static const struct opt opts[] = {
 	[OPT_NAME]	= { "--name", NULL, true },
 	[OPT_SWITCH]	= { "--switch", NULL, true },

@@ -5,6 +5,8 @@
  * The ports of the switch: each one's link and PFC settings and counters
  * (struct sluice_port_stats), then a row per egress class and ingress
  * priority (struct sluice_prio_stats), under the uapi's field names.
+ * Numbers throughout, as the uapi has them (pfc and wd_prios are bitmaps,
+ * wd_action enum tc_sluice_wd_action); flags by name.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -40,6 +42,11 @@ static const struct field port_settings[] = {
 	F(struct sluice_port_stats, xon),
 	F(struct sluice_port_stats, headroom),
 	F(struct sluice_port_stats, pause_time),
+	F(struct sluice_port_stats, wd_prios),
+	F(struct sluice_port_stats, wd_action),
+	F(struct sluice_port_stats, wd_detect_ms),
+	F(struct sluice_port_stats, wd_restore_ms),
+	F(struct sluice_port_stats, wd_poll_ms),
 };
 
 static const struct field port_counters[] = {
@@ -69,6 +76,10 @@ static const struct field prio_counters[] = {
 	F(struct sluice_prio_stats, ingress_peak),
 	F(struct sluice_prio_stats, xoff_tx),
 	F(struct sluice_prio_stats, xon_tx),
+	F(struct sluice_prio_stats, wd_storms),
+	F(struct sluice_prio_stats, wd_restored),
+	F(struct sluice_prio_stats, wd_drops),
+	F(struct sluice_prio_stats, wd_forwarded),
 };
 
 #undef F
@@ -81,6 +92,8 @@ static const struct {
 	{ SLUICE_PRIO_F_PAUSED, "paused" },
 	{ SLUICE_PRIO_F_XOFF, "xoff" },
 	{ SLUICE_PRIO_F_LOSSLESS, "lossless" },
+	{ SLUICE_PRIO_F_WATCHED, "watched" },
+	{ SLUICE_PRIO_F_STORM, "storm" },
 };
 
 static uint64_t value(const void *s, const struct field *f)

@@ -50,7 +50,10 @@ static void usage(void)
 		"                  [ pause-rx { on | off } ] [ xoff { BYTES | AUTO } ]\n"
 		"                  [ xon BYTES ] [ headroom BYTES ] [ pause-time QUANTA ]\n"
 		"                  [ pcp-map MAP ] [ dscp-map MAP ] [ mpls-tc-map MAP ]\n"
-		"                  [ prio-map MAP ]\n"
+		"                  [ prio-map MAP ] [ watchdog PRIOS ]\n"
+		"                  [ watchdog-action { drop | forward | alert } ]\n"
+		"                  [ detection-time TIME ] [ restoration-time TIME ]\n"
+		"                  [ watchdog-poll TIME ]\n"
 		"       MAP := ENTRY [ ENTRY ... ] | default    ENTRY := VALUE[-VALUE]:CLASS\n"
 		"       PRIOS := none | P[-P][,P[-P]...]    P is a PFC priority, 0-7\n"
 		"       AUTO := auto [ cable METRES ] [ mtu BYTES ]\n"
@@ -63,9 +66,15 @@ static void usage(void)
 		"       xoff auto: headroom is the PFC headroom (sluicectl headroom) of RATE\n"
 		"       over METRES of cable (0..%u, default %u) with frames of mtu BYTES\n"
 		"       (default the device's MTU + 14), xoff is limit - headroom, and xon,\n"
-		"       unless given, xoff - mtu; it needs rate and limit, and excludes headroom\n",
+		"       unless given, xoff - mtu; it needs rate and limit, and excludes headroom\n"
+		"       watchdog: the PFC watchdog on those priorities' classes; TIME is\n"
+		"       %u..%u ms, as 200, 200ms or 0.2s (defaults: detection-time %u,\n"
+		"       restoration-time %u, watchdog-poll %u, at most detection-time)\n",
 		TC_SLUICE_MAX_CLASSES, TC_SLUICE_MAX_LIMIT, TC_SLUICE_MAX_LIMIT,
-		SLUICE_CABLE_MAX_M, SLUICE_CABLE_DEFAULT_M);
+		SLUICE_CABLE_MAX_M, SLUICE_CABLE_DEFAULT_M,
+		TC_SLUICE_WD_MIN_MS, TC_SLUICE_WD_MAX_MS,
+		TC_SLUICE_WD_DETECT_DEFAULT, TC_SLUICE_WD_RESTORE_DEFAULT,
+		TC_SLUICE_WD_POLL_DEFAULT);
 }
 
 static void class_usage(void)
@@ -146,7 +155,20 @@ static int put_qopt(struct nlmsghdr *n, const struct sluice_qopt *o)
 	     addattr_l(n, QDISC_MSG_MAX, TCA_SLUICE_HEADROOM, &o->headroom, 4)) ||
 	    (o->present & SLUICE_QOPT_PAUSE_TIME &&
 	     addattr_l(n, QDISC_MSG_MAX, TCA_SLUICE_PAUSE_TIME, &o->pause_time,
-		       2)))
+		       2)) ||
+	    (o->present & SLUICE_QOPT_WD_PRIOS &&
+	     addattr_l(n, QDISC_MSG_MAX, TCA_SLUICE_WD_PRIOS, &o->wd_prios, 1)) ||
+	    (o->present & SLUICE_QOPT_WD_ACTION &&
+	     addattr_l(n, QDISC_MSG_MAX, TCA_SLUICE_WD_ACTION, &o->wd_action,
+		       1)) ||
+	    (o->present & SLUICE_QOPT_WD_DETECT &&
+	     addattr_l(n, QDISC_MSG_MAX, TCA_SLUICE_WD_DETECT, &o->wd_detect_ms,
+		       4)) ||
+	    (o->present & SLUICE_QOPT_WD_RESTORE &&
+	     addattr_l(n, QDISC_MSG_MAX, TCA_SLUICE_WD_RESTORE,
+		       &o->wd_restore_ms, 4)) ||
+	    (o->present & SLUICE_QOPT_WD_POLL &&
+	     addattr_l(n, QDISC_MSG_MAX, TCA_SLUICE_WD_POLL, &o->wd_poll_ms, 4)))
 		return -1;
 	for (tag = 0; tag <= TC_SLUICE_TAG_MAX; tag++) {
 		ti = sluice_tag_info(tag);
@@ -383,6 +405,54 @@ static void print_pfc_opts(struct rtattr *tb[])
 		print_uint(PRINT_ANY, "pause_time", "pause-time %u ", quanta);
 }
 
+/* A watchdog time: ms in JSON, "NAME 200ms" in text. */
+static void print_ms(const struct rtattr *rta, const char *json,
+		     const char *text)
+{
+	__u32 ms;
+
+	if (get_u32(rta, &ms))
+		return;
+	print_uint(PRINT_JSON, json, NULL, ms);
+	print_string(PRINT_FP, NULL, "%s ", text);
+	print_uint(PRINT_FP, NULL, "%ums ", ms);
+}
+
+/*
+ * The PFC watchdog, printed whole whenever the kernel dumps it (also
+ * "watchdog none"), so that the text re-parses to the same settings.
+ */
+static void print_wd_opts(struct rtattr *tb[])
+{
+	char buf[SLUICE_PFC_STRLEN];
+	const char *name;
+	unsigned int p;
+	__u8 val;
+
+	if (!get_u8(tb[TCA_SLUICE_WD_PRIOS], &val)) {
+		open_json_array(PRINT_JSON, "watchdog");
+		for (p = 0; p < SLUICE_PFC_PRIOS; p++)
+			if (val & (1u << p))
+				print_uint(PRINT_JSON, NULL, NULL, p);
+		close_json_array(PRINT_JSON, NULL);
+		print_string(PRINT_FP, NULL, "watchdog %s ",
+			     sluice_pfc_format(val, buf, sizeof(buf)));
+	}
+	if (!get_u8(tb[TCA_SLUICE_WD_ACTION], &val)) {
+		name = sluice_wd_action_name(val);
+		if (name)
+			print_string(PRINT_ANY, "watchdog_action",
+				     "watchdog-action %s ", name);
+		else	/* an action newer than this plugin */
+			print_uint(PRINT_ANY, "watchdog_action",
+				   "watchdog-action %u ", val);
+	}
+	print_ms(tb[TCA_SLUICE_WD_DETECT], "detection_time", "detection-time");
+	print_ms(tb[TCA_SLUICE_WD_RESTORE], "restoration_time",
+		 "restoration-time");
+	print_ms(tb[TCA_SLUICE_WD_POLL], "watchdog_poll", "watchdog-poll");
+}
+
 /*
  * Reads a dumped map into @tclass.  The kernel dumps every entry; anything
  * else (a missing, repeated or out-of-range value) cannot be printed as a
@@ -508,6 +578,7 @@ static int print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 	print_limit(tb[TCA_SLUICE_LIMIT]);
 	print_pfc_opts(tb);
 	print_maps(tb);
+	print_wd_opts(tb);
 	return 0;
 }
 
@@ -585,6 +656,12 @@ static const struct xstat class_appended_xstats[] = {
 	XSTAT("ingress_peak", cls.ingress_peak, XSTAT_BYTES),
 	/* Since ECN: */
 	XSTAT("ecn_marks", cls.ecn_marks, XSTAT_COUNT),
+	/* Since the PFC watchdog: */
+	XSTAT("wd_storms", cls.wd_storms, XSTAT_COUNT),
+	XSTAT("wd_restored", cls.wd_restored, XSTAT_COUNT),
+	XSTAT("wd_drops", cls.wd_drops, XSTAT_COUNT),
+	XSTAT("wd_forwarded", cls.wd_forwarded, XSTAT_COUNT),
+	XSTAT("storm", cls.storm, XSTAT_FLAG),
 };
 
 /*

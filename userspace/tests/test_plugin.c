@@ -780,7 +780,10 @@ static void test_parse_help(void)
 		"                  [ pause-rx { on | off } ] [ xoff { BYTES | AUTO } ]\n"
 		"                  [ xon BYTES ] [ headroom BYTES ] [ pause-time QUANTA ]\n"
 		"                  [ pcp-map MAP ] [ dscp-map MAP ] [ mpls-tc-map MAP ]\n"
-		"                  [ prio-map MAP ]\n"
+		"                  [ prio-map MAP ] [ watchdog PRIOS ]\n"
+		"                  [ watchdog-action { drop | forward | alert } ]\n"
+		"                  [ detection-time TIME ] [ restoration-time TIME ]\n"
+		"                  [ watchdog-poll TIME ]\n"
 		"       MAP := ENTRY [ ENTRY ... ] | default    ENTRY := VALUE[-VALUE]:CLASS\n"
 		"       PRIOS := none | P[-P][,P[-P]...]    P is a PFC priority, 0-7\n"
 		"       AUTO := auto [ cable METRES ] [ mtu BYTES ]\n"
@@ -793,7 +796,10 @@ static void test_parse_help(void)
 		"       xoff auto: headroom is the PFC headroom (sluicectl headroom) of RATE\n"
 		"       over METRES of cable (0..100000, default 100) with frames of mtu BYTES\n"
 		"       (default the device's MTU + 14), xoff is limit - headroom, and xon,\n"
-		"       unless given, xoff - mtu; it needs rate and limit, and excludes headroom\n");
+		"       unless given, xoff - mtu; it needs rate and limit, and excludes headroom\n"
+		"       watchdog: the PFC watchdog on those priorities' classes; TIME is\n"
+		"       10..60000 ms, as 200, 200ms or 0.2s (defaults: detection-time 200,\n"
+		"       restoration-time 200, watchdog-poll 100, at most detection-time)\n");
 	KTAP_EXPECT_INT(req.n.nlmsg_len, NLMSG_LENGTH(sizeof(struct tcmsg)));
 
 	KTAP_EXPECT_INT(run_parse(true, "help", &req, &err), -1);
@@ -1676,7 +1682,8 @@ static struct rtattr *xstats_attr(struct dump *m,
 #define XSTATS_V1_LEN		24	/* ... the first release's 16 bytes */
 #define XSTATS_QDISC_LEN	72	/* ... struct tc_sluice_qdisc_xstats */
 #define XSTATS_PFC_LEN		88	/* ... the union before ECN, the class's 80 */
-#define XSTATS_LEN		96	/* ... the union, the class's 88 */
+#define XSTATS_ECN_LEN		96	/* ... the union before the watchdog */
+#define XSTATS_LEN		136	/* ... the union, the class's 128 */
 
 static void test_print_xstats_v1(void)
 {
@@ -1814,7 +1821,7 @@ static void test_print_xstats_ecn(void)
 		__u64			appended;
 	} newer = { .st = pfc_class_xstats, .appended = 9 };
 	struct tc_sluice_xstats c = pfc_class_xstats;
-	char text[sizeof(pfc_class_text) + 32];
+	char text[sizeof(pfc_class_text) + 128];
 	struct dump m;
 	int len;
 
@@ -1823,9 +1830,9 @@ static void test_print_xstats_ecn(void)
 	snprintf(text, sizeof(text), "%s ecn_marks 1099511627777",
 		 pfc_class_text);
 	KTAP_EXPECT_STR(print_with(print, false,
-				   xstats_attr(&m, &c, XSTATS_LEN)), text);
+				   xstats_attr(&m, &c, XSTATS_ECN_LEN)), text);
 	KTAP_EXPECT_STR(print_with(print, true,
-				   xstats_attr(&m, &c, XSTATS_LEN)),
+				   xstats_attr(&m, &c, XSTATS_ECN_LEN)),
 			"\"limit_drops\":7,\"peak_backlog\":9000,\"pfc_rx\":3,"
 			"\"xon_rx\":1,\"xoff_tx\":0,\"xon_tx\":0,"
 			"\"paused_us\":120,\"headroom_drops\":0,\"paused\":true,"
@@ -1834,7 +1841,7 @@ static void test_print_xstats_ecn(void)
 	KTAP_EXPECT_STR(fake_tc_misuse(), NULL);
 
 	/* Every size short of ecn_marks' end leaves it out. */
-	for (len = XSTATS_PFC_LEN; len < XSTATS_LEN; len++) {
+	for (len = XSTATS_PFC_LEN; len < XSTATS_ECN_LEN; len++) {
 		if (!KTAP_EXPECT_STR(print_with(print, false,
 						xstats_attr(&m, &c, len)),
 				     pfc_class_text))
@@ -1844,14 +1851,16 @@ static void test_print_xstats_ecn(void)
 				       xstats_attr(&m, &c, XSTATS_PFC_LEN)),
 			    "ecn_marks"));
 
-	snprintf(text, sizeof(text), "%s ecn_marks 42", pfc_class_text);
+	snprintf(text, sizeof(text),
+		 "%s ecn_marks 42 wd_storms 0 wd_restored 0 wd_drops 0"
+		 " wd_forwarded 0 storm 0", pfc_class_text);
 	KTAP_EXPECT_STR(print_with(print, false,
 				   xstats_attr(&m, &newer.st, sizeof(newer))),
 			text);
 	KTAP_EXPECT_INT(sizeof(newer), XSTATS_LEN + 8);
 	/* A qdisc's payload of the new size has no class field in it. */
 	KTAP_EXPECT_STR(print_with(print, false,
-				   xstats_attr(&m, &pfc_qdisc_xstats, XSTATS_LEN)),
+				   xstats_attr(&m, &pfc_qdisc_xstats, XSTATS_ECN_LEN)),
 			pfc_qdisc_text);
 	KTAP_EXPECT_STR(fake_tc_misuse(), NULL);
 	ktap_result("print xstats with ecn_marks");
@@ -1861,6 +1870,53 @@ static void test_print_xstats_ecn(void)
  * A payload that ends inside the appended fields prints those it holds
  * whole, and none cut short.
  */
+/*
+ * The watchdog's counters and storm flag follow ecn_marks, each printed
+ * when the payload holds it whole; storm is a boolean in JSON.
+ */
+static void test_print_xstats_wd(void)
+{
+	int (*print)(struct qdisc_util *, FILE *, struct rtattr *) =
+		sluice_qdisc_util.print_xstats;
+	struct tc_sluice_xstats c = pfc_class_xstats;
+	char text[sizeof(pfc_class_text) + 128];
+	struct dump m;
+
+	c.cls.ecn_marks = 2;
+	c.cls.wd_storms = 3;
+	c.cls.wd_restored = 2;
+	c.cls.wd_drops = 1099511627777ull;
+	c.cls.wd_forwarded = 5;
+	c.cls.storm = 1;
+	snprintf(text, sizeof(text),
+		 "%s ecn_marks 2 wd_storms 3 wd_restored 2"
+		 " wd_drops 1099511627777 wd_forwarded 5 storm 1",
+		 pfc_class_text);
+	KTAP_EXPECT_STR(print_with(print, false,
+				   xstats_attr(&m, &c, XSTATS_LEN)), text);
+	KTAP_EXPECT(strstr(print_with(print, true,
+				      xstats_attr(&m, &c, XSTATS_LEN)),
+			   "\"ecn_marks\":2,\"wd_storms\":3,\"wd_restored\":2,"
+			   "\"wd_drops\":1099511627777,\"wd_forwarded\":5,"
+			   "\"storm\":true"));
+	/* Cut inside wd_drops: up to wd_restored. */
+	snprintf(text, sizeof(text), "%s ecn_marks 2 wd_storms 3 wd_restored 2",
+		 pfc_class_text);
+	KTAP_EXPECT_STR(print_with(print, false,
+				   xstats_attr(&m, &c, XSTATS_ECN_LEN + 20)),
+			text);
+	/* Cut inside storm: every counter, no flag. */
+	KTAP_EXPECT(!strstr(print_with(print, false,
+				       xstats_attr(&m, &c, XSTATS_LEN - 6)),
+			    "storm "));
+	c.cls.storm = 0;
+	KTAP_EXPECT(strstr(print_with(print, true,
+				      xstats_attr(&m, &c, XSTATS_LEN)),
+			   "\"storm\":false"));
+	KTAP_EXPECT_STR(fake_tc_misuse(), NULL);
+	ktap_result("print xstats with watchdog counters");
+}
+
 static void test_print_xstats_partial(void)
 {
 	int (*print)(struct qdisc_util *, FILE *, struct rtattr *) =
@@ -1936,6 +1992,7 @@ static void (*const tests[])(void) = {
 	test_print_xstats_v1,
 	test_print_xstats_pfc,
 	test_print_xstats_ecn,
+	test_print_xstats_wd,
 	test_print_xstats_partial,
 };
 

@@ -137,6 +137,43 @@
  * Such drops are counted as headroom drops and logged once per port,
  * since they mean the headroom or the limits are misconfigured.  Lossy
  * classes tail-drop at their limit (limit_drops).
+ *
+ * PFC watchdog (the semantics of SONiC's pfcwd)
+ * ---------------------------------------------
+ * TCA_SLUICE_WD_PRIOS (u8, BIT(p), default 0: off) names the priorities
+ * whose egress class p the port watches; it needs a root qdisc and a rate,
+ * and each p must be below TCA_SLUICE_CLASSES.  Every TCA_SLUICE_WD_POLL ms
+ * (default 100, TC_SLUICE_WD_MIN_MS at least, at most the detection time)
+ * the port looks at each watched class, in process context:
+ *
+ *   detection    the class is paused, holds frames, and has been both
+ *                (so sent nothing) for TCA_SLUICE_WD_DETECT ms (default
+ *                200): counted in wd_storms, notified as
+ *                SLUICE_EVENT_STORM.  A storm is thus detected within the
+ *                detection time plus one poll of its start.
+ *   restoration  no pause (time > 0) for p arrived during the last
+ *                TCA_SLUICE_WD_RESTORE ms (default 200; XON frames do not
+ *                count): the class behaves as before the storm again, a
+ *                later pause pauses it; counted in wd_restored, notified
+ *                as SLUICE_EVENT_RESTORED.
+ *
+ * While the storm lasts, TCA_SLUICE_WD_ACTION (enum tc_sluice_wd_action)
+ * applies to the class:
+ *
+ *   DROP (default)  the class is flushed and every frame arriving for it
+ *                   dropped (both counted in wd_drops and the class's
+ *                   drops), and the port stops pausing its upstream for p:
+ *                   an XOFF it holds for p is resumed at once (XON), and
+ *                   none is sent for p until the storm ends.
+ *   FORWARD         pauses for the class are ignored: it is served as if
+ *                   none were received; the frames it sends meanwhile are
+ *                   counted in wd_forwarded.
+ *   ALERT           nothing changes but the counters and the events.
+ *
+ * Pauses are still counted (pfc_rx) and still tracked for restoration in
+ * every action.  A change that stops watching p, or that changes the
+ * action, ends p's storm as a restoration does (counted and notified).
+ * Times are 10 ms to 60 s (TC_SLUICE_WD_MIN_MS, TC_SLUICE_WD_MAX_MS).
 
  * Errors
  * ------
@@ -196,10 +233,32 @@ enum {
 	TCA_SLUICE_XON,			/* u32, bytes, <= XOFF */
 	TCA_SLUICE_HEADROOM,		/* u32, bytes above XOFF */
 	TCA_SLUICE_PAUSE_TIME,		/* u16, quanta in generated XOFF */
+	TCA_SLUICE_WD_PRIOS,		/* u8, BIT(p): watched priorities */
+	TCA_SLUICE_WD_ACTION,		/* u8, enum tc_sluice_wd_action */
+	TCA_SLUICE_WD_DETECT,		/* u32, ms: detection time */
+	TCA_SLUICE_WD_RESTORE,		/* u32, ms: restoration time */
+	TCA_SLUICE_WD_POLL,		/* u32, ms: poll interval */
 	__TCA_SLUICE_MAX,
 };
 
 #define TCA_SLUICE_MAX (__TCA_SLUICE_MAX - 1)
+
+/* What the PFC watchdog does to a priority in storm (TCA_SLUICE_WD_ACTION). */
+enum tc_sluice_wd_action {
+	TC_SLUICE_WD_DROP,	/* flush, drop arrivals, stop pausing upstream */
+	TC_SLUICE_WD_FORWARD,	/* ignore the pauses: send anyway */
+	TC_SLUICE_WD_ALERT,	/* count and report only */
+	__TC_SLUICE_WD_ACTION_MAX,
+};
+
+#define TC_SLUICE_WD_ACTION_MAX (__TC_SLUICE_WD_ACTION_MAX - 1)
+
+/* Watchdog times in ms: defaults (SONiC's) and bounds. */
+#define TC_SLUICE_WD_DETECT_DEFAULT	200
+#define TC_SLUICE_WD_RESTORE_DEFAULT	200
+#define TC_SLUICE_WD_POLL_DEFAULT	100
+#define TC_SLUICE_WD_MIN_MS		10
+#define TC_SLUICE_WD_MAX_MS		60000
 
 /* Class options (TCA_OPTIONS of a class). */
 enum {
@@ -263,6 +322,13 @@ struct tc_sluice_class_xstats {
 	__u32	reserved2;
 	/* Since ECN: */
 	__u64	ecn_marks;	/* frames CE-marked */
+	/* Since the PFC watchdog: */
+	__u64	wd_storms;	/* storms detected on p */
+	__u64	wd_restored;	/* storms ended */
+	__u64	wd_drops;	/* frames dropped by the drop action */
+	__u64	wd_forwarded;	/* frames sent during a forward storm */
+	__u32	storm;		/* 1 while p is in storm */
+	__u32	reserved3;
 };
 
 struct tc_sluice_xstats {
@@ -491,6 +557,8 @@ enum sluice_attr {
 	SLUICE_A_PORT_STATS,	/* struct sluice_port_stats */
 	SLUICE_A_PRIO_STATS,	/* struct sluice_prio_stats, repeated */
 	SLUICE_A_EVENT,		/* u8, enum sluice_event */
+	SLUICE_A_PRIO,		/* u8, a priority (class) of a port */
+	SLUICE_A_WD_ACTION,	/* u8, enum tc_sluice_wd_action */
 	__SLUICE_A_MAX,
 };
 
@@ -502,6 +570,12 @@ enum sluice_event {
 	SLUICE_EVENT_MAPS,	/* loaded or flushed: GENERATION, MAP_ENTRIES */
 	SLUICE_EVENT_PORT_ADD,	/* a port joined: IFINDEX, IFNAME */
 	SLUICE_EVENT_PORT_DEL,	/* a port left: IFINDEX, IFNAME */
+	/*
+	 * The PFC watchdog: IFINDEX, IFNAME, PRIO, WD_ACTION and the class's
+	 * PRIO_STATS at that moment.
+	 */
+	SLUICE_EVENT_STORM,	/* a storm was detected */
+	SLUICE_EVENT_RESTORED,	/* it ended */
 	__SLUICE_EVENT_MAX,
 };
 
@@ -546,6 +620,14 @@ struct sluice_port_stats {
 	__u64	untagged;	/* the qdisc's own classification */
 	__u32	backlog;	/* bytes queued, all classes */
 	__u32	qlen;		/* frames queued, all classes */
+	/* Since the PFC watchdog: its settings (TCA_SLUICE_WD_*) */
+	__u8	wd_prios;	/* BIT(p): watched priorities */
+	__u8	wd_action;	/* enum tc_sluice_wd_action */
+	__u16	reserved;
+	__u32	wd_detect_ms;
+	__u32	wd_restore_ms;
+	__u32	wd_poll_ms;
+	__u32	reserved2;
 };
 
 /*
@@ -570,11 +652,18 @@ struct sluice_prio_stats {
 	__u32	ingress_peak;
 	__u64	xoff_tx;	/* PFC frames sent pausing i */
 	__u64	xon_tx;
+	/* the PFC watchdog on egress class i (see struct tc_sluice_class_xstats) */
+	__u64	wd_storms;
+	__u64	wd_restored;
+	__u64	wd_drops;
+	__u64	wd_forwarded;
 };
 
 #define SLUICE_PRIO_F_CLASS	0x1	/* the port has class i */
 #define SLUICE_PRIO_F_PAUSED	0x2	/* class i is paused now */
 #define SLUICE_PRIO_F_XOFF	0x4	/* i is paused upstream by this port */
 #define SLUICE_PRIO_F_LOSSLESS	0x8	/* i is in the port's PFC bitmap */
+#define SLUICE_PRIO_F_WATCHED	0x10	/* the PFC watchdog watches class i */
+#define SLUICE_PRIO_F_STORM	0x20	/* class i is in storm */
 
 #endif /* _UAPI_LINUX_SLUICE_H */

@@ -47,6 +47,12 @@
 #define SLUICE_QOPT_XOFF_AUTO	(1u << 16)
 #define SLUICE_QOPT_CABLE	(1u << 17)
 #define SLUICE_QOPT_MTU		(1u << 18)
+/* The PFC watchdog. */
+#define SLUICE_QOPT_WD_PRIOS	(1u << 19)
+#define SLUICE_QOPT_WD_ACTION	(1u << 20)
+#define SLUICE_QOPT_WD_DETECT	(1u << 21)
+#define SLUICE_QOPT_WD_RESTORE	(1u << 22)
+#define SLUICE_QOPT_WD_POLL	(1u << 23)
 
 /* What a device's MTU leaves out of a frame as the qdisc counts it. */
 #define SLUICE_ETH_HLEN		14
@@ -80,7 +86,16 @@ struct sluice_qopt {
 	/* The inputs of "xoff auto". */
 	__u32			cable_m;	/* metres, 0..SLUICE_CABLE_MAX_M */
 	__u32			mtu;		/* largest frame, bytes */
+	/* The PFC watchdog: "watchdog", "watchdog-action", the times. */
+	__u8			wd_prios;	/* BIT(p): watched priorities */
+	__u8			wd_action;	/* enum tc_sluice_wd_action */
+	__u32			wd_detect_ms;	/* "detection-time" */
+	__u32			wd_restore_ms;	/* "restoration-time" */
+	__u32			wd_poll_ms;	/* "watchdog-poll" */
 };
+
+/* "drop", "forward", "alert"; NULL for an action this version lacks. */
+const char *sluice_wd_action_name(unsigned int action);
 
 /* Bits of sluice_copt.present. */
 #define SLUICE_COPT_LIMIT	(1u << 0)

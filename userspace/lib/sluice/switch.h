@@ -191,6 +191,11 @@ struct sluice_nl_event {
 	struct sluice_map_counts	counts;
 	uint32_t			ifindex;
 	char				ifname[SLUICE_IFNAMSIZ];
+	/* the PFC watchdog's STORM and RESTORED */
+	bool				has_prio, has_wd_action, has_prio_stats;
+	uint8_t				prio;
+	uint8_t				wd_action;	/* enum tc_sluice_wd_action */
+	struct sluice_prio_stats	prio_stats;
 };
 
 /* An event of this kind, made up by the client: events were dropped. */

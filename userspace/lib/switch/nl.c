@@ -879,6 +879,16 @@ static int parse_event(struct sluice_nl_event *ev, struct nlattr *attrs,
 		case SLUICE_A_IFNAME:
 			ev->has_ifname = get_name(a, ev->ifname);
 			break;
+		case SLUICE_A_PRIO:
+			ev->has_prio = get_u8(a, &ev->prio);
+			break;
+		case SLUICE_A_WD_ACTION:
+			ev->has_wd_action = get_u8(a, &ev->wd_action);
+			break;
+		case SLUICE_A_PRIO_STATS:
+			copy_struct(&ev->prio_stats, sizeof(ev->prio_stats), a);
+			ev->has_prio_stats = true;
+			break;
 		}
 	}
 	return 0;
