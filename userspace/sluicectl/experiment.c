@@ -28,6 +28,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sluice/cbd.h>
+#include <sluice/deadlock.h>
 #include <sluice/experiment.h>
 #include <sluice/fabric.h>
 #include <sluice/fabric_nl.h>
@@ -526,12 +527,48 @@ static int read_totals(const struct fabric_state *fs, struct totals *t)
 	return 0;
 }
 
-/* The live detector's verdict on fabric @fs: 1 a cycle, 0 none, -1 not run. */
+/*
+ * The live detector ("fabric deadlock": two snapshots of every switch,
+ * 500 ms apart) on fabric @fs: 1 a wait-for cycle, 0 none, -1 it failed;
+ * @text says what it found, the first cycle switch by switch.
+ */
 static int detect(const struct fabric_state *fs, char *text, size_t len)
 {
-	(void)fs;
-	snprintf(text, len, "not run: this sluicectl has no live detector");
-	return -1;
+	char err[SLUICE_ERRLEN];
+	struct sluice_deadlock dl;
+	const struct sluice_dl_cycle *c;
+	const struct sluice_dl_vertex *v;
+	size_t at;
+	uint32_t k;
+	int ret;
+
+	memset(&dl, 0, sizeof(dl));
+	ret = sluice_deadlock_live(&fs->f, SLUICE_DL_INTERVAL_MS, &dl, err,
+				   sizeof(err));
+	if (ret) {
+		snprintf(text, len, "failed: %s", err);
+		sluice_deadlock_free(&dl);
+		return -1;
+	}
+	if (!dl.n_cycles) {
+		snprintf(text, len, "no wait-for cycle (%u paused queues stuck, %u ingress accounts holding)",
+			 dl.stuck, dl.holding);
+		sluice_deadlock_free(&dl);
+		return 0;
+	}
+	c = &dl.cycles[0];
+	at = snprintf(text, len, "%u cycle%s; %u switches, %u queues and accounts in the first:",
+		      dl.n_cycles, dl.n_cycles == 1 ? "" : "s", c->switches,
+		      c->scc_len);
+	for (k = 0; k < c->cycle_len && at < len; k++) {
+		v = &dl.v[dl.cycle[c->cycle_first + k]];
+		at += snprintf(text + at, len - at, "%s%s/%s %s %u",
+			       k ? " -> " : " ", fs->g.nodes[v->node].name,
+			       v->port, v->role == SLUICE_DL_EGRESS ?
+			       "egress" : "ingress", v->prio);
+	}
+	sluice_deadlock_free(&dl);
+	return 1;
 }
 
 static void fabric_down(const struct fabric_state *fs)
@@ -935,8 +972,8 @@ static int print_json(const struct exp *e, bool all_ok)
 	     jadd(o, "interval_ms", jnum(e->interval_ms)) &&
 	     jadd(o, "quiet_ms", jnum(e->quiet_ms)) &&
 	     jadd(o, "qdisc", jstr(e->words)) &&
-	     jadd(o, "watchdog", e->wd_action ? jstr(e->wd_action) :
-		  json_object_new_null()) &&
+	     (e->wd_action ? jadd(o, "watchdog", jstr(e->wd_action)) :
+	      !json_object_object_add(o, "watchdog", NULL)) &&
 	     jadd(o, "as_predicted", json_object_new_boolean(all_ok)) &&
 	     jadd(o, "sets", arr = json_object_new_array());
 	for (k = 0; ok && k < e->sets.n; k++) {
