@@ -236,6 +236,215 @@ static void test_route_refusals(void)
 	ktap_result("route_refusals");
 }
 
+/*
+ * "sluicectl stats -j" of one port as a switch prints it: 8 classes,
+ * priority 3 lossless; class @paused (or -1) paused with @backlog bytes
+ * queued, ingress priority @xoff (or -1) in XOFF holding @held bytes.
+ */
+static size_t port_json(char *buf, size_t len, const char *ifname,
+			int ifindex, int paused, unsigned int backlog,
+			unsigned int sent, int xoff, unsigned int held)
+{
+	size_t n;
+	int i;
+
+	n = snprintf(buf, len,
+		     "{\"ifname\":\"%s\",\"ifindex\":%d,\"classes\":8,\"rate\":1000000,"
+		     "\"pfc\":8,\"xoff\":51200,\"xon\":48128,\"headroom\":20480,"
+		     "\"pause_time\":65535,\"pfc_tx\":3,\"pfc_rx\":4,\"pause_rx\":0,"
+		     "\"pause_malformed\":0,\"pause_untrusted\":0,\"limit_drops\":0,"
+		     "\"headroom_drops\":0,\"untagged\":0,\"backlog\":%u,\"qlen\":%u,"
+		     "\"prios\":[", ifname, ifindex, backlog, backlog / 1000);
+	for (i = 0; i < 8; i++)
+		n += snprintf(buf + n, len - n,
+			      "%s{\"index\":%d,\"flags\":[\"class\"%s%s%s,\"watched\"],"
+			      "\"packets\":%u,\"bytes\":%u,\"drops\":0,\"backlog\":%u,"
+			      "\"qlen\":%u,\"pfc_rx\":%u,\"xon_rx\":0,\"paused_us\":%u,"
+			      "\"ecn_marks\":0,\"ingress_bytes\":%u,\"ingress_peak\":%u,"
+			      "\"xoff_tx\":%u,\"xon_tx\":0,\"wd_storms\":0}",
+			      i ? "," : "", i, i == 3 ? ",\"lossless\"" : "",
+			      i == paused ? ",\"paused\"" : "",
+			      i == xoff ? ",\"xoff\"" : "",
+			      i == paused ? sent / 1000 : 0, i == paused ? sent : 0,
+			      i == paused ? backlog : 0,
+			      i == paused ? backlog / 1000 : 0,
+			      i == paused ? 40 : 0, i == paused ? 2000000 : 0,
+			      i == xoff ? held : 0, i == xoff ? held + 200 : 0,
+			      i == xoff ? 9 : 0);
+	n += snprintf(buf + n, len - n, "]}");
+	return n;
+}
+
+/*
+ * DIR/sN.json for the testbed's four switches, deadlocked clockwise on
+ * priority 3 (s1 l0 -> s2 l2 -> s3 l4 -> s4 l6 -> s1), s3's l4 having
+ * sent @s3_sent bytes.
+ */
+static void write_state(const char *dir, unsigned int s3_sent)
+{
+	static const struct {
+		const char	*node;
+		const char	*ports[5];
+		int		out;	/* index of the paused port */
+		int		in;	/* index of the XOFF port */
+	} sw[] = {
+		{ "s1", { "l0", "l1", "l6", "l7", "h0" }, 0, 2 },
+		{ "s2", { "l0", "l1", "l2", "l3", "h0" }, 2, 0 },
+		{ "s3", { "l2", "l3", "l4", "l5", "h0" }, 2, 0 },
+		{ "s4", { "l4", "l5", "l6", "l7", "h0" }, 2, 0 },
+	};
+	static char buf[65536];
+	char path[256];
+	size_t n;
+	int i, k;
+
+	mkdir(cli_path(dir), 0755);
+	for (i = 0; i < 4; i++) {
+		n = snprintf(buf, sizeof(buf), "[");
+		for (k = 0; k < 5; k++) {
+			n += snprintf(buf + n, sizeof(buf) - n, k ? "," : "");
+			n += port_json(buf + n, sizeof(buf) - n, sw[i].ports[k],
+				       k + 2, k == sw[i].out ? 3 : -1,
+				       50000 + 1000 * i,
+				       i == 2 ? s3_sent : 700000,
+				       k == sw[i].in ? 3 : -1, 53000 + 500 * i);
+		}
+		snprintf(buf + n, sizeof(buf) - n, "]\n");
+		snprintf(path, sizeof(path), "%s/%s.json", dir, sw[i].node);
+		write_file(path, buf);
+	}
+}
+
+static void test_deadlock(void)
+{
+	char path[256];
+	struct run r;
+	int i;
+
+	RUN(&r, "fabric", "deadlock", "x");
+	KTAP_EXPECT_INT(r.status, 2);
+	KTAP_EXPECT(strstr(r.err, "sluicectl: unexpected argument \"x\"\n"
+			   "Usage: sluicectl fabric deadlock [--name NAME] [--interval MS] [-j | --json]\n"));
+	RUN(&r, "fabric", "deadlock", "--interval", "0");
+	KTAP_EXPECT_INT(r.status, 2);
+	KTAP_EXPECT(strstr(r.err, "--interval: \"0\" is not a number of milliseconds from 1 to 60000"));
+	RUN(&r, "fabric", "deadlock", "--interval", "60001");
+	KTAP_EXPECT_INT(r.status, 2);
+	RUN(&r, "fabric", "deadlock", "--topo", "t.json");
+	KTAP_EXPECT_INT(r.status, 2);
+	KTAP_EXPECT(strstr(r.err, "--topo FILE and --state DIR go together"));
+	RUN(&r, "fabric", "deadlock", "--state", "d");
+	KTAP_EXPECT_INT(r.status, 2);
+	KTAP_EXPECT(strstr(r.err, "--topo FILE and --state DIR go together"));
+	RUN(&r, "fabric", "deadlock", "--state-later", "d");
+	KTAP_EXPECT_INT(r.status, 2);
+	KTAP_EXPECT(strstr(r.err, "--state-later goes with --topo FILE --state DIR"));
+	RUN(&r, "fabric", "deadlock", "--topo", "t.json", "--state", "d",
+	    "--name", "t");
+	KTAP_EXPECT_INT(r.status, 2);
+	KTAP_EXPECT(strstr(r.err, "--name is for a fabric of this machine, not with --topo"));
+	RUN(&r, "fabric", "deadlock", "--topo", "t.json", "--state", "d",
+	    "--interval", "100");
+	KTAP_EXPECT_INT(r.status, 2);
+	RUN(&r, "fabric", "deadlock", "--name", "a/b");
+	KTAP_EXPECT_INT(r.status, 2);
+	RUN(&r, "fabric", "deadlock", "--help");
+	KTAP_EXPECT_INT(r.status, 0);
+	KTAP_EXPECT(strstr(r.out, "--topo FILE --state DIR [--state-later DIR2]"));
+
+	/* a fabric without its namespaces: named, exit 1 */
+	RUN(&r, "fabric", "deadlock", "--name", "none");
+	KTAP_EXPECT_INT(r.status, 1);
+	KTAP_EXPECT(strstr(r.err, "sluicectl: no fabric none (no "));
+	RUN(&r, "fabric", "deadlock", "--name", "t", "--interval", "1");
+	KTAP_EXPECT_INT(r.status, 1);
+	KTAP_EXPECT(strstr(r.err, "sluicectl: fabric t: switch s0 (namespace t-s0): "));
+
+	/* real hosts: one snapshot per switch */
+	write_file("tb.json", testbed);
+	write_state("dl1", 700000);
+	snprintf(path, sizeof(path), "%s", cli_path("dl1"));
+	RUN(&r, "fabric", "deadlock", "--topo", cli_path("tb.json"), "--state",
+	    path);
+	KTAP_EXPECT_INT(r.status, 3);
+	KTAP_EXPECT(strstr(r.out, ": DEADLOCK: 1 cycle of paused queues (4 switches: 4 stuck egress classes, 4 holding ingress accounts, 8 wait-for edges)\n"
+			   "one snapshot: progress not checked"));
+	KTAP_EXPECT(strstr(r.out, "cycle 1: 8 queues on 4 switches, each waiting on the next, the last on the first:\n"
+			   "  s1       l0    egress class  3  paused, 50000 B queued in 50 frames\n"
+			   "  s2       l0    ingress prio  3  XOFF, 53500 B held\n"
+			   "  s2       l2    egress class  3  paused, 51000 B queued in 51 frames\n"));
+	KTAP_EXPECT(strstr(r.out, "  s1       l6    ingress prio  3  XOFF, 53000 B held\n"));
+	KTAP_EXPECT_STR(r.err, "");
+	RUN(&r, "fabric", "deadlock", "--topo", cli_path("tb.json"), "--state",
+	    path, "-j");
+	KTAP_EXPECT_INT(r.status, 3);
+	KTAP_EXPECT(strstr(r.out, "\"switches\":4,\"progress_checked\":false,\"deadlock\":true,"
+			   "\"stuck_egress\":4,\"holding_ingress\":4,\"edges\":8,"
+			   "\"host_waits\":0,\"paused_from_outside\":0,\"ignored_ports\":0,"
+			   "\"cycles\":[{\"switches\":4,\"scc_size\":8,\"cycle\":["
+			   "{\"switch\":\"s1\",\"port\":\"l0\",\"link\":0,\"role\":\"egress\","
+			   "\"prio\":3,\"flags\":[\"class\",\"paused\",\"lossless\"],\"backlog\":50000,"
+			   "\"qlen\":50,\"bytes\":700000,\"pfc_rx\":40,\"paused_us\":2000000},"
+			   "{\"switch\":\"s2\",\"port\":\"l0\",\"link\":0,\"role\":\"ingress\","
+			   "\"prio\":3,\"flags\":[\"class\",\"xoff\",\"lossless\"],"
+			   "\"ingress_bytes\":53500,\"ingress_peak\":53700,\"xoff_tx\":9}"));
+
+	/* two: s3's l4 moved between them, no deadlock */
+	write_state("dl2", 701500);
+	RUN(&r, "fabric", "deadlock", "--topo", cli_path("tb.json"), "--state",
+	    path, "--state-later", cli_path("dl2"));
+	KTAP_EXPECT_INT(r.status, 0);
+	KTAP_EXPECT(strstr(r.out, ": no deadlock (4 switches: 3 stuck egress classes, 4 holding ingress accounts, 6 wait-for edges)\n"
+			   "progress checked: "));
+	/* and the same files twice: stuck */
+	RUN(&r, "fabric", "deadlock", "--topo", cli_path("tb.json"), "--state",
+	    path, "--state-later", path);
+	KTAP_EXPECT_INT(r.status, 3);
+	KTAP_EXPECT(strstr(r.out, "  s1       l0    egress class  3  paused, 50000 B queued in 50 frames, nothing sent\n"));
+
+	/* the errors: a switch missing, not JSON, a field missing, a wrong port */
+	unlink(cli_path("dl2/s4.json"));
+	RUN(&r, "fabric", "deadlock", "--topo", cli_path("tb.json"), "--state",
+	    cli_path("dl2"));
+	KTAP_EXPECT_INT(r.status, 1);
+	KTAP_EXPECT(strstr(r.err, "dl2/s4.json: No such file or directory\n"));
+	write_file("dl2/s4.json", "[{\"ifname\":\"l4\",");
+	RUN(&r, "fabric", "deadlock", "--topo", cli_path("tb.json"), "--state",
+	    cli_path("dl2"));
+	KTAP_EXPECT_INT(r.status, 1);
+	KTAP_EXPECT(strstr(r.err, "dl2/s4.json: invalid JSON at byte 16: unexpected end of input\n"));
+	write_file("dl2/s4.json", "{}");
+	RUN(&r, "fabric", "deadlock", "--topo", cli_path("tb.json"), "--state",
+	    cli_path("dl2"));
+	KTAP_EXPECT_INT(r.status, 1);
+	KTAP_EXPECT(strstr(r.err, "dl2/s4.json: not an array of ports (the output of \"sluicectl stats -j\")\n"));
+	write_file("dl2/s4.json", "[{\"ifname\":\"l4\",\"ifindex\":2,\"prios\":[{\"index\":0}]}]");
+	RUN(&r, "fabric", "deadlock", "--topo", cli_path("tb.json"), "--state",
+	    cli_path("dl2"));
+	KTAP_EXPECT_INT(r.status, 1);
+	KTAP_EXPECT(strstr(r.err, "dl2/s4.json: port l4 prios[0]: \"packets\" is missing\n"));
+	write_file("dl2/s4.json", "[{\"ifname\":\"l0\",\"ifindex\":2,\"prios\":[]}]");
+	RUN(&r, "fabric", "deadlock", "--topo", cli_path("tb.json"), "--state",
+	    cli_path("dl2"));
+	KTAP_EXPECT_INT(r.status, 1);
+	KTAP_EXPECT_STR(r.err, "sluicectl: switch s4: port l0: link 0 of the topology does not end at s4\n");
+	write_file("dl2/s4.json", "[]");
+	RUN(&r, "fabric", "deadlock", "--topo", cli_path("tb.json"), "--state",
+	    cli_path("dl2"));
+	KTAP_EXPECT_INT(r.status, 0);
+	KTAP_EXPECT(strstr(r.out, "no deadlock (4 switches: 3 stuck egress classes, 3 holding ingress accounts, 5 wait-for edges)\n"));
+	KTAP_EXPECT(strstr(r.out, "\n1 stuck egress class paused from outside the graph"));
+	for (i = 1; i <= 4; i++) {
+		snprintf(path, sizeof(path), "dl1/s%d.json", i);
+		unlink(cli_path(path));
+		snprintf(path, sizeof(path), "dl2/s%d.json", i);
+		unlink(cli_path(path));
+	}
+	rmdir(cli_path("dl1"));
+	rmdir(cli_path("dl2"));
+	ktap_result("deadlock");
+}
+
 static void test_down(void)
 {
 	struct run r;
@@ -261,7 +470,7 @@ static void test_down(void)
 
 int main(void)
 {
-	ktap_plan(5);
+	ktap_plan(6);
 	cli_init();
 	cli_mkdtemp("fabric");
 	setenv("SLUICE_RUN_DIR", cli_path("run"), 1);
@@ -269,6 +478,7 @@ int main(void)
 	test_up_refusals();
 	test_show();
 	test_route_refusals();
+	test_deadlock();
 	test_down();
 	/* cli_rmdir() empties one level: the state directories first */
 	unlink(cli_path("run/u/fabric"));
