@@ -96,7 +96,7 @@ run sluicectl experiment deadlock --name dl --routes fc,edst,ecmp-cw \
 	--duration "$DEMO_DURATION" --svg deadlock.svg --keep || rc=$?
 case $rc in
 0) echo "(exit 0: every route set behaved as its CBD check predicts)" ;;
-3) echo "(exit 3: a route set did not behave as its CBD check predicts; said above)" ;;
+3) echo "(exit 3: a route set did not behave as its CBD check predicts in this run; said above)" ;;
 *) echo "demo: FAILED: the experiment exited $rc"; exit 1 ;;
 esac
 say "The fabric the experiment left up (ecmp-cw): the live deadlock detector"
@@ -246,6 +246,8 @@ if [ "$lost" != 0 ]; then
 	exit 1
 fi
 if [ "$exp_rc" != 0 ]; then
-	echo "demo: the experiment did not go as predicted (exit $exp_rc; see above)"
-	exit "$exp_rc"
+	# An honest outcome, not a failure of the demo: a CBD makes a
+	# deadlock possible, not certain (selftests/sluice_deadlock.sh asserts
+	# it with lower thresholds).
+	echo "demo: note: a route set did not behave as its CBD check predicts in this run (exit $exp_rc; said above)"
 fi

@@ -501,6 +501,7 @@ static int read_totals(const struct fabric_state *fs, struct totals *t)
 		for (k = 0; k < n; k++) {
 			t->pfc_tx += p[k].port.pfc_tx;
 			t->pfc_rx += p[k].port.pfc_rx;
+			/* a subset of the class drops below */
 			t->headroom_drops += p[k].port.headroom_drops;
 			if (p[k].n_prio <= LOSSLESS)
 				continue;
@@ -853,12 +854,12 @@ static void print_text(const struct exp *e)
 		if (s->v.stopped_at >= 0)
 			printf("  delivery stopped at %.1f s and never resumed\n",
 			       s->v.stopped_at);
-		printf("  pfc frames sent %llu received %llu; lossless frames dropped %llu (headroom %llu)\n",
+		printf("  pfc frames sent %llu received %llu; lossless frames dropped %llu (headroom drops %llu, watchdog drops %llu)\n",
 		       (unsigned long long)s->tot.pfc_tx,
 		       (unsigned long long)s->tot.pfc_rx,
-		       (unsigned long long)(s->tot.lossless_drops +
-					    s->tot.headroom_drops),
-		       (unsigned long long)s->tot.headroom_drops);
+		       (unsigned long long)s->tot.lossless_drops,
+		       (unsigned long long)s->tot.headroom_drops,
+		       (unsigned long long)s->tot.wd_drops);
 		if (e->wd_action)
 			printf("  watchdog storms %llu restored %llu frames dropped %llu\n",
 			       (unsigned long long)s->tot.wd_storms,
