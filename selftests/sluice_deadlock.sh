@@ -3,9 +3,9 @@
 #
 # FC's Section 6 in software: "sluicectl experiment deadlock" on FC's
 # 4-switch testbed (the ring s1..s4, links doubled, 4 hosts each, 1 Mbit/s
-# links, priority 3 lossless, XOFF 50 KB / XON 47 KB), every host sending
-# UDP to every host under another switch (192 flows), asserted from its
-# JSON.
+# links, priority 3 lossless, XOFF 20 KB / XON 17 KB: see THRESHOLDS), every
+# host sending UDP to every host under another switch (192 flows), asserted
+# from its JSON.
 #
 #   three_sets       ecmp-cw (ECMP, clockwise paths only: a CBD), fc and
 #                    edst, $DURATION s each: ecmp-cw deadlocks (nothing
@@ -45,7 +45,10 @@ fabric_require
 
 export LC_ALL=C
 NAME=sdl
-DURATION=${SLUICE_DEADLOCK_DURATION:-14}
+DURATION=${SLUICE_DEADLOCK_DURATION:-15}
+# Lower than the paper's 50 KB / 47 KB (which the demo keeps): the deadlock
+# then forms within seconds on every run instead of most runs (README).
+THRESHOLDS=(--xoff "${SLUICE_DEADLOCK_XOFF:-20Kb}" --xon "${SLUICE_DEADLOCK_XON:-17Kb}")
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
@@ -58,10 +61,11 @@ experiment()
 	local out=$1 rc start=$SECONDS
 
 	shift
-	sc experiment deadlock --name $NAME --duration "$DURATION" -j "$@" \
+	sc experiment deadlock --name $NAME --duration "$DURATION" \
+		"${THRESHOLDS[@]}" -j "$@" \
 		>"$out" 2>"$out.err"
 	rc=$?
-	log_info "experiment deadlock $* -> exit $rc in $((SECONDS - start)) s"
+	log_info "experiment deadlock --duration $DURATION ${THRESHOLDS[*]} $* -> exit $rc in $((SECONDS - start)) s"
 	[[ -s $out.err ]] && log_info "stderr: $(head -c 600 "$out.err")"
 	return $rc
 }
@@ -90,7 +94,7 @@ expect_deadlock()
 		check_err 1 "$what: ecmp-cw did not deadlock in this run (verdict '$v', stopped at $(field "$j" ecmp-cw .stopped_at_s) s, longest stop $(field "$j" ecmp-cw .longest_zero_s) s): $(field "$j" ecmp-cw .why)"
 		return
 	fi
-	check_eq "$(field "$j" ecmp-cw .final_mbps)" "0.0000" "$what: ecmp-cw's last 2 s"
+	check_eq "$(field "$j" ecmp-cw '.final_mbps == 0')" "true" "$what: nothing delivered in ecmp-cw's last 2 s"
 	check_eq "$(field "$j" ecmp-cw '.zero_flows == .flows')" "true" "$what: every ecmp-cw flow stopped"
 	check_eq "$(field "$j" ecmp-cw .detector)" "1" "$what: the detector's cycle ($(field "$j" ecmp-cw .detector_text))"
 	check_eq "$(field "$j" ecmp-cw '.paused_with_frames > 0')" "true" "$what: lossless queues left paused with frames"
