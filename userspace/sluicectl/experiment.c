@@ -655,7 +655,8 @@ static int run_set(struct exp *e, struct set *s, bool keep)
 	s->rx = calloc(s->n, sizeof(*s->rx));
 	s->tx = calloc(s->n, sizeof(*s->tx));
 	s->active = calloc(s->n, sizeof(*s->active));
-	cum = calloc((size_t)(s->n + 1) * t.n_flows, sizeof(*cum));
+	/* each flow's bytes at the last sample, and when the quiet time began */
+	cum = calloc(2 * (size_t)t.n_flows, sizeof(*cum));
 	if (!s->rx || !s->tx || !s->active || !cum) {
 		fputs("sluicectl: out of memory\n", stderr);
 		ret = EXIT_RUNTIME;
@@ -665,16 +666,20 @@ static int run_set(struct exp *e, struct set *s, bool keep)
 	t0 = sluice_now();
 	sluice_udpgen_reset(&t, t0);
 	rx0 = tx0 = 0;
+	quiet = (e->quiet_ms + e->interval_ms - 1) / e->interval_ms;
+	qf = quiet < s->n ? s->n - quiet : 0;
 	for (i = 0; i < s->n; i++) {
+		if (i == qf)
+			for (k = 0; k < t.n_flows; k++)
+				cum[t.n_flows + k] = t.fl[k].rx_bytes;
 		end = t0 + (i + 1) * e->interval_ms / 1000.0;
 		for (now = sluice_now(); now < end; now = sluice_now()) {
 			next = now + TICK < end ? now + TICK : end;
 			sluice_udpgen_step(&t, now, next);
 		}
 		for (k = 0; k < t.n_flows; k++) {
-			cum[(size_t)(i + 1) * t.n_flows + k] = t.fl[k].rx_bytes;
-			s->active[i] += t.fl[k].rx_bytes >
-					cum[(size_t)i * t.n_flows + k];
+			s->active[i] += t.fl[k].rx_bytes > cum[k];
+			cum[k] = t.fl[k].rx_bytes;
 		}
 		s->rx[i] = sluice_udpgen_rx_bytes(&t) - rx0;
 		s->tx[i] = sluice_udpgen_tx_bytes(&t) - tx0;
@@ -688,11 +693,8 @@ static int run_set(struct exp *e, struct set *s, bool keep)
 	}
 	if (!cpu_times(&busy1, &total1) && total1 > total0)
 		s->cpu_busy = (double)(busy1 - busy0) / (total1 - total0);
-	quiet = (e->quiet_ms + e->interval_ms - 1) / e->interval_ms;
-	qf = quiet < s->n ? s->n - quiet : 0;
 	for (k = 0; k < t.n_flows; k++)
-		s->zero_flows += cum[(size_t)s->n * t.n_flows + k] ==
-				 cum[(size_t)qf * t.n_flows + k];
+		s->zero_flows += t.fl[k].rx_bytes == cum[t.n_flows + k];
 	for (k = 0; k < t.n_hosts; k++)
 		s->eagain += t.h[k].eagain;
 	s->send_errors = t.send_errors;
