@@ -73,7 +73,7 @@ experiment()
 # The per-set lines worth keeping in the log.
 summary()
 {
-	jq -r '.sets[] | "\(.routes): \(.verdict), mean \(.mean_mbps) Mbit/s, final \(.final_mbps), stopped at \(.stopped_at_s) s, zero flows \(.zero_flows)/\(.flows), pfc_tx \(.pfc_tx), storms \(.wd_storms), wd drops \(.wd_drops), cpu \(.cpu_busy); detector: \(.detector_text)",
+	jq -r '.sets[] | "\(.routes): \(.verdict), mean \(.mean_mbps) Mbit/s, final \(.final_mbps), stopped at \(.stopped_at_s) s, zero flows \(.zero_flows)/\(.flows), pfc_tx \(.pfc_tx), lossless drops \(.lossless_drops), storms \(.wd_storms), wd drops \(.wd_drops), cpu \(.cpu_busy); detector: \(.detector_text)",
 		"  Mbit/s: " + ([.samples[].mbps | tostring] | join(" "))' "$1" |
 	while read -r line; do log_info "$line"; done
 }

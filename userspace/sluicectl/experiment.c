@@ -874,6 +874,9 @@ static void print_text(const struct exp *e)
 		printf("  hosts blocked by a full socket (paused) %llu times; machine CPU busy %.0f%%; set-up %.1f s\n",
 		       (unsigned long long)s->eagain, s->cpu_busy * 100,
 		       s->t_setup);
+		if (s->cpu_busy > 0.8)
+			printf("  the machine's CPUs were %.0f%% busy: the links may not have been the bottleneck\n",
+			       s->cpu_busy * 100);
 		if (s->send_errors)
 			printf("  send errors %llu (last: %s)\n",
 			       (unsigned long long)s->send_errors,
