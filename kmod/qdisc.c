@@ -512,6 +512,7 @@ static int sluice_change(struct Qdisc *sch, struct nlattr *opt,
 {
 	struct sluice_sched *q = qdisc_priv(sch);
 	struct sluice_config cfg = q->cfg;
+	bool restart;
 	int err;
 
 	if (!opt)
@@ -527,11 +528,13 @@ static int sluice_change(struct Qdisc *sch, struct nlattr *opt,
 	 * the old one: a class may have been given its own since.  Storms
 	 * the change ends are notified before the next poll can report on.
 	 */
+	restart = (!q->cfg.wd_prios && cfg.wd_prios) ||
+		  q->cfg.wd_poll_ms != cfg.wd_poll_ms;
 	mutex_lock(&q->wd.lock);
 	commit(sch, &cfg, !!nla_find_nested(opt, TCA_SLUICE_LIMIT));
 	sluice_wd_notify(sch);
 	mutex_unlock(&q->wd.lock);
-	sluice_wd_start(sch);
+	sluice_wd_start(sch, restart);
 	return 0;
 }
 
@@ -577,7 +580,7 @@ static int sluice_init(struct Qdisc *sch, struct nlattr *opt,
 	q->port = port;
 	err = sluice_port_publish(port);
 	if (!err)
-		sluice_wd_start(sch);
+		sluice_wd_start(sch, true);
 	return err;
 }
 

@@ -243,7 +243,7 @@ void sluice_port_wd_nopause(struct sluice_port *port, unsigned int prio,
 
 /* wd.c: the PFC watchdog (uapi: "PFC watchdog") */
 void sluice_wd_init(struct Qdisc *sch);
-void sluice_wd_start(struct Qdisc *sch);
+void sluice_wd_start(struct Qdisc *sch, bool restart);
 void sluice_wd_stop(struct Qdisc *sch);
 void sluice_wd_commit(struct Qdisc *sch, const struct sluice_config *cfg);
 void sluice_wd_notify(struct Qdisc *sch);

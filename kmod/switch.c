@@ -163,7 +163,19 @@ static enum hrtimer_restart port_timer(struct hrtimer *timer)
 	}
 	if (!refresh)
 		return HRTIMER_NORESTART;
+	/*
+	 * A kick while the frame was sent started the timer again: that
+	 * run sends what changed and refreshes.  Forwarding a queued timer
+	 * would corrupt its queue; kicks hold the lock, so it is checked
+	 * under it.
+	 */
+	spin_lock(&port->lock);
+	if (hrtimer_is_queued(timer)) {
+		spin_unlock(&port->lock);
+		return HRTIMER_NORESTART;
+	}
 	hrtimer_forward_now(timer, ns_to_ktime(refresh));
+	spin_unlock(&port->lock);
 	return HRTIMER_RESTART;
 }
 

@@ -181,14 +181,24 @@ void sluice_wd_init(struct Qdisc *sch)
 	INIT_DELAYED_WORK(&q->wd.work, wd_poll);
 }
 
-/* After a committed configuration: poll from now on if anything is watched. */
-void sluice_wd_start(struct Qdisc *sch)
+/*
+ * After a committed configuration (RTNL held): poll if anything is
+ * watched.  @restart (the watchdog was just turned on, or its poll
+ * changed) starts a poll interval now; otherwise a pending poll keeps its
+ * time, so that a stream of changes cannot hold polls off.
+ */
+void sluice_wd_start(struct Qdisc *sch, bool restart)
 {
 	struct sluice_sched *q = qdisc_priv(sch);
+	unsigned long delay;
 
-	if (READ_ONCE(q->cfg.wd_prios))
-		mod_delayed_work(system_wq, &q->wd.work,
-				 msecs_to_jiffies(READ_ONCE(q->cfg.wd_poll_ms)));
+	if (!READ_ONCE(q->cfg.wd_prios))
+		return;
+	delay = msecs_to_jiffies(READ_ONCE(q->cfg.wd_poll_ms));
+	if (restart)
+		mod_delayed_work(system_wq, &q->wd.work, delay);
+	else
+		queue_delayed_work(system_wq, &q->wd.work, delay);
 }
 
 /* In destroy, once dead is set under the root lock. */

@@ -55,6 +55,8 @@ full_expected()
 		classes: 4, tag: "pcp", default: 3, limit: 65536,
 		rate: 0, pfc: [], pause_rx: true, xoff: 0, xon: 0, headroom: 0,
 		pause_time: 65535,
+		watchdog: [], watchdog_action: "drop", detection_time: 200,
+		restoration_time: 200, watchdog_poll: 100,
 		pcp_map: [0,0,0,0,1,1,2,3], dscp_map: $dscp,
 		mpls_tc_map: [0,0,1,1,2,0,3,3],
 		prio_map: [1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1],

@@ -127,12 +127,30 @@ static void test_usage(void)
 	RUN(&r, "route", "load", "r", "--pfc", "3", "--rate", "0");
 	KTAP_EXPECT_INT(r.status, 2);
 	KTAP_EXPECT(strstr(r.err, "sluicectl: qdisc options: \"pfc 3\" needs a \"rate\" above 0"));
+	/* the PFC watchdog's options, in both */
+	RUN(&r, "fabric", "up", "a.json", "--watchdog-action", "bogus");
+	KTAP_EXPECT_INT(r.status, 2);
+	KTAP_EXPECT(strstr(r.err, "sluicectl: qdisc options: \"watchdog-action\" must be drop, forward or alert, not \"bogus\""));
+	RUN(&r, "route", "load", "r", "--watchdog", "3", "--rate", "0");
+	KTAP_EXPECT_INT(r.status, 2);
+	KTAP_EXPECT(strstr(r.err, "sluicectl: qdisc options: \"watchdog 3\" needs a \"rate\" above 0"));
+	RUN(&r, "route", "load", "r", "--detection-time", "200",
+	    "--watchdog-poll", "300ms");
+	KTAP_EXPECT_INT(r.status, 2);
+	KTAP_EXPECT(strstr(r.err, "sluicectl: qdisc options: \"watchdog-poll\" must be at most \"detection-time\" (200), not \"300ms\""));
+	RUN(&r, "fabric", "up", "a.json", "--restoration-time", "5");
+	KTAP_EXPECT_INT(r.status, 2);
+	KTAP_EXPECT(strstr(r.err, "sluicectl: qdisc options: \"restoration-time\" must be 10..60000 ms"));
+	RUN(&r, "fabric", "up", "a.json", "--watchdog");
+	KTAP_EXPECT_INT(r.status, 2);
 	RUN(&r, "route", "unload", "--rate", "10mbit");
 	KTAP_EXPECT_INT(r.status, 2);
 	RUN(&r, "route", "load", "--help");
 	KTAP_EXPECT_INT(r.status, 0);
 	KTAP_EXPECT(strstr(r.out, "QDISC OPTIONS change the sluice qdisc of every switch port"));
 	KTAP_EXPECT(strstr(r.out, "[--rate RATE] [--pfc PRIOS] [--xoff { BYTES | auto }]"));
+	KTAP_EXPECT(strstr(r.out, "[--watchdog PRIOS] [--watchdog-action { drop | forward | alert }]"));
+	KTAP_EXPECT(strstr(r.out, "[--detection-time MS] [--restoration-time MS] [--watchdog-poll MS]"));
 	ktap_result("usage");
 }
 

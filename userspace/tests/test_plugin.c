@@ -69,6 +69,8 @@ struct decoded {
 	__u8		pfc, pause_rx;
 	__u32		xoff, xon, headroom;
 	__u16		pause_time;
+	__u8		wd_prios, wd_action;
+	__u32		wd_detect, wd_restore, wd_poll;
 	int		map[MAPS][64];	/* class of each value, -1 if not sent */
 	unsigned int	entries[MAPS];
 	char		err[256];
@@ -145,12 +147,15 @@ static int scalar_size(unsigned int type)
 	case TCA_SLUICE_XOFF:
 	case TCA_SLUICE_XON:
 	case TCA_SLUICE_HEADROOM:
+	case TCA_SLUICE_WD_DETECT:
+	case TCA_SLUICE_WD_RESTORE:
+	case TCA_SLUICE_WD_POLL:
 		return 4;
 	case TCA_SLUICE_RATE:
 		return 8;
 	case TCA_SLUICE_PAUSE_TIME:
 		return 2;
-	default:	/* CLASSES, TAG, DEFAULT, DEFAULT_MAPS, PFC, PAUSE_RX */
+	default:	/* CLASSES, TAG, DEFAULT, DEFAULT_MAPS, PFC, PAUSE_RX, WD_* */
 		return 1;
 	}
 }
@@ -199,6 +204,21 @@ static int decode_scalar(struct decoded *d, const struct rtattr *rta)
 		break;
 	case TCA_SLUICE_PAUSE_TIME:
 		memcpy(&d->pause_time, p, 2);
+		break;
+	case TCA_SLUICE_WD_PRIOS:
+		memcpy(&d->wd_prios, p, 1);
+		break;
+	case TCA_SLUICE_WD_ACTION:
+		memcpy(&d->wd_action, p, 1);
+		break;
+	case TCA_SLUICE_WD_DETECT:
+		memcpy(&d->wd_detect, p, 4);
+		break;
+	case TCA_SLUICE_WD_RESTORE:
+		memcpy(&d->wd_restore, p, 4);
+		break;
+	case TCA_SLUICE_WD_POLL:
+		memcpy(&d->wd_poll, p, 4);
 		break;
 	}
 	return 0;
@@ -1263,6 +1283,71 @@ static void test_print_reparse(void)
 }
 
 /*
+ * The watchdog's options: sent as their attributes, printed back whole
+ * (also "watchdog none"), and the text re-parses to the same request.
+ */
+static void test_watchdog(void)
+{
+	static const char text[] =
+		"watchdog 3,5 watchdog-action forward detection-time 1000ms "
+		"restoration-time 300ms watchdog-poll 50ms ";
+	struct decoded d, again;
+	json_object *obj;
+	struct dump m;
+
+	if (KTAP_EXPECT_INT(parse_decode("rate 1mbit watchdog 3,5 watchdog-action forward "
+					 "detection-time 1s restoration-time 300ms "
+					 "watchdog-poll 0.05s", &d), 0)) {
+		KTAP_EXPECT_INT(d.attrs, 1u << TCA_SLUICE_RATE |
+				1u << TCA_SLUICE_WD_PRIOS | 1u << TCA_SLUICE_WD_ACTION |
+				1u << TCA_SLUICE_WD_DETECT | 1u << TCA_SLUICE_WD_RESTORE |
+				1u << TCA_SLUICE_WD_POLL);
+		KTAP_EXPECT_INT(d.wd_prios, 0x28);
+		KTAP_EXPECT_INT(d.wd_action, TC_SLUICE_WD_FORWARD);
+		KTAP_EXPECT_INT(d.wd_detect, 1000);
+		KTAP_EXPECT_INT(d.wd_restore, 300);
+		KTAP_EXPECT_INT(d.wd_poll, 50);
+	}
+
+	dump_init(&m);
+	dump_u8(&m, TCA_SLUICE_WD_PRIOS, 0x28);
+	dump_u8(&m, TCA_SLUICE_WD_ACTION, TC_SLUICE_WD_FORWARD);
+	dump_u32(&m, TCA_SLUICE_WD_DETECT, 1000);
+	dump_u32(&m, TCA_SLUICE_WD_RESTORE, 300);
+	dump_u32(&m, TCA_SLUICE_WD_POLL, 50);
+	KTAP_EXPECT_STR(print_with(sluice_qdisc_util.print_qopt, false, &m.opts),
+			text);
+	KTAP_EXPECT_STR(fake_tc_misuse(), NULL);
+	if (KTAP_EXPECT_INT(parse_decode(text, &again), 0)) {
+		KTAP_EXPECT_INT(again.wd_prios, 0x28);
+		KTAP_EXPECT_INT(again.wd_action, TC_SLUICE_WD_FORWARD);
+		KTAP_EXPECT_INT(again.wd_detect, 1000);
+		KTAP_EXPECT_INT(again.wd_restore, 300);
+		KTAP_EXPECT_INT(again.wd_poll, 50);
+	}
+	obj = print_json(&m);
+	if (obj) {
+		KTAP_EXPECT_STR(json_object_to_json_string_ext(obj,
+							       JSON_C_TO_STRING_PLAIN),
+				"{\"watchdog\":[3,5],\"watchdog_action\":\"forward\","
+				"\"detection_time\":1000,\"restoration_time\":300,"
+				"\"watchdog_poll\":50}");
+		json_object_put(obj);
+	}
+
+	/* Off, and an action newer than the plugin: by number. */
+	dump_init(&m);
+	dump_u8(&m, TCA_SLUICE_WD_PRIOS, 0);
+	dump_u8(&m, TCA_SLUICE_WD_ACTION, 7);
+	KTAP_EXPECT_STR(print_with(sluice_qdisc_util.print_qopt, false, &m.opts),
+			"watchdog none watchdog-action 7 ");
+	KTAP_EXPECT_STR(print_with(sluice_qdisc_util.print_qopt, true, &m.opts),
+			"\"watchdog\":[],\"watchdog_action\":7");
+	KTAP_EXPECT_STR(fake_tc_misuse(), NULL);
+	ktap_result("watchdog options: request, text, JSON");
+}
+
+/*
  * The PCP and priority maps of full_dump() are the defaults of 8 classes.
  * A kernel that says so gets them left out of the text, which typed back
  * in leaves them default; JSON still prints them, and names them.
@@ -1979,6 +2064,7 @@ static void (*const tests[])(void) = {
 	test_print_json,
 	test_print_reparse,
 	test_print_default_maps,
+	test_watchdog,
 	test_print_default_maps_edges,
 	test_print_default_maps_defensive,
 	test_print_defensive,

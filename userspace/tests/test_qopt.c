@@ -222,6 +222,40 @@ static const struct valid_case {
 			   SLUICE_QOPT_LIMIT,
 		.rate = 1, .limit = 1, .cable_m = 7,
 		.maps[PCP] = { .given = 0x8, .tclass[3] = 3 } } },
+	/* The PFC watchdog: TIME in ms, "ms" or "s", 10 ms to 60 s. */
+	{ "watchdog 3", { .present = SLUICE_QOPT_WD_PRIOS, .wd_prios = 0x08 } },
+	{ "watchdog none", { .present = SLUICE_QOPT_WD_PRIOS } },
+	{ "watchdog 0-2,7", {
+		.present = SLUICE_QOPT_WD_PRIOS, .wd_prios = 0x87 } },
+	{ "watchdog-action drop", { .present = SLUICE_QOPT_WD_ACTION,
+				    .wd_action = TC_SLUICE_WD_DROP } },
+	{ "watchdog-action forward", { .present = SLUICE_QOPT_WD_ACTION,
+				       .wd_action = TC_SLUICE_WD_FORWARD } },
+	{ "watchdog-action alert", { .present = SLUICE_QOPT_WD_ACTION,
+				     .wd_action = TC_SLUICE_WD_ALERT } },
+	{ "detection-time 200", {
+		.present = SLUICE_QOPT_WD_DETECT, .wd_detect_ms = 200 } },
+	{ "detection-time 10ms", {
+		.present = SLUICE_QOPT_WD_DETECT, .wd_detect_ms = 10 } },
+	{ "restoration-time 60s", {
+		.present = SLUICE_QOPT_WD_RESTORE, .wd_restore_ms = 60000 } },
+	{ "restoration-time 0.25s", {
+		.present = SLUICE_QOPT_WD_RESTORE, .wd_restore_ms = 250 } },
+	{ "watchdog-poll 1.5s", {
+		.present = SLUICE_QOPT_WD_POLL, .wd_poll_ms = 1500 } },
+	{ "watchdog-poll 0.010s", {
+		.present = SLUICE_QOPT_WD_POLL, .wd_poll_ms = 10 } },
+	{ "watchdog-poll 100 detection-time 100ms", {
+		.present = SLUICE_QOPT_WD_POLL | SLUICE_QOPT_WD_DETECT,
+		.wd_poll_ms = 100, .wd_detect_ms = 100 } },
+	/* "watchdog" ends a map; the bound follows "classes" if given. */
+	{ "classes 4 pcp-map 3:3 watchdog 0-3 rate 1mbit", {
+		.present = SLUICE_QOPT_CLASSES | SLUICE_QOPT_PCP_MAP |
+			   SLUICE_QOPT_WD_PRIOS | SLUICE_QOPT_RATE,
+		.classes = 4, .wd_prios = 0x0f, .rate = 1000000,
+		.maps[PCP] = { .given = 0x8, .tclass[3] = 3 } } },
+	{ "rate 0 watchdog none", {
+		.present = SLUICE_QOPT_RATE | SLUICE_QOPT_WD_PRIOS } },
 };
 
 /* Each rule of the parser, with the exact message it must give. */
@@ -230,6 +264,40 @@ static const struct invalid_case {
 	const char	*msg;
 } invalid_cases[] = {
 	{ "foo", "unknown option \"foo\"" },
+	{ "watchdog 3 watchdog 4", "duplicate option \"watchdog\"" },
+	{ "watchdog", "missing value after \"watchdog\"" },
+	{ "watchdog 8", "\"watchdog\" item \"8\": priority must be 0..7" },
+	{ "watchdog 4-2", "\"watchdog\" item \"4-2\": range is reversed" },
+	{ "watchdog 3,3", "\"watchdog\" item \"3\": priority already given" },
+	{ "watchdog x",
+	  "\"watchdog\" must be none or priorities such as 3,4 or 0-2,5, not \"x\"" },
+	{ "classes 4 watchdog 3,4",
+	  "\"watchdog 3,4\": priorities must be 0..3 with classes 4" },
+	{ "watchdog 3 rate 0",
+	  "\"watchdog 3\" needs a \"rate\" above 0: pauses are honoured only with one" },
+	{ "watchdog-action Drop",
+	  "\"watchdog-action\" must be drop, forward or alert, not \"Drop\"" },
+	{ "watchdog-action", "missing value after \"watchdog-action\"" },
+	{ "detection-time 9",
+	  "\"detection-time\" must be 10..60000 ms (e.g. 200, 200ms or 0.2s), not \"9\"" },
+	{ "detection-time 60001ms",
+	  "\"detection-time\" must be 10..60000 ms (e.g. 200, 200ms or 0.2s), not \"60001ms\"" },
+	{ "restoration-time 61s",
+	  "\"restoration-time\" must be 10..60000 ms (e.g. 200, 200ms or 0.2s), not \"61s\"" },
+	{ "restoration-time 0.0001s",
+	  "\"restoration-time\" must be 10..60000 ms (e.g. 200, 200ms or 0.2s), not \"0.0001s\"" },
+	{ "restoration-time 1.5ms",
+	  "\"restoration-time\" must be 10..60000 ms (e.g. 200, 200ms or 0.2s), not \"1.5ms\"" },
+	{ "watchdog-poll 1m",
+	  "\"watchdog-poll\" must be 10..60000 ms (e.g. 200, 200ms or 0.2s), not \"1m\"" },
+	{ "watchdog-poll -100",
+	  "\"watchdog-poll\" must be 10..60000 ms (e.g. 200, 200ms or 0.2s), not \"-100\"" },
+	{ "watchdog-poll 99999999999999999999",
+	  "\"watchdog-poll\" must be 10..60000 ms (e.g. 200, 200ms or 0.2s), not \"99999999999999999999\"" },
+	{ "watchdog-poll 1. ",
+	  "\"watchdog-poll\" must be 10..60000 ms (e.g. 200, 200ms or 0.2s), not \"1.\"" },
+	{ "detection-time 0.1s watchdog-poll 101",
+	  "\"watchdog-poll\" must be at most \"detection-time\" (0.1s), not \"101\"" },
 	{ "classes 4 bar 1", "unknown option \"bar\"" },
 	{ "Classes 4", "unknown option \"Classes\"" },
 	{ "class 4", "unknown option \"class\"" },
@@ -943,6 +1011,11 @@ static void expect_qopt(const struct sluice_qopt *got,
 	KTAP_EXPECT_INT(got->pause_time, want->pause_time);
 	KTAP_EXPECT_INT(got->cable_m, want->cable_m);
 	KTAP_EXPECT_INT(got->mtu, want->mtu);
+	KTAP_EXPECT_INT(got->wd_prios, want->wd_prios);
+	KTAP_EXPECT_INT(got->wd_action, want->wd_action);
+	KTAP_EXPECT_INT(got->wd_detect_ms, want->wd_detect_ms);
+	KTAP_EXPECT_INT(got->wd_restore_ms, want->wd_restore_ms);
+	KTAP_EXPECT_INT(got->wd_poll_ms, want->wd_poll_ms);
 	for (tag = 0; tag <= TC_SLUICE_TAG_MAX; tag++) {
 		if (!KTAP_EXPECT_INT(got->maps[tag].given, want->maps[tag].given))
 			ktap_diag("in map of tag %u", tag);

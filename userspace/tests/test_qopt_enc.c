@@ -34,6 +34,10 @@ static const char *const lines[] = {
 	"tag priority prio-map 0-15:3 classes 16",
 	"rate 10gbit limit 1Mb xoff auto cable 100 mtu 9000 pfc 3",
 	"dscp-map 0-63:7",
+	"rate 1mbit watchdog 3,5 watchdog-action forward detection-time 1s "
+	"restoration-time 300ms watchdog-poll 50",
+	"watchdog none watchdog-action alert",
+	"pcp-map 3:3 watchdog 3 detection-time 0.5s",
 };
 
 static void test_same_bytes(void)

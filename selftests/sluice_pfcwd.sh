@@ -1,0 +1,622 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The PFC watchdog (SONiC's pfcwd semantics): a class paused with frames
+# queued for detection-time is in storm, detected within detection-time
+# plus one poll of the storm's start; drop flushes it, drops its arrivals
+# and stops the port pausing its upstream for the priority; forward sends
+# its frames anyway; alert only reports.  Restoration follows
+# restoration-time without a pause.  Counters, flags, STORM/RESTORED on
+# the netlink events group through "sluicectl monitor", and the options
+# with their errors.
+#
+# One namespace, a raw-socket PFC storm from b0 on a0's class 3:
+#
+#   sendframes -> a0 [sluice rate 1mbit watchdog 3] ---- b0 <- sendframes
+#                                                             (PFC storm)
+#
+# Three, for the drop action's effect upstream (kernel IPv4 forwarding):
+#
+#   H1: h1 ---- p1 [sluice rate 100kbit] SW p2 [sluice rate 10mbit pfc 3
+#                                               xoff 6000 watchdog 3] ---- h2 :H2
+#
+# h2 sends class-3 traffic to h1 that p1 drains slowly, so p2's ingress
+# account holds XOFF towards h2, and storms p2's class 3.
+#
+# Storms are 50 PFC frames/s pausing priority 3 for ~102 ms each (200
+# quanta at 1 Mbit/s, 2000 at 10 Mbit/s): twice the gap between frames,
+# so emulated-CPU jitter does not end a pause, and a pause outlives the
+# storm by at most ~102 ms, less than the restoration time.
+
+ALL_TESTS="
+	pfcwd_options
+	pfcwd_errors
+	pfcwd_alert_timing
+	pfcwd_drop
+	pfcwd_forward
+	pfcwd_change_restores
+"
+
+source "$(dirname "$0")/lib.sh"
+
+require_cmd tc ip jq
+sluicectl_require
+sluice_load
+
+TCRAW=$SELFTESTS_DIR/tools/tcraw
+PAUSE_DST=01:80:c2:00:00:01
+# The defaults, which the tests use: ms.
+DETECT=200 RESTORE=200 POLL=100
+STORM_RATE=50
+# Storms measured for the timing figures.
+CYCLES=${SLUICE_PFCWD_CYCLES:-5}
+# Allowances for the emulated CPU beyond detection + one poll, ms.  The
+# kernel's own figure (paused_us when the storm is detected, the time
+# since the first pause) adds only the wait for the next data frame (10 ms
+# at 100 frames/s) and the poll work's scheduling delay: KSLACK.  The
+# wall-clock one also counts starting ip and sendframes (300 ms to over
+# 1 s under TCG on a loaded host) and the monitor's wakeup: its lower
+# bound is the check (never before the detection time); USLACK is a
+# ceiling against a poll that does not run, not a measure of the watchdog.
+KSLACK=50
+USLACK=2000
+
+# Attribute numbers, from include/uapi/linux/sluice.h.
+CLASSES=1 WD_PRIOS=18 WD_ACTION=19 WD_DETECT=20 WD_RESTORE=21 WD_POLL=22
+
+now_us()
+{
+	echo "${EPOCHREALTIME//[!0-9]/}"
+}
+
+# setup_rx OPTIONS...: a0's root qdisc, 1 Mbit/s, with OPTIONS.
+setup_rx()
+{
+	netns_add NS || return 1
+	veth_add "$NS" a0 b0 &&
+		tc -n "$NS" qdisc add dev a0 root handle 1: sluice rate 1mbit "$@" &&
+		defer tc -n "$NS" qdisc del dev a0 root
+}
+
+opts()
+{
+	tc -n "$NS" -j qdisc show dev a0 | jq -c '.[0].options'
+}
+
+# pstat NS DEV PRIO JQ: JQ of PRIO's row in sluicectl stats -j.
+pstat()
+{
+	"$SLUICECTL" stats -n "$1" -j "$2" | jq -r ".[0].prios[$3] | $4"
+}
+
+# pflags NS DEV PRIO: PRIO's flags, comma separated.
+pflags()
+{
+	"$SLUICECTL" stats -n "$1" -j "$2" | jq -r ".[0].prios[$3].flags | join(\",\")"
+}
+
+has_flag()
+{
+	[[ ",$(pflags "$1" "$2" "$3")," == *",$4,"* ]]
+}
+
+# wait_flag NS DEV PRIO FLAG yes|no SECONDS: by the wall clock, as every
+# wait here (a stats call costs a good part of a second under TCG).
+wait_flag()
+{
+	local end=$(($(now_us) + $6 * 1000000)) want
+
+	while (($(now_us) < end)); do
+		if has_flag "$1" "$2" "$3" "$4"; then want=yes; else want=no; fi
+		[[ $want == "$5" ]] && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+# wait_pstat NS DEV PRIO JQ MIN SECONDS: until JQ >= MIN.
+wait_pstat()
+{
+	local end=$(($(now_us) + $6 * 1000000))
+
+	while (($(now_us) < end)); do
+		(($(pstat "$1" "$2" "$3" "$4") >= $5)) && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+# storm_start NS DEV QUANTA: PFC frames pausing priority 3 for QUANTA,
+# STORM_RATE a second, from DEV until storm_stop.
+storm_start()
+{
+	local payload
+
+	payload=$(pfc_payload 0x08 0 0 0 "$3" 0 0 0 0)
+	ip netns exec "$1" "$SENDFRAMES" -i "$2" -d $PAUSE_DST -e 0x8808 \
+		-x "$payload" -c 0 -r $STORM_RATE >/dev/null &
+	STORM_PID=$!
+	defer kill "$STORM_PID"
+}
+
+storm_stop()
+{
+	kill "$STORM_PID"
+	wait "$STORM_PID" 2>/dev/null
+}
+
+# monitor_start NS FILE [-j]: sluicectl monitor in NS, each line stamped
+# with the time it was read (us); returns once subscribed.
+monitor_start()
+{
+	local i
+
+	"$SLUICECTL" monitor -n "$1" $3 --timeout 120 > >(
+		while IFS= read -r line; do
+			echo "${EPOCHREALTIME//[!0-9]/} $line"
+		done >"$2") &
+	defer kill $!
+	for ((i = 0; i < 100; i++)); do
+		grep -q monitoring "$2" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# events FILE KIND: how many events of KIND the monitor printed so far.
+events()
+{
+	grep -c "\"event\":\"$2\"" "$1"
+}
+
+wait_events()
+{
+	local end=$(($(now_us) + $4 * 1000000))
+
+	while (($(now_us) < end)); do
+		(($(events "$1" "$2") >= $3)) && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+# event_field FILE KIND N JQ: JQ of the Nth event of KIND (from 1); the
+# time it was read is .t (us).
+event_field()
+{
+	grep "\"event\":\"$2\"" "$1" | sed -n "$3p" |
+		sed -E 's/^([0-9]+) (.*)$/\2 {"t":\1}/' |
+		jq -rs ".[0] + .[1] | $4"
+}
+
+median()
+{
+	tr ' ' '\n' | sed '/^$/d' | sort -n |
+		awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+}
+
+pfcwd_options()
+{
+	local text before
+
+	setup_rx || return
+	check_eq "$(opts | jq -c '[.watchdog, .watchdog_action, .detection_time,
+				   .restoration_time, .watchdog_poll]')" \
+		'[[],"drop",200,200,100]' "defaults"
+	tc -n "$NS" qdisc change dev a0 root sluice watchdog 3,5 \
+		watchdog-action forward detection-time 1s \
+		restoration-time 300ms watchdog-poll 50
+	check_err $? "change"
+	check_eq "$(opts | jq -c '[.watchdog, .watchdog_action, .detection_time,
+				   .restoration_time, .watchdog_poll]')" \
+		'[[3,5],"forward",1000,300,50]' "dumped"
+	text=$(tc -n "$NS" qdisc show dev a0 | sed -n 's/.* refcnt [0-9]* //p')
+	log_info "text dump: $text"
+	[[ "$text" == *"watchdog 3,5 watchdog-action forward detection-time 1000ms restoration-time 300ms watchdog-poll 50ms"* ]]
+	check_err $? "text dump: $text"
+	before=$(opts)
+	tc -n "$NS" qdisc del dev a0 root &&
+		tc -n "$NS" qdisc add dev a0 root handle 1: sluice $text
+	check_err $? "re-add from the text dump"
+	check_eq "$(opts)" "$before" "options after re-add"
+
+	check_eq "$("$SLUICECTL" stats -n "$NS" -j a0 | jq -c '.[0] |
+		[.wd_prios, .wd_action, .wd_detect_ms, .wd_restore_ms, .wd_poll_ms]')" \
+		'[40,1,1000,300,50]' "stats -j settings"
+	check_eq "$(pflags "$NS" a0 3)" "class,watched" "prio 3 flags"
+	check_eq "$(pflags "$NS" a0 4)" "class" "prio 4 flags"
+	check_eq "$(pstat "$NS" a0 3 '[.wd_storms, .wd_restored, .wd_drops, .wd_forwarded] | map(tostring) | join(" ")')" \
+		"0 0 0 0" "stats -j counters"
+	"$SLUICECTL" stats -n "$NS" a0 | grep -q \
+		" wd_prios 40 wd_action 1 wd_detect_ms 1000 wd_restore_ms 300 wd_poll_ms 50$"
+	check_err $? "stats text settings"
+	"$SLUICECTL" stats -n "$NS" a0 | grep -q \
+		"^  prio 3 flags class,watched .* wd_storms 0 wd_restored 0 wd_drops 0 wd_forwarded 0$"
+	check_err $? "stats text prio row"
+	check_eq "$(class_stat "$NS" a0 1:4 wd_storms) $(class_stat "$NS" a0 1:4 storm)" \
+		"0 0" "class xstats"
+
+	# Off again: the settings stay, nothing is watched.
+	tc -n "$NS" qdisc change dev a0 root sluice watchdog none
+	check_err $? "watchdog none"
+	check_eq "$(opts | jq -c '[.watchdog, .watchdog_action]')" \
+		'[[],"forward"]' "after watchdog none"
+}
+
+# rejects "EXPECTED" TCRAW-ARGS...: exactly that extack.  (The options
+# are compared once, after all rejections.)
+rejects()
+{
+	local expected=$1 out
+
+	shift
+	out=$(ip netns exec "$NS" "$TCRAW" a0 "$@")
+	check_eq "$out" "error: $expected" "tcraw $*"
+}
+
+# tc_rejects "EXPECTED" TC-ARGS...: tc fails and prints exactly that first.
+tc_rejects()
+{
+	local expected=$1 out
+
+	shift
+	out=$(tc -n "$NS" "$@" 2>&1)
+	check_fail $? "tc $* accepted"
+	check_eq "$(echo "$out" | head -n 1)" "$expected" "tc $*"
+}
+
+pfcwd_errors()
+{
+	local out before
+
+	netns_add NS || return
+	veth_add "$NS" a0 b0 &&
+		tc -n "$NS" qdisc add dev a0 root handle 1: sluice classes 4
+	check_err $? "setup"
+	tc_rejects "Error: sch_sluice: watchdog needs the link rate." \
+		qdisc change dev a0 root sluice watchdog 3
+	tc -n "$NS" qdisc change dev a0 root sluice rate 1mbit watchdog 3
+	check_err $? "watchdog 3"
+	before=$(opts)
+	tc_rejects "Error: sch_sluice: watchdog names a priority beyond the number of classes." \
+		qdisc change dev a0 root sluice classes 3
+	tc_rejects "Error: sch_sluice: watchdog poll must not be above the detection time." \
+		qdisc change dev a0 root sluice watchdog-poll 300
+	tc_rejects "Error: sch_sluice: watchdog poll must not be above the detection time." \
+		qdisc change dev a0 root sluice detection-time 50
+	tc_rejects "Error: sch_sluice: watchdog needs the link rate." \
+		qdisc change dev a0 root sluice rate 0
+	rejects "sch_sluice: unknown watchdog action" \
+		qdisc-change 1: sluice u8 $WD_ACTION 3
+	rejects "sch_sluice: watchdog times must be 10 to 60000 ms" \
+		qdisc-change 1: sluice u32 $WD_DETECT 9
+	rejects "sch_sluice: watchdog times must be 10 to 60000 ms" \
+		qdisc-change 1: sluice u32 $WD_RESTORE 60001
+	rejects "sch_sluice: watchdog times must be 10 to 60000 ms" \
+		qdisc-change 1: sluice u32 $WD_POLL 0
+	rejects "sch_sluice: watchdog names a priority beyond the number of classes" \
+		qdisc-change 1: sluice u8 $WD_PRIOS 0x80
+	rejects "sch_sluice: watchdog names a priority beyond the number of classes" \
+		qdisc-change 1: sluice u8 $CLASSES 2
+	check_eq "$(opts)" "$before" "options after the rejections"
+	check_eq "$(opts | jq -c '[.classes, .watchdog]')" '[4,[3]]' \
+		"classes and watchdog after the rejections"
+
+	# The plugin's own checks.
+	tc_rejects 'sluice: "watchdog-action" must be drop, forward or alert, not "bogus"' \
+		qdisc change dev a0 root sluice watchdog-action bogus
+	tc_rejects 'sluice: "detection-time" must be 10..60000 ms (e.g. 200, 200ms or 0.2s), not "5"' \
+		qdisc change dev a0 root sluice detection-time 5
+	tc_rejects 'sluice: "watchdog-poll" must be at most "detection-time" (100ms), not "1s"' \
+		qdisc change dev a0 root sluice detection-time 100ms watchdog-poll 1s
+	tc_rejects 'sluice: "watchdog" item "8": priority must be 0..7' \
+		qdisc change dev a0 root sluice watchdog 3,8
+
+	# Only a root qdisc is a port.
+	tc -n "$NS" qdisc del dev a0 root &&
+		tc -n "$NS" qdisc add dev a0 root handle 1: tbf rate 1mbit \
+			burst 1600 latency 1s
+	check_err $? "tbf"
+	out=$(tc -n "$NS" qdisc add dev a0 parent 1:1 sluice rate 1mbit \
+		watchdog 3 2>&1)
+	check_eq "$out" "Error: sch_sluice: watchdog needs sluice as the root qdisc." \
+		"not a root"
+}
+
+# Alert changes nothing but counts and reports: the class stays paused,
+# its frames stay queued.  Storms are started and stopped CYCLES times to
+# measure detection and restoration:
+#  - kernel: paused_us in the STORM event (the class was not paused before
+#    the storm) is the time from the first pause to detection;
+#  - wall clock: from just before the storm's sender starts (stop for
+#    restoration) to the monitor reading the event.
+pfcwd_alert_timing()
+{
+	local mon k t0=() t1=() v kind t paused storms restored action prio \
+		ifname kern=() user=() rest=() base=0 ns=0 nr=0
+
+	setup_rx watchdog 3 watchdog-action alert || return
+	mon=$(mktemp /tmp/pfcwd.XXXXXX)
+	defer rm -f "$mon"
+	monitor_start "$NS" "$mon" -j
+	check_err $? "monitor"
+	# Class 3's frames at 100/s: it holds some whenever it is paused.
+	ip netns exec "$NS" "$SENDFRAMES" -i a0 -4 24 -s 200 -c 0 -r 100 \
+		>/dev/null &
+	defer kill $!
+	sleep 0.5
+
+	for ((k = 1; k <= CYCLES; k++)); do
+		t0+=($(now_us))
+		storm_start "$NS" b0 200
+		wait_events "$mon" storm $k 5
+		check_err $? "storm $k not detected"
+		if ((k == 1)); then
+			v=$(class_stat "$NS" a0 1:4 packets)
+			sleep 0.3
+			check_eq "$(pflags "$NS" a0 3)" "class,paused,watched,storm" \
+				"flags in an alert storm"
+			check_eq "$(class_stat "$NS" a0 1:4 packets)" "$v" \
+				"class 3 sent during an alert storm"
+			check_eq "$(class_stat "$NS" a0 1:4 storm)" 1 "xstats storm"
+			(($(class_stat "$NS" a0 1:4 qlen) > 0))
+			check_err $? "class 3 holds no frames in an alert storm"
+		fi
+		t1+=($(now_us))
+		storm_stop
+		wait_events "$mon" restored $k 5
+		check_err $? "storm $k not restored"
+		((RET == 0)) || return
+		# Drained once the storm is over.
+		sleep 0.2
+	done
+
+	# One line per event: kind, read time, and what it carried.
+	while read -r kind t paused storms restored action prio ifname; do
+		check_eq "$action $prio $ifname" "alert 3 a0" "$kind event"
+		if [[ $kind == storm ]]; then
+			check_eq "$storms" $((ns + 1)) "wd_storms in storm event"
+			kern+=($(((paused - base) / 1000)))
+			user+=($(((t - t0[ns]) / 1000)))
+			ns=$((ns + 1))
+		else
+			check_eq "$restored" $((nr + 1)) "wd_restored in restored event"
+			# Not paused any more: its time is final.
+			base=$paused
+			rest+=($(((t - t1[nr]) / 1000)))
+			nr=$((nr + 1))
+		fi
+	done < <(sed -nE 's/^([0-9]+) (\{"event":"(storm|restored)".*)$/\2 {"t":\1}/p' "$mon" |
+		 jq -rn 'inputs as $e | input as $t |
+			 [$e.event, $t.t, $e.stats.paused_us, $e.stats.wd_storms,
+			  $e.stats.wd_restored, $e.action, $e.prio, $e.ifname] |
+			 map(tostring) | join(" ")')
+	check_eq "$ns $nr" "$CYCLES $CYCLES" "events"
+	log_info "first storm event: $(grep -m1 '"event":"storm"' "$mon" | cut -d' ' -f2-)"
+	log_info "detection, kernel (first pause to detection), ms: ${kern[*]}; median $(echo "${kern[*]}" | median)"
+	log_info "detection, wall clock (storm sender started to event read), ms: ${user[*]}; median $(echo "${user[*]}" | median)"
+	log_info "restoration, wall clock (storm stopped to event read), ms: ${rest[*]}; median $(echo "${rest[*]}" | median)"
+	for v in "${kern[@]}"; do
+		((v >= DETECT && v <= DETECT + POLL + KSLACK))
+		check_err $? "detection $v ms after the first pause, not in [$DETECT, $DETECT + $POLL + $KSLACK]"
+	done
+	# Starting the sender is part of it: a lower bound, and a ceiling
+	# against a watchdog that does not poll at all.
+	for v in "${user[@]}"; do
+		((v >= DETECT && v <= DETECT + POLL + USLACK))
+		check_err $? "detection $v ms after starting the storm, not in [$DETECT, $DETECT + $POLL + $USLACK]"
+	done
+	# The last pause left at most one storm interval (20 ms) before the
+	# stop; the monitor reads the event a little after.
+	for v in "${rest[@]}"; do
+		((v >= RESTORE - 20 && v <= RESTORE + POLL + KSLACK + 100))
+		check_err $? "restoration $v ms after the storm, not in [$RESTORE - 20, $RESTORE + $POLL + $KSLACK + 100]"
+	done
+	check_eq "$(pstat "$NS" a0 3 '[.wd_storms, .wd_restored, .wd_drops, .wd_forwarded] | map(tostring) | join(" ")')" \
+		"$CYCLES $CYCLES 0 0" "counters"
+	check_eq "$(class_stat "$NS" a0 1:4 drops)" 0 "drops"
+	check_eq "$(pflags "$NS" a0 3)" "class,watched" "flags after the storms"
+}
+
+# The switch of the drop test (see the top).  Sets P2MAC, XOFF.
+setup_sw()
+{
+	XOFF=6000
+	netns_add H1 && netns_add SW && netns_add H2 || return
+	ip -n "$H1" link add h1 type veth peer name p1 netns "$SW" &&
+		ip -n "$H2" link add h2 type veth peer name p2 netns "$SW" &&
+		ip -n "$H1" link set h1 up && ip -n "$H2" link set h2 up &&
+		ip -n "$SW" link set p1 up && ip -n "$SW" link set p2 up &&
+		ip -n "$H1" addr add 198.18.1.1/24 dev h1 &&
+		ip -n "$SW" addr add 198.18.1.254/24 dev p1 &&
+		ip -n "$SW" addr add 198.18.2.254/24 dev p2 &&
+		ip -n "$H2" addr add 198.18.2.1/24 dev h2 &&
+		ip netns exec "$SW" sysctl -qw net.ipv4.ip_forward=1 &&
+		ip -n "$SW" neigh add 198.18.1.1 lladdr \
+			"$(ip -n "$H1" -j link show h1 | jq -r '.[0].address')" dev p1 &&
+		tc -n "$SW" qdisc add dev p1 root handle 1: sluice rate 100kbit &&
+		defer tc -n "$SW" qdisc del dev p1 root &&
+		tc -n "$SW" qdisc add dev p2 root handle 1: sluice rate 10mbit \
+			pfc 3 xoff $XOFF xon 3000 pause-time 1000 watchdog 3 &&
+		defer tc -n "$SW" qdisc del dev p2 root &&
+		link_wait_up "$H1" h1 && link_wait_up "$SW" p1 &&
+		link_wait_up "$SW" p2 && link_wait_up "$H2" h2 || return
+	P2MAC=$(ip -n "$SW" -j link show p2 | jq -r '.[0].address')
+}
+
+p2stat()
+{
+	pstat "$SW" p2 3 ".$1"
+}
+
+pfcwd_drop()
+{
+	local mon out x1 x2 x3 xon drops
+
+	setup_sw
+	check_err $? "setup"
+	((RET == 0)) || return
+	mon=$(mktemp /tmp/pfcwd.XXXXXX)
+	defer rm -f "$mon"
+	monitor_start "$SW" "$mon"
+	check_err $? "monitor"
+
+	# h2 -> h1 at 400 kbit/s, p1 drains 100: p2 pauses h2 for priority 3.
+	ip netns exec "$H2" "$SENDFRAMES" -i h2 -d "$P2MAC" \
+		-a 198.18.2.1,198.18.1.1 -4 24 -s 1000 -c 0 -r 50 >/dev/null &
+	defer kill $!
+	wait_flag "$SW" p2 3 xoff yes 5
+	check_err $? "p2 never paused h2"
+	xon=$(p2stat xon_tx)
+
+	storm_start "$H2" h2 2000
+	wait_flag "$SW" p2 3 paused yes 5
+	check_err $? "the storm does not pause p2"
+	# Five frames of p2's own for class 3: held by the storm.
+	ip netns exec "$SW" "$SENDFRAMES" -i p2 -4 24 -s 1000 -c 5 >/dev/null
+	wait_flag "$SW" p2 3 storm yes 5
+	check_err $? "storm not detected"
+	check_eq "$(pstat "$SW" p2 3 '[.qlen, .backlog] | map(tostring) | join(" ")')" "0 0" \
+		"class 3 not flushed"
+	check_eq "$(p2stat wd_drops)" 5 "wd_drops after the flush"
+	check_eq "$(p2stat drops)" 5 "class drops after the flush"
+	# XON at once, although the account is still above XOFF.
+	check_eq "$(p2stat xon_tx)" $((xon + 1)) "XON sent at the storm"
+	has_flag "$SW" p2 3 xoff
+	check_fail $? "p2 still holds XOFF in a drop storm"
+	(($(p2stat ingress_bytes) >= XOFF))
+	check_err $? "p2's ingress account fell below XOFF: the test proves nothing"
+
+	# Arrivals are dropped; no XOFF while h2 keeps sending.
+	out=$(ip netns exec "$SW" "$SENDFRAMES" -i p2 -4 24 -s 1000 -c 3)
+	check_eq "$out" "sent=0 refused=3" "arrivals in a drop storm"
+	check_eq "$(p2stat wd_drops)" 8 "wd_drops after arrivals"
+	x2=$(p2stat xoff_tx)
+	sleep 0.5
+	x3=$(p2stat xoff_tx)
+	check_eq "$x3" "$x2" "XOFF sent for priority 3 during a drop storm"
+	has_flag "$SW" p2 3 storm
+	check_err $? "storm ended under a running storm"
+
+	storm_stop
+	wait_flag "$SW" p2 3 storm no 5
+	check_err $? "storm not restored"
+	check_eq "$(p2stat wd_restored)" 1 "wd_restored"
+	# Pausing upstream again: the account is still above XOFF.
+	wait_flag "$SW" p2 3 xoff yes 5
+	check_err $? "p2 does not pause h2 again after the storm"
+	x1=$(p2stat xoff_tx)
+	((x1 > x3))
+	check_err $? "no XOFF after restoration"
+	# And the class takes frames again.
+	out=$(ip netns exec "$SW" "$SENDFRAMES" -i p2 -4 24 -s 1000 -c 3)
+	check_eq "$out" "sent=3 refused=0" "frames after restoration"
+	drops=$(p2stat wd_drops)
+	check_eq "$drops" 8 "wd_drops after restoration"
+
+	sleep 0.3
+	log_info "monitor: $(cut -d' ' -f2- "$mon" | tr '\n' '|')"
+	grep -Eq '^[0-9]+ storm p2 ifindex [0-9]+ prio 3 action drop storms 1 restored 0 drops 5 forwarded 0 pfc_rx [0-9]+ backlog 0 qlen 0$' "$mon"
+	check_err $? "monitor's storm line"
+	grep -Eq '^[0-9]+ restored p2 ifindex [0-9]+ prio 3 action drop storms 1 restored 1 drops 8 forwarded 0 pfc_rx [0-9]+ backlog 0 qlen 0$' "$mon"
+	check_err $? "monitor's restored line"
+}
+
+# Forward sends the class's frames despite the pauses; once restored, a
+# pause holds the class again.
+pfcwd_forward()
+{
+	local mon
+
+	setup_rx watchdog 3 watchdog-action forward || return
+	mon=$(mktemp /tmp/pfcwd.XXXXXX)
+	defer rm -f "$mon"
+	monitor_start "$NS" "$mon" -j
+	check_err $? "monitor"
+	storm_start "$NS" b0 200
+	wait_flag "$NS" a0 3 paused yes 5
+	check_err $? "the storm does not pause a0"
+	send "$NS" a0 -4 24 -s 200 -c 20 >/dev/null
+	wait_events "$mon" storm 1 5
+	check_err $? "storm not detected"
+	# Held until detected, then sent.
+	check_eq "$(event_field "$mon" storm 1 '[.action, .stats.packets, .stats.qlen] | map(tostring) | join(" ")')" \
+		"forward 0 20" "class at detection"
+	wait_pstat "$NS" a0 3 .packets 20 5
+	check_err $? "forward storm did not send"
+	send "$NS" a0 -4 24 -s 200 -c 10 >/dev/null
+	wait_pstat "$NS" a0 3 .packets 30 5
+	check_err $? "arrivals in a forward storm not sent"
+	check_eq "$(pstat "$NS" a0 3 .wd_forwarded)" 30 "wd_forwarded"
+	check_eq "$(pflags "$NS" a0 3)" "class,paused,watched,storm" \
+		"flags in a forward storm"
+
+	storm_stop
+	wait_events "$mon" restored 1 5
+	check_err $? "not restored"
+	check_eq "$(pstat "$NS" a0 3 '[.wd_storms, .wd_restored] | map(tostring) | join(" ")')" \
+		"1 1" "counters"
+	# A long detection time, so that the next pause cannot be a storm
+	# while it is checked: it pauses the class as before the storm.
+	tc -n "$NS" qdisc change dev a0 root sluice detection-time 10s
+	check_err $? "detection-time 10s"
+	send "$NS" b0 -d $PAUSE_DST -e 0x8808 \
+		-x "$(pfc_payload 0x08 0 0 0 8000 0 0 0 0)" >/dev/null
+	send "$NS" a0 -4 24 -s 200 -c 5 >/dev/null
+	sleep 0.5
+	check_eq "$(pstat "$NS" a0 3 '[.packets, .qlen] | map(tostring) | join(" ")')" "30 5" \
+		"a pause after restoration"
+	check_eq "$(pflags "$NS" a0 3)" "class,paused,watched" "flags"
+	check_eq "$(pstat "$NS" a0 3 .wd_forwarded)" 30 "wd_forwarded"
+}
+
+# Stopping to watch a priority, or changing the action, ends its storm as
+# a restoration does; deleting the qdisc in a storm is clean.
+pfcwd_change_restores()
+{
+	local mon
+
+	setup_rx watchdog 3 watchdog-action forward || return
+	mon=$(mktemp /tmp/pfcwd.XXXXXX)
+	defer rm -f "$mon"
+	monitor_start "$NS" "$mon" -j
+	check_err $? "monitor"
+	storm_start "$NS" b0 200
+	wait_flag "$NS" a0 3 paused yes 5
+	check_err $? "the storm does not pause a0"
+	send "$NS" a0 -4 24 -s 200 -c 5 >/dev/null
+	wait_events "$mon" storm 1 5
+	check_err $? "storm not detected"
+
+	tc -n "$NS" qdisc change dev a0 root sluice watchdog none
+	check_err $? "watchdog none"
+	check_eq "$(events "$mon" restored)" 1 "RESTORED when no longer watched"
+	check_eq "$(pstat "$NS" a0 3 '[.wd_storms, .wd_restored] | map(tostring) | join(" ")')" \
+		"1 1" "counters"
+	check_eq "$(pflags "$NS" a0 3)" "class,paused" "flags"
+	# Paused as ever: the storm still runs, nothing forwards.
+	send "$NS" a0 -4 24 -s 200 -c 5 >/dev/null
+	sleep 0.5
+	check_eq "$(pstat "$NS" a0 3 .qlen)" 5 "queued, unwatched"
+
+	tc -n "$NS" qdisc change dev a0 root sluice watchdog 3
+	wait_events "$mon" storm 2 5
+	check_err $? "storm not detected again"
+	# Forwarded: the class is empty until it gets frames again.
+	wait_pstat "$NS" a0 3 .wd_forwarded 10 5
+	check_err $? "the second storm did not forward"
+	tc -n "$NS" qdisc change dev a0 root sluice watchdog-action alert
+	check_err $? "action alert"
+	send "$NS" a0 -4 24 -s 200 -c 5 >/dev/null
+	wait_events "$mon" storm 3 5
+	check_err $? "storm not detected under the new action"
+	check_eq "$(event_field "$mon" restored 2 '[.action, .stats.wd_restored] | map(tostring) | join(" ")')" \
+		"forward 2" "RESTORED on an action change"
+	check_eq "$(event_field "$mon" storm 3 '[.action, .stats.wd_storms] | map(tostring) | join(" ")')" \
+		"alert 3" "STORM under the new action"
+	# Deleted in a storm, the poll still running.
+	tc -n "$NS" qdisc del dev a0 root
+	check_err $? "delete in a storm"
+}
+
+tests_run
