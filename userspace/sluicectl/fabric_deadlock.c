@@ -20,12 +20,12 @@
 #include <sluice/deadlock.h>
 #include <sluice/fabric.h>
 #include "fabric.h"
+#include "fabric_deadlock.h"
 #include "jout.h"
 #include "load.h"
 #include "opts.h"
 #include "sluicectl.h"
 
-#define EXIT_DEADLOCK		3
 #define INTERVAL_MAX_MS		60000
 #define STATE_FILE_MAX		(64u << 20)
 
@@ -86,6 +86,11 @@ static const struct {
 	{ "paused", SLUICE_PRIO_F_PAUSED },
 	{ "xoff", SLUICE_PRIO_F_XOFF },
 	{ "lossless", SLUICE_PRIO_F_LOSSLESS },
+#ifdef SLUICE_PRIO_F_STORM
+	/* the PFC watchdog's, with a uapi header that has them */
+	{ "watched", SLUICE_PRIO_F_WATCHED },
+	{ "storm", SLUICE_PRIO_F_STORM },
+#endif
 };
 
 /* A "prios" row; flags a newer sluicectl knows and this one not are left. */
@@ -330,9 +335,15 @@ static int find_from_state(const struct sluice_graph *g, const char *dir,
 static void vertex_state(const struct sluice_dl_vertex *v, char *buf,
 			 size_t len)
 {
+	const char *storm = "";
+
+#ifdef SLUICE_PRIO_F_STORM
+	if (v->role == SLUICE_DL_EGRESS && (v->flags & SLUICE_PRIO_F_STORM))
+		storm = " (the PFC watchdog: in storm)";
+#endif
 	if (v->role == SLUICE_DL_EGRESS)
-		snprintf(buf, len, "paused, %u B queued in %u frame%s",
-			 v->backlog, v->qlen, v->qlen == 1 ? "" : "s");
+		snprintf(buf, len, "paused%s, %u B queued in %u frame%s",
+			 storm, v->backlog, v->qlen, v->qlen == 1 ? "" : "s");
 	else
 		snprintf(buf, len, "XOFF, %u B held", v->ingress_bytes);
 }
@@ -361,9 +372,11 @@ static void summary_text(const struct source *src,
 		       dl->n_cycles == 1 ? "" : "s");
 	else
 		printf("no deadlock");
-	printf(" (%u switches: %u stuck egress classes, %u holding ingress accounts, %llu wait-for edges)\n",
-	       src->switches, dl->stuck, dl->holding,
-	       (unsigned long long)dl->edges);
+	printf(" (%u switch%s: %u stuck egress class%s, %u holding ingress account%s, %llu wait-for edge%s)\n",
+	       src->switches, src->switches == 1 ? "" : "es",
+	       dl->stuck, dl->stuck == 1 ? "" : "es",
+	       dl->holding, dl->holding == 1 ? "" : "s",
+	       (unsigned long long)dl->edges, dl->edges == 1 ? "" : "s");
 	if (!dl->progress_checked)
 		printf("one snapshot: progress not checked (a queue that moves slowly looks stuck; give --state-later DIR2, taken a moment later, to check)\n");
 	else if (src->fabric)
@@ -373,22 +386,32 @@ static void summary_text(const struct source *src,
 		printf("progress checked: %s, then %s\n", src->state, src->later);
 }
 
-static void print_text(const struct source *src, const struct sluice_graph *g,
-		       const struct sluice_deadlock *dl)
+/**
+ * deadlock_print_cycles() - a deadlock report's cycles, readably
+ * @g:		the topology the report is about
+ * @dl:		sluice_deadlock_find()'s or sluice_deadlock_live()'s result
+ *
+ * Each cycle, a vertex a line (switch, port, egress class or ingress
+ * prio, its state), then what else its component holds, then the counts
+ * of what is stuck but on no cycle.  Prints nothing without either.
+ */
+void deadlock_print_cycles(const struct sluice_graph *g,
+			   const struct sluice_deadlock *dl)
 {
 	const struct sluice_dl_cycle *cy;
-	uint32_t i, k, v, shown;
+	uint32_t i, j, k, v;
 	bool in_cycle;
 
-	summary_text(src, dl);
 	for (i = 0; i < dl->n_cycles; i++) {
 		cy = &dl->cycles[i];
 		printf("cycle %u: %u queues on %u switch%s",
-		       i + 1, cy->cycle_len, cy->switches,
-		       cy->switches == 1 ? "" : "es");
+		       i + 1, cy->cycle_len, cy->cycle_switches,
+		       cy->cycle_switches == 1 ? "" : "es");
 		if (cy->scc_len > cy->cycle_len)
-			printf(" (a knot of %u stuck and holding queues: %u more below)",
-			       cy->scc_len, cy->scc_len - cy->cycle_len);
+			printf(" (its strongly connected component: %u queues on %u switch%s, %u more below)",
+			       cy->scc_len, cy->switches,
+			       cy->switches == 1 ? "" : "es",
+			       cy->scc_len - cy->cycle_len);
 		printf(", each waiting on the next, the last on the first:\n");
 		for (k = 0; k < cy->cycle_len; k++)
 			print_vertex(g, &dl->v[dl->cycle[cy->cycle_first + k]],
@@ -396,15 +419,13 @@ static void print_text(const struct source *src, const struct sluice_graph *g,
 		if (cy->scc_len == cy->cycle_len)
 			continue;
 		printf(" also in its strongly connected component:\n");
-		for (k = 0, shown = 0; k < cy->scc_len; k++) {
+		for (k = 0; k < cy->scc_len; k++) {
 			v = dl->scc[cy->scc_first + k];
 			in_cycle = false;
-			for (uint32_t j = 0; j < cy->cycle_len; j++)
+			for (j = 0; j < cy->cycle_len; j++)
 				in_cycle |= dl->cycle[cy->cycle_first + j] == v;
-			if (in_cycle)
-				continue;
-			print_vertex(g, &dl->v[v], dl->progress_checked);
-			shown++;
+			if (!in_cycle)
+				print_vertex(g, &dl->v[v], dl->progress_checked);
 		}
 	}
 	if (dl->host_waits)
@@ -416,17 +437,38 @@ static void print_text(const struct source *src, const struct sluice_graph *g,
 	if (dl->ignored_ports)
 		printf("%u port%s not named l<LINK> or h<I> ignored\n",
 		       dl->ignored_ports, dl->ignored_ports == 1 ? "" : "s");
+	if (!dl->ports)
+		printf("no switch has a sluice port (a sluice root qdisc): no pause state to read\n");
 }
 
+static void print_text(const struct source *src, const struct sluice_graph *g,
+		       const struct sluice_deadlock *dl)
+{
+	summary_text(src, dl);
+	deadlock_print_cycles(g, dl);
+}
+
+/* The names of @flags; bits without one as a hexadecimal string. */
 static json_object *jflags(uint32_t flags)
 {
-	json_object *a = json_object_new_array();
+	json_object *a = json_object_new_array(), *f;
+	char hex[16];
 	size_t i;
 
-	for (i = 0; a && i < ARRAY_SIZE(flag_names); i++) {
-		if (!(flags & flag_names[i].bit))
-			continue;
-		if (json_object_array_add(a, json_object_new_string(flag_names[i].name))) {
+	for (i = 0; a && i <= ARRAY_SIZE(flag_names); i++) {
+		if (i < ARRAY_SIZE(flag_names)) {
+			if (!(flags & flag_names[i].bit))
+				continue;
+			flags &= ~flag_names[i].bit;
+			snprintf(hex, sizeof(hex), "%s", flag_names[i].name);
+		} else if (flags) {
+			snprintf(hex, sizeof(hex), "%#x", flags);
+		} else {
+			break;
+		}
+		f = json_object_new_string(hex);
+		if (!f || json_object_array_add(a, f)) {
+			json_object_put(f);
 			json_object_put(a);
 			return NULL;
 		}
@@ -484,30 +526,33 @@ static bool jvertices(json_object *o, const char *key,
 	return true;
 }
 
-static int print_json(const struct source *src, const struct sluice_graph *g,
-		      const struct sluice_deadlock *dl)
+/**
+ * deadlock_json_add() - a deadlock report's result, into a JSON object
+ * @o:		the object: gets "progress_checked", "deadlock", the counts
+ *		and "cycles" (each with "switches", "scc_size", "cycle" and
+ *		"scc", lists of vertices)
+ * @g:		the topology the report is about
+ * @dl:		the report
+ *
+ * Return: false when out of memory (@o may hold some of it).
+ */
+bool deadlock_json_add(json_object *o, const struct sluice_graph *g,
+		       const struct sluice_deadlock *dl)
 {
-	json_object *o = json_object_new_object(), *arr = NULL, *c;
 	const struct sluice_dl_cycle *cy;
+	json_object *arr = NULL, *c;
 	uint32_t i;
 	bool ok;
 
-	ok = o && (src->fabric ?
-		   jadd(o, "fabric", json_object_new_string(src->fabric)) :
-		   jadd(o, "topology", json_object_new_string(src->topo)) &&
-		   jadd(o, "state", json_object_new_string(src->state)) &&
-		   (!src->later ||
-		    jadd(o, "state_later", json_object_new_string(src->later)))) &&
-	     jadd(o, "switches", jnum(src->switches)) &&
-	     jadd(o, "progress_checked",
+	ok = jadd(o, "progress_checked",
 		  json_object_new_boolean(dl->progress_checked)) &&
-	     (!src->fabric || jadd(o, "interval_s", jfixed(dl->interval_s))) &&
 	     jadd(o, "deadlock", json_object_new_boolean(dl->n_cycles > 0)) &&
 	     jadd(o, "stuck_egress", jnum(dl->stuck)) &&
 	     jadd(o, "holding_ingress", jnum(dl->holding)) &&
 	     jadd(o, "edges", jnum(dl->edges)) &&
 	     jadd(o, "host_waits", jnum(dl->host_waits)) &&
 	     jadd(o, "paused_from_outside", jnum(dl->outside)) &&
+	     jadd(o, "ports", jnum(dl->ports)) &&
 	     jadd(o, "ignored_ports", jnum(dl->ignored_ports)) &&
 	     jadd(o, "cycles", arr = json_object_new_array_ext(dl->n_cycles));
 	for (i = 0; ok && i < dl->n_cycles; i++) {
@@ -520,11 +565,30 @@ static int print_json(const struct source *src, const struct sluice_graph *g,
 		}
 		ok = jadd(c, "switches", jnum(cy->switches)) &&
 		     jadd(c, "scc_size", jnum(cy->scc_len)) &&
+		     jadd(c, "cycle_switches", jnum(cy->cycle_switches)) &&
 		     jvertices(c, "cycle", g, dl, dl->cycle + cy->cycle_first,
 			       cy->cycle_len) &&
 		     jvertices(c, "scc", g, dl, dl->scc + cy->scc_first,
 			       cy->scc_len);
 	}
+	return ok;
+}
+
+static int print_json(const struct source *src, const struct sluice_graph *g,
+		      const struct sluice_deadlock *dl)
+{
+	json_object *o = json_object_new_object();
+	bool ok;
+
+	ok = o && (src->fabric ?
+		   jadd(o, "fabric", json_object_new_string(src->fabric)) :
+		   jadd(o, "topology", json_object_new_string(src->topo)) &&
+		   jadd(o, "state", json_object_new_string(src->state)) &&
+		   (!src->later ||
+		    jadd(o, "state_later", json_object_new_string(src->later)))) &&
+	     jadd(o, "switches", jnum(src->switches)) &&
+	     (!src->fabric || jadd(o, "interval_s", jfixed(dl->interval_s))) &&
+	     deadlock_json_add(o, g, dl);
 	if (ok)
 		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 	else
@@ -535,7 +599,7 @@ static int print_json(const struct source *src, const struct sluice_graph *g,
 
 int fabric_deadlock_main(const struct command *cmd, int argc, char **argv)
 {
-	const char *val[N_OPTS], *files[1];
+	const char *val[N_OPTS], *files[8];
 	struct sluice_deadlock dl = { 0 };
 	struct source src = { 0 };
 	char msg[128], err[SLUICE_ERRLEN];

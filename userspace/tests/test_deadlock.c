@@ -235,10 +235,12 @@ static void test_ring(void)
 	KTAP_EXPECT_INT(dl.outside, 0);
 	KTAP_EXPECT_INT(dl.host_waits, 0);
 	KTAP_EXPECT_INT(dl.ignored_ports, 0);
+	KTAP_EXPECT_INT(dl.ports, 4 * 8);
 	if (KTAP_EXPECT_INT(dl.n_cycles, 1)) {
 		KTAP_EXPECT_INT(dl.cycles[0].scc_len, 8);
 		KTAP_EXPECT_INT(dl.cycles[0].cycle_len, 8);
 		KTAP_EXPECT_INT(dl.cycles[0].switches, 4);
+		KTAP_EXPECT_INT(dl.cycles[0].cycle_switches, 4);
 		KTAP_EXPECT_STR(cycle_text(&g, &dl, 0),
 				"s1 l0 E3, s2 l0 I3, s2 l2 E3, s3 l2 I3, "
 				"s3 l4 E3, s4 l4 I3, s4 l6 E3, s1 l6 I3");
@@ -249,6 +251,35 @@ static void test_ring(void)
 		KTAP_EXPECT_INT(dl.v[dl.cycle[1]].host, NONE);
 	}
 	sluice_deadlock_free(&dl);
+
+	/*
+	 * and counter-clockwise too, on the other link of each pair: one
+	 * component of 16, its shortest cycle through s1's l0 two switches
+	 * long (s2's account on l0 waits on s2's l1 back to s1 too)
+	 */
+	paused(&f, "s2", "l1", 3, 52000);
+	xoff(&f, "s1", "l1", 3, 53000);
+	paused(&f, "s1", "l7", 3, 51000);
+	xoff(&f, "s4", "l7", 3, 54000);
+	paused(&f, "s4", "l5", 3, 50000);
+	xoff(&f, "s3", "l5", 3, 55000);
+	paused(&f, "s3", "l3", 3, 49000);
+	xoff(&f, "s2", "l3", 3, 56000);
+	KTAP_EXPECT_INT(sluice_deadlock_find(&g, f.a, f.b, &dl, err,
+					     sizeof(err)), 0);
+	if (KTAP_EXPECT_INT(dl.n_cycles, 1)) {
+		KTAP_EXPECT_INT(dl.cycles[0].scc_len, 16);
+		KTAP_EXPECT_INT(dl.cycles[0].switches, 4);
+		KTAP_EXPECT_INT(dl.cycles[0].cycle_switches, 2);
+		KTAP_EXPECT_STR(cycle_text(&g, &dl, 0),
+				"s1 l0 E3, s2 l0 I3, s2 l1 E3, s1 l1 I3");
+	}
+	/* 8 E -> I; each switch: 2 I, each to the 2 E of the other ports */
+	KTAP_EXPECT_INT(dl.edges, 8 + 4 * 4);
+	sluice_deadlock_free(&dl);
+	fx_free(&f);
+	fx_init(&f, &g, 4, 8);
+	ring_clockwise(&f);
 
 	/* one snapshot: the same, progress not checked */
 	KTAP_EXPECT_INT(sluice_deadlock_find(&g, f.a, NULL, &dl, err,
@@ -828,6 +859,7 @@ static void test_big_ring(void)
 		KTAP_EXPECT_INT(dl.cycles[0].scc_len, 2 * n);
 		KTAP_EXPECT_INT(dl.cycles[0].cycle_len, 2 * n);
 		KTAP_EXPECT_INT(dl.cycles[0].switches, n);
+		KTAP_EXPECT_INT(dl.cycles[0].cycle_switches, n);
 	}
 	sluice_deadlock_free(&dl);
 	fx_free(&f);

@@ -275,7 +275,7 @@ static size_t port_json(char *buf, size_t len, const char *ifname,
 		     "\"prios\":[", ifname, ifindex, backlog, backlog / 1000);
 	for (i = 0; i < 8; i++)
 		n += snprintf(buf + n, len - n,
-			      "%s{\"index\":%d,\"flags\":[\"class\"%s%s%s,\"watched\"],"
+			      "%s{\"index\":%d,\"flags\":[\"class\"%s%s%s,\"from-a-newer-sluicectl\"],"
 			      "\"packets\":%u,\"bytes\":%u,\"drops\":0,\"backlog\":%u,"
 			      "\"qlen\":%u,\"pfc_rx\":%u,\"xon_rx\":0,\"paused_us\":%u,"
 			      "\"ecn_marks\":0,\"ingress_bytes\":%u,\"ingress_peak\":%u,"
@@ -343,6 +343,9 @@ static void test_deadlock(void)
 	KTAP_EXPECT_INT(r.status, 2);
 	KTAP_EXPECT(strstr(r.err, "sluicectl: unexpected argument \"x\"\n"
 			   "Usage: sluicectl fabric deadlock [--name NAME] [--interval MS] [-j | --json]\n"));
+	RUN(&r, "fabric", "deadlock", "x", "y");
+	KTAP_EXPECT_INT(r.status, 2);
+	KTAP_EXPECT(strstr(r.err, "sluicectl: unexpected argument \"x\"\n"));
 	RUN(&r, "fabric", "deadlock", "--interval", "0");
 	KTAP_EXPECT_INT(r.status, 2);
 	KTAP_EXPECT(strstr(r.err, "--interval: \"0\" is not a number of milliseconds from 1 to 60000"));
@@ -398,8 +401,8 @@ static void test_deadlock(void)
 	KTAP_EXPECT_INT(r.status, 3);
 	KTAP_EXPECT(strstr(r.out, "\"switches\":4,\"progress_checked\":false,\"deadlock\":true,"
 			   "\"stuck_egress\":4,\"holding_ingress\":4,\"edges\":8,"
-			   "\"host_waits\":0,\"paused_from_outside\":0,\"ignored_ports\":0,"
-			   "\"cycles\":[{\"switches\":4,\"scc_size\":8,\"cycle\":["
+			   "\"host_waits\":0,\"paused_from_outside\":0,\"ports\":20,\"ignored_ports\":0,"
+			   "\"cycles\":[{\"switches\":4,\"scc_size\":8,\"cycle_switches\":4,\"cycle\":["
 			   "{\"switch\":\"s1\",\"port\":\"l0\",\"link\":0,\"role\":\"egress\","
 			   "\"prio\":3,\"flags\":[\"class\",\"paused\",\"lossless\"],\"backlog\":50000,"
 			   "\"qlen\":50,\"bytes\":700000,\"pfc_rx\":40,\"paused_us\":2000000},"

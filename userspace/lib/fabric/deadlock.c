@@ -287,6 +287,7 @@ static int scan_ports(struct build *b, const struct sluice_dl_snap *a,
 	}
 	b->port_base[g->n_nodes] = total;
 	b->n_ports = total;
+	b->dl->ports = total;
 	for (k = 0; k < 2 * g->n_links; k++)
 		b->link_port[k] = NONE;
 	b->port_node = sluice_i_calloc(total + 1, sizeof(*b->port_node));
@@ -580,6 +581,14 @@ static int find_cycles(struct build *b, uint32_t ncomp, char *err,
 		cy->cycle_len = example_cycle(b, b->comp[start], start,
 					      cy->cycle_first, parent, queue,
 					      path);
+		/* seen[] holds i + 1 for this component's switches: now + n */
+		for (k = 0; k < cy->cycle_len; k++) {
+			v = dl->cycle[cy->cycle_first + k];
+			if (seen[dl->v[v].node] != dl->n_cycles + i + 1) {
+				seen[dl->v[v].node] = dl->n_cycles + i + 1;
+				cy->cycle_switches++;
+			}
+		}
 	}
 out:
 	free(size);

@@ -37,8 +37,8 @@
  * iterative Tarjan, linear in the graph; the I -> E edges of a switch are
  * relayed by per-port prefix and suffix chains, so the graph stays linear
  * in the number of vertices too) with a cycle are reported, each with its
- * vertices and one example cycle (a shortest one through its first
- * egress vertex).
+ * vertices and one example cycle through its first egress vertex (found
+ * breadth first, so a short one).
  *
  * A stuck egress class of a host port (h<I>) waits on a host; one of a
  * link port whose peer account is not holding (or beyond priority 7) was
@@ -102,6 +102,7 @@ struct sluice_dl_cycle {
 	uint32_t	scc_first, scc_len;
 	uint32_t	cycle_first, cycle_len;
 	uint32_t	switches;	/* distinct switches in the component */
+	uint32_t	cycle_switches;	/* ... and on the cycle */
 };
 
 struct sluice_deadlock {
@@ -114,6 +115,7 @@ struct sluice_deadlock {
 	uint64_t		edges;		/* of the wait-for graph */
 	uint32_t		host_waits;	/* stuck egress of host ports */
 	uint32_t		outside;	/* stuck, paused from outside */
+	uint32_t		ports;		/* sluice ports in the dumps */
 	uint32_t		ignored_ports;	/* not named l<LINK> or h<I> */
 	uint32_t		n_cycles;
 	struct sluice_dl_cycle	*cycles;
