@@ -22,6 +22,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,6 +56,15 @@
 #define SETS_MAX	8
 
 static int deadlock_main(const struct command *cmd, int argc, char **argv);
+
+/* SIGINT or SIGTERM: stop, take the fabric down, exit 1. */
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
 
 static const struct command experiment_commands[] = {
 	{ "deadlock", deadlock_main,
@@ -673,6 +683,12 @@ static int run_set(struct exp *e, struct set *s, bool keep)
 			for (k = 0; k < t.n_flows; k++)
 				cum[t.n_flows + k] = t.fl[k].rx_bytes;
 		end = t0 + (i + 1) * e->interval_ms / 1000.0;
+		if (interrupted) {
+			fputs("sluicectl: interrupted: taking the fabric down\n",
+			      stderr);
+			ret = EXIT_RUNTIME;
+			goto out;
+		}
 		for (now = sluice_now(); now < end; now = sluice_now()) {
 			next = now + TICK < end ? now + TICK : end;
 			sluice_udpgen_step(&t, now, next);
@@ -1044,6 +1060,8 @@ static int write_svg(const void *arg, FILE *f)
 
 static int deadlock_main(const struct command *cmd, int argc, char **argv)
 {
+	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
+	bool handlers = false;
 	struct fabric_state old;
 	struct exp *e = calloc(1, sizeof(*e));
 	bool all_ok = true;
@@ -1072,9 +1090,18 @@ static int deadlock_main(const struct command *cmd, int argc, char **argv)
 		ret = EXIT_RUNTIME;
 		goto out;
 	}
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	handlers = true;
 	for (k = 0; k < e->sets.n; k++) {
 		ret = run_set(e, &e->sets.s[k], e->val[OPT_KEEP] &&
 			      k == e->sets.n - 1);
+		if (!ret && interrupted) {
+			fputs("sluicectl: interrupted\n", stderr);
+			if (e->val[OPT_KEEP] && k == e->sets.n - 1)
+				break;
+			ret = EXIT_RUNTIME;
+		}
 		if (ret)
 			goto out;
 		judge(e, &e->sets.s[k]);
@@ -1096,6 +1123,10 @@ static int deadlock_main(const struct command *cmd, int argc, char **argv)
 	if (!ret && !all_ok)
 		ret = EXIT_UNEXPECTED;
 out:
+	if (handlers) {
+		sigaction(SIGINT, &old_int, NULL);
+		sigaction(SIGTERM, &old_term, NULL);
+	}
 	for (k = 0; k < e->sets.n; k++) {
 		sluice_routes_free(&e->sets.s[k].r);
 		sluice_cbd_result_free(&e->sets.s[k].cbd);
