@@ -273,7 +273,7 @@ static int parse(const struct command *cmd, struct exp *e, int argc,
 	e->frame = 1442;
 	e->xoff = 51200;
 	e->xon = 48128;
-	e->headroom = 20480;
+	e->headroom = 40960;	/* see README: pauses reach hosts late under TCG */
 	e->hosts_per_switch = SLUICE_FABRIC_HOSTS_DEFAULT;
 	if (!ret && val[OPT_DURATION])
 		ret = parse_u32(cmd, "--duration", val[OPT_DURATION], 1, 3600,
