@@ -109,6 +109,11 @@ run_script() {
 		return 1
 	fi
 	load_module || return
+	# ttyS3 carries the demo's files back (selftests/vm/run unpacks them)
+	if [[ $1 == demo && -e /dev/ttyS3 ]]; then
+		raw_port /dev/ttyS3
+		export SLUICE_FILES_TTY=/dev/ttyS3
+	fi
 	bash "$script" >"$KTAP_TTY" 2>&1
 }
 

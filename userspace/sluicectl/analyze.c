@@ -212,7 +212,8 @@ static int route_opts(const struct args *a, struct sluice_route_opts *o,
 	memset(c, 0, sizeof(*c));
 	o->algo = a->algo;
 	if (a->val[OPT_PATHS] && o->algo != SLUICE_ROUTE_KSP &&
-	    o->algo != SLUICE_ROUTE_ECMP && o->algo != SLUICE_ROUTE_UPDOWN)
+	    o->algo != SLUICE_ROUTE_ECMP && o->algo != SLUICE_ROUTE_ECMP_CW &&
+	    o->algo != SLUICE_ROUTE_UPDOWN)
 		return usage("--paths applies to ksp, ecmp and updown");
 	if ((a->val[OPT_LANES] || a->val[OPT_ROUTE_SEED]) &&
 	    o->algo != SLUICE_ROUTE_EDST &&

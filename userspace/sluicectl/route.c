@@ -32,7 +32,7 @@ static int merge_main(const struct command *cmd, int argc, char **argv);
 
 static const struct command route_commands[] = {
 	{ "compute", compute_main, "Compute the routes of a topology",
-	  "--topo FILE --algo { fc | edst | edst-shallow | ecmp | ksp | updown | bcube }\n"
+	  "--topo FILE --algo { fc | edst | edst-shallow | ecmp | ecmp-cw | ksp | updown | bcube }\n"
 	  "\t[--paths K] [--lanes L] [--seed S] [--orient { auto | tier | bfs }] [--root NODE]\n"
 	  "\t[--threads T] [--shard I/N] [-o FILE] [-j | --json]", "route" },
 	{ "check", check_main,
@@ -261,7 +261,8 @@ static int compute_opts(const struct command *cmd, const struct args *a,
 		return sub_usage_error(cmd, "--algo is required");
 	o->algo = a->algo;
 	if (a->val[OPT_PATHS] && o->algo != SLUICE_ROUTE_KSP &&
-	    o->algo != SLUICE_ROUTE_ECMP && o->algo != SLUICE_ROUTE_UPDOWN)
+	    o->algo != SLUICE_ROUTE_ECMP && o->algo != SLUICE_ROUTE_ECMP_CW &&
+	    o->algo != SLUICE_ROUTE_UPDOWN)
 		return sub_usage_error(cmd, "--paths applies to ksp, ecmp and updown");
 	if ((a->val[OPT_LANES] || a->val[OPT_SEED]) &&
 	    o->algo != SLUICE_ROUTE_EDST &&

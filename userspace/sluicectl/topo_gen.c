@@ -177,6 +177,17 @@ static int gen_ring(struct sluice_graph *g, const struct gen_args *a,
 	return sluice_topo_ring(g, a->v[0], a->v[1], err, errlen);
 }
 
+static const struct opt no_opts[] = {
+	{ NULL }
+};
+
+static int gen_fc_testbed(struct sluice_graph *g, const struct gen_args *a,
+			  char *err, size_t errlen)
+{
+	(void)a;
+	return sluice_topo_fc_testbed(g, err, errlen);
+}
+
 static const struct family families[] = {
 	{ "fc", "Flattened Clos: k virtual layers, random wiring between adjacent ones",
 	  fc_opts, gen_fc },
@@ -188,6 +199,8 @@ static const struct family families[] = {
 	{ "fattree", "three-tier k-ary fat-tree", fattree_opts, gen_fattree },
 	{ "bcube", "BCube(n,k): servers forward", bcube_opts, gen_bcube },
 	{ "ring", "switches in a cycle", ring_opts, gen_ring },
+	{ "fc-testbed", "FC's 4-switch testbed (Fig. 4a): the ring s1..s4, links doubled, 4 hosts each",
+	  no_opts, gen_fc_testbed },
 };
 
 #define N_FAMILIES (sizeof(families) / sizeof(families[0]))

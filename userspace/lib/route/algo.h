@@ -35,6 +35,7 @@ struct sluice_algo_ops {
 extern const struct sluice_algo_ops sluice_algo_fc;
 extern const struct sluice_algo_ops sluice_algo_edst;	/* and edst-shallow */
 extern const struct sluice_algo_ops sluice_algo_ecmp;
+extern const struct sluice_algo_ops sluice_algo_ecmp_cw;
 extern const struct sluice_algo_ops sluice_algo_ksp;
 extern const struct sluice_algo_ops sluice_algo_updown;
 extern const struct sluice_algo_ops sluice_algo_bcube;

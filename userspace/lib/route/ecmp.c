@@ -23,6 +23,12 @@ struct ecmp_ctx {
 	uint32_t			cap;
 };
 
+/* ecmp-cw's worker: the search, and all shortest paths of a source. */
+struct ecmp_cw_worker {
+	void			*spdag;
+	struct sluice_path_buf	all;
+};
+
 /**
  * ecmp_prepare() - keep the graph and the cap
  * @g:		a finalized graph
@@ -74,6 +80,128 @@ static void ecmp_release(void *ctx)
 {
 	free(ctx);
 }
+
+/**
+ * sluice_route_path_clockwise() - whether a path goes round the node order
+ * @g:		the graph
+ * @src:	the node the path starts at
+ * @links:	its links, in walking order
+ * @n:		how many
+ *
+ * Return: true if every hop goes from node i to node (i + 1) mod
+ * g->n_nodes (an empty path is not clockwise).
+ */
+bool sluice_route_path_clockwise(const struct sluice_graph *g, uint32_t src,
+				 const uint32_t *links, uint32_t n)
+{
+	uint32_t u = src, v, k;
+
+	if (!n || !g->n_nodes)
+		return false;
+	for (k = 0; k < n; k++) {
+		if (links[k] >= g->n_links)
+			return false;
+		v = g->links[links[k]].a == u ? g->links[links[k]].b :
+		    g->links[links[k]].a;
+		if (v != (u + 1) % g->n_nodes)
+			return false;
+		u = v;
+	}
+	return true;
+}
+
+static int ecmp_cw_worker_init(void *ctx, void **worker)
+{
+	struct ecmp_ctx *c = ctx;
+	struct ecmp_cw_worker *w = calloc(1, sizeof(*w));
+	int ret;
+
+	if (!w)
+		return -ENOMEM;
+	ret = sluice_i_spdag_new(c->g, NULL, "ecmp-cw", &w->spdag);
+	if (ret) {
+		free(w);
+		return ret;
+	}
+	*worker = w;
+	return 0;
+}
+
+static void ecmp_cw_worker_free(void *worker)
+{
+	struct ecmp_cw_worker *w = worker;
+
+	if (!w)
+		return;
+	sluice_i_spdag_delete(w->spdag);
+	sluice_path_buf_free(&w->all);
+	free(w);
+}
+
+/*
+ * Every shortest path of b->src (as ecmp, without a cap), then per pair
+ * the clockwise ones, or all if none is; the cap applies to what is kept.
+ */
+static int ecmp_cw_source(void *ctx, void *worker, const uint32_t *dsts,
+			  uint32_t n_dsts, struct sluice_path_buf *b,
+			  char *err, size_t errlen)
+{
+	struct ecmp_ctx *c = ctx;
+	struct ecmp_cw_worker *w = worker;
+	uint64_t q, first, last, kept;
+	uint32_t p, len;
+	bool any, cw;
+	int ret;
+
+	sluice_path_buf_reset(&w->all, b->src);
+	ret = sluice_i_spdag_source(w->spdag, 0, dsts, n_dsts, &w->all, err,
+				    errlen);
+	if (ret)
+		return ret;
+	for (p = 0; p < w->all.n_pairs; p++) {
+		ret = sluice_path_buf_pair(b, w->all.pair_dst[p]);
+		if (ret)
+			return ret;
+		first = w->all.pair_path[p];
+		last = p + 1 < w->all.n_pairs ? w->all.pair_path[p + 1] :
+		       w->all.n_paths;
+		any = false;
+		for (q = first; !any && q < last; q++) {
+			len = (q + 1 < w->all.n_paths ? w->all.path_hop[q + 1] :
+			       w->all.n_hops) - w->all.path_hop[q];
+			any = sluice_route_path_clockwise(c->g, b->src,
+					w->all.hops + w->all.path_hop[q], len);
+		}
+		kept = 0;
+		for (q = first; q < last; q++) {
+			len = (q + 1 < w->all.n_paths ? w->all.path_hop[q + 1] :
+			       w->all.n_hops) - w->all.path_hop[q];
+			cw = sluice_route_path_clockwise(c->g, b->src,
+					w->all.hops + w->all.path_hop[q], len);
+			if (any && !cw)
+				continue;
+			if (c->cap && kept == c->cap) {
+				b->truncated_pairs++;
+				break;
+			}
+			ret = sluice_path_buf_add(b, w->all.hops +
+						  w->all.path_hop[q], len,
+						  w->all.path_lane[q]);
+			if (ret)
+				return ret;
+			kept++;
+		}
+	}
+	return 0;
+}
+
+const struct sluice_algo_ops sluice_algo_ecmp_cw = {
+	.prepare	= ecmp_prepare,
+	.worker_init	= ecmp_cw_worker_init,
+	.source		= ecmp_cw_source,
+	.worker_free	= ecmp_cw_worker_free,
+	.release	= ecmp_release,
+};
 
 const struct sluice_algo_ops sluice_algo_ecmp = {
 	.prepare	= ecmp_prepare,

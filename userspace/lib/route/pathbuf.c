@@ -17,6 +17,7 @@ static const char *const algo_names[SLUICE_ROUTE__COUNT] = {
 	[SLUICE_ROUTE_KSP]		= "ksp",
 	[SLUICE_ROUTE_UPDOWN]		= "updown",
 	[SLUICE_ROUTE_BCUBE]		= "bcube",
+	[SLUICE_ROUTE_ECMP_CW]		= "ecmp-cw",
 };
 
 const char *sluice_route_algo_name(enum sluice_route_algo algo)

@@ -28,6 +28,7 @@ static const struct sluice_algo_ops *const algo_ops[SLUICE_ROUTE__COUNT] = {
 	[SLUICE_ROUTE_KSP]		= &sluice_algo_ksp,
 	[SLUICE_ROUTE_UPDOWN]		= &sluice_algo_updown,
 	[SLUICE_ROUTE_BCUBE]		= &sluice_algo_bcube,
+	[SLUICE_ROUTE_ECMP_CW]		= &sluice_algo_ecmp_cw,
 };
 
 /*

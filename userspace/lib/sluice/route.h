@@ -46,6 +46,7 @@ enum sluice_route_algo {
 	SLUICE_ROUTE_KSP,		/* Yen's k shortest loopless paths */
 	SLUICE_ROUTE_UPDOWN,		/* up*_/down* (tiers or BFS-rooted) */
 	SLUICE_ROUTE_BCUBE,		/* BCube's parallel source routes */
+	SLUICE_ROUTE_ECMP_CW,		/* ecmp, clockwise paths only */
 	SLUICE_ROUTE__COUNT,
 };
 
@@ -63,7 +64,7 @@ enum sluice_updown_orient {
 struct sluice_route_opts {
 	enum sluice_route_algo	algo;
 	/*
-	 * ksp: the k of k shortest paths (default 8).  ecmp and updown: the
+	 * ksp: the k of k shortest paths (default 8).  ecmp, ecmp-cw and updown: the
 	 * most paths kept per pair (default 0, all of them); a pair that had
 	 * more is counted in sluice_route_result.truncated_pairs.
 	 */
@@ -155,6 +156,9 @@ struct sluice_compute_opts {
 };
 
 const char *sluice_route_algo_name(enum sluice_route_algo algo);
+/* ecmp-cw's test: each hop from node i to node (i + 1) mod n (ecmp.c). */
+bool sluice_route_path_clockwise(const struct sluice_graph *g, uint32_t src,
+				 const uint32_t *links, uint32_t n);
 int sluice_route_algo_parse(const char *name);
 
 uint32_t sluice_graph_endpoints(const struct sluice_graph *g, uint32_t *ep);

@@ -57,5 +57,7 @@ int sluice_topo_bcube(struct sluice_graph *g, uint32_t n, uint32_t k,
 		      char *err, size_t errlen);
 int sluice_topo_ring(struct sluice_graph *g, uint32_t switches,
 		     uint32_t host_ports, char *err, size_t errlen);
+/* FC's testbed, Fig. 4a: the ring s1..s4, links doubled, 4 hosts each */
+int sluice_topo_fc_testbed(struct sluice_graph *g, char *err, size_t errlen);
 
 #endif /* _SLUICE_TOPO_H */

@@ -1,0 +1,186 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# FC's Section 6 in software: "sluicectl experiment deadlock" on FC's
+# 4-switch testbed (the ring s1..s4, links doubled, 4 hosts each, 1 Mbit/s
+# links, priority 3 lossless, XOFF 20 KB / XON 17 KB: see THRESHOLDS), every
+# host sending UDP to every host under another switch (192 flows), asserted
+# from its JSON.
+#
+#   three_sets       ecmp-cw (ECMP, clockwise paths only: a CBD), fc and
+#                    edst, $DURATION s each: ecmp-cw deadlocks (nothing
+#                    delivered over the last 2 s, every flow stopped, the
+#                    live detector finds a cycle over the four switches, the
+#                    lossless queues left paused with frames); fc and edst
+#                    deliver in every sample, PFC pauses sent and no cycle;
+#                    exit 0 (as the CBD check predicts); the SVG has a
+#                    polyline per set
+#   detector_keep    ecmp-cw with --keep: "sluicectl fabric deadlock" on
+#                    the fabric left up exits 3 and names s1, s2, s3, s4
+#   watchdog_drop    ecmp-cw with the PFC watchdog dropping (detection
+#                    200 ms): storms detected, frames dropped, delivering
+#                    at the end, verdict "broken by watchdog", exit 0
+#   watchdog_alert   the same with the watchdog only alerting: storms
+#                    reported, the deadlock stays (verdict deadlock)
+#
+# A run where ecmp-cw does not deadlock fails, saying so: the parameters
+# are meant to make it form every time (the README has the measured
+# times).  SLUICE_DEADLOCK_DURATION sets the seconds per run.
+#
+# Runs in the VM (selftests/vm/run sluice_deadlock.sh); needs veth,
+# mpls_router and mpls_iptunnel (loaded here with modprobe).
+
+ALL_TESTS="
+	three_sets
+	detector_keep
+	watchdog_drop
+	watchdog_alert
+"
+
+source "$(dirname "$0")/lib.sh"
+
+require_cmd jq
+sluice_load
+fabric_require
+
+export LC_ALL=C
+NAME=sdl
+DURATION=${SLUICE_DEADLOCK_DURATION:-15}
+# Lower than the paper's 50 KB / 47 KB (which the demo keeps): the deadlock
+# then forms within seconds on every run instead of most runs (README).
+THRESHOLDS=(--xoff "${SLUICE_DEADLOCK_XOFF:-20Kb}" --xon "${SLUICE_DEADLOCK_XON:-17Kb}")
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+sc() { "$SLUICECTL" "$@"; }
+
+# experiment OUT [OPTIONS...]: the experiment's JSON into OUT; its exit
+# status returned.
+experiment()
+{
+	local out=$1 rc start=$SECONDS
+
+	shift
+	sc experiment deadlock --name $NAME --duration "$DURATION" \
+		"${THRESHOLDS[@]}" -j "$@" \
+		>"$out" 2>"$out.err"
+	rc=$?
+	log_info "experiment deadlock --duration $DURATION ${THRESHOLDS[*]} $* -> exit $rc in $((SECONDS - start)) s"
+	[[ -s $out.err ]] && log_info "stderr: $(head -c 600 "$out.err")"
+	return $rc
+}
+
+# The per-set lines worth keeping in the log.
+summary()
+{
+	jq -r '.sets[] | "\(.routes): \(.verdict), mean \(.mean_mbps) Mbit/s, final \(.final_mbps), stopped at \(.stopped_at_s) s, zero flows \(.zero_flows)/\(.flows), pfc_tx \(.pfc_tx), lossless drops \(.lossless_drops), storms \(.wd_storms), wd drops \(.wd_drops), cpu \(.cpu_busy); detector: \(.detector_text)",
+		"  Mbit/s: " + ([.samples[].mbps | tostring] | join(" "))' "$1" |
+	while read -r line; do log_info "$line"; done
+}
+
+# set_field JSON ROUTES FIELD: one field of one set.
+field()
+{
+	jq -r --arg r "$2" ".sets[] | select(.routes == \$r) | $3" "$1"
+}
+
+# The ecmp-cw set of JSON deadlocked, or the test says why not.
+expect_deadlock()
+{
+	local j=$1 what=$2 v
+
+	v=$(field "$j" ecmp-cw .verdict)
+	if [[ $v != deadlock ]]; then
+		check_err 1 "$what: ecmp-cw did not deadlock in this run (verdict '$v', stopped at $(field "$j" ecmp-cw .stopped_at_s) s, longest stop $(field "$j" ecmp-cw .longest_zero_s) s): $(field "$j" ecmp-cw .why)"
+		return
+	fi
+	check_eq "$(field "$j" ecmp-cw '.final_mbps == 0')" "true" "$what: nothing delivered in ecmp-cw's last 2 s"
+	check_eq "$(field "$j" ecmp-cw '.zero_flows == .flows')" "true" "$what: every ecmp-cw flow stopped"
+	check_eq "$(field "$j" ecmp-cw .detector)" "1" "$what: the detector's cycle ($(field "$j" ecmp-cw .detector_text))"
+	check_eq "$(field "$j" ecmp-cw '.paused_with_frames > 0')" "true" "$what: lossless queues left paused with frames"
+}
+
+three_sets()
+{
+	local j=$TMP/three.json svg=$TMP/three.svg r rc
+
+	experiment "$j" --svg "$svg"
+	rc=$?
+	summary "$j"
+	expect_deadlock "$j" "three sets"
+	check_eq "$(field "$j" ecmp-cw .cbd)" "true" "ecmp-cw's CBD check"
+	for r in fc edst; do
+		check_eq "$(field "$j" $r .cbd)" "false" "$r's CBD check"
+		check_eq "$(field "$j" $r .verdict)" "flowing" "$r's verdict"
+		check_eq "$(field "$j" $r '[.samples[].rx_bytes] | min > 0')" "true" "$r delivered in every sample"
+		check_eq "$(field "$j" $r '.pfc_tx > 0')" "true" "$r: PFC pauses sent"
+		check_eq "$(field "$j" $r .detector)" "0" "$r: no wait-for cycle"
+	done
+	check_eq "$rc" "0" "exit status (0: every set as its CBD check predicts)"
+	check_eq "$(jq .as_predicted "$j")" "true" "as_predicted"
+	check_eq "$(grep -c '<polyline ' "$svg")" "3" "polylines in the SVG"
+	check_eq "$(tail -n 1 "$svg")" "</svg>" "the SVG's last line"
+}
+
+detector_keep()
+{
+	local j=$TMP/keep.json out rc s
+
+	if ! sc fabric deadlock --help >/dev/null 2>&1; then
+		skip "this sluicectl has no \"fabric deadlock\" command"
+		return
+	fi
+	experiment "$j" --routes ecmp-cw --keep
+	check_err $? "experiment --keep"
+	defer sc fabric down --name $NAME
+	summary "$j"
+	expect_deadlock "$j" "keep"
+	out=$(sc fabric deadlock --name $NAME 2>&1)
+	rc=$?
+	log_info "fabric deadlock: exit $rc"
+	while read -r s; do log_info "  $s"; done <<<"$out"
+	check_eq "$rc" "3" "fabric deadlock's exit status"
+	for s in s1 s2 s3 s4; do
+		grep -qw "$s" <<<"$out"
+		check_err $? "fabric deadlock does not name $s"
+	done
+}
+
+# The sluicectl and the qdisc under test know the PFC watchdog.
+watchdog_require()
+{
+	sc fabric up --help 2>&1 | grep -q -- '--watchdog-action' ||
+		{ skip "this sluicectl has no --watchdog qdisc options"; return 1; }
+}
+
+watchdog_drop()
+{
+	local j=$TMP/drop.json rc
+
+	watchdog_require || return
+	experiment "$j" --routes ecmp-cw --watchdog drop --detection-time 200 \
+		--restoration-time 200
+	rc=$?
+	summary "$j"
+	check_eq "$(field "$j" ecmp-cw '.wd_storms > 0')" "true" "watchdog storms"
+	check_eq "$(field "$j" ecmp-cw '.wd_drops > 0')" "true" "watchdog drops"
+	check_eq "$(field "$j" ecmp-cw '.final_mbps > 0')" "true" "delivering at the end"
+	check_eq "$(field "$j" ecmp-cw .verdict)" "broken by watchdog" "verdict"
+	check_eq "$rc" "0" "exit status"
+}
+
+watchdog_alert()
+{
+	local j=$TMP/alert.json rc
+
+	watchdog_require || return
+	experiment "$j" --routes ecmp-cw --watchdog alert --detection-time 200
+	rc=$?
+	summary "$j"
+	expect_deadlock "$j" "watchdog alert"
+	check_eq "$(field "$j" ecmp-cw '.wd_storms > 0')" "true" "watchdog storms reported"
+	check_eq "$(field "$j" ecmp-cw .wd_drops)" "0" "nothing dropped in alert mode"
+	check_eq "$rc" "0" "exit status"
+}
+
+tests_run

@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The deadlock experiment's parts ("sluicectl experiment deadlock"):
+ *
+ * - a traffic engine (lib/fabric/udpgen.c): every host of a fabric sends
+ *   UDP to every host under another switch, all from one process, through
+ *   one socket per host opened inside the host's namespace (a socket stays
+ *   in the namespace it was made in).  Each host is paced by a token
+ *   bucket to a rate; its socket has a small send buffer, so that a host
+ *   its switch pauses (PFC) gets EAGAIN and tries again at the next tick
+ *   instead of dropping: the host blocks, as a paused NIC does.  The same
+ *   sockets receive, and count bytes per flow from a header in the payload.
+ * - the verdict of one run (lib/fabric/verdict.c, pure): from a series of
+ *   delivered throughput samples, whether the fabric stopped for good.
+ * - a line plot as SVG, written by hand (lib/fabric/svg.c, pure).
+ *
+ * Functions that fail return a negative errno with a message in @err.
+ */
+#ifndef _SLUICE_EXPERIMENT_H
+#define _SLUICE_EXPERIMENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sluice/fabric.h>
+
+/* Bytes a frame adds to its UDP payload on the wire: UDP, IPv4, Ethernet. */
+#define SLUICE_UDPGEN_OVERHEAD		(8 + 20 + 14)
+/* The payload's header: magic, source and destination host, sequence. */
+#define SLUICE_UDPGEN_HDR		16
+#define SLUICE_UDPGEN_MAGIC		0x534c4458u	/* "SLDX" */
+
+struct sluice_udpgen_host {
+	char		name[SLUICE_NETNS_NAME_MAX];
+	char		ns[SLUICE_NETNS_NAME_MAX];
+	uint32_t	node;
+	uint32_t	addr;		/* host order */
+	int		fd;
+	double		tokens;		/* bytes it may send now */
+	uint32_t	next;		/* its next flow, round robin */
+	uint64_t	eagain;		/* sends that found the socket full */
+};
+
+struct sluice_udpgen_flow {
+	uint32_t	src, dst;	/* host indexes */
+	uint64_t	tx_bytes, tx_frames;	/* frames on the wire */
+	uint64_t	rx_bytes, rx_frames;
+	uint32_t	seq;
+};
+
+struct sluice_udpgen_opts {
+	uint32_t	frame;		/* bytes on the wire per frame */
+	double		rate;		/* bits/s per host */
+	uint8_t		tos;		/* DSCP << 2 */
+	uint16_t	port;		/* UDP port every host listens on */
+	int		sndbuf;		/* SO_SNDBUF asked for */
+};
+
+struct sluice_udpgen {
+	struct sluice_udpgen_opts	o;
+	uint32_t			n_hosts;
+	struct sluice_udpgen_host	*h;
+	uint32_t			n_flows;
+	struct sluice_udpgen_flow	*fl;
+	uint32_t			*flow_first;	/* per host, n_hosts + 1 */
+	uint32_t			*by_pair;	/* [src * n + dst] */
+	uint64_t			send_errors;	/* not EAGAIN */
+	int				last_errno;
+	uint64_t			rx_bad;		/* not ours */
+	double				last;		/* last step */
+	unsigned char			*buf;
+};
+
+int sluice_udpgen_init(struct sluice_udpgen *t,
+			const struct sluice_fabric *f,
+			const struct sluice_udpgen_opts *o,
+			char *err, size_t errlen);
+void sluice_udpgen_free(struct sluice_udpgen *t);
+int sluice_udpgen_open(struct sluice_udpgen *t, char *err, size_t errlen);
+/* One small frame per flow: neighbours resolved before measuring. */
+int sluice_udpgen_warmup(struct sluice_udpgen *t, double seconds);
+void sluice_udpgen_reset(struct sluice_udpgen *t, double now);
+/* Sends what the hosts' buckets allow at @now, then receives until @until. */
+void sluice_udpgen_step(struct sluice_udpgen *t, double now, double until);
+uint64_t sluice_udpgen_rx_bytes(const struct sluice_udpgen *t);
+uint64_t sluice_udpgen_tx_bytes(const struct sluice_udpgen *t);
+double sluice_now(void);
+
+/* What happened to a route set's run, from its samples (verdict.c). */
+enum sluice_verdict {
+	SLUICE_VERDICT_FLOWING,		/* delivering at the end */
+	SLUICE_VERDICT_DEADLOCK,	/* stopped, and a wait-for cycle */
+	SLUICE_VERDICT_STOPPED,		/* stopped, no cycle found */
+	SLUICE_VERDICT_RECOVERED,	/* stopped for a while, then resumed */
+};
+
+struct sluice_verdict_in {
+	const uint64_t	*rx;		/* bytes delivered in each sample */
+	uint32_t	n;
+	uint32_t	interval_ms;
+	uint32_t	quiet_ms;	/* zero this long at the end: stopped */
+	/* the live detector: 1 found a cycle, 0 found none, -1 not run */
+	int		cycle;
+};
+
+struct sluice_verdict_out {
+	enum sluice_verdict	verdict;
+	/* first sample of the final run of zero samples, or n if none */
+	uint32_t		zero_from;
+	/* the longest run of zero samples anywhere, in samples */
+	uint32_t		longest_zero;
+	/* seconds from the start to the stop that lasted (-1: none) */
+	double			stopped_at;
+};
+
+void sluice_verdict(const struct sluice_verdict_in *in,
+		    struct sluice_verdict_out *out);
+const char *sluice_verdict_name(enum sluice_verdict v);
+
+/* An SVG line plot: one series per line, same x for all (svg.c). */
+struct sluice_svg_series {
+	const char	*name;
+	const double	*y;
+	uint32_t	n;
+};
+
+struct sluice_svg_plot {
+	const char			*title;
+	const char			*x_label;
+	const char			*y_label;
+	double				x_step;		/* x of sample i is (i + 1) * x_step */
+	const struct sluice_svg_series	*series;
+	uint32_t			n_series;
+};
+
+int sluice_svg_write(const struct sluice_svg_plot *p, FILE *f);
+
+#endif /* _SLUICE_EXPERIMENT_H */

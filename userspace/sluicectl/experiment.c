@@ -1,0 +1,1141 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sluicectl experiment deadlock [OPTIONS]
+ *
+ * FC's Section 6 in software (NSDI'23, "Formation and Impact of
+ * Deadlocks"): on the 4-switch testbed of Fig. 4a, under PFC with low
+ * thresholds and no congestion control, every host sends to every host
+ * under another switch, once per route set, each on a fresh fabric.  A
+ * route set with a cyclic buffer dependency (ecmp-cw, Section 6.2's
+ * imbalanced allocation: the clockwise ring links get twice what they can
+ * send) can deadlock; FC's and EDST's routes cannot.  Per set: the CBD
+ * check's prediction, delivered throughput over time, the switches' pause
+ * and watchdog counters, and the verdict: a deadlock is delivered
+ * throughput at zero for the last --quiet milliseconds while the lossless
+ * queues wait on each other in a cycle.
+ *
+ * Everything is done in this process: the fabric through lib/fabric (as
+ * "fabric up" and "route load"), the traffic through lib/fabric/udpgen.c
+ * (one UDP socket per host made inside the host's namespace), the counters
+ * through the sluice generic netlink family.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sluice/cbd.h>
+#include <sluice/deadlock.h>
+#include <sluice/experiment.h>
+#include <sluice/fabric.h>
+#include <sluice/fabric_nl.h>
+#include <sluice/rate.h>
+#include <sluice/route.h>
+#include <sluice/size.h>
+#include <sluice/switch.h>
+#include <sluice/topo.h>
+#include "experiment.h"
+#include "fabric.h"
+#include "jout.h"
+#include "load.h"
+#include "opts.h"
+#include "qdisc_args.h"
+#include "sluicectl.h"
+
+/* "Not as predicted", as "route check" exits on a CBD. */
+#define EXIT_UNEXPECTED	3
+#define LOSSLESS	3	/* the priority and class; DSCP 24 */
+#define DSCP		24
+#define UDP_PORT	4791	/* RoCEv2's, for the flavour */
+#define TICK		0.01	/* seconds between sends */
+#define SAMPLES_MAX	100000
+#define SETS_MAX	8
+
+static int deadlock_main(const struct command *cmd, int argc, char **argv);
+
+/* SIGINT or SIGTERM: stop, take the fabric down, exit 1. */
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+static const struct command experiment_commands[] = {
+	{ "deadlock", deadlock_main,
+	  "FC's Section 6: route sets with and without a CBD under PFC, throughput over time, deadlocks",
+	  EXPERIMENT_DEADLOCK_USAGE, "experiment" },
+};
+
+int experiment_main(const struct command *cmd, int argc, char **argv)
+{
+	return group_main(cmd, experiment_commands,
+			  ARRAY_SIZE(experiment_commands), argc, argv);
+}
+
+enum opt_id {
+	OPT_NAME, OPT_TOPO, OPT_ROUTES, OPT_DURATION, OPT_INTERVAL, OPT_HOSTS,
+	OPT_RATE, OPT_SEND_RATE, OPT_FRAME, OPT_XOFF, OPT_XON, OPT_HEADROOM,
+	OPT_WATCHDOG, OPT_DETECT, OPT_RESTORE, OPT_QUIET, OPT_SVG, OPT_KEEP,
+	OPT_JSON, OPT_VERBOSE,
+	N_OPTS,
+};
+
+static const struct opt opts[] = {
+	[OPT_NAME]	= { "--name", NULL, true },
+	[OPT_TOPO]	= { "--topo", NULL, true },
+	[OPT_ROUTES]	= { "--routes", NULL, true },
+	[OPT_DURATION]	= { "--duration", NULL, true },
+	[OPT_INTERVAL]	= { "--interval", NULL, true },
+	[OPT_HOSTS]	= { "--hosts-per-switch", NULL, true },
+	[OPT_RATE]	= { "--rate", NULL, true },
+	[OPT_SEND_RATE]	= { "--send-rate", NULL, true },
+	[OPT_FRAME]	= { "--frame", NULL, true },
+	[OPT_XOFF]	= { "--xoff", NULL, true },
+	[OPT_XON]	= { "--xon", NULL, true },
+	[OPT_HEADROOM]	= { "--headroom", NULL, true },
+	[OPT_WATCHDOG]	= { "--watchdog", NULL, true },
+	[OPT_DETECT]	= { "--detection-time", NULL, true },
+	[OPT_RESTORE]	= { "--restoration-time", NULL, true },
+	[OPT_QUIET]	= { "--quiet", NULL, true },
+	[OPT_SVG]	= { "--svg", NULL, true },
+	[OPT_KEEP]	= { "--keep", NULL, false },
+	[OPT_JSON]	= { "--json", "-j", false },
+	[OPT_VERBOSE]	= { "--verbose", "-v", false },
+};
+
+/* What the counters of a fabric's switches add up to. */
+struct totals {
+	uint64_t	pfc_tx, pfc_rx;
+	uint64_t	headroom_drops, lossless_drops;
+	uint64_t	wd_storms, wd_drops, wd_restored;
+	uint32_t	paused_with_frames;	/* lossless queues, at the end */
+	char		paused[512];		/* which: "s1/l0 ..." */
+};
+
+struct set {
+	enum sluice_route_algo	algo;
+	struct sluice_routes	r;
+	struct sluice_cbd_result cbd;
+	bool			ran;
+	uint32_t		n;		/* samples */
+	uint64_t		*rx, *tx;	/* bytes per sample */
+	uint32_t		*active;	/* flows delivering, per sample */
+	uint32_t		zero_flows;	/* nothing over the quiet time */
+	double			cpu_busy;	/* 0..1, the machine's CPUs */
+	double			t_setup;
+	uint32_t		warm;		/* flows whose warm-up arrived */
+	uint64_t		eagain, send_errors;
+	int			last_errno;
+	struct totals		tot;
+	int			cycle;		/* detector: 1, 0, -1 not run */
+	char			cycle_text[1024];
+	struct sluice_verdict_out v;
+	bool			wd_broke;	/* the watchdog broke it */
+	bool			as_predicted;
+	char			why[256];
+};
+
+struct exp {
+	const char		*val[N_OPTS];
+	const char		*name;
+	struct sluice_graph	g;
+	char			topo_name[PATH_MAX];
+	int			hosts_per_switch;
+	__u64			rate, send_rate;
+	uint32_t		frame, xoff, xon, headroom;
+	uint32_t		duration_s, interval_ms, quiet_ms;
+	const char		*wd_action;
+	char			words[FABRIC_QDISC_MAX];
+	struct sluice_set_list {
+		uint32_t	n;
+		struct set	s[SETS_MAX];
+	} sets;
+	uint32_t		n_flows, n_hosts;
+	bool			verbose;
+};
+
+static void progress(const struct exp *e, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void progress(const struct exp *e, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!e->verbose)
+		return;
+	fputs("experiment: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* Busy and total jiffies of every CPU, from /proc/stat's first line. */
+static int cpu_times(uint64_t *busy, uint64_t *total)
+{
+	unsigned long long v[8] = { 0 };
+	FILE *f = fopen("/proc/stat", "r");
+	int n, i;
+
+	if (!f)
+		return -1;
+	n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0],
+		   &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
+	fclose(f);
+	if (n < 4)
+		return -1;
+	*total = 0;
+	for (i = 0; i < 8; i++)
+		*total += v[i];
+	*busy = *total - v[3] - v[4];
+	return 0;
+}
+
+static int parse_u32(const struct command *cmd, const char *opt,
+		     const char *s, uint64_t min, uint64_t max, uint32_t *v)
+{
+	uint64_t x;
+
+	if (!opts_number(s, min, max, &x))
+		return sub_usage_error(cmd, "%s: \"%s\" is not a number from %llu to %llu",
+				       opt, s, (unsigned long long)min,
+				       (unsigned long long)max);
+	*v = x;
+	return 0;
+}
+
+static int parse_size(const struct command *cmd, const char *opt,
+		      const char *s, uint32_t *v)
+{
+	if (sluice_parse_size(s, v))
+		return sub_usage_error(cmd, "%s: \"%s\" is not a size (50Kb, 51200)",
+				       opt, s);
+	return 0;
+}
+
+static int parse_routes(const struct command *cmd, struct exp *e,
+			const char *list)
+{
+	char buf[256], *tok, *save;
+	int a;
+
+	if (strlen(list) >= sizeof(buf))
+		return sub_usage_error(cmd, "--routes: too long");
+	snprintf(buf, sizeof(buf), "%s", list);
+	e->sets.n = 0;
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		a = sluice_route_algo_parse(tok);
+		if (a < 0)
+			return sub_usage_error(cmd, "--routes: unknown algorithm \"%s\"",
+					       tok);
+		if (e->sets.n == SETS_MAX)
+			return sub_usage_error(cmd, "--routes: at most %d sets",
+					       SETS_MAX);
+		e->sets.s[e->sets.n++].algo = a;
+	}
+	if (!e->sets.n)
+		return sub_usage_error(cmd, "--routes: no route set given");
+	return 0;
+}
+
+/* Every option's meaning; EXIT_USAGE (printed) if one is wrong. */
+static int parse(const struct command *cmd, struct exp *e, int argc,
+		 char **argv)
+{
+	const char **val = e->val;
+	char msg[128], r[SLUICE_RATE_STRLEN];
+	int n_files, ret;
+	uint32_t h = 0;
+
+	ret = opts_parse(argc, argv, opts, N_OPTS, (1u << N_OPTS) - 1, val,
+			 NULL, 0, &n_files, msg, sizeof(msg));
+	if (ret > 0) {
+		sub_help(cmd);
+		return -1;
+	}
+	if (ret)
+		return sub_usage_error(cmd, "%s", msg);
+	e->name = val[OPT_NAME] ? val[OPT_NAME] : SLUICE_FABRIC_DEFAULT_NAME;
+	if (sluice_fabric_name_check(e->name, msg, sizeof(msg)))
+		return sub_usage_error(cmd, "--name: %s", msg);
+	ret = parse_routes(cmd, e, val[OPT_ROUTES] ? val[OPT_ROUTES] :
+			   "ecmp-cw,fc,edst");
+	e->duration_s = 20;
+	e->interval_ms = 500;
+	e->quiet_ms = 2000;
+	e->frame = 1442;
+	e->xoff = 51200;
+	e->xon = 48128;
+	e->headroom = 40960;	/* see README: pauses reach hosts late under TCG */
+	e->hosts_per_switch = SLUICE_FABRIC_HOSTS_DEFAULT;
+	if (!ret && val[OPT_DURATION])
+		ret = parse_u32(cmd, "--duration", val[OPT_DURATION], 1, 3600,
+				&e->duration_s);
+	if (!ret && val[OPT_INTERVAL])
+		ret = parse_u32(cmd, "--interval", val[OPT_INTERVAL], 10, 60000,
+				&e->interval_ms);
+	if (!ret && val[OPT_QUIET])
+		ret = parse_u32(cmd, "--quiet", val[OPT_QUIET], 1, 3600000,
+				&e->quiet_ms);
+	if (!ret && val[OPT_FRAME])
+		ret = parse_u32(cmd, "--frame", val[OPT_FRAME],
+				SLUICE_UDPGEN_OVERHEAD + SLUICE_UDPGEN_HDR,
+				SLUICE_FABRIC_HOST_MTU + 14, &e->frame);
+	if (!ret && val[OPT_HOSTS]) {
+		ret = parse_u32(cmd, "--hosts-per-switch", val[OPT_HOSTS], 1,
+				SLUICE_FABRIC_HOSTS_MAX, &h);
+		e->hosts_per_switch = h;
+	}
+	if (!ret && val[OPT_XOFF])
+		ret = parse_size(cmd, "--xoff", val[OPT_XOFF], &e->xoff);
+	if (!ret && val[OPT_XON])
+		ret = parse_size(cmd, "--xon", val[OPT_XON], &e->xon);
+	if (!ret && val[OPT_HEADROOM])
+		ret = parse_size(cmd, "--headroom", val[OPT_HEADROOM],
+				 &e->headroom);
+	if (ret)
+		return ret;
+	if (e->xon > e->xoff)
+		return sub_usage_error(cmd, "--xon %u is above --xoff %u",
+				       e->xon, e->xoff);
+	if ((uint64_t)e->duration_s * 1000 / e->interval_ms > SAMPLES_MAX)
+		return sub_usage_error(cmd, "--duration / --interval: more than %d samples",
+				       SAMPLES_MAX);
+	if (e->duration_s * 1000ull < e->interval_ms)
+		return sub_usage_error(cmd, "--interval is longer than --duration");
+	e->rate = 1000000;
+	if (val[OPT_RATE] && (sluice_parse_rate(val[OPT_RATE], &e->rate) ||
+			      !e->rate))
+		return sub_usage_error(cmd, "--rate: \"%s\" is not a rate above 0 (1mbit)",
+				       val[OPT_RATE]);
+	e->send_rate = e->rate;
+	if (val[OPT_SEND_RATE] &&
+	    (sluice_parse_rate(val[OPT_SEND_RATE], &e->send_rate) ||
+	     !e->send_rate))
+		return sub_usage_error(cmd, "--send-rate: \"%s\" is not a rate above 0",
+				       val[OPT_SEND_RATE]);
+	if ((val[OPT_DETECT] || val[OPT_RESTORE]) && !val[OPT_WATCHDOG])
+		return sub_usage_error(cmd, "--detection-time and --restoration-time go with --watchdog ACTION");
+	e->wd_action = val[OPT_WATCHDOG];
+	if (e->wd_action && strcmp(e->wd_action, "drop") &&
+	    strcmp(e->wd_action, "forward") && strcmp(e->wd_action, "alert"))
+		return sub_usage_error(cmd, "--watchdog: \"%s\" is not drop, forward or alert",
+				       e->wd_action);
+	if (val[OPT_DETECT] && !opts_number(val[OPT_DETECT], 1, 60000,
+					     &(uint64_t){ 0 }))
+		return sub_usage_error(cmd, "--detection-time: \"%s\" is not a number of ms from 1 to 60000",
+				       val[OPT_DETECT]);
+	if (val[OPT_RESTORE] && !opts_number(val[OPT_RESTORE], 1, 60000,
+					      &(uint64_t){ 0 }))
+		return sub_usage_error(cmd, "--restoration-time: \"%s\" is not a number of ms from 1 to 60000",
+				       val[OPT_RESTORE]);
+	/* the qdisc of every port, as tc words */
+	snprintf(e->words, sizeof(e->words),
+		 "rate %s pfc %d xoff %u xon %u headroom %u",
+		 sluice_format_rate(e->rate, r, sizeof(r)), LOSSLESS, e->xoff,
+		 e->xon, e->headroom);
+	if (e->wd_action) {
+		size_t at = strlen(e->words);
+
+		at += snprintf(e->words + at, sizeof(e->words) - at,
+			       " watchdog %d watchdog-action %s", LOSSLESS,
+			       e->wd_action);
+		if (val[OPT_DETECT])
+			at += snprintf(e->words + at, sizeof(e->words) - at,
+				       " detection-time %s", val[OPT_DETECT]);
+		if (val[OPT_RESTORE])
+			snprintf(e->words + at, sizeof(e->words) - at,
+				 " restoration-time %s", val[OPT_RESTORE]);
+	}
+	e->verbose = val[OPT_VERBOSE];
+	return 0;
+}
+
+/* The topology into @g: --topo FILE, or FC's testbed built in. */
+static int load_topology_into(struct exp *e, struct sluice_graph *g)
+{
+	char err[SLUICE_ERRLEN], *real;
+
+	if (e->val[OPT_TOPO]) {
+		if (load_topo(e->val[OPT_TOPO], g))
+			return EXIT_RUNTIME;
+		real = realpath(e->val[OPT_TOPO], NULL);
+		snprintf(e->topo_name, sizeof(e->topo_name), "%s",
+			 real ? real : e->val[OPT_TOPO]);
+		free(real);
+		return 0;
+	}
+	if (sluice_topo_fc_testbed(g, err, sizeof(err))) {
+		fprintf(stderr, "sluicectl: %s\n", err);
+		return EXIT_RUNTIME;
+	}
+	snprintf(e->topo_name, sizeof(e->topo_name), "fc-testbed");
+	return 0;
+}
+
+/* Each set's routes and their CBD check. */
+static int compute(struct exp *e)
+{
+	struct sluice_compute_opts co = { .threads = 1 };
+	char err[SLUICE_ERRLEN];
+	struct set *s;
+	uint32_t i;
+
+	for (i = 0; i < e->sets.n; i++) {
+		struct sluice_route_opts o = { .algo = e->sets.s[i].algo };
+
+		s = &e->sets.s[i];
+		if (sluice_routes_compute(&e->g, &o, &co, &s->r, err,
+					  sizeof(err)) ||
+		    sluice_cbd_check(&e->g, &s->r, &s->cbd, err, sizeof(err))) {
+			fprintf(stderr, "sluicectl: %s routes: %s\n",
+				sluice_route_algo_name(s->algo), err);
+			return EXIT_RUNTIME;
+		}
+	}
+	return 0;
+}
+
+/* "s4 -> s1 -> s2 -> s3 -> s4": the CBD check's cycle, by switch. */
+static void cbd_text(const struct exp *e, const struct set *s, char *buf,
+		     size_t len)
+{
+	size_t at = 0;
+	uint32_t k;
+
+	buf[0] = '\0';
+	for (k = 0; k < s->cbd.n_cycle && at < len; k++)
+		at += snprintf(buf + at, len - at, "%s%s", k ? " -> " : "",
+			       e->g.nodes[s->cbd.cycle[k].from].name);
+	if (s->cbd.n_cycle && at < len)
+		snprintf(buf + at, len - at, " -> %s",
+			 e->g.nodes[s->cbd.cycle[0].from].name);
+}
+
+/* A socket in namespace @ns; the thread comes back to @self. */
+static int rtnl_in(const char *ns, int self, struct sluice_rtnl **rt,
+		   char *err, size_t errlen)
+{
+	int fd = sluice_netns_open(ns, err, errlen), ret, back;
+
+	if (fd < 0)
+		return fd;
+	ret = sluice_netns_enter_fd(fd, ns, err, errlen);
+	close(fd);
+	if (ret)
+		return ret;
+	ret = sluice_rtnl_open(rt, err, errlen);
+	back = sluice_netns_enter_fd(self, "of sluicectl", ret ? NULL : err,
+				     ret ? 0 : errlen);
+	return ret ? ret : back;
+}
+
+/* Every switch gets its routes of @r (as "route load" does). */
+static int load_routes_all(const struct fabric_state *fs,
+			   const struct sluice_routes *r)
+{
+	struct sluice_lroutes want, have;
+	char err[SLUICE_ERRLEN], ns[SLUICE_NETNS_NAME_MAX];
+	struct sluice_rtnl *rt = NULL;
+	struct sluice_ldiff d = { 0 };
+	struct sluice_kfail fail;
+	int self, ret = 0;
+	uint32_t u;
+
+	self = sluice_netns_self(err, sizeof(err));
+	if (self < 0) {
+		fprintf(stderr, "sluicectl: %s\n", err);
+		return EXIT_RUNTIME;
+	}
+	for (u = 0; !ret && u < fs->g.n_nodes; u++) {
+		sluice_lroutes_init(&want, u);
+		sluice_lroutes_init(&have, u);
+		memset(&d, 0, sizeof(d));
+		sluice_fabric_switch_ns(&fs->f, u, ns, sizeof(ns));
+		ret = rtnl_in(ns, self, &rt, err, sizeof(err));
+		if (!ret)
+			ret = sluice_lroutes_build(&fs->g, r, u, &want, err,
+						   sizeof(err));
+		if (!ret)
+			ret = sluice_kroutes_read(rt, &have, err, sizeof(err));
+		if (!ret)
+			ret = sluice_lroutes_diff(&want, &have, &d, err,
+						  sizeof(err));
+		if (!ret)
+			ret = sluice_kroutes_apply(rt, &want, &have, &d, &fail,
+						   err, sizeof(err));
+		if (ret == -EREMOTEIO)
+			fprintf(stderr, "sluicectl: switch %s: a route refused: %s%s%s\n",
+				fs->g.nodes[u].name, strerror(-fail.error),
+				fail.extack[0] ? ": " : "", fail.extack);
+		else if (ret)
+			fprintf(stderr, "sluicectl: switch %s: %s\n",
+				fs->g.nodes[u].name, err);
+		sluice_ldiff_free(&d);
+		sluice_lroutes_free(&want);
+		sluice_lroutes_free(&have);
+		sluice_rtnl_close(rt);
+		rt = NULL;
+	}
+	close(self);
+	return ret ? EXIT_RUNTIME : 0;
+}
+
+/* The switches' counters, added up; the lossless queues left paused. */
+static int read_totals(const struct fabric_state *fs, struct totals *t)
+{
+	char err[SLUICE_ERRLEN], ns[SLUICE_NETNS_NAME_MAX];
+	struct sluice_port_info *p = NULL;
+	const struct sluice_prio_stats *c;
+	struct sluice_nl *nl;
+	size_t at = 0;
+	uint32_t u, n, k;
+
+	memset(t, 0, sizeof(*t));
+	for (u = 0; u < fs->g.n_nodes; u++) {
+		sluice_fabric_switch_ns(&fs->f, u, ns, sizeof(ns));
+		if (sluice_nl_open(&nl, ns, err, sizeof(err)) ||
+		    sluice_nl_stats_get(nl, 0, &p, &n, err, sizeof(err))) {
+			fprintf(stderr, "sluicectl: switch %s: %s\n",
+				fs->g.nodes[u].name, err);
+			return EXIT_RUNTIME;
+		}
+		sluice_nl_close(nl);
+		for (k = 0; k < n; k++) {
+			t->pfc_tx += p[k].port.pfc_tx;
+			t->pfc_rx += p[k].port.pfc_rx;
+			/* a subset of the class drops below */
+			t->headroom_drops += p[k].port.headroom_drops;
+			if (p[k].n_prio <= LOSSLESS)
+				continue;
+			c = &p[k].prio[LOSSLESS];
+			t->lossless_drops += c->drops;
+#ifdef SLUICE_PRIO_F_WATCHED
+			t->wd_storms += c->wd_storms;
+			t->wd_drops += c->wd_drops;
+			t->wd_restored += c->wd_restored;
+#endif
+			if ((c->flags & SLUICE_PRIO_F_PAUSED) && c->backlog) {
+				t->paused_with_frames++;
+				if (at < sizeof(t->paused))
+					at += snprintf(t->paused + at,
+						       sizeof(t->paused) - at,
+						       "%s%s/%s", at ? " " : "",
+						       fs->g.nodes[u].name,
+						       p[k].ifname);
+			}
+		}
+		free(p);
+		p = NULL;
+	}
+	return 0;
+}
+
+/*
+ * The live detector ("fabric deadlock": two snapshots of every switch,
+ * 500 ms apart) on fabric @fs: 1 a wait-for cycle, 0 none, -1 it failed;
+ * @text says what it found, the first cycle switch by switch.
+ */
+static int detect(const struct fabric_state *fs, char *text, size_t len)
+{
+	char err[SLUICE_ERRLEN];
+	struct sluice_deadlock dl;
+	const struct sluice_dl_cycle *c;
+	const struct sluice_dl_vertex *v;
+	size_t at;
+	uint32_t k;
+	int ret;
+
+	memset(&dl, 0, sizeof(dl));
+	ret = sluice_deadlock_live(&fs->f, SLUICE_DL_INTERVAL_MS, &dl, err,
+				   sizeof(err));
+	if (ret) {
+		snprintf(text, len, "failed: %s", err);
+		sluice_deadlock_free(&dl);
+		return -1;
+	}
+	if (!dl.n_cycles) {
+		snprintf(text, len, "no wait-for cycle (%u paused queues stuck, %u ingress accounts holding)",
+			 dl.stuck, dl.holding);
+		sluice_deadlock_free(&dl);
+		return 0;
+	}
+	c = &dl.cycles[0];
+	at = snprintf(text, len, "%u cycle%s; %u switches, %u queues and accounts in the first:",
+		      dl.n_cycles, dl.n_cycles == 1 ? "" : "s", c->switches,
+		      c->scc_len);
+	for (k = 0; k < c->cycle_len && at < len; k++) {
+		v = &dl.v[dl.cycle[c->cycle_first + k]];
+		at += snprintf(text + at, len - at, "%s%s/%s %s %u",
+			       k ? " -> " : " ", fs->g.nodes[v->node].name,
+			       v->port, v->role == SLUICE_DL_EGRESS ?
+			       "egress" : "ingress", v->prio);
+	}
+	sluice_deadlock_free(&dl);
+	return 1;
+}
+
+static void fabric_down(const struct fabric_state *fs)
+{
+	char err[SLUICE_ERRLEN];
+	uint32_t removed;
+
+	if (sluice_fabric_down(&fs->f, &removed, err, sizeof(err)))
+		fprintf(stderr, "sluicectl: fabric %s: %s\n", fs->name, err);
+	else
+		fabric_state_remove(fs->name);
+}
+
+/* One route set: a fresh fabric, its routes, the traffic, the counters. */
+static int run_set(struct exp *e, struct set *s, bool keep)
+{
+	struct sluice_udpgen_opts uo = {
+		.frame = e->frame, .rate = e->send_rate, .tos = DSCP << 2,
+		.port = UDP_PORT, .sndbuf = 4096,
+	};
+	struct sluice_fabric_qdisc q = { 0 };
+	struct sluice_fabric_stats st;
+	uint64_t busy0 = 0, total0 = 0, busy1, total1, rx0, tx0, *cum = NULL;
+	struct sluice_udpgen t = { 0 };
+	char err[SLUICE_ERRLEN];
+	struct fabric_state fs;
+	uint32_t i, k, quiet, qf;
+	double t0, end, now, next;
+	int ret;
+
+	memset(&fs, 0, sizeof(fs));
+	snprintf(fs.name, sizeof(fs.name), "%s", e->name);
+	snprintf(fs.topo_path, sizeof(fs.topo_path), "%s", e->topo_name);
+	fs.hash = sluice_graph_hash(&e->g);
+	fs.hosts_per_switch = e->hosts_per_switch;
+	fs.qdisc = true;
+	snprintf(fs.qdisc_args, sizeof(fs.qdisc_args), "%s", e->words);
+	ret = qdisc_args_parse(e->words, &q);
+	if (ret)
+		return ret == EXIT_USAGE ? EXIT_RUNTIME : ret;
+	/* the state keeps its own copy of the topology */
+	if (load_topology_into(e, &fs.g))
+		return EXIT_RUNTIME;
+	if (sluice_fabric_plan(&fs.f, &fs.g, fs.name, fs.hosts_per_switch, err,
+			       sizeof(err))) {
+		fprintf(stderr, "sluicectl: %s\n", err);
+		fabric_state_free(&fs);
+		return EXIT_RUNTIME;
+	}
+	t0 = sluice_now();
+	progress(e, "%s: fabric %s up (%s)", sluice_route_algo_name(s->algo),
+		 fs.name, e->words);
+	ret = fabric_state_save(&fs);
+	if (ret) {
+		fabric_state_free(&fs);
+		return ret;
+	}
+	if (sluice_fabric_up(&fs.f, &q, &st, err, sizeof(err))) {
+		fprintf(stderr, "sluicectl: fabric %s: %s\n", fs.name, err);
+		fabric_down(&fs);
+		fabric_state_free(&fs);
+		return EXIT_RUNTIME;
+	}
+	ret = load_routes_all(&fs, &s->r);
+	if (!ret && sluice_udpgen_init(&t, &fs.f, &uo, err, sizeof(err)) == 0)
+		ret = sluice_udpgen_open(&t, err, sizeof(err)) ? -1 : 0;
+	else if (!ret)
+		ret = -1;
+	if (ret < 0) {
+		fprintf(stderr, "sluicectl: %s\n", err);
+		ret = EXIT_RUNTIME;
+	}
+	if (ret)
+		goto out;
+	e->n_flows = t.n_flows;
+	e->n_hosts = t.n_hosts;
+	s->warm = sluice_udpgen_warmup(&t, 1.0);
+	s->t_setup = sluice_now() - t0;
+	progress(e, "%s: routes loaded, %u flows, %u of them answered the warm-up, %.1f s",
+		 sluice_route_algo_name(s->algo), t.n_flows, s->warm,
+		 s->t_setup);
+	s->n = e->duration_s * 1000 / e->interval_ms;
+	s->rx = calloc(s->n, sizeof(*s->rx));
+	s->tx = calloc(s->n, sizeof(*s->tx));
+	s->active = calloc(s->n, sizeof(*s->active));
+	/* each flow's bytes at the last sample, and when the quiet time began */
+	cum = calloc(2 * (size_t)t.n_flows, sizeof(*cum));
+	if (!s->rx || !s->tx || !s->active || !cum) {
+		fputs("sluicectl: out of memory\n", stderr);
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
+	cpu_times(&busy0, &total0);
+	t0 = sluice_now();
+	sluice_udpgen_reset(&t, t0);
+	rx0 = tx0 = 0;
+	quiet = (e->quiet_ms + e->interval_ms - 1) / e->interval_ms;
+	qf = quiet < s->n ? s->n - quiet : 0;
+	for (i = 0; i < s->n; i++) {
+		if (i == qf)
+			for (k = 0; k < t.n_flows; k++)
+				cum[t.n_flows + k] = t.fl[k].rx_bytes;
+		end = t0 + (i + 1) * e->interval_ms / 1000.0;
+		if (interrupted) {
+			fputs("sluicectl: interrupted: taking the fabric down\n",
+			      stderr);
+			ret = EXIT_RUNTIME;
+			goto out;
+		}
+		for (now = sluice_now(); now < end; now = sluice_now()) {
+			next = now + TICK < end ? now + TICK : end;
+			sluice_udpgen_step(&t, now, next);
+		}
+		for (k = 0; k < t.n_flows; k++) {
+			s->active[i] += t.fl[k].rx_bytes > cum[k];
+			cum[k] = t.fl[k].rx_bytes;
+		}
+		s->rx[i] = sluice_udpgen_rx_bytes(&t) - rx0;
+		s->tx[i] = sluice_udpgen_tx_bytes(&t) - tx0;
+		rx0 += s->rx[i];
+		tx0 += s->tx[i];
+		progress(e, "%s: %5.1f s %8.3f Mbit/s delivered, %8.3f sent, %u flows delivering",
+			 sluice_route_algo_name(s->algo),
+			 (i + 1) * e->interval_ms / 1000.0,
+			 s->rx[i] * 8e-3 / e->interval_ms,
+			 s->tx[i] * 8e-3 / e->interval_ms, s->active[i]);
+	}
+	if (!cpu_times(&busy1, &total1) && total1 > total0)
+		s->cpu_busy = (double)(busy1 - busy0) / (total1 - total0);
+	for (k = 0; k < t.n_flows; k++)
+		s->zero_flows += t.fl[k].rx_bytes == cum[t.n_flows + k];
+	for (k = 0; k < t.n_hosts; k++)
+		s->eagain += t.h[k].eagain;
+	s->send_errors = t.send_errors;
+	s->last_errno = t.last_errno;
+	/* stop sending, then look: what is stuck stays stuck */
+	s->cycle = detect(&fs, s->cycle_text, sizeof(s->cycle_text));
+	ret = read_totals(&fs, &s->tot);
+	s->ran = !ret;
+out:
+	free(cum);
+	sluice_udpgen_free(&t);
+	if (!keep || ret)
+		fabric_down(&fs);
+	fabric_state_free(&fs);
+	return ret;
+}
+
+/* Whether the set did what its CBD check predicts, and why not. */
+static void judge(const struct exp *e, struct set *s)
+{
+	struct sluice_verdict_in in = {
+		.rx = s->rx, .n = s->n, .interval_ms = e->interval_ms,
+		.quiet_ms = e->quiet_ms, .cycle = s->cycle,
+	};
+	bool cbd = !s->cbd.cbd_free;
+	bool drop = e->wd_action && strcmp(e->wd_action, "alert");
+
+	sluice_verdict(&in, &s->v);
+	s->wd_broke = drop && s->v.verdict != SLUICE_VERDICT_DEADLOCK &&
+		      s->v.verdict != SLUICE_VERDICT_STOPPED &&
+		      s->tot.wd_storms && (s->tot.wd_drops ||
+					   strcmp(e->wd_action, "drop"));
+	s->as_predicted = false;
+	if (!cbd) {
+		s->as_predicted = s->v.verdict == SLUICE_VERDICT_FLOWING;
+		if (!s->as_predicted)
+			snprintf(s->why, sizeof(s->why),
+				 "CBD-free routes, yet delivery stopped for %.1f s: not a routing deadlock (is the machine's CPU the bottleneck?)",
+				 s->v.longest_zero * e->interval_ms / 1000.0);
+		return;
+	}
+	if (drop) {
+		s->as_predicted = s->wd_broke;
+		if (!s->as_predicted && s->v.verdict == SLUICE_VERDICT_FLOWING &&
+		    !s->tot.wd_storms)
+			snprintf(s->why, sizeof(s->why),
+				 "no deadlock formed in this run (no watchdog storm); a CBD makes one possible, not certain");
+		else if (!s->as_predicted)
+			snprintf(s->why, sizeof(s->why),
+				 "the watchdog (%s) did not break the deadlock: %s, %llu storms, %llu frames dropped",
+				 e->wd_action, sluice_verdict_name(s->v.verdict),
+				 (unsigned long long)s->tot.wd_storms,
+				 (unsigned long long)s->tot.wd_drops);
+		return;
+	}
+	s->as_predicted = s->v.verdict == SLUICE_VERDICT_DEADLOCK;
+	if (s->as_predicted)
+		return;
+	if (s->v.verdict == SLUICE_VERDICT_STOPPED)
+		snprintf(s->why, sizeof(s->why),
+			 "delivery stopped but the detector found no wait-for cycle");
+	else
+		snprintf(s->why, sizeof(s->why),
+			 "no deadlock formed in this run; a CBD makes one possible, not certain");
+}
+
+static double mbps(const struct exp *e, uint64_t bytes)
+{
+	return bytes * 8e-3 / e->interval_ms;
+}
+
+static void set_means(const struct exp *e, const struct set *s, double *mean,
+		      double *final)
+{
+	uint32_t quiet = (e->quiet_ms + e->interval_ms - 1) / e->interval_ms;
+	uint64_t all = 0, last = 0;
+	uint32_t i;
+
+	if (quiet > s->n)
+		quiet = s->n;
+	for (i = 0; i < s->n; i++) {
+		all += s->rx[i];
+		if (i >= s->n - quiet)
+			last += s->rx[i];
+	}
+	*mean = s->n ? mbps(e, all) / s->n : 0;
+	*final = quiet ? mbps(e, last) / quiet : 0;
+}
+
+static const char *verdict_text(const struct exp *e, const struct set *s)
+{
+	if (s->wd_broke)
+		return "deadlock broken by the watchdog";
+	switch (s->v.verdict) {
+	case SLUICE_VERDICT_DEADLOCK:
+		return e->wd_action ? "deadlock (the watchdog reported it, and it persists)" :
+		       "deadlock";
+	case SLUICE_VERDICT_STOPPED:
+		return "stopped, no wait-for cycle found";
+	case SLUICE_VERDICT_RECOVERED:
+		return "stopped, then delivered again";
+	default:
+		return "no deadlock: delivered throughout";
+	}
+}
+
+static void print_text(const struct exp *e)
+{
+	char cyc[256], r[SLUICE_RATE_STRLEN], r2[SLUICE_RATE_STRLEN];
+	double mean, final;
+	const struct set *s;
+	uint32_t i, k, n = 0;
+
+	printf("experiment deadlock: %s, %u hosts, %u flows (every host to every host under another switch), UDP DSCP %d (priority %d, lossless)\n",
+	       e->topo_name, e->n_hosts, e->n_flows, DSCP, LOSSLESS);
+	printf("links %s, each host sends %s in %u-byte frames; xoff %u xon %u headroom %u bytes%s%s\n",
+	       sluice_format_rate(e->rate, r, sizeof(r)),
+	       sluice_format_rate(e->send_rate, r2, sizeof(r2)), e->frame,
+	       e->xoff, e->xon, e->headroom,
+	       e->wd_action ? "; PFC watchdog " : "",
+	       e->wd_action ? e->wd_action : "");
+	for (k = 0; k < e->sets.n; k++) {
+		s = &e->sets.s[k];
+		cbd_text(e, s, cyc, sizeof(cyc));
+		printf("routes %-8s %s\n", sluice_route_algo_name(s->algo),
+		       s->cbd.cbd_free ? "CBD-free: cannot deadlock" :
+		       "CBD: can deadlock");
+		if (!s->cbd.cbd_free)
+			printf("         dependency cycle %s\n", cyc);
+		if (s->n > n)
+			n = s->n;
+	}
+	printf("\nMbit/s delivered (frames on the wire), every %u ms\n%7s",
+	       e->interval_ms, "time_s");
+	for (k = 0; k < e->sets.n; k++)
+		printf(" %9s", sluice_route_algo_name(e->sets.s[k].algo));
+	putchar('\n');
+	for (i = 0; i < n; i++) {
+		printf("%7.1f", (i + 1) * e->interval_ms / 1000.0);
+		for (k = 0; k < e->sets.n; k++) {
+			s = &e->sets.s[k];
+			if (i < s->n)
+				printf(" %9.3f", mbps(e, s->rx[i]));
+			else
+				printf(" %9s", "-");
+		}
+		putchar('\n');
+	}
+	for (k = 0; k < e->sets.n; k++) {
+		s = &e->sets.s[k];
+		if (!s->ran)
+			continue;
+		set_means(e, s, &mean, &final);
+		printf("\n%s: %s\n", sluice_route_algo_name(s->algo),
+		       verdict_text(e, s));
+		printf("  mean %.3f Mbit/s, last %.1f s %.3f Mbit/s; flows delivering nothing in the last %.1f s: %u of %u\n",
+		       mean, e->quiet_ms / 1000.0, final, e->quiet_ms / 1000.0,
+		       s->zero_flows, e->n_flows);
+		if (s->v.stopped_at >= 0)
+			printf("  delivery stopped at %.1f s and never resumed\n",
+			       s->v.stopped_at);
+		printf("  pfc frames sent %llu received %llu; lossless frames dropped %llu (headroom drops %llu, watchdog drops %llu)\n",
+		       (unsigned long long)s->tot.pfc_tx,
+		       (unsigned long long)s->tot.pfc_rx,
+		       (unsigned long long)s->tot.lossless_drops,
+		       (unsigned long long)s->tot.headroom_drops,
+		       (unsigned long long)s->tot.wd_drops);
+		if (e->wd_action)
+			printf("  watchdog storms %llu restored %llu frames dropped %llu\n",
+			       (unsigned long long)s->tot.wd_storms,
+			       (unsigned long long)s->tot.wd_restored,
+			       (unsigned long long)s->tot.wd_drops);
+		printf("  paused lossless queues holding frames at the end: %u%s%s\n",
+		       s->tot.paused_with_frames,
+		       s->tot.paused_with_frames ? ": " : "", s->tot.paused);
+		printf("  detector: %s\n", s->cycle_text);
+		printf("  hosts blocked by a full socket (paused) %llu times; machine CPU busy %.0f%%; set-up %.1f s\n",
+		       (unsigned long long)s->eagain, s->cpu_busy * 100,
+		       s->t_setup);
+		if (s->cpu_busy > 0.8)
+			printf("  the machine's CPUs were %.0f%% busy: the links may not have been the bottleneck\n",
+			       s->cpu_busy * 100);
+		if (s->send_errors)
+			printf("  send errors %llu (last: %s)\n",
+			       (unsigned long long)s->send_errors,
+			       strerror(s->last_errno));
+		if (s->as_predicted)
+			printf("  as its CBD check predicts\n");
+		else
+			printf("  NOT as predicted: %s\n", s->why);
+	}
+}
+
+static json_object *jstr(const char *s)
+{
+	return json_object_new_string(s);
+}
+
+static json_object *set_json(const struct exp *e, const struct set *s)
+{
+	json_object *o = json_object_new_object(), *arr, *x;
+	char cyc[256];
+	double mean = 0, final = 0;
+	uint32_t i;
+	bool ok;
+
+	cbd_text(e, s, cyc, sizeof(cyc));
+	if (s->ran)
+		set_means(e, s, &mean, &final);
+	ok = o && jadd(o, "routes", jstr(sluice_route_algo_name(s->algo))) &&
+	     jadd(o, "paths", jnum(s->r.n_paths)) &&
+	     jadd(o, "cbd", json_object_new_boolean(!s->cbd.cbd_free)) &&
+	     jadd(o, "cbd_cycle", jstr(cyc)) &&
+	     jadd(o, "ran", json_object_new_boolean(s->ran));
+	if (!ok || !s->ran)
+		goto out;
+	ok = jadd(o, "verdict", jstr(s->wd_broke ? "broken by watchdog" :
+				    sluice_verdict_name(s->v.verdict))) &&
+	     jadd(o, "deadlock", json_object_new_boolean(
+			s->v.verdict == SLUICE_VERDICT_DEADLOCK)) &&
+	     jadd(o, "watchdog_broke", json_object_new_boolean(s->wd_broke)) &&
+	     jadd(o, "as_predicted", json_object_new_boolean(s->as_predicted)) &&
+	     jadd(o, "why", jstr(s->why)) &&
+	     jadd(o, "stopped_at_s", jfixed(s->v.stopped_at)) &&
+	     jadd(o, "longest_zero_s",
+		  jfixed(s->v.longest_zero * e->interval_ms / 1000.0)) &&
+	     jadd(o, "mean_mbps", jfixed(mean)) &&
+	     jadd(o, "final_mbps", jfixed(final)) &&
+	     jadd(o, "zero_flows", jnum(s->zero_flows)) &&
+	     jadd(o, "flows", jnum(e->n_flows)) &&
+	     jadd(o, "warmup_flows", jnum(s->warm)) &&
+	     jadd(o, "pfc_tx", jnum(s->tot.pfc_tx)) &&
+	     jadd(o, "pfc_rx", jnum(s->tot.pfc_rx)) &&
+	     jadd(o, "lossless_drops", jnum(s->tot.lossless_drops)) &&
+	     jadd(o, "headroom_drops", jnum(s->tot.headroom_drops)) &&
+	     jadd(o, "wd_storms", jnum(s->tot.wd_storms)) &&
+	     jadd(o, "wd_restored", jnum(s->tot.wd_restored)) &&
+	     jadd(o, "wd_drops", jnum(s->tot.wd_drops)) &&
+	     jadd(o, "paused_with_frames", jnum(s->tot.paused_with_frames)) &&
+	     jadd(o, "paused", jstr(s->tot.paused)) &&
+	     jadd(o, "detector", json_object_new_int(s->cycle)) &&
+	     jadd(o, "detector_text", jstr(s->cycle_text)) &&
+	     jadd(o, "host_blocked", jnum(s->eagain)) &&
+	     jadd(o, "send_errors", jnum(s->send_errors)) &&
+	     jadd(o, "cpu_busy", jfixed(s->cpu_busy)) &&
+	     jadd(o, "setup_s", jfixed(s->t_setup)) &&
+	     jadd(o, "samples", arr = json_object_new_array());
+	for (i = 0; ok && i < s->n; i++) {
+		x = json_object_new_object();
+		ok = x && !json_object_array_add(arr, x) &&
+		     jadd(x, "t", jfixed((i + 1) * e->interval_ms / 1000.0)) &&
+		     jadd(x, "mbps", jfixed(mbps(e, s->rx[i]))) &&
+		     jadd(x, "sent_mbps", jfixed(mbps(e, s->tx[i]))) &&
+		     jadd(x, "rx_bytes", jnum(s->rx[i])) &&
+		     jadd(x, "flows_delivering", jnum(s->active[i]));
+		if (!x)
+			break;
+	}
+out:
+	if (ok)
+		return o;
+	json_object_put(o);
+	return NULL;
+}
+
+static int print_json(const struct exp *e, bool all_ok)
+{
+	json_object *o = json_object_new_object(), *arr;
+	uint32_t k;
+	bool ok;
+
+	ok = o && jadd(o, "topology", jstr(e->topo_name)) &&
+	     jadd(o, "hosts", jnum(e->n_hosts)) &&
+	     jadd(o, "flows", jnum(e->n_flows)) &&
+	     jadd(o, "rate", jnum(e->rate)) &&
+	     jadd(o, "send_rate", jnum(e->send_rate)) &&
+	     jadd(o, "frame", jnum(e->frame)) &&
+	     jadd(o, "xoff", jnum(e->xoff)) && jadd(o, "xon", jnum(e->xon)) &&
+	     jadd(o, "headroom", jnum(e->headroom)) &&
+	     jadd(o, "duration_s", jnum(e->duration_s)) &&
+	     jadd(o, "interval_ms", jnum(e->interval_ms)) &&
+	     jadd(o, "quiet_ms", jnum(e->quiet_ms)) &&
+	     jadd(o, "qdisc", jstr(e->words)) &&
+	     (e->wd_action ? jadd(o, "watchdog", jstr(e->wd_action)) :
+	      !json_object_object_add(o, "watchdog", NULL)) &&
+	     jadd(o, "as_predicted", json_object_new_boolean(all_ok)) &&
+	     jadd(o, "sets", arr = json_object_new_array());
+	for (k = 0; ok && k < e->sets.n; k++) {
+		json_object *x = set_json(e, &e->sets.s[k]);
+
+		ok = x && !json_object_array_add(arr, x);
+		if (!ok)
+			json_object_put(x);
+	}
+	if (ok)
+		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	else
+		fputs("sluicectl: out of memory\n", stderr);
+	json_object_put(o);
+	return ok ? 0 : EXIT_RUNTIME;
+}
+
+static int write_svg(const void *arg, FILE *f)
+{
+	const struct exp *e = arg;
+	struct sluice_svg_series ser[SETS_MAX];
+	double *y[SETS_MAX] = { NULL };
+	char title[PATH_MAX + 160], rate[SLUICE_RATE_STRLEN];
+	struct sluice_svg_plot p = {
+		.title = title,
+		.x_label = "time (s)",
+		.y_label = "delivered (Mbit/s)",
+		.x_step = e->interval_ms / 1000.0,
+		.series = ser,
+	};
+	uint32_t k, i;
+	int ret = 0;
+
+	snprintf(title, sizeof(title), "%s, %u flows, %s links, PFC xoff %u%s%s",
+		 e->topo_name, e->n_flows,
+		 sluice_format_rate(e->rate, rate, sizeof(rate)), e->xoff,
+		 e->wd_action ? ", watchdog " : "",
+		 e->wd_action ? e->wd_action : "");
+	for (k = 0; k < e->sets.n && !ret; k++) {
+		const struct set *s = &e->sets.s[k];
+
+		if (!s->ran)
+			continue;
+		y[p.n_series] = calloc(s->n ? s->n : 1, sizeof(double));
+		if (!y[p.n_series]) {
+			ret = -ENOMEM;
+			break;
+		}
+		for (i = 0; i < s->n; i++)
+			y[p.n_series][i] = mbps(e, s->rx[i]);
+		ser[p.n_series].name = sluice_route_algo_name(s->algo);
+		ser[p.n_series].y = y[p.n_series];
+		ser[p.n_series].n = s->n;
+		p.n_series++;
+	}
+	if (!ret && sluice_svg_write(&p, f))
+		ret = -EIO;
+	for (k = 0; k < SETS_MAX; k++)
+		free(y[k]);
+	return ret;
+}
+
+static int deadlock_main(const struct command *cmd, int argc, char **argv)
+{
+	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
+	bool handlers = false;
+	struct fabric_state old;
+	struct exp *e = calloc(1, sizeof(*e));
+	bool all_ok = true;
+	uint32_t k;
+	int ret;
+
+	if (!e) {
+		fputs("sluicectl: out of memory\n", stderr);
+		return EXIT_RUNTIME;
+	}
+	ret = parse(cmd, e, argc, argv);
+	if (ret) {
+		free(e);
+		return ret < 0 ? 0 : ret;
+	}
+	ret = load_topology_into(e, &e->g);
+	if (ret)
+		goto out_free;
+	ret = compute(e);
+	if (ret)
+		goto out;
+	if (!fabric_state_load(e->name, &old, true)) {
+		fabric_state_free(&old);
+		fprintf(stderr, "sluicectl: fabric %s is up: take it down first (sluicectl fabric down --name %s) or give another --name\n",
+			e->name, e->name);
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	handlers = true;
+	for (k = 0; k < e->sets.n; k++) {
+		ret = run_set(e, &e->sets.s[k], e->val[OPT_KEEP] &&
+			      k == e->sets.n - 1);
+		if (!ret && interrupted) {
+			fputs("sluicectl: interrupted\n", stderr);
+			if (e->val[OPT_KEEP] && k == e->sets.n - 1)
+				break;
+			ret = EXIT_RUNTIME;
+		}
+		if (ret)
+			goto out;
+		judge(e, &e->sets.s[k]);
+		all_ok &= e->sets.s[k].as_predicted;
+	}
+	if (e->val[OPT_SVG] && write_out(e->val[OPT_SVG], write_svg, e)) {
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
+	if (e->val[OPT_JSON])
+		ret = print_json(e, all_ok);
+	else
+		print_text(e);
+	if (!ret && e->val[OPT_KEEP] && !e->val[OPT_JSON])
+		printf("\nfabric %s left up with the %s routes: sluicectl fabric deadlock --name %s; sluicectl fabric down --name %s\n",
+		       e->name,
+		       sluice_route_algo_name(e->sets.s[e->sets.n - 1].algo),
+		       e->name, e->name);
+	if (!ret && !all_ok)
+		ret = EXIT_UNEXPECTED;
+out:
+	if (handlers) {
+		sigaction(SIGINT, &old_int, NULL);
+		sigaction(SIGTERM, &old_term, NULL);
+	}
+	for (k = 0; k < e->sets.n; k++) {
+		sluice_routes_free(&e->sets.s[k].r);
+		sluice_cbd_result_free(&e->sets.s[k].cbd);
+		free(e->sets.s[k].rx);
+		free(e->sets.s[k].tx);
+		free(e->sets.s[k].active);
+	}
+	sluice_graph_free(&e->g);
+out_free:
+	free(e);
+	return ret;
+}

@@ -1,0 +1,486 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The pure parts of "sluicectl experiment deadlock":
+ *
+ * - ecmp-cw: on FC's testbed, exactly the paths of Section 6.2's
+ *   imbalanced allocation (checked by hand) and a CBD; on random rings with
+ *   doubled links and on random regular graphs, every pair's paths are
+ *   ECMP's paths kept by an independent clockwise test (a walk over node
+ *   indexes), or all of ECMP's if none is clockwise;
+ * - the verdict from throughput series, case by case;
+ * - the SVG writer: well-formed (tags balanced, one root), one polyline per
+ *   series with the coordinates worked out by hand, text escaped;
+ * - the command's usage errors, before anything touches the kernel.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sluice/cbd.h>
+#include <sluice/experiment.h>
+#include <sluice/rng.h>
+#include <sluice/route.h>
+#include <sluice/topo.h>
+#include "cli.h"
+#include "ktap.h"
+
+static int compute(const struct sluice_graph *g, enum sluice_route_algo a,
+		   struct sluice_routes *r)
+{
+	struct sluice_route_opts o = { .algo = a };
+	struct sluice_compute_opts c = { .threads = 2 };
+	char err[256];
+	int ret = sluice_routes_compute(g, &o, &c, r, err, sizeof(err));
+
+	if (ret)
+		ktap_diag("compute %s: %s", sluice_route_algo_name(a), err);
+	return ret;
+}
+
+/* Path @q as "0 2" (link ids). */
+static void path_text(const struct sluice_routes *r, uint64_t q, char *buf,
+		      size_t len)
+{
+	size_t at = 0;
+	uint64_t h;
+
+	buf[0] = '\0';
+	for (h = r->path_hop[q]; h < r->path_hop[q + 1] && at < len; h++)
+		at += snprintf(buf + at, len - at, "%s%u", at ? " " : "",
+			       r->hops[h]);
+}
+
+/* Pair (src, dst)'s paths as "0 2|0 3". */
+static void pair_text(const struct sluice_routes *r, uint32_t src,
+		      uint32_t dst, char *buf, size_t len)
+{
+	char p[64];
+	size_t at = 0;
+	uint64_t i, q;
+
+	buf[0] = '\0';
+	for (i = 0; i < r->n_pairs; i++) {
+		if (r->pair_src[i] != src || r->pair_dst[i] != dst)
+			continue;
+		for (q = r->pair_path[i]; q < r->pair_path[i + 1]; q++) {
+			path_text(r, q, p, sizeof(p));
+			at += snprintf(buf + at, len - at, "%s%s",
+				       q > r->pair_path[i] ? "|" : "", p);
+		}
+	}
+}
+
+static void test_testbed(void)
+{
+	static const struct {
+		uint32_t	src, dst;
+		const char	*paths;
+	} want[] = {
+		{ 0, 1, "0|1" }, { 0, 2, "0 2|0 3|1 2|1 3" }, { 0, 3, "6|7" },
+		{ 1, 0, "0|1" }, { 1, 2, "2|3" }, { 1, 3, "2 4|2 5|3 4|3 5" },
+		{ 2, 0, "4 6|4 7|5 6|5 7" }, { 2, 1, "2|3" }, { 2, 3, "4|5" },
+		{ 3, 0, "6|7" }, { 3, 1, "6 0|6 1|7 0|7 1" }, { 3, 2, "4|5" },
+	};
+	struct sluice_cbd_result cbd;
+	struct sluice_routes r;
+	struct sluice_graph g;
+	char err[256], buf[256];
+	size_t i;
+
+	if (!KTAP_EXPECT_INT(sluice_topo_fc_testbed(&g, err, sizeof(err)), 0)) {
+		ktap_result("ecmp-cw on FC's testbed: Section 6.2's clockwise paths, a CBD");
+		return;
+	}
+	KTAP_EXPECT_INT(g.n_nodes, 4);
+	KTAP_EXPECT_INT(g.n_links, 8);
+	if (KTAP_EXPECT_INT(compute(&g, SLUICE_ROUTE_ECMP_CW, &r), 0)) {
+		KTAP_EXPECT_STR(r.algo, "ecmp-cw");
+		KTAP_EXPECT_INT(r.n_pairs, 12);
+		KTAP_EXPECT_INT(r.n_paths, 32);
+		for (i = 0; i < ARRAY_SIZE(want); i++) {
+			pair_text(&r, want[i].src, want[i].dst, buf, sizeof(buf));
+			KTAP_EXPECT_STR(buf, want[i].paths);
+		}
+		if (KTAP_EXPECT_INT(sluice_cbd_check(&g, &r, &cbd, err,
+						     sizeof(err)), 0)) {
+			KTAP_EXPECT(!cbd.cbd_free);
+			KTAP_EXPECT_INT(cbd.n_cycle, 4);
+			sluice_cbd_result_free(&cbd);
+		}
+		sluice_routes_free(&r);
+	}
+	/* FC's and EDST's routes on it are CBD-free (the experiment's control) */
+	if (KTAP_EXPECT_INT(compute(&g, SLUICE_ROUTE_FC, &r), 0)) {
+		KTAP_EXPECT_INT(sluice_cbd_check(&g, &r, &cbd, err, sizeof(err)), 0);
+		KTAP_EXPECT(cbd.cbd_free);
+		sluice_cbd_result_free(&cbd);
+		sluice_routes_free(&r);
+	}
+	/* the helper: s1 -> s2 -> s3 is clockwise, s1 -> s4 and s3 -> s2 not */
+	KTAP_EXPECT(sluice_route_path_clockwise(&g, 0, (uint32_t[]){ 1, 2 }, 2));
+	KTAP_EXPECT(sluice_route_path_clockwise(&g, 3, (uint32_t[]){ 7 }, 1));
+	KTAP_EXPECT(!sluice_route_path_clockwise(&g, 0, (uint32_t[]){ 6 }, 1));
+	KTAP_EXPECT(!sluice_route_path_clockwise(&g, 2, (uint32_t[]){ 3 }, 1));
+	KTAP_EXPECT(!sluice_route_path_clockwise(&g, 0, NULL, 0));
+	KTAP_EXPECT(!sluice_route_path_clockwise(&g, 0, (uint32_t[]){ 99 }, 1));
+	sluice_graph_free(&g);
+	ktap_result("ecmp-cw on FC's testbed: Section 6.2's clockwise paths, a CBD");
+}
+
+/* Clockwise by walking node indexes, independently of the library. */
+static bool walk_cw(const struct sluice_graph *g, uint32_t u,
+		    const uint32_t *links, uint32_t n)
+{
+	uint32_t k, a, b;
+
+	for (k = 0; k < n; k++) {
+		a = g->links[links[k]].a;
+		b = g->links[links[k]].b;
+		if (a == u && b == (u + 1) % g->n_nodes)
+			u = b;
+		else if (b == u && a == (u + 1) % g->n_nodes)
+			u = a;
+		else
+			return false;
+	}
+	return n > 0;
+}
+
+/* ecmp-cw's pairs against ECMP's, filtered here. */
+static bool same_as_filtered(const struct sluice_graph *g)
+{
+	struct sluice_routes e, c;
+	uint64_t p, q, k;
+	bool ok = true, any;
+
+	if (compute(g, SLUICE_ROUTE_ECMP, &e))
+		return false;
+	if (compute(g, SLUICE_ROUTE_ECMP_CW, &c)) {
+		sluice_routes_free(&e);
+		return false;
+	}
+	ok = e.n_pairs == c.n_pairs;
+	for (p = 0; ok && p < e.n_pairs; p++) {
+		any = false;
+		for (q = e.pair_path[p]; q < e.pair_path[p + 1]; q++)
+			any |= walk_cw(g, e.pair_src[p], e.hops + e.path_hop[q],
+				       sluice_routes_path_len(&e, q));
+		k = c.pair_path[p];
+		for (q = e.pair_path[p]; ok && q < e.pair_path[p + 1]; q++) {
+			if (any && !walk_cw(g, e.pair_src[p],
+					    e.hops + e.path_hop[q],
+					    sluice_routes_path_len(&e, q)))
+				continue;
+			ok = k < c.pair_path[p + 1] &&
+			     sluice_routes_path_len(&e, q) ==
+			     sluice_routes_path_len(&c, k) &&
+			     !memcmp(e.hops + e.path_hop[q],
+				     c.hops + c.path_hop[k],
+				     sluice_routes_path_len(&e, q) *
+				     sizeof(uint32_t));
+			k++;
+		}
+		ok = ok && k == c.pair_path[p + 1];
+		if (!ok)
+			ktap_diag("pair %u -> %u differs", e.pair_src[p],
+				  e.pair_dst[p]);
+	}
+	sluice_routes_free(&e);
+	sluice_routes_free(&c);
+	return ok;
+}
+
+/* A ring of @n switches, each link 1 or 2 times, in a shuffled link order. */
+static int random_ring(struct sluice_graph *g, uint32_t n,
+		       struct sluice_rng *rng)
+{
+	uint32_t ends[64][2], m = 0, i, k, order[64];
+	char err[256], name[16];
+
+	for (i = 0; i < n; i++)
+		for (k = 0; k <= sluice_rng_below(rng, 2); k++) {
+			/* either end first: direction is the walk's business */
+			ends[m][0] = sluice_rng_below(rng, 2) ? i : (i + 1) % n;
+			ends[m][1] = ends[m][0] == i ? (i + 1) % n : i;
+			order[m] = m;
+			m++;
+		}
+	sluice_rng_shuffle(rng, order, m);
+	if (sluice_graph_init(g, n, err, sizeof(err)))
+		goto fail;
+	for (i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "s%u", i);
+		if (sluice_graph_set_node(g, i, name, SLUICE_NODE_SWITCH, 1, 0,
+					  err, sizeof(err)))
+			goto fail;
+	}
+	for (i = 0; i < m; i++)
+		if (sluice_graph_add_link(g, ends[order[i]][0], ends[order[i]][1],
+					  0, 0, err, sizeof(err)) < 0)
+			goto fail;
+	if (!sluice_graph_finalize(g, err, sizeof(err)))
+		return 0;
+fail:
+	ktap_diag("ring: %s", err);
+	sluice_graph_free(g);
+	return -1;
+}
+
+static void test_random(void)
+{
+	struct sluice_rng rng;
+	struct sluice_graph g;
+	char err[256];
+	uint32_t i, bad = 0;
+
+	sluice_rng_seed(&rng, 8);
+	for (i = 0; i < 60; i++) {
+		if (random_ring(&g, 3 + sluice_rng_below(&rng, 8), &rng)) {
+			bad++;
+			continue;
+		}
+		bad += !same_as_filtered(&g);
+		sluice_graph_free(&g);
+	}
+	for (i = 0; i < 20; i++) {
+		if (sluice_topo_jellyfish(&g, 8 + 2 * (i % 5), 3 + i % 2, 1,
+					  i + 1, err, sizeof(err))) {
+			ktap_diag("jellyfish: %s", err);
+			bad++;
+			continue;
+		}
+		bad += !same_as_filtered(&g);
+		sluice_graph_free(&g);
+	}
+	KTAP_EXPECT_INT(bad, 0);
+	ktap_result("ecmp-cw against ECMP filtered by a clockwise walk: 60 random rings, 20 jellyfish");
+}
+
+static struct sluice_verdict_out verdict(const uint64_t *rx, uint32_t n,
+					 uint32_t quiet_ms, int cycle)
+{
+	struct sluice_verdict_in in = {
+		.rx = rx, .n = n, .interval_ms = 500, .quiet_ms = quiet_ms,
+		.cycle = cycle,
+	};
+	struct sluice_verdict_out out;
+
+	sluice_verdict(&in, &out);
+	return out;
+}
+
+static void test_verdict(void)
+{
+	static const uint64_t flowing[] = { 9, 8, 7, 0, 0, 0, 6, 5 };
+	static const uint64_t dead[] = { 9, 8, 7, 3, 0, 0, 0, 0 };
+	static const uint64_t short_stop[] = { 9, 8, 7, 3, 5, 0, 0, 0 };
+	static const uint64_t recovered[] = { 9, 0, 0, 0, 0, 0, 1, 2 };
+	static const uint64_t zero[] = { 0, 0, 0 };
+	struct sluice_verdict_out v;
+
+	v = verdict(flowing, 8, 2000, 0);
+	KTAP_EXPECT_INT(v.verdict, SLUICE_VERDICT_FLOWING);
+	KTAP_EXPECT_INT(v.longest_zero, 3);
+	KTAP_EXPECT_INT(v.zero_from, 8);
+	KTAP_EXPECT(v.stopped_at < 0);
+	/* the last 2 s (4 samples of 500 ms) at zero */
+	v = verdict(dead, 8, 2000, 1);
+	KTAP_EXPECT_INT(v.verdict, SLUICE_VERDICT_DEADLOCK);
+	KTAP_EXPECT_INT(v.zero_from, 4);
+	KTAP_EXPECT(v.stopped_at > 1.99 && v.stopped_at < 2.01);
+	/* ... without a wait-for cycle: stopped, not a deadlock */
+	KTAP_EXPECT_INT(verdict(dead, 8, 2000, 0).verdict, SLUICE_VERDICT_STOPPED);
+	/* ... the detector not run: the throughput alone */
+	KTAP_EXPECT_INT(verdict(dead, 8, 2000, -1).verdict, SLUICE_VERDICT_DEADLOCK);
+	/* 1.5 s at zero is not 2 s; quiet time rounds up to whole samples */
+	KTAP_EXPECT_INT(verdict(short_stop, 8, 2000, 1).verdict, SLUICE_VERDICT_FLOWING);
+	KTAP_EXPECT_INT(verdict(short_stop, 8, 1500, 1).verdict, SLUICE_VERDICT_DEADLOCK);
+	KTAP_EXPECT_INT(verdict(short_stop, 8, 1600, 1).verdict, SLUICE_VERDICT_FLOWING);
+	KTAP_EXPECT_INT(verdict(dead, 8, 1900, 1).verdict, SLUICE_VERDICT_DEADLOCK);
+	/* stopped for 2.5 s, then delivering again */
+	v = verdict(recovered, 8, 2000, 1);
+	KTAP_EXPECT_INT(v.verdict, SLUICE_VERDICT_RECOVERED);
+	KTAP_EXPECT_INT(v.longest_zero, 5);
+	/* fewer samples than the quiet time: never stopped */
+	KTAP_EXPECT_INT(verdict(zero, 3, 2000, 1).verdict, SLUICE_VERDICT_FLOWING);
+	KTAP_EXPECT_INT(verdict(zero, 3, 1500, 1).verdict, SLUICE_VERDICT_DEADLOCK);
+	KTAP_EXPECT_INT(verdict(NULL, 0, 2000, 1).verdict, SLUICE_VERDICT_FLOWING);
+	KTAP_EXPECT_STR(sluice_verdict_name(SLUICE_VERDICT_DEADLOCK), "deadlock");
+	KTAP_EXPECT_STR(sluice_verdict_name(SLUICE_VERDICT_RECOVERED), "recovered");
+	KTAP_EXPECT_STR(sluice_verdict_name(99), "?");
+	ktap_result("verdict: deadlock, stopped, recovered and flowing from throughput series");
+}
+
+/* Tags balanced, one root <svg>, nothing after it but a newline. */
+static bool well_formed(const char *s)
+{
+	char stack[32][32], name[32];
+	int depth = 0, roots = 0;
+	const char *p = s, *q;
+	size_t n;
+
+	if (strncmp(p, "<?xml ", 6))
+		return false;
+	p = strstr(p, "?>");
+	if (!p)
+		return false;
+	for (p += 2; *p; p++) {
+		if (*p == '&') {
+			if (strncmp(p, "&lt;", 4) && strncmp(p, "&gt;", 4) &&
+			    strncmp(p, "&amp;", 5) && strncmp(p, "&quot;", 6) &&
+			    strncmp(p, "&apos;", 6))
+				return false;
+			continue;
+		}
+		if (*p == '>')
+			return false;
+		if (*p != '<') {
+			if (!depth && *p != '\n')
+				return false;
+			continue;
+		}
+		q = strchr(p, '>');
+		if (!q || memchr(p + 1, '<', q - p - 1))
+			return false;
+		if (p[1] == '/') {
+			n = strcspn(p + 2, " >");
+			if (!depth || n >= sizeof(name) ||
+			    strncmp(stack[depth - 1], p + 2, n) ||
+			    stack[depth - 1][n])
+				return false;
+			depth--;
+		} else {
+			n = strcspn(p + 1, " />");
+			if (!n || n >= sizeof(name) || depth == 32)
+				return false;
+			if (!depth)
+				roots++;
+			if (q[-1] != '/') {
+				memcpy(stack[depth], p + 1, n);
+				stack[depth++][n] = '\0';
+			}
+		}
+		p = q;
+	}
+	return !depth && roots == 1;
+}
+
+static int count(const char *s, const char *what)
+{
+	int n = 0;
+
+	for (s = strstr(s, what); s; s = strstr(s + 1, what))
+		n++;
+	return n;
+}
+
+static void test_svg(void)
+{
+	static const double a[] = { 0, 1, 2, 3 }, b[] = { 3, 3, 0, 0 };
+	const struct sluice_svg_series ser[] = {
+		{ "ecmp-cw", a, 4 }, { "a<b & \"c\"", b, 4 },
+	};
+	struct sluice_svg_plot p = {
+		.title = "t", .x_label = "time (s)", .y_label = "Mbit/s",
+		.x_step = 0.5, .series = ser, .n_series = 2,
+	};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	KTAP_EXPECT_INT(sluice_svg_write(&p, f), 0);
+	fclose(f);
+	KTAP_EXPECT(well_formed(buf));
+	KTAP_EXPECT_INT(count(buf, "<polyline "), 2);
+	/*
+	 * The plot area is x 70..550, y 40..350; x runs 0..2 s (4 samples of
+	 * 0.5 s), y 0..3: sample i at x 70 + 120 (i + 1).
+	 */
+	KTAP_EXPECT(strstr(buf, "points=\"190.0,350.0 310.0,246.7 430.0,143.3 550.0,40.0\""));
+	KTAP_EXPECT(strstr(buf, "points=\"190.0,40.0 310.0,40.0 430.0,350.0 550.0,350.0\""));
+	KTAP_EXPECT(strstr(buf, ">ecmp-cw</text>"));
+	KTAP_EXPECT(strstr(buf, ">a&lt;b &amp; &quot;c&quot;</text>"));
+	/* y ticks 0, 1, 2, 3; x ticks 0, 0.5, ... 2 */
+	KTAP_EXPECT(strstr(buf, ">3</text>") && !strstr(buf, ">4</text>"));
+	KTAP_EXPECT(strstr(buf, ">0.5</text>") && strstr(buf, ">2</text>"));
+	KTAP_EXPECT(!well_formed("<?xml version=\"1.0\"?>\n<svg><g></svg>\n"));
+	KTAP_EXPECT(!well_formed("<?xml version=\"1.0\"?>\n<svg/><svg/>\n"));
+	KTAP_EXPECT(!well_formed("<?xml version=\"1.0\"?>\n<svg>a & b</svg>\n"));
+	free(buf);
+	/* nothing to plot still makes a document */
+	p.n_series = 0;
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	KTAP_EXPECT_INT(sluice_svg_write(&p, f), 0);
+	fclose(f);
+	KTAP_EXPECT(well_formed(buf));
+	KTAP_EXPECT_INT(count(buf, "<polyline "), 0);
+	free(buf);
+	ktap_result("svg: well-formed, the polylines' coordinates, escaped text");
+}
+
+static void expect_usage(const struct run *r, const char *msg)
+{
+	KTAP_EXPECT_INT(r->status, 2);
+	if (!KTAP_EXPECT(!strncmp(r->err, msg, strlen(msg))))
+		ktap_diag("stderr: %s", r->err);
+	KTAP_EXPECT_STR(r->out, "");
+}
+
+static void test_cli(void)
+{
+	struct run r;
+
+	RUN(&r, "experiment", "deadlock", "--help");
+	KTAP_EXPECT_INT(r.status, 0);
+	KTAP_EXPECT(strstr(r.out, "Usage: sluicectl experiment deadlock"));
+	RUN(&r, "experiment");
+	KTAP_EXPECT_INT(r.status, 2);
+	RUN(&r, "experiment", "livelock");
+	expect_usage(&r, "sluicectl: unknown experiment command \"livelock\"\n");
+	RUN(&r, "experiment", "deadlock", "--routes", "ecmp,spf");
+	expect_usage(&r, "sluicectl: --routes: unknown algorithm \"spf\"\n");
+	RUN(&r, "experiment", "deadlock", "--routes", ",");
+	expect_usage(&r, "sluicectl: --routes: no route set given\n");
+	RUN(&r, "experiment", "deadlock", "--duration", "0");
+	expect_usage(&r, "sluicectl: --duration: \"0\" is not a number from 1 to 3600\n");
+	RUN(&r, "experiment", "deadlock", "--interval", "5");
+	expect_usage(&r, "sluicectl: --interval: \"5\" is not a number from 10 to 60000\n");
+	RUN(&r, "experiment", "deadlock", "--duration", "1", "--interval", "2000");
+	expect_usage(&r, "sluicectl: --interval is longer than --duration\n");
+	RUN(&r, "experiment", "deadlock", "--frame", "2000");
+	expect_usage(&r, "sluicectl: --frame: \"2000\" is not a number from 58 to 1514\n");
+	RUN(&r, "experiment", "deadlock", "--rate", "fast");
+	expect_usage(&r, "sluicectl: --rate: \"fast\" is not a rate above 0 (1mbit)\n");
+	RUN(&r, "experiment", "deadlock", "--xon", "60Kb");
+	expect_usage(&r, "sluicectl: --xon 61440 is above --xoff 51200\n");
+	RUN(&r, "experiment", "deadlock", "--xoff", "lots");
+	expect_usage(&r, "sluicectl: --xoff: \"lots\" is not a size (50Kb, 51200)\n");
+	RUN(&r, "experiment", "deadlock", "--watchdog", "reboot");
+	expect_usage(&r, "sluicectl: --watchdog: \"reboot\" is not drop, forward or alert\n");
+	RUN(&r, "experiment", "deadlock", "--detection-time", "200");
+	expect_usage(&r, "sluicectl: --detection-time and --restoration-time go with --watchdog ACTION\n");
+	RUN(&r, "experiment", "deadlock", "--watchdog", "drop",
+	    "--restoration-time", "0");
+	expect_usage(&r, "sluicectl: --restoration-time: \"0\" is not a number of ms from 1 to 60000\n");
+	RUN(&r, "experiment", "deadlock", "--name", "a/b");
+	KTAP_EXPECT_INT(r.status, 2);
+	RUN(&r, "experiment", "deadlock", "extra");
+	expect_usage(&r, "sluicectl: unexpected argument \"extra\"\n");
+	RUN(&r, "experiment", "deadlock", "--topo", "/nonexistent/t.json");
+	KTAP_EXPECT_INT(r.status, 1);
+	KTAP_EXPECT(strstr(r.err, "/nonexistent/t.json"));
+	ktap_result("experiment deadlock: usage errors, exit 2, nothing on stdout");
+}
+
+int main(void)
+{
+	ktap_plan(5);
+	cli_init();
+	test_testbed();
+	test_random();
+	test_verdict();
+	test_svg();
+	test_cli();
+	return ktap_exit();
+}
