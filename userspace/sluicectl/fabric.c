@@ -121,9 +121,10 @@ static void print_up(const struct fabric_state *s,
 		if (st->neigh_raised)
 			puts("raised net.ipv4.neigh.default.gc_thresh1-3: the kernel's ARP table is shared by all namespaces");
 		if (verbose)
-			printf("namespaces %u in %.2f s, veths %u in %.2f s, mpls input in %.2f s, addresses in %.2f s, qdiscs %u in %.2f s; %u rtnetlink requests, %u sysctl writes\n",
+			printf("namespaces %u in %.2f s, veths %u in %.2f s, mpls input in %.2f s, addresses and %u neighbours in %.2f s, qdiscs %u in %.2f s; %u rtnetlink requests, %u sysctl writes\n",
 			       st->namespaces, st->t_netns, st->veths,
-			       st->t_links, st->t_sysctl, st->t_addrs,
+			       st->t_links, st->t_sysctl, st->neighbours,
+			       st->t_addrs,
 			       st->qdiscs, st->t_qdiscs, st->requests,
 			       st->sysctls);
 		return;
@@ -137,6 +138,7 @@ static void print_up(const struct fabric_state *s,
 	    jadd(o, "namespaces", jnum(st->namespaces)) &&
 	    jadd(o, "veths", jnum(st->veths)) &&
 	    jadd(o, "qdiscs", jnum(st->qdiscs)) &&
+	    jadd(o, "neighbours", jnum(st->neighbours)) &&
 	    jadd(o, "requests", jnum(st->requests)) &&
 	    jadd(o, "sysctls", jnum(st->sysctls)) &&
 	    jadd(o, "neigh_thresholds_raised",

@@ -15,7 +15,20 @@
  *      loopbacks up;
  *   3. MPLS input on every link port (a per-device sysctl, no netlink);
  *   4. addresses, and each host's default route;
- *   5. a sluice root qdisc on every port (both ends of every veth).
+ *   5. permanent neighbours: each port's peer, its address and the fixed
+ *      MAC address the plan gives every veth (sluice_fabric_link_mac());
+ *   6. a sluice root qdisc on every port (both ends of every veth).
+ *
+ * No ARP crosses a port, then.  With ARP, a switch re-resolves its link
+ * neighbours every half minute or so, and its requests and the replies
+ * travel in the class of untagged frames, the lowest: under strict
+ * priority a lossless class that stays backlogged starves them for
+ * seconds, the neighbour fails, and the frames routed to it wait in the
+ * kernel's queue of unresolved frames (or are discarded from it,
+ * counted nowhere but /proc/net/stat/arp_cache), outside every sluice
+ * queue and ingress account, then leave in one burst when a reply gets
+ * through: past XOFF and the headroom at once, as no PFC pause could
+ * have stopped.
  *
  * Interface indexes are per namespace, so they are chosen: 1 is lo, a
  * switch's link ports are 2 + j in link id order, its host ports follow,
@@ -37,6 +50,7 @@
 #include <netlink/route/addr.h>
 #include <netlink/route/link.h>
 #include <netlink/route/link/veth.h>
+#include <netlink/route/neighbour.h>
 #include <netlink/route/route.h>
 #include "graph/internal.h"
 #include "fabric/internal.h"
@@ -53,6 +67,8 @@ enum tag_kind {
 	TAG_HOST_ADDR,		/* host index * 2 + host side */
 	TAG_HOST_ROUTE,		/* host index */
 	TAG_QDISC,		/* namespace index << 24 | ifindex */
+	TAG_LINK_NEIGH,		/* link id * 2 + end */
+	TAG_HOST_NEIGH,		/* host index * 2 + host side */
 };
 
 #define TAG(kind, v)	((uint64_t)(kind) << 56 | (v))
@@ -149,6 +165,18 @@ static void describe(const struct up *up, uint64_t tag, char *buf,
 		host_of(up->f, v / 2, &u, &i);
 		sluice_fabric_host_name(up->f, u, i, host, sizeof(host));
 		snprintf(buf, len, "address of %s on %s", v % 2 ?
+			 "eth0" : "its switch port", host);
+		break;
+	case TAG_LINK_NEIGH:
+		snprintf(buf, len, "neighbour of %s l%llu",
+			 g->nodes[v % 2 ? g->links[v / 2].b :
+				  g->links[v / 2].a].name,
+			 (unsigned long long)v / 2);
+		break;
+	case TAG_HOST_NEIGH:
+		host_of(up->f, v / 2, &u, &i);
+		sluice_fabric_host_name(up->f, u, i, host, sizeof(host));
+		snprintf(buf, len, "neighbour of %s on %s", v % 2 ?
 			 "eth0" : "its switch port", host);
 		break;
 	case TAG_QDISC:
@@ -271,19 +299,29 @@ static int make_namespaces(struct up *up)
 }
 
 static int queue_veth(struct up *up, struct ns *ns, const char *name,
-		      int ifindex, const char *peer_name, int peer_ifindex,
-		      int peer_fd, uint32_t mtu, uint64_t tag)
+		      int ifindex, const uint8_t *mac, const char *peer_name,
+		      int peer_ifindex, const uint8_t *peer_mac, int peer_fd,
+		      uint32_t mtu, uint64_t tag)
 {
+	struct nl_addr *addr, *peer_addr;
 	struct rtnl_link *link, *peer;
 	struct nl_msg *msg = NULL;
 	int ret;
 
 	link = rtnl_link_veth_alloc();
-	if (!link)
+	addr = nl_addr_build(AF_LLC, mac, SLUICE_FABRIC_MAC_LEN);
+	peer_addr = nl_addr_build(AF_LLC, peer_mac, SLUICE_FABRIC_MAC_LEN);
+	if (!link || !addr || !peer_addr) {
+		nl_addr_put(addr);
+		nl_addr_put(peer_addr);
+		if (link)
+			rtnl_link_veth_release(link);
 		return nomem(up);
+	}
 	peer = rtnl_link_veth_get_peer(link);
 	rtnl_link_set_name(link, name);
 	rtnl_link_set_ifindex(link, ifindex);
+	rtnl_link_set_addr(link, addr);
 	rtnl_link_set_mtu(link, mtu);
 	rtnl_link_set_flags(link, IFF_UP);
 	/*
@@ -292,12 +330,15 @@ static int queue_veth(struct up *up, struct ns *ns, const char *name,
 	 */
 	rtnl_link_set_name(peer, peer_name);
 	rtnl_link_set_ifindex(peer, peer_ifindex);
+	rtnl_link_set_addr(peer, peer_addr);
 	rtnl_link_set_mtu(peer, mtu);
 	rtnl_link_set_ns_fd(peer, peer_fd);
 	ret = rtnl_link_build_add_request(link, NLM_F_CREATE | NLM_F_EXCL,
 					  &msg);
 	rtnl_link_put(peer);
 	rtnl_link_veth_release(link);
+	nl_addr_put(addr);
+	nl_addr_put(peer_addr);
 	if (ret < 0)
 		return nomem(up);
 	up->st->veths++;
@@ -326,6 +367,7 @@ static int make_links(struct up *up)
 {
 	const struct sluice_fabric *f = up->f;
 	const struct sluice_graph *g = f->g;
+	uint8_t mac[SLUICE_FABRIC_MAC_LEN], peer_mac[SLUICE_FABRIC_MAC_LEN];
 	char a[SLUICE_IFNAME_MAX], b[SLUICE_IFNAME_MAX];
 	uint32_t l, u, i, h, deg;
 	int ret = 0;
@@ -334,11 +376,13 @@ static int make_links(struct up *up)
 		const struct sluice_link *lk = &g->links[l];
 
 		snprintf(a, sizeof(a), "l%u", l);
+		sluice_fabric_link_mac(l, 0, mac);
+		sluice_fabric_link_mac(l, 1, peer_mac);
 		ret = queue_veth(up, &up->ns[lk->a], a,
-				 2 + sluice_fabric_port_index(g, lk->a, l), a,
-				 2 + sluice_fabric_port_index(g, lk->b, l),
-				 up->ns[lk->b].fd, SLUICE_FABRIC_LINK_MTU,
-				 TAG(TAG_LINK, l));
+				 2 + sluice_fabric_port_index(g, lk->a, l), mac,
+				 a, 2 + sluice_fabric_port_index(g, lk->b, l),
+				 peer_mac, up->ns[lk->b].fd,
+				 SLUICE_FABRIC_LINK_MTU, TAG(TAG_LINK, l));
 	}
 	for (u = 0; !ret && u < g->n_nodes; u++) {
 		deg = sluice_graph_degree(g, u);
@@ -346,8 +390,12 @@ static int make_links(struct up *up)
 			h = host_ns(up, u, i);
 			snprintf(a, sizeof(a), "h%u", i);
 			snprintf(b, sizeof(b), "eth0");
-			ret = queue_veth(up, &up->ns[u], a, 2 + deg + i, b, 2,
-					 up->ns[h].fd, SLUICE_FABRIC_HOST_MTU,
+			sluice_fabric_host_mac(f->host_first[u] + i, false, mac);
+			sluice_fabric_host_mac(f->host_first[u] + i, true,
+					       peer_mac);
+			ret = queue_veth(up, &up->ns[u], a, 2 + deg + i, mac,
+					 b, 2, peer_mac, up->ns[h].fd,
+					 SLUICE_FABRIC_HOST_MTU,
 					 TAG(TAG_HOST_VETH, f->host_first[u] + i));
 		}
 	}
@@ -490,6 +538,75 @@ static int make_addrs(struct up *up)
 							  &up->ns[host_ns(up, u, i)],
 							  sluice_fabric_host_addr(u, i, false),
 							  TAG(TAG_HOST_ROUTE, hi));
+		}
+	}
+	return ret ? ret : wait_all(up);
+}
+
+/* A permanent neighbour: @addr is at @mac, out of device @ifindex. */
+static int queue_neigh(struct up *up, struct ns *ns, int ifindex,
+		       uint32_t addr, const uint8_t *mac, uint64_t tag)
+{
+	struct rtnl_neigh *n = rtnl_neigh_alloc();
+	struct nl_addr *dst = ipv4(addr, 32);
+	struct nl_addr *ll = nl_addr_build(AF_LLC, mac, SLUICE_FABRIC_MAC_LEN);
+	struct nl_msg *msg = NULL;
+	int ret = -1;
+
+	if (n && dst && ll) {
+		rtnl_neigh_set_family(n, AF_INET);
+		rtnl_neigh_set_ifindex(n, ifindex);
+		rtnl_neigh_set_state(n, NUD_PERMANENT);
+		rtnl_neigh_set_lladdr(n, ll);
+		ret = rtnl_neigh_set_dst(n, dst);
+		if (!ret)
+			ret = rtnl_neigh_build_add_request(n, NLM_F_CREATE |
+							   NLM_F_REPLACE, &msg);
+	}
+	nl_addr_put(ll);
+	nl_addr_put(dst);
+	rtnl_neigh_put(n);
+	if (ret < 0)
+		return nomem(up);
+	up->st->neighbours++;
+	return queue(up, ns, msg, tag);
+}
+
+/* Each port's peer, permanent: no ARP (see the top of the file). */
+static int make_neighbours(struct up *up)
+{
+	const struct sluice_fabric *f = up->f;
+	const struct sluice_graph *g = f->g;
+	uint8_t mac[SLUICE_FABRIC_MAC_LEN];
+	uint32_t l, u, i, hi, deg;
+	int ret = 0, end;
+
+	for (l = 0; !ret && l < g->n_links; l++)
+		for (end = 0; !ret && end < 2; end++) {
+			u = end ? g->links[l].b : g->links[l].a;
+			sluice_fabric_link_mac(l, !end, mac);
+			ret = queue_neigh(up, &up->ns[u],
+					  2 + sluice_fabric_port_index(g, u, l),
+					  sluice_fabric_link_addr(l, !end), mac,
+					  TAG(TAG_LINK_NEIGH,
+					      2 * (uint64_t)l + end));
+		}
+	for (u = 0; !ret && u < g->n_nodes; u++) {
+		deg = sluice_graph_degree(g, u);
+		for (i = 0; !ret && i < f->hosts[u]; i++) {
+			hi = f->host_first[u] + i;
+			sluice_fabric_host_mac(hi, true, mac);
+			ret = queue_neigh(up, &up->ns[u], 2 + deg + i,
+					  sluice_fabric_host_addr(u, i, true),
+					  mac, TAG(TAG_HOST_NEIGH,
+						   2 * (uint64_t)hi));
+			if (ret)
+				break;
+			sluice_fabric_host_mac(hi, false, mac);
+			ret = queue_neigh(up, &up->ns[host_ns(up, u, i)], 2,
+					  sluice_fabric_host_addr(u, i, false),
+					  mac, TAG(TAG_HOST_NEIGH,
+						   2 * (uint64_t)hi + 1));
 		}
 	}
 	return ret ? ret : wait_all(up);
@@ -708,6 +825,8 @@ int sluice_fabric_up(const struct sluice_fabric *f,
 	t = now();
 	if (!ret)
 		ret = make_addrs(&up);
+	if (!ret)
+		ret = make_neighbours(&up);
 	st->t_addrs = now() - t;
 	t = now();
 	if (!ret && q && q->enabled)

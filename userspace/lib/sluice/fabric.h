@@ -124,6 +124,40 @@ static inline uint32_t sluice_fabric_host_addr(uint32_t u, uint32_t i,
 	return sluice_fabric_node_prefix(u) | (2 * i + (host_side ? 1 : 0));
 }
 
+/*
+ * The fixed MAC addresses of a fabric's veths, so that every neighbour is
+ * known from the plan and installed permanent (sluice_fabric_up()): the
+ * end of link @link at its node a (@end 0) or b (@end 1), and the switch
+ * port (@host_side false) or eth0 of global host index @h.  Locally
+ * administered unicast: 02, a byte naming the kind and end, the index in
+ * the last four bytes.  Two fabrics may share addresses: veths are
+ * point-to-point, no two ends of a fabric do.
+ */
+#define SLUICE_FABRIC_MAC_LEN		6
+
+static inline void sluice_fabric_mac(uint8_t kind, uint32_t index,
+				     uint8_t mac[SLUICE_FABRIC_MAC_LEN])
+{
+	mac[0] = 0x02;
+	mac[1] = kind;
+	mac[2] = index >> 24;
+	mac[3] = index >> 16;
+	mac[4] = index >> 8;
+	mac[5] = index;
+}
+
+static inline void sluice_fabric_link_mac(uint32_t link, int end,
+					  uint8_t mac[SLUICE_FABRIC_MAC_LEN])
+{
+	sluice_fabric_mac(end ? 0x11 : 0x10, link, mac);
+}
+
+static inline void sluice_fabric_host_mac(uint32_t h, bool host_side,
+					  uint8_t mac[SLUICE_FABRIC_MAC_LEN])
+{
+	sluice_fabric_mac(host_side ? 0x21 : 0x20, h, mac);
+}
+
 int sluice_fabric_port_index(const struct sluice_graph *g, uint32_t u,
 			     uint32_t link);
 uint32_t sluice_fabric_peer(const struct sluice_graph *g, uint32_t u,

@@ -50,13 +50,16 @@ struct sluice_fabric_stats {
 	uint32_t	namespaces;
 	uint32_t	veths;
 	uint32_t	qdiscs;
+	uint32_t	neighbours;	/* permanent ARP entries */
 	uint32_t	requests;	/* rtnetlink requests sent */
 	uint32_t	sysctls;	/* /proc/sys writes */
 	bool		neigh_raised;	/* ARP table thresholds raised */
 	double		t_netns;	/* namespaces and their sysctls */
 	double		t_links;	/* veths, loopbacks up */
 	double		t_sysctl;	/* per-device MPLS input */
-	double		t_addrs;	/* addresses, host default routes */
+	double		t_addrs;	/* addresses, host default routes,
+					 * neighbours
+					 */
 	double		t_qdiscs;
 	double		t_total;
 };
