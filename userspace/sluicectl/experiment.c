@@ -33,6 +33,7 @@
 #include <sluice/experiment.h>
 #include <sluice/fabric.h>
 #include <sluice/fabric_nl.h>
+#include <sluice/headroom.h>
 #include <sluice/rate.h>
 #include <sluice/route.h>
 #include <sluice/size.h>
@@ -116,6 +117,8 @@ struct totals {
 	uint64_t	wd_storms, wd_drops, wd_restored;
 	uint32_t	paused_with_frames;	/* lossless queues, at the end */
 	char		paused[512];		/* which: "s1/l0 ..." */
+	uint32_t	ingress_peak;	/* the largest lossless account */
+	char		peak_port[64];	/* where: "s1/h0" */
 };
 
 struct set {
@@ -132,6 +135,8 @@ struct set {
 	uint32_t		warm;		/* flows whose warm-up arrived */
 	uint64_t		eagain, send_errors;
 	int			last_errno;
+	/* frames the kernel's ARP layer discarded unresolved, or -1 */
+	int64_t			neigh_discards;
 	struct totals		tot;
 	int			cycle;		/* detector: 1, 0, -1 not run */
 	char			cycle_text[1024];
@@ -149,6 +154,7 @@ struct exp {
 	int			hosts_per_switch;
 	__u64			rate, send_rate;
 	uint32_t		frame, xoff, xon, headroom;
+	bool			headroom_derived;	/* not --headroom */
 	uint32_t		duration_s, interval_ms, quiet_ms;
 	const char		*wd_action;
 	char			words[FABRIC_QDISC_MAX];
@@ -194,6 +200,71 @@ static int cpu_times(uint64_t *busy, uint64_t *total)
 	for (i = 0; i < 8; i++)
 		*total += v[i];
 	*busy = *total - v[3] - v[4];
+	return 0;
+}
+
+/*
+ * The kernel's count of frames discarded while their next hop was not
+ * resolved (/proc/net/stat/arp_cache, unresolved_discards, summed over
+ * its per-CPU rows), or -1.  One table for the whole machine: frames a
+ * switch routes to a neighbour that fails to answer ARP wait outside
+ * every sluice queue and are lost there, counted only here.
+ */
+static int64_t arp_unresolved_discards(void)
+{
+	unsigned long long v[12];
+	char line[512];
+	int64_t sum = 0;
+	FILE *f = fopen("/proc/net/stat/arp_cache", "r");
+	int rows = 0;
+
+	if (!f)
+		return -1;
+	if (!fgets(line, sizeof(line), f)) {
+		fclose(f);
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx %llx %llx %llx %llx %llx %llx %llx %llx %llx %llx %llx",
+			   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6],
+			   &v[7], &v[8], &v[9], &v[10], &v[11]) != 12)
+			break;
+		sum += v[11];
+		rows++;
+	}
+	fclose(f);
+	return rows ? sum : -1;
+}
+
+/*
+ * The headroom of every port when --headroom is not given: eq. (1) of
+ * Tagger (sluice_headroom_bytes(), "sluicectl headroom") for the link's
+ * rate, a veth (no cable), the largest frame a link port carries and the
+ * standard's 60-quantum response, plus what a software-shaped link may
+ * send at once: a port woken late sends the wire time it lost back to
+ * back, up to the qdisc's catch-up bound (SLUICE_MAX_CATCHUP_NS, 10 ms),
+ * and a pause decided meanwhile finds those frames sent.  1 Mbit/s:
+ * 2 * (1634 + 64) + 3840 + 1250 = 8486 bytes.
+ */
+#define EXP_CATCHUP_NS	10000000ull
+
+static int derive_headroom(uint64_t rate, uint32_t *headroom)
+{
+	struct sluice_headroom h = {
+		.rate = rate,
+		.cable_m = 0,
+		.mtu = SLUICE_FABRIC_LINK_MTU + 14,
+		.response = SLUICE_PFC_RESPONSE_QUANTA,
+	};
+	unsigned __int128 catchup;
+
+	if (sluice_headroom_bytes(&h))
+		return -ERANGE;
+	catchup = ((unsigned __int128)rate * EXP_CATCHUP_NS + 8000000000ull - 1) /
+		  8000000000ull;
+	if (h.bytes + catchup > UINT32_MAX)
+		return -ERANGE;
+	*headroom = h.bytes + catchup;
 	return 0;
 }
 
@@ -273,7 +344,6 @@ static int parse(const struct command *cmd, struct exp *e, int argc,
 	e->frame = 1442;
 	e->xoff = 51200;
 	e->xon = 48128;
-	e->headroom = 40960;	/* see README: pauses reach hosts late under TCG */
 	e->hosts_per_switch = SLUICE_FABRIC_HOSTS_DEFAULT;
 	if (!ret && val[OPT_DURATION])
 		ret = parse_u32(cmd, "--duration", val[OPT_DURATION], 1, 3600,
@@ -321,6 +391,12 @@ static int parse(const struct command *cmd, struct exp *e, int argc,
 	     !e->send_rate))
 		return sub_usage_error(cmd, "--send-rate: \"%s\" is not a rate above 0",
 				       val[OPT_SEND_RATE]);
+	if (!val[OPT_HEADROOM]) {
+		if (derive_headroom(e->rate, &e->headroom))
+			return sub_usage_error(cmd, "--rate %s: too fast for a derived headroom, give --headroom",
+					       val[OPT_RATE]);
+		e->headroom_derived = true;
+	}
 	if ((val[OPT_DETECT] || val[OPT_RESTORE]) && !val[OPT_WATCHDOG])
 		return sub_usage_error(cmd, "--detection-time and --restoration-time go with --watchdog ACTION");
 	e->wd_action = val[OPT_WATCHDOG];
@@ -517,6 +593,12 @@ static int read_totals(const struct fabric_state *fs, struct totals *t)
 				continue;
 			c = &p[k].prio[LOSSLESS];
 			t->lossless_drops += c->drops;
+			if (c->ingress_peak > t->ingress_peak) {
+				t->ingress_peak = c->ingress_peak;
+				snprintf(t->peak_port, sizeof(t->peak_port),
+					 "%s/%s", fs->g.nodes[u].name,
+					 p[k].ifname);
+			}
 #ifdef SLUICE_PRIO_F_WATCHED
 			t->wd_storms += c->wd_storms;
 			t->wd_drops += c->wd_drops;
@@ -603,6 +685,7 @@ static int run_set(struct exp *e, struct set *s, bool keep)
 	struct sluice_fabric_qdisc q = { 0 };
 	struct sluice_fabric_stats st;
 	uint64_t busy0 = 0, total0 = 0, busy1, total1, rx0, tx0, *cum = NULL;
+	int64_t unres0 = arp_unresolved_discards(), unres1;
 	struct sluice_udpgen t = { 0 };
 	char err[SLUICE_ERRLEN];
 	struct fabric_state fs;
@@ -715,6 +798,9 @@ static int run_set(struct exp *e, struct set *s, bool keep)
 		s->eagain += t.h[k].eagain;
 	s->send_errors = t.send_errors;
 	s->last_errno = t.last_errno;
+	unres1 = arp_unresolved_discards();
+	s->neigh_discards = unres0 >= 0 && unres1 >= unres0 ?
+			    unres1 - unres0 : -1;
 	/* stop sending, then look: what is stuck stays stuck */
 	s->cycle = detect(&fs, s->cycle_text, sizeof(s->cycle_text));
 	ret = read_totals(&fs, &s->tot);
@@ -826,10 +912,11 @@ static void print_text(const struct exp *e)
 
 	printf("experiment deadlock: %s, %u hosts, %u flows (every host to every host under another switch), UDP DSCP %d (priority %d, lossless)\n",
 	       e->topo_name, e->n_hosts, e->n_flows, DSCP, LOSSLESS);
-	printf("links %s, each host sends %s in %u-byte frames; xoff %u xon %u headroom %u bytes%s%s\n",
+	printf("links %s, each host sends %s in %u-byte frames; xoff %u xon %u headroom %u bytes%s%s%s\n",
 	       sluice_format_rate(e->rate, r, sizeof(r)),
 	       sluice_format_rate(e->send_rate, r2, sizeof(r2)), e->frame,
 	       e->xoff, e->xon, e->headroom,
+	       e->headroom_derived ? " (Tagger's eq. 1 at the link rate + 10 ms of catch-up)" : "",
 	       e->wd_action ? "; PFC watchdog " : "",
 	       e->wd_action ? e->wd_action : "");
 	for (k = 0; k < e->sets.n; k++) {
@@ -883,6 +970,10 @@ static void print_text(const struct exp *e)
 			       (unsigned long long)s->tot.wd_storms,
 			       (unsigned long long)s->tot.wd_restored,
 			       (unsigned long long)s->tot.wd_drops);
+		printf("  largest lossless ingress account %u bytes at %s (xoff %u, headroom %u); frames the ARP layer discarded unresolved: %lld\n",
+		       s->tot.ingress_peak,
+		       s->tot.peak_port[0] ? s->tot.peak_port : "-", e->xoff,
+		       e->headroom, (long long)s->neigh_discards);
 		printf("  paused lossless queues holding frames at the end: %u%s%s\n",
 		       s->tot.paused_with_frames,
 		       s->tot.paused_with_frames ? ": " : "", s->tot.paused);
@@ -951,6 +1042,10 @@ static json_object *set_json(const struct exp *e, const struct set *s)
 	     jadd(o, "wd_drops", jnum(s->tot.wd_drops)) &&
 	     jadd(o, "paused_with_frames", jnum(s->tot.paused_with_frames)) &&
 	     jadd(o, "paused", jstr(s->tot.paused)) &&
+	     jadd(o, "ingress_peak", jnum(s->tot.ingress_peak)) &&
+	     jadd(o, "ingress_peak_port", jstr(s->tot.peak_port)) &&
+	     jadd(o, "neigh_discards",
+		  json_object_new_int64(s->neigh_discards)) &&
 	     jadd(o, "detector", json_object_new_int(s->cycle)) &&
 	     jadd(o, "detector_text", jstr(s->cycle_text)) &&
 	     jadd(o, "host_blocked", jnum(s->eagain)) &&
@@ -990,6 +1085,8 @@ static int print_json(const struct exp *e, bool all_ok)
 	     jadd(o, "frame", jnum(e->frame)) &&
 	     jadd(o, "xoff", jnum(e->xoff)) && jadd(o, "xon", jnum(e->xon)) &&
 	     jadd(o, "headroom", jnum(e->headroom)) &&
+	     jadd(o, "headroom_derived",
+		  json_object_new_boolean(e->headroom_derived)) &&
 	     jadd(o, "duration_s", jnum(e->duration_s)) &&
 	     jadd(o, "interval_ms", jnum(e->interval_ms)) &&
 	     jadd(o, "quiet_ms", jnum(e->quiet_ms)) &&

@@ -17,8 +17,9 @@
 	"links shaped to --rate (default 1mbit), every host sending UDP DSCP 24 to every host\n" \
 	"under another switch at --send-rate (default the link rate) in --frame-byte frames\n" \
 	"(default 1442), for --duration seconds (default 20), sampled every --interval ms\n" \
-	"(default 500).  xoff/xon/headroom default 50Kb/47Kb/40Kb.  A deadlock: nothing\n" \
-	"delivered for the last --quiet ms (default 2000) and a wait-for cycle.  Exit 0 when\n" \
-	"every set did what its CBD check predicts, 3 when not, 1 on errors."
+	"(default 500).  xoff/xon default 50Kb/47Kb; headroom default Tagger's eq. 1 at\n" \
+	"--rate plus 10 ms of it (8486 bytes at 1mbit).  A deadlock: nothing delivered for\n" \
+	"the last --quiet ms (default 2000) and a wait-for cycle.  Exit 0 when every set\n" \
+	"did what its CBD check predicts, 3 when not, 1 on errors."
 
 #endif /* _SLUICECTL_EXPERIMENT_H */
