@@ -22,6 +22,14 @@
 #                    at the end, verdict "broken by watchdog", exit 0
 #   watchdog_alert   the same with the watchdog only alerting: storms
 #                    reported, the deadlock stays (verdict deadlock)
+#   fc_lossless      fc at the paper's XOFF 50 KB / XON 47 KB and the
+#                    derived headroom (Tagger's eq. 1 + 10 ms of catch-up,
+#                    8486 bytes at 1 Mbit/s), a steady overload of the
+#                    ring for $DURATION s: no lossless frame dropped, none
+#                    discarded by the ARP layer (the fabric's neighbours
+#                    are permanent: no ARP starves behind class 3 and no
+#                    burst of held frames bypasses the accounts), and
+#                    every ingress account stayed within xoff + headroom
 #
 # A run where ecmp-cw does not deadlock fails, saying so: the parameters
 # are meant to make it form every time (the README has the measured
@@ -35,6 +43,7 @@ ALL_TESTS="
 	detector_keep
 	watchdog_drop
 	watchdog_alert
+	fc_lossless
 "
 
 source "$(dirname "$0")/lib.sh"
@@ -73,7 +82,7 @@ experiment()
 # The per-set lines worth keeping in the log.
 summary()
 {
-	jq -r '.sets[] | "\(.routes): \(.verdict), mean \(.mean_mbps) Mbit/s, final \(.final_mbps), stopped at \(.stopped_at_s) s, zero flows \(.zero_flows)/\(.flows), pfc_tx \(.pfc_tx), lossless drops \(.lossless_drops), storms \(.wd_storms), wd drops \(.wd_drops), cpu \(.cpu_busy); detector: \(.detector_text)",
+	jq -r '.sets[] | "\(.routes): \(.verdict), mean \(.mean_mbps) Mbit/s, final \(.final_mbps), stopped at \(.stopped_at_s) s, zero flows \(.zero_flows)/\(.flows), pfc_tx \(.pfc_tx), lossless drops \(.lossless_drops), ingress peak \(.ingress_peak) at \(.ingress_peak_port), ARP discards \(.neigh_discards), storms \(.wd_storms), wd drops \(.wd_drops), cpu \(.cpu_busy); detector: \(.detector_text)",
 		"  Mbit/s: " + ([.samples[].mbps | tostring] | join(" "))' "$1" |
 	while read -r line; do log_info "$line"; done
 }
@@ -181,6 +190,35 @@ watchdog_alert()
 	check_eq "$(field "$j" ecmp-cw '.wd_storms > 0')" "true" "watchdog storms reported"
 	check_eq "$(field "$j" ecmp-cw .wd_drops)" "0" "nothing dropped in alert mode"
 	check_eq "$rc" "0" "exit status"
+}
+
+fc_lossless()
+{
+	local j=$TMP/lossless.json rc xoff headroom peak
+
+	# The paper's thresholds: the headroom is what is under test.
+	sc experiment deadlock --name $NAME --duration "$DURATION" \
+		--routes fc --xoff 50Kb --xon 47Kb -j >"$j" 2>"$j.err"
+	rc=$?
+	log_info "experiment deadlock --routes fc --duration $DURATION --xoff 50Kb --xon 47Kb -> exit $rc"
+	[[ -s $j.err ]] && log_info "stderr: $(head -c 600 "$j.err")"
+	summary "$j"
+	xoff=$(jq .xoff "$j")
+	headroom=$(jq .headroom "$j")
+	peak=$(field "$j" fc .ingress_peak)
+	log_info "headroom $headroom bytes (derived: $(jq .headroom_derived "$j")); largest ingress account $peak bytes at $(field "$j" fc .ingress_peak_port), xoff + $((peak - xoff)); ARP discards $(field "$j" fc .neigh_discards)"
+	check_eq "$rc" "0" "exit status"
+	check_eq "$(field "$j" fc .verdict)" "flowing" "fc's verdict"
+	check_eq "$(jq .headroom_derived "$j")" "true" "the headroom derived"
+	check_eq "$(field "$j" fc '.pfc_tx > 0')" "true" "PFC pauses sent"
+	check_eq "$(field "$j" fc .lossless_drops)" "0" "lossless frames dropped"
+	check_eq "$(field "$j" fc .headroom_drops)" "0" "headroom drops"
+	if [[ $(field "$j" fc .neigh_discards) == -1 ]]; then
+		log_info "no /proc/net/stat/arp_cache: ARP discards not checked"
+	else
+		check_eq "$(field "$j" fc .neigh_discards)" "0" "frames the ARP layer discarded unresolved"
+	fi
+	check_eq "$(( peak > xoff && peak <= xoff + headroom ))" "1" "largest ingress account $peak within xoff $xoff + headroom $headroom"
 }
 
 tests_run
