@@ -213,7 +213,7 @@ for i in $(seq 30); do
 done
 say "Counters after the traffic"
 read -r ll _ be _ < <(delivered)
-echo "s3's h0 sent s3-h0 $ll frames of class $LL, s1's h2 sent s1-h2 $be of class 0 (ARP too), of the $((2 * COUNT)) sent to each"
+echo "s3's h0 sent s3-h0 $ll frames of class $LL, s1's h2 sent s1-h2 $be of class 0, of the $((2 * COUNT)) sent to each"
 table
 
 say "Lossless frames dropped: headroom_drops + class $LL drops, over every switch port"
