@@ -430,24 +430,6 @@ static void cbd_text(const struct exp *e, const struct set *s, char *buf,
 			 e->g.nodes[s->cbd.cycle[0].from].name);
 }
 
-/* A socket in namespace @ns; the thread comes back to @self. */
-static int rtnl_in(const char *ns, int self, struct sluice_rtnl **rt,
-		   char *err, size_t errlen)
-{
-	int fd = sluice_netns_open(ns, err, errlen), ret, back;
-
-	if (fd < 0)
-		return fd;
-	ret = sluice_netns_enter_fd(fd, ns, err, errlen);
-	close(fd);
-	if (ret)
-		return ret;
-	ret = sluice_rtnl_open(rt, err, errlen);
-	back = sluice_netns_enter_fd(self, "of sluicectl", ret ? NULL : err,
-				     ret ? 0 : errlen);
-	return ret ? ret : back;
-}
-
 /* Every switch gets its routes of @r (as "route load" does). */
 static int load_routes_all(const struct fabric_state *fs,
 			   const struct sluice_routes *r)
@@ -470,7 +452,7 @@ static int load_routes_all(const struct fabric_state *fs,
 		sluice_lroutes_init(&have, u);
 		memset(&d, 0, sizeof(d));
 		sluice_fabric_switch_ns(&fs->f, u, ns, sizeof(ns));
-		ret = rtnl_in(ns, self, &rt, err, sizeof(err));
+		ret = sluice_rtnl_open_in(ns, self, &rt, err, sizeof(err));
 		if (!ret)
 			ret = sluice_lroutes_build(&fs->g, r, u, &want, err,
 						   sizeof(err));
