@@ -87,10 +87,11 @@ fi
 echo "(exit 3: a cyclic buffer dependency)"
 
 say "The experiment (FC's Section 6): fc, edst, then ecmp-cw, ${DEMO_DURATION:=20} s each, on a fresh fabric each"
-# 16 hosts each send 1 Mbit/s of UDP (DSCP 24: priority 3, lossless) to
-# the 12 hosts under other switches: 192 flows; links 1 Mbit/s, XOFF 50 KB
-# and XON 47 KB as on the paper's testbed.  Under ecmp-cw the clockwise
-# ring links get twice what they can send.
+# 16 greedy hosts (offering 2 Mbit/s, sending what their 1 Mbit/s link
+# takes) send UDP (DSCP 24: priority 3, lossless) to the 12 hosts under
+# other switches: 192 flows; XOFF 20 KB and XON 17 KB, low thresholds as on
+# the paper's testbed.  Under ecmp-cw the clockwise ring links get twice
+# what they can send.
 rc=0
 run sluicectl experiment deadlock --name dl --routes fc,edst,ecmp-cw \
 	--duration "$DEMO_DURATION" --svg deadlock.svg --keep || rc=$?

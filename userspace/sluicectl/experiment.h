@@ -15,9 +15,9 @@
 	"SETS: route algorithms, comma-separated (default ecmp-cw,fc,edst); each runs on a\n" \
 	"fresh fabric NAME (default sluice) of FC's testbed (or --topo), priority 3 lossless,\n" \
 	"links shaped to --rate (default 1mbit), every host sending UDP DSCP 24 to every host\n" \
-	"under another switch at --send-rate (default the link rate) in --frame-byte frames\n" \
+	"under another switch at --send-rate (default twice the link rate) in --frame-byte frames\n" \
 	"(default 1442), for --duration seconds (default 20), sampled every --interval ms\n" \
-	"(default 500).  xoff/xon default 50Kb/47Kb; headroom default Tagger's eq. 1 at\n" \
+	"(default 500).  xoff/xon default 20Kb/17Kb; headroom default Tagger's eq. 1 at\n" \
 	"--rate plus 10 ms of it (8486 bytes at 1mbit).  A deadlock: nothing delivered for\n" \
 	"the last --quiet ms (default 2000) and a wait-for cycle.  Exit 0 when every set\n" \
 	"did what its CBD check predicts, 3 when not, 1 on errors."

@@ -554,24 +554,6 @@ static int exec_main(const struct command *cmd, int argc, char **argv)
 	return ret == -ENOENT ? 127 : 126;
 }
 
-/* A socket in namespace @ns (the thread comes back to @self). */
-static int rtnl_in(const char *ns, int self, struct sluice_rtnl **rt,
-		   char *err, size_t errlen)
-{
-	int fd = sluice_netns_open(ns, err, errlen), ret, back;
-
-	if (fd < 0)
-		return fd;
-	ret = sluice_netns_enter_fd(fd, ns, err, errlen);
-	close(fd);
-	if (ret)
-		return ret;
-	ret = sluice_rtnl_open(rt, err, errlen);
-	back = sluice_netns_enter_fd(self, "of sluicectl", ret ? NULL : err,
-				  ret ? 0 : errlen);
-	return ret ? ret : back;
-}
-
 static void stats_text(const char *node, const struct sluice_port_counters *p,
 		       uint32_t n)
 {
@@ -679,7 +661,7 @@ static int stats_main(const struct command *cmd, int argc, char **argv)
 			sluice_fabric_switch_ns(&s.f, u, ns, sizeof(ns));
 		else
 			sluice_fabric_host_ns(&s.f, u, h, ns, sizeof(ns));
-		ret = rtnl_in(ns, self, &rt, err, sizeof(err));
+		ret = sluice_rtnl_open_in(ns, self, &rt, err, sizeof(err));
 		if (!ret) {
 			ret = sluice_port_counters_read(rt, &p, &n, err,
 							sizeof(err));

@@ -453,7 +453,7 @@ static void test_cli(void)
 	RUN(&r, "experiment", "deadlock", "--rate", "fast");
 	expect_usage(&r, "sluicectl: --rate: \"fast\" is not a rate above 0 (1mbit)\n");
 	RUN(&r, "experiment", "deadlock", "--xon", "60Kb");
-	expect_usage(&r, "sluicectl: --xon 61440 is above --xoff 51200\n");
+	expect_usage(&r, "sluicectl: --xon 61440 is above --xoff 20480\n");
 	RUN(&r, "experiment", "deadlock", "--xoff", "lots");
 	expect_usage(&r, "sluicectl: --xoff: \"lots\" is not a size (50Kb, 51200)\n");
 	RUN(&r, "experiment", "deadlock", "--watchdog", "reboot");

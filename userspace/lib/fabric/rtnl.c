@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/socket.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
@@ -113,6 +114,43 @@ int sluice_rtnl_open(struct sluice_rtnl **out, char *err, size_t errlen)
 		setsockint(r->fd, SOL_SOCKET, SO_SNDBUF, SOCK_BUF);
 	*out = r;
 	return 0;
+}
+
+/**
+ * sluice_rtnl_open_in() - an rtnetlink socket in namespace @ns
+ * @ns:		the namespace's name
+ * @self:	an fd of the caller's namespace (sluice_netns_self()), which
+ *		the thread is back in on return, also on failure
+ * @out:	the socket, NULL on failure
+ * @err:	the message on failure
+ * @errlen:	size of @err
+ *
+ * A socket stays in the namespace it was opened in, so one process can
+ * talk to every switch of a fabric.
+ *
+ * Return: 0 or a negative errno.
+ */
+int sluice_rtnl_open_in(const char *ns, int self, struct sluice_rtnl **out,
+			char *err, size_t errlen)
+{
+	int fd = sluice_netns_open(ns, err, errlen), ret, back;
+
+	*out = NULL;
+	if (fd < 0)
+		return fd;
+	ret = sluice_netns_enter_fd(fd, ns, err, errlen);
+	close(fd);
+	if (ret)
+		return ret;
+	ret = sluice_rtnl_open(out, err, errlen);
+	/* the first failure's message is the one kept */
+	back = sluice_netns_enter_fd(self, "of sluicectl", ret ? NULL : err,
+				     ret ? 0 : errlen);
+	if (!ret && back) {
+		sluice_rtnl_close(*out);
+		*out = NULL;
+	}
+	return ret ? ret : back;
 }
 
 /* Closes the socket and frees everything. O(1). */

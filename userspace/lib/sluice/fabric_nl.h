@@ -41,6 +41,8 @@ int sluice_sysctl_write(const char *key, const char *value, char *err,
 struct sluice_rtnl;
 
 int sluice_rtnl_open(struct sluice_rtnl **out, char *err, size_t errlen);
+int sluice_rtnl_open_in(const char *ns, int self, struct sluice_rtnl **out,
+			char *err, size_t errlen);
 void sluice_rtnl_close(struct sluice_rtnl *r);
 int sluice_rtnl_ifindex(struct sluice_rtnl *r, const char *dev,
 			char *err, size_t errlen);
