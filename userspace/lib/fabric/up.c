@@ -19,8 +19,10 @@
  *      MAC address the plan gives every veth (sluice_fabric_link_mac());
  *   6. a sluice root qdisc on every port (both ends of every veth).
  *
- * No ARP crosses a port, then.  With ARP, a switch re-resolves its link
- * neighbours every half minute or so, and its requests and the replies
+ * No ARP crosses a port, then.  With ARP, a switch confirms a link
+ * neighbour a few seconds after first using it (an entry the peer's
+ * request created is STALE: DELAY, then PROBE 5 s later) and again
+ * whenever it ages out (15 to 45 s), and its requests and the replies
  * travel in the class of untagged frames, the lowest: under strict
  * priority a lossless class that stays backlogged starves them for
  * seconds, the neighbour fails, and the frames routed to it wait in the
