@@ -282,8 +282,10 @@ static void receive_until(struct sluice_udpgen *t, double until)
  * @t:		opened
  * @seconds:	how long to wait for them
  *
- * So that every neighbour on every path is resolved before anything is
- * measured.  Counters are not reset: sluice_udpgen_reset() does.
+ * So that every flow is known to have a working path (and, on a fabric
+ * that resolves its neighbours with ARP, every neighbour on it resolved)
+ * before anything is measured.  Counters are not reset:
+ * sluice_udpgen_reset() does.
  *
  * Return: how many of the flows' frames arrived.
  */
