@@ -567,17 +567,23 @@ static int read_totals(const struct fabric_state *fs, struct totals *t)
 	struct sluice_nl *nl;
 	size_t at = 0;
 	uint32_t u, n, k;
+	int ret;
 
 	memset(t, 0, sizeof(*t));
 	for (u = 0; u < fs->g.n_nodes; u++) {
 		sluice_fabric_switch_ns(&fs->f, u, ns, sizeof(ns));
-		if (sluice_nl_open(&nl, ns, err, sizeof(err)) ||
-		    sluice_nl_stats_get(nl, 0, &p, &n, err, sizeof(err))) {
+		if (sluice_nl_open(&nl, ns, err, sizeof(err))) {
 			fprintf(stderr, "sluicectl: switch %s: %s\n",
 				fs->g.nodes[u].name, err);
 			return EXIT_RUNTIME;
 		}
+		ret = sluice_nl_stats_get(nl, 0, &p, &n, err, sizeof(err));
 		sluice_nl_close(nl);
+		if (ret) {
+			fprintf(stderr, "sluicectl: switch %s: %s\n",
+				fs->g.nodes[u].name, err);
+			return EXIT_RUNTIME;
+		}
 		for (k = 0; k < n; k++) {
 			t->pfc_tx += p[k].port.pfc_tx;
 			t->pfc_rx += p[k].port.pfc_rx;
@@ -593,11 +599,9 @@ static int read_totals(const struct fabric_state *fs, struct totals *t)
 					 "%s/%s", fs->g.nodes[u].name,
 					 p[k].ifname);
 			}
-#ifdef SLUICE_PRIO_F_WATCHED
 			t->wd_storms += c->wd_storms;
 			t->wd_drops += c->wd_drops;
 			t->wd_restored += c->wd_restored;
-#endif
 			if ((c->flags & SLUICE_PRIO_F_PAUSED) && c->backlog) {
 				t->paused_with_frames++;
 				if (at < sizeof(t->paused))

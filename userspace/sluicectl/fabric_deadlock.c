@@ -86,11 +86,9 @@ static const struct {
 	{ "paused", SLUICE_PRIO_F_PAUSED },
 	{ "xoff", SLUICE_PRIO_F_XOFF },
 	{ "lossless", SLUICE_PRIO_F_LOSSLESS },
-#ifdef SLUICE_PRIO_F_STORM
-	/* the PFC watchdog's, with a uapi header that has them */
+	/* the PFC watchdog's */
 	{ "watched", SLUICE_PRIO_F_WATCHED },
 	{ "storm", SLUICE_PRIO_F_STORM },
-#endif
 };
 
 /* A "prios" row; flags a newer sluicectl knows and this one not are left. */
@@ -337,10 +335,8 @@ static void vertex_state(const struct sluice_dl_vertex *v, char *buf,
 {
 	const char *storm = "";
 
-#ifdef SLUICE_PRIO_F_STORM
 	if (v->role == SLUICE_DL_EGRESS && (v->flags & SLUICE_PRIO_F_STORM))
 		storm = " (the PFC watchdog: in storm)";
-#endif
 	if (v->role == SLUICE_DL_EGRESS)
 		snprintf(buf, len, "paused%s, %u B queued in %u frame%s",
 			 storm, v->backlog, v->qlen, v->qlen == 1 ? "" : "s");
