@@ -135,11 +135,11 @@ static void describe(const struct up *up, uint64_t tag, char *buf,
 		     size_t len)
 {
 	const struct sluice_graph *g = up->f->g;
-	uint64_t v = TAG_VAL(tag);
+	uint64_t v = TAG_VAL(tag), kind = TAG_KIND(tag);
 	char host[SLUICE_NETNS_NAME_MAX];
 	uint32_t u, i;
 
-	switch (TAG_KIND(tag)) {
+	switch (kind) {
 	case TAG_LINK:
 		snprintf(buf, len, "veth of link %llu (%s l%llu - %s l%llu)",
 			 (unsigned long long)v, g->nodes[g->links[v].a].name,
@@ -158,28 +158,20 @@ static void describe(const struct up *up, uint64_t tag, char *buf,
 		snprintf(buf, len, "lo of %s", up->ns[v].name);
 		break;
 	case TAG_LINK_ADDR:
-		snprintf(buf, len, "address of %s l%llu",
+	case TAG_LINK_NEIGH:
+		snprintf(buf, len, "%s of %s l%llu",
+			 kind == TAG_LINK_ADDR ? "address" : "neighbour",
 			 g->nodes[v % 2 ? g->links[v / 2].b :
 				  g->links[v / 2].a].name,
 			 (unsigned long long)v / 2);
 		break;
 	case TAG_HOST_ADDR:
-		host_of(up->f, v / 2, &u, &i);
-		sluice_fabric_host_name(up->f, u, i, host, sizeof(host));
-		snprintf(buf, len, "address of %s on %s", v % 2 ?
-			 "eth0" : "its switch port", host);
-		break;
-	case TAG_LINK_NEIGH:
-		snprintf(buf, len, "neighbour of %s l%llu",
-			 g->nodes[v % 2 ? g->links[v / 2].b :
-				  g->links[v / 2].a].name,
-			 (unsigned long long)v / 2);
-		break;
 	case TAG_HOST_NEIGH:
 		host_of(up->f, v / 2, &u, &i);
 		sluice_fabric_host_name(up->f, u, i, host, sizeof(host));
-		snprintf(buf, len, "neighbour of %s on %s", v % 2 ?
-			 "eth0" : "its switch port", host);
+		snprintf(buf, len, "%s of %s on %s",
+			 kind == TAG_HOST_ADDR ? "address" : "neighbour",
+			 v % 2 ? "eth0" : "its switch port", host);
 		break;
 	case TAG_QDISC:
 		snprintf(buf, len, "sluice qdisc on device %llu of %s",
