@@ -214,6 +214,27 @@ netns_add()
 		net.ipv6.conf.default.disable_ipv6=1
 }
 
+# h1_sw_h2: H1 -- h1/p1 -- SW -- p2/h2 -- H2 (namespaces $H1 $SW $H2),
+# links up, 198.18.1.0/24 and 198.18.2.0/24 forwarded by SW, each host a
+# permanent neighbour of SW (no ARP to count or to wait for).  No qdisc.
+h1_sw_h2()
+{
+	netns_add H1 && netns_add SW && netns_add H2 || return
+	ip -n "$H1" link add h1 type veth peer name p1 netns "$SW" &&
+		ip -n "$H2" link add h2 type veth peer name p2 netns "$SW" &&
+		ip -n "$H1" link set h1 up && ip -n "$H2" link set h2 up &&
+		ip -n "$SW" link set p1 up && ip -n "$SW" link set p2 up &&
+		ip -n "$H1" addr add 198.18.1.1/24 dev h1 &&
+		ip -n "$SW" addr add 198.18.1.254/24 dev p1 &&
+		ip -n "$SW" addr add 198.18.2.254/24 dev p2 &&
+		ip -n "$H2" addr add 198.18.2.1/24 dev h2 &&
+		ip netns exec "$SW" sysctl -qw net.ipv4.ip_forward=1 &&
+		ip -n "$SW" neigh add 198.18.1.1 lladdr \
+			"$(ip -n "$H1" -j link show h1 | jq -r '.[0].address')" dev p1 &&
+		ip -n "$SW" neigh add 198.18.2.1 lladdr \
+			"$(ip -n "$H2" -j link show h2 | jq -r '.[0].address')" dev p2
+}
+
 # link_wait_up NS DEV: wait until DEV transmits.  Until linkwatch sees the
 # carrier, a device's qdisc is noop and drops every frame sent on it.
 link_wait_up()

@@ -220,18 +220,7 @@ pfc_tx_xoff_then_xon()
 {
 	local pcap p1mac decoded
 
-	netns_add H1 && netns_add SW && netns_add H2 || return
-	ip -n "$H1" link add h1 type veth peer name p1 netns "$SW" &&
-		ip -n "$H2" link add h2 type veth peer name p2 netns "$SW" &&
-		ip -n "$H1" link set h1 up && ip -n "$H2" link set h2 up &&
-		ip -n "$SW" link set p1 up && ip -n "$SW" link set p2 up &&
-		ip -n "$H1" addr add 198.18.1.1/24 dev h1 &&
-		ip -n "$SW" addr add 198.18.1.254/24 dev p1 &&
-		ip -n "$SW" addr add 198.18.2.254/24 dev p2 &&
-		ip -n "$H2" addr add 198.18.2.1/24 dev h2 &&
-		ip netns exec "$SW" sysctl -qw net.ipv4.ip_forward=1 &&
-		ip -n "$SW" neigh add 198.18.2.1 lladdr \
-			"$(ip -n "$H2" -j link show h2 | jq -r '.[0].address')" dev p2 &&
+	h1_sw_h2 &&
 		tc -n "$SW" qdisc add dev p1 root handle 1: sluice rate 10mbit \
 			pfc 3 xoff 6000 xon 3000 pause-time 1000 &&
 		tc -n "$SW" qdisc add dev p2 root handle 1: sluice rate 1mbit &&
