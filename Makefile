@@ -3,21 +3,30 @@
 # sluice: one build for the kernel module, libsluice, sluicectl and the tc
 # plugin, and the one test command (make check).  See README.md.
 
-# The kernel to build against: the running kernel's build tree if it has
-# one, else the newest installed Debian linux-headers-*-amd64.  The version
-# is never written down here: Debian moves the ABI number.
-KDIR ?= $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
-	$(shell ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort -V | tail -n 1))
-KVER = $(shell sed -n 's/^#define UTS_RELEASE "\(.*\)"/\1/p' $(KDIR)/include/generated/utsrelease.h 2>/dev/null)
+# The kernel to build against, as scripts/kdir decides: KDIR if given, else
+# the running kernel's build tree if it has one, else the newest installed
+# Debian linux-headers-*-amd64.  Nothing here may be computed when make
+# starts: on a fresh machine "make check" installs the headers (and gcc,
+# pkg-config, ...) first, and only the make it starts after that may look.
+# So these are recursively expanded and never exported: a sub-make decides
+# anew (and a KDIR given on the command line reaches it through MAKEFLAGS).
+ifeq ($(strip $(KDIR)),)
+KDIR = $(shell scripts/kdir 2>/dev/null)
+endif
+KVER = $(shell KDIR=$(KDIR) scripts/kdir --release)
 
 PREFIX ?= /usr/local
 # Where Debian's tc looks for plugins (its LIBDIR is multiarch).
 TC_LIB_DIR ?= /usr/lib/$(shell $(CC) -print-multiarch)/tc
-export KDIR
+# Installs the Debian packages that are missing (a test of the build points
+# it at a stand-in).
+BOOTSTRAP ?= scripts/bootstrap
+# What "make prepare" builds once the packages are there.
+PREPARE_TARGETS ?= all
 
-.PHONY: all kmod userspace tools check unit selftests bootstrap install uninstall \
-	clean sparse checkpatch vm-shell demo bench bench-routing reproduce-routing \
-	reproduce-tagger reproduce-throughput
+.PHONY: all kmod userspace tools check unit selftests bootstrap prepare install \
+	uninstall clean sparse checkpatch vm-shell demo bench bench-routing \
+	reproduce-routing reproduce-tagger reproduce-throughput kdir
 
 all: kmod userspace tools
 
@@ -31,11 +40,16 @@ userspace:
 tools:
 	$(MAKE) -C selftests/tools
 
+# Fails, saying what to install, unless this make has a kernel build tree.
 .PHONY: check-kdir
 check-kdir:
-	@test -n "$(KDIR)" && test -d "$(KDIR)" || { \
-		echo "error: no kernel build tree: install linux-headers-amd64" \
-		     "(make bootstrap) or pass KDIR=/path/to/build" >&2; exit 1; }
+	@test -n "$(KDIR)" || { echo "error: no kernel build tree: install" \
+		"linux-headers-amd64 (make bootstrap) or pass KDIR=/path/to/build" >&2; exit 1; }
+	@KDIR=$(KDIR) scripts/kdir >/dev/null
+
+# Prints the kernel build tree this make builds the module against.
+kdir: check-kdir
+	@echo $(KDIR)
 
 # Sparse over every module source file (C=2 re-checks even up-to-date ones).
 sparse: check-kdir
@@ -45,31 +59,36 @@ sparse: check-kdir
 checkpatch:
 	scripts/checkpatch kmod/*.c kmod/*.h include/uapi/linux/sluice.h
 
+# What every command that may be typed first on a fresh machine does
+# first: install what is missing, then build in a new make, which looks for
+# the kernel headers only now that they are there.
+prepare:
+	$(BOOTSTRAP) --if-needed
+	$(MAKE) $(PREPARE_TARGETS)
+
 # The one test command: install what is missing, build, run the unit tests
 # on the host and the kernel selftests in a VM, print one summary.
-check:
-	scripts/bootstrap --if-needed
-	$(MAKE) all
+check: prepare
 	scripts/check $(CHECK_ARGS)
 
 unit: userspace
 	$(MAKE) --no-print-directory -C userspace check
 
-selftests: all
+selftests: prepare
 	selftests/vm/run
 
 bootstrap:
-	scripts/bootstrap
+	$(BOOTSTRAP)
 
-vm-shell: all
+vm-shell: prepare
 	selftests/vm/run --shell
 
-demo: all
+demo: prepare
 	selftests/vm/run --demo
 
 # What a frame costs through sluice, prio and ets, in the VM (README.md,
 # "Benchmark").
-bench: all
+bench: prepare
 	selftests/vm/run --bench
 
 # What FC's routing costs at the size of the paper's Table 1, and its
