@@ -269,55 +269,88 @@ send()
 	ip netns exec "$ns" "$SENDFRAMES" -i "$dev" "$@"
 }
 
-# class_json NS DEV: the classes of DEV as a JSON array, one object per
-# class: {class, handle, options: {limit}, stats: {bytes, packets, drops,
-# qlen}, xstats: {limit_drops, peak_backlog, ...every xstats pair}}.  tc 6.1 has no JSON output
-# for classes, so its text is converted; sizes printed by the sluice
-# plugin are exact (backlog bytes, rounded by tc itself, are left out).
-class_json()
+# send_batch NS DEV: sendframes inside NS for every spec line read from
+# stdin (sendframes -B: the options of send but -i, e.g. "-4 46 -c 3"), in
+# one process; prints a "sent=N refused=M" line per spec.  Fails if a spec
+# is bad or a frame could not be sent.
+send_batch()
 {
-	tc -n "$1" -s class show dev "$2" | awk '
-		function bytes(s,   n) {
-			n = s + 0
-			if (s ~ /Gb$/) return n * 1073741824
-			if (s ~ /Mb$/) return n * 1048576
-			if (s ~ /Kb$/) return n * 1024
-			return n
-		}
-		function flush() {
-			if (cls == "") return
+	ip netns exec "$1" "$SENDFRAMES" -i "$2" -B
+}
+
+# The awk that reads "tc -s class show": one record per class with its
+# kind, handle, limit, the basic stats (bytes, packets, drops, qlen) and
+# every xstats pair the sluice plugin prints ("limit_drops N peak_backlog
+# Nb ...").  Sizes the plugin prints are exact (backlog bytes, rounded by
+# tc itself, are left out).  tc 6.1 has no JSON output for classes.  With
+# -v json=1 it prints the classes as a JSON array ({class, handle,
+# options: {limit}, stats: {...}, xstats: {...}}); with -v key=K (and
+# -v handle=H) it prints K of every sluice class (of class H) on one line,
+# in the order of the qdisc's walk, looking in stats first, as jq's
+# ".stats[K] // .xstats[K]" would: no jq, whose start costs a quarter of
+# a second under TCG.
+CLASS_AWK='
+	function bytes(s,   n) {
+		n = s + 0
+		if (s ~ /Gb$/) return n * 1073741824
+		if (s ~ /Mb$/) return n * 1048576
+		if (s ~ /Kb$/) return n * 1024
+		return n
+	}
+	function flush(   i, v, out) {
+		if (cls == "") return
+		if (json) {
 			printf "%s{\"class\":\"%s\",\"handle\":\"%s\"", sep, cls, handle
 			printf ",\"options\":{%s}", opts
-			printf ",\"stats\":{\"bytes\":%d,\"packets\":%d,\"drops\":%d,\"qlen\":%d}", b, p, d, q
-			printf ",\"xstats\":{%s}}", xs
-			sep = ","; cls = ""
+			printf ",\"stats\":{\"bytes\":%d,\"packets\":%d,\"drops\":%d,\"qlen\":%d}", st["bytes"], st["packets"], st["drops"], st["qlen"]
+			printf ",\"xstats\":{"
+			for (i = 1; i <= nx; i++)
+				printf "%s\"%s\":%s", (i > 1 ? "," : ""), xk[i], xs[xk[i]]
+			printf "}}"
+			sep = ","
+		} else if (cls == "sluice" && (handle_want == "" || handle == handle_want)) {
+			v = (key in st) ? st[key] : ((key in xs) ? xs[key] : "null")
+			line = line (nvals++ ? " " : "") v
 		}
-		BEGIN { printf "[" }
-		$1 == "class" {
-			flush()
-			cls = $2; handle = $3; opts = ""; xs = ""
-			for (i = 4; i < NF; i++)
-				if ($i == "limit")
-					opts = "\"limit\":" bytes($(i + 1))
+		cls = ""
+	}
+	BEGIN { if (json) printf "[" }
+	$1 == "class" {
+		flush()
+		cls = $2; handle = $3; opts = ""; nx = 0
+		split("", st); split("", xs); split("", xk)
+		for (i = 4; i < NF; i++)
+			if ($i == "limit")
+				opts = "\"limit\":" bytes($(i + 1))
+	}
+	$1 == "Sent" { st["bytes"] = $2; st["packets"] = $4; st["drops"] = $7 + 0 }
+	$1 == "backlog" { st["qlen"] = $3 + 0 }
+	$1 == "limit_drops" {
+		for (i = 1; i < NF; i += 2) {
+			if (!($i in xs))
+				xk[++nx] = $i
+			xs[$i] = bytes($(i + 1))
 		}
-		$1 == "Sent" { b = $2; p = $4; d = $7 + 0 }
-		$1 == "backlog" { q = $3 + 0 }
-		# The xstats line: "limit_drops N peak_backlog Nb ..." pairs.
-		$1 == "limit_drops" {
-			xs = ""
-			for (i = 1; i < NF; i += 2)
-				xs = xs (xs == "" ? "" : ",") "\"" $i "\":" bytes($(i + 1))
-		}
-		END { flush(); print "]" }'
+	}
+	END {
+		flush()
+		if (json) print "]"
+		else if (nvals) print line
+	}'
+
+# class_json NS DEV: the classes of DEV as a JSON array, one object per
+# class: {class, handle, options: {limit}, stats: {bytes, packets, drops,
+# qlen}, xstats: {limit_drops, peak_backlog, ...every xstats pair}}.
+class_json()
+{
+	tc -n "$1" -s class show dev "$2" | awk -v json=1 "$CLASS_AWK"
 }
 
 # class_stat NS DEV CLASSID KEY: one statistic of one sluice class.
 class_stat()
 {
-	class_json "$1" "$2" |
-		jq -r --arg h "$3" --arg k "$4" \
-			'.[] | select(.class == "sluice" and .handle == $h)
-			 | .stats[$k] // .xstats[$k]'
+	tc -n "$1" -s class show dev "$2" |
+		awk -v handle_want="$3" -v key="$4" "$CLASS_AWK"
 }
 
 # class_stats NS DEV KEY: KEY of every sluice class on one line, in class
@@ -325,14 +358,18 @@ class_stat()
 # a parent tbf's, are left out.
 class_stats()
 {
-	class_json "$1" "$2" |
-		jq -r --arg k "$3" \
-			'[.[] | select(.class == "sluice")
-			 | .stats[$k] // .xstats[$k] | tostring] | join(" ")'
+	tc -n "$1" -s class show dev "$2" | awk -v key="$3" "$CLASS_AWK"
 }
 
-# qdisc_json NS DEV: the root qdisc of DEV as JSON.
-qdisc_json()
+# qdisc_stat NS DEV KEY: one xstats value of DEV's root sluice qdisc, from
+# the "untagged N limit_drops N ..." line of "tc -s qdisc show" (no jq).
+qdisc_stat()
 {
-	tc -n "$1" -j -s qdisc show dev "$2" | jq -c '.[0]'
+	tc -n "$1" -s qdisc show dev "$2" | awk -v key="$3" '
+		/^qdisc / && ++n > 1 { exit }
+		$1 == "untagged" {
+			for (i = 1; i < NF; i += 2)
+				if ($i == key) { print $(i + 1); found = 1; exit }
+		}
+		END { if (!found) print "null" }'
 }

@@ -8,8 +8,10 @@
 #   selftests/run_tests.sh [TEST...]        TEST: sluice_foo or sluice_foo.sh
 #   TESTS="sluice_a sluice_b" selftests/run_tests.sh
 #
-# A script exits 0 (pass), 4 (skip) or anything else (fail); it gets
-# SLUICE_TEST_TIMEOUT seconds (default 600), and a timeout is a failure.
+# A script exits 0 (pass), 4 (skip) or anything else (fail).  It gets the
+# seconds its line in selftests/timeouts gives it (SLUICE_TEST_TIMEOUT, if
+# set, for every script), and a timeout is a failure that names the script
+# and how long it ran.
 # Lines a script prints that are not KTAP (stderr too) become diagnostics.
 # Exits 1 if any script failed.  Run it as root in the VM (selftests/vm/run)
 # or on a host that can load modules (selftests/vm/run --native).
@@ -17,9 +19,24 @@
 set -uo pipefail
 
 KSFT_SKIP=4
-TIMEOUT=${SLUICE_TEST_TIMEOUT:-600}
 
 cd "$(dirname "${BASH_SOURCE[0]}")" || exit 1
+
+# Each script's bound: "NAME SECONDS" lines of ./timeouts (kselftest keeps
+# its per-directory timeout in a settings file; ours is per script).
+declare -A BOUND=()
+while read -r name secs _; do
+	[[ $name == sluice_* && $secs =~ ^[1-9][0-9]*$ ]] && BOUND[$name]=$secs
+done < <(grep -v '^#' timeouts 2>/dev/null)
+
+# timeout_of NAME: the seconds NAME may run.
+timeout_of() {
+	if [[ -n ${SLUICE_TEST_TIMEOUT:-} ]]; then
+		echo "$SLUICE_TEST_TIMEOUT"
+	else
+		echo "${BOUND[$1]:-600}"
+	fi
+}
 
 # Test boundaries in the kernel log, so a splat can be traced to its test.
 kmsg() {
@@ -60,7 +77,7 @@ skip_reason() {
 
 # Runs one script nested at test number $1; returns 0 pass, 4 skip, 1 fail.
 run_one() {
-	local num=$1 name=$2 script=$2.sh raw rc problem reason start
+	local num=$1 name=$2 script=$2.sh raw rc problem reason start bound
 
 	echo "    KTAP version 1"
 	echo "    # Subtest: $name"
@@ -73,9 +90,10 @@ run_one() {
 	[[ -x $script ]] && cmd=("./$script")
 
 	raw=$(mktemp)
+	bound=$(timeout_of "$name")
 	kmsg "start $name"
 	start=$SECONDS
-	timeout -k 10 "$TIMEOUT" "${cmd[@]}" </dev/null 2>&1 | tee "$raw" | nest
+	timeout -k 10 "$bound" "${cmd[@]}" </dev/null 2>&1 | tee "$raw" | nest
 	rc=${PIPESTATUS[0]}
 	kmsg "end $name status $rc"
 	echo "    # $name: exit status $rc after $((SECONDS - start)) s"
@@ -97,7 +115,7 @@ run_one() {
 		echo "ok $num $name # SKIP ${reason:-exit status $KSFT_SKIP}"
 		return "$KSFT_SKIP" ;;
 	124|137)
-		echo "    # TIMEOUT: $name killed after $TIMEOUT s (SLUICE_TEST_TIMEOUT)"
+		echo "    # TIMEOUT: $name killed after $((SECONDS - start)) s (its bound: $bound s, selftests/timeouts)"
 		echo "not ok $num $name"
 		return 1 ;;
 	*)

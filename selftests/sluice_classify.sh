@@ -77,12 +77,14 @@ classify_pcp()
 	check_err $? "setup"
 	for v in {0..7}; do
 		counts[v]=$((v + 1))
-		send "$NS" a0 -v 10:$v -e $ETH_P_EXPERIMENTAL -c ${counts[v]} >/dev/null
-		check_err $? "send PCP $v"
 	done
+	for v in {0..7}; do
+		echo "-v 10:$v -e $ETH_P_EXPERIMENTAL -c ${counts[v]}"
+	done | send_batch "$NS" a0 >/dev/null
+	check_err $? "send PCP 0..7"
 	check_eq "$(class_stats "$NS" a0 packets)" \
 		"$(expect_counts map counts 4)" "packets per class"
-	check_eq "$(qdisc_json "$NS" a0 | jq .untagged)" 0 "untagged"
+	check_eq "$(qdisc_stat "$NS" a0 untagged)" 0 "untagged"
 }
 
 # The VLAN device puts the tag in skb metadata (veth offloads it), so
@@ -98,9 +100,9 @@ classify_pcp_offloaded()
 		ip -n "$NS" link set a0.10 up
 	check_err $? "VLAN device"
 	for v in {0..7}; do
-		send "$NS" a0.10 -p $v -e $ETH_P_EXPERIMENTAL -c $((v + 1)) >/dev/null
-		check_err $? "send priority $v"
-	done
+		echo "-p $v -e $ETH_P_EXPERIMENTAL -c $((v + 1))"
+	done | send_batch "$NS" a0.10 >/dev/null
+	check_err $? "send priority 0..7"
 	check_eq "$(class_stats "$NS" a0 packets)" "1 2 3 4 5 6 7 8" \
 		"packets per class"
 }
@@ -119,12 +121,14 @@ dscp_test()
 	map[0]=6 map[1]=6 map[2]=6 map[3]=6
 	for d in {0..63}; do
 		counts[d]=1
-		send "$NS" a0 $vlan "$flag" $d >/dev/null
-		check_err $? "send DSCP $d"
 	done
+	for d in {0..63}; do
+		echo "$vlan $flag $d"
+	done | send_batch "$NS" a0 >/dev/null
+	check_err $? "send DSCP 0..63"
 	check_eq "$(class_stats "$NS" a0 packets)" \
 		"$(expect_counts map counts 8)" "packets per class"
-	check_eq "$(qdisc_json "$NS" a0 | jq .untagged)" 0 "untagged"
+	check_eq "$(qdisc_stat "$NS" a0 untagged)" 0 "untagged"
 }
 
 classify_dscp_ipv4()
@@ -150,7 +154,7 @@ classify_dscp_under_labels()
 	dscp_test -4 "-L 3"
 	dscp_test -6 "-L 1"
 	send "$NS" a0 -m 0 -c 2 >/dev/null
-	check_eq "$(qdisc_json "$NS" a0 | jq .untagged)" 2 "MPLS over no IP: untagged"
+	check_eq "$(qdisc_stat "$NS" a0 untagged)" 2 "MPLS over no IP: untagged"
 }
 
 classify_mpls_tc()
@@ -161,9 +165,11 @@ classify_mpls_tc()
 	check_err $? "setup"
 	for t in {0..7}; do
 		counts[t]=$((t + 1))
-		send "$NS" a0 -m $t -c ${counts[t]} >/dev/null
-		check_err $? "send MPLS TC $t"
 	done
+	for t in {0..7}; do
+		echo "-m $t -c ${counts[t]}"
+	done | send_batch "$NS" a0 >/dev/null
+	check_err $? "send MPLS TC 0..7"
 	check_eq "$(class_stats "$NS" a0 packets)" \
 		"$(expect_counts map counts 4)" "packets per class"
 }
@@ -180,14 +186,19 @@ classify_priority()
 	map[15]=0
 	for p in {0..15}; do
 		counts[p]=1
-		send "$NS" a0 -p $p -e $ETH_P_EXPERIMENTAL >/dev/null
-		check_err $? "send priority $p"
 	done
-	send "$NS" a0 -p 1000 -e $ETH_P_EXPERIMENTAL -c 3 >/dev/null
+	for p in {0..15}; do
+		echo "-p $p -e $ETH_P_EXPERIMENTAL"
+	done | send_batch "$NS" a0 >/dev/null
+	check_err $? "send priority 0..15"
 	counts[8]=4
 	# 1:3 is class 2; 1:17 does not exist and goes to the default, 6.
-	send "$NS" a0 -p $((0x10003)) -e $ETH_P_EXPERIMENTAL -c 5 >/dev/null
-	send "$NS" a0 -p $((0x10011)) -e $ETH_P_EXPERIMENTAL -c 7 >/dev/null
+	send_batch "$NS" a0 >/dev/null <<-EOF
+	-p 1000 -e $ETH_P_EXPERIMENTAL -c 3
+	-p $((0x10003)) -e $ETH_P_EXPERIMENTAL -c 5
+	-p $((0x10011)) -e $ETH_P_EXPERIMENTAL -c 7
+	EOF
+	check_err $? "send priority 1000, 1:3, 1:17"
 	map[16]=2 counts[16]=5
 	map[17]=6 counts[17]=7
 	check_eq "$(class_stats "$NS" a0 packets)" \
@@ -212,7 +223,7 @@ classify_untagged()
 	check_err $? "change to mpls-tc"
 	send "$NS" a0 -6 46 -c 2 >/dev/null
 	check_eq "$(class_stats "$NS" a0 packets)" "0 3 5 2" "IPv6 under MPLS TC"
-	check_eq "$(qdisc_json "$NS" a0 | jq .untagged)" 10 "untagged"
+	check_eq "$(qdisc_stat "$NS" a0 untagged)" 10 "untagged"
 }
 
 tests_run

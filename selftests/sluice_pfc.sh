@@ -61,7 +61,7 @@ xstat()
 
 qstat()
 {
-	qdisc_json "$NS" a0 | jq -r ".$1"
+	qdisc_stat "$NS" a0 "$1"
 }
 
 # wait_sent CLASSID N TIMEOUT: wait until the class has sent N frames.

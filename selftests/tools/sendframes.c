@@ -8,6 +8,13 @@
  *              [-v VID:PCP] [-a SRCIP,DSTIP] [-x HEX] [-E ECN] [-T TTL]
  *              [-L LABELS] [-r RATE] [-t]
  *              (-4 DSCP | -6 DSCP | -m TC | -e ETHERTYPE)
+ *   sendframes -i DEV -B      frame specs on stdin, one a line
+ *
+ * -B (batch) reads lines of the options above but -i, e.g. "-4 46 -c 3",
+ * and sends each line's frames in turn on DEV, printing one result line
+ * per spec line: one process for what would be dozens (under the
+ * selftests' emulated CPU a process start costs about 0.1 s).  Blank
+ * lines and lines starting with # are skipped; -c 0 is refused there.
  *
  * -L puts LABELS MPLS label stack entries (labels 1000, 1001, ..., TC 0,
  * TTL 64, bottom of stack on the last) in front of a -4 or -6 payload, as
@@ -78,7 +85,8 @@ static void usage(FILE *f)
 		"usage: sendframes -i DEV [-c COUNT] [-s SIZE] [-d DSTMAC] [-p SKBPRIO]\n"
 		"                  [-v VID:PCP] [-a SRCIP,DSTIP] [-x HEX] [-E ECN] [-T TTL]\n"
 		"                  [-L LABELS] [-r RATE] [-t]\n"
-		"                  (-4 DSCP | -6 DSCP | -m TC | -e ETHERTYPE)\n");
+		"                  (-4 DSCP | -6 DSCP | -m TC | -e ETHERTYPE)\n"
+		"       sendframes -i DEV -B     (the options but -i, a line a spec, on stdin)\n");
 }
 
 static void die(const char *what)
@@ -150,12 +158,20 @@ static void set_payload(struct opts *o, enum payload p, unsigned long v)
 	o->value = v;
 }
 
-static void parse_args(struct opts *o, int argc, char **argv)
+/*
+ * Parses one spec.  In a batch line (dev given) -i and -B are not options
+ * and -c 0 is refused; *batch is set when the command line asks for -B.
+ */
+static void parse_args(struct opts *o, int argc, char **argv, const char *dev,
+		       bool *batch)
 {
+	const char *optstring = dev ? "c:s:d:p:v:a:x:E:T:L:r:t4:6:m:e:h" :
+				      "i:c:s:d:p:v:a:x:E:T:L:r:t4:6:m:e:hB";
 	char *colon;
 	int c;
 
 	memset(o, 0, sizeof(*o));
+	o->dev = dev;
 	o->count = 1;
 	o->size = 100;
 	o->skbprio = -1;
@@ -164,9 +180,11 @@ static void parse_args(struct opts *o, int argc, char **argv)
 	memset(o->dst, 0xff, ETH_ALEN);
 	inet_aton("198.18.0.1", &o->ip_src);
 	inet_aton("198.18.0.2", &o->ip_dst);
-	while ((c = getopt(argc, argv, "i:c:s:d:p:v:a:x:E:T:L:r:t4:6:m:e:h")) != -1) {
+	optind = 0;		/* glibc: start afresh for every batch line */
+	while ((c = getopt(argc, argv, optstring)) != -1) {
 		switch (c) {
 		case 'i': o->dev = optarg; break;
+		case 'B': *batch = true; break;
 		case 'c': o->count = number(optarg, 10000000, "count"); break;
 		case 's': o->size = number(optarg, MAX_FRAME, "size"); break;
 		case 'd': parse_mac(optarg, o->dst); break;
@@ -194,6 +212,11 @@ static void parse_args(struct opts *o, int argc, char **argv)
 		default: usage(stderr); exit(2);
 		}
 	}
+	if (batch && *batch) {
+		if (!o->dev || optind != argc || argc != 4)
+			die("-B takes only -i DEV");
+		return;
+	}
 	if (!o->dev || o->payload == P_NONE || optind != argc) {
 		usage(stderr);
 		exit(2);
@@ -202,6 +225,8 @@ static void parse_args(struct opts *o, int argc, char **argv)
 		die("-L needs -4 or -6");
 	if (!o->count && !o->rate)
 		die("-c 0 (until stopped) needs -r");
+	if (dev && !o->count)
+		die("-c 0 (until stopped) is not for a batch line");
 }
 
 static uint16_t ip_checksum(const uint8_t *p, size_t len)
@@ -318,50 +343,34 @@ static void pace(const struct opts *o, const struct timespec *t0,
 	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
 }
 
-int main(int argc, char **argv)
+/*
+ * Sends the frames of one spec on fd, bound to nothing: sll names the
+ * device, src is its MAC address.  Prints the result line; returns 0, or 1
+ * on a send error other than the qdisc's refusal.
+ */
+static int send_spec(int fd, const struct opts *o, const struct sockaddr_ll *sll,
+		     const uint8_t *src)
 {
 	static uint8_t frame[MAX_FRAME];
-	struct sockaddr_ll sll = { .sll_family = AF_PACKET };
-	struct ifreq ifr = { 0 };
 	unsigned long i, refused = 0;
-	struct sigaction sa = { .sa_handler = on_stop };
 	struct timespec t0, t1, start;
-	struct opts o;
+	int prio = o->skbprio >= 0 ? o->skbprio : 0;
 	size_t len;
-	int fd;
 
-	parse_args(&o, argc, argv);
-	fd = socket(AF_PACKET, SOCK_RAW, 0);
-	if (fd < 0)
-		die("socket(AF_PACKET): needs CAP_NET_RAW");
-	if (strlen(o.dev) >= IFNAMSIZ)
-		die("device name too long");
-	strcpy(ifr.ifr_name, o.dev);
-	if (ioctl(fd, SIOCGIFINDEX, &ifr) < 0)
-		die("no such device");
-	sll.sll_ifindex = ifr.ifr_ifindex;
-	if (ioctl(fd, SIOCGIFHWADDR, &ifr) < 0)
-		die("cannot read the device's MAC address");
-	if (o.skbprio >= 0) {
-		int prio = o.skbprio;
-
-		if (setsockopt(fd, SOL_SOCKET, SO_PRIORITY, &prio, sizeof(prio)))
-			die("SO_PRIORITY: needs CAP_NET_ADMIN above 6");
-	}
-	len = build(&o, (uint8_t *)ifr.ifr_hwaddr.sa_data, frame);
-	/* No SA_RESTART: a stop signal interrupts the pacing sleep. */
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	/* Set every time: a batch line without -p sends at priority 0. */
+	if (setsockopt(fd, SOL_SOCKET, SO_PRIORITY, &prio, sizeof(prio)))
+		die("SO_PRIORITY: needs CAP_NET_ADMIN above 6");
+	len = build(o, src, frame);
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
-	for (i = 0; (!o.count || i < o.count) && !stop; i++) {
-		if (o.rate) {
-			pace(&o, &start, i);
+	for (i = 0; (!o->count || i < o->count) && !stop; i++) {
+		if (o->rate) {
+			pace(o, &start, i);
 			if (stop)
 				break;
 		}
-		if (sendto(fd, frame, len, 0, (struct sockaddr *)&sll,
-			   sizeof(sll)) == (ssize_t)len)
+		if (sendto(fd, frame, len, 0, (const struct sockaddr *)sll,
+			   sizeof(*sll)) == (ssize_t)len)
 			continue;
 		if (errno == ENOBUFS) {
 			refused++;
@@ -374,10 +383,79 @@ int main(int argc, char **argv)
 		}
 	}
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
-	close(fd);
 	printf("sent=%lu refused=%lu", i - refused, refused);
-	if (o.cputime)
+	if (o->cputime)
 		printf(" cpu_ns=%lld", ts_ns(&t1) - ts_ns(&t0));
 	printf("\n");
 	return 0;
+}
+
+/* -B: a spec a line on stdin, each parsed as a command line would be. */
+static int send_batch(int fd, const char *dev, const struct sockaddr_ll *sll,
+		      const uint8_t *src)
+{
+	char line[1024], *argv[64], *tok;
+	unsigned long lineno = 0;
+	struct opts o;
+	int argc;
+
+	while (fgets(line, sizeof(line), stdin) && !stop) {
+		lineno++;
+		if (!strchr(line, '\n') && !feof(stdin)) {
+			fprintf(stderr, "sendframes: line %lu: longer than %zu bytes\n",
+				lineno, sizeof(line) - 2);
+			return 2;
+		}
+		argc = 0;
+		argv[argc++] = "sendframes";
+		for (tok = strtok(line, " \t\n"); tok; tok = strtok(NULL, " \t\n")) {
+			if (argc == 63) {
+				fprintf(stderr, "sendframes: line %lu: too many words\n", lineno);
+				return 2;
+			}
+			argv[argc++] = tok;
+		}
+		argv[argc] = NULL;
+		if (argc == 1 || argv[1][0] == '#')
+			continue;
+		parse_args(&o, argc, argv, dev, NULL);
+		if (send_spec(fd, &o, sll, src))
+			return 1;
+		fflush(stdout);
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct sockaddr_ll sll = { .sll_family = AF_PACKET };
+	struct sigaction sa = { .sa_handler = on_stop };
+	struct ifreq ifr = { 0 };
+	uint8_t src[ETH_ALEN];
+	bool batch = false;
+	struct opts o;
+	int fd, rc;
+
+	parse_args(&o, argc, argv, NULL, &batch);
+	fd = socket(AF_PACKET, SOCK_RAW, 0);
+	if (fd < 0)
+		die("socket(AF_PACKET): needs CAP_NET_RAW");
+	if (strlen(o.dev) >= IFNAMSIZ)
+		die("device name too long");
+	strcpy(ifr.ifr_name, o.dev);
+	if (ioctl(fd, SIOCGIFINDEX, &ifr) < 0)
+		die("no such device");
+	sll.sll_ifindex = ifr.ifr_ifindex;
+	if (ioctl(fd, SIOCGIFHWADDR, &ifr) < 0)
+		die("cannot read the device's MAC address");
+	memcpy(src, ifr.ifr_hwaddr.sa_data, ETH_ALEN);
+	/* No SA_RESTART: a stop signal interrupts the pacing sleep. */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if (batch)
+		rc = send_batch(fd, o.dev, &sll, src);
+	else
+		rc = send_spec(fd, &o, &sll, src);
+	close(fd);
+	return rc;
 }
