@@ -71,7 +71,8 @@ prepare:
 check: prepare
 	scripts/check $(CHECK_ARGS)
 
-unit: userspace
+unit:
+	$(BOOTSTRAP) --if-needed
 	$(MAKE) --no-print-directory -C userspace check
 
 selftests: prepare
@@ -95,21 +96,28 @@ bench: prepare
 # per-pair solve against LEMON's (userspace/bench; liblemon-dev).  On the
 # host, not part of make check; BENCH_ARGS="-n 200" for a quick run.
 bench-routing:
+	$(BOOTSTRAP) --if-needed
 	$(MAKE) -C userspace libsluice.a
 	$(MAKE) -C userspace/bench run
 
 # FC's Tables 1, 2 and 7, ours beside theirs (README.md, "Routing").
-reproduce-routing: userspace
+reproduce-routing:
+	$(BOOTSTRAP) --if-needed
+	$(MAKE) userspace
 	scripts/reproduce-routing
 
 # Tagger's priorities beside OpenSM's DFSSSP and LASH lanes on random
 # regular graphs (README.md, "Tagger").
-reproduce-tagger: userspace
+reproduce-tagger:
+	$(BOOTSTRAP) --if-needed
+	$(MAKE) userspace
 	scripts/reproduce-tagger
 
 # FC's Fig. 7 and Table 3's throughput, ours beside the paper's claims
 # (README.md, "Throughput"); REPRODUCE_ARGS=--quick for N <= 200.
-reproduce-throughput: userspace
+reproduce-throughput:
+	$(BOOTSTRAP) --if-needed
+	$(MAKE) userspace
 	scripts/reproduce-throughput $(REPRODUCE_ARGS)
 
 install: all
