@@ -59,25 +59,60 @@ setup()
 }
 
 # mapfile VAR: a new map file, readable by every user, filled from stdin.
+# The files of a test are in one directory of its own, made on the first
+# call and removed at the end of the test; bash writes them (mktemp, cat,
+# chmod and rm for each would be four process starts, each a tenth of a
+# second under TCG).
+MAPDIR=
+MAPN=0
 mapfile_new()
 {
 	local -n _f=$1
+	local text
 
-	_f=$(mktemp /tmp/sluice-genl.XXXXXX)
-	defer rm -f "$_f"
-	cat >"$_f"
-	chmod 0644 "$_f"
+	if [[ -z $MAPDIR ]]; then
+		MAPDIR=/tmp/sluice-genl.$BASHPID.$RANDOM
+		mkdir -m 0755 "$MAPDIR" || return 1
+		defer rm -rf "$MAPDIR"
+	fi
+	_f=$MAPDIR/map$((MAPN++))
+	IFS= read -rd '' text
+	(umask 022 && printf '%s' "$text" >"$_f")
+}
+
+# sw_settings JSON: "switch show -j" but the switch's counters, as jq -c
+# 'del(.stats)' prints it (sluicectl prints plain JSON, "stats" last),
+# without a jq start (a quarter of a second under TCG).
+sw_settings()
+{
+	if [[ $1 =~ ^(\{.*),\"stats\":\{[^{}]*\}\}$ ]]; then
+		echo "${BASH_REMATCH[1]}}"
+	else
+		echo "unexpected switch show -j: $1"
+	fi
 }
 
 # The switch's settings and map sizes (its counters left out).
 settings()
 {
-	sctl switch show -n "$1" -j | jq -c 'del(.stats)'
+	local js
+
+	js=$(sctl switch show -n "$1" -j)
+	sw_settings "$js"
+}
+
+# sw_gen JSON: the generation in "switch show -j" output.
+sw_gen()
+{
+	[[ $1 =~ \"generation\":([0-9]+)[,}] ]] && echo "${BASH_REMATCH[1]}"
 }
 
 gen()
 {
-	sctl switch show -n "$1" -j | jq -r .generation
+	local js
+
+	js=$(sctl switch show -n "$1" -j)
+	sw_gen "$js"
 }
 
 # ---------------------------------------------------------- permissions
@@ -98,22 +133,33 @@ as_nobody()
 		--clear-groups --inh-caps=-all "$@"
 }
 
-# refused WHO WHAT ARGS...: sluicectl ARGS run by WHO fails with EPERM.
-refused()
+# as_who WHO CMD... [-- CMD...]...: each command run by WHO, all of them
+# in one process tree (nsenter and uns, or ip and setpriv, would cost two
+# process starts, a fifth of a second under TCG, for each command).
+# Prints, NUL-terminated, each one's exit status and output (its stderr
+# too).
+as_who()
 {
-	local who=$1 what=$2 out rc
+	local who=$1
 
-	shift 2
-	out=$("$who" "$SLUICECTL" "$@" 2>&1)
-	rc=$?
-	check_eq "$rc" 1 "$who: exit status of sluicectl $*"
-	check_eq "$out" "sluicectl: $what: Operation not permitted" \
-		"$who: sluicectl $*"
+	shift
+	# shellcheck disable=SC2016 # expanded by the inner shell
+	"$who" bash -c '
+		while (($#)); do
+			cmd=()
+			while (($#)) && [[ $1 != -- ]]; do
+				cmd+=("$1")
+				shift
+			done
+			shift
+			out=$("${cmd[@]}" 2>&1)
+			printf "%s\0%s\0" $? "$out"
+		done' - "$@"
 }
 
 genl_permissions()
 {
-	local file settings0 maps0 stats0 who
+	local file settings0 maps0 stats0 who res
 
 	setup
 	check_err $? "setup"
@@ -137,18 +183,35 @@ genl_permissions()
 	end
 	EOF
 	for who in as_userns as_nobody; do
-		refused $who "switch set" switch set tag-source pcp
-		refused $who "map load" map load "$file"
-		refused $who "map flush" map flush
-		refused $who "switch set" switch set tag-source none
+		mapfile -d '' res < <(as_who $who \
+			"$SLUICECTL" switch set tag-source pcp -- \
+			"$SLUICECTL" map load "$file" -- \
+			"$SLUICECTL" map flush -- \
+			"$SLUICECTL" switch set tag-source none -- \
+			"$GENLRAW" -q map-load entry a0 in 0 0 -- \
+			"$SLUICECTL" switch show -j -- \
+			"$SLUICECTL" map show -- \
+			"$SLUICECTL" stats -j)
+		# Each write fails with EPERM.
+		check_eq "${res[0]}" 1 "$who: exit status of sluicectl switch set tag-source pcp"
+		check_eq "${res[1]}" "sluicectl: switch set: Operation not permitted" \
+			"$who: sluicectl switch set tag-source pcp"
+		check_eq "${res[2]}" 1 "$who: exit status of sluicectl map load $file"
+		check_eq "${res[3]}" "sluicectl: map load: Operation not permitted" \
+			"$who: sluicectl map load $file"
+		check_eq "${res[4]}" 1 "$who: exit status of sluicectl map flush"
+		check_eq "${res[5]}" "sluicectl: map flush: Operation not permitted" \
+			"$who: sluicectl map flush"
+		check_eq "${res[6]}" 1 "$who: exit status of sluicectl switch set tag-source none"
+		check_eq "${res[7]}" "sluicectl: switch set: Operation not permitted" \
+			"$who: sluicectl switch set tag-source none"
 		# The kernel says so, not sluicectl: a request that gets there.
-		check_eq "$($who "$GENLRAW" -q map-load entry a0 in 0 0)" \
-			"error: EPERM: Operation not permitted" "$who: genlraw map-load"
+		check_eq "${res[9]}" "error: EPERM: Operation not permitted" \
+			"$who: genlraw map-load"
 		# Reading is open to everyone in the namespace.
-		check_eq "$($who "$SLUICECTL" switch show -j | jq -c 'del(.stats)')" \
-			"$settings0" "$who: switch show"
-		check_eq "$($who "$SLUICECTL" map show)" "$maps0" "$who: map show"
-		check_eq "$($who "$SLUICECTL" stats -j)" "$stats0" "$who: stats"
+		check_eq "$(sw_settings "${res[11]}")" "$settings0" "$who: switch show"
+		check_eq "${res[13]}" "$maps0" "$who: map show"
+		check_eq "${res[15]}" "$stats0" "$who: stats"
 	done
 	check_eq "$(settings "$NS")" "$settings0" "settings after the refusals"
 	check_eq "$(sctl map show -n "$NS")" "$maps0" "maps after the refusals"
@@ -161,7 +224,7 @@ genl_permissions()
 # same commands that were refused above work there.
 genl_own_namespace()
 {
-	local file out
+	local file out res
 
 	mapfile_new file <<-EOF
 	sluice-maps 1
@@ -180,37 +243,43 @@ genl_own_namespace()
 		"$0" map flush &&
 		"$0" switch show -j' "$SLUICECTL" "$file" 2>&1)
 	check_err $? "commands in an own namespace: $out"
-	check_eq "$(echo "$out" | head -n 1 | jq -c '[.tag_source, .ports, .map_entries]')" \
+	# The first and the last line, from one jq.
+	mapfile -t res < <(jq -nRc '[inputs] |
+		(.[0] | fromjson | [.tag_source, .ports, .map_entries]),
+		(.[-1] | fromjson | [.tag_source, .map_entries])' <<<"$out")
+	check_eq "${res[0]}" \
 		'["dscp",1,{"in":1,"eg":1,"tag":1,"ports":1}]' "after the load"
-	check_eq "$(echo "$out" | tail -n 1 | jq -c '[.tag_source, .map_entries]')" \
+	check_eq "${res[1]}" \
 		'["dscp",{"in":0,"eg":0,"tag":0,"ports":0}]' "after the flush"
 }
 
 # ---------------------------------------------------------- rejections
 
 # rejects_cli "EXPECTED" ARGS...: sluicectl ARGS fails (status 1) printing
-# exactly EXPECTED, and the switch is as it was (generation included).
+# exactly EXPECTED, and the switch is as it was (generation included): as
+# $SW, its settings that the test read after its last change (a refusal
+# changes nothing, so one read serves a series of them).
 rejects_cli()
 {
-	local expected=$1 before out rc
+	local expected=$1 out rc
 
 	shift
-	before=$(settings "$NS")
 	out=$(sctl "$@" 2>&1)
 	rc=$?
 	check_eq "$rc" 1 "exit status of sluicectl $*"
 	check_eq "$out" "$expected" "sluicectl $*"
-	check_eq "$(settings "$NS")" "$before" "switch after sluicectl $*"
+	check_eq "$(settings "$NS")" "$SW" "switch after sluicectl $*"
 }
 
 genl_rejects_cli()
 {
-	local file gen0
+	local file gen0 SW
 
 	setup
 	check_err $? "setup"
 	sctl switch set -n "$NS" tag-source dscp
 	check_err $? "dscp"
+	SW=$(settings "$NS")
 
 	# A tag beyond the DSCP's 64 values: only the kernel knows the source.
 	mapfile_new file <<-EOF
@@ -239,18 +308,21 @@ genl_rejects_cli()
 	EOF
 	sctl map load -n "$NS" "$file" >/dev/null
 	check_err $? "load"
-	gen0=$(gen "$NS")
+	SW=$(settings "$NS")
+	gen0=$(sw_gen "$SW")
 	rejects_cli "sluicectl: map load: Stale file handle: sch_sluice: the maps changed since that generation" \
 		map load -n "$NS" "$file" --generation $((gen0 - 1))
 	sctl map load -n "$NS" "$file" --generation "$gen0" >/dev/null
 	check_err $? "load at the current generation"
-	check_eq "$(gen "$NS")" $((gen0 + 1)) "generation after a load"
+	SW=$(settings "$NS")
+	check_eq "$(sw_gen "$SW")" $((gen0 + 1)) "generation after a load"
 
 	# Tag entries are loaded: a TTL source would have to ignore them.
 	rejects_cli "sluicectl: switch set: Invalid argument: sch_sluice: map entry: a TTL tag source takes no tag entries" \
 		switch set -n "$NS" tag-source ip-ttl
 	sctl map flush -n "$NS" && sctl switch set -n "$NS" tag-source ip-ttl
 	check_err $? "ip-ttl without tag entries"
+	SW=$(settings "$NS")
 	rejects_cli "sluicectl: map load: Invalid argument: sch_sluice: map entry: a TTL tag source takes no tag entries: \"tag a0 8 16\"" \
 		map load -n "$NS" "$file"
 
@@ -281,39 +353,44 @@ genl_rejects_cli()
 		map load -n "$NS" "$file"
 }
 
+# The ifindex of a device, from "N: NAME..." (no jq).
 ifindex()
 {
-	ip -n "$NS" -j link show "$1" | jq -r '.[0].ifindex'
+	local out
+
+	out=$(ip -n "$NS" -o link show dev "$1") && echo "${out%%:*}"
 }
 
 # rejects "EXPECTED" GENLRAW-ARGS...: the request is refused with exactly
 # that errno and message ("ERRNO: MESSAGE"), and the switch is as it was
-# (generation included).
+# (generation included): as $SW and $MAPS, its settings and maps that the
+# test read after its last change (a refusal changes nothing, so one read
+# serves a series of them).
 rejects()
 {
-	local expected=$1 before maps out
+	local expected=$1 out
 
 	shift
-	before=$(settings "$NS")
-	maps=$(sctl map show -n "$NS")
-	out=$(ip netns exec "$NS" "$GENLRAW" -q "$@")
+	out=$("$GENLRAW" -N "$NS" -q "$@")
 	check_eq "$out" "error: $expected" "genlraw $*"
-	check_eq "$(settings "$NS")" "$before" "switch after genlraw $*"
-	check_eq "$(sctl map show -n "$NS")" "$maps" "maps after genlraw $*"
+	check_eq "$(settings "$NS")" "$SW" "switch after genlraw $*"
+	check_eq "$(sctl map show -n "$NS")" "$MAPS" "maps after genlraw $*"
 }
 
 genl_rejects_kernel()
 {
-	local a0 gen0 e
+	local a0 gen0 e SW MAPS
 
 	setup
 	check_err $? "setup"
 	a0=$(ifindex a0)
 	sctl switch set -n "$NS" tag-source dscp
 	check_err $? "dscp"
-	check_eq "$(ip netns exec "$NS" "$GENLRAW" -q map-load \
+	check_eq "$("$GENLRAW" -N "$NS" -q map-load \
 		entry a0 in 8 1 entry a0 tag 8 16)" ok "a good load"
-	gen0=$(gen "$NS")
+	SW=$(settings "$NS")
+	MAPS=$(sctl map show -n "$NS")
+	gen0=$(sw_gen "$SW")
 
 	# SWITCH_SET.  "[attribute N]": the kernel points at the request's
 	# attribute N (counted from 0).
@@ -369,10 +446,12 @@ genl_rejects_kernel()
 
 	# An eg entry is keyed by port and flag: eg and eg-out of one port
 	# and tag are two entries; GENERATION names the current one.
-	check_eq "$(ip netns exec "$NS" "$GENLRAW" -q map-load gen "$gen0" \
+	check_eq "$("$GENLRAW" -N "$NS" -q map-load gen "$gen0" \
 		entry a0 eg 1 1 entry a0 eg 1 2 out)" ok \
 		"eg and eg-out of one port and tag"
-	check_eq "$(gen "$NS")" $((gen0 + 1)) "generation after the good load"
+	SW=$(settings "$NS")
+	MAPS=$(sctl map show -n "$NS")
+	check_eq "$(sw_gen "$SW")" $((gen0 + 1)) "generation after the good load"
 
 	# Reads: a dump of a port that is not one, a do of a dump command.
 	rejects "ENODEV: sch_sluice: no port has this ifindex" \
@@ -395,12 +474,17 @@ events_wait()
 	return 1
 }
 
-# events_of FILE: the monitor's events, one [event, what] per event.
+# events_of FILE...: each monitor's events on a line, one [event, what]
+# per event (the {"monitoring":true} line left out); one jq for all.
 events_of()
 {
-	grep -v monitoring "$1" |
-		jq -c '[.event, .tag_source // .generation // .ifname]' |
-		paste -sd ' '
+	jq -nr '(reduce inputs as $e ({};
+		if $e | has("monitoring") then . else
+			.[input_filename] += [[$e.event,
+				$e.tag_source // $e.generation // $e.ifname]]
+		end)) as $ev
+		| $ARGS.positional[] | $ev[.] // [] | map(tojson) | join(" ")' \
+		"$@" --args "$@"
 }
 
 # Each change of the switch is one event, in order, to every monitor of
@@ -408,7 +492,7 @@ events_of()
 # namespace's.
 genl_events()
 {
-	local out out2 file pid pid2 gen0 expected
+	local out out2 file pid pid2 gen0 expected ev
 
 	setup
 	check_err $? "setup"
@@ -451,10 +535,10 @@ genl_events()
 	expected="[\"switch\",\"dscp\"] [\"maps\",$((gen0 + 1))]"
 	expected+=" [\"port-add\",\"b0\"] [\"port-del\",\"b0\"]"
 	expected+=" [\"maps\",$((gen0 + 2))] [\"switch\",\"none\"]"
-	log_info "events: $(events_of "$out")"
-	check_eq "$(events_of "$out")" "$expected" "events"
-	check_eq "$(events_of "$out2")" "$expected" \
-		"events seen without capabilities"
+	mapfile -t ev < <(events_of "$out" "$out2")
+	log_info "events: ${ev[0]}"
+	check_eq "${ev[0]}" "$expected" "events"
+	check_eq "${ev[1]}" "$expected" "events seen without capabilities"
 }
 
 # ---------------------------------------------------------------- dumps
@@ -486,9 +570,21 @@ normalized()
 	grep -v -e '^#' -e '^$' "$1" | LC_ALL=C sort
 }
 
+# dump_started PID FILE: wait until "genlraw -W FILE" (PID) has read the
+# first piece of its dump and created FILE; fails if it ends first.
+dump_started()
+{
+	local end=$((SECONDS + 30))
+
+	while [[ ! -e $2 ]]; do
+		kill -0 "$1" 2>/dev/null && ((SECONDS < end)) || return 1
+		sleep 0.05
+	done
+}
+
 genl_dump_large()
 {
-	local file shown again d t0 gen0 pid
+	local file shown again d t0 gen0 pid js sync
 
 	setup
 	check_err $? "setup"
@@ -498,23 +594,28 @@ genl_dump_large()
 	check_err $? "dummy devices"
 	sctl switch set -n "$NS" tag-source ip-ttl
 	check_err $? "ip-ttl"
-	mapfile_new file < <(large_table)
+	mapfile_new file </dev/null && large_table >"$file"
 	mapfile_new shown </dev/null
 	mapfile_new again </dev/null
 
-	t0=$(date +%s%N)
+	# Times from bash's clock (EPOCHREALTIME, in microseconds): no date.
+	t0=${EPOCHREALTIME/./}
 	sctl map load -n "$NS" "$file" >/dev/null
 	check_err $? "load of $((3 * NDEV * 256 + 256)) entries"
-	log_info "load of $((3 * NDEV * 256 + 256)) entries: $((($(date +%s%N) - t0) / 1000000)) ms"
-	check_eq "$(sctl switch show -n "$NS" -j | jq -c .map_entries)" \
+	log_info "load of $((3 * NDEV * 256 + 256)) entries: $(((${EPOCHREALTIME/./} - t0) / 1000)) ms"
+	# One switch show for the sizes (its "map_entries" object, what jq -c
+	# .map_entries prints of sluicectl's plain JSON) and the generation.
+	js=$(sctl switch show -n "$NS" -j)
+	[[ $js =~ \"map_entries\":(\{[^{}]*\}) ]]
+	check_eq "${BASH_REMATCH[1]}" \
 		"{\"in\":$(((NDEV + 1) * 256)),\"eg\":$((2 * NDEV * 256)),\"tag\":0,\"ports\":$((NDEV + 1))}" \
 		"map entries"
-	gen0=$(gen "$NS")
+	gen0=$(sw_gen "$js")
 
-	t0=$(date +%s%N)
+	t0=${EPOCHREALTIME/./}
 	sctl map show -n "$NS" >"$shown"
 	check_err $? "map show"
-	log_info "map show: $((($(date +%s%N) - t0) / 1000000)) ms"
+	log_info "map show: $(((${EPOCHREALTIME/./} - t0) / 1000)) ms"
 	check_eq "$(normalized "$shown" | md5sum)" "$(normalized "$file" | md5sum)" \
 		"map show against the file loaded"
 	check_eq "$(grep -c '^in d7 ' "$shown")" 256 "in entries of d7"
@@ -528,17 +629,22 @@ genl_dump_large()
 	check_eq "$(sctl map show -n "$NS" -j | jq '.entries | length')" \
 		$((3 * NDEV * 256 + 256)) "entries in map show -j"
 
-	# A dump read slowly, in small pieces, is consistent on its own and
-	# says so when a reload happened while it ran.
-	check_eq "$(ip netns exec "$NS" "$GENLRAW" -q -b 4096 map-get)" ok \
+	# A dump read in small pieces is consistent on its own and says so
+	# when a reload happened while it ran: genlraw -W stops after its
+	# first piece until the reload is done (no guess of how long a dump
+	# lasts: sleeps would cost seconds).
+	check_eq "$("$GENLRAW" -N "$NS" -q -b 4096 map-get)" ok \
 		"a dump in small pieces"
-	ip netns exec "$NS" "$GENLRAW" -q -b 4096 -w 50 map-get >"$again" &
+	sync=$MAPDIR/sync
+	"$GENLRAW" -N "$NS" -q -b 4096 -W "$sync" map-get >"$again" &
 	pid=$!
-	sleep 1
+	dump_started $pid "$sync"
+	check_err $? "the dump never stopped after its first piece"
 	sctl map load -n "$NS" "$shown" >/dev/null
 	check_err $? "load during a dump"
+	echo go >"$sync"
 	wait $pid
-	check_eq "$(cat "$again")" "ok intr" "a dump that spanned a reload"
+	check_eq "$(<"$again")" "ok intr" "a dump that spanned a reload"
 
 	# The same for the stats of the ports, when one more comes.
 	for ((d = 0; d < NDEV; d++)); do
@@ -547,15 +653,18 @@ genl_dump_large()
 	check_err $? "qdiscs on the dummy devices"
 	check_eq "$(sctl stats -n "$NS" -j | jq length)" $((NDEV + 1)) \
 		"ports in stats -j"
-	check_eq "$(ip netns exec "$NS" "$GENLRAW" -q -b 4096 stats-get)" ok \
+	check_eq "$("$GENLRAW" -N "$NS" -q -b 4096 stats-get)" ok \
 		"a stats dump in small pieces"
-	ip netns exec "$NS" "$GENLRAW" -q -b 4096 -w 400 stats-get >"$again" &
+	sync=$MAPDIR/sync2
+	"$GENLRAW" -N "$NS" -q -b 4096 -W "$sync" stats-get >"$again" &
 	pid=$!
-	sleep 1
+	dump_started $pid "$sync"
+	check_err $? "the stats dump never stopped after its first piece"
 	tc -n "$NS" qdisc add dev b0 root handle 1: sluice
 	check_err $? "a port during a dump"
+	echo go >"$sync"
 	wait $pid
-	check_eq "$(cat "$again")" "ok intr" "a stats dump that spanned a new port"
+	check_eq "$(<"$again")" "ok intr" "a stats dump that spanned a new port"
 	check_eq "$(sctl stats -n "$NS" -j | jq length)" $((NDEV + 2)) \
 		"ports in stats -j afterwards"
 }
@@ -564,7 +673,7 @@ genl_dump_large()
 # class (and priority), the numbers tc reads from the qdisc.
 genl_stats()
 {
-	local js d
+	local js d specs res one
 
 	setup
 	check_err $? "setup"
@@ -575,38 +684,48 @@ genl_stats()
 			rate 100mbit pfc 3,5 xoff 6000 &&
 		defer tc -n "$NS" qdisc del dev a2 root
 	check_err $? "ports"
+	# Each port's frames in one sendframes (send_batch): DSCP 0, 8, 24,
+	# 40 and 56, 1 to 8 frames.
 	for d in 0 8 24 40 56; do
-		send "$NS" a0 -4 $d -c $((d / 8 + 1)) >/dev/null &&
-			send "$NS" a1 -4 $d -c $((d / 8 + 1)) >/dev/null &&
-			send "$NS" a2 -4 $d -c $((d / 8 + 1)) >/dev/null
-		check_err $? "send DSCP $d"
+		specs+="-4 $d -c $((d / 8 + 1))"$'\n'
+	done
+	for d in a0 a1 a2; do
+		send_batch "$NS" $d <<<"$specs" >/dev/null
+		check_err $? "send on $d"
 	done
 
 	js=$(sctl stats -n "$NS" -j)
 	check_err $? "stats -j"
-	check_eq "$(echo "$js" | jq -c '[.[] | .ifname]')" '["a0","a1","a2"]' \
-		"ports, by ifindex"
-	for d in a0 a1 a2; do
-		check_eq "$(echo "$js" | jq -r --arg d $d \
-			'.[] | select(.ifname == $d) | [.prios[]
-			 | select(any(.flags[]; . == "class")) | .packets | tostring]
-			 | join(" ")')" \
-			"$(class_stats "$NS" $d packets)" "$d: packets per class"
+	one=$(sctl stats -n "$NS" -j a1)
+	check_err $? "stats -j a1"
+	# Every value the checks need, from one jq, a line each.
+	mapfile -t res < <(jq -nrc --argjson js "$js" --argjson one "$one" '
+		($js | [.[] | .ifname]),
+		(("a0", "a1", "a2") as $d | $js[] | select(.ifname == $d)
+		 | [.prios[] | select(any(.flags[]; . == "class")) | .packets
+		 | tostring] | join(" ")),
+		($js | [.[] | [.classes, .rate, .pfc, (.prios | length)]]),
+		($js | .[1].prios | map(.flags)),
+		($js | .[2].prios | map(.flags) | .[2:6]),
+		($one | [.[] | .ifname]),
+		($one | .[0]),
+		($js | .[1])')
+	check_eq "${res[0]}" '["a0","a1","a2"]' "ports, by ifindex"
+	for d in 0 1 2; do
+		check_eq "${res[d + 1]}" "$(class_stats "$NS" a$d packets)" \
+			"a$d: packets per class"
 	done
-	check_eq "$(echo "$js" | jq -c '[.[] | [.classes, .rate, .pfc, (.prios | length)]]')" \
-		'[[8,10000000,0,8],[4,0,0,8],[16,100000000,40,16]]' \
+	check_eq "${res[4]}" '[[8,10000000,0,8],[4,0,0,8],[16,100000000,40,16]]' \
 		"classes, rate, pfc and rows of each port"
 	# A port of 4 classes still has 8 ingress priorities.
-	check_eq "$(echo "$js" | jq -c '.[1].prios | map(.flags)')" \
+	check_eq "${res[5]}" \
 		'[["class"],["class"],["class"],["class"],[],[],[],[]]' \
 		"a1's rows"
-	check_eq "$(echo "$js" | jq -c '.[2].prios | map(.flags) | .[2:6]')" \
+	check_eq "${res[6]}" \
 		'[["class"],["class","lossless"],["class"],["class","lossless"]]' \
 		"a2's rows 2 to 5"
-	check_eq "$(sctl stats -n "$NS" -j a1 | jq -c '[.[] | .ifname]')" \
-		'["a1"]' "stats of one port"
-	check_eq "$(sctl stats -n "$NS" -j a1 | jq -c '.[0]')" \
-		"$(echo "$js" | jq -c '.[1]')" "stats of one port against all"
+	check_eq "${res[7]}" '["a1"]' "stats of one port"
+	check_eq "${res[8]}" "${res[9]}" "stats of one port against all"
 }
 
 # --------------------------------------------------------------- fuzz
