@@ -373,3 +373,82 @@ qdisc_stat()
 		}
 		END { if (!found) print "null" }'
 }
+
+# class_table NS DEV SPEC...: several statistics from one look at DEV's
+# classes (one tc, one awk; CLASS_AWK's reading of "tc -s class show"),
+# a line per SPEC: for KEY what "class_stats NS DEV KEY" prints, for
+# CLASSID/KEY (e.g. 1:7/qlen) what "class_stat NS DEV CLASSID KEY" prints,
+# an empty line where they print nothing.  Values read at one moment:
+#   { read -r pkts; read -r q6; } < <(class_table "$NS" dev packets 1:7/qlen)
+class_table()
+{
+	local ns=$1 dev=$2
+
+	shift 2
+	tc -n "$ns" -s class show dev "$dev" | awk -v specs="$*" '
+	function bytes(s,   n) {
+		n = s + 0
+		if (s ~ /Gb$/) return n * 1073741824
+		if (s ~ /Mb$/) return n * 1048576
+		if (s ~ /Kb$/) return n * 1024
+		return n
+	}
+	function flush(   i, v) {
+		if (cls == "sluice")
+			for (i = 1; i <= n; i++)
+				if (h[i] == "" || h[i] == handle) {
+					v = (k[i] in st) ? st[k[i]] : ((k[i] in xs) ? xs[k[i]] : "null")
+					out[i] = out[i] (cnt[i]++ ? " " : "") v
+				}
+		cls = ""
+	}
+	BEGIN {
+		n = split(specs, sp, " ")
+		for (i = 1; i <= n; i++) {
+			j = index(sp[i], "/")
+			h[i] = j ? substr(sp[i], 1, j - 1) : ""
+			k[i] = substr(sp[i], j + 1)
+		}
+	}
+	$1 == "class" {
+		flush()
+		cls = $2; handle = $3
+		split("", st); split("", xs)
+	}
+	$1 == "Sent" { st["bytes"] = $2; st["packets"] = $4; st["drops"] = $7 + 0 }
+	$1 == "backlog" { st["qlen"] = $3 + 0 }
+	$1 == "limit_drops" {
+		for (i = 1; i < NF; i += 2)
+			xs[$i] = bytes($(i + 1))
+	}
+	END {
+		flush()
+		for (i = 1; i <= n; i++)
+			print out[i]
+	}'
+}
+
+# links_wait_up NS DEV...: link_wait_up for several devices of NS, with
+# one tc a look for all of them (50 looks 0.1 s apart, as link_wait_up).
+links_wait_up()
+{
+	local ns=$1 i q kind handle word dev left
+	local -A noop
+
+	shift
+	for ((i = 0; i < 50; i++)); do
+		noop=()
+		while read -r q kind handle word dev _; do
+			[[ $q == qdisc && $kind == noop && $word == dev ]] &&
+				noop[$dev]=1
+		done < <(tc -n "$ns" qdisc show)
+		left=
+		for dev; do
+			[[ ${noop[$dev]} ]] && left+=" $dev"
+		done
+		[[ -z $left ]] && return 0
+		sleep 0.1
+	done
+	log_info "in $ns still not transmitting:$left"
+	return 1
+}

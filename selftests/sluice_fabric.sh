@@ -78,7 +78,9 @@ fabric_up()
 # routes TOPO ALGO [OPTIONS...]: a route file, its path printed.
 routes()
 {
-	local topo=$1 algo=$2 out=$TMP/$(basename "$1" .json).$2
+	local topo=$1 algo=$2 out=${1##*/}
+
+	out=$TMP/${out%.json}.$2
 
 	shift 2
 	sc route compute --topo "$topo" --algo "$algo" "$@" -o "$out" >/dev/null || return 1
@@ -91,15 +93,20 @@ load()
 	sc route load "$1" --name $NAME
 }
 
-# ping_all PAIRS [WHAT]: every host pair answers; logs the summary.
+# ping_all PAIRS [WHAT]: every host pair answers; logs the summary.  One
+# jq for the three values (its start costs a quarter second under TCG).
 ping_all()
 {
-	local out
+	local out rc v
 
 	out=$(sc fabric ping --name $NAME -j)
-	check_err $? "${2:+$2: }fabric ping: $(jq -c '{lost, lost_pairs: .lost_pairs[:5]}' <<<"$out")"
-	check_eq "$(jq .pairs <<<"$out")" "$1" "${2:+$2: }pairs pinged"
-	log_info "${2:+$2: }$(jq -r '"pinged \(.pairs) pairs: \(.received) of \(.sent) answered, rtt avg \(.rtt_ms.avg) ms"' <<<"$out")"
+	rc=$?
+	mapfile -t v < <(jq -r '({lost, lost_pairs: .lost_pairs[:5]} | tojson),
+		.pairs,
+		"pinged \(.pairs) pairs: \(.received) of \(.sent) answered, rtt avg \(.rtt_ms.avg) ms"' <<<"$out")
+	check_err $rc "${2:+$2: }fabric ping: ${v[0]}"
+	check_eq "${v[1]}" "$1" "${2:+$2: }pairs pinged"
+	log_info "${2:+$2: }${v[2]}"
 }
 
 fabric_fc_testbed()
@@ -197,15 +204,45 @@ recount()
 	' "$1" "$1" >"$1.new" && mv "$1.new" "$1"
 }
 
-# tx_counts: "NS/DEV packets" of every switch port and host eth0.
-tx_counts()
+# fabric_ns: the fabric's namespaces, one a line.
+fabric_ns()
 {
 	local ns
 
-	for ns in $(ip netns list | awk '{print $1}' | grep "^$NAME-"); do
-		ip -n "$ns" -s -j link show | jq -r --arg ns "$ns" \
-			'.[] | select(.ifname != "lo") | "\($ns)/\(.ifname) \(.stats64.tx.packets)"'
-	done | sort
+	ip netns list | while read -r ns _; do
+		[[ $ns == "$NAME-"* ]] && echo "$ns"
+	done
+}
+
+# ns_json CMD...: for each namespace read from stdin, its name as a JSON
+# string, then the JSON of "CMD -n NS ..." (e.g. ip -s -j link show): one
+# stream for one jq (ns_jq), not a jq a namespace.
+ns_json()
+{
+	local ns
+
+	while read -r ns; do
+		echo "\"$ns\""
+		"$1" -n "$ns" "${@:2}"
+	done
+}
+
+# ns_jq [JQ-OPTIONS...] FILTER: FILTER on each document of ns_json's
+# stream, with $ns its namespace's name.
+ns_jq()
+{
+	jq -n "${@:1:$#-1}" "foreach inputs as \$x (null;
+		if (\$x | type) == \"string\" then \$x else . end;
+		if (\$x | type) == \"string\" then empty
+		else . as \$ns | \$x | ${!#} end)"
+}
+
+# tx_counts: "NS/DEV packets" of every switch port and host eth0.
+tx_counts()
+{
+	fabric_ns | ns_json ip -s -j link show |
+		ns_jq -r '.[] | select(.ifname != "lo") | "\($ns)/\(.ifname) \(.stats64.tx.packets)"' |
+		sort
 }
 
 path_adherence()
@@ -270,9 +307,9 @@ reload_traffic()
 		loss=$(sed -n 's/.* \([0-9]*\) received.*/\1/p' "$TMP/p$i")
 		check_eq "$loss" "600" "pings answered (flow $i): $(grep transmitted "$TMP/p$i")"
 	done
-	drops=$(for ns in $(ip netns list | awk '{print $1}' | grep "^$NAME-"); do
-		tc -n "$ns" -s qdisc show | awk '/dropped/ { sub(",", "", $7); s += $7 } END { print s + 0 }'
-	done | awk '{ s += $1 } END { print s }')
+	drops=$(fabric_ns | while read -r ns; do
+		tc -n "$ns" -s qdisc show
+	done | awk '/dropped/ { sub(",", "", $7); s += $7 } END { print s + 0 }')
 	check_eq "$drops" "0" "qdisc drops"
 }
 
@@ -283,7 +320,6 @@ load_errors()
 	fabric_up "$TESTBED"
 	fc=$(routes "$TESTBED" fc) || { check_err 1 "route compute"; return; }
 	load "$fc" >/dev/null
-	before=$(for s in s1 s2 s3 s4; do ip -n $NAME-$s route show proto 177; ip -n $NAME-$s -f mpls route show; done)
 
 	# routes computed for another topology
 	sc topo gen jellyfish --switches 4 --inter-ports 3 --host-ports 1 -o "$TMP/jf4.json" >/dev/null
@@ -329,22 +365,19 @@ sluicectl: nothing loaded" "missing namespace"
 # qsnap NS...: every sluice qdisc's device and options, one line per NS.
 qsnap()
 {
-	local ns
-
-	for ns in "$@"; do
-		tc -n "$ns" -j qdisc show | jq -c --arg ns "$ns" \
-			'[.[] | select(.kind == "sluice") | {ns: $ns, dev, options}]'
-	done
+	(($#)) || return 0
+	printf '%s\n' "$@" | ns_json tc -j qdisc show |
+		ns_jq -c '[.[] | select(.kind == "sluice") | {ns: $ns, dev, options}]'
 }
 
 load_qdisc_options()
 {
-	local fc out sw hosts hbefore before after n
+	local fc out sw hosts hbefore before after n v
 
 	fabric_up "$TESTBED" --hosts-per-switch 1 --rate 100mbit
 	fc=$(routes "$TESTBED" fc) || { check_err 1 "route compute"; return; }
 	sw=$(for s in s1 s2 s3 s4; do echo $NAME-$s; done)
-	hosts=$(ip netns list | awk '{ print $1 }' | grep "^$NAME-" | grep -vx "$sw")
+	hosts=$(fabric_ns | grep -vx "$sw")
 	check_eq "$(wc -w <<<"$hosts")" "4" "host namespaces"
 	hbefore=$(qsnap $hosts)
 	n=$(qsnap $sw | jq -s '[.[][] | select(.dev | test("^[lh][0-9]+$"))] | length')
@@ -353,9 +386,12 @@ load_qdisc_options()
 	check_err $? "route load with qdisc options: $out"
 	log_info "$out"
 	check_eq "$(tail -n 1 <<<"$out")" "qdisc options: $n ports, $n changed" "first load"
-	out=$(qsnap $sw | jq -s -c '[.[][] | select(.dev | test("^[lh][0-9]+$")) | .options | {rate, pfc, xoff, xon, headroom}] | unique')
-	check_eq "$(jq -c '.[0] | {rate, pfc}' <<<"$out")" '{"rate":10000000,"pfc":[3]}' "switch ports: rate and pfc"
-	check_eq "$(jq length <<<"$out")" "1" "switch ports: all alike: $out"
+	# the switch ports' options, alike; the first's rate and pfc; how many
+	mapfile -t v < <(qsnap $sw | jq -s -c '[.[][] | select(.dev | test("^[lh][0-9]+$")) | .options | {rate, pfc, xoff, xon, headroom}] | unique |
+		., (.[0] | {rate, pfc}), length')
+	out=${v[0]}
+	check_eq "${v[1]}" '{"rate":10000000,"pfc":[3]}' "switch ports: rate and pfc"
+	check_eq "${v[2]}" "1" "switch ports: all alike: $out"
 	check_eq "$(qsnap $hosts)" "$hbefore" "host ports untouched"
 
 	out=$(sc route load "$fc" --name $NAME --rate 10mbit --pfc 3 --xoff 50Kb --xon 47Kb --headroom 20Kb 2>&1)
@@ -379,15 +415,15 @@ sluicectl: nothing changed: every switch holds the routes and qdisc options it h
 
 fc50_up()
 {
-	local topo=$TMP/fc50.json r out secs
+	local topo=$TMP/fc50.json r out secs v
 
 	sc topo gen fc --switches 50 --inter-ports 18 --layers 4 --host-ports 2 -o "$topo" >/dev/null
 	check_err $? "topo gen fc"
 	out=$(sc fabric up "$topo" --name $NAME --hosts-per-switch 2 -j -v)
 	check_err $? "fabric up: $out"
 	defer sc fabric down --name $NAME
-	secs=$(jq -r .seconds.total <<<"$out")
-	log_info "50 switches, 100 hosts, 450 links, 1100 qdiscs up in $secs s (limit $FC50_LIMIT s): $(jq -c .seconds <<<"$out")"
+	{ read -r secs; read -r v; } < <(jq -r -c '.seconds.total, .seconds' <<<"$out")
+	log_info "50 switches, 100 hosts, 450 links, 1100 qdiscs up in $secs s (limit $FC50_LIMIT s): $v"
 	check_eq "$(awk -v s="$secs" -v l="$FC50_LIMIT" 'BEGIN { print (s < l) }')" "1" "time to bring the fabric up"
 	r=$(routes "$topo" fc) || { check_err 1 "route compute"; return; }
 	out=$(load "$r")

@@ -47,7 +47,7 @@ ALL_TESTS="
 
 source "$(dirname "$0")/lib.sh"
 
-require_cmd tc ip jq tcpdump tshark
+require_cmd tc ip tcpdump
 sluice_load
 
 sluicectl_require
@@ -60,91 +60,195 @@ sctl()
 	"$SLUICECTL" "$@"
 }
 
+# ------------------------------------------------------------ topology
+#
+# A test first describes its namespaces, links, addresses, routes,
+# neighbours and ports (ns_add, sw_add, wire, ipc, neigh, port), then
+# topo_apply sets them all up: one ip batch in the root namespace creates
+# the namespaces (their sysctls run from it) and every veth pair in its
+# two namespaces, then one ip batch and one tc batch per namespace.  ip
+# and tc each take a tenth of a second to start under TCG, and a bounce
+# took seventy of them one by one.
+
+NSLIST=()		# the namespaces of the test, in order
+PORTNS=()		# the namespaces with ports, in order
+NSB=			# the root namespace's ip batch: namespaces
+LINKS=			# the root namespace's ip batch: veth pairs
+declare -A IPB		# NS: its ip batch
+declare -A TCB		# NS: its tc batch
+declare -A PORTS	# NS: its ports
+declare -A MACS		# NS/DEV: the MAC address wire gave DEV
+NMAC=0
+
+# ns_add VAR [SYSCTL=VALUE...]: netns_add's namespace at topo_apply
+# (named alike, loopback up, no IPv6 autoconfiguration), with the sysctls
+# given set in the same sysctl run; its name is in VAR now.
+ns_add()
+{
+	local -n _ns=$1
+
+	_ns=sluice-$1-$$-$RANDOM
+	shift
+	NSLIST+=("$_ns")
+	NSB+="netns add $_ns"$'\n'
+	# No IPv6 autoconfiguration: its solicitations would be counted.
+	NSB+="netns exec $_ns sysctl -qw net.ipv6.conf.all.disable_ipv6=1"
+	NSB+=" net.ipv6.conf.default.disable_ipv6=1 $*"$'\n'
+	IPB[$_ns]="link set lo up"$'\n'
+}
+
+# nss_del: deletes the namespaces of ns_add.
+nss_del()
+{
+	printf 'netns del %s\n' "${NSLIST[@]}" | ip -force -batch -
+}
+
 # sw_add VAR: a namespace that forwards IPv4, and lets a path turn back
 # (no reverse-path filter, no ICMP redirects).
 sw_add()
 {
-	local -n _sw=$1
-
-	netns_add "$1" || return 1
-	ip netns exec "$_sw" sysctl -qw net.ipv4.ip_forward=1 \
+	ns_add "$1" net.ipv4.ip_forward=1 \
 		net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.default.rp_filter=0 \
 		net.ipv4.conf.all.send_redirects=0 \
 		net.ipv4.conf.default.send_redirects=0
 }
 
+# ipc NS ARGS...: "ip -n NS ARGS" at topo_apply.
+ipc()
+{
+	local ns=$1
+
+	shift
+	IPB[$ns]+="$*"$'\n'
+}
+
 # wire NSA DEVA ADDRA NSB DEVB ADDRB: a veth pair between two namespaces,
-# with an address (CIDR, or - for none) on each end, up.
+# with an address (CIDR, or - for none) on each end, up.  Each end gets
+# its MAC address here (locally administered, 02:...), so that neigh
+# knows it before the pair exists.
 wire()
 {
-	local nsa=$1 deva=$2 addra=$3 nsb=$4 devb=$5 addrb=$6
+	local nsa=$1 deva=$2 addra=$3 nsb=$4 devb=$5 addrb=$6 ma mb
 
-	ip -n "$nsa" link add "$deva" type veth peer name "$devb" netns "$nsb" &&
-		ip -n "$nsa" link set "$deva" up &&
-		ip -n "$nsb" link set "$devb" up || return 1
+	printf -v ma '02:00:00:00:%02x:%02x' $((NMAC >> 8)) $((NMAC & 255))
+	printf -v mb '02:00:00:00:%02x:%02x' $(((NMAC + 1) >> 8)) $(((NMAC + 1) & 255))
+	NMAC=$((NMAC + 2))
+	MACS[$nsa/$deva]=$ma
+	MACS[$nsb/$devb]=$mb
+	LINKS+="link add $deva netns $nsa address $ma type veth"
+	LINKS+=" peer name $devb netns $nsb address $mb"$'\n'
+	ipc "$nsa" link set "$deva" up
+	ipc "$nsb" link set "$devb" up
 	if [[ $addra != - ]]; then
-		ip -n "$nsa" addr add "$addra" dev "$deva" || return 1
+		ipc "$nsa" addr add "$addra" dev "$deva"
 	fi
 	if [[ $addrb != - ]]; then
-		ip -n "$nsb" addr add "$addrb" dev "$devb" || return 1
+		ipc "$nsb" addr add "$addrb" dev "$devb"
 	fi
 }
 
+# mac NS DEV: DEV's MAC address: the one wire gave it, or else the one
+# "ip -br" shows (NAME STATE MAC FLAGS).
 mac()
 {
-	ip -n "$1" -j link show "$2" | jq -r '.[0].address'
+	local m=${MACS[$1/$2]}
+
+	[[ $m ]] || read -r _ _ m _ < <(ip -n "$1" -br link show "$2")
+	echo "$m"
 }
 
 # neigh NS IP DEV PEERNS PEERDEV: a permanent neighbour entry, so that no
 # ARP frame ever crosses a port (it would be counted as untagged).
 neigh()
 {
-	ip -n "$1" neigh add "$2" lladdr "$(mac "$4" "$5")" dev "$3" nud permanent
+	ipc "$1" neigh add "$2" lladdr "$(mac "$4" "$5")" dev "$3" nud permanent
 }
 
-# port NS DEV OPTIONS...: a sluice root qdisc, the port of a switch.
-# Frames held by a pause keep their namespace alive until the qdisc goes:
-# it is deleted first at teardown.
+# port NS DEV OPTIONS...: a sluice root qdisc, the port of a switch, at
+# topo_apply.  Frames held by a pause keep their namespace alive until the
+# qdisc goes: ports_del deletes them first at teardown.
 port()
 {
 	local ns=$1 dev=$2
 
 	shift 2
-	tc -n "$ns" qdisc add dev "$dev" root handle 1: sluice "$@" || return 1
-	defer tc -n "$ns" qdisc del dev "$dev" root
+	[[ ${TCB[$ns]} ]] || PORTNS+=("$ns")
+	TCB[$ns]+="qdisc add dev $dev root handle 1: sluice $*"$'\n'
+	PORTS[$ns]+=" $dev"
+}
+
+# ports_del NS DEV...: deletes the root qdiscs of the devices.
+ports_del()
+{
+	local ns=$1
+
+	shift
+	printf 'qdisc del dev %s root\n' "$@" | tc -n "$ns" -force -batch -
+}
+
+# topo_apply: what ns_add, wire, ipc, neigh and port described, in that
+# order: the namespaces and the veth pairs, then each namespace's links,
+# addresses, routes and neighbours, then the ports.  Fails at the first
+# command that fails.
+topo_apply()
+{
+	local ns
+
+	if [[ $NSB$LINKS ]]; then
+		((${#NSLIST[@]})) && defer nss_del
+		ip -batch - <<<"$NSB$LINKS" || return 1
+	fi
+	for ns in "${NSLIST[@]}"; do
+		ip -n "$ns" -batch - <<<"${IPB[$ns]}" || return 1
+	done
+	for ns in "${PORTNS[@]}"; do
+		# shellcheck disable=SC2086 # the ports' names
+		defer ports_del "$ns" ${PORTS[$ns]}
+		tc -n "$ns" -batch - <<<"${TCB[$ns]}" || return 1
+	done
 }
 
 # maps NS: loads the map file read from stdin into NS's switch.
 maps()
 {
-	local f rc
-
-	f=$(mktemp /tmp/sluice-maps.XXXXXX)
-	cat >"$f"
-	sctl map load -n "$1" "$f" >/dev/null
-	rc=$?
-	rm -f "$f"
-	return $rc
+	sctl map load -n "$1" - >/dev/null
 }
 
-# sw_stat NS KEY: a switch-wide value (generation, a counter) of NS's
-# switch, from "sluicectl switch show -j".
-sw_stat()
-{
-	sctl switch show -n "$1" -j |
-		jq -r --arg k "$2" 'first(.. | objects | select(has($k)) | .[$k])'
-}
-
-# sw_stats NS KEY...: several switch values on one line.
+# sw_stats NS KEY...: switch-wide values (generation, counters) of NS's
+# switch on one line, each the first of its name, as jq's
+# 'first(.. | objects | select(has(KEY)) | .[KEY])' would find it in
+# "sluicectl switch show -j".  Read from the text "switch show" prints,
+# the same names and values in the same order ("tag-source" is the JSON's
+# tag_source, "maps" its map_entries), with awk: a jq start costs a
+# quarter of a second under TCG.
 sw_stats()
 {
-	local ns=$1 k out=()
+	local ns=$1
 
 	shift
-	for k in "$@"; do
-		out+=("$(sw_stat "$ns" "$k")")
-	done
-	echo "${out[*]}"
+	sctl switch show -n "$ns" | awk -v keys="$*" '
+		# "tag-source S generation N ports N", "maps in N eg N tag N
+		# ports N", "tagged N untagged N ...": KEY VALUE pairs
+		{
+			for (i = ($1 == "maps") ? 2 : 1; i < NF; i += 2) {
+				k = $i
+				gsub("-", "_", k)
+				if (!(k in v))
+					v[k] = $(i + 1)
+			}
+		}
+		END {
+			n = split(keys, ks, " ")
+			for (i = 1; i <= n; i++)
+				printf "%s%s", (i > 1 ? " " : ""), ((ks[i] in v) ? v[ks[i]] : "")
+			print ""
+		}'
+}
+
+# sw_stat NS KEY: one switch-wide value.
+sw_stat()
+{
+	sw_stats "$1" "$2"
 }
 
 # prio_stats NS DEV KEY: an ingress value (ingress_peak, ingress_bytes,
@@ -169,24 +273,52 @@ wait_class()
 }
 
 # capture NS DEV: tcpdump of IPv4 on DEV into a new file, whose name is
-# left in PCAP; it runs until the test ends.
+# left in PCAP; it runs until the test ends.  Returns once tcpdump says it
+# is listening: it needs a moment under TCG before it captures, seconds on
+# a busy host.  --immediate-mode: each frame is written as it comes, not
+# with its buffer's block up to a second later.
 capture()
 {
+	local pid log line end
+
 	PCAP=$(mktemp /tmp/sluice-tagger.XXXXXX.pcap)
-	defer rm -f "$PCAP"
-	ip netns exec "$1" tcpdump -i "$2" -U -w "$PCAP" ip 2>/dev/null &
-	defer kill $!
-	# tcpdump needs a moment under TCG before it captures.
-	sleep 2
+	log=$PCAP.log
+	: >"$log"
+	defer rm -f "$PCAP" "$log"
+	ip netns exec "$1" tcpdump -i "$2" -U --immediate-mode -w "$PCAP" ip \
+		2>"$log" &
+	pid=$!
+	defer kill $pid
+	end=$((SECONDS + 30))
+	while ((SECONDS < end)) && kill -0 $pid 2>/dev/null; do
+		while read -r line; do
+			[[ $line == *"listening on $2"* ]] && return 0
+		done <"$log"
+		sleep 0.1
+	done
+	log_info "tcpdump on $2 is not listening: $(<"$log")"
+	return 1
 }
 
 # ip_fields PCAP: "TTL DSCP CHECKSUM-STATUS" of each IPv4 frame, counted
-# (uniq -c), the checksum verified by tshark (1 good, 0 bad).
+# (uniq -c), the header checksum verified by tcpdump -v (1 good, 0 bad, as
+# tshark's ip.checksum.status; 2, unverified, for a header cut short).
+# tcpdump, not tshark: under TCG tshark takes seven seconds to start.
 ip_fields()
 {
-	tshark -r "$1" -o ip.check_checksum:TRUE -Y ip -T fields \
-		-e ip.ttl -e ip.dsfield.dscp -e ip.checksum.status 2>/dev/null |
-		tr '\t' ' ' | sort | uniq -c | awk '{ print $2, $3, $4, "x" $1 }'
+	tcpdump -r "$1" -nn -v ip 2>/dev/null | awk '
+		function hex(s,   i, n) {
+			for (i = 1; i <= length(s); i++)
+				n = n * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+			return n
+		}
+		# "... IP (tos 0x40, ttl 61, ..., length 486[, bad cksum ...])"
+		match($0, / IP \(tos 0x[0-9a-f]+/) {
+			tos = hex(substr($0, RSTART + 11, RLENGTH - 11))
+			match($0, /, ttl [0-9]+/)
+			ttl = substr($0, RSTART + 6, RLENGTH - 6)
+			print ttl, int(tos / 4), /bad cksum/ ? 0 : /\[\|ip\]/ ? 2 : 1
+		}' | sort | uniq -c | awk '{ print $2, $3, $4, "x" $1 }'
 }
 
 # ------------------------------------------------------------- bounce
@@ -195,28 +327,29 @@ ip_fields()
 # routed, with their ports and maps.
 setup_bounce()
 {
-	sw_add S1 && sw_add S2 && sw_add S3 && netns_add H1 && netns_add H2 &&
-	wire "$H1" h1 10.1.1.1/24 "$S1" s1h1 10.1.1.254/24 &&
-	wire "$S1" s1s2 10.1.12.1/24 "$S2" s2s1 10.1.12.2/24 &&
-	wire "$S2" s2s3 10.1.23.2/24 "$S3" s3s2 10.1.23.3/24 &&
-	wire "$S2" s2h2 10.1.2.254/24 "$H2" h2 10.1.2.1/24 || return 1
+	sw_add S1; sw_add S2; sw_add S3; ns_add H1; ns_add H2
+	wire "$H1" h1 10.1.1.1/24 "$S1" s1h1 10.1.1.254/24
+	wire "$S1" s1s2 10.1.12.1/24 "$S2" s2s1 10.1.12.2/24
+	wire "$S2" s2s3 10.1.23.2/24 "$S3" s3s2 10.1.23.3/24
+	wire "$S2" s2h2 10.1.2.254/24 "$H2" h2 10.1.2.1/24
 
 	# S1 -> S2; S2 sends what came from S1 to S3, S3 returns it.
-	ip -n "$S1" route add 10.1.2.0/24 via 10.1.12.2 &&
-	ip -n "$S2" rule add iif s2s1 lookup 100 pref 100 &&
-	ip -n "$S2" route add 10.1.2.0/24 via 10.1.23.3 table 100 &&
-	ip -n "$S3" route add 10.1.2.0/24 via 10.1.23.2 &&
-	neigh "$S1" 10.1.12.2 s1s2 "$S2" s2s1 &&
-	neigh "$S2" 10.1.23.3 s2s3 "$S3" s3s2 &&
-	neigh "$S2" 10.1.2.1 s2h2 "$H2" h2 &&
-	neigh "$S3" 10.1.23.2 s3s2 "$S2" s2s3 || return 1
+	ipc "$S1" route add 10.1.2.0/24 via 10.1.12.2
+	ipc "$S2" rule add iif s2s1 lookup 100 pref 100
+	ipc "$S2" route add 10.1.2.0/24 via 10.1.23.3 table 100
+	ipc "$S3" route add 10.1.2.0/24 via 10.1.23.2
+	neigh "$S1" 10.1.12.2 s1s2 "$S2" s2s1
+	neigh "$S2" 10.1.23.3 s2s3 "$S3" s3s2
+	neigh "$S2" 10.1.2.1 s2h2 "$H2" h2
+	neigh "$S3" 10.1.23.2 s3s2 "$S2" s2s3
 
-	port "$S1" s1h1 tag pcp rate 10mbit &&
-	port "$S1" s1s2 tag pcp rate 10mbit &&
-	port "$S2" s2s1 tag pcp rate 10mbit &&
-	port "$S2" s2s3 tag pcp rate 10mbit "$@" &&
-	port "$S2" s2h2 tag pcp rate 1mbit &&
-	port "$S3" s3s2 tag pcp rate 10mbit || return 1
+	port "$S1" s1h1 tag pcp rate 10mbit
+	port "$S1" s1s2 tag pcp rate 10mbit
+	port "$S2" s2s1 tag pcp rate 10mbit
+	port "$S2" s2s3 tag pcp rate 10mbit "$@"
+	port "$S2" s2h2 tag pcp rate 1mbit
+	port "$S3" s3s2 tag pcp rate 10mbit
+	topo_apply || return 1
 
 	sctl switch set -n "$S1" tag-source dscp >/dev/null &&
 	sctl switch set -n "$S2" tag-source dscp >/dev/null &&
@@ -260,10 +393,9 @@ setup_bounce()
 	end
 	EOF
 
-	link_wait_up "$H1" h1 && link_wait_up "$S1" s1h1 &&
-	link_wait_up "$S1" s1s2 && link_wait_up "$S2" s2s1 &&
-	link_wait_up "$S2" s2s3 && link_wait_up "$S3" s3s2 &&
-	link_wait_up "$S2" s2h2 && link_wait_up "$H2" h2
+	links_wait_up "$H1" h1 && links_wait_up "$S1" s1h1 s1s2 &&
+	links_wait_up "$S2" s2s1 s2s3 s2h2 && links_wait_up "$S3" s3s2 &&
+	links_wait_up "$H2" h2
 }
 
 # send_flows N: H1 sends N frames of flow A, then N of flow B, to H2.
@@ -283,13 +415,15 @@ send_flows()
 # from S3 to the ingress priority S3 queued them in.
 tagger_bounce_retag()
 {
-	local h2pcap
+	local h2pcap pkts drops peak bytes
 
 	setup_bounce
 	check_err $? "setup"
 	capture "$H2" h2
+	check_err $? "capture at H2"
 	h2pcap=$PCAP
 	capture "$S3" s3s2
+	check_err $? "capture at S3"
 
 	send_flows 10
 	check_err $? "send"
@@ -303,10 +437,9 @@ tagger_bounce_retag()
 		"S2 towards S3"
 	check_eq "$(class_stats "$S3" s3s2 packets)" "0 0 0 0 10 10 0 0" \
 		"S3 back to S2"
-	check_eq "$(class_stats "$S2" s2h2 packets)" "0 0 0 0 0 10 10 0" \
-		"S2 towards H2"
-	check_eq "$(class_stats "$S2" s2h2 drops)" "0 0 0 0 0 0 0 0" \
-		"drops towards H2"
+	{ read -r pkts; read -r drops; } < <(class_table "$S2" s2h2 packets drops)
+	check_eq "$pkts" "0 0 0 0 0 10 10 0" "S2 towards H2"
+	check_eq "$drops" "0 0 0 0 0 0 0 0" "drops towards H2"
 
 	# On S3's link, both ways: in with TTL 62 and the old tags, out with
 	# TTL 61, flow A rewritten.  At H2 (TTL 60): four routing hops.
@@ -322,10 +455,10 @@ tagger_bounce_retag()
 	check_eq "$(prio_stats "$S2" s2s1 ingress_peak |
 		awk '{ print ($5 >= 500), ($6 >= 500), $1 + $2 + $3 + $4 + $7 + $8 }')" \
 		"1 1 0" "s2s1 ingress peaks (4 and 5 used, others zero)"
-	check_eq "$(prio_stats "$S2" s2s3 ingress_peak |
-		awk '{ print ($5 >= 500), ($6 >= 500), $1 + $2 + $3 + $4 + $7 + $8 }')" \
+	{ read -r peak; read -r bytes; } < <(class_table "$S2" s2s3 ingress_peak ingress_bytes)
+	check_eq "$(awk '{ print ($5 >= 500), ($6 >= 500), $1 + $2 + $3 + $4 + $7 + $8 }' <<<"$peak")" \
 		"1 1 0" "s2s3 ingress peaks (4 and 5 used, others zero)"
-	check_eq "$(prio_stats "$S2" s2s3 ingress_bytes)" "0 0 0 0 0 0 0 0" \
+	check_eq "$bytes" "0 0 0 0 0 0 0 0" \
 		"s2s3 ingress accounts after draining"
 
 	check_eq "$(sw_stats "$S3" tagged untagged in_miss eg_miss tag_miss retagged retag_failed class_invalid)" \
@@ -343,7 +476,7 @@ tagger_bounce_retag()
 # resumes, everything drains and S2 resumes S3.
 tagger_bounce_pause()
 {
-	local q6 sent3 q3 ingress
+	local q6 sent3 q3 ingress v
 
 	setup_bounce pfc 4 xoff 1500 xon 600 pause-time 10000
 	check_err $? "setup"
@@ -357,34 +490,40 @@ tagger_bounce_pause()
 	check_err $? "flow B did not get through while flow A was paused"
 	sleep 0.5
 
-	check_eq "$(class_stat "$S2" s2h2 1:7 paused)" 1 "class 6 paused"
-	check_eq "$(class_stat "$S2" s2h2 1:7 pfc_rx)" 1 "class 6 pfc_rx"
-	check_eq "$(class_stat "$S2" s2h2 1:6 paused)" 0 "class 5 paused"
-	check_eq "$(class_stats "$S2" s2h2 packets)" "0 0 0 0 0 10 0 0" \
-		"S2 towards H2 while 6 is paused"
-	q6=$(class_stat "$S2" s2h2 1:7 qlen)
-	ingress=$(prio_stats "$S2" s2s3 ingress_bytes)
-	sent3=$(class_stat "$S3" s3s2 1:5 packets)
-	q3=$(class_stat "$S3" s3s2 1:5 qlen)
+	# One look at each port's counters while flow A is held: S2's port
+	# to H2, S2's port from S3 (ingress), S3's port back to S2.
+	mapfile -t v < <(class_table "$S2" s2h2 1:7/paused 1:7/pfc_rx \
+		1:6/paused packets 1:7/qlen)
+	check_eq "${v[0]}" 1 "class 6 paused"
+	check_eq "${v[1]}" 1 "class 6 pfc_rx"
+	check_eq "${v[2]}" 0 "class 5 paused"
+	check_eq "${v[3]}" "0 0 0 0 0 10 0 0" "S2 towards H2 while 6 is paused"
+	q6=${v[4]}
+	mapfile -t ingress < <(class_table "$S2" s2s3 ingress_bytes \
+		ingress_peak 1:5/xoff_tx xoff_tx)
+	mapfile -t v < <(class_table "$S3" s3s2 1:5/packets 1:5/qlen \
+		1:6/packets 1:5/pfc_rx 1:6/pfc_rx)
+	sent3=${v[0]}
+	q3=${v[1]}
 	log_info "flow A: $q6 frames held at S2, $q3 at S3 (S3 sent $sent3)"
 	((q6 >= 3))
 	check_err $? "only $q6 frames of flow A queued at S2"
 	check_eq "$q6" "$sent3" "frames held at S2 = frames S3 sent"
 	check_eq "$((sent3 + q3))" 10 "flow A frames at S3, sent and held"
-	check_eq "$(class_stat "$S3" s3s2 1:6 packets)" 10 "flow B at S3"
+	check_eq "${v[2]}" 10 "flow B at S3"
 
 	# What S2 holds is charged to the priority S3 queued it in.
-	check_eq "$ingress" "0 0 0 0 $((q6 * FRAME)) 0 0 0" \
+	check_eq "${ingress[0]}" "0 0 0 0 $((q6 * FRAME)) 0 0 0" \
 		"s2s3 ingress accounts"
-	check_eq "$(prio_stats "$S2" s2s3 ingress_peak | awk '{ print $7 }')" 0 \
+	check_eq "$(awk '{ print $7 }' <<<"${ingress[1]}")" 0 \
 		"s2s3 ingress peak of priority 6"
-	(($(class_stat "$S2" s2s3 1:5 xoff_tx) >= 1))
+	((ingress[2] >= 1))
 	check_err $? "S2 sent no XOFF for priority 4 to S3"
-	check_eq "$(prio_stats "$S2" s2s3 xoff_tx | awk '{ $5 = "-"; print }')" \
+	check_eq "$(awk '{ $5 = "-"; print }' <<<"${ingress[3]}")" \
 		"0 0 0 0 - 0 0 0" "XOFF sent to S3 for priorities other than 4"
-	(($(class_stat "$S3" s3s2 1:5 pfc_rx) >= 1))
+	((v[3] >= 1))
 	check_err $? "S3's class 4 received no pause"
-	check_eq "$(class_stat "$S3" s3s2 1:6 pfc_rx)" 0 "S3's class 5 pfc_rx"
+	check_eq "${v[4]}" 0 "S3's class 5 pfc_rx"
 
 	send "$H2" h2 -d $PAUSE_DST -e 0x8808 \
 		-x "$(pfc_payload 0x40 0 0 0 0 0 0 0 0)" >/dev/null
@@ -393,9 +532,10 @@ tagger_bounce_pause()
 	sleep 0.5
 	check_eq "$(class_stats "$S2" s2h2 packets)" "0 0 0 0 0 10 10 0" \
 		"S2 towards H2 after the resume"
-	check_eq "$(prio_stats "$S2" s2s3 ingress_bytes)" "0 0 0 0 0 0 0 0" \
+	mapfile -t v < <(class_table "$S2" s2s3 ingress_bytes 1:5/xon_tx)
+	check_eq "${v[0]}" "0 0 0 0 0 0 0 0" \
 		"s2s3 ingress accounts after draining"
-	(($(class_stat "$S2" s2s3 1:5 xon_tx) >= 1))
+	((v[1] >= 1))
 	check_err $? "S2 never resumed priority 4 at S3"
 	check_eq "$(class_stat "$S3" s3s2 1:5 paused)" 0 "S3's class 4 paused"
 }
@@ -420,44 +560,44 @@ end"
 # arrived with TTL 62.
 tagger_ttl_hops()
 {
-	local ns d end
+	local ns d end pkts peak
 
-	sw_add S1 && sw_add S2 && sw_add S3 && netns_add HA && netns_add HB &&
-		netns_add HC && netns_add HD && netns_add HE &&
-	wire "$HA" ha 10.2.1.1/24 "$S1" s1ha 10.2.1.254/24 &&
-	wire "$S1" s1s2 10.2.12.1/24 "$S2" s2s1 10.2.12.2/24 &&
-	wire "$HB" hb 10.2.2.1/24 "$S2" s2hb 10.2.2.254/24 &&
-	wire "$S2" s2s3 10.2.23.2/24 "$S3" s3s2 10.2.23.3/24 &&
-	wire "$HC" hc 10.2.3.1/24 "$S3" s3hc 10.2.3.254/24 &&
-	wire "$S3" s3hd 10.2.4.254/24 "$HD" hd 10.2.4.1/24 &&
-	wire "$S2" s2he 10.2.5.254/24 "$HE" he0 10.2.5.1/24 &&
-	ip -n "$S1" route add 10.2.0.0/16 via 10.2.12.2 &&
-	ip -n "$S2" route add 10.2.4.0/24 via 10.2.23.3 &&
-	ip -n "$S2" rule add iif s2s1 to 10.2.5.0/24 lookup 100 pref 100 &&
-	ip -n "$S2" route add 10.2.5.0/24 via 10.2.23.3 table 100 &&
-	ip -n "$S3" route add 10.2.5.0/24 via 10.2.23.2 &&
-	neigh "$S1" 10.2.12.2 s1s2 "$S2" s2s1 &&
-	neigh "$S2" 10.2.23.3 s2s3 "$S3" s3s2 &&
-	neigh "$S2" 10.2.5.1 s2he "$HE" he0 &&
-	neigh "$S3" 10.2.23.2 s3s2 "$S2" s2s3 &&
+	sw_add S1; sw_add S2; sw_add S3
+	ns_add HA; ns_add HB; ns_add HC; ns_add HD; ns_add HE
+	wire "$HA" ha 10.2.1.1/24 "$S1" s1ha 10.2.1.254/24
+	wire "$S1" s1s2 10.2.12.1/24 "$S2" s2s1 10.2.12.2/24
+	wire "$HB" hb 10.2.2.1/24 "$S2" s2hb 10.2.2.254/24
+	wire "$S2" s2s3 10.2.23.2/24 "$S3" s3s2 10.2.23.3/24
+	wire "$HC" hc 10.2.3.1/24 "$S3" s3hc 10.2.3.254/24
+	wire "$S3" s3hd 10.2.4.254/24 "$HD" hd 10.2.4.1/24
+	wire "$S2" s2he 10.2.5.254/24 "$HE" he0 10.2.5.1/24
+	ipc "$S1" route add 10.2.0.0/16 via 10.2.12.2
+	ipc "$S2" route add 10.2.4.0/24 via 10.2.23.3
+	ipc "$S2" rule add iif s2s1 to 10.2.5.0/24 lookup 100 pref 100
+	ipc "$S2" route add 10.2.5.0/24 via 10.2.23.3 table 100
+	ipc "$S3" route add 10.2.5.0/24 via 10.2.23.2
+	neigh "$S1" 10.2.12.2 s1s2 "$S2" s2s1
+	neigh "$S2" 10.2.23.3 s2s3 "$S3" s3s2
+	neigh "$S2" 10.2.5.1 s2he "$HE" he0
+	neigh "$S3" 10.2.23.2 s3s2 "$S2" s2s3
 	neigh "$S3" 10.2.4.1 s3hd "$HD" hd
-	check_err $? "topology"
 	for d in "$S1 s1ha" "$S1 s1s2" "$S2 s2s1" "$S2 s2hb" "$S2 s2s3" \
 		 "$S2 s2he" "$S3 s3s2" "$S3 s3hc" "$S3 s3hd"; do
 		# shellcheck disable=SC2086 # "NS DEV"
 		port $d tag pcp default 7 rate 10mbit
-		check_err $? "port $d"
 	done
+	topo_apply
+	check_err $? "topology and ports"
 	for ns in "$S1" "$S2" "$S3"; do
 		sctl switch set -n "$ns" tag-source ip-ttl >/dev/null &&
 			maps "$ns" <<<"$TTL_MAPS"
 		check_err $? "maps of $ns"
 	done
-	for d in "$HA ha" "$HB hb" "$HC hc" "$S1 s1ha" "$S1 s1s2" \
-		 "$S2 s2s1" "$S2 s2hb" "$S2 s2s3" "$S2 s2he" "$S3 s3s2" \
-		 "$S3 s3hc" "$S3 s3hd" "$HD hd" "$HE he0"; do
-		# shellcheck disable=SC2086 # "NS DEV"
-		link_wait_up $d
+	for d in "$HA ha" "$HB hb" "$HC hc" "$S1 s1ha s1s2" \
+		 "$S2 s2s1 s2hb s2s3 s2he" "$S3 s3s2 s3hc s3hd" "$HD hd" \
+		 "$HE he0"; do
+		# shellcheck disable=SC2086 # "NS DEV..."
+		links_wait_up $d
 	done
 
 	send "$HA" ha -d "$(mac "$S1" s1ha)" -a 10.2.1.1,10.2.4.1 -4 0 \
@@ -482,13 +622,12 @@ tagger_ttl_hops()
 		"S2 towards S3 (HB's at 64, HA's at 63)"
 	check_eq "$(class_stats "$S3" s3hd packets)" "0 3 4 5 0 0 0 0" \
 		"S3 towards HD (HC's at 64, HB's at 63, HA's at 62)"
-	check_eq "$(class_stats "$S3" s3s2 packets)" "0 0 0 2 0 0 0 0" \
-		"S3 back to S2 (HA's to HE, at 62)"
+	{ read -r pkts; read -r peak; } < <(class_table "$S3" s3s2 packets ingress_peak)
+	check_eq "$pkts" "0 0 0 2 0 0 0 0" "S3 back to S2 (HA's to HE, at 62)"
 	check_eq "$(class_stats "$S2" s2he packets)" "0 0 0 0 2 0 0 0" \
 		"S2 towards HE (HA's at 61)"
 	# The ingress priorities follow the same maps, per in port.
-	check_eq "$(prio_stats "$S3" s3s2 ingress_peak |
-		awk '{ print $1 + $2 + $5 + $6 + $7 + $8, ($3 >= 500), ($4 >= 500) }')" \
+	check_eq "$(awk '{ print $1 + $2 + $5 + $6 + $7 + $8, ($3 >= 500), ($4 >= 500) }' <<<"$peak")" \
 		"0 1 1" "s3s2 ingress peaks (2 and 3 used, others zero)"
 	check_eq "$(prio_stats "$S3" s3hc ingress_peak |
 		awk '{ print $1 + $3 + $4 + $5 + $6 + $7 + $8, ($2 >= 500) }')" \
@@ -505,7 +644,7 @@ tagger_ttl_hops()
 tagger_ttl_local()
 {
 	netns_add NS && veth_add "$NS" a0 b0 &&
-		port "$NS" a0 tag pcp default 7 rate 100mbit &&
+		port "$NS" a0 tag pcp default 7 rate 100mbit && topo_apply &&
 		sctl switch set -n "$NS" tag-source ip-ttl >/dev/null
 	check_err $? "setup"
 	maps "$NS" <<-EOF
@@ -522,12 +661,15 @@ tagger_ttl_local()
 	EOF
 	check_err $? "maps"
 
-	send "$NS" a0 -4 0 -T 64 -c 1 >/dev/null &&
-	send "$NS" a0 -4 0 -T 63 -c 2 >/dev/null &&
-	send "$NS" a0 -6 0 -T 1 -c 3 >/dev/null &&
-	send "$NS" a0 -v 10:5 -4 0 -T 63 -c 4 >/dev/null &&
-	send "$NS" a0 -e 0x88b5 -c 2 >/dev/null &&
-	send "$NS" a0 -4 0 -T 10 -c 1 >/dev/null
+	# in order, in one sendframes
+	send_batch "$NS" a0 >/dev/null <<-EOF
+	-4 0 -T 64 -c 1
+	-4 0 -T 63 -c 2
+	-6 0 -T 1 -c 3
+	-v 10:5 -4 0 -T 63 -c 4
+	-e 0x88b5 -c 2
+	-4 0 -T 10 -c 1
+	EOF
 	check_err $? "send"
 	check_eq "$(class_stats "$NS" a0 packets)" "0 1 6 3 0 0 0 3" \
 		"packets per class"
@@ -538,8 +680,10 @@ tagger_ttl_local()
 
 	sctl switch set -n "$NS" tag-source mpls-ttl >/dev/null
 	check_err $? "mpls-ttl"
-	send "$NS" a0 -m 0 -T 63 -c 2 >/dev/null &&
-	send "$NS" a0 -4 0 -T 64 -c 1 >/dev/null
+	send_batch "$NS" a0 >/dev/null <<-EOF
+	-m 0 -T 63 -c 2
+	-4 0 -T 64 -c 1
+	EOF
 	check_err $? "send MPLS"
 	check_eq "$(class_stats "$NS" a0 packets)" "0 1 8 3 0 0 0 4" \
 		"packets per class under mpls-ttl"
@@ -563,19 +707,20 @@ end"
 
 setup_reload()
 {
-	sw_add S1 && sw_add S2 && netns_add H1 && netns_add H2 &&
-	wire "$H1" h1 10.3.1.1/24 "$S1" s1h1 10.3.1.254/24 &&
-	wire "$S1" s1s2 10.3.12.1/24 "$S2" s2s1 10.3.12.2/24 &&
-	wire "$S2" s2h2 10.3.2.254/24 "$H2" h2 10.3.2.1/24 &&
-	ip -n "$S1" route add 10.3.2.0/24 via 10.3.12.2 &&
-	neigh "$S1" 10.3.12.2 s1s2 "$S2" s2s1 &&
-	neigh "$S2" 10.3.2.1 s2h2 "$H2" h2 || return 1
+	sw_add S1; sw_add S2; ns_add H1; ns_add H2
+	wire "$H1" h1 10.3.1.1/24 "$S1" s1h1 10.3.1.254/24
+	wire "$S1" s1s2 10.3.12.1/24 "$S2" s2s1 10.3.12.2/24
+	wire "$S2" s2h2 10.3.2.254/24 "$H2" h2 10.3.2.1/24
+	ipc "$S1" route add 10.3.2.0/24 via 10.3.12.2
+	neigh "$S1" 10.3.12.2 s1s2 "$S2" s2s1
+	neigh "$S2" 10.3.2.1 s2h2 "$H2" h2
 	# S1's own DSCP map sends 8 to class 3: where a missing eg entry
 	# falls back to.
-	port "$S1" s1h1 tag pcp rate 10mbit &&
-	port "$S1" s1s2 tag pcp dscp-map 8:3 rate 10mbit &&
-	port "$S2" s2s1 tag pcp rate 10mbit &&
-	port "$S2" s2h2 tag pcp rate 10mbit &&
+	port "$S1" s1h1 tag pcp rate 10mbit
+	port "$S1" s1s2 tag pcp dscp-map 8:3 rate 10mbit
+	port "$S2" s2s1 tag pcp rate 10mbit
+	port "$S2" s2h2 tag pcp rate 10mbit
+	topo_apply &&
 	sctl switch set -n "$S1" tag-source dscp >/dev/null &&
 	sctl switch set -n "$S2" tag-source dscp >/dev/null &&
 	maps "$S1" <<<"$TABLE_A" || return 1
@@ -588,9 +733,8 @@ setup_reload()
 	eg s2s1 24 6
 	end
 	EOF
-	link_wait_up "$H1" h1 && link_wait_up "$S1" s1h1 &&
-	link_wait_up "$S1" s1s2 && link_wait_up "$S2" s2s1 &&
-	link_wait_up "$S2" s2h2 && link_wait_up "$H2" h2
+	links_wait_up "$H1" h1 && links_wait_up "$S1" s1h1 s1s2 &&
+	links_wait_up "$S2" s2s1 s2h2 && links_wait_up "$H2" h2
 }
 
 # reload_send ARGS...: H1 sends DSCP 8 frames to H2.
@@ -603,11 +747,11 @@ reload_send()
 # all.
 wait_total()
 {
-	local end=$((SECONDS + 10))
+	local end=$((SECONDS + 10)) p
 
 	while ((SECONDS < end)); do
-		(($(class_stats "$1" "$2" packets | tr ' ' '+') >= $3)) &&
-			return 0
+		p=$(class_stats "$1" "$2" packets)
+		((${p// /+} >= $3)) && return 0
 		sleep 0.1
 	done
 	return 1
@@ -617,10 +761,12 @@ wait_total()
 # table and tagged by the other would be counted in mismatching classes.
 check_same_split()
 {
-	local up down
+	local up down c
 
-	up=$(class_stats "$S1" s1s2 packets | awk '{ print $2, $3 }')
-	down=$(class_stats "$S2" s2h2 packets | awk '{ print $6, $7 }')
+	read -ra c < <(class_stats "$S1" s1s2 packets)
+	up="${c[1]} ${c[2]}"
+	read -ra c < <(class_stats "$S2" s2h2 packets)
+	down="${c[5]} ${c[6]}"
 	log_info "$1: classes 1 2 at S1: $up, classes 5 6 at S2: $down"
 	check_eq "$down" "$up" "$1: S2's classes 5 6 against S1's 1 2"
 }
