@@ -373,3 +373,36 @@ qdisc_stat()
 		}
 		END { if (!found) print "null" }'
 }
+
+# links_wait_up NS DEV...: link_wait_up for several devices of NS, with one
+# tc a poll for all of them (a process start costs ~70 ms under TCG).
+links_wait_up()
+{
+	local ns=$1 i kind dev waiting
+
+	shift
+	for ((i = 0; i < 50; i++)); do
+		waiting=
+		# "qdisc KIND HANDLE dev DEV ...", a line per qdisc.
+		while read -r _ kind _ _ dev _; do
+			[[ $kind == noop && " $* " == *" $dev "* ]] &&
+				waiting+=" $dev"
+		done < <(tc -n "$ns" qdisc show)
+		[[ -z $waiting ]] && return 0
+		sleep 0.1
+	done
+	log_info "$waiting in $ns still not transmitting"
+	return 1
+}
+
+# netns_veth VAR A B: netns_add VAR, then veth_add "${!VAR}" A B, with one
+# ip batch for the pair and one tc a poll for both ends.
+netns_veth()
+{
+	netns_add "$1" || return 1
+	ip -n "${!1}" -b - <<-EOF && links_wait_up "${!1}" "$2" "$3"
+		link add $2 type veth peer name $3
+		link set $2 up
+		link set $3 up
+	EOF
+}

@@ -28,8 +28,7 @@ BURST=20
 
 setup()
 {
-	netns_add NS || return 1
-	veth_add "$NS" a0 b0 &&
+	netns_veth NS a0 b0 &&
 		tc -n "$NS" qdisc add dev a0 root handle 1: sluice classes 1 \
 			rate 400kbit &&
 		defer tc -n "$NS" qdisc del dev a0 root &&

@@ -29,8 +29,7 @@ sluice_load
 
 setup()
 {
-	netns_add NS || return 1
-	veth_add "$NS" a0 b0
+	netns_veth NS a0 b0
 }
 
 # opts: the sluice options of a0's root qdisc as compact JSON.

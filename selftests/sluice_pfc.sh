@@ -46,8 +46,7 @@ pfc_to_a0()
 # alive until the pause ends: delete the qdisc first, which frees them.
 setup_rx()
 {
-	netns_add NS || return 1
-	veth_add "$NS" a0 b0 &&
+	netns_veth NS a0 b0 &&
 		tc -n "$NS" qdisc add dev a0 root handle 1: sluice \
 			rate "${RATE:-1mbit}" &&
 		defer tc -n "$NS" qdisc del dev a0 root

@@ -74,8 +74,7 @@ now_us()
 # setup_rx OPTIONS...: a0's root qdisc, 1 Mbit/s, with OPTIONS.
 setup_rx()
 {
-	netns_add NS || return 1
-	veth_add "$NS" a0 b0 &&
+	netns_veth NS a0 b0 &&
 		tc -n "$NS" qdisc add dev a0 root handle 1: sluice rate 1mbit "$@" &&
 		defer tc -n "$NS" qdisc del dev a0 root
 }
@@ -272,8 +271,7 @@ pfcwd_errors()
 {
 	local out before
 
-	netns_add NS || return
-	veth_add "$NS" a0 b0 &&
+	netns_veth NS a0 b0 &&
 		tc -n "$NS" qdisc add dev a0 root handle 1: sluice classes 4
 	check_err $? "setup"
 	tc_rejects "Error: sch_sluice: watchdog needs the link rate." \

@@ -43,8 +43,7 @@ captured_dscps()
 # an 802.3x pause, and tcpdump on b0 writing to $PCAP.
 setup()
 {
-	netns_add NS || return 1
-	veth_add "$NS" a0 b0 &&
+	netns_veth NS a0 b0 &&
 		tc -n "$NS" qdisc add dev a0 root handle 1: sluice classes "$1" \
 			tag dscp rate 400kbit &&
 		defer tc -n "$NS" qdisc del dev a0 root || return 1
