@@ -406,3 +406,64 @@ netns_veth()
 		link set $3 up
 	EOF
 }
+
+# class_read NS DEV: every statistic of every sluice class of DEV into the
+# array CS, keyed "CLASSID KEY" (e.g. "${CS[1:4 qlen]}"), the same values
+# as class_stat's (bytes packets drops qlen, then each xstats pair; the
+# plugin prints sizes exact, "5800b"), from one tc read by bash: one
+# process for all the checks on one state, all of them from the same
+# instant.  Fails if tc does.
+declare -A CS
+class_read()
+{
+	local -a w
+	local cls='' i rc=1
+
+	CS=()
+	while read -ra w; do
+		case ${w[0]} in
+		class)
+			cls=
+			[[ ${w[1]} == sluice ]] && cls=${w[2]} ;;
+		Sent)
+			[[ -n $cls ]] || continue
+			CS[$cls bytes]=${w[1]}
+			CS[$cls packets]=${w[3]}
+			CS[$cls drops]=${w[6]%,} ;;
+		backlog)
+			[[ -n $cls ]] && CS[$cls qlen]=${w[2]%p} ;;
+		limit_drops)
+			[[ -n $cls ]] || continue
+			for ((i = 0; i + 1 < ${#w[@]}; i += 2)); do
+				CS[$cls ${w[i]}]=${w[i + 1]%b}
+			done ;;
+		rc)
+			rc=${w[1]} ;;
+		esac
+	done < <(tc -n "$1" -s class show dev "$2"; echo "rc $?")
+	((rc == 0))
+}
+
+# tcpdump_start NS DEV FILE ARGS...: tcpdump -U -w FILE ARGS... on DEV in
+# NS, in the background, stopped by the running test's teardown; returns
+# once it captures.  tcpdump says "listening on" when its filter and FILE
+# are set up, just before its capture loop: waiting for that, up to 20 s,
+# rather than a fixed time, is both shorter and safe on a slow host.
+tcpdump_start()
+{
+	local ns=$1 dev=$2 file=$3 pid i
+
+	shift 3
+	ip netns exec "$ns" tcpdump -i "$dev" -U -w "$file" "$@" \
+		2>"$file.log" &
+	pid=$!
+	defer kill $pid
+	defer rm -f "$file.log"
+	for ((i = 0; i < 200; i++)); do
+		[[ $(<"$file.log") == *"listening on"* ]] && return 0
+		kill -0 $pid 2>/dev/null || break
+		sleep 0.1
+	done
+	log_info "tcpdump on $dev in $ns does not capture: $(<"$file.log")"
+	return 1
+}
