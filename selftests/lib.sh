@@ -454,6 +454,7 @@ tcpdump_start()
 	local ns=$1 dev=$2 file=$3 pid i
 
 	shift 3
+	: >"$file.log"	# there before the poll reads it
 	ip netns exec "$ns" tcpdump -i "$dev" -U -w "$file" "$@" \
 		2>"$file.log" &
 	pid=$!
