@@ -412,19 +412,23 @@ netns_veth()
 # as class_stat's (bytes packets drops qlen, then each xstats pair; the
 # plugin prints sizes exact, "5800b"), from one tc read by bash: one
 # process for all the checks on one state, all of them from the same
-# instant.  Fails if tc does.
+# instant.  CS_CLASSES lists the sluice classes in the qdisc's walk order.
+# Fails if tc does.
 declare -A CS
+CS_CLASSES=()
 class_read()
 {
 	local -a w
 	local cls='' i rc=1
 
 	CS=()
+	CS_CLASSES=()
 	while read -ra w; do
 		case ${w[0]} in
 		class)
 			cls=
-			[[ ${w[1]} == sluice ]] && cls=${w[2]} ;;
+			[[ ${w[1]} == sluice ]] && cls=${w[2]} &&
+				CS_CLASSES+=("$cls") ;;
 		Sent)
 			[[ -n $cls ]] || continue
 			CS[$cls bytes]=${w[1]}
@@ -467,4 +471,42 @@ tcpdump_start()
 	done
 	log_info "tcpdump on $dev in $ns does not capture: $(<"$file.log")"
 	return 1
+}
+
+# cs_line KEY: KEY of every class of the last class_read on one line, in
+# walk order, as class_stats prints it from a tc of its own.
+cs_line()
+{
+	local c line=()
+
+	for c in "${CS_CLASSES[@]}"; do
+		line+=("${CS[$c $1]-null}")
+	done
+	echo "${line[*]}"
+}
+
+# qdisc_read NS DEV: every xstats value of DEV's root sluice qdisc into
+# QS[KEY], as qdisc_stat reads one, from one tc read by bash.  Fails if tc
+# does.
+declare -A QS
+qdisc_read()
+{
+	local -a w
+	local i n=0 rc=1
+
+	QS=()
+	while read -ra w; do
+		case ${w[0]} in
+		qdisc)
+			n=$((n + 1)) ;;
+		untagged)
+			((n == 1)) || continue
+			for ((i = 0; i + 1 < ${#w[@]}; i += 2)); do
+				QS[${w[i]}]=${w[i + 1]}
+			done ;;
+		rc)
+			rc=${w[1]} ;;
+		esac
+	done < <(tc -n "$1" -s qdisc show dev "$2"; echo "rc $?")
+	((rc == 0))
 }
