@@ -58,7 +58,7 @@ wait_drained()
 
 	for ((i = 0; i < 100; i++)); do
 		class_read "$NS" a0 && [[ ${CS[1:1 qlen]} == 0 ]] && return 0
-		sleep 0.1
+		nap 0.1
 	done
 	return 1
 }

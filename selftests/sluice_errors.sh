@@ -63,7 +63,7 @@ rejects()
 
 	shift
 	before=${REJECTS_OPTS:-$(opts)}
-	out=$(ip netns exec "$NS" "$TCRAW" a0 "$@")
+	out=$("$TCRAW" -n "$NS" a0 "$@")
 	check_eq "$out" "error: $expected" "tcraw $*"
 	REJECTS_OPTS=$(opts)
 	check_eq "$REJECTS_OPTS" "$before" "options after a rejected $*"
@@ -97,7 +97,7 @@ errors_kernel_values()
 		qdisc-change 1: sluice u8 $DEFAULT_MAPS 16
 	# A rejected add creates nothing.
 	tc -n "$NS" qdisc del dev a0 root
-	out=$(ip netns exec "$NS" "$TCRAW" a0 qdisc-add 1: sluice u8 $CLASSES 0)
+	out=$("$TCRAW" -n "$NS" a0 qdisc-add 1: sluice u8 $CLASSES 0)
 	check_eq "$out" "error: sch_sluice: number of classes must be 1 to 16" \
 		"add with 0 classes"
 	# "qdisc KIND HANDLE ...": read by bash, no jq.

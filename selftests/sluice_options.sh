@@ -332,7 +332,7 @@ listening()
 			done 2>/dev/null <"/proc/$1/net/$f"
 		done
 		[[ -d /proc/$1 ]] || return 1
-		sleep 0.1
+		nap 0.1
 	done
 	return 1
 }

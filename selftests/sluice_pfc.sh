@@ -65,7 +65,7 @@ wait_sent()
 
 	for ((i = 0; i < $3 * 10; i++)); do
 		class_read "$NS" a0 && ((${CS[$1 packets]:-0} >= $2)) && return 0
-		sleep 0.1
+		nap 0.1
 	done
 	return 1
 }
@@ -248,7 +248,7 @@ pfc_tx_xoff_then_xon()
 	check_err $? "send"
 	for ((i = 0; i < 50; i++)); do
 		class_read "$SW" p2 && [[ ${CS[1:4 packets]} == 20 ]] && break
-		sleep 0.1
+		nap 0.1
 	done
 	sleep 0.5
 	# One read of each port for all its checks: p2, then p1.

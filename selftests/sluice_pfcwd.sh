@@ -131,7 +131,7 @@ wait_flag()
 	while (($(now_us) < end)); do
 		if has_flag "$1" "$2" "$3" "$4"; then want=yes; else want=no; fi
 		[[ $want == "$5" ]] && return 0
-		sleep 0.05
+		nap 0.05
 	done
 	return 1
 }
@@ -143,7 +143,7 @@ wait_pstat()
 
 	while (($(now_us) < end)); do
 		prio_read "$1" "$2" "$3" && ((P[$4] >= $5)) && return 0
-		sleep 0.05
+		nap 0.05
 	done
 	return 1
 }
@@ -180,7 +180,7 @@ monitor_start()
 	defer kill $!
 	for ((i = 0; i < 100; i++)); do
 		[[ $(<"$2") == *monitoring* ]] && return 0
-		sleep 0.1
+		nap 0.1
 	done
 	return 1
 }
@@ -203,7 +203,7 @@ wait_events()
 
 	while (($(now_us) < end)); do
 		(($(events "$1" "$2") >= $3)) && return 0
-		sleep 0.05
+		nap 0.05
 	done
 	return 1
 }
@@ -314,7 +314,7 @@ rejects()
 	local expected=$1 out
 
 	shift
-	out=$(ip netns exec "$NS" "$TCRAW" a0 "$@")
+	out=$("$TCRAW" -n "$NS" a0 "$@")
 	check_eq "$out" "error: $expected" "tcraw $*"
 }
 

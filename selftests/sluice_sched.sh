@@ -62,7 +62,7 @@ release_and_drain()
 	for ((i = 0; i < 100; i++)); do
 		q=$(class_stats "$NS" a0 qlen)
 		[[ -z ${q//[0 ]/} ]] && break	# all zero
-		sleep 0.1
+		nap 0.1
 	done
 	sleep 0.5
 }
