@@ -196,6 +196,9 @@ pfc_rx_paused_class_does_not_block()
 		-4 24 -s 1000 -c 20
 		-4 8 -s 1000 -c 50
 	EOF
+	# 50 frames at 50 a second take a second at least: no poll (a tc
+	# each) competes with the traffic measured meanwhile.
+	nap 1
 	wait_sent 1:2 50 10
 	check_err $? "class 1 did not send its 50 frames"
 	sleep 0.5
