@@ -219,20 +219,34 @@ netns_add()
 # permanent neighbour of SW (no ARP to count or to wait for).  No qdisc.
 h1_sw_h2()
 {
+	local mac1 mac2
+
 	netns_add H1 && netns_add SW && netns_add H2 || return
-	ip -n "$H1" link add h1 type veth peer name p1 netns "$SW" &&
-		ip -n "$H2" link add h2 type veth peer name p2 netns "$SW" &&
-		ip -n "$H1" link set h1 up && ip -n "$H2" link set h2 up &&
-		ip -n "$SW" link set p1 up && ip -n "$SW" link set p2 up &&
-		ip -n "$H1" addr add 198.18.1.1/24 dev h1 &&
-		ip -n "$SW" addr add 198.18.1.254/24 dev p1 &&
-		ip -n "$SW" addr add 198.18.2.254/24 dev p2 &&
-		ip -n "$H2" addr add 198.18.2.1/24 dev h2 &&
+	# An ip batch a namespace; MACs from the text ("link/ether MAC"), by
+	# bash: under TCG each process costs ~0.1 s, a jq ~0.3 s.
+	ip -n "$H1" -b - <<-EOF &&
+		link add h1 type veth peer name p1 netns $SW
+		link set h1 up
+		addr add 198.18.1.1/24 dev h1
+	EOF
+	ip -n "$H2" -b - <<-EOF &&
+		link add h2 type veth peer name p2 netns $SW
+		link set h2 up
+		addr add 198.18.2.1/24 dev h2
+	EOF
 		ip netns exec "$SW" sysctl -qw net.ipv4.ip_forward=1 &&
-		ip -n "$SW" neigh add 198.18.1.1 lladdr \
-			"$(ip -n "$H1" -j link show h1 | jq -r '.[0].address')" dev p1 &&
-		ip -n "$SW" neigh add 198.18.2.1 lladdr \
-			"$(ip -n "$H2" -j link show h2 | jq -r '.[0].address')" dev p2
+		[[ $(ip -n "$H1" link show h1) =~ link/ether\ ([0-9a-f:]+) ]] &&
+		mac1=${BASH_REMATCH[1]} &&
+		[[ $(ip -n "$H2" link show h2) =~ link/ether\ ([0-9a-f:]+) ]] &&
+		mac2=${BASH_REMATCH[1]} &&
+		ip -n "$SW" -b - <<-EOF
+			link set p1 up
+			link set p2 up
+			addr add 198.18.1.254/24 dev p1
+			addr add 198.18.2.254/24 dev p2
+			neigh add 198.18.1.1 lladdr $mac1 dev p1
+			neigh add 198.18.2.1 lladdr $mac2 dev p2
+		EOF
 }
 
 # link_wait_up NS DEV: wait until DEV transmits.  Until linkwatch sees the
@@ -428,27 +442,150 @@ class_table()
 	}'
 }
 
-# links_wait_up NS DEV...: link_wait_up for several devices of NS, with
-# one tc a look for all of them (50 looks 0.1 s apart, as link_wait_up).
+# links_wait_up NS DEV...: link_wait_up for several devices of NS, with one
+# tc a poll for all of them (a process start costs ~70 ms under TCG).
 links_wait_up()
 {
-	local ns=$1 i q kind handle word dev left
-	local -A noop
+	local ns=$1 i kind dev waiting
 
 	shift
 	for ((i = 0; i < 50; i++)); do
-		noop=()
-		while read -r q kind handle word dev _; do
-			[[ $q == qdisc && $kind == noop && $word == dev ]] &&
-				noop[$dev]=1
+		waiting=
+		# "qdisc KIND HANDLE dev DEV ...", a line per qdisc.
+		while read -r _ kind _ _ dev _; do
+			[[ $kind == noop && " $* " == *" $dev "* ]] &&
+				waiting+=" $dev"
 		done < <(tc -n "$ns" qdisc show)
-		left=
-		for dev; do
-			[[ ${noop[$dev]} ]] && left+=" $dev"
-		done
-		[[ -z $left ]] && return 0
-		sleep 0.1
+		[[ -z $waiting ]] && return 0
+		nap 0.1
 	done
-	log_info "in $ns still not transmitting:$left"
+	log_info "$waiting in $ns still not transmitting"
 	return 1
+}
+
+# netns_veth VAR A B: netns_add VAR, then veth_add "${!VAR}" A B, with one
+# ip batch for the pair and one tc a poll for both ends.
+netns_veth()
+{
+	netns_add "$1" || return 1
+	ip -n "${!1}" -b - <<-EOF && links_wait_up "${!1}" "$2" "$3"
+		link add $2 type veth peer name $3
+		link set $2 up
+		link set $3 up
+	EOF
+}
+
+# class_read NS DEV: every statistic of every sluice class of DEV into the
+# array CS, keyed "CLASSID KEY" (e.g. "${CS[1:4 qlen]}"), the same values
+# as class_stat's (bytes packets drops qlen, then each xstats pair; the
+# plugin prints sizes exact, "5800b"), from one tc read by bash: one
+# process for all the checks on one state, all of them from the same
+# instant.  CS_CLASSES lists the sluice classes in the qdisc's walk order.
+# Fails if tc does.
+declare -A CS
+CS_CLASSES=()
+class_read()
+{
+	local -a w
+	local cls='' i rc=1
+
+	CS=()
+	CS_CLASSES=()
+	while read -ra w; do
+		case ${w[0]} in
+		class)
+			cls=
+			[[ ${w[1]} == sluice ]] && cls=${w[2]} &&
+				CS_CLASSES+=("$cls") ;;
+		Sent)
+			[[ -n $cls ]] || continue
+			CS[$cls bytes]=${w[1]}
+			CS[$cls packets]=${w[3]}
+			CS[$cls drops]=${w[6]%,} ;;
+		backlog)
+			[[ -n $cls ]] && CS[$cls qlen]=${w[2]%p} ;;
+		limit_drops)
+			[[ -n $cls ]] || continue
+			for ((i = 0; i + 1 < ${#w[@]}; i += 2)); do
+				CS[$cls ${w[i]}]=${w[i + 1]%b}
+			done ;;
+		rc)
+			rc=${w[1]} ;;
+		esac
+	done < <(tc -n "$1" -s class show dev "$2"; echo "rc $?")
+	((rc == 0))
+}
+
+# tcpdump_start NS DEV FILE ARGS...: tcpdump -U -w FILE ARGS... on DEV in
+# NS, in the background, stopped by the running test's teardown; returns
+# once it captures.  tcpdump says "listening on" when its filter and FILE
+# are set up, just before its capture loop: waiting for that, up to 20 s,
+# rather than a fixed time, is both shorter and safe on a slow host.
+tcpdump_start()
+{
+	local ns=$1 dev=$2 file=$3 pid i
+
+	shift 3
+	: >"$file.log"	# there before the poll reads it
+	ip netns exec "$ns" tcpdump -i "$dev" -U -w "$file" "$@" \
+		2>"$file.log" &
+	pid=$!
+	defer kill $pid
+	defer rm -f "$file.log"
+	for ((i = 0; i < 200; i++)); do
+		[[ $(<"$file.log") == *"listening on"* ]] && return 0
+		kill -0 $pid 2>/dev/null || break
+		nap 0.1
+	done
+	log_info "tcpdump on $dev in $ns does not capture: $(<"$file.log")"
+	return 1
+}
+
+# cs_line KEY: KEY of every class of the last class_read on one line, in
+# walk order, as class_stats prints it from a tc of its own.
+cs_line()
+{
+	local c line=()
+
+	for c in "${CS_CLASSES[@]}"; do
+		line+=("${CS[$c $1]-null}")
+	done
+	echo "${line[*]}"
+}
+
+# qdisc_read NS DEV: every xstats value of DEV's root sluice qdisc into
+# QS[KEY], as qdisc_stat reads one, from one tc read by bash.  Fails if tc
+# does.
+declare -A QS
+qdisc_read()
+{
+	local -a w
+	local i n=0 rc=1
+
+	QS=()
+	while read -ra w; do
+		case ${w[0]} in
+		qdisc)
+			n=$((n + 1)) ;;
+		untagged)
+			((n == 1)) || continue
+			for ((i = 0; i + 1 < ${#w[@]}; i += 2)); do
+				QS[${w[i]}]=${w[i + 1]}
+			done ;;
+		rc)
+			rc=${w[1]} ;;
+		esac
+	done < <(tc -n "$1" -s qdisc show dev "$2"; echo "rc $?")
+	((rc == 0))
+}
+
+# nap SECONDS: sleep(1) without a process: a read that times out on a pipe
+# nobody writes to.  For polling loops, where a sleep's start (~36 ms of
+# the emulated CPU under TCG) is most of what a poll costs the guest, and
+# takes CPU from what the test measures.
+nap()
+{
+	[[ -n ${NAP_FD:-} ]] || exec {NAP_FD}<> <(:)
+	read -rt "$1" -u "$NAP_FD"
+	return 0
 }

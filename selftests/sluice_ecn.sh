@@ -28,8 +28,7 @@ BURST=20
 
 setup()
 {
-	netns_add NS || return 1
-	veth_add "$NS" a0 b0 &&
+	netns_veth NS a0 b0 &&
 		tc -n "$NS" qdisc add dev a0 root handle 1: sluice classes 1 \
 			rate 400kbit &&
 		defer tc -n "$NS" qdisc del dev a0 root &&
@@ -37,14 +36,12 @@ setup()
 			ecn $THRESHOLD
 }
 
-# capture_start: tcpdump on b0 into $PCAP.
+# capture_start FILTER: tcpdump on b0 into $PCAP, capturing on return.
 capture_start()
 {
 	PCAP=$(mktemp /tmp/ecn.XXXXXX.pcap)
 	defer rm -f "$PCAP"
-	ip netns exec "$NS" tcpdump -i b0 -U -w "$PCAP" "$1" 2>/dev/null &
-	defer kill $!
-	sleep 2
+	tcpdump_start "$NS" b0 "$PCAP" "$1"
 }
 
 # ecn_bits: the ECN field of each captured IP frame, in arrival order.
@@ -52,14 +49,16 @@ ecn_bits()
 {
 	tcpdump -r "$PCAP" -nn -v 2>/dev/null |
 		sed -n 's/.*\(tos\|class\) 0x\([0-9a-f]*\).*/\2/p' |
-		while read -r tc; do echo $((0x$tc & 3)); done | tr -d '\n'
+		while read -r tc; do printf %d $((0x$tc & 3)); done
 }
 
 wait_drained()
 {
-	for _ in $(seq 100); do
-		[[ "$(class_stat "$NS" a0 1:1 qlen)" == 0 ]] && return 0
-		sleep 0.1
+	local i
+
+	for ((i = 0; i < 100; i++)); do
+		class_read "$NS" a0 && [[ ${CS[1:1 qlen]} == 0 ]] && return 0
+		nap 0.1
 	done
 	return 1
 }
@@ -73,6 +72,7 @@ marks_test()
 	setup
 	check_err $? "setup"
 	capture_start "$2"
+	check_err $? "capture"
 	send "$NS" b0 -d 01:80:c2:00:00:01 -e 0x8808 -x 0001ffff >/dev/null
 	send "$NS" a0 "$1" 0 -E 2 -s 1000 -c $BURST >/dev/null
 	check_eq "$(class_stat "$NS" a0 1:1 qlen)" $BURST "burst held"
@@ -89,9 +89,10 @@ marks_test()
 	log_info "ECN field per frame (2 ECT, 3 CE): $bits"
 	# Unmarked while at most 3000 bytes were queued, marked after, and
 	# unmarked again once the queue is empty.
-	check_eq "$bits" "2222$(printf '3%.0s' $(seq 16))222" \
+	check_eq "$bits" "2222$(printf '3%.0s' {1..16})222" \
 		"ECN field per frame"
-	marked=$(echo -n "$bits" | tr -cd 3 | wc -c)
+	marked=${bits//[^3]/}	# tr -cd 3 | wc -c
+	marked=${#marked}
 	check_eq "$(class_stat "$NS" a0 1:1 ecn_marks)" "$marked" \
 		"ecn_marks counter"
 }
@@ -108,18 +109,21 @@ ecn_marks_above_threshold_ipv6()
 
 ecn_leaves_not_ect_alone()
 {
-	local bits
+	local bits zeros
 
 	setup
 	check_err $? "setup"
 	capture_start ip
+	check_err $? "capture"
 	send "$NS" a0 -4 0 -E 0 -s 1000 -c $BURST >/dev/null
 	wait_drained
 	sleep 0.5
 	bits=$(ecn_bits)
-	check_eq "$bits" "$(printf '0%.0s' $(seq $BURST))" "ECN field of not-ECT frames"
-	check_eq "$(class_stat "$NS" a0 1:1 ecn_marks)" 0 "ecn_marks counter"
-	(($(class_stat "$NS" a0 1:1 peak_backlog) > THRESHOLD))
+	printf -v zeros '%*s' $BURST ''
+	check_eq "$bits" "${zeros// /0}" "ECN field of not-ECT frames"
+	class_read "$NS" a0
+	check_eq "${CS[1:1 ecn_marks]}" 0 "ecn_marks counter"
+	((${CS[1:1 peak_backlog]:-0} > THRESHOLD))
 	check_err $? "the queue never passed the threshold"
 }
 

@@ -122,7 +122,7 @@ ns_add()
 		read -r comm <"/proc/$pid/comm" 2>/dev/null
 		[[ $comm == sleep ]] && break
 		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.1
+		nap 0.1
 	done
 	[[ $comm == sleep ]] || return 1
 	ANCHOR[$var]=$pid
@@ -140,7 +140,7 @@ ns_wait_up()
 		for ((i = 0; i < 50; i++)); do
 			read -r state <"/proc/${ANCHOR[$var]}/root/sys/class/net/$dev/operstate"
 			[[ $state == up ]] && break
-			sleep 0.1
+			nap 0.1
 		done
 		if [[ $state != up ]]; then
 			log_info "$dev in $var is $state"
@@ -385,7 +385,7 @@ wait_drained()
 			quiet=0
 		fi
 		((NOW - start >= tmo_us)) && break
-		sleep 0.25
+		nap 0.25
 	done
 	snapshot
 	return 1
@@ -444,7 +444,7 @@ wait_pids()
 			kill -0 "$p" 2>/dev/null && alive=1
 		done
 		((alive)) || return 0
-		sleep 0.25
+		nap 0.25
 	done
 	return 1
 }

@@ -46,17 +46,10 @@ pfc_to_a0()
 # alive until the pause ends: delete the qdisc first, which frees them.
 setup_rx()
 {
-	netns_add NS || return 1
-	veth_add "$NS" a0 b0 &&
+	netns_veth NS a0 b0 &&
 		tc -n "$NS" qdisc add dev a0 root handle 1: sluice \
 			rate "${RATE:-1mbit}" &&
 		defer tc -n "$NS" qdisc del dev a0 root
-}
-
-# xstat CLASSID KEY: one class counter of a0.
-xstat()
-{
-	class_stat "$NS" a0 "$1" "$2"
 }
 
 qstat()
@@ -65,13 +58,14 @@ qstat()
 }
 
 # wait_sent CLASSID N TIMEOUT: wait until the class has sent N frames.
+# Leaves the last read of a0's classes in CS (class_read).
 wait_sent()
 {
 	local i
 
 	for ((i = 0; i < $3 * 10; i++)); do
-		(($(xstat "$1" packets) >= $2)) && return 0
-		sleep 0.1
+		class_read "$NS" a0 && ((${CS[$1 packets]:-0} >= $2)) && return 0
+		nap 0.1
 	done
 	return 1
 }
@@ -86,25 +80,31 @@ pfc_rx_pauses_one_class()
 	setup_rx
 	check_err $? "setup"
 	pfc_to_a0 0x08 0 0 0 8000 0 0 0 0
-	send "$NS" a0 -4 24 -s 200 -c 5 >/dev/null
-	send "$NS" a0 -4 8 -s 200 -c 5 >/dev/null
+	# Both classes' frames from one sendframes (class 3's first).
+	send_batch "$NS" a0 >/dev/null <<-EOF
+		-4 24 -s 200 -c 5
+		-4 8 -s 200 -c 5
+	EOF
 	sleep 0.3
-	check_eq "$(xstat 1:2 packets)" 5 "class 1 sent"
-	check_eq "$(xstat 1:4 packets)" 0 "class 3 sent while paused"
-	check_eq "$(xstat 1:4 qlen)" 5 "class 3 queued"
-	check_eq "$(xstat 1:4 paused)" 1 "class 3 paused"
-	check_eq "$(xstat 1:2 paused)" 0 "class 1 paused"
+	# One read for the checks in the pause, well within it.
+	class_read "$NS" a0
+	check_eq "${CS[1:2 packets]}" 5 "class 1 sent"
+	check_eq "${CS[1:4 packets]}" 0 "class 3 sent while paused"
+	check_eq "${CS[1:4 qlen]}" 5 "class 3 queued"
+	check_eq "${CS[1:4 paused]}" 1 "class 3 paused"
+	check_eq "${CS[1:2 paused]}" 0 "class 1 paused"
 
 	wait_sent 1:4 5 10
 	check_err $? "class 3 never resumed"
-	paused_us=$(xstat 1:4 paused_us)
+	# From wait_sent's last read, once class 3 has sent its frames.
+	paused_us=${CS[1:4 paused_us]}
 	log_info "class 3 paused for $paused_us us, pause was $expect_us us"
 	# The pause ends on time: the watchdog wakes dequeue at expiry.
 	((paused_us >= expect_us && paused_us <= expect_us * 13 / 10))
 	check_err $? "paused $paused_us us for a $expect_us us pause"
-	check_eq "$(xstat 1:4 paused)" 0 "class 3 paused after expiry"
-	check_eq "$(xstat 1:4 pfc_rx)" 1 "class 3 pfc_rx"
-	check_eq "$(xstat 1:2 pfc_rx)" 0 "class 1 pfc_rx"
+	check_eq "${CS[1:4 paused]}" 0 "class 3 paused after expiry"
+	check_eq "${CS[1:4 pfc_rx]}" 1 "class 3 pfc_rx"
+	check_eq "${CS[1:2 pfc_rx]}" 0 "class 1 pfc_rx"
 	check_eq "$(qstat pfc_rx)" 1 "qdisc pfc_rx"
 }
 
@@ -115,12 +115,14 @@ pfc_rx_time_zero_resumes()
 	pfc_to_a0 0x08 0 0 0 65535 0 0 0 0
 	send "$NS" a0 -4 24 -s 200 -c 5 >/dev/null
 	sleep 0.3
-	check_eq "$(xstat 1:4 packets)" 0 "sent while paused"
+	class_read "$NS" a0
+	check_eq "${CS[1:4 packets]}" 0 "sent while paused"
 	pfc_to_a0 0x08 0 0 0 0 0 0 0 0
 	wait_sent 1:4 5 1
 	check_err $? "time 0 did not resume class 3 within 1 s"
-	check_eq "$(xstat 1:4 xon_rx)" 1 "xon_rx"
-	check_eq "$(xstat 1:4 paused)" 0 "paused"
+	# wait_sent's last read, class 3 resumed.
+	check_eq "${CS[1:4 xon_rx]}" 1 "xon_rx"
+	check_eq "${CS[1:4 paused]}" 0 "paused"
 }
 
 # 802.3x PAUSE (opcode 1) pauses every class.
@@ -129,12 +131,14 @@ pfc_rx_8023_pauses_all()
 	setup_rx
 	check_err $? "setup"
 	send "$NS" b0 -d $PAUSE_DST -e 0x8808 -x 00011f40 >/dev/null	# 8000
-	send "$NS" a0 -4 24 -s 200 -c 3 >/dev/null
-	send "$NS" a0 -4 0 -s 200 -c 3 >/dev/null
+	send_batch "$NS" a0 >/dev/null <<-EOF
+		-4 24 -s 200 -c 3
+		-4 0 -s 200 -c 3
+	EOF
 	sleep 0.3
-	check_eq "$(class_stats "$NS" a0 packets)" "0 0 0 0 0 0 0 0" \
-		"sent while paused"
-	check_eq "$(class_stats "$NS" a0 paused)" "1 1 1 1 1 1 1 1" "paused"
+	class_read "$NS" a0
+	check_eq "$(cs_line packets)" "0 0 0 0 0 0 0 0" "sent while paused"
+	check_eq "$(cs_line paused)" "1 1 1 1 1 1 1 1" "paused"
 	wait_sent 1:4 3 10 && wait_sent 1:1 3 1
 	check_err $? "classes did not resume after 8000 quanta"
 	check_eq "$(qstat pause_rx)" 1 "pause_rx"
@@ -153,10 +157,12 @@ pfc_rx_bad_frames_ignored()
 	send "$NS" a0 -4 24 -s 200 -c 3 >/dev/null
 	wait_sent 1:4 3 1
 	check_err $? "a bad frame paused class 3"
-	check_eq "$(qstat pause_malformed)" 1 "pause_malformed"
-	check_eq "$(qstat pause_untrusted)" 1 "pause_untrusted"
-	check_eq "$(qstat pfc_rx)" 0 "pfc_rx"
-	check_eq "$(class_stats "$NS" a0 paused)" "0 0 0 0 0 0 0 0" "paused"
+	qdisc_read "$NS" a0
+	check_eq "${QS[pause_malformed]}" 1 "pause_malformed"
+	check_eq "${QS[pause_untrusted]}" 1 "pause_untrusted"
+	check_eq "${QS[pfc_rx]}" 0 "pfc_rx"
+	class_read "$NS" a0
+	check_eq "$(cs_line paused)" "0 0 0 0 0 0 0 0" "paused"
 
 	tc -n "$NS" qdisc change dev a0 root sluice pause-rx on rate 0
 	check_err $? "rate 0"
@@ -183,21 +189,26 @@ pfc_rx_paused_class_does_not_block()
 	check_err $? "setup"
 	pcap=$(mktemp /tmp/pfc.XXXXXX.pcap)
 	defer rm -f "$pcap"
-	ip netns exec "$NS" tcpdump -i b0 -U -w "$pcap" ip 2>/dev/null &
-	defer kill $!
-	sleep 2
+	tcpdump_start "$NS" b0 "$pcap" ip
+	check_err $? "capture"
 	pfc_to_a0 0x08 0 0 0 65535 0 0 0 0
-	send "$NS" a0 -4 24 -s 1000 -c 20 >/dev/null
-	send "$NS" a0 -4 8 -s 1000 -c 50 >/dev/null
+	send_batch "$NS" a0 >/dev/null <<-EOF
+		-4 24 -s 1000 -c 20
+		-4 8 -s 1000 -c 50
+	EOF
+	# 50 frames at 50 a second take a second at least: no poll (a tc
+	# each) competes with the traffic measured meanwhile.
+	nap 1
 	wait_sent 1:2 50 10
 	check_err $? "class 1 did not send its 50 frames"
 	sleep 0.5
-	check_eq "$(xstat 1:4 packets)" 0 "class 3 sent while paused"
+	class_read "$NS" a0
+	check_eq "${CS[1:4 packets]}" 0 "class 3 sent while paused"
 
-	times=$(arrivals "$pcap" 8)
-	n=$(echo "$times" | wc -l)
-	first=$(echo "$times" | head -n 1)
-	last=$(echo "$times" | tail -n 1)
+	mapfile -t times < <(arrivals "$pcap" 8)
+	n=${#times[@]}
+	first=${times[0]}
+	last=${times[*]: -1}
 	check_eq "$n" 50 "class 1 frames captured"
 	# 49 frames of 1000 bytes after the first one, at the link's rate.
 	bps=$(awk -v a="$first" -v b="$last" 'BEGIN { printf "%d", 49 * 8000 / (b - a) }')
@@ -218,47 +229,57 @@ pfc_decoded()
 # refreshes it), and XON when fewer than 3000 remain.
 pfc_tx_xoff_then_xon()
 {
-	local pcap p1mac decoded
+	local pcap p1mac decoded line xon xoff p2drops i
 
 	h1_sw_h2 &&
 		tc -n "$SW" qdisc add dev p1 root handle 1: sluice rate 10mbit \
 			pfc 3 xoff 6000 xon 3000 pause-time 1000 &&
 		tc -n "$SW" qdisc add dev p2 root handle 1: sluice rate 1mbit &&
-		link_wait_up "$H1" h1 && link_wait_up "$SW" p1 &&
-		link_wait_up "$SW" p2 && link_wait_up "$H2" h2
+		links_wait_up "$H1" h1 && links_wait_up "$SW" p1 p2 &&
+		links_wait_up "$H2" h2
 	check_err $? "setup"
-	p1mac=$(ip -n "$SW" -j link show p1 | jq -r '.[0].address')
+	# "link/ether MAC brd ...", by bash rather than ip -j and a jq.
+	[[ $(ip -n "$SW" link show p1) =~ link/ether\ ([0-9a-f:]+) ]] &&
+		p1mac=${BASH_REMATCH[1]}
 
 	pcap=$(mktemp /tmp/pfc.XXXXXX.pcap)
 	defer rm -f "$pcap"
-	ip netns exec "$H1" tcpdump -i h1 -U -w "$pcap" ether proto 0x8808 \
-		2>/dev/null &
-	defer kill $!
-	sleep 2
+	tcpdump_start "$H1" h1 "$pcap" ether proto 0x8808
+	check_err $? "capture"
 	send "$H1" h1 -d "$p1mac" -a 198.18.1.1,198.18.2.1 -4 24 -s 1000 \
 		-c 20 >/dev/null
 	check_err $? "send"
-	for _ in $(seq 50); do
-		[[ "$(class_stat "$SW" p2 1:4 packets)" == 20 ]] && break
-		sleep 0.1
+	for ((i = 0; i < 50; i++)); do
+		class_read "$SW" p2 && [[ ${CS[1:4 packets]} == 20 ]] && break
+		nap 0.1
 	done
 	sleep 0.5
-	check_eq "$(class_stat "$SW" p2 1:4 packets)" 20 "forwarded"
-	check_eq "$(class_stat "$SW" p1 1:4 ingress_bytes)" 0 "account drained"
+	# One read of each port for all its checks: p2, then p1.
+	class_read "$SW" p2
+	check_eq "${CS[1:4 packets]}" 20 "forwarded"
+	p2drops=$(cs_line drops)
+	class_read "$SW" p1
+	check_eq "${CS[1:4 ingress_bytes]}" 0 "account drained"
 
-	decoded=$(pfc_decoded "$pcap")
-	log_info "PFC frames (enable vector, class 3 time): $(echo $decoded)"
-	echo "$decoded" | head -n 1 | grep -qx $'0x0008\t1000'
+	# A line per frame, "ENABLE<tab>TIME".
+	mapfile -t decoded < <(pfc_decoded "$pcap")
+	log_info "PFC frames (enable vector, class 3 time): $(echo ${decoded[*]})"
+	[[ ${decoded[0]} == $'0x0008\t1000' ]]
 	check_err $? "first frame is not XOFF for priority 3 with 1000 quanta"
-	echo "$decoded" | tail -n 1 | grep -qx $'0x0008\t0'
+	[[ ${decoded[*]: -1} == $'0x0008\t0' ]]
 	check_err $? "last frame is not XON for priority 3"
-	check_eq "$(echo "$decoded" | grep -c $'\t0$')" 1 "XON frames"
-	check_eq "$(class_stat "$SW" p1 1:4 xon_tx)" 1 "xon_tx counter"
-	check_eq "$(class_stat "$SW" p1 1:4 xoff_tx)" \
-		"$(echo "$decoded" | grep -c $'\t1000$')" "xoff_tx counter"
-	(($(class_stat "$SW" p1 1:4 ingress_peak) >= 6000))
+	# grep -c $'\t0$' and $'\t1000$'.
+	xon=0 xoff=0
+	for line in "${decoded[@]}"; do
+		[[ $line == *$'\t0' ]] && xon=$((xon + 1))
+		[[ $line == *$'\t1000' ]] && xoff=$((xoff + 1))
+	done
+	check_eq "$xon" 1 "XON frames"
+	check_eq "${CS[1:4 xon_tx]}" 1 "xon_tx counter"
+	check_eq "${CS[1:4 xoff_tx]}" "$xoff" "xoff_tx counter"
+	((${CS[1:4 ingress_peak]:-0} >= 6000))
 	check_err $? "ingress peak below xoff"
-	check_eq "$(class_stats "$SW" p2 drops)" "0 0 0 0 0 0 0 0" "drops at p2"
+	check_eq "$p2drops" "0 0 0 0 0 0 0 0" "drops at p2"
 }
 
 tests_run

@@ -74,32 +74,52 @@ now_us()
 # setup_rx OPTIONS...: a0's root qdisc, 1 Mbit/s, with OPTIONS.
 setup_rx()
 {
-	netns_add NS || return 1
-	veth_add "$NS" a0 b0 &&
+	netns_veth NS a0 b0 &&
 		tc -n "$NS" qdisc add dev a0 root handle 1: sluice rate 1mbit "$@" &&
 		defer tc -n "$NS" qdisc del dev a0 root
 }
 
+# opts: the options object of a0's root qdisc, as tc prints it in JSON
+# (compact, keys in a fixed order), cut out of the document by bash: the
+# options are compared as they are, and a jq, which costs a quarter second
+# under TCG, reads values from them once a state.  Without -s the options
+# are the qdisc's last member.
 opts()
 {
-	tc -n "$NS" -j qdisc show dev a0 | jq -c '.[0].options'
+	local json
+
+	json=$(tc -n "$NS" -j qdisc show dev a0) || return
+	json=${json#*\"options\":}
+	echo "${json%\}\]}"
 }
 
-# pstat NS DEV PRIO JQ: JQ of PRIO's row in sluicectl stats -j.
-pstat()
-{
-	"$SLUICECTL" stats -n "$1" -j "$2" | jq -r ".[0].prios[$3] | $4"
-}
+declare -A P
 
-# pflags NS DEV PRIO: PRIO's flags, comma separated.
-pflags()
+# prio_read NS DEV PRIO: PRIO's row of "sluicectl stats" into P, by bash
+# (the text has every field of the JSON: "prio 3 flags class,watched
+# packets 0 ..."): P[flags] comma separated, empty for none as in the
+# JSON's list, and P[KEY] for each counter.  One process, where the JSON
+# took a jq more.  Fails if there is no such row.
+prio_read()
 {
-	"$SLUICECTL" stats -n "$1" -j "$2" | jq -r ".[0].prios[$3].flags | join(\",\")"
+	local -a w
+	local i
+
+	P=()
+	while read -ra w; do
+		[[ ${w[0]} == prio && ${w[1]} == "$3" ]] || continue
+		for ((i = 2; i + 1 < ${#w[@]}; i += 2)); do
+			P[${w[i]}]=${w[i + 1]}
+		done
+	done < <("$SLUICECTL" stats -n "$1" "$2")
+	[[ -n ${P[flags]+set} ]] || return 1
+	[[ ${P[flags]} == - ]] && P[flags]=
+	return 0
 }
 
 has_flag()
 {
-	[[ ",$(pflags "$1" "$2" "$3")," == *",$4,"* ]]
+	prio_read "$1" "$2" "$3" && [[ ",${P[flags]}," == *",$4,"* ]]
 }
 
 # wait_flag NS DEV PRIO FLAG yes|no SECONDS: by the wall clock, as every
@@ -111,19 +131,19 @@ wait_flag()
 	while (($(now_us) < end)); do
 		if has_flag "$1" "$2" "$3" "$4"; then want=yes; else want=no; fi
 		[[ $want == "$5" ]] && return 0
-		sleep 0.05
+		nap 0.05
 	done
 	return 1
 }
 
-# wait_pstat NS DEV PRIO JQ MIN SECONDS: until JQ >= MIN.
+# wait_pstat NS DEV PRIO KEY MIN SECONDS: until PRIO's KEY >= MIN.
 wait_pstat()
 {
 	local end=$(($(now_us) + $6 * 1000000))
 
 	while (($(now_us) < end)); do
-		(($(pstat "$1" "$2" "$3" "$4") >= $5)) && return 0
-		sleep 0.05
+		prio_read "$1" "$2" "$3" && ((P[$4] >= $5)) && return 0
+		nap 0.05
 	done
 	return 1
 }
@@ -159,16 +179,22 @@ monitor_start()
 		done >"$2") &
 	defer kill $!
 	for ((i = 0; i < 100; i++)); do
-		grep -q monitoring "$2" && return 0
-		sleep 0.1
+		[[ $(<"$2") == *monitoring* ]] && return 0
+		nap 0.1
 	done
 	return 1
 }
 
-# events FILE KIND: how many events of KIND the monitor printed so far.
+# events FILE KIND: how many events of KIND the monitor printed so far
+# (grep -c, by bash: it runs in polling loops).
 events()
 {
-	grep -c "\"event\":\"$2\"" "$1"
+	local line n=0
+
+	while IFS= read -r line; do
+		[[ $line == *"\"event\":\"$2\""* ]] && n=$((n + 1))
+	done <"$1"
+	echo $n
 }
 
 wait_events()
@@ -177,7 +203,7 @@ wait_events()
 
 	while (($(now_us) < end)); do
 		(($(events "$1" "$2") >= $3)) && return 0
-		sleep 0.05
+		nap 0.05
 	done
 	return 1
 }
@@ -186,54 +212,89 @@ wait_events()
 # time it was read is .t (us).
 event_field()
 {
-	grep "\"event\":\"$2\"" "$1" | sed -n "$3p" |
-		sed -E 's/^([0-9]+) (.*)$/\2 {"t":\1}/' |
-		jq -rs ".[0] + .[1] | $4"
+	local line
+
+	line=$(event_line "$1" "$2" "$3") || return 1
+	jq -r --argjson t "${line%% *}" ". + {t: \$t} | $4" <<<"${line#* }"
 }
 
+# event_line FILE KIND N: the Nth line of FILE with an event of KIND (grep
+# | sed -n Np, by bash); fails if there is none.
+event_line()
+{
+	local line n=0
+
+	while IFS= read -r line; do
+		[[ $line == *"\"event\":\"$2\""* ]] && n=$((n + 1)) &&
+			((n == $3)) && echo "$line" && return 0
+	done <"$1"
+	return 1
+}
+
+# median V...: the middle one of the sorted values (the lower of the two
+# middle ones for an even count), by bash.
 median()
 {
-	tr ' ' '\n' | sed '/^$/d' | sort -n |
-		awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+	local -a v=("$@")
+	local i j x
+
+	((${#v[@]})) || { echo; return; }
+	for ((i = 1; i < ${#v[@]}; i++)); do
+		x=${v[i]}
+		for ((j = i - 1; j >= 0 && v[j] > x; j--)); do
+			v[j + 1]=${v[j]}
+		done
+		v[j + 1]=$x
+	done
+	echo "${v[(${#v[@]} + 1) / 2 - 1]}"
 }
 
 pfcwd_options()
 {
-	local text before
+	local text defaults before stats v
 
 	setup_rx || return
-	check_eq "$(opts | jq -c '[.watchdog, .watchdog_action, .detection_time,
-				   .restoration_time, .watchdog_poll]')" \
-		'[[],"drop",200,200,100]' "defaults"
+	defaults=$(opts)
 	tc -n "$NS" qdisc change dev a0 root sluice watchdog 3,5 \
 		watchdog-action forward detection-time 1s \
 		restoration-time 300ms watchdog-poll 50
 	check_err $? "change"
-	check_eq "$(opts | jq -c '[.watchdog, .watchdog_action, .detection_time,
-				   .restoration_time, .watchdog_poll]')" \
-		'[[3,5],"forward",1000,300,50]' "dumped"
-	text=$(tc -n "$NS" qdisc show dev a0 | sed -n 's/.* refcnt [0-9]* //p')
+	before=$(opts)
+	# One jq for both states; a missing one shifts the other.
+	mapfile -t v < <(printf '%s\n' "$defaults" "$before" |
+		jq -c '[.watchdog, .watchdog_action, .detection_time,
+			.restoration_time, .watchdog_poll]')
+	check_eq "${v[0]}" '[[],"drop",200,200,100]' "defaults"
+	check_eq "${v[1]}" '[[3,5],"forward",1000,300,50]' "dumped"
+	# What follows "refcnt N " (sed -n 's/.* refcnt [0-9]* //p', by bash).
+	text=$(tc -n "$NS" qdisc show dev a0)
+	[[ $text =~ \ refcnt\ [0-9]*\ (.*)$ ]] && text=${BASH_REMATCH[1]} ||
+		text=
 	log_info "text dump: $text"
 	[[ "$text" == *"watchdog 3,5 watchdog-action forward detection-time 1000ms restoration-time 300ms watchdog-poll 50ms"* ]]
 	check_err $? "text dump: $text"
-	before=$(opts)
 	tc -n "$NS" qdisc del dev a0 root &&
 		tc -n "$NS" qdisc add dev a0 root handle 1: sluice $text
 	check_err $? "re-add from the text dump"
 	check_eq "$(opts)" "$before" "options after re-add"
 
-	check_eq "$("$SLUICECTL" stats -n "$NS" -j a0 | jq -c '.[0] |
-		[.wd_prios, .wd_action, .wd_detect_ms, .wd_restore_ms, .wd_poll_ms]')" \
-		'[40,1,1000,300,50]' "stats -j settings"
-	check_eq "$(pflags "$NS" a0 3)" "class,watched" "prio 3 flags"
-	check_eq "$(pflags "$NS" a0 4)" "class" "prio 4 flags"
-	check_eq "$(pstat "$NS" a0 3 '[.wd_storms, .wd_restored, .wd_drops, .wd_forwarded] | map(tostring) | join(" ")')" \
-		"0 0 0 0" "stats -j counters"
-	"$SLUICECTL" stats -n "$NS" a0 | grep -q \
-		" wd_prios 40 wd_action 1 wd_detect_ms 1000 wd_restore_ms 300 wd_poll_ms 50$"
+	# The JSON stats, one jq for all their checks.
+	mapfile -t v < <("$SLUICECTL" stats -n "$NS" -j a0 | jq -rc '.[0] |
+		[.wd_prios, .wd_action, .wd_detect_ms, .wd_restore_ms, .wd_poll_ms],
+		(.prios[3].flags | join(",")), (.prios[4].flags | join(",")),
+		(.prios[3] | [.wd_storms, .wd_restored, .wd_drops, .wd_forwarded] |
+		 map(tostring) | join(" "))')
+	check_eq "${v[0]}" '[40,1,1000,300,50]' "stats -j settings"
+	check_eq "${v[1]}" "class,watched" "prio 3 flags"
+	check_eq "${v[2]}" "class" "prio 4 flags"
+	check_eq "${v[3]}" "0 0 0 0" "stats -j counters"
+	# The text stats, read once for both checks.
+	stats=$("$SLUICECTL" stats -n "$NS" a0)
+	grep -q " wd_prios 40 wd_action 1 wd_detect_ms 1000 wd_restore_ms 300 wd_poll_ms 50$" \
+		<<<"$stats"
 	check_err $? "stats text settings"
-	"$SLUICECTL" stats -n "$NS" a0 | grep -q \
-		"^  prio 3 flags class,watched .* wd_storms 0 wd_restored 0 wd_drops 0 wd_forwarded 0$"
+	grep -q "^  prio 3 flags class,watched .* wd_storms 0 wd_restored 0 wd_drops 0 wd_forwarded 0$" \
+		<<<"$stats"
 	check_err $? "stats text prio row"
 	check_eq "$(class_stat "$NS" a0 1:4 wd_storms) $(class_stat "$NS" a0 1:4 storm)" \
 		"0 0" "class xstats"
@@ -253,7 +314,7 @@ rejects()
 	local expected=$1 out
 
 	shift
-	out=$(ip netns exec "$NS" "$TCRAW" a0 "$@")
+	out=$("$TCRAW" -n "$NS" a0 "$@")
 	check_eq "$out" "error: $expected" "tcraw $*"
 }
 
@@ -265,15 +326,14 @@ tc_rejects()
 	shift
 	out=$(tc -n "$NS" "$@" 2>&1)
 	check_fail $? "tc $* accepted"
-	check_eq "$(echo "$out" | head -n 1)" "$expected" "tc $*"
+	check_eq "${out%%$'\n'*}" "$expected" "tc $*"	# the first line
 }
 
 pfcwd_errors()
 {
-	local out before
+	local out before after
 
-	netns_add NS || return
-	veth_add "$NS" a0 b0 &&
+	netns_veth NS a0 b0 &&
 		tc -n "$NS" qdisc add dev a0 root handle 1: sluice classes 4
 	check_err $? "setup"
 	tc_rejects "Error: sch_sluice: watchdog needs the link rate." \
@@ -301,8 +361,9 @@ pfcwd_errors()
 		qdisc-change 1: sluice u8 $WD_PRIOS 0x80
 	rejects "sch_sluice: watchdog names a priority beyond the number of classes" \
 		qdisc-change 1: sluice u8 $CLASSES 2
-	check_eq "$(opts)" "$before" "options after the rejections"
-	check_eq "$(opts | jq -c '[.classes, .watchdog]')" '[4,[3]]' \
+	after=$(opts)
+	check_eq "$after" "$before" "options after the rejections"
+	check_eq "$(jq -c '[.classes, .watchdog]' <<<"$after")" '[4,[3]]' \
 		"classes and watchdog after the rejections"
 
 	# The plugin's own checks.
@@ -356,10 +417,13 @@ pfcwd_alert_timing()
 		wait_events "$mon" storm $k 5
 		check_err $? "storm $k not detected"
 		if ((k == 1)); then
-			v=$(pstat "$NS" a0 3 .packets)
+			# Two reads 0.3 s apart: the time between them is
+			# the exposure to a stalled storm sender.
+			prio_read "$NS" a0 3
+			v=${P[packets]}
 			sleep 0.3
-			read -r sent qlen flags < <(pstat "$NS" a0 3 \
-				'[.packets, .qlen, (.flags | join(","))] | map(tostring) | join(" ")')
+			prio_read "$NS" a0 3
+			sent=${P[packets]} qlen=${P[qlen]} flags=${P[flags]}
 			check_eq "$flags" "class,paused,watched,storm" \
 				"flags in an alert storm"
 			check_eq "$sent" "$v" "class 3 sent during an alert storm"
@@ -395,16 +459,17 @@ pfcwd_alert_timing()
 			  $e.stats.wd_restored, $e.action, $e.prio, $e.ifname] |
 			 map(tostring) | join(" ")')
 	check_eq "$ns $nr" "$CYCLES $CYCLES" "events"
-	log_info "first storm event: $(grep -m1 '"event":"storm"' "$mon" | cut -d' ' -f2-)"
-	log_info "detection, kernel (first pause to detection), ms: ${kern[*]}; median $(echo "${kern[*]}" | median)"
-	log_info "detection, wall clock (storm sender started to event read), ms: ${user[*]}; median $(echo "${user[*]}" | median)"
-	log_info "restoration, wall clock (storm stopped to event read), ms: ${rest[*]}; median $(echo "${rest[*]}" | median)"
+	v=$(event_line "$mon" storm 1)
+	log_info "first storm event: ${v#* }"
+	log_info "detection, kernel (first pause to detection), ms: ${kern[*]}; median $(median "${kern[@]}")"
+	log_info "detection, wall clock (storm sender started to event read), ms: ${user[*]}; median $(median "${user[@]}")"
+	log_info "restoration, wall clock (storm stopped to event read), ms: ${rest[*]}; median $(median "${rest[@]}")"
 	for v in "${kern[@]}"; do
 		((v >= DETECT && v <= DETECT + POLL + KSLACK))
 		check_err $? "detection $v ms after the first pause, not in [$DETECT, $DETECT + $POLL + $KSLACK]"
 	done
 	# The poll's phase is uniform: half a poll late on average.
-	v=$(echo "${kern[*]}" | median)
+	v=$(median "${kern[@]}")
 	((v <= DETECT + POLL))
 	check_err $? "median detection $v ms after the first pause, above $DETECT + $POLL"
 	# Starting the sender is part of it: a lower bound, and a ceiling
@@ -421,10 +486,11 @@ pfcwd_alert_timing()
 		  v <= PAUSE_MS + RESTORE + POLL + KSLACK + 100))
 		check_err $? "restoration $v ms after the storm, not in [$PAUSE_MS - 20 + $RESTORE, $PAUSE_MS + $RESTORE + $POLL + $KSLACK + 100]"
 	done
-	check_eq "$(pstat "$NS" a0 3 '[.wd_storms, .wd_restored, .wd_drops, .wd_forwarded] | map(tostring) | join(" ")')" \
+	prio_read "$NS" a0 3
+	check_eq "${P[wd_storms]} ${P[wd_restored]} ${P[wd_drops]} ${P[wd_forwarded]}" \
 		"$CYCLES $CYCLES 0 0" "counters"
 	check_eq "$(class_stat "$NS" a0 1:4 drops)" 0 "drops"
-	check_eq "$(pflags "$NS" a0 3)" "class,watched" "flags after the storms"
+	check_eq "${P[flags]}" "class,watched" "flags after the storms"
 	log_info "${FUNCNAME[0]} done, ${SECONDS} s into the script"
 }
 
@@ -438,14 +504,11 @@ setup_sw()
 		tc -n "$SW" qdisc add dev p2 root handle 1: sluice rate 10mbit \
 			pfc 3 xoff $XOFF xon 3000 pause-time 1000 watchdog 3 &&
 		defer tc -n "$SW" qdisc del dev p2 root &&
-		link_wait_up "$H1" h1 && link_wait_up "$SW" p1 &&
-		link_wait_up "$SW" p2 && link_wait_up "$H2" h2 || return
-	P2MAC=$(ip -n "$SW" -j link show p2 | jq -r '.[0].address')
-}
-
-p2stat()
-{
-	pstat "$SW" p2 3 ".$1"
+		links_wait_up "$H1" h1 && links_wait_up "$SW" p1 p2 &&
+		links_wait_up "$H2" h2 || return
+	# "link/ether MAC brd ...", by bash rather than ip -j and a jq.
+	[[ $(ip -n "$SW" link show p2) =~ link/ether\ ([0-9a-f:]+) ]] &&
+		P2MAC=${BASH_REMATCH[1]}
 }
 
 pfcwd_drop()
@@ -467,7 +530,8 @@ pfcwd_drop()
 	defer kill $!
 	wait_flag "$SW" p2 3 xoff yes 5
 	check_err $? "p2 never paused h2"
-	xon=$(p2stat xon_tx)
+	prio_read "$SW" p2 3
+	xon=${P[xon_tx]}
 
 	storm_start "$H2" h2 2000
 	wait_flag "$SW" p2 3 paused yes 5
@@ -477,9 +541,10 @@ pfcwd_drop()
 	wait_flag "$SW" p2 3 storm yes 5
 	check_err $? "storm not detected"
 	# One read: a stats call costs much under TCG.
-	read -r qlen backlog wd_drops drops xon_now account flags < <(pstat "$SW" p2 3 \
-		'[.qlen, .backlog, .wd_drops, .drops, .xon_tx, .ingress_bytes,
-		  (.flags | join(","))] | map(tostring) | join(" ")')
+	prio_read "$SW" p2 3
+	qlen=${P[qlen]} backlog=${P[backlog]} wd_drops=${P[wd_drops]}
+	drops=${P[drops]} xon_now=${P[xon_tx]} account=${P[ingress_bytes]}
+	flags=${P[flags]}
 	check_eq "$qlen $backlog" "0 0" "class 3 not flushed"
 	check_eq "$wd_drops" 5 "wd_drops after the flush"
 	check_eq "$drops" 5 "class drops after the flush"
@@ -493,10 +558,12 @@ pfcwd_drop()
 	# Arrivals are dropped; no XOFF while h2 keeps sending.
 	out=$(ip netns exec "$SW" "$SENDFRAMES" -i p2 -4 24 -s 1000 -c 3)
 	check_eq "$out" "sent=0 refused=3" "arrivals in a drop storm"
-	read -r wd_drops x2 < <(pstat "$SW" p2 3 '[.wd_drops, .xoff_tx] | map(tostring) | join(" ")')
+	prio_read "$SW" p2 3
+	wd_drops=${P[wd_drops]} x2=${P[xoff_tx]}
 	check_eq "$wd_drops" 8 "wd_drops after arrivals"
 	sleep 0.5
-	read -r x3 flags < <(pstat "$SW" p2 3 '[.xoff_tx, (.flags | join(","))] | map(tostring) | join(" ")')
+	prio_read "$SW" p2 3
+	x3=${P[xoff_tx]} flags=${P[flags]}
 	check_eq "$x3" "$x2" "XOFF sent for priority 3 during a drop storm"
 	check_eq "$flags" "class,paused,lossless,watched,storm" \
 		"flags while the storm runs"
@@ -510,8 +577,8 @@ pfcwd_drop()
 	# And the class takes frames again.
 	out=$(ip netns exec "$SW" "$SENDFRAMES" -i p2 -4 24 -s 1000 -c 3)
 	check_eq "$out" "sent=3 refused=0" "frames after restoration"
-	read -r restored x1 wd_drops < <(pstat "$SW" p2 3 \
-		'[.wd_restored, .xoff_tx, .wd_drops] | map(tostring) | join(" ")')
+	prio_read "$SW" p2 3
+	restored=${P[wd_restored]} x1=${P[xoff_tx]} wd_drops=${P[wd_drops]}
 	check_eq "$restored" 1 "wd_restored"
 	((x1 > x3))
 	check_err $? "no XOFF after restoration"
@@ -545,19 +612,20 @@ pfcwd_forward()
 	# Held until detected, then sent.
 	check_eq "$(event_field "$mon" storm 1 '[.action, .stats.packets, .stats.qlen] | map(tostring) | join(" ")')" \
 		"forward 0 20" "class at detection"
-	wait_pstat "$NS" a0 3 .packets 20 5
+	wait_pstat "$NS" a0 3 packets 20 5
 	check_err $? "forward storm did not send"
 	send "$NS" a0 -4 24 -s 200 -c 10 >/dev/null
-	wait_pstat "$NS" a0 3 .packets 30 5
+	wait_pstat "$NS" a0 3 packets 30 5
 	check_err $? "arrivals in a forward storm not sent"
-	check_eq "$(pstat "$NS" a0 3 '[.wd_forwarded, (.flags | join(","))] | map(tostring) | join(" ")')" \
+	prio_read "$NS" a0 3
+	check_eq "${P[wd_forwarded]} ${P[flags]}" \
 		"30 class,paused,watched,storm" "wd_forwarded and flags in a forward storm"
 
 	storm_stop
 	wait_events "$mon" restored 1 5
 	check_err $? "not restored"
-	check_eq "$(pstat "$NS" a0 3 '[.wd_storms, .wd_restored] | map(tostring) | join(" ")')" \
-		"1 1" "counters"
+	prio_read "$NS" a0 3
+	check_eq "${P[wd_storms]} ${P[wd_restored]}" "1 1" "counters"
 	# A long detection time, so that the next pause cannot be a storm
 	# while it is checked: it pauses the class as before the storm.
 	tc -n "$NS" qdisc change dev a0 root sluice detection-time 10s
@@ -566,7 +634,8 @@ pfcwd_forward()
 		-x "$(pfc_payload 0x08 0 0 0 8000 0 0 0 0)" >/dev/null
 	send "$NS" a0 -4 24 -s 200 -c 5 >/dev/null
 	sleep 0.5
-	check_eq "$(pstat "$NS" a0 3 '[.packets, .qlen, .wd_forwarded, (.flags | join(","))] | map(tostring) | join(" ")')" \
+	prio_read "$NS" a0 3
+	check_eq "${P[packets]} ${P[qlen]} ${P[wd_forwarded]} ${P[flags]}" \
 		"30 5 30 class,paused,watched" "a pause after restoration"
 	log_info "${FUNCNAME[0]} done, ${SECONDS} s into the script"
 }
@@ -594,19 +663,21 @@ pfcwd_change_restores()
 	tc -n "$NS" qdisc change dev a0 root sluice watchdog none
 	check_err $? "watchdog none"
 	check_eq "$(events "$mon" restored)" 1 "RESTORED when no longer watched"
-	check_eq "$(pstat "$NS" a0 3 '[.wd_storms, .wd_restored] | map(tostring) | join(" ")')" \
-		"1 1" "counters"
-	check_eq "$(pflags "$NS" a0 3)" "class,paused" "flags"
+	# One read for both checks.
+	prio_read "$NS" a0 3
+	check_eq "${P[wd_storms]} ${P[wd_restored]}" "1 1" "counters"
+	check_eq "${P[flags]}" "class,paused" "flags"
 	# Paused as ever: the storm still runs, nothing forwards.
 	send "$NS" a0 -4 24 -s 200 -c 5 >/dev/null
 	sleep 0.5
-	check_eq "$(pstat "$NS" a0 3 .qlen)" 5 "queued, unwatched"
+	prio_read "$NS" a0 3
+	check_eq "${P[qlen]}" 5 "queued, unwatched"
 
 	tc -n "$NS" qdisc change dev a0 root sluice watchdog 3
 	wait_events "$mon" storm 2 5
 	check_err $? "storm not detected again"
 	# Forwarded: the class is empty until it gets frames again.
-	wait_pstat "$NS" a0 3 .wd_forwarded 10 5
+	wait_pstat "$NS" a0 3 wd_forwarded 10 5
 	check_err $? "the second storm did not forward"
 	tc -n "$NS" qdisc change dev a0 root sluice watchdog-action alert
 	check_err $? "action alert"

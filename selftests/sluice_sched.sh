@@ -43,45 +43,49 @@ captured_dscps()
 # an 802.3x pause, and tcpdump on b0 writing to $PCAP.
 setup()
 {
-	netns_add NS || return 1
-	veth_add "$NS" a0 b0 &&
+	netns_veth NS a0 b0 &&
 		tc -n "$NS" qdisc add dev a0 root handle 1: sluice classes "$1" \
 			tag dscp rate 400kbit &&
 		defer tc -n "$NS" qdisc del dev a0 root || return 1
 	PCAP=$(mktemp /tmp/sched.XXXXXX.pcap)
 	defer rm -f "$PCAP"
-	ip netns exec "$NS" tcpdump -i b0 -U -w "$PCAP" -s 64 ip 2>/dev/null &
-	defer kill $!
-	sleep 2
-	send "$NS" b0 -d $PAUSE_DST -e 0x8808 -x 0001ffff >/dev/null
+	tcpdump_start "$NS" b0 "$PCAP" -s 64 ip &&
+		send "$NS" b0 -d $PAUSE_DST -e 0x8808 -x 0001ffff >/dev/null
 }
 
 # release_and_drain: resume the port and wait for its queues to empty.
 release_and_drain()
 {
+	local i q
+
 	send "$NS" b0 -d $PAUSE_DST -e 0x8808 -x 00010000 >/dev/null
-	for _ in $(seq 100); do
-		[[ "$(class_stats "$NS" a0 qlen | tr -d '0 ')" == "" ]] && break
-		sleep 0.1
+	for ((i = 0; i < 100; i++)); do
+		q=$(class_stats "$NS" a0 qlen)
+		[[ -z ${q//[0 ]/} ]] && break	# all zero
+		nap 0.1
 	done
 	sleep 0.5
 }
 
 strict_higher_class_first()
 {
-	local order
+	local order frames
 
 	setup 2
 	check_err $? "setup"
-	send "$NS" a0 -4 0 -s 1000 -c $FRAMES >/dev/null &&
-		send "$NS" a0 -4 40 -s 1000 -c $FRAMES >/dev/null
+	# Low first, then high, from one sendframes.
+	send_batch "$NS" a0 >/dev/null <<-EOF
+		-4 0 -s 1000 -c $FRAMES
+		-4 40 -s 1000 -c $FRAMES
+	EOF
 	check_err $? "send"
 	check_eq "$(class_stats "$NS" a0 qlen)" "$FRAMES $FRAMES" \
 		"both classes loaded while held"
 	release_and_drain
 	order=$(captured_dscps "$PCAP" | tr -d '\n' | sed 's/40/H/g; s/0/L/g')
 	log_info "departure order: $order"
-	check_eq "$order" "$(printf 'H%.0s' $(seq $FRAMES))$(printf 'L%.0s' $(seq $FRAMES))" \
+	printf -v frames '%*s' $FRAMES ''
+	check_eq "$order" "${frames// /H}${frames// /L}" \
 		"the high class drains first"
 	check_eq "$(class_stats "$NS" a0 packets)" "$FRAMES $FRAMES" "sent"
 	check_eq "$(class_stats "$NS" a0 drops)" "0 0" "drops"
@@ -94,12 +98,17 @@ dwrr_shares_by_quantum()
 	local order
 
 	setup 3 &&
-		tc -n "$NS" class change dev a0 classid 1:1 sluice quantum 1000 &&
-		tc -n "$NS" class change dev a0 classid 1:2 sluice quantum 3000
+		tc -n "$NS" -b - <<-EOF
+			class change dev a0 classid 1:1 sluice quantum 1000
+			class change dev a0 classid 1:2 sluice quantum 3000
+		EOF
 	check_err $? "setup"
-	send "$NS" a0 -4 0 -s 1000 -c 20 >/dev/null &&	# class 0
-		send "$NS" a0 -4 30 -s 1000 -c 30 >/dev/null &&	# class 1
-		send "$NS" a0 -4 60 -s 1000 -c 4 >/dev/null	# class 2
+	# Classes 0, 1 and 2, from one sendframes.
+	send_batch "$NS" a0 >/dev/null <<-EOF
+		-4 0 -s 1000 -c 20
+		-4 30 -s 1000 -c 30
+		-4 60 -s 1000 -c 4
+	EOF
 	check_err $? "send"
 	check_eq "$(class_stats "$NS" a0 qlen)" "20 30 4" "loaded while held"
 	release_and_drain
@@ -110,8 +119,8 @@ dwrr_shares_by_quantum()
 	# Strict first, then L HHH rounds while both are loaded (10 rounds
 	# drain class 1), then what is left of class 0.
 	check_eq "${order:0:4}" SSSS "strict class first"
-	check_eq "${order:4:40}" "$(printf 'LHHH%.0s' $(seq 10))" "DWRR rounds"
-	check_eq "${order:44}" "$(printf 'L%.0s' $(seq 10))" "class 0 alone"
+	check_eq "${order:4:40}" "$(printf 'LHHH%.0s' {1..10})" "DWRR rounds"
+	check_eq "${order:44}" "$(printf 'L%.0s' {1..10})" "class 0 alone"
 }
 
 tests_run

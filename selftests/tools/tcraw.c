@@ -4,8 +4,8 @@
  * selftests can check the kernel's own validation of values that tc's
  * plugin would refuse before they reach the kernel.
  *
- *   tcraw DEV qdisc-add|qdisc-change HANDLE KIND ATTR...
- *   tcraw DEV class-change CLASSID KIND ATTR...
+ *   tcraw [-n NETNS] DEV qdisc-add|qdisc-change HANDLE KIND ATTR...
+ *   tcraw [-n NETNS] DEV class-change CLASSID KIND ATTR...
  *
  *   ATTR := u8 TYPE VALUE | u16 TYPE VALUE | u32 TYPE VALUE
  *         | hex TYPE HEXBYTES            (raw payload, e.g. 2e030000)
@@ -13,28 +13,35 @@
  *         | nest-noflag TYPE ... end     (without it)
  *         | empty TYPE                   (a nest with no payload)
  *
- * The qdisc is the root qdisc of DEV.  Prints "ok" or "error: MESSAGE"
+ * -n enters the network namespace NETNS (/run/netns/NETNS, as "ip netns
+ * add" makes them) first: what "ip netns exec NETNS tcraw" does, without
+ * the process more (a start costs ~0.1 s under the selftests' emulated
+ * CPU).  The qdisc is the root qdisc of DEV.  Prints "ok" or "error: MESSAGE"
  * (the kernel's extack message, or strerror if there is none) and exits
  * 0 or 1; 2 for bad usage.
  */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/netlink.h>
 #include <linux/pkt_sched.h>
 #include <linux/rtnetlink.h>
 #include <net/if.h>
 #include <netlink/msg.h>
 #include <netlink/netlink.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define MAX_DEPTH 8
 
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: tcraw DEV qdisc-add|qdisc-change HANDLE KIND ATTR...\n"
-		"       tcraw DEV class-change CLASSID KIND ATTR...\n");
+		"usage: tcraw [-n NETNS] DEV qdisc-add|qdisc-change HANDLE KIND ATTR...\n"
+		"       tcraw [-n NETNS] DEV class-change CLASSID KIND ATTR...\n");
 	exit(2);
 }
 
@@ -183,6 +190,21 @@ int main(int argc, char **argv)
 	struct nl_msg *msg;
 	struct nl_cb *cb;
 
+	if (argc > 2 && !strcmp(argv[1], "-n")) {
+		char path[4096];
+		int fd;
+
+		snprintf(path, sizeof(path), "/run/netns/%s", argv[2]);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0 || setns(fd, CLONE_NEWNET)) {
+			fprintf(stderr, "tcraw: cannot enter network namespace %s: %s\n",
+				argv[2], strerror(errno));
+			return 2;
+		}
+		close(fd);
+		argc -= 2;
+		argv += 2;
+	}
 	if (argc < 5)
 		usage();
 	tcm.tcm_ifindex = if_nametoindex(argv[1]);
