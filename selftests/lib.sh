@@ -521,13 +521,16 @@ class_read()
 # once it captures.  tcpdump says "listening on" when its filter and FILE
 # are set up, just before its capture loop: waiting for that, up to 20 s,
 # rather than a fixed time, is both shorter and safe on a slow host.
+# --immediate-mode: writing to a file, tcpdump would otherwise get the
+# frames from the kernel in blocks, the last ones up to a second after
+# they arrived; with it, each frame is in FILE as soon as it arrives.
 tcpdump_start()
 {
 	local ns=$1 dev=$2 file=$3 pid i
 
 	shift 3
 	: >"$file.log"	# there before the poll reads it
-	ip netns exec "$ns" tcpdump -i "$dev" -U -w "$file" "$@" \
+	ip netns exec "$ns" tcpdump --immediate-mode -i "$dev" -U -w "$file" "$@" \
 		2>"$file.log" &
 	pid=$!
 	defer kill $pid
