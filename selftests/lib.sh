@@ -446,10 +446,11 @@ class_table()
 # tc a poll for all of them (a process start costs ~70 ms under TCG).
 links_wait_up()
 {
-	local ns=$1 i kind dev waiting
+	local ns=$1 kind dev waiting end=$((SECONDS + 10))
 
 	shift
-	for ((i = 0; i < 50; i++)); do
+	# A deadline, not a count of tries: a try's length depends on the load.
+	while ((SECONDS <= end)); do
 		waiting=
 		# "qdisc KIND HANDLE dev DEV ...", a line per qdisc.
 		while read -r _ kind _ _ dev _; do

@@ -599,10 +599,10 @@ genl_dump_large()
 	mapfile_new again </dev/null
 
 	# Times from bash's clock (EPOCHREALTIME, in microseconds): no date.
-	t0=${EPOCHREALTIME/./}
+	t0=${EPOCHREALTIME//[!0-9]/}
 	sctl map load -n "$NS" "$file" >/dev/null
 	check_err $? "load of $((3 * NDEV * 256 + 256)) entries"
-	log_info "load of $((3 * NDEV * 256 + 256)) entries: $(((${EPOCHREALTIME/./} - t0) / 1000)) ms"
+	log_info "load of $((3 * NDEV * 256 + 256)) entries: $(((${EPOCHREALTIME//[!0-9]/} - t0) / 1000)) ms"
 	# One switch show for the sizes (its "map_entries" object, what jq -c
 	# .map_entries prints of sluicectl's plain JSON) and the generation.
 	js=$(sctl switch show -n "$NS" -j)
@@ -612,10 +612,10 @@ genl_dump_large()
 		"map entries"
 	gen0=$(sw_gen "$js")
 
-	t0=${EPOCHREALTIME/./}
+	t0=${EPOCHREALTIME//[!0-9]/}
 	sctl map show -n "$NS" >"$shown"
 	check_err $? "map show"
-	log_info "map show: $(((${EPOCHREALTIME/./} - t0) / 1000)) ms"
+	log_info "map show: $(((${EPOCHREALTIME//[!0-9]/} - t0) / 1000)) ms"
 	check_eq "$(normalized "$shown" | md5sum)" "$(normalized "$file" | md5sum)" \
 		"map show against the file loaded"
 	check_eq "$(grep -c '^in d7 ' "$shown")" 256 "in entries of d7"

@@ -177,12 +177,13 @@ options_change_merges()
 	check_err $? "change maps"
 	merged=$(opts)
 	# One jq for the three states: each dump, then what it should be.  A
-	# missing dump is null, which no expectation is.
+	# missing or broken dump stops jq: four lines or the test fails.
 	mapfile -t v < <(printf '%s\n' "$before" "$tagged" "$merged" |
 		jq -cSn 'input as $b | input as $t | input as $m |
 			 $t, ($b | .tag = "dscp"),
 			 $m, ($b | .tag = "dscp" | .pcp_map[0] = 2 |
 				   .dscp_map[0] = 1)')
+	check_eq "${#v[@]}" 4 "the three dumps read (before, tagged, merged)"
 	check_eq "${v[0]}" "${v[1]}" "only the tag changed"
 	check_eq "${v[2]}" "${v[3]}" "map entries merged"
 }

@@ -61,9 +61,10 @@ qstat()
 # Leaves the last read of a0's classes in CS (class_read).
 wait_sent()
 {
-	local i
+	local end=$((SECONDS + $3))
 
-	for ((i = 0; i < $3 * 10; i++)); do
+	# A deadline, not a count of tries: a try's length depends on the load.
+	while ((SECONDS <= end)); do
 		class_read "$NS" a0 && ((${CS[$1 packets]:-0} >= $2)) && return 0
 		nap 0.1
 	done

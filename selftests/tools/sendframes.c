@@ -396,9 +396,17 @@ static int send_batch(int fd, const char *dev, const struct sockaddr_ll *sll,
 {
 	char line[1024], *argv[64], *tok;
 	unsigned long lineno = 0;
+	int sndbuf = 4 << 20;
 	struct opts o;
 	int argc;
 
+	/*
+	 * Frames a paused qdisc holds stay charged to this one socket's send
+	 * buffer, where each spec used to have a socket of its own: make room
+	 * for a batch's worth, so that no sendto() blocks behind a pause.
+	 */
+	if (setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &sndbuf, sizeof(sndbuf)))
+		die("SO_SNDBUFFORCE: -B needs CAP_NET_ADMIN");
 	while (fgets(line, sizeof(line), stdin) && !stop) {
 		lineno++;
 		if (!strchr(line, '\n') && !feof(stdin)) {
