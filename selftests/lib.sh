@@ -292,18 +292,16 @@ send_batch()
 	ip netns exec "$1" "$SENDFRAMES" -i "$2" -B
 }
 
-# The awk that reads "tc -s class show": one record per class with its
-# kind, handle, limit, the basic stats (bytes, packets, drops, qlen) and
-# every xstats pair the sluice plugin prints ("limit_drops N peak_backlog
-# Nb ...").  Sizes the plugin prints are exact (backlog bytes, rounded by
-# tc itself, are left out).  tc 6.1 has no JSON output for classes.  With
-# -v json=1 it prints the classes as a JSON array ({class, handle,
-# options: {limit}, stats: {...}, xstats: {...}}); with -v key=K (and
-# -v handle=H) it prints K of every sluice class (of class H) on one line,
-# in the order of the qdisc's walk, looking in stats first, as jq's
-# ".stats[K] // .xstats[K]" would: no jq, whose start costs a quarter of
-# a second under TCG.
-CLASS_AWK='
+# class_json NS DEV: the classes of DEV as a JSON array, one object per
+# class: {class, handle, options: {limit}, stats: {bytes, packets, drops,
+# qlen}, xstats: {limit_drops, peak_backlog, ...every xstats pair}}.  tc
+# 6.1 has no JSON output for classes, so its text is converted by one awk
+# (no jq: its start costs a quarter of a second under TCG).  Sizes the
+# sluice plugin prints are exact; a parent's limit, rounded by tc, is
+# scaled back.
+class_json()
+{
+	tc -n "$1" -s class show dev "$2" | awk '
 	function bytes(s,   n) {
 		n = s + 0
 		if (s ~ /Gb$/) return n * 1073741824
@@ -311,24 +309,19 @@ CLASS_AWK='
 		if (s ~ /Kb$/) return n * 1024
 		return n
 	}
-	function flush(   i, v, out) {
+	function flush(   i) {
 		if (cls == "") return
-		if (json) {
-			printf "%s{\"class\":\"%s\",\"handle\":\"%s\"", sep, cls, handle
-			printf ",\"options\":{%s}", opts
-			printf ",\"stats\":{\"bytes\":%d,\"packets\":%d,\"drops\":%d,\"qlen\":%d}", st["bytes"], st["packets"], st["drops"], st["qlen"]
-			printf ",\"xstats\":{"
-			for (i = 1; i <= nx; i++)
-				printf "%s\"%s\":%s", (i > 1 ? "," : ""), xk[i], xs[xk[i]]
-			printf "}}"
-			sep = ","
-		} else if (cls == "sluice" && (handle_want == "" || handle == handle_want)) {
-			v = (key in st) ? st[key] : ((key in xs) ? xs[key] : "null")
-			line = line (nvals++ ? " " : "") v
-		}
+		printf "%s{\"class\":\"%s\",\"handle\":\"%s\"", sep, cls, handle
+		printf ",\"options\":{%s}", opts
+		printf ",\"stats\":{\"bytes\":%d,\"packets\":%d,\"drops\":%d,\"qlen\":%d}", st["bytes"], st["packets"], st["drops"], st["qlen"]
+		printf ",\"xstats\":{"
+		for (i = 1; i <= nx; i++)
+			printf "%s\"%s\":%s", (i > 1 ? "," : ""), xk[i], xs[xk[i]]
+		printf "}}"
+		sep = ","
 		cls = ""
 	}
-	BEGIN { if (json) printf "[" }
+	BEGIN { printf "[" }
 	$1 == "class" {
 		flush()
 		cls = $2; handle = $3; opts = ""; nx = 0
@@ -346,25 +339,17 @@ CLASS_AWK='
 			xs[$i] = bytes($(i + 1))
 		}
 	}
-	END {
-		flush()
-		if (json) print "]"
-		else if (nvals) print line
-	}'
-
-# class_json NS DEV: the classes of DEV as a JSON array, one object per
-# class: {class, handle, options: {limit}, stats: {bytes, packets, drops,
-# qlen}, xstats: {limit_drops, peak_backlog, ...every xstats pair}}.
-class_json()
-{
-	tc -n "$1" -s class show dev "$2" | awk -v json=1 "$CLASS_AWK"
+	END { flush(); print "]" }'
 }
 
-# class_stat NS DEV CLASSID KEY: one statistic of one sluice class.
+# class_stat NS DEV CLASSID KEY: one statistic of one sluice class ("null"
+# for a key the class does not have, nothing for a class DEV does not
+# have), from one tc read by class_read.
 class_stat()
 {
-	tc -n "$1" -s class show dev "$2" |
-		awk -v handle_want="$3" -v key="$4" "$CLASS_AWK"
+	class_read "$1" "$2" || return
+	[[ " ${CS_CLASSES[*]} " == *" $3 "* ]] && echo "${CS[$3 $4]-null}"
+	return 0
 }
 
 # class_stats NS DEV KEY: KEY of every sluice class on one line, in class
@@ -372,74 +357,40 @@ class_stat()
 # a parent tbf's, are left out.
 class_stats()
 {
-	tc -n "$1" -s class show dev "$2" | awk -v key="$3" "$CLASS_AWK"
+	class_read "$1" "$2" && cs_line "$3"
 }
 
-# qdisc_stat NS DEV KEY: one xstats value of DEV's root sluice qdisc, from
-# the "untagged N limit_drops N ..." line of "tc -s qdisc show" (no jq).
+# qdisc_stat NS DEV KEY: one xstats value of DEV's root sluice qdisc
+# ("null" if it has none such), from one tc read by qdisc_read.
 qdisc_stat()
 {
-	tc -n "$1" -s qdisc show dev "$2" | awk -v key="$3" '
-		/^qdisc / && ++n > 1 { exit }
-		$1 == "untagged" {
-			for (i = 1; i < NF; i += 2)
-				if ($i == key) { print $(i + 1); found = 1; exit }
-		}
-		END { if (!found) print "null" }'
+	qdisc_read "$1" "$2" && echo "${QS[$3]-null}"
 }
 
 # class_table NS DEV SPEC...: several statistics from one look at DEV's
-# classes (one tc, one awk; CLASS_AWK's reading of "tc -s class show"),
-# a line per SPEC: for KEY what "class_stats NS DEV KEY" prints, for
-# CLASSID/KEY (e.g. 1:7/qlen) what "class_stat NS DEV CLASSID KEY" prints,
-# an empty line where they print nothing.  Values read at one moment:
+# classes (one tc, read by class_read), a line per SPEC: for KEY what
+# "class_stats NS DEV KEY" prints, for CLASSID/KEY (e.g. 1:7/qlen) what
+# "class_stat NS DEV CLASSID KEY" prints, an empty line where they print
+# nothing.  Values read at one moment:
 #   { read -r pkts; read -r q6; } < <(class_table "$NS" dev packets 1:7/qlen)
 class_table()
 {
-	local ns=$1 dev=$2
+	local spec id
 
+	class_read "$1" "$2" || return
 	shift 2
-	tc -n "$ns" -s class show dev "$dev" | awk -v specs="$*" '
-	function bytes(s,   n) {
-		n = s + 0
-		if (s ~ /Gb$/) return n * 1073741824
-		if (s ~ /Mb$/) return n * 1048576
-		if (s ~ /Kb$/) return n * 1024
-		return n
-	}
-	function flush(   i, v) {
-		if (cls == "sluice")
-			for (i = 1; i <= n; i++)
-				if (h[i] == "" || h[i] == handle) {
-					v = (k[i] in st) ? st[k[i]] : ((k[i] in xs) ? xs[k[i]] : "null")
-					out[i] = out[i] (cnt[i]++ ? " " : "") v
-				}
-		cls = ""
-	}
-	BEGIN {
-		n = split(specs, sp, " ")
-		for (i = 1; i <= n; i++) {
-			j = index(sp[i], "/")
-			h[i] = j ? substr(sp[i], 1, j - 1) : ""
-			k[i] = substr(sp[i], j + 1)
-		}
-	}
-	$1 == "class" {
-		flush()
-		cls = $2; handle = $3
-		split("", st); split("", xs)
-	}
-	$1 == "Sent" { st["bytes"] = $2; st["packets"] = $4; st["drops"] = $7 + 0 }
-	$1 == "backlog" { st["qlen"] = $3 + 0 }
-	$1 == "limit_drops" {
-		for (i = 1; i < NF; i += 2)
-			xs[$i] = bytes($(i + 1))
-	}
-	END {
-		flush()
-		for (i = 1; i <= n; i++)
-			print out[i]
-	}'
+	for spec; do
+		if [[ $spec == */* ]]; then
+			id=${spec%%/*}
+			if [[ " ${CS_CLASSES[*]} " == *" $id "* ]]; then
+				echo "${CS[$id ${spec#*/}]-null}"
+			else
+				echo
+			fi
+		else
+			cs_line "$spec"
+		fi
+	done
 }
 
 # links_wait_up NS DEV...: link_wait_up for several devices of NS, with one
