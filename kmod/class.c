@@ -120,48 +120,64 @@ static int sluice_class_dump(struct Qdisc *sch, unsigned long arg,
 	return nla_nest_end(skb, opts);
 }
 
-/* Called with the qdisc root lock held. */
+/*
+ * Only RTNL is held here (since 5.1): the class is read under the tree
+ * lock, so that its counters agree, and nothing is written.  A pause that
+ * ran out while the class was empty is reported as over, as dequeue would
+ * find it.
+ */
 static int sluice_class_dump_stats(struct Qdisc *sch, unsigned long arg,
 				   struct gnet_dump *d)
 {
 	struct sluice_sched *q = qdisc_priv(sch);
 	struct sluice_class *cl = sluice_class(q, arg);
-	unsigned int c = arg - 1;
+	struct gnet_stats_basic_sync bstats;
+	struct gnet_stats_queue qstats;
 	struct tc_sluice_xstats xstats;
-	u64 paused_ns, now = ktime_get_ns();
+	unsigned int c = arg - 1;
+	u64 paused_ns;
+	__u32 qlen;
+	int prio;
 
-	/* Pauses that ran out while the class was empty end here. */
-	sluice_pause_expire(q, now);
-	xstats = (struct tc_sluice_xstats) {
-		.type = TC_SLUICE_XSTATS_CLASS,
-		.cls = {
-			.limit_drops = cl->limit_drops,
-			.peak_backlog = cl->peak_backlog,
-			.pfc_rx = cl->pfc_rx,
-			.xon_rx = cl->xon_rx,
-			.headroom_drops = cl->headroom_drops,
-			.ecn_marks = cl->ecn_marks,
-			.paused = !!(q->paused & BIT(c)),
-			.wd_storms = cl->wd_storms,
-			.wd_restored = cl->wd_restored,
-			.wd_drops = cl->wd_drops,
-			.wd_forwarded = cl->wd_forwarded,
-			.storm = !!(q->wd_storm & BIT(c)),
-		},
-	};
-	paused_ns = cl->paused_ns;
-	if (q->paused & BIT(c))
-		paused_ns += now - cl->paused_since;
+	memset(&xstats, 0, sizeof(xstats));
+	xstats.type = TC_SLUICE_XSTATS_CLASS;
+	gnet_stats_basic_sync_init(&bstats);
+	sch_tree_lock(sch);
+	xstats.cls.limit_drops = cl->limit_drops;
+	xstats.cls.peak_backlog = cl->peak_backlog;
+	xstats.cls.pfc_rx = cl->pfc_rx;
+	xstats.cls.xon_rx = cl->xon_rx;
+	xstats.cls.headroom_drops = cl->headroom_drops;
+	xstats.cls.ecn_marks = cl->ecn_marks;
+	xstats.cls.paused = sluice_class_paused(q, c, ktime_get_ns(),
+						&paused_ns);
 	xstats.cls.paused_us = div_u64(paused_ns, NSEC_PER_USEC);
-	if (q->port && c < SLUICE_NR_PRIOS) {
-		xstats.cls.xoff_tx = READ_ONCE(q->port->xoff_tx[c]);
-		xstats.cls.xon_tx = READ_ONCE(q->port->xon_tx[c]);
-		xstats.cls.ingress_bytes = atomic_read(&q->port->ingress[c]);
-		xstats.cls.ingress_peak = atomic_read(&q->port->ingress_peak[c]);
+	xstats.cls.wd_storms = cl->wd_storms;
+	xstats.cls.wd_restored = cl->wd_restored;
+	xstats.cls.wd_drops = cl->wd_drops;
+	xstats.cls.wd_forwarded = cl->wd_forwarded;
+	xstats.cls.storm = !!(q->wd_storm & BIT(c));
+	u64_stats_set(&bstats.bytes, u64_stats_read(&cl->bstats.bytes));
+	u64_stats_set(&bstats.packets, u64_stats_read(&cl->bstats.packets));
+	qstats = cl->qstats;
+	qlen = cl->q.qlen;
+	prio = q->class_prio[c];
+	sch_tree_unlock(sch);
+
+	/* The port's side of priority p, kept outside the qdisc's lock. */
+	if (q->port && prio < SLUICE_NR_PRIOS) {
+		struct sluice_port *port = q->port;
+
+		xstats.cls.xoff_tx = READ_ONCE(port->signal.on_tx[prio]);
+		xstats.cls.xon_tx = READ_ONCE(port->signal.off_tx[prio]);
+		xstats.cls.ingress_bytes = atomic_long_read(&port->ingress[prio]);
+		xstats.cls.ingress_peak = atomic_long_read(&port->ingress_peak[prio]);
+		xstats.cls.wd_ingress_drops =
+			atomic64_read(&port->wd_ingress_drops[prio]);
 	}
 
-	if (gnet_stats_copy_basic(d, NULL, &cl->bstats, true) < 0 ||
-	    gnet_stats_copy_queue(d, NULL, &cl->qstats, cl->q.qlen) < 0)
+	if (gnet_stats_copy_basic(d, NULL, &bstats, true) < 0 ||
+	    gnet_stats_copy_queue(d, NULL, &qstats, qlen) < 0)
 		return -1;
 	return gnet_stats_copy_app(d, &xstats, sizeof(xstats));
 }

@@ -144,6 +144,37 @@ static int dscp_read(const struct sk_buff *skb)
 	}
 }
 
+/*
+ * DCTCP's step marking: CE on an ECN-capable IP frame, found where
+ * classification finds it (under up to two VLAN tags and an MPLS label
+ * stack, which the stack's INET_ECN_set_ce() does not look through).
+ * The header is made private and linear first; IPv4's checksum and an
+ * IPv6 frame's CHECKSUM_COMPLETE follow the change.  Returns whether the
+ * frame was marked (not: not ECN-capable, already CE, or no memory).
+ */
+bool sluice_ecn_mark(struct sk_buff *skb)
+{
+	unsigned int off;
+	u8 h[2];
+
+	switch (ip_header(skb, &off, h, true)) {
+	case 4:
+		/* TOS is the second byte: ECN in its low two bits. */
+		if (!INET_ECN_is_capable(h[1]) || INET_ECN_is_ce(h[1]) ||
+		    skb_ensure_writable(skb, off + sizeof(struct iphdr)))
+			return false;
+		return IP_ECN_set_ce((struct iphdr *)(skb->data + off));
+	case 6:
+		/* The traffic class straddles bytes 0 and 1: ECN is 0x30 of 1. */
+		if (!INET_ECN_is_capable(h[1] >> 4) || INET_ECN_is_ce(h[1] >> 4) ||
+		    skb_ensure_writable(skb, off + sizeof(struct ipv6hdr)))
+			return false;
+		return IP6_ECN_set_ce(skb, (struct ipv6hdr *)(skb->data + off));
+	default:
+		return false;
+	}
+}
+
 /* IPv4 TTL or IPv6 hop limit. */
 static int ip_ttl_read(const struct sk_buff *skb)
 {

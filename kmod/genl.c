@@ -593,13 +593,11 @@ void sluice_prio_stats_fill(struct sluice_prio_stats *ps,
 	ps->index = i;
 	if (i < q->cfg.nclasses) {
 		const struct sluice_class *cl = &q->classes[i];
-		u64 paused_ns = cl->paused_ns;
+		u64 paused_ns;
 
 		ps->flags |= SLUICE_PRIO_F_CLASS;
-		if (q->paused & BIT(i)) {
+		if (sluice_class_paused(q, i, now, &paused_ns))
 			ps->flags |= SLUICE_PRIO_F_PAUSED;
-			paused_ns += now - cl->paused_since;
-		}
 		ps->packets = u64_stats_read(&cl->bstats.packets);
 		ps->bytes = u64_stats_read(&cl->bstats.bytes);
 		ps->drops = cl->qstats.drops;
@@ -621,12 +619,13 @@ void sluice_prio_stats_fill(struct sluice_prio_stats *ps,
 			ps->flags |= SLUICE_PRIO_F_LOSSLESS;
 		if (q->cfg.wd_prios & BIT(i))
 			ps->flags |= SLUICE_PRIO_F_WATCHED;
-		if (test_bit(i, &port->xoff_state))
+		if (test_bit(i, &port->signal.on))
 			ps->flags |= SLUICE_PRIO_F_XOFF;
-		ps->ingress_bytes = atomic_read(&port->ingress[i]);
-		ps->ingress_peak = atomic_read(&port->ingress_peak[i]);
-		ps->xoff_tx = READ_ONCE(port->xoff_tx[i]);
-		ps->xon_tx = READ_ONCE(port->xon_tx[i]);
+		ps->ingress_bytes = atomic_long_read(&port->ingress[i]);
+		ps->ingress_peak = atomic_long_read(&port->ingress_peak[i]);
+		ps->xoff_tx = READ_ONCE(port->signal.on_tx[i]);
+		ps->xon_tx = READ_ONCE(port->signal.off_tx[i]);
+		ps->wd_ingress_drops = atomic64_read(&port->wd_ingress_drops[i]);
 	}
 }
 
@@ -643,7 +642,9 @@ static void port_stats_fill(struct sluice_port_stats *ps,
 	ps->pause_time = q->cfg.pause_time;
 	ps->pfc = q->cfg.pfc;
 	ps->classes = q->cfg.nclasses;
-	ps->pfc_tx = READ_ONCE(port->pfc_tx);
+	ps->pfc_tx = READ_ONCE(port->signal.tx);
+	ps->pfc_tx_failed = READ_ONCE(port->signal.tx_failed);
+	ps->pause_ignored = q->pause_ignored;
 	ps->pfc_rx = q->pfc_rx;
 	ps->pause_rx = q->pause_rx;
 	ps->pause_malformed = q->pause_malformed;
@@ -670,8 +671,6 @@ static int port_stats_put(struct sk_buff *skb, struct Qdisc *sch,
 	u64 now = ktime_get_ns();
 	unsigned int i, n;
 
-	/* Pauses that ran out while the class was empty end here, as tc's. */
-	sluice_pause_expire(q, now);
 	port_stats_fill(&pst, sch, q, port);
 	if (nla_put_64bit(skb, SLUICE_A_PORT_STATS, sizeof(pst), &pst,
 			  SLUICE_A_PAD))

@@ -14,8 +14,10 @@
 
 /*
  * The switch table first, the qdisc last: a qdisc needs all the others,
- * and its ports notify through the family.  Exit goes in reverse, so no
- * port comes or goes, hence no event is sent, once the family is gone.
+ * and its ports notify through the family.  The netdevice notifier comes
+ * after the family, whose events it sends.  Exit goes in reverse, so no
+ * port comes or goes, and no notifier call sends an event, once the family
+ * is gone.
  */
 static int __init sluice_module_init(void)
 {
@@ -30,11 +32,16 @@ static int __init sluice_module_init(void)
 	err = sluice_genl_init();
 	if (err)
 		goto err_pause;
-	err = register_qdisc(&sluice_qdisc_ops);
+	err = sluice_switch_notifier_init();
 	if (err)
 		goto err_genl;
+	err = register_qdisc(&sluice_qdisc_ops);
+	if (err)
+		goto err_notifier;
 	return 0;
 
+err_notifier:
+	sluice_switch_notifier_exit();
 err_genl:
 	sluice_genl_exit();
 err_pause:
@@ -47,6 +54,7 @@ err_switch:
 static void __exit sluice_module_exit(void)
 {
 	unregister_qdisc(&sluice_qdisc_ops);
+	sluice_switch_notifier_exit();
 	sluice_genl_exit();
 	sluice_pause_exit();
 	sluice_switch_exit();

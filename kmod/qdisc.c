@@ -25,8 +25,9 @@
  * As prio and ets read skb->priority: HANDLE:MINOR of this qdisc names a
  * class directly, any other value indexes the map with its low 4 bits.
  */
-static unsigned int priority_class(const struct Qdisc *sch,
-				   const struct sluice_config *cfg, u32 prio)
+static unsigned int sluice_priority_class(const struct Qdisc *sch,
+					  const struct sluice_config *cfg,
+					  u32 prio)
 {
 	u32 minor = TC_H_MIN(prio);
 
@@ -35,14 +36,14 @@ static unsigned int priority_class(const struct Qdisc *sch,
 	return minor && minor <= cfg->nclasses ? minor - 1 : cfg->defclass;
 }
 
-static unsigned int classify(struct Qdisc *sch, struct sk_buff *skb)
+static unsigned int sluice_classify(struct Qdisc *sch, struct sk_buff *skb)
 {
 	struct sluice_sched *q = qdisc_priv(sch);
 	const struct sluice_config *cfg = &q->cfg;
 	int value;
 
 	if (cfg->tag == TC_SLUICE_TAG_PRIORITY)
-		return priority_class(sch, cfg, skb->priority);
+		return sluice_priority_class(sch, cfg, skb->priority);
 	value = sluice_tag_read(skb, cfg->tag);
 	if (value < 0) {
 		q->untagged++;
@@ -51,21 +52,9 @@ static unsigned int classify(struct Qdisc *sch, struct sk_buff *skb)
 	return cfg->map[cfg->tag][value];
 }
 
-/* A frame the stack sends as MAC control: it leaves first, never paused. */
-static bool is_control(const struct sk_buff *skb)
-{
-	__be16 buf;
-	const __be16 *type;
-
-	if (likely(skb->protocol != htons(ETH_P_PAUSE)))
-		return false;
-	type = skb_header_pointer(skb, offsetof(struct ethhdr, h_proto),
-				  sizeof(buf), &buf);
-	return type && *type == htons(ETH_P_PAUSE);
-}
-
-static int enqueue_control(struct sk_buff *skb, struct Qdisc *sch,
-			   struct sk_buff **to_free)
+/* A MAC control frame the stack sends: it leaves first, never paused. */
+static int sluice_enqueue_control(struct sk_buff *skb, struct Qdisc *sch,
+				  struct sk_buff **to_free)
 {
 	struct sluice_sched *q = qdisc_priv(sch);
 
@@ -79,20 +68,25 @@ static int enqueue_control(struct sk_buff *skb, struct Qdisc *sch,
 }
 
 /*
- * Whether the frame may be queued.  A lossy class tail-drops at its limit.
- * A lossless one (its priority in the port's PFC bitmap) relies on pauses
- * instead and drops only past the ingress port's XOFF + headroom or, as a
- * last bound, its limit: a headroom drop, which means a misconfiguration.
+ * Whether the frame may be queued.  A lossy frame tail-drops at its class's
+ * limit.  A lossless one relies on pauses instead: its priority is
+ * lossless on the port a pause would stop, the ingress port it is charged
+ * to (or, for a frame this host sends, this port).  It drops only past that
+ * port's XOFF + headroom or, as a last bound, its class's limit: a headroom
+ * drop, which means a misconfiguration.  Under Tagger the class and the
+ * priority differ; the priority decides.
  */
-static bool admit(struct Qdisc *sch, struct sluice_class *cl,
-		  unsigned int c, struct sk_buff *skb, u32 account)
+static bool sluice_admit(struct Qdisc *sch, struct sluice_class *cl,
+			 const struct sluice_tag_result *t, struct sk_buff *skb,
+			 long account)
 {
 	struct sluice_sched *q = qdisc_priv(sch);
 	struct sluice_port *in = sluice_skb_cb(skb)->in;
 	bool over = (u64)cl->qstats.backlog + qdisc_pkt_len(skb) > cl->limit;
+	u8 pfc = in ? READ_ONCE(in->pfc) : q->cfg.pfc;
 	u32 headroom;
 
-	if (c >= SLUICE_NR_PRIOS || !(q->cfg.pfc & BIT(c))) {
+	if (t->prio >= SLUICE_NR_PRIOS || !(pfc & BIT(t->prio))) {
 		if (!over)
 			return true;
 		cl->limit_drops++;
@@ -100,7 +94,7 @@ static bool admit(struct Qdisc *sch, struct sluice_class *cl,
 		return false;
 	}
 	headroom = in ? READ_ONCE(in->headroom) : 0;
-	if (headroom && account > (u64)READ_ONCE(in->xoff) + headroom)
+	if (headroom && account > (long)READ_ONCE(in->xoff) + headroom)
 		over = true;
 	if (!over)
 		return true;
@@ -110,7 +104,7 @@ static bool admit(struct Qdisc *sch, struct sluice_class *cl,
 		q->port->headroom_warned = true;
 		netdev_warn(qdisc_dev(sch),
 			    "sch_sluice: lossless class %u dropped a frame: headroom exhausted\n",
-			    c);
+			    t->cls);
 	}
 	return false;
 }
@@ -118,16 +112,17 @@ static bool admit(struct Qdisc *sch, struct sluice_class *cl,
 /*
  * Queues a frame in class t->cls, charged to priority t->prio of its
  * ingress port; under Tagger the two differ, and the frame is retagged
- * once admitted.
+ * once admitted.  The ingress port pauses its upstream only for a frame
+ * that was admitted.
  */
-static int enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
-		       const struct sluice_tag_result *t,
-		       struct sk_buff **to_free)
+static int sluice_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
+			      const struct sluice_tag_result *t,
+			      struct sk_buff **to_free)
 {
 	struct sluice_sched *q = qdisc_priv(sch);
 	struct sluice_class *cl = &q->classes[t->cls];
 	unsigned int len = qdisc_pkt_len(skb);
-	u32 account;
+	long account;
 
 	/* The watchdog's drop action: nothing joins a class in storm. */
 	if (unlikely(q->wd_drop & BIT(t->cls))) {
@@ -143,16 +138,19 @@ static int enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
 		sluice_skb_cb(skb)->in = NULL;
 		account = 0;
 	}
-	if (unlikely(!admit(sch, cl, t->cls, skb, account))) {
+	/* ... nor does what arrives on a port in a dropping storm. */
+	if (unlikely(sluice_ingress_wd_drop(skb)) ||
+	    unlikely(!sluice_admit(sch, cl, t, skb, account))) {
 		sluice_ingress_release(skb);
 		cl->qstats.drops++;
 		return qdisc_drop(skb, sch, to_free);
 	}
+	sluice_ingress_admitted(skb, account);
 	if (t->retag)
 		sluice_tagger_retag(sch, skb, t);
 
 	/* DCTCP step marking on the queue the frame joins. */
-	if (cl->ecn && cl->qstats.backlog > cl->ecn && INET_ECN_set_ce(skb))
+	if (cl->ecn && cl->qstats.backlog > cl->ecn && sluice_ecn_mark(skb))
 		cl->ecn_marks++;
 	if (!cl->q.qlen)
 		cl->nonempty_since = ktime_get_ns();
@@ -170,9 +168,9 @@ static int enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
  * the frames it stands for instead, as tbf does, and tell the ancestors
  * that one frame of prev_len bytes became nb frames of len bytes.
  */
-static int enqueue_segments(struct sk_buff *skb, struct Qdisc *sch,
-			    const struct sluice_tag_result *t,
-			    struct sk_buff **to_free)
+static int sluice_enqueue_segments(struct sk_buff *skb, struct Qdisc *sch,
+				   const struct sluice_tag_result *t,
+				   struct sk_buff **to_free)
 {
 	unsigned int len = 0, prev_len = qdisc_pkt_len(skb);
 	netdev_features_t features = netif_skb_features(skb);
@@ -186,7 +184,7 @@ static int enqueue_segments(struct sk_buff *skb, struct Qdisc *sch,
 	skb_list_walk_safe(segs, segs, nskb) {
 		skb_mark_not_on_list(segs);
 		qdisc_skb_cb(segs)->pkt_len = segs->len;
-		if (enqueue_one(segs, sch, t, to_free) == NET_XMIT_SUCCESS) {
+		if (sluice_enqueue_one(segs, sch, t, to_free) == NET_XMIT_SUCCESS) {
 			len += qdisc_pkt_len(segs);
 			nb++;
 		}
@@ -204,21 +202,20 @@ static int sluice_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	struct sluice_sched *q = qdisc_priv(sch);
 	struct sluice_tag_result t;
 
-	q->peek_ns = 0;
 	if (!sch->q.qlen)
 		q->link_idle = true;
-	if (unlikely(is_control(skb)))
-		return enqueue_control(skb, sch, to_free);
+	if (unlikely(sluice_ctrl_is_ctrl(skb)))
+		return sluice_enqueue_control(skb, sch, to_free);
 	/* A port of a switch with a tag source classifies by its maps. */
 	if (!q->port || !rcu_access_pointer(*q->port->tagger) ||
 	    !sluice_tagger_classify(sch, skb, &t)) {
-		t.cls = classify(sch, skb);
-		t.prio = t.cls;
+		t.cls = sluice_classify(sch, skb);
+		t.prio = q->class_prio[t.cls];
 		t.retag = false;
 	}
 	if (skb_is_gso(skb) && qdisc_pkt_len(skb) > q->classes[t.cls].limit)
-		return enqueue_segments(skb, sch, &t, to_free);
-	return enqueue_one(skb, sch, &t, to_free);
+		return sluice_enqueue_segments(skb, sch, &t, to_free);
+	return sluice_enqueue_one(skb, sch, &t, to_free);
 }
 
 /*
@@ -227,16 +224,17 @@ static int sluice_enqueue(struct sk_buff *skb, struct Qdisc *sch,
  * frame; otherwise it gains a quantum and the turn passes on.  Stateful but
  * idempotent: a second call (peek, then dequeue) picks the same class.
  */
-static struct sluice_class *dwrr_class(struct sluice_sched *q, u32 ready)
+static struct sluice_class *sluice_dwrr_class(struct sluice_sched *q,
+					      unsigned long ready)
 {
 	unsigned long bits = ready;
 	unsigned int c = q->rr;
 	struct sluice_class *cl;
 
 	for (;;) {
-		c = find_next_bit(&bits, TC_SLUICE_MAX_CLASSES, c);
-		if (c >= TC_SLUICE_MAX_CLASSES)
-			c = find_first_bit(&bits, TC_SLUICE_MAX_CLASSES);
+		c = find_next_bit(&bits, SLUICE_MAX_CLASSES, c);
+		if (c >= SLUICE_MAX_CLASSES)
+			c = find_first_bit(&bits, SLUICE_MAX_CLASSES);
 		cl = &q->classes[c];
 		if (cl->deficit >= qdisc_pkt_len(cl->q.head)) {
 			q->rr = c;
@@ -253,17 +251,18 @@ static struct sluice_class *dwrr_class(struct sluice_sched *q, u32 ready)
  * class never blocks another.  The watchdog's forward action lets a class
  * in storm send as if it were not paused.
  */
-static struct sluice_class *next_class(struct sluice_sched *q, u64 now)
+static struct sluice_class *sluice_next_class(struct Qdisc *sch, u64 now)
 {
-	u32 ready, strict;
+	struct sluice_sched *q = qdisc_priv(sch);
+	unsigned long ready, strict;
 
 	if (q->paused)
-		sluice_pause_expire(q, now);
+		sluice_pause_expire(sch, now);
 	ready = q->active & (~q->paused | q->wd_forward);
 	strict = ready & ~q->weighted;
 	if (strict)
 		return &q->classes[__fls(strict)];
-	return ready ? dwrr_class(q, ready) : NULL;
+	return ready ? sluice_dwrr_class(q, ready) : NULL;
 }
 
 /*
@@ -274,7 +273,7 @@ static struct sluice_class *next_class(struct sluice_sched *q, u64 now)
  * the burst after a long stall.  After the link went idle (nothing
  * queued, or all of it paused) the next frame starts now.
  */
-static void link_busy(struct sluice_sched *q, unsigned int len, u64 now)
+static void sluice_link_busy(struct sluice_sched *q, unsigned int len, u64 now)
 {
 	u64 start;
 
@@ -291,11 +290,9 @@ static void link_busy(struct sluice_sched *q, unsigned int len, u64 now)
  * The frame that goes next, left in place: a pause frame first, then the
  * head of the class strict priority picks.  NULL while the link is busy
  * or all that is queued is paused, with the watchdog armed for then.
- * peek and dequeue share it, so a parent that peeks gets what dequeue
- * then takes, and nothing is counted twice.
  */
-static struct sk_buff *next_skb(struct Qdisc *sch, u64 now,
-				struct sluice_class **clp)
+static struct sk_buff *sluice_next_skb(struct Qdisc *sch, u64 now,
+				       struct sluice_class **clp)
 {
 	struct sluice_sched *q = qdisc_priv(sch);
 	struct sluice_class *cl;
@@ -309,7 +306,7 @@ static struct sk_buff *next_skb(struct Qdisc *sch, u64 now,
 	}
 	if (q->ctrl.qlen)
 		return q->ctrl.head;
-	cl = next_class(q, now);
+	cl = sluice_next_class(sch, now);
 	if (!cl) {
 		/* All that is queued is paused: the link goes idle. */
 		q->link_idle = true;
@@ -322,34 +319,25 @@ static struct sk_buff *next_skb(struct Qdisc *sch, u64 now,
 }
 
 /* The clock, read only when shaping or a pause needs it (0 otherwise). */
-static u64 now_ns(const struct sluice_sched *q)
+static u64 sluice_now(const struct sluice_sched *q)
 {
 	return q->cfg.rate || q->paused ? ktime_get_ns() : 0;
 }
 
 /*
- * A parent peeks, then dequeues under the same lock hold.  Dequeue uses the
- * peek's clock, so a pause that expires in between cannot make it return
- * another frame than the one peeked.
+ * A parent that peeks (hfsc, drr, qfq, ets, tbf) gets the frame dequeued
+ * and kept aside (qdisc_peek_dequeued): what the clock decided at the peek
+ * is what it then takes, even if a pause or the shaper would decide
+ * otherwise a moment later.
  */
-static struct sk_buff *sluice_peek(struct Qdisc *sch)
-{
-	struct sluice_sched *q = qdisc_priv(sch);
-	struct sluice_class *cl;
-
-	q->peek_ns = now_ns(q);
-	return next_skb(sch, q->peek_ns, &cl);
-}
-
 static struct sk_buff *sluice_dequeue(struct Qdisc *sch)
 {
 	struct sluice_sched *q = qdisc_priv(sch);
-	u64 now = q->peek_ns ?: now_ns(q);
+	u64 now = sluice_now(q);
 	struct sluice_class *cl;
 	struct sk_buff *skb;
 
-	q->peek_ns = 0;
-	skb = next_skb(sch, now, &cl);
+	skb = sluice_next_skb(sch, now, &cl);
 	if (!skb)
 		return NULL;
 	if (cl) {
@@ -370,7 +358,7 @@ static struct sk_buff *sluice_dequeue(struct Qdisc *sch)
 	} else {
 		__qdisc_dequeue_head(&q->ctrl);
 	}
-	link_busy(q, qdisc_pkt_len(skb), now);
+	sluice_link_busy(q, qdisc_pkt_len(skb), now);
 	qdisc_qstats_backlog_dec(sch, skb);
 	qdisc_bstats_update(sch, skb);
 	sch->q.qlen--;
@@ -378,7 +366,7 @@ static struct sk_buff *sluice_dequeue(struct Qdisc *sch)
 }
 
 /* Frees a queue's frames, releasing their ingress charges. */
-static void queue_purge(struct qdisc_skb_head *qh)
+static void sluice_queue_purge(struct qdisc_skb_head *qh)
 {
 	struct sk_buff *skb;
 
@@ -387,9 +375,9 @@ static void queue_purge(struct qdisc_skb_head *qh)
 	__qdisc_reset_queue(qh);
 }
 
-static void class_purge(struct sluice_class *cl)
+static void sluice_class_purge(struct sluice_class *cl)
 {
-	queue_purge(&cl->q);
+	sluice_queue_purge(&cl->q);
 	cl->qstats.backlog = 0;
 }
 
@@ -398,13 +386,12 @@ static void sluice_reset(struct Qdisc *sch)
 	struct sluice_sched *q = qdisc_priv(sch);
 	unsigned int i;
 
-	for (i = 0; i < TC_SLUICE_MAX_CLASSES; i++) {
-		class_purge(&q->classes[i]);
+	for (i = 0; i < SLUICE_MAX_CLASSES; i++) {
+		sluice_class_purge(&q->classes[i]);
 		q->classes[i].deficit = 0;
 	}
-	queue_purge(&q->ctrl);
+	sluice_queue_purge(&q->ctrl);
 	q->active = 0;
-	q->peek_ns = 0;
 	q->link_idle = true;
 	qdisc_watchdog_cancel(&q->watchdog);
 }
@@ -413,8 +400,8 @@ static void sluice_reset(struct Qdisc *sch)
  * Drop what the classes beyond the new count hold, count it as drops and
  * tell the ancestors.  Called under the tree lock.
  */
-static void classes_remove(struct Qdisc *sch, unsigned int from,
-			   unsigned int to)
+static void sluice_classes_remove(struct Qdisc *sch, unsigned int from,
+				  unsigned int to)
 {
 	struct sluice_sched *q = qdisc_priv(sch);
 	unsigned int i, qlen = 0, backlog = 0;
@@ -424,7 +411,7 @@ static void classes_remove(struct Qdisc *sch, unsigned int from,
 
 		qlen += cl->q.qlen;
 		backlog += cl->qstats.backlog;
-		class_purge(cl);
+		sluice_class_purge(cl);
 		q->active &= ~BIT(i);
 		q->paused &= ~BIT(i);
 		q->weighted &= ~BIT(i);
@@ -436,25 +423,25 @@ static void classes_remove(struct Qdisc *sch, unsigned int from,
 }
 
 /* A class starts empty, with zeroed counters and the qdisc's limit. */
-static void class_init(struct sluice_class *cl, u32 limit)
+static void sluice_class_init(struct sluice_class *cl, u32 limit)
 {
 	memset(cl, 0, sizeof(*cl));
 	gnet_stats_basic_sync_init(&cl->bstats);
 	cl->limit = limit;
 }
 
-static void commit(struct Qdisc *sch, const struct sluice_config *cfg,
-		   bool limit_given)
+static void sluice_commit(struct Qdisc *sch, const struct sluice_config *cfg,
+			  bool limit_given)
 {
 	struct sluice_sched *q = qdisc_priv(sch);
 	unsigned int old = q->cfg.nclasses, i;
 
 	sch_tree_lock(sch);
 	if (cfg->nclasses < old)
-		classes_remove(sch, cfg->nclasses, old);
+		sluice_classes_remove(sch, cfg->nclasses, old);
 	sluice_wd_commit(sch, cfg);
 	for (i = old; i < cfg->nclasses; i++)
-		class_init(&q->classes[i], cfg->limit);
+		sluice_class_init(&q->classes[i], cfg->limit);
 	if (limit_given) {
 		for (i = 0; i < cfg->nclasses; i++)
 			q->classes[i].limit = cfg->limit;
@@ -466,8 +453,9 @@ static void commit(struct Qdisc *sch, const struct sluice_config *cfg,
 }
 
 /* PFC settings need a port (a root qdisc) and a link rate for quanta. */
-static int pfc_check(struct Qdisc *sch, const struct sluice_config *cfg,
-		     struct netlink_ext_ack *extack)
+static int sluice_pfc_check(struct Qdisc *sch,
+			    const struct sluice_config *cfg,
+			    struct netlink_ext_ack *extack)
 {
 	if (!cfg->pfc)
 		return 0;
@@ -491,8 +479,8 @@ static int pfc_check(struct Qdisc *sch, const struct sluice_config *cfg,
 }
 
 /* The watchdog watches a port's classes, which pauses need a rate for. */
-static int wd_check(struct Qdisc *sch, const struct sluice_config *cfg,
-		    struct netlink_ext_ack *extack)
+static int sluice_wd_check(struct Qdisc *sch, const struct sluice_config *cfg,
+			   struct netlink_ext_ack *extack)
 {
 	if (!cfg->wd_prios)
 		return 0;
@@ -502,6 +490,12 @@ static int wd_check(struct Qdisc *sch, const struct sluice_config *cfg,
 	}
 	if (!cfg->rate) {
 		NL_SET_ERR_MSG_MOD(extack, "watchdog needs the link rate");
+		return -EINVAL;
+	}
+	/* Only PFC-enabled priorities are ever paused (pause.c), as SONiC's. */
+	if (cfg->wd_prios & ~cfg->pfc) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "watchdog watches lossless priorities only: add them to pfc");
 		return -EINVAL;
 	}
 	return 0;
@@ -519,8 +513,8 @@ static int sluice_change(struct Qdisc *sch, struct nlattr *opt,
 		return 0;
 	err = sluice_config_parse(&cfg, opt, extack);
 	if (!err)
-		err = pfc_check(sch, &cfg, extack) ?:
-		      wd_check(sch, &cfg, extack);
+		err = sluice_pfc_check(sch, &cfg, extack) ?:
+		      sluice_wd_check(sch, &cfg, extack);
 	if (err)
 		return err;
 	/*
@@ -531,7 +525,7 @@ static int sluice_change(struct Qdisc *sch, struct nlattr *opt,
 	restart = (!q->cfg.wd_prios && cfg.wd_prios) ||
 		  q->cfg.wd_poll_ms != cfg.wd_poll_ms;
 	mutex_lock(&q->wd.lock);
-	commit(sch, &cfg, !!nla_find_nested(opt, TCA_SLUICE_LIMIT));
+	sluice_commit(sch, &cfg, !!nla_find_nested(opt, TCA_SLUICE_LIMIT));
 	sluice_wd_notify(sch);
 	mutex_unlock(&q->wd.lock);
 	sluice_wd_start(sch, restart);
@@ -547,6 +541,7 @@ static int sluice_init(struct Qdisc *sch, struct nlattr *opt,
 	unsigned int i;
 	int err;
 
+	BUILD_BUG_ON(SLUICE_MAX_CLASSES > BITS_PER_LONG);
 	/* First: destroy, which runs after a failed init, cancels them. */
 	qdisc_watchdog_init(&q->watchdog, sch);
 	sluice_wd_init(sch);
@@ -559,14 +554,18 @@ static int sluice_init(struct Qdisc *sch, struct nlattr *opt,
 	if (opt) {
 		err = sluice_config_parse(&cfg, opt, extack);
 		if (!err)
-			err = pfc_check(sch, &cfg, extack) ?:
-			      wd_check(sch, &cfg, extack);
+			err = sluice_pfc_check(sch, &cfg, extack) ?:
+			      sluice_wd_check(sch, &cfg, extack);
 		if (err)
 			return err;
 	}
 	/* Not yet visible to the datapath: no lock needed. */
+	for (i = 0; i < SLUICE_MAX_CLASSES; i++)
+		q->class_prio[i] = i < SLUICE_NR_PRIOS ? i : SLUICE_PRIO_NONE;
+	for (i = 0; i < SLUICE_NR_PRIOS; i++)
+		q->prio_class[i] = i;
 	for (i = 0; i < cfg.nclasses; i++)
-		class_init(&q->classes[i], cfg.limit);
+		sluice_class_init(&q->classes[i], cfg.limit);
 	q->cfg = cfg;
 	q->link_idle = true;
 	if (sch->parent != TC_H_ROOT)
@@ -578,7 +577,7 @@ static int sluice_init(struct Qdisc *sch, struct nlattr *opt,
 		return -ENOMEM;
 	sluice_port_config(port, &cfg);
 	q->port = port;
-	err = sluice_port_publish(port);
+	err = sluice_port_publish(port, qdisc_dev(sch));
 	if (!err)
 		sluice_wd_start(sch, true);
 	return err;
@@ -600,7 +599,7 @@ static void sluice_destroy(struct Qdisc *sch)
 	qdisc_watchdog_cancel(&q->watchdog);
 	sluice_wd_stop(sch);
 	if (q->port)
-		sluice_port_detach(q->port);
+		sluice_port_detach(q->port, qdisc_dev(sch));
 }
 
 static int sluice_dump(struct Qdisc *sch, struct sk_buff *skb)
@@ -618,24 +617,32 @@ static int sluice_dump(struct Qdisc *sch, struct sk_buff *skb)
 	return nla_nest_end(skb, opts);
 }
 
-/* Called with the qdisc root lock held, so the counters are consistent. */
+/*
+ * Only RTNL is held here (since 5.1): the counters are read under the tree
+ * lock, so that they agree with each other, and copied out after.
+ */
 static int sluice_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 {
 	struct sluice_sched *q = qdisc_priv(sch);
-	struct tc_sluice_xstats xstats = {
-		.type = TC_SLUICE_XSTATS_QDISC,
-		.qdisc = {
-			.untagged = q->untagged,
-			.limit_drops = q->limit_drops,
-			.pause_rx = q->pause_rx,
-			.pfc_rx = q->pfc_rx,
-			.pfc_tx = q->port ? READ_ONCE(q->port->pfc_tx) : 0,
-			.pause_malformed = q->pause_malformed,
-			.pause_untrusted = q->pause_untrusted,
-			.headroom_drops = q->headroom_drops,
-		},
-	};
+	struct tc_sluice_xstats xstats;
 
+	/* The whole union goes out: no byte of it may be left unset. */
+	memset(&xstats, 0, sizeof(xstats));
+	xstats.type = TC_SLUICE_XSTATS_QDISC;
+	sch_tree_lock(sch);
+	xstats.qdisc.untagged = q->untagged;
+	xstats.qdisc.limit_drops = q->limit_drops;
+	xstats.qdisc.pause_rx = q->pause_rx;
+	xstats.qdisc.pfc_rx = q->pfc_rx;
+	xstats.qdisc.pause_malformed = q->pause_malformed;
+	xstats.qdisc.pause_untrusted = q->pause_untrusted;
+	xstats.qdisc.headroom_drops = q->headroom_drops;
+	xstats.qdisc.pause_ignored = q->pause_ignored;
+	sch_tree_unlock(sch);
+	if (q->port) {
+		xstats.qdisc.pfc_tx = READ_ONCE(q->port->signal.tx);
+		xstats.qdisc.pfc_tx_failed = READ_ONCE(q->port->signal.tx_failed);
+	}
 	return gnet_stats_copy_app(d, &xstats, sizeof(xstats));
 }
 
@@ -645,7 +652,7 @@ struct Qdisc_ops sluice_qdisc_ops __read_mostly = {
 	.priv_size	= sizeof(struct sluice_sched),
 	.enqueue	= sluice_enqueue,
 	.dequeue	= sluice_dequeue,
-	.peek		= sluice_peek,
+	.peek		= qdisc_peek_dequeued,
 	.init		= sluice_init,
 	.reset		= sluice_reset,
 	.destroy	= sluice_destroy,

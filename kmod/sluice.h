@@ -19,9 +19,22 @@
 #define SLUICE_NR_MAPS		(TC_SLUICE_TAG_MAX + 1)
 #define SLUICE_MAP_MAX_VALUES	TC_SLUICE_DSCP_VALUES
 
-/* PFC names 8 priorities; priority p is class p. */
+/*
+ * PFC names 8 priorities.  Which class a priority's frames use, and which
+ * priority a class's frames have, is a mapping (sluice_sched's prio_class
+ * and class_prio), the identity for the first 8 classes today.
+ */
 #define SLUICE_NR_PRIOS		8
+#define SLUICE_PRIO_NONE	0xff	/* a class no priority maps to */
 #define SLUICE_PAUSE_TIME	0xffff
+/*
+ * Classes of a qdisc.  A set of classes is an unsigned long, so that
+ * dequeue's choice is a few bit operations: the limit can grow with the
+ * uapi's up to BITS_PER_LONG (checked in sluice_init()); past that, the
+ * sets become bitmaps.
+ */
+#define SLUICE_MAX_CLASSES	TC_SLUICE_MAX_CLASSES
+
 /* XOFF refreshes, and retries of frames that could not be queued, at most
  * this often: a tiny pause time at a high rate must not spin a CPU.
  */
@@ -32,6 +45,10 @@
 #define SLUICE_MAX_RATE		(512ULL * NSEC_PER_SEC)
 /* Pause frames waiting to leave a port; more are dropped. */
 #define SLUICE_CTRL_LIMIT	64
+/* A signal that could not be sent is retried at most this late. */
+#define SLUICE_SIGNAL_MAX_BACKOFF_NS	NSEC_PER_MSEC
+/* Keys of a signal sender: PFC's 8 priorities, PortFC's queues. */
+#define SLUICE_SIGNAL_MAX_KEYS	32
 
 /*
  * Everything "tc qdisc change" can set.  A change is built in a copy of
@@ -63,11 +80,73 @@ struct sluice_config {
 struct sluice_switch_pcpu;
 struct sluice_tagmap;
 
+/* ctrl.c: the control-frame codec (PFC and 802.3x PAUSE). */
+enum sluice_ctrl_kind {
+	SLUICE_CTRL_PAUSE,	/* 802.3x: quanta[0] for the whole link */
+	SLUICE_CTRL_PFC,	/* 802.1Qbb: quanta[p] for p in enable */
+};
+
+struct sluice_ctrl {
+	u8	kind;		/* enum sluice_ctrl_kind */
+	u8	enable;		/* PFC: the priorities the frame names */
+	u16	quanta[SLUICE_NR_PRIOS];
+};
+
+u64 sluice_quanta_ns(u32 quanta, u64 rate);
+struct sk_buff *sluice_ctrl_build_pfc(struct net_device *dev, u8 enable,
+				      u8 xoff, u16 quanta);
+bool sluice_ctrl_parse(const struct sk_buff *skb, const struct net_device *dev,
+		       struct sluice_ctrl *c);
+bool sluice_ctrl_is_ctrl(const struct sk_buff *skb);
+
+/* signal.c: the flow-control signal sender (see there). */
+struct sluice_signal;
+
+struct sluice_signal_ops {
+	/* The frame that asserts the keys in @on and releases those in @off. */
+	struct sk_buff *(*build)(const struct sluice_signal *s,
+				 struct net_device *dev,
+				 unsigned long on, unsigned long off);
+	/* How soon keys in force must be said again, ns; 0: never. */
+	u64 (*refresh_ns)(const struct sluice_signal *s);
+};
+
+struct sluice_signal {
+	spinlock_t		lock;	/* nests inside qdisc locks */
+	const struct sluice_signal_ops *ops;
+	/* Under lock: */
+	struct net_device	*dev;	/* NULL once detached */
+	unsigned long		on;	/* keys in force; read locklessly too */
+	unsigned long		off;	/* keys released, XON to send */
+	bool			parked;	/* the device cannot send: wait */
+	struct hrtimer		timer;
+	/* Written by the timer callback only, read with READ_ONCE(): */
+	u64			backoff_ns;
+	u64			tx;		/* frames sent */
+	u64			tx_failed;	/* frames not queued, retried */
+	u64			on_tx[SLUICE_SIGNAL_MAX_KEYS];
+	u64			off_tx[SLUICE_SIGNAL_MAX_KEYS];
+};
+
+void sluice_signal_init(struct sluice_signal *s,
+			const struct sluice_signal_ops *ops,
+			struct net_device *dev);
+void sluice_signal_assert(struct sluice_signal *s, unsigned int key);
+void sluice_signal_release(struct sluice_signal *s, unsigned long keys);
+void sluice_signal_wake(struct sluice_signal *s);
+void sluice_signal_detach(struct sluice_signal *s);
+
 /*
- * The switch's side of a port: its ingress accounts and the pause frames
- * it sends upstream.  Frames that arrived on the port hold a reference
- * while they sit in any egress queue of the switch, so it can outlive its
- * qdisc; from then on dev and sch are NULL and nothing is sent.
+ * The switch's side of a port: its ingress accounts and the pause signals
+ * it sends upstream (ingress.c), and the pauses its qdisc received.
+ * Frames that arrived on the port hold a reference while they sit in any
+ * egress queue of the switch, so it can outlive its qdisc; from then on
+ * sch is NULL and its sender is detached.
+ *
+ * Counter discipline: the ingress accounts are atomics (charged and
+ * released under other ports' qdisc locks); the settings are written
+ * under signal.lock and the qdisc's tree lock and read with READ_ONCE();
+ * the signal's counters are its timer's (see struct sluice_signal).
  */
 struct sluice_port {
 	refcount_t		refcnt;
@@ -76,29 +155,31 @@ struct sluice_port {
 	struct sluice_switch_pcpu __percpu *stats;	/* its switch's */
 	/* The switch's table while it has a tag source, else NULL. */
 	struct sluice_tagmap __rcu * const *tagger;
+	struct Qdisc __rcu	*sch;
 
 	/* The qdisc's PFC settings, read without its lock. */
 	u64			rate;
 	u32			xoff, xon, headroom;
 	u16			pause_time;
 	u8			pfc;
+	bool			headroom_warned;	/* under the qdisc lock */
 
-	atomic_t		ingress[SLUICE_NR_PRIOS];	/* bytes */
-	atomic_t		ingress_peak[SLUICE_NR_PRIOS];
+	atomic_long_t		ingress[SLUICE_NR_PRIOS];	/* bytes */
+	atomic_long_t		ingress_peak[SLUICE_NR_PRIOS];
 
-	/* Pause generation, under lock (taken inside qdisc locks). */
-	spinlock_t		lock;
-	struct net_device	*dev;
-	struct Qdisc __rcu	*sch;
-	unsigned long		xoff_state;	/* BIT(p): upstream paused */
-	unsigned long		xon_pending;	/* BIT(p): resume to send */
-	struct hrtimer		timer;		/* sends, then refreshes */
-	u64			xoff_tx[SLUICE_NR_PRIOS];
-	u64			xon_tx[SLUICE_NR_PRIOS];
-	u64			pfc_tx;
-	bool			headroom_warned;
+	/* PFC upstream: keys are priorities.  Its lock guards wd_nopause. */
+	struct sluice_signal	signal;
 	/* BIT(p): the watchdog's drop action stops pausing upstream */
 	unsigned long		wd_nopause;
+	atomic64_t		wd_ingress_drops[SLUICE_NR_PRIOS];
+
+	/*
+	 * Pauses received: until when each priority is paused (ktime_get_ns),
+	 * written under the qdisc's root lock with WRITE_ONCE(), readable by
+	 * anyone holding the port (a relay looking at its downstream) with
+	 * READ_ONCE(), no other qdisc's lock needed.
+	 */
+	u64			rx_until[SLUICE_NR_PRIOS];
 };
 
 /* What enqueue charged a frame to, so dequeue and drops can release it. */
@@ -165,18 +246,30 @@ struct sluice_wd {
 	struct sluice_wd_event		events[SLUICE_NR_PRIOS];
 };
 
+/*
+ * Counter discipline: everything here is under the qdisc's root lock,
+ * except cfg, which is also stable under RTNL (written under both).
+ * Dumps take the root lock and read; they never write.
+ */
 struct sluice_sched {
 	struct sluice_config	cfg;
-	u32			active;	/* BIT(class) for each non-empty class */
-	u32			paused;	/* BIT(class) for each paused class */
-	u32			weighted; /* BIT(class): has a DWRR quantum */
+	unsigned long		active;	/* BIT(class) for each non-empty class */
+	/*
+	 * BIT(class) for each class paused by a pause received, until
+	 * dequeue or the watchdog sees it expire (a hint: a bit whose class's
+	 * paused_until has passed is no longer paused).
+	 */
+	unsigned long		paused;
+	unsigned long		weighted; /* BIT(class): has a DWRR quantum */
 	unsigned int		rr;	/* the DWRR class whose turn it is */
 	bool			dead;	/* destroy has begun: no more kicks */
+	/* Priority p's frames are in class prio_class[p], and back. */
+	u8			prio_class[SLUICE_NR_PRIOS];
+	u8			class_prio[SLUICE_MAX_CLASSES];
 	struct qdisc_skb_head	ctrl;	/* pause frames to send, first */
 	struct qdisc_watchdog	watchdog;
 	u64			t_next;	/* ns: when the link is free */
 	bool			link_idle; /* nothing sendable since t_next */
-	u64			peek_ns; /* the clock of a peek, for dequeue */
 	struct sluice_port	*port;	/* NULL unless the root qdisc */
 	u64			untagged;
 	u64			limit_drops;
@@ -185,12 +278,13 @@ struct sluice_sched {
 	u64			pfc_rx;
 	u64			pause_malformed;
 	u64			pause_untrusted;
+	u64			pause_ignored;
 	/* The watchdog: BIT(class) in storm, and of those, by action. */
-	u32			wd_storm;
-	u32			wd_drop;
-	u32			wd_forward;
+	unsigned long		wd_storm;
+	unsigned long		wd_drop;
+	unsigned long		wd_forward;
 	struct sluice_wd	wd;
-	struct sluice_class	classes[TC_SLUICE_MAX_CLASSES];
+	struct sluice_class	classes[SLUICE_MAX_CLASSES];
 };
 
 /* Class handles are minor numbers 1..N; class index i has minor i + 1. */
@@ -224,20 +318,45 @@ int sluice_class_opts_parse(struct nlattr *opt, struct sluice_class_opts *o,
 
 /* classify.c */
 int sluice_tag_read(const struct sk_buff *skb, unsigned int tag);
+bool sluice_ecn_mark(struct sk_buff *skb);
 
-/* switch.c */
+/* switch.c: the switch of a namespace, its table and its notifier. */
+struct sluice_net {
+	struct xarray			ports;	/* ifindex -> sluice_port */
+	/* Written under RTNL, read without it. */
+	u32				nports;
+	u32				ports_gen;
+
+	struct mutex			lock;	/* writers of the table */
+	struct sluice_tagmap __rcu	*tagmap;
+	/* The same while it has a tag source, else NULL: ports read this. */
+	struct sluice_tagmap __rcu	*tagger;
+	u32				generation;	/* of the maps */
+	struct sluice_switch_pcpu __percpu *stats;
+};
+
+struct sluice_net *sluice_net(struct net *net);
 int sluice_switch_init(void);
 void sluice_switch_exit(void);
+int sluice_switch_notifier_init(void);
+void sluice_switch_notifier_exit(void);
+
+/* port.c: the port registry. */
 struct sluice_port *sluice_port_alloc(struct Qdisc *sch);
-int sluice_port_publish(struct sluice_port *port);
-void sluice_port_detach(struct sluice_port *port);
+int sluice_port_publish(struct sluice_port *port, struct net_device *dev);
+void sluice_port_detach(struct sluice_port *port, struct net_device *dev);
+void sluice_port_wake(struct net *net, int ifindex);
+struct sluice_port *sluice_port_lookup_rcu(struct net *net, int ifindex);
+
+/* ingress.c: ingress accounting, PFC's producer of pause signals. */
+extern const struct sluice_signal_ops sluice_pfc_signal_ops;
+long sluice_ingress_charge(struct sk_buff *skb, struct net *net,
+			   unsigned int prio);
+void sluice_ingress_admitted(const struct sk_buff *skb, long account);
+void sluice_ingress_release(struct sk_buff *skb);
+bool sluice_ingress_wd_drop(const struct sk_buff *skb);
 void sluice_port_config(struct sluice_port *port,
 			const struct sluice_config *cfg);
-struct sluice_port *sluice_port_lookup_rcu(struct net *net, int ifindex);
-u32 sluice_ingress_charge(struct sk_buff *skb, struct net *net,
-			  unsigned int prio);
-void sluice_ingress_release(struct sk_buff *skb);
-
 void sluice_port_wd_nopause(struct sluice_port *port, unsigned int prio,
 			    bool stop);
 
@@ -251,9 +370,11 @@ void sluice_wd_notify(struct Qdisc *sch);
 /* pause.c */
 int sluice_pause_init(void);
 void sluice_pause_exit(void);
-u64 sluice_quanta_ns(u32 quanta, u64 rate);
-void sluice_pause_expire(struct sluice_sched *q, u64 now);
+void sluice_pause_expire(struct Qdisc *sch, u64 now);
 u64 sluice_pause_next_expiry(const struct sluice_sched *q);
+/* Whether class c is paused at @now, and for how long in all (ns). */
+bool sluice_class_paused(const struct sluice_sched *q, unsigned int c,
+			 u64 now, u64 *paused_ns);
 
 /*
  * tagmap.c: the switch's Tagger maps (uapi: "Tagger's switch model").  One

@@ -113,8 +113,9 @@ static void wd_evaluate(struct Qdisc *sch, u64 now, struct sk_buff **to_free)
 	unsigned int c;
 	u64 onset;
 
+	lockdep_assert_held(qdisc_lock(sch));
 	if (q->paused)
-		sluice_pause_expire(q, now);
+		sluice_pause_expire(sch, now);
 	for_each_set_bit(c, &watched, SLUICE_NR_PRIOS) {
 		cl = &q->classes[c];
 		if (q->wd_storm & BIT(c)) {

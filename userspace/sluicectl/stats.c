@@ -55,6 +55,8 @@ static const struct field port_counters[] = {
 	F(struct sluice_port_stats, pause_rx),
 	F(struct sluice_port_stats, pause_malformed),
 	F(struct sluice_port_stats, pause_untrusted),
+	F(struct sluice_port_stats, pause_ignored),
+	F(struct sluice_port_stats, pfc_tx_failed),
 	F(struct sluice_port_stats, limit_drops),
 	F(struct sluice_port_stats, headroom_drops),
 	F(struct sluice_port_stats, untagged),
@@ -80,6 +82,7 @@ static const struct field prio_counters[] = {
 	F(struct sluice_prio_stats, wd_restored),
 	F(struct sluice_prio_stats, wd_drops),
 	F(struct sluice_prio_stats, wd_forwarded),
+	F(struct sluice_prio_stats, wd_ingress_drops),
 };
 
 #undef F

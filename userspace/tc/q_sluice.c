@@ -641,6 +641,9 @@ static const struct xstat qdisc_pfc_xstats[] = {
 	XSTAT("pause_malformed", qdisc.pause_malformed, XSTAT_COUNT),
 	XSTAT("pause_untrusted", qdisc.pause_untrusted, XSTAT_COUNT),
 	XSTAT("headroom_drops", qdisc.headroom_drops, XSTAT_COUNT),
+	/* Since the kernel hardening: */
+	XSTAT("pause_ignored", qdisc.pause_ignored, XSTAT_COUNT),
+	XSTAT("pfc_tx_failed", qdisc.pfc_tx_failed, XSTAT_COUNT),
 };
 
 static const struct xstat class_appended_xstats[] = {
@@ -662,6 +665,8 @@ static const struct xstat class_appended_xstats[] = {
 	XSTAT("wd_drops", cls.wd_drops, XSTAT_COUNT),
 	XSTAT("wd_forwarded", cls.wd_forwarded, XSTAT_COUNT),
 	XSTAT("storm", cls.storm, XSTAT_FLAG),
+	/* Since the kernel hardening: */
+	XSTAT("wd_ingress_drops", cls.wd_ingress_drops, XSTAT_COUNT),
 };
 
 /*

@@ -307,6 +307,9 @@ struct tc_sluice_qdisc_xstats {
 	__u64	pause_malformed; /* too short or unknown opcode */
 	__u64	pause_untrusted; /* arrived with TCA_SLUICE_PAUSE_RX 0 */
 	__u64	headroom_drops;	/* lossless frames dropped */
+	/* Since the kernel hardening: */
+	__u64	pause_ignored;	/* well-formed, but for nothing honoured here */
+	__u64	pfc_tx_failed;	/* PFC frames that could not be queued */
 };
 
 struct tc_sluice_class_xstats {
@@ -333,6 +336,8 @@ struct tc_sluice_class_xstats {
 	__u64	wd_forwarded;	/* frames sent during a forward storm */
 	__u32	storm;		/* 1 while p is in storm */
 	__u32	reserved3;
+	/* Since the kernel hardening: */
+	__u64	wd_ingress_drops; /* arrivals of p on this port dropped in storm */
 };
 
 struct tc_sluice_xstats {
@@ -632,6 +637,9 @@ struct sluice_port_stats {
 	__u32	wd_restore_ms;
 	__u32	wd_poll_ms;
 	__u32	reserved2;
+	/* Since the kernel hardening: */
+	__u64	pause_ignored;
+	__u64	pfc_tx_failed;
 };
 
 /*
@@ -661,6 +669,8 @@ struct sluice_prio_stats {
 	__u64	wd_restored;
 	__u64	wd_drops;
 	__u64	wd_forwarded;
+	/* Since the kernel hardening: */
+	__u64	wd_ingress_drops;
 };
 
 #define SLUICE_PRIO_F_CLASS	0x1	/* the port has class i */

@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Ingress accounting, PFC's producer of pause signals.  A frame that
+ * arrived on port I (skb->skb_iif) is charged to I's account for its
+ * priority while it sits in any egress queue of the switch; for I's
+ * lossless priorities, an account that reaches XOFF asserts the priority
+ * on I's signal sender (an XOFF upstream), and one that falls below XON,
+ * or drains, releases it (an XON).
+ *
+ * Accounts are charged and released from other ports' enqueue and dequeue,
+ * under those qdiscs' locks, so they are atomics; the decisions are taken
+ * under I's signal lock, on the account read again there, so that racing
+ * charges and releases cannot leave I paused with nothing queued or
+ * running with XOFF bytes queued.  Enqueue charges a frame first and asks
+ * for a pause only once the frame is admitted (sluice_ingress_admitted()):
+ * a frame that is dropped never pauses anyone.
+ */
+#include <linux/etherdevice.h>
+#include <linux/netdevice.h>
+
+#include "sluice.h"
+
+static struct sluice_port *sluice_signal_port(const struct sluice_signal *s)
+{
+	return container_of(s, struct sluice_port, signal);
+}
+
+/* PFC's encoding: keys are priorities. */
+static struct sk_buff *sluice_pfc_build(const struct sluice_signal *s,
+					struct net_device *dev,
+					unsigned long on, unsigned long off)
+{
+	const struct sluice_port *port = sluice_signal_port(s);
+
+	return sluice_ctrl_build_pfc(dev, on | off, on,
+				     READ_ONCE(port->pause_time));
+}
+
+/* At half the pause time, so that it never runs out upstream. */
+static u64 sluice_pfc_refresh_ns(const struct sluice_signal *s)
+{
+	const struct sluice_port *port = sluice_signal_port(s);
+	u64 rate = READ_ONCE(port->rate);
+
+	if (!rate)
+		return 0;
+	return max_t(u64, sluice_quanta_ns(READ_ONCE(port->pause_time), rate) / 2,
+		     SLUICE_MIN_REFRESH_NS);
+}
+
+const struct sluice_signal_ops sluice_pfc_signal_ops = {
+	.build		= sluice_pfc_build,
+	.refresh_ns	= sluice_pfc_refresh_ns,
+};
+
+static void sluice_peak_update(atomic_long_t *peak, long value)
+{
+	long old = atomic_long_read(peak);
+
+	while (value > old && !atomic_long_try_cmpxchg(peak, &old, value))
+		;
+}
+
+/*
+ * Charges a frame about to be queued to the ingress account of the port it
+ * arrived on, for priority @prio, and takes a reference on that port
+ * (cb->in).  Returns the account including the frame, 0 if the frame has
+ * no sluice ingress port.  The caller then queues the frame and calls
+ * sluice_ingress_admitted(), or drops it and calls sluice_ingress_release().
+ */
+long sluice_ingress_charge(struct sk_buff *skb, struct net *net,
+			   unsigned int prio)
+{
+	struct sluice_skb_cb *cb = sluice_skb_cb(skb);
+	struct sluice_port *port;
+	long account;
+
+	cb->in = NULL;
+	if (!skb->skb_iif || prio >= SLUICE_NR_PRIOS)
+		return 0;
+	port = sluice_port_lookup_rcu(net, skb->skb_iif);
+	if (!port || !refcount_inc_not_zero(&port->refcnt))
+		return 0;
+	cb->in = port;
+	cb->prio = prio;
+	account = atomic_long_add_return(qdisc_pkt_len(skb),
+					 &port->ingress[prio]);
+	sluice_peak_update(&port->ingress_peak[prio], account);
+	return account;
+}
+
+/* Whether the ingress port pauses upstream for @prio at all. */
+static bool sluice_ingress_pauses(const struct sluice_port *port,
+				  unsigned int prio)
+{
+	return READ_ONCE(port->pfc) & BIT(prio) &&
+	       !test_bit(prio, &port->wd_nopause);
+}
+
+/*
+ * The frame charged with @account is queued: pause its ingress port's
+ * upstream if the account reached XOFF.  The fast path reads the signal's
+ * state without the lock; the account was added with a full barrier
+ * before, which pairs with the barrier in sluice_ingress_release().
+ */
+void sluice_ingress_admitted(const struct sk_buff *skb, long account)
+{
+	const struct sluice_skb_cb *cb = sluice_skb_cb(skb);
+	struct sluice_port *port = cb->in;
+	unsigned int prio = cb->prio;
+
+	if (!port || account < READ_ONCE(port->xoff) ||
+	    test_bit(prio, &port->signal.on) ||
+	    !sluice_ingress_pauses(port, prio))
+		return;
+	spin_lock_bh(&port->signal.lock);
+	/* Releases since the charge may have taken it below XOFF again. */
+	if (atomic_long_read(&port->ingress[prio]) >= port->xoff &&
+	    sluice_ingress_pauses(port, prio))
+		sluice_signal_assert(&port->signal, prio);
+	spin_unlock_bh(&port->signal.lock);
+}
+
+/* Releases what sluice_ingress_charge() charged, when the frame leaves. */
+void sluice_ingress_release(struct sk_buff *skb)
+{
+	struct sluice_skb_cb *cb = sluice_skb_cb(skb);
+	struct sluice_port *port = cb->in;
+	unsigned int prio = cb->prio;
+	long account;
+
+	if (!port)
+		return;
+	cb->in = NULL;
+	account = atomic_long_sub_return(qdisc_pkt_len(skb),
+					 &port->ingress[prio]);
+	/* Resume below XON, and always once the account has drained. */
+	if ((account < READ_ONCE(port->xon) || !account) &&
+	    test_bit(prio, &port->signal.on)) {
+		/* _bh: a qdisc being destroyed is reset outside its lock. */
+		spin_lock_bh(&port->signal.lock);
+		if (test_bit(prio, &port->signal.on)) {
+			/*
+			 * Clear, then read the account again: a charge that
+			 * saw the bit still set (and so did not take the lock)
+			 * is seen here, and the pause then stays.
+			 */
+			__clear_bit(prio, &port->signal.on);
+			/* Pairs with the add in sluice_ingress_charge(). */
+			smp_mb();
+			account = atomic_long_read(&port->ingress[prio]);
+			__set_bit(prio, &port->signal.on);
+			if (account < port->xon || !account)
+				sluice_signal_release(&port->signal, BIT(prio));
+		}
+		spin_unlock_bh(&port->signal.lock);
+	}
+	sluice_port_put(port);
+}
+
+/*
+ * The watchdog's drop action (wd.c) ends the priority's ingress traffic
+ * too, as SONiC's pfcwd does: a frame that arrived on a port while the
+ * port's class of its priority is in a dropping storm is dropped wherever
+ * it was to be queued, and counted on that port.
+ */
+bool sluice_ingress_wd_drop(const struct sk_buff *skb)
+{
+	const struct sluice_skb_cb *cb = sluice_skb_cb(skb);
+	struct sluice_port *port = cb->in;
+
+	if (!port || likely(!test_bit(cb->prio, &port->wd_nopause)))
+		return false;
+	atomic64_inc(&port->wd_ingress_drops[cb->prio]);
+	return true;
+}
+
+/* Called under the qdisc's tree lock whenever its configuration changes. */
+void sluice_port_config(struct sluice_port *port,
+			const struct sluice_config *cfg)
+{
+	spin_lock_bh(&port->signal.lock);
+	WRITE_ONCE(port->rate, cfg->rate);
+	WRITE_ONCE(port->xoff, cfg->xoff);
+	WRITE_ONCE(port->xon, cfg->xon);
+	WRITE_ONCE(port->headroom, cfg->headroom);
+	WRITE_ONCE(port->pause_time, cfg->pause_time);
+	WRITE_ONCE(port->pfc, cfg->pfc);
+	/* Priorities no longer lossless are resumed upstream at once. */
+	sluice_signal_release(&port->signal, ~(unsigned long)cfg->pfc);
+	spin_unlock_bh(&port->signal.lock);
+}
+
+/*
+ * The watchdog's drop action (@stop) or its end: while a storm of
+ * priority prio lasts the port does not pause its upstream for it, and
+ * an XOFF it holds is resumed at once.  Under the port's qdisc lock; the
+ * XON leaves from the signal's timer.
+ */
+void sluice_port_wd_nopause(struct sluice_port *port, unsigned int prio,
+			    bool stop)
+{
+	spin_lock_bh(&port->signal.lock);
+	if (!stop) {
+		__clear_bit(prio, &port->wd_nopause);
+	} else {
+		__set_bit(prio, &port->wd_nopause);
+		sluice_signal_release(&port->signal, BIT(prio));
+	}
+	spin_unlock_bh(&port->signal.lock);
+}

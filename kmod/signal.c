@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The flow-control signal sender: one per port, shared by whatever
+ * produces pause signals there.  A producer (today the ingress accounts,
+ * ingress.c; PortFC's egress detection next) decides, under s->lock, that
+ * a key is asserted (the upstream must stop: XOFF) or released (XON); the
+ * sender says so on the wire, outside every qdisc lock:
+ *
+ *   - a change is sent at once, from a soft hrtimer, in one frame that
+ *     names every key in force and every key just released;
+ *   - keys in force are said again before the pause they set runs out
+ *     upstream (ops->refresh_ns), for as long as they stay asserted;
+ *   - a frame that could not be queued is retried with exponential back-off
+ *     from SLUICE_MIN_REFRESH_NS to SLUICE_SIGNAL_MAX_BACKOFF_NS: a lost
+ *     XON would leave the neighbour paused until its pause ran out;
+ *   - while the device cannot send at all (down, or no carrier) the sender
+ *     parks: nothing is built or retried until NETDEV_UP or NETDEV_CHANGE
+ *     says it can (sluice_signal_wake()), then it sends the state then in
+ *     force.  A parked sender costs nothing; one that retried would spin.
+ *
+ * The encoding is the producer's (ops->build): keys are PFC priorities
+ * today, and PortFC's (queue, port) pairs can be keys of another sender.
+ *
+ * Locking: s->lock nests inside any qdisc lock (producers run in enqueue
+ * and dequeue) and is taken with BHs off outside them.  The frame leaves
+ * through dev_queue_xmit() from the timer, never under s->lock or a qdisc
+ * lock.  The counters are written by the timer callback only, which never
+ * runs twice at once, and read with READ_ONCE().
+ */
+#include <linux/netdevice.h>
+
+#include "sluice.h"
+
+static void sluice_signal_count(struct sluice_signal *s, unsigned long on,
+				unsigned long off)
+{
+	unsigned long keys = on | off;
+	unsigned int key;
+
+	WRITE_ONCE(s->tx, s->tx + 1);
+	for_each_set_bit(key, &keys, SLUICE_SIGNAL_MAX_KEYS) {
+		if (on & BIT(key))
+			WRITE_ONCE(s->on_tx[key], s->on_tx[key] + 1);
+		else
+			WRITE_ONCE(s->off_tx[key], s->off_tx[key] + 1);
+	}
+}
+
+/* With s->lock held: send soon, unless detached or parked. */
+static void sluice_signal_kick(struct sluice_signal *s)
+{
+	lockdep_assert_held(&s->lock);
+	if (s->dev && !s->parked)
+		hrtimer_start(&s->timer, 0, HRTIMER_MODE_REL_SOFT);
+}
+
+static enum hrtimer_restart sluice_signal_timer(struct hrtimer *timer)
+{
+	struct sluice_signal *s = container_of(timer, struct sluice_signal,
+					       timer);
+	unsigned long on, off;
+	struct net_device *dev;
+	struct sk_buff *skb;
+	u64 next = 0;
+
+	spin_lock(&s->lock);
+	dev = s->dev;
+	on = s->on;
+	off = s->off;
+	if (!dev || s->parked || !(on | off)) {
+		spin_unlock(&s->lock);
+		return HRTIMER_NORESTART;
+	}
+	/*
+	 * A device that is down or has no carrier runs noop_qdisc, which
+	 * refuses every frame: wait for the notifier instead of retrying.
+	 */
+	if (!netif_running(dev) || !netif_carrier_ok(dev)) {
+		s->parked = true;
+		spin_unlock(&s->lock);
+		return HRTIMER_NORESTART;
+	}
+	s->off = 0;
+	spin_unlock(&s->lock);
+
+	/* dev stays valid: detach waits for this callback to return. */
+	skb = s->ops->build(s, dev, on, off);
+	if (skb && dev_queue_xmit(skb) == NET_XMIT_SUCCESS) {
+		sluice_signal_count(s, on, off);
+		s->backoff_ns = 0;
+		if (on)
+			next = s->ops->refresh_ns(s);
+	} else {
+		WRITE_ONCE(s->tx_failed, s->tx_failed + 1);
+		spin_lock(&s->lock);
+		/* Unless asserted again meanwhile, those keys still need an XON. */
+		s->off |= off & ~s->on;
+		spin_unlock(&s->lock);
+		s->backoff_ns = clamp_t(u64, 2 * s->backoff_ns,
+					SLUICE_MIN_REFRESH_NS,
+					SLUICE_SIGNAL_MAX_BACKOFF_NS);
+		next = s->backoff_ns;
+	}
+	if (!next)
+		return HRTIMER_NORESTART;
+	/*
+	 * A kick while the frame was sent started the timer again: that
+	 * run sends what changed and refreshes.  Forwarding a queued timer
+	 * would corrupt its queue; kicks hold the lock, so it is checked
+	 * under it.
+	 */
+	spin_lock(&s->lock);
+	if (hrtimer_is_queued(timer)) {
+		spin_unlock(&s->lock);
+		return HRTIMER_NORESTART;
+	}
+	hrtimer_forward_now(timer, ns_to_ktime(next));
+	spin_unlock(&s->lock);
+	return HRTIMER_RESTART;
+}
+
+void sluice_signal_init(struct sluice_signal *s,
+			const struct sluice_signal_ops *ops,
+			struct net_device *dev)
+{
+	BUILD_BUG_ON(SLUICE_SIGNAL_MAX_KEYS > BITS_PER_LONG);
+	spin_lock_init(&s->lock);
+	s->ops = ops;
+	s->dev = dev;
+	hrtimer_init(&s->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
+	s->timer.function = sluice_signal_timer;
+}
+
+/* With s->lock held: @key is in force until released. */
+void sluice_signal_assert(struct sluice_signal *s, unsigned int key)
+{
+	lockdep_assert_held(&s->lock);
+	if (__test_and_set_bit(key, &s->on))
+		return;
+	__clear_bit(key, &s->off);
+	sluice_signal_kick(s);
+}
+
+/* With s->lock held: the keys of @keys in force are released. */
+void sluice_signal_release(struct sluice_signal *s, unsigned long keys)
+{
+	lockdep_assert_held(&s->lock);
+	keys &= s->on;
+	if (!keys)
+		return;
+	s->on &= ~keys;
+	s->off |= keys;
+	sluice_signal_kick(s);
+}
+
+/*
+ * The device may be able to send again (NETDEV_UP, NETDEV_CHANGE; RTNL
+ * held): a parked sender says what is in force now.
+ */
+void sluice_signal_wake(struct sluice_signal *s)
+{
+	spin_lock_bh(&s->lock);
+	if (s->parked) {
+		s->parked = false;
+		s->backoff_ns = 0;
+		if (s->on | s->off)
+			sluice_signal_kick(s);
+	}
+	spin_unlock_bh(&s->lock);
+}
+
+/*
+ * Stops the sender for good (RTNL held, process context) and resumes at
+ * once, bypassing the qdisc layer, what it may have left paused upstream;
+ * the device's queues already point at noop_qdisc here.  A device that
+ * cannot send drops the frame, counted by the core as tx_dropped.
+ */
+void sluice_signal_detach(struct sluice_signal *s)
+{
+	struct net_device *dev;
+	unsigned long keys;
+	struct sk_buff *skb;
+	int rc;
+
+	spin_lock_bh(&s->lock);
+	dev = s->dev;
+	keys = s->on | s->off;
+	s->on = 0;
+	s->off = 0;
+	s->dev = NULL;
+	spin_unlock_bh(&s->lock);
+	hrtimer_cancel(&s->timer);
+	if (!dev || !keys)
+		return;
+	skb = s->ops->build(s, dev, 0, keys);
+	if (!skb)
+		return;
+	local_bh_disable();
+	rc = __dev_direct_xmit(skb, 0);
+	local_bh_enable();
+	/* A busy queue hands the frame back instead of freeing it. */
+	if (!dev_xmit_complete(rc))
+		kfree_skb(skb);
+}
