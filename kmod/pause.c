@@ -47,14 +47,18 @@ static void sluice_class_pause(struct sluice_class *cl, unsigned int c,
 	}
 }
 
-/* Under the root lock: resume the classes whose pause has run out. */
+/*
+ * Under the root lock: resume the classes whose pause has run out.  Only
+ * a port is ever paused, and a port is a root qdisc: its lock is the root
+ * lock.
+ */
 void sluice_pause_expire(struct Qdisc *sch, u64 now)
 {
 	struct sluice_sched *q = qdisc_priv(sch);
 	unsigned long paused = q->paused;
 	unsigned int c;
 
-	lockdep_assert_held(qdisc_root_sleeping_lock(sch));
+	lockdep_assert_held(qdisc_lock(sch));
 	for_each_set_bit(c, &paused, SLUICE_MAX_CLASSES) {
 		if (q->classes[c].paused_until <= now)
 			sluice_class_resume(&q->classes[c], c, q, now);
