@@ -29,8 +29,8 @@ static int sluice_graft(struct Qdisc *sch, unsigned long arg,
 			struct Qdisc *new, struct Qdisc **old,
 			struct netlink_ext_ack *extack)
 {
-	NL_SET_ERR_MSG_MOD(extack,
-			   "sluice classes are internal FIFOs and take no child qdisc");
+	SLUICE_ERR(extack, NULL,
+		   "sluice classes are internal FIFOs and take no child qdisc");
 	return -EOPNOTSUPP;
 }
 
@@ -45,12 +45,12 @@ static int sluice_class_change(struct Qdisc *sch, u32 classid, u32 parentid,
 	int err;
 
 	if (!*arg) {
-		NL_SET_ERR_MSG_MOD(extack,
-				   "sluice classes cannot be added: set their number with the qdisc's classes option");
+		SLUICE_ERR(extack, NULL,
+			   "sluice classes cannot be added: set their number with the qdisc's classes option");
 		return -EOPNOTSUPP;
 	}
 	if (tca[TCA_RATE]) {
-		NL_SET_ERR_MSG_MOD(extack, "sluice classes have no rate estimator");
+		SLUICE_ERR(extack, NULL, "sluice classes have no rate estimator");
 		return -EOPNOTSUPP;
 	}
 	if (!tca[TCA_OPTIONS])
@@ -83,8 +83,8 @@ static int sluice_class_change(struct Qdisc *sch, u32 classid, u32 parentid,
 static int sluice_delete(struct Qdisc *sch, unsigned long arg,
 			 struct netlink_ext_ack *extack)
 {
-	NL_SET_ERR_MSG_MOD(extack,
-			   "sluice classes cannot be deleted: set their number with the qdisc's classes option");
+	SLUICE_ERR(extack, NULL,
+		   "sluice classes cannot be deleted: set their number with the qdisc's classes option");
 	return -EOPNOTSUPP;
 }
 

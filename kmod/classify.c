@@ -24,7 +24,7 @@
 #define SLUICE_VLAN_DEPTH	2
 
 /* The EtherType after up to two VLAN tags, and the payload offset. */
-static __be16 payload_type(const struct sk_buff *skb, unsigned int *off)
+static __be16 sluice_payload_type(const struct sk_buff *skb, unsigned int *off)
 {
 	__be16 type, buf;
 	const __be16 *p;
@@ -47,7 +47,7 @@ static __be16 payload_type(const struct sk_buff *skb, unsigned int *off)
 	return type;
 }
 
-static int pcp_read(const struct sk_buff *skb)
+static int sluice_pcp_read(const struct sk_buff *skb)
 {
 	__be16 buf[2];
 	const __be16 *vh;
@@ -69,13 +69,13 @@ static int pcp_read(const struct sk_buff *skb)
  */
 #define SLUICE_MPLS_DEPTH	32
 
-static __always_inline bool is_mpls(__be16 type)
+static __always_inline bool sluice_is_mpls(__be16 type)
 {
 	return type == htons(ETH_P_MPLS_UC) || type == htons(ETH_P_MPLS_MC);
 }
 
 /* Moves *off past the bottom of the label stack there; false if none. */
-static bool mpls_skip_stack(const struct sk_buff *skb, unsigned int *off)
+static bool sluice_mpls_skip_stack(const struct sk_buff *skb, unsigned int *off)
 {
 	const __be32 *lse;
 	__be32 buf;
@@ -101,15 +101,15 @@ static bool mpls_skip_stack(const struct sk_buff *skb, unsigned int *off)
  * frame's class must not change on its way.  Inlined: the qdisc's own
  * DSCP classification reads every frame through it.
  */
-static __always_inline int ip_header(const struct sk_buff *skb,
-				     unsigned int *off, u8 *buf, bool labels)
+static __always_inline int sluice_ip_header(const struct sk_buff *skb,
+					    unsigned int *off, u8 *buf, bool labels)
 {
-	__be16 type = payload_type(skb, off);
+	__be16 type = sluice_payload_type(skb, off);
 	const u8 *h;
 	int version;
 
-	if (labels && is_mpls(type)) {
-		if (!mpls_skip_stack(skb, off))
+	if (labels && sluice_is_mpls(type)) {
+		if (!sluice_mpls_skip_stack(skb, off))
 			return 0;
 		type = 0;
 	} else if (type != htons(ETH_P_IP) && type != htons(ETH_P_IPV6)) {
@@ -128,12 +128,12 @@ static __always_inline int ip_header(const struct sk_buff *skb,
 	return 0;
 }
 
-static int dscp_read(const struct sk_buff *skb)
+static int sluice_dscp_read(const struct sk_buff *skb)
 {
 	unsigned int off;
 	u8 h[2];
 
-	switch (ip_header(skb, &off, h, true)) {
+	switch (sluice_ip_header(skb, &off, h, true)) {
 	case 4:
 		return h[1] >> 2;
 	case 6:
@@ -157,7 +157,7 @@ bool sluice_ecn_mark(struct sk_buff *skb)
 	unsigned int off;
 	u8 h[2];
 
-	switch (ip_header(skb, &off, h, true)) {
+	switch (sluice_ip_header(skb, &off, h, true)) {
 	case 4:
 		/* TOS is the second byte: ECN in its low two bits. */
 		if (!INET_ECN_is_capable(h[1]) || INET_ECN_is_ce(h[1]) ||
@@ -176,13 +176,13 @@ bool sluice_ecn_mark(struct sk_buff *skb)
 }
 
 /* IPv4 TTL or IPv6 hop limit. */
-static int ip_ttl_read(const struct sk_buff *skb)
+static int sluice_ip_ttl_read(const struct sk_buff *skb)
 {
 	unsigned int off;
 	u8 buf, h2[2];
 	const u8 *h;
 
-	switch (ip_header(skb, &off, h2, false)) {
+	switch (sluice_ip_header(skb, &off, h2, false)) {
 	case 4:
 		off += offsetof(struct iphdr, ttl);
 		break;
@@ -198,15 +198,15 @@ static int ip_ttl_read(const struct sk_buff *skb)
 
 /*
  * The top label stack entry and its offset; false if not MPLS.  Inlined
- * for the same reason as ip_header().
+ * for the same reason as sluice_ip_header().
  */
-static __always_inline bool mpls_lse(const struct sk_buff *skb,
-				     unsigned int *off, u32 *lse)
+static __always_inline bool sluice_mpls_lse(const struct sk_buff *skb,
+					    unsigned int *off, u32 *lse)
 {
 	__be32 buf;
 	const __be32 *p;
 
-	switch (payload_type(skb, off)) {
+	switch (sluice_payload_type(skb, off)) {
 	case htons(ETH_P_MPLS_UC):
 	case htons(ETH_P_MPLS_MC):
 		p = skb_header_pointer(skb, *off, sizeof(buf), &buf);
@@ -219,22 +219,22 @@ static __always_inline bool mpls_lse(const struct sk_buff *skb,
 	}
 }
 
-static int mpls_tc_read(const struct sk_buff *skb)
+static int sluice_mpls_tc_read(const struct sk_buff *skb)
 {
 	unsigned int off;
 	u32 lse;
 
-	if (!mpls_lse(skb, &off, &lse))
+	if (!sluice_mpls_lse(skb, &off, &lse))
 		return -1;
 	return (lse & MPLS_LS_TC_MASK) >> MPLS_LS_TC_SHIFT;
 }
 
-static int mpls_ttl_read(const struct sk_buff *skb)
+static int sluice_mpls_ttl_read(const struct sk_buff *skb)
 {
 	unsigned int off;
 	u32 lse;
 
-	if (!mpls_lse(skb, &off, &lse))
+	if (!sluice_mpls_lse(skb, &off, &lse))
 		return -1;
 	return (lse & MPLS_LS_TTL_MASK) >> MPLS_LS_TTL_SHIFT;
 }
@@ -248,18 +248,18 @@ int sluice_tag_read(const struct sk_buff *skb, unsigned int tag)
 {
 	switch (tag) {
 	case TC_SLUICE_TAG_PCP:
-		return pcp_read(skb);
+		return sluice_pcp_read(skb);
 	case TC_SLUICE_TAG_DSCP:
-		return dscp_read(skb);
+		return sluice_dscp_read(skb);
 	case TC_SLUICE_TAG_MPLS_TC:
-		return mpls_tc_read(skb);
+		return sluice_mpls_tc_read(skb);
 	default:
 		return -1;
 	}
 }
 
 /* The qdisc's tag (enum tc_sluice_tag) that is the source, or -1 (TTL). */
-static int qdisc_tag(u8 source)
+static int sluice_qdisc_tag(u8 source)
 {
 	switch (source) {
 	case SLUICE_TAG_SOURCE_DSCP:
@@ -281,19 +281,19 @@ static int qdisc_tag(u8 source)
  * result may be 256 for a frame that was not routed; no table has such a
  * tag.
  */
-static int wire_tag(const struct sk_buff *skb, u8 source)
+static int sluice_wire_tag(const struct sk_buff *skb, u8 source)
 {
 	int tag;
 
 	switch (source) {
 	case SLUICE_TAG_SOURCE_IP_TTL:
-		tag = ip_ttl_read(skb);
+		tag = sluice_ip_ttl_read(skb);
 		break;
 	case SLUICE_TAG_SOURCE_MPLS_TTL:
-		tag = mpls_ttl_read(skb);
+		tag = sluice_mpls_ttl_read(skb);
 		break;
 	default:
-		return sluice_tag_read(skb, qdisc_tag(source));
+		return sluice_tag_read(skb, sluice_qdisc_tag(source));
 	}
 	if (tag >= 0 && skb->skb_iif)
 		tag++;
@@ -319,7 +319,7 @@ bool sluice_tagger_classify(struct Qdisc *sch, struct sk_buff *skb,
 		return false;
 	t->source = sluice_tagmap_source(map);
 	t->retag = false;
-	tag = wire_tag(skb, t->source);
+	tag = sluice_wire_tag(skb, t->source);
 	if (tag < 0) {
 		t->prio = cfg->defclass;
 		t->cls = cfg->defclass;
@@ -332,7 +332,7 @@ bool sluice_tagger_classify(struct Qdisc *sch, struct sk_buff *skb,
 	 * A miss falls back to the qdisc's own map of the same tag, or for a
 	 * TTL, which has no such map, to its default class.
 	 */
-	qtag = qdisc_tag(t->source);
+	qtag = sluice_qdisc_tag(t->source);
 	fallback = qtag < 0 ? cfg->defclass : cfg->map[qtag][tag];
 	counters = BIT(SLUICE_SW_TAGGED);
 	if (hit.in != SLUICE_TAGMAP_NONE) {
@@ -362,12 +362,12 @@ bool sluice_tagger_classify(struct Qdisc *sch, struct sk_buff *skb,
 }
 
 /* DSCP, keeping ECN; IPv4's header checksum follows. */
-static bool dscp_write(struct sk_buff *skb, u8 dscp)
+static bool sluice_dscp_write(struct sk_buff *skb, u8 dscp)
 {
 	unsigned int off;
 	u8 h[2];
 
-	switch (ip_header(skb, &off, h, true)) {
+	switch (sluice_ip_header(skb, &off, h, true)) {
 	case 4:
 		if (skb_ensure_writable(skb, off + sizeof(struct iphdr)))
 			return false;
@@ -385,13 +385,13 @@ static bool dscp_write(struct sk_buff *skb, u8 dscp)
 	}
 }
 
-static bool mpls_tc_write(struct sk_buff *skb, u8 tc)
+static bool sluice_mpls_tc_write(struct sk_buff *skb, u8 tc)
 {
 	unsigned int off;
 	__be32 *p;
 	u32 lse;
 
-	if (!mpls_lse(skb, &off, &lse) ||
+	if (!sluice_mpls_lse(skb, &off, &lse) ||
 	    skb_ensure_writable(skb, off + sizeof(*p)))
 		return false;
 	p = (__be32 *)(skb->data + off);
@@ -400,7 +400,7 @@ static bool mpls_tc_write(struct sk_buff *skb, u8 tc)
 }
 
 /* The outer VLAN tag: offloaded, or the first one in the frame. */
-static bool pcp_write(struct sk_buff *skb, u8 pcp)
+static bool sluice_pcp_write(struct sk_buff *skb, u8 pcp)
 {
 	struct vlan_ethhdr *veth;
 	u16 tci;
@@ -436,13 +436,13 @@ void sluice_tagger_retag(struct Qdisc *sch, struct sk_buff *skb,
 
 	switch (t->source) {
 	case SLUICE_TAG_SOURCE_DSCP:
-		done = dscp_write(skb, t->new_tag);
+		done = sluice_dscp_write(skb, t->new_tag);
 		break;
 	case SLUICE_TAG_SOURCE_MPLS_TC:
-		done = mpls_tc_write(skb, t->new_tag);
+		done = sluice_mpls_tc_write(skb, t->new_tag);
 		break;
 	case SLUICE_TAG_SOURCE_PCP:
-		done = pcp_write(skb, t->new_tag);
+		done = sluice_pcp_write(skb, t->new_tag);
 		break;
 	default:
 		done = false;

@@ -42,14 +42,10 @@ static struct genl_family sluice_genl_family;
  * A dump's sequence number for a generation: never 0, since the core
  * only compares once it has seen a nonzero one.
  */
-static unsigned int dump_seq(u32 generation)
+static unsigned int sluice_dump_seq(u32 generation)
 {
 	return generation << 1 | 1;
 }
-
-/* The extack message with the module's name in front, for no attribute. */
-#define SLUICE_ERR_MSG(extack, msg) \
-	NL_SET_ERR_MSG(extack, KBUILD_MODNAME ": " msg)
 
 /*
  * Policies: every command sees every attribute number, so that an
@@ -73,14 +69,14 @@ static const struct nla_policy sluice_stats_get_policy[SLUICE_A_MAX + 1] = {
 };
 
 /* GENERATION and MAP_ENTRIES, as MAP_LOAD's reply and the MAPS event. */
-static size_t maps_size(void)
+static size_t sluice_maps_size(void)
 {
 	return nla_total_size(sizeof(u32)) +
 	       nla_total_size(sizeof(struct sluice_map_counts));
 }
 
-static int maps_put(struct sk_buff *skb, u32 generation,
-		    const struct sluice_map_counts *counts)
+static int sluice_maps_put(struct sk_buff *skb, u32 generation,
+			   const struct sluice_map_counts *counts)
 {
 	if (nla_put_u32(skb, SLUICE_A_GENERATION, generation) ||
 	    nla_put(skb, SLUICE_A_MAP_ENTRIES, sizeof(*counts), counts))
@@ -93,8 +89,8 @@ static int maps_put(struct sk_buff *skb, u32 generation,
  * the events of one switch leave in the order of its changes.  An event
  * that cannot be allocated is lost, as rtnetlink's are.
  */
-static struct sk_buff *event_new(struct net *net, u8 event, size_t payload,
-				 void **hdr)
+static struct sk_buff *sluice_event_new(struct net *net, u8 event, size_t payload,
+					void **hdr)
 {
 	struct sk_buff *msg;
 
@@ -112,43 +108,43 @@ static struct sk_buff *event_new(struct net *net, u8 event, size_t payload,
 	return msg;
 }
 
-static void event_send(struct net *net, struct sk_buff *msg, void *hdr)
+static void sluice_event_send(struct net *net, struct sk_buff *msg, void *hdr)
 {
 	genlmsg_end(msg, hdr);
 	genlmsg_multicast_netns(&sluice_genl_family, net, msg, 0,
 				SLUICE_MCGRP_EVENTS_ID, GFP_KERNEL);
 }
 
-static void notify_switch(struct net *net, u8 source)
+static void sluice_notify_switch(struct net *net, u8 source)
 {
 	struct sk_buff *msg;
 	void *hdr;
 
-	msg = event_new(net, SLUICE_EVENT_SWITCH, nla_total_size(sizeof(u8)),
-			&hdr);
+	msg = sluice_event_new(net, SLUICE_EVENT_SWITCH, nla_total_size(sizeof(u8)),
+			       &hdr);
 	if (!msg)
 		return;
 	if (nla_put_u8(msg, SLUICE_A_TAG_SOURCE, source)) {
 		nlmsg_free(msg);
 		return;
 	}
-	event_send(net, msg, hdr);
+	sluice_event_send(net, msg, hdr);
 }
 
-static void notify_maps(struct net *net, u32 generation,
-			const struct sluice_map_counts *counts)
+static void sluice_notify_maps(struct net *net, u32 generation,
+			       const struct sluice_map_counts *counts)
 {
 	struct sk_buff *msg;
 	void *hdr;
 
-	msg = event_new(net, SLUICE_EVENT_MAPS, maps_size(), &hdr);
+	msg = sluice_event_new(net, SLUICE_EVENT_MAPS, sluice_maps_size(), &hdr);
 	if (!msg)
 		return;
-	if (maps_put(msg, generation, counts)) {
+	if (sluice_maps_put(msg, generation, counts)) {
 		nlmsg_free(msg);
 		return;
 	}
-	event_send(net, msg, hdr);
+	sluice_event_send(net, msg, hdr);
 }
 
 void sluice_genl_notify_maps(struct net *net)
@@ -156,7 +152,7 @@ void sluice_genl_notify_maps(struct net *net)
 	struct sluice_map_counts counts;
 
 	sluice_tagmap_counts(sluice_switch_tagmap(net), &counts);
-	notify_maps(net, sluice_switch_generation(net), &counts);
+	sluice_notify_maps(net, sluice_switch_generation(net), &counts);
 }
 
 void sluice_genl_notify_port(struct net *net, u8 event,
@@ -165,7 +161,7 @@ void sluice_genl_notify_port(struct net *net, u8 event,
 	struct sk_buff *msg;
 	void *hdr;
 
-	msg = event_new(net, event, nla_total_size(sizeof(u32)) +
+	msg = sluice_event_new(net, event, nla_total_size(sizeof(u32)) +
 			nla_total_size(IFNAMSIZ), &hdr);
 	if (!msg)
 		return;
@@ -174,7 +170,7 @@ void sluice_genl_notify_port(struct net *net, u8 event,
 		nlmsg_free(msg);
 		return;
 	}
-	event_send(net, msg, hdr);
+	sluice_event_send(net, msg, hdr);
 }
 
 /*
@@ -187,7 +183,7 @@ void sluice_genl_notify_wd(struct net *net, const struct net_device *dev,
 	struct sk_buff *msg;
 	void *hdr;
 
-	msg = event_new(net, ev->event, nla_total_size(sizeof(u32)) +
+	msg = sluice_event_new(net, ev->event, nla_total_size(sizeof(u32)) +
 			nla_total_size(IFNAMSIZ) +
 			2 * nla_total_size(sizeof(u8)) +
 			nla_total_size_64bit(sizeof(ev->stats)), &hdr);
@@ -202,7 +198,7 @@ void sluice_genl_notify_wd(struct net *net, const struct net_device *dev,
 		nlmsg_free(msg);
 		return;
 	}
-	event_send(net, msg, hdr);
+	sluice_event_send(net, msg, hdr);
 }
 
 /* SWITCH_GET: settings, generation, map counts, ports and counters. */
@@ -217,7 +213,7 @@ static int sluice_switch_get_doit(struct sk_buff *skb, struct genl_info *info)
 	void *hdr;
 	u8 source;
 
-	msg = genlmsg_new(nla_total_size(sizeof(u8)) + maps_size() +
+	msg = genlmsg_new(nla_total_size(sizeof(u8)) + sluice_maps_size() +
 			  nla_total_size(sizeof(u32)) +
 			  nla_total_size_64bit(sizeof(st)), GFP_KERNEL);
 	if (!msg)
@@ -235,7 +231,7 @@ static int sluice_switch_get_doit(struct sk_buff *skb, struct genl_info *info)
 				SLUICE_CMD_SWITCH_GET);
 	if (!hdr ||
 	    nla_put_u8(msg, SLUICE_A_TAG_SOURCE, source) ||
-	    maps_put(msg, generation, &counts) ||
+	    sluice_maps_put(msg, generation, &counts) ||
 	    nla_put_u32(msg, SLUICE_A_PORTS, sluice_switch_ports(net)) ||
 	    nla_put_64bit(msg, SLUICE_A_SWITCH_STATS, sizeof(st), &st,
 			  SLUICE_A_PAD)) {
@@ -256,7 +252,7 @@ static int sluice_switch_set_doit(struct sk_buff *skb, struct genl_info *info)
 	u8 source;
 
 	if (!attr) {
-		SLUICE_ERR_MSG(info->extack, "tag source missing");
+		SLUICE_ERR(info->extack, NULL, "tag source missing");
 		NL_SET_ERR_ATTR_MISS(info->extack, NULL, SLUICE_A_TAG_SOURCE);
 		return -EINVAL;
 	}
@@ -282,7 +278,7 @@ static int sluice_switch_set_doit(struct sk_buff *skb, struct genl_info *info)
 		}
 		sluice_switch_tagmap_set(net, map, false);
 	}
-	notify_switch(net, source);
+	sluice_notify_switch(net, source);
 	sluice_switch_unlock(net);
 	return 0;
 }
@@ -292,8 +288,8 @@ static int sluice_switch_set_doit(struct sk_buff *skb, struct genl_info *info)
  * array it was given; the reply must name the message's attribute (an
  * offset outside the request is a bug the core warns about).
  */
-static void bad_entry_attr(struct genl_info *info,
-			   const struct sluice_map_entry *e, unsigned int n)
+static void sluice_bad_entry_attr(struct genl_info *info,
+				  const struct sluice_map_entry *e, unsigned int n)
 {
 	const void *bad = info->extack->bad_attr;
 	unsigned int i, idx;
@@ -318,8 +314,8 @@ static void bad_entry_attr(struct genl_info *info,
 }
 
 /* The request's MAP_ENTRY attributes, in order, in one array. */
-static int entries_collect(struct genl_info *info,
-			   struct sluice_map_entry **ep, unsigned int *np)
+static int sluice_entries_collect(struct genl_info *info,
+				  struct sluice_map_entry **ep, unsigned int *np)
 {
 	struct sluice_map_entry *e;
 	unsigned int n = 0, i = 0;
@@ -335,8 +331,8 @@ static int entries_collect(struct genl_info *info,
 		return 0;
 	/* More cannot all be distinct keys of at most SLUICE_MAP_MAX_PORTS. */
 	if (n > SLUICE_MAP_MAX_PORTS * SLUICE_PORT_MAX_ENTRIES) {
-		SLUICE_ERR_MSG(info->extack,
-			       "more map entries than the maps can hold");
+		SLUICE_ERR(info->extack, NULL,
+			   "more map entries than the maps can hold");
 		return -E2BIG;
 	}
 	/* The message holds them already: this costs less than it does. */
@@ -358,8 +354,8 @@ static int entries_collect(struct genl_info *info,
  * names.  Called with the switch's mutex held; *generation and *counts
  * describe the new table.
  */
-static int maps_replace(struct genl_info *info,
-			const struct sluice_map_entry *e, unsigned int n,
+static int sluice_maps_replace(struct genl_info *info,
+			       const struct sluice_map_entry *e, unsigned int n,
 			u32 *generation, struct sluice_map_counts *counts)
 {
 	struct nlattr *gen_attr = info->attrs[SLUICE_A_GENERATION];
@@ -376,15 +372,15 @@ static int maps_replace(struct genl_info *info,
 				  sluice_tagmap_source(sluice_switch_tagmap(net)),
 				  e, n, info->extack);
 	if (IS_ERR(map)) {
-		bad_entry_attr(info, e, n);
+		sluice_bad_entry_attr(info, e, n);
 		if (!info->extack->_msg)
-			SLUICE_ERR_MSG(info->extack, "map entries rejected");
+			SLUICE_ERR(info->extack, NULL, "map entries rejected");
 		return PTR_ERR(map);
 	}
 	sluice_tagmap_counts(map, counts);
 	sluice_switch_tagmap_set(net, map, true);
 	*generation = sluice_switch_generation(net);
-	notify_maps(net, *generation, counts);
+	sluice_notify_maps(net, *generation, counts);
 	return 0;
 }
 
@@ -400,17 +396,17 @@ static int sluice_map_load_doit(struct sk_buff *skb, struct genl_info *info)
 	void *hdr;
 	int err;
 
-	err = entries_collect(info, &e, &n);
+	err = sluice_entries_collect(info, &e, &n);
 	if (err)
 		return err;
-	msg = genlmsg_new(maps_size(), GFP_KERNEL);
+	msg = genlmsg_new(sluice_maps_size(), GFP_KERNEL);
 	if (!msg) {
 		kvfree(e);
 		return -ENOMEM;
 	}
 
 	sluice_switch_lock(net);
-	err = maps_replace(info, e, n, &generation, &counts);
+	err = sluice_maps_replace(info, e, n, &generation, &counts);
 	sluice_switch_unlock(net);
 	kvfree(e);
 	if (err)
@@ -418,7 +414,7 @@ static int sluice_map_load_doit(struct sk_buff *skb, struct genl_info *info)
 
 	hdr = genlmsg_put_reply(msg, info, &sluice_genl_family, 0,
 				SLUICE_CMD_MAP_LOAD);
-	if (!hdr || maps_put(msg, generation, &counts)) {
+	if (!hdr || sluice_maps_put(msg, generation, &counts)) {
 		err = -EMSGSIZE;
 		goto err_free;
 	}
@@ -439,7 +435,7 @@ static int sluice_map_flush_doit(struct sk_buff *skb, struct genl_info *info)
 	int err;
 
 	sluice_switch_lock(net);
-	err = maps_replace(info, NULL, 0, &generation, &counts);
+	err = sluice_maps_replace(info, NULL, 0, &generation, &counts);
 	sluice_switch_unlock(net);
 	return err;
 }
@@ -456,7 +452,7 @@ struct map_dump {
 	unsigned int		sent;
 };
 
-static struct map_dump *map_dump_ctx(struct netlink_callback *cb)
+static struct map_dump *sluice_map_dump_ctx(struct netlink_callback *cb)
 {
 	BUILD_BUG_ON(sizeof(struct map_dump) > sizeof(cb->ctx));
 	return (struct map_dump *)cb->ctx;
@@ -464,7 +460,7 @@ static struct map_dump *map_dump_ctx(struct netlink_callback *cb)
 
 static int sluice_map_get_start(struct netlink_callback *cb)
 {
-	struct map_dump *ctx = map_dump_ctx(cb);
+	struct map_dump *ctx = sluice_map_dump_ctx(cb);
 
 	ctx->buf = kvmalloc_array(SLUICE_PORT_MAX_ENTRIES, sizeof(*ctx->buf),
 				  GFP_KERNEL);
@@ -473,7 +469,7 @@ static int sluice_map_get_start(struct netlink_callback *cb)
 
 static int sluice_map_get_done(struct netlink_callback *cb)
 {
-	kvfree(map_dump_ctx(cb)->buf);
+	kvfree(sluice_map_dump_ctx(cb)->buf);
 	return 0;
 }
 
@@ -481,8 +477,8 @@ static int sluice_map_get_done(struct netlink_callback *cb)
  * Puts entries [from, n) of a port in one message, as many as fit, or
  * only all of them if @whole.  Returns how many went out.
  */
-static unsigned int map_port_put(struct sk_buff *skb,
-				 struct netlink_callback *cb, u32 generation,
+static unsigned int sluice_map_port_put(struct sk_buff *skb,
+					struct netlink_callback *cb, u32 generation,
 				 const struct sluice_map_entry *e,
 				 unsigned int from, unsigned int n, bool whole)
 {
@@ -513,7 +509,7 @@ cancel:
 static int sluice_map_get_dumpit(struct sk_buff *skb,
 				 struct netlink_callback *cb)
 {
-	struct map_dump *ctx = map_dump_ctx(cb);
+	struct map_dump *ctx = sluice_map_dump_ctx(cb);
 	struct net *net = sock_net(cb->skb->sk);
 	const struct sluice_tagmap *map;
 	int n, ifindex, err = 0;
@@ -522,7 +518,7 @@ static int sluice_map_get_dumpit(struct sk_buff *skb,
 	sluice_switch_lock(net);
 	map = sluice_switch_tagmap(net);
 	generation = sluice_switch_generation(net);
-	cb->seq = dump_seq(generation);
+	cb->seq = sluice_dump_seq(generation);
 	for (;;) {
 		n = sluice_tagmap_port_entries(map, ctx->pos, &ifindex,
 					       ctx->buf,
@@ -535,7 +531,7 @@ static int sluice_map_get_dumpit(struct sk_buff *skb,
 			 * A port that does not fit goes whole in the next
 			 * message, unless it would not fit there either.
 			 */
-			ctx->sent += map_port_put(skb, cb, generation, ctx->buf,
+			ctx->sent += sluice_map_port_put(skb, cb, generation, ctx->buf,
 						  ctx->sent, n, skb->len);
 			if (ctx->sent < (unsigned int)n) {
 				if (!skb->len)
@@ -561,7 +557,7 @@ struct stats_dump {
 	bool		done;
 };
 
-static struct stats_dump *stats_dump_ctx(struct netlink_callback *cb)
+static struct stats_dump *sluice_stats_dump_ctx(struct netlink_callback *cb)
 {
 	BUILD_BUG_ON(sizeof(struct stats_dump) > sizeof(cb->ctx));
 	return (struct stats_dump *)cb->ctx;
@@ -571,7 +567,7 @@ static int sluice_stats_get_start(struct netlink_callback *cb)
 {
 	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
 	struct nlattr *attr = info->attrs[SLUICE_A_IFINDEX];
-	struct stats_dump *ctx = stats_dump_ctx(cb);
+	struct stats_dump *ctx = sluice_stats_dump_ctx(cb);
 
 	/* 6.1 passes no extack to start: the first dump call checks it. */
 	if (attr) {
@@ -629,8 +625,8 @@ void sluice_prio_stats_fill(struct sluice_prio_stats *ps,
 	}
 }
 
-static void port_stats_fill(struct sluice_port_stats *ps,
-			    const struct Qdisc *sch,
+static void sluice_port_stats_fill(struct sluice_port_stats *ps,
+				   const struct Qdisc *sch,
 			    const struct sluice_sched *q,
 			    const struct sluice_port *port)
 {
@@ -662,8 +658,8 @@ static void port_stats_fill(struct sluice_port_stats *ps,
 }
 
 /* Under the root lock: the port's attributes, read in one go. */
-static int port_stats_put(struct sk_buff *skb, struct Qdisc *sch,
-			  const struct sluice_port *port)
+static int sluice_port_stats_put(struct sk_buff *skb, struct Qdisc *sch,
+				 const struct sluice_port *port)
 {
 	struct sluice_sched *q = qdisc_priv(sch);
 	struct sluice_port_stats pst;
@@ -671,7 +667,7 @@ static int port_stats_put(struct sk_buff *skb, struct Qdisc *sch,
 	u64 now = ktime_get_ns();
 	unsigned int i, n;
 
-	port_stats_fill(&pst, sch, q, port);
+	sluice_port_stats_fill(&pst, sch, q, port);
 	if (nla_put_64bit(skb, SLUICE_A_PORT_STATS, sizeof(pst), &pst,
 			  SLUICE_A_PAD))
 		return -EMSGSIZE;
@@ -689,8 +685,8 @@ static int port_stats_put(struct sk_buff *skb, struct Qdisc *sch,
  * One port's message.  Returns 0 if it went out or was skipped (its qdisc
  * is going away), -EMSGSIZE if it did not fit.
  */
-static int port_msg_put(struct sk_buff *skb, struct netlink_callback *cb,
-			struct sluice_port *port)
+static int sluice_port_msg_put(struct sk_buff *skb, struct netlink_callback *cb,
+			       struct sluice_port *port)
 {
 	char name[IFNAMSIZ];
 	struct Qdisc *sch;
@@ -720,7 +716,7 @@ static int port_msg_put(struct sk_buff *skb, struct netlink_callback *cb,
 	if (((struct sluice_sched *)qdisc_priv(sch))->dead)
 		err = 0;	/* skipped, as if it had gone already */
 	else
-		err = port_stats_put(skb, sch, port) ?: 1;
+		err = sluice_port_stats_put(skb, sch, port) ?: 1;
 	spin_unlock_bh(qdisc_lock(sch));
 unlock:
 	rcu_read_unlock();
@@ -736,20 +732,20 @@ unlock:
 static int sluice_stats_get_dumpit(struct sk_buff *skb,
 				   struct netlink_callback *cb)
 {
-	struct stats_dump *ctx = stats_dump_ctx(cb);
+	struct stats_dump *ctx = sluice_stats_dump_ctx(cb);
 	struct net *net = sock_net(cb->skb->sk);
 	struct sluice_port *port;
 	unsigned long want;
 	int err = 0;
 
-	cb->seq = dump_seq(sluice_switch_ports_gen(net));
+	cb->seq = sluice_dump_seq(sluice_switch_ports_gen(net));
 	if (ctx->done)
 		return 0;
 	want = ctx->ifindex;
 	if (ctx->one && (!want || want > INT_MAX)) {
-		NL_SET_ERR_MSG_ATTR(cb->extack,
-				    genl_dumpit_info(cb)->attrs[SLUICE_A_IFINDEX],
-				    KBUILD_MODNAME ": ifindex out of range");
+		SLUICE_ERR(cb->extack,
+			   genl_dumpit_info(cb)->attrs[SLUICE_A_IFINDEX],
+			   "ifindex out of range");
 		return -EINVAL;
 	}
 	while ((port = sluice_port_next(net, &ctx->ifindex))) {
@@ -757,7 +753,7 @@ static int sluice_stats_get_dumpit(struct sk_buff *skb,
 			sluice_port_put(port);
 			break;
 		}
-		err = port_msg_put(skb, cb, port);
+		err = sluice_port_msg_put(skb, cb, port);
 		sluice_port_put(port);
 		if (err)
 			break;
@@ -768,9 +764,9 @@ static int sluice_stats_get_dumpit(struct sk_buff *skb,
 		}
 	}
 	if (ctx->one && !ctx->done && !err) {
-		NL_SET_ERR_MSG_ATTR(cb->extack,
-				    genl_dumpit_info(cb)->attrs[SLUICE_A_IFINDEX],
-				    KBUILD_MODNAME ": no port has this ifindex");
+		SLUICE_ERR(cb->extack,
+			   genl_dumpit_info(cb)->attrs[SLUICE_A_IFINDEX],
+			   "no port has this ifindex");
 		return -ENODEV;
 	}
 	/* A port too big for an empty message would end the dump early. */

@@ -56,7 +56,7 @@ static const struct {
 };
 
 /* Spread the tag's range over the classes in order: v -> v * N / R. */
-static void default_map(struct sluice_config *cfg, unsigned int tag)
+static void sluice_default_map(struct sluice_config *cfg, unsigned int tag)
 {
 	unsigned int size = sluice_maps[tag].size;
 	unsigned int v;
@@ -82,7 +82,7 @@ void sluice_config_default(struct sluice_config *cfg, struct Qdisc *sch)
 		psched_mtu(dev);
 	cfg->limit = min_t(u64, limit, TC_SLUICE_MAX_LIMIT);
 	for (tag = 0; tag < SLUICE_NR_MAPS; tag++)
-		default_map(cfg, tag);
+		sluice_default_map(cfg, tag);
 	cfg->pause_rx = 1;
 	cfg->pause_time = SLUICE_PAUSE_TIME;
 	cfg->wd_action = TC_SLUICE_WD_DROP;
@@ -92,8 +92,8 @@ void sluice_config_default(struct sluice_config *cfg, struct Qdisc *sch)
 }
 
 /* Merge the entries of one map nest into map[], all or nothing. */
-static int map_parse(u8 *map, unsigned int size, const struct nlattr *nest,
-		     struct netlink_ext_ack *extack)
+static int sluice_map_parse(u8 *map, unsigned int size, const struct nlattr *nest,
+			    struct netlink_ext_ack *extack)
 {
 	u8 merged[SLUICE_MAP_MAX_VALUES];
 	const struct tc_sluice_map_entry *e;
@@ -143,8 +143,8 @@ static int map_parse(u8 *map, unsigned int size, const struct nlattr *nest,
 	return 0;
 }
 
-static int scalars_parse(struct sluice_config *cfg, struct nlattr **tb,
-			 struct netlink_ext_ack *extack)
+static int sluice_scalars_parse(struct sluice_config *cfg, struct nlattr **tb,
+				struct netlink_ext_ack *extack)
 {
 	if (tb[TCA_SLUICE_CLASSES]) {
 		u8 n = nla_get_u8(tb[TCA_SLUICE_CLASSES]);
@@ -182,8 +182,8 @@ static int scalars_parse(struct sluice_config *cfg, struct nlattr **tb,
 }
 
 /* The link and PFC; pfc_check() (qdisc.c) adds what needs the qdisc. */
-static int pfc_parse(struct sluice_config *cfg, struct nlattr **tb,
-		     struct netlink_ext_ack *extack)
+static int sluice_pfc_parse(struct sluice_config *cfg, struct nlattr **tb,
+			    struct netlink_ext_ack *extack)
 {
 	if (tb[TCA_SLUICE_RATE]) {
 		cfg->rate = nla_get_u64(tb[TCA_SLUICE_RATE]);
@@ -233,8 +233,8 @@ static int pfc_parse(struct sluice_config *cfg, struct nlattr **tb,
 }
 
 /* A watchdog time in ms, within TC_SLUICE_WD_MIN_MS..TC_SLUICE_WD_MAX_MS. */
-static int wd_time_parse(u32 *ms, const struct nlattr *attr,
-			 struct netlink_ext_ack *extack)
+static int sluice_wd_time_parse(u32 *ms, const struct nlattr *attr,
+				struct netlink_ext_ack *extack)
 {
 	if (!attr)
 		return 0;
@@ -249,10 +249,10 @@ static int wd_time_parse(u32 *ms, const struct nlattr *attr,
 
 /*
  * The PFC watchdog; pfc_check() (qdisc.c) adds what needs the qdisc, and
- * classes_check() the priorities' classes.
+ * sluice_classes_check() the priorities' classes.
  */
-static int wd_parse(struct sluice_config *cfg, struct nlattr **tb,
-		    struct netlink_ext_ack *extack)
+static int sluice_wd_parse(struct sluice_config *cfg, struct nlattr **tb,
+			   struct netlink_ext_ack *extack)
 {
 	int err;
 
@@ -266,11 +266,11 @@ static int wd_parse(struct sluice_config *cfg, struct nlattr **tb,
 			return -EINVAL;
 		}
 	}
-	err = wd_time_parse(&cfg->wd_detect_ms, tb[TCA_SLUICE_WD_DETECT],
-			    extack) ?:
-	      wd_time_parse(&cfg->wd_restore_ms, tb[TCA_SLUICE_WD_RESTORE],
-			    extack) ?:
-	      wd_time_parse(&cfg->wd_poll_ms, tb[TCA_SLUICE_WD_POLL], extack);
+	err = sluice_wd_time_parse(&cfg->wd_detect_ms, tb[TCA_SLUICE_WD_DETECT],
+				   extack) ?:
+	      sluice_wd_time_parse(&cfg->wd_restore_ms, tb[TCA_SLUICE_WD_RESTORE],
+				   extack) ?:
+	      sluice_wd_time_parse(&cfg->wd_poll_ms, tb[TCA_SLUICE_WD_POLL], extack);
 	if (err)
 		return err;
 	if (cfg->wd_poll_ms > cfg->wd_detect_ms) {
@@ -283,8 +283,8 @@ static int wd_parse(struct sluice_config *cfg, struct nlattr **tb,
 }
 
 /* Every class a configuration names must exist. */
-static int classes_check(const struct sluice_config *cfg, struct nlattr **tb,
-			 struct netlink_ext_ack *extack)
+static int sluice_classes_check(const struct sluice_config *cfg, struct nlattr **tb,
+				struct netlink_ext_ack *extack)
 {
 	unsigned int tag, v;
 
@@ -312,8 +312,8 @@ static int classes_check(const struct sluice_config *cfg, struct nlattr **tb,
 	return 0;
 }
 
-static int maps_parse(struct sluice_config *cfg, struct nlattr **tb,
-		      struct netlink_ext_ack *extack)
+static int sluice_maps_parse(struct sluice_config *cfg, struct nlattr **tb,
+			     struct netlink_ext_ack *extack)
 {
 	u8 reset = 0;
 	unsigned int tag;
@@ -337,7 +337,7 @@ static int maps_parse(struct sluice_config *cfg, struct nlattr **tb,
 		 * defaults for the new count.
 		 */
 		if (!(cfg->custom_maps & BIT(tag)))
-			default_map(cfg, tag);
+			sluice_default_map(cfg, tag);
 		if (!nest)
 			continue;
 		if (reset & BIT(tag)) {
@@ -345,8 +345,8 @@ static int maps_parse(struct sluice_config *cfg, struct nlattr **tb,
 				   "a map cannot be both reset to default and set");
 			return -EINVAL;
 		}
-		err = map_parse(cfg->map[tag], sluice_maps[tag].size, nest,
-				extack);
+		err = sluice_map_parse(cfg->map[tag], sluice_maps[tag].size, nest,
+				       extack);
 		if (err)
 			return err;
 		cfg->custom_maps |= BIT(tag);
@@ -367,23 +367,23 @@ int sluice_config_parse(struct sluice_config *cfg, struct nlattr *opt,
 	err = nla_parse_nested(tb, TCA_SLUICE_MAX, opt, sluice_policy, extack);
 	if (err < 0)
 		return err;
-	err = scalars_parse(cfg, tb, extack);
+	err = sluice_scalars_parse(cfg, tb, extack);
 	if (err)
 		return err;
-	err = maps_parse(cfg, tb, extack);
+	err = sluice_maps_parse(cfg, tb, extack);
 	if (err)
 		return err;
-	err = pfc_parse(cfg, tb, extack);
+	err = sluice_pfc_parse(cfg, tb, extack);
 	if (err)
 		return err;
-	err = wd_parse(cfg, tb, extack);
+	err = sluice_wd_parse(cfg, tb, extack);
 	if (err)
 		return err;
-	return classes_check(cfg, tb, extack);
+	return sluice_classes_check(cfg, tb, extack);
 }
 
-static int map_dump(const u8 *map, unsigned int size, int attr,
-		    struct sk_buff *skb)
+static int sluice_map_dump(const u8 *map, unsigned int size, int attr,
+			   struct sk_buff *skb)
 {
 	struct tc_sluice_map_entry e = {};
 	struct nlattr *nest;
@@ -426,8 +426,8 @@ int sluice_config_dump(const struct sluice_config *cfg, struct sk_buff *skb)
 	    nla_put_u32(skb, TCA_SLUICE_WD_POLL, cfg->wd_poll_ms))
 		return -EMSGSIZE;
 	for (tag = 0; tag < SLUICE_NR_MAPS; tag++) {
-		if (map_dump(cfg->map[tag], sluice_maps[tag].size,
-			     sluice_maps[tag].attr, skb))
+		if (sluice_map_dump(cfg->map[tag], sluice_maps[tag].size,
+				    sluice_maps[tag].attr, skb))
 			return -EMSGSIZE;
 	}
 	return 0;

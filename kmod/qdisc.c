@@ -460,19 +460,19 @@ static int sluice_pfc_check(struct Qdisc *sch,
 	if (!cfg->pfc)
 		return 0;
 	if (sch->parent != TC_H_ROOT) {
-		NL_SET_ERR_MSG_MOD(extack, "pfc needs sluice as the root qdisc");
+		SLUICE_ERR(extack, NULL, "pfc needs sluice as the root qdisc");
 		return -EOPNOTSUPP;
 	}
 	if (!cfg->rate) {
-		NL_SET_ERR_MSG_MOD(extack, "pfc needs the link rate");
+		SLUICE_ERR(extack, NULL, "pfc needs the link rate");
 		return -EINVAL;
 	}
 	if (!cfg->xoff) {
-		NL_SET_ERR_MSG_MOD(extack, "pfc needs an xoff threshold");
+		SLUICE_ERR(extack, NULL, "pfc needs an xoff threshold");
 		return -EINVAL;
 	}
 	if (sluice_quanta_ns(cfg->pause_time, cfg->rate) < 2 * SLUICE_MIN_REFRESH_NS) {
-		NL_SET_ERR_MSG_MOD(extack, "pause-time too short to refresh at this rate");
+		SLUICE_ERR(extack, NULL, "pause-time too short to refresh at this rate");
 		return -EINVAL;
 	}
 	return 0;
@@ -485,17 +485,17 @@ static int sluice_wd_check(struct Qdisc *sch, const struct sluice_config *cfg,
 	if (!cfg->wd_prios)
 		return 0;
 	if (sch->parent != TC_H_ROOT) {
-		NL_SET_ERR_MSG_MOD(extack, "watchdog needs sluice as the root qdisc");
+		SLUICE_ERR(extack, NULL, "watchdog needs sluice as the root qdisc");
 		return -EOPNOTSUPP;
 	}
 	if (!cfg->rate) {
-		NL_SET_ERR_MSG_MOD(extack, "watchdog needs the link rate");
+		SLUICE_ERR(extack, NULL, "watchdog needs the link rate");
 		return -EINVAL;
 	}
 	/* Only PFC-enabled priorities are ever paused (pause.c), as SONiC's. */
 	if (cfg->wd_prios & ~cfg->pfc) {
-		NL_SET_ERR_MSG_MOD(extack,
-				   "watchdog watches lossless priorities only: add them to pfc");
+		SLUICE_ERR(extack, NULL,
+			   "watchdog watches lossless priorities only: add them to pfc");
 		return -EINVAL;
 	}
 	return 0;
@@ -546,7 +546,7 @@ static int sluice_init(struct Qdisc *sch, struct nlattr *opt,
 	qdisc_watchdog_init(&q->watchdog, sch);
 	sluice_wd_init(sch);
 	if (qdisc_dev(sch)->type != ARPHRD_ETHER) {
-		NL_SET_ERR_MSG_MOD(extack, "sluice needs an Ethernet device");
+		SLUICE_ERR(extack, NULL, "sluice needs an Ethernet device");
 		return -EOPNOTSUPP;
 	}
 

@@ -294,7 +294,10 @@ static inline struct sluice_class *sluice_class(struct sluice_sched *q,
 	return &q->classes[arg - 1];
 }
 
-/* The extack message with the module's name in front, on attribute attr. */
+/*
+ * Every rejection's extack: the message with the module's name in front,
+ * on attribute @attr (NULL when no one attribute is to blame).
+ */
 #define SLUICE_ERR(extack, attr, msg) \
 	NL_SET_ERR_MSG_ATTR(extack, attr, KBUILD_MODNAME ": " msg)
 

@@ -67,7 +67,7 @@ struct sluice_tagmap {
 	struct tagmap_port		empty;	/* every lookup misses */
 };
 
-static unsigned int entry_kind(const struct sluice_map_entry *e)
+static unsigned int sluice_entry_kind(const struct sluice_map_entry *e)
 {
 	switch (e->map) {
 	case SLUICE_MAP_IN:
@@ -80,26 +80,26 @@ static unsigned int entry_kind(const struct sluice_map_entry *e)
 }
 
 /* Dump order: by port, then kind, then tag; equal keys are duplicates. */
-static u64 entry_key(const struct sluice_map_entry *e)
+static u64 sluice_entry_key(const struct sluice_map_entry *e)
 {
-	return (u64)e->ifindex << 16 | entry_kind(e) << 8 | e->tag;
+	return (u64)e->ifindex << 16 | sluice_entry_kind(e) << 8 | e->tag;
 }
 
-static int entry_cmp(const void *a, const void *b)
+static int sluice_entry_cmp(const void *a, const void *b)
 {
-	u64 ka = entry_key(a), kb = entry_key(b);
+	u64 ka = sluice_entry_key(a), kb = sluice_entry_key(b);
 
 	return ka < kb ? -1 : ka > kb;
 }
 
-static bool source_is_ttl(u8 source)
+static bool sluice_source_is_ttl(u8 source)
 {
 	return source == SLUICE_TAG_SOURCE_IP_TTL ||
 	       source == SLUICE_TAG_SOURCE_MPLS_TTL;
 }
 
 /* Tag values of a source; with no source, any byte. */
-static unsigned int source_values(u8 source)
+static unsigned int sluice_source_values(u8 source)
 {
 	switch (source) {
 	case SLUICE_TAG_SOURCE_DSCP:
@@ -124,8 +124,8 @@ static unsigned int source_values(u8 source)
 #define TOO_MANY_PORTS	\
 	ENTRY_MSG("more than " __stringify(SLUICE_MAP_MAX_PORTS) " ports")
 
-static void entry_err(struct netlink_ext_ack *extack,
-		      const struct sluice_map_entry *bad, const char *msg)
+static void sluice_entry_err(struct netlink_ext_ack *extack,
+			     const struct sluice_map_entry *bad, const char *msg)
 {
 	if (!extack)
 		return;
@@ -135,9 +135,9 @@ static void entry_err(struct netlink_ext_ack *extack,
 }
 
 /* What is wrong with an entry on its own under @source, or NULL. */
-static const char *entry_problem(const struct sluice_map_entry *e, u8 source)
+static const char *sluice_entry_problem(const struct sluice_map_entry *e, u8 source)
 {
-	unsigned int values = source_values(source);
+	unsigned int values = sluice_source_values(source);
 
 	if (e->map > SLUICE_MAP_MAX)
 		return ENTRY_MSG("unknown map");
@@ -159,7 +159,7 @@ static const char *entry_problem(const struct sluice_map_entry *e, u8 source)
 			return ENTRY_MSG("class above 15");
 		break;
 	case SLUICE_MAP_TAG:
-		if (source_is_ttl(source))
+		if (sluice_source_is_ttl(source))
 			return ENTRY_MSG("a TTL tag source takes no tag entries");
 		if (e->value >= values)
 			return ENTRY_MSG("new tag beyond the tag source's range");
@@ -169,17 +169,17 @@ static const char *entry_problem(const struct sluice_map_entry *e, u8 source)
 }
 
 /* The first entry of e[] with the key of @key, and the one after it. */
-static void find_pair(const struct sluice_map_entry *e, unsigned int n,
-		      const struct sluice_map_entry *key, int *first,
+static void sluice_find_pair(const struct sluice_map_entry *e, unsigned int n,
+			     const struct sluice_map_entry *key, int *first,
 		      int *second)
 {
-	u64 k = entry_key(key);
+	u64 k = sluice_entry_key(key);
 	unsigned int i;
 
 	*first = -1;
 	*second = -1;
 	for (i = 0; i < n; i++) {
-		if (entry_key(&e[i]) != k)
+		if (sluice_entry_key(&e[i]) != k)
 			continue;
 		if (*first < 0) {
 			*first = i;
@@ -203,33 +203,33 @@ struct tagmap_size {
  * too many ports.  @orig, the entries as the request gave them, only
  * serves to point the error at one of them (NULL: entries of a table).
  */
-static int tagmap_measure(struct tagmap_size *sz,
-			  const struct sluice_map_entry *e, unsigned int n,
+static int sluice_tagmap_measure(struct tagmap_size *sz,
+				 const struct sluice_map_entry *e, unsigned int n,
 			  u8 source, const struct sluice_map_entry *orig,
 			  struct netlink_ext_ack *extack)
 {
-	unsigned int i, values = source_values(source);
+	unsigned int i, values = sluice_source_values(source);
 	int first, second;
 
 	memset(sz, 0, sizeof(*sz));
 	for (i = 0; i < n; i++) {
-		if (i && entry_key(&e[i]) == entry_key(&e[i - 1])) {
+		if (i && sluice_entry_key(&e[i]) == sluice_entry_key(&e[i - 1])) {
 			if (orig)
-				find_pair(orig, n, &e[i], &first, &second);
-			entry_err(extack, orig ? &orig[second] : NULL,
-				  ENTRY_MSG("duplicate of an earlier entry"));
+				sluice_find_pair(orig, n, &e[i], &first, &second);
+			sluice_entry_err(extack, orig ? &orig[second] : NULL,
+					 ENTRY_MSG("duplicate of an earlier entry"));
 			return -EINVAL;
 		}
 		if (!i || e[i].ifindex != e[i - 1].ifindex) {
 			if (++sz->ports > SLUICE_MAP_MAX_PORTS) {
 				if (orig)
-					find_pair(orig, n, &e[i], &first, &second);
-				entry_err(extack, orig ? &orig[first] : NULL,
-					  TOO_MANY_PORTS);
+					sluice_find_pair(orig, n, &e[i], &first, &second);
+				sluice_entry_err(extack, orig ? &orig[first] : NULL,
+						 TOO_MANY_PORTS);
 				return -E2BIG;
 			}
 			sz->arrays++;
-		} else if (entry_kind(&e[i]) != entry_kind(&e[i - 1])) {
+		} else if (sluice_entry_kind(&e[i]) != sluice_entry_kind(&e[i - 1])) {
 			sz->arrays++;
 		}
 	}
@@ -251,7 +251,7 @@ static int tagmap_measure(struct tagmap_size *sz,
 	return 0;
 }
 
-static void port_hash(struct sluice_tagmap *map, unsigned int idx)
+static void sluice_port_hash(struct sluice_tagmap *map, unsigned int idx)
 {
 	unsigned int slot = hash_32(map->ports[idx].ifindex, map->hash_bits);
 
@@ -260,8 +260,8 @@ static void port_hash(struct sluice_tagmap *map, unsigned int idx)
 	map->hash[slot] = idx + 1;
 }
 
-static void port_init(struct tagmap_port *p, u32 ifindex, u32 first,
-		      u8 *none)
+static void sluice_port_init(struct tagmap_port *p, u32 ifindex, u32 first,
+			     u8 *none)
 {
 	unsigned int k;
 
@@ -273,8 +273,8 @@ static void port_init(struct tagmap_port *p, u32 ifindex, u32 first,
 }
 
 /* Lays the table out from valid, sorted entries measured by @sz. */
-static void tagmap_fill(struct sluice_tagmap *map,
-			const struct tagmap_size *sz, u8 source,
+static void sluice_tagmap_fill(struct sluice_tagmap *map,
+			       const struct tagmap_size *sz, u8 source,
 			const struct sluice_map_entry *e, unsigned int n)
 {
 	u8 *none, *next;
@@ -282,7 +282,7 @@ static void tagmap_fill(struct sluice_tagmap *map,
 	unsigned int i, kind;
 
 	map->source = source;
-	map->values = source_values(source);
+	map->values = sluice_source_values(source);
 	map->hash_bits = sz->hash_bits;
 	map->hash_mask = (1U << sz->hash_bits) - 1;
 	map->ports = (void *)map + sz->ports_off;
@@ -291,16 +291,16 @@ static void tagmap_fill(struct sluice_tagmap *map,
 	none = (u8 *)map + sz->arrays_off;
 	next = none + map->values;
 	memset(none, SLUICE_TAGMAP_NONE, (size_t)(sz->arrays + 1) * map->values);
-	port_init(&map->empty, 0, 0, none);
+	sluice_port_init(&map->empty, 0, 0, none);
 	map->any = &map->empty;
 	if (n)
 		memcpy(map->entries, e, n * sizeof(*e));
 
 	for (i = 0; i < n; i++) {
-		kind = entry_kind(&e[i]);
+		kind = sluice_entry_kind(&e[i]);
 		if (!p || e[i].ifindex != p->ifindex) {
 			p = p ? p + 1 : map->ports;
-			port_init(p, e[i].ifindex, i, none);
+			sluice_port_init(p, e[i].ifindex, i, none);
 		}
 		p->count++;
 		switch (e[i].map) {
@@ -326,15 +326,15 @@ static void tagmap_fill(struct sluice_tagmap *map,
 	map->counts.ports = sz->ports;
 	for (i = 0; i < sz->ports; i++) {
 		if (map->ports[i].ifindex)
-			port_hash(map, i);
+			sluice_port_hash(map, i);
 		else
 			map->any = &map->ports[i];
 	}
 }
 
 /* A table of @n sorted entries, each valid on its own under @source. */
-static struct sluice_tagmap *tagmap_create(u8 source,
-					   const struct sluice_map_entry *e,
+static struct sluice_tagmap *sluice_tagmap_create(u8 source,
+						  const struct sluice_map_entry *e,
 					   unsigned int n,
 					   const struct sluice_map_entry *orig,
 					   struct netlink_ext_ack *extack)
@@ -343,20 +343,20 @@ static struct sluice_tagmap *tagmap_create(u8 source,
 	struct tagmap_size sz;
 	int err;
 
-	err = tagmap_measure(&sz, e, n, source, orig, extack);
+	err = sluice_tagmap_measure(&sz, e, n, source, orig, extack);
 	if (err)
 		return ERR_PTR(err);
 	map = kvzalloc(sz.total, GFP_KERNEL_ACCOUNT);
 	if (!map) {
-		NL_SET_ERR_MSG_MOD(extack, "no memory for the maps");
+		SLUICE_ERR(extack, NULL, "no memory for the maps");
 		return ERR_PTR(-ENOMEM);
 	}
-	tagmap_fill(map, &sz, source, e, n);
+	sluice_tagmap_fill(map, &sz, source, e, n);
 	return map;
 }
 
 /* Whether @ifindex names a device of @net (ifindex 0: every port). */
-static bool port_exists(struct net *net, u32 ifindex)
+static bool sluice_port_exists(struct net *net, u32 ifindex)
 {
 	bool found;
 
@@ -381,29 +381,29 @@ struct sluice_tagmap *sluice_tagmap_build(struct net *net, u8 source,
 	unsigned int i;
 
 	if (source > SLUICE_TAG_SOURCE_MAX) {
-		NL_SET_ERR_MSG_MOD(extack, "unknown tag source");
+		SLUICE_ERR(extack, NULL, "unknown tag source");
 		return ERR_PTR(-EINVAL);
 	}
 	for (i = 0; i < n; i++) {
-		why = entry_problem(&e[i], source);
-		if (!why && !port_exists(net, e[i].ifindex))
+		why = sluice_entry_problem(&e[i], source);
+		if (!why && !sluice_port_exists(net, e[i].ifindex))
 			why = ENTRY_MSG("no such device in the namespace");
 		if (why) {
-			entry_err(extack, &e[i], why);
+			sluice_entry_err(extack, &e[i], why);
 			return ERR_PTR(-EINVAL);
 		}
 	}
 	if (!n)
-		return tagmap_create(source, NULL, 0, NULL, extack);
+		return sluice_tagmap_create(source, NULL, 0, NULL, extack);
 
 	sorted = kvmalloc_array(n, sizeof(*e), GFP_KERNEL_ACCOUNT);
 	if (!sorted) {
-		NL_SET_ERR_MSG_MOD(extack, "no memory for the maps");
+		SLUICE_ERR(extack, NULL, "no memory for the maps");
 		return ERR_PTR(-ENOMEM);
 	}
 	memcpy(sorted, e, n * sizeof(*e));
-	sort(sorted, n, sizeof(*sorted), entry_cmp, NULL);
-	map = tagmap_create(source, sorted, n, e, extack);
+	sort(sorted, n, sizeof(*sorted), sluice_entry_cmp, NULL);
+	map = sluice_tagmap_create(source, sorted, n, e, extack);
 	kvfree(sorted);
 	return map;
 }
@@ -416,17 +416,17 @@ struct sluice_tagmap *sluice_tagmap_with_source(const struct sluice_tagmap *old,
 	const char *why;
 
 	if (source > SLUICE_TAG_SOURCE_MAX) {
-		NL_SET_ERR_MSG_MOD(extack, "unknown tag source");
+		SLUICE_ERR(extack, NULL, "unknown tag source");
 		return ERR_PTR(-EINVAL);
 	}
 	for (i = 0; i < n; i++) {
-		why = entry_problem(&old->entries[i], source);
+		why = sluice_entry_problem(&old->entries[i], source);
 		if (why) {
-			entry_err(extack, NULL, why);
+			sluice_entry_err(extack, NULL, why);
 			return ERR_PTR(-EINVAL);
 		}
 	}
-	return tagmap_create(source, old->entries, n, NULL, extack);
+	return sluice_tagmap_create(source, old->entries, n, NULL, extack);
 }
 
 struct sluice_tagmap *sluice_tagmap_without_port(const struct sluice_tagmap *old,
@@ -448,7 +448,7 @@ struct sluice_tagmap *sluice_tagmap_without_port(const struct sluice_tagmap *old
 		if (old->entries[i].ifindex != ifindex)
 			e[m++] = old->entries[i];
 	/* Still sorted, and checked when they were loaded. */
-	map = tagmap_create(old->source, m ? e : NULL, m, NULL, NULL);
+	map = sluice_tagmap_create(old->source, m ? e : NULL, m, NULL, NULL);
 	kvfree(e);
 	return map;
 }
@@ -487,8 +487,8 @@ int sluice_tagmap_port_entries(const struct sluice_tagmap *map,
 }
 
 /* The port's entries, or none (ifindex 0 is never in the hash). */
-static const struct tagmap_port *port_find(const struct sluice_tagmap *map,
-					   u32 ifindex)
+static const struct tagmap_port *sluice_port_find(const struct sluice_tagmap *map,
+						  u32 ifindex)
 {
 	unsigned int slot = hash_32(ifindex, map->hash_bits);
 	u16 idx;
@@ -512,8 +512,8 @@ void sluice_tagmap_lookup(const struct sluice_tagmap *map, int out, int in,
 		hit->tag = SLUICE_TAGMAP_NONE;
 		return;
 	}
-	o = port_find(map, out);
-	i = port_find(map, in);
+	o = sluice_port_find(map, out);
+	i = sluice_port_find(map, in);
 
 	hit->in = i->map[KIND_IN][tag];
 	if (hit->in == SLUICE_TAGMAP_NONE)

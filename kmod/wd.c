@@ -17,8 +17,8 @@
 #include "sluice.h"
 
 /* Under the root lock: what an event reports, recorded for later. */
-static void wd_record(struct sluice_sched *q, u8 event, unsigned int c,
-		      u8 action, u64 now)
+static void sluice_wd_record(struct sluice_sched *q, u8 event, unsigned int c,
+			     u8 action, u64 now)
 {
 	struct sluice_wd_event *ev;
 
@@ -36,8 +36,8 @@ static void wd_record(struct sluice_sched *q, u8 event, unsigned int c,
  * and released from their ingress accounts here, and freed by the caller
  * once the lock is released (they join *to_free).
  */
-static void wd_flush(struct Qdisc *sch, unsigned int c,
-		     struct sk_buff **to_free)
+static void sluice_wd_flush(struct Qdisc *sch, unsigned int c,
+			    struct sk_buff **to_free)
 {
 	struct sluice_sched *q = qdisc_priv(sch);
 	struct sluice_class *cl = &q->classes[c];
@@ -64,8 +64,8 @@ static void wd_flush(struct Qdisc *sch, unsigned int c,
 	qdisc_tree_reduce_backlog(sch, n, bytes);
 }
 
-static void wd_storm(struct Qdisc *sch, unsigned int c, u64 now,
-		     struct sk_buff **to_free)
+static void sluice_wd_storm(struct Qdisc *sch, unsigned int c, u64 now,
+			    struct sk_buff **to_free)
 {
 	struct sluice_sched *q = qdisc_priv(sch);
 
@@ -74,7 +74,7 @@ static void wd_storm(struct Qdisc *sch, unsigned int c, u64 now,
 	switch (q->cfg.wd_action) {
 	case TC_SLUICE_WD_DROP:
 		q->wd_drop |= BIT(c);
-		wd_flush(sch, c, to_free);
+		sluice_wd_flush(sch, c, to_free);
 		if (q->port)
 			sluice_port_wd_nopause(q->port, c, true);
 		break;
@@ -85,11 +85,11 @@ static void wd_storm(struct Qdisc *sch, unsigned int c, u64 now,
 			qdisc_watchdog_schedule_ns(&q->watchdog, now);
 		break;
 	}
-	wd_record(q, SLUICE_EVENT_STORM, c, q->cfg.wd_action, now);
+	sluice_wd_record(q, SLUICE_EVENT_STORM, c, q->cfg.wd_action, now);
 }
 
 /* The class behaves as before the storm; @action is the storm's. */
-static void wd_restore(struct Qdisc *sch, unsigned int c, u8 action, u64 now)
+static void sluice_wd_restore(struct Qdisc *sch, unsigned int c, u8 action, u64 now)
 {
 	struct sluice_sched *q = qdisc_priv(sch);
 
@@ -99,11 +99,11 @@ static void wd_restore(struct Qdisc *sch, unsigned int c, u8 action, u64 now)
 	q->classes[c].wd_restored++;
 	if (q->port)
 		sluice_port_wd_nopause(q->port, c, false);
-	wd_record(q, SLUICE_EVENT_RESTORED, c, action, now);
+	sluice_wd_record(q, SLUICE_EVENT_RESTORED, c, action, now);
 }
 
 /* One poll, under the root lock. */
-static void wd_evaluate(struct Qdisc *sch, u64 now, struct sk_buff **to_free)
+static void sluice_wd_evaluate(struct Qdisc *sch, u64 now, struct sk_buff **to_free)
 {
 	struct sluice_sched *q = qdisc_priv(sch);
 	u64 detect = (u64)q->cfg.wd_detect_ms * NSEC_PER_MSEC;
@@ -127,7 +127,7 @@ static void wd_evaluate(struct Qdisc *sch, u64 now, struct sk_buff **to_free)
 			 */
 			if (!(q->paused & BIT(c)) &&
 			    now - cl->pause_end >= restore)
-				wd_restore(sch, c, q->cfg.wd_action, now);
+				sluice_wd_restore(sch, c, q->cfg.wd_action, now);
 			continue;
 		}
 		if (!(q->paused & BIT(c)) || !cl->q.qlen)
@@ -135,7 +135,7 @@ static void wd_evaluate(struct Qdisc *sch, u64 now, struct sk_buff **to_free)
 		/* Paused and holding frames, both since onset: nothing sent. */
 		onset = max(cl->paused_since, cl->nonempty_since);
 		if (now - onset >= detect)
-			wd_storm(sch, c, now, to_free);
+			sluice_wd_storm(sch, c, now, to_free);
 	}
 }
 
@@ -152,7 +152,7 @@ void sluice_wd_notify(struct Qdisc *sch)
 	q->wd.n_events = 0;
 }
 
-static void wd_poll(struct work_struct *work)
+static void sluice_wd_poll(struct work_struct *work)
 {
 	struct sluice_wd *wd = container_of(to_delayed_work(work),
 					    struct sluice_wd, work);
@@ -164,7 +164,7 @@ static void wd_poll(struct work_struct *work)
 	mutex_lock(&wd->lock);
 	spin_lock_bh(qdisc_lock(sch));
 	if (!q->dead) {
-		wd_evaluate(sch, ktime_get_ns(), &to_free);
+		sluice_wd_evaluate(sch, ktime_get_ns(), &to_free);
 		if (q->cfg.wd_prios)
 			poll_ms = q->cfg.wd_poll_ms;
 	}
@@ -185,7 +185,7 @@ void sluice_wd_init(struct Qdisc *sch)
 
 	q->wd.sch = sch;
 	mutex_init(&q->wd.lock);
-	INIT_DELAYED_WORK(&q->wd.work, wd_poll);
+	INIT_DELAYED_WORK(&q->wd.work, sluice_wd_poll);
 }
 
 /*
@@ -234,5 +234,5 @@ void sluice_wd_commit(struct Qdisc *sch, const struct sluice_config *cfg)
 	if (cfg->wd_action != q->cfg.wd_action)
 		end = q->wd_storm;
 	for_each_set_bit(c, &end, SLUICE_NR_PRIOS)
-		wd_restore(sch, c, q->cfg.wd_action, now);
+		sluice_wd_restore(sch, c, q->cfg.wd_action, now);
 }
