@@ -434,6 +434,8 @@ void sluice_tagger_retag(struct Qdisc *sch, struct sk_buff *skb,
 		((struct sluice_sched *)qdisc_priv(sch))->port;
 	bool done;
 
+	/* Only a port classifies by the maps: its lock is the root lock. */
+	lockdep_assert_held(qdisc_lock(sch));
 	switch (t->source) {
 	case SLUICE_TAG_SOURCE_DSCP:
 		done = sluice_dscp_write(skb, t->new_tag);

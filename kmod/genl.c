@@ -151,6 +151,7 @@ void sluice_genl_notify_maps(struct net *net)
 {
 	struct sluice_map_counts counts;
 
+	lockdep_assert_held(&sluice_net(net)->lock);
 	sluice_tagmap_counts(sluice_switch_tagmap(net), &counts);
 	sluice_notify_maps(net, sluice_switch_generation(net), &counts);
 }
@@ -362,6 +363,7 @@ static int sluice_maps_replace(struct genl_info *info,
 	struct net *net = genl_info_net(info);
 	struct sluice_tagmap *map;
 
+	lockdep_assert_held(&sluice_net(net)->lock);
 	if (gen_attr &&
 	    nla_get_u32(gen_attr) != sluice_switch_generation(net)) {
 		SLUICE_ERR(info->extack, gen_attr,
@@ -585,6 +587,8 @@ void sluice_prio_stats_fill(struct sluice_prio_stats *ps,
 			    const struct sluice_port *port, unsigned int i,
 			    u64 now)
 {
+	/* A port's qdisc is a root: its lock is the root lock. */
+	lockdep_assert_held(qdisc_lock(q->wd.sch));
 	memset(ps, 0, sizeof(*ps));
 	ps->index = i;
 	if (i < q->cfg.nclasses) {
@@ -667,6 +671,7 @@ static int sluice_port_stats_put(struct sk_buff *skb, struct Qdisc *sch,
 	u64 now = ktime_get_ns();
 	unsigned int i, n;
 
+	lockdep_assert_held(qdisc_lock(sch));
 	sluice_port_stats_fill(&pst, sch, q, port);
 	if (nla_put_64bit(skb, SLUICE_A_PORT_STATS, sizeof(pst), &pst,
 			  SLUICE_A_PAD))

@@ -406,6 +406,7 @@ static void sluice_classes_remove(struct Qdisc *sch, unsigned int from,
 	struct sluice_sched *q = qdisc_priv(sch);
 	unsigned int i, qlen = 0, backlog = 0;
 
+	lockdep_assert_held(qdisc_root_sleeping_lock(sch));
 	for (i = from; i < to; i++) {
 		struct sluice_class *cl = &q->classes[i];
 

@@ -169,6 +169,7 @@ static void sluice_forget_port(struct net *net, int ifindex)
 {
 	struct sluice_tagmap *map;
 
+	ASSERT_RTNL();
 	sluice_switch_lock(net);
 	map = sluice_tagmap_without_port(sluice_switch_tagmap(net), ifindex);
 	if (IS_ERR(map)) {

@@ -22,6 +22,7 @@ static void sluice_wd_record(struct sluice_sched *q, u8 event, unsigned int c,
 {
 	struct sluice_wd_event *ev;
 
+	lockdep_assert_held(qdisc_lock(q->wd.sch));
 	if (WARN_ON_ONCE(q->wd.n_events >= ARRAY_SIZE(q->wd.events)))
 		return;
 	ev = &q->wd.events[q->wd.n_events++];
@@ -199,6 +200,7 @@ void sluice_wd_start(struct Qdisc *sch, bool restart)
 	struct sluice_sched *q = qdisc_priv(sch);
 	unsigned long delay;
 
+	ASSERT_RTNL();
 	if (!READ_ONCE(q->cfg.wd_prios))
 		return;
 	delay = msecs_to_jiffies(READ_ONCE(q->cfg.wd_poll_ms));
@@ -231,6 +233,7 @@ void sluice_wd_commit(struct Qdisc *sch, const struct sluice_config *cfg)
 	unsigned int c;
 
 	lockdep_assert_held(&q->wd.lock);
+	lockdep_assert_held(qdisc_root_sleeping_lock(sch));
 	if (cfg->wd_action != q->cfg.wd_action)
 		end = q->wd_storm;
 	for_each_set_bit(c, &end, SLUICE_NR_PRIOS)

@@ -108,14 +108,21 @@
  *
  * Pause reception: frames with EtherType 0x8808 arriving on a port whose
  * TCA_SLUICE_PAUSE_RX is 1 (the default) pause its egress classes: PFC
- * (opcode 0x0101) the classes whose bit is set in the class-enable vector,
- * for the time given for each (0 resumes at once), 802.3x PAUSE (opcode
- * 0x0001) every class.  Each frame restarts the class's timer; expiry
- * resumes the class on its own.  A paused class never blocks another.
- * The frames are consumed.  Frames that are too short or have another
- * opcode are counted as malformed, those arriving with TCA_SLUICE_PAUSE_RX
- * 0 or no rate as untrusted; neither acts.  A class's pfc_rx counts the
- * pauses (time > 0, PFC or 802.3x) it received, xon_rx the resumes.
+ * (opcode 0x0101) the classes of the PFC-enabled priorities (the port's
+ * TCA_SLUICE_PFC bitmap) whose bit is set in the class-enable vector, for
+ * the time given for each (0 resumes at once); 802.3x PAUSE (opcode
+ * 0x0001) every class.  As IEEE 802.1Qbb and SONiC's PFC test plan want,
+ * lossy priorities are never paused, and the two kinds exclude each other
+ * on a link: a port with PFC enabled (TCA_SLUICE_PFC not 0) ignores PAUSE,
+ * a port without ignores PFC.  Such frames, and PFC frames that name no
+ * PFC-enabled priority, are counted as ignored (pause_ignored).  Each
+ * frame restarts the class's timer; expiry resumes the class on its own.
+ * A paused class never blocks another.  The frames are consumed.  Frames
+ * that are too short, have another opcode, or are sent to another address
+ * than 01:80:c2:00:00:01 (for 802.3x, or the port's own) are counted as
+ * malformed, those arriving with TCA_SLUICE_PAUSE_RX 0 or no rate as
+ * untrusted; neither acts.  A class's pfc_rx counts the pauses (time > 0,
+ * PFC or 802.3x) it received, xon_rx the resumes.
  *
  * Pause generation: the priority of a frame is the class its egress port
  * puts it in (ports configured alike agree on it).  A frame that arrived
@@ -128,21 +135,30 @@
  * that time while the account stays at or above TCA_SLUICE_XON (<= XOFF);
  * falling below XON, or draining to 0, sends time 0.  Control frames leave
  * ahead of data and are never paused.  A qdisc that goes away resumes what
- * it paused.
+ * it paused.  A frame is charged before it is admitted, but pauses only
+ * once admitted: a frame that is dropped never pauses the upstream.  A
+ * pause frame that cannot be queued is retried (counted in pfc_tx_failed)
+ * with back-off; while the port's device is down or has no carrier the
+ * port sends and retries nothing, and says what is in force once the
+ * device is up again.
  *
- * A lossless class (its priority in the egress port's PFC bitmap) relies
- * on pauses rather than its limit: it drops a frame only when the frame's
- * ingress account would pass the ingress port's XOFF + TCA_SLUICE_HEADROOM
- * (HEADROOM 0, the default, sets no such bound) or when the class is full.
- * Such drops are counted as headroom drops and logged once per port,
- * since they mean the headroom or the limits are misconfigured.  Lossy
- * classes tail-drop at their limit (limit_drops).
+ * A lossless frame (its priority in the PFC bitmap of its ingress port,
+ * the port a pause would stop; for a frame this host sends, of the egress
+ * port) relies on pauses rather than its class's limit: it is dropped
+ * only when its ingress account would pass the ingress port's XOFF +
+ * TCA_SLUICE_HEADROOM (HEADROOM 0, the default, sets no such bound) or
+ * when the class is full.  Such drops are counted as headroom drops and
+ * logged once per port, since they mean the headroom or the limits are
+ * misconfigured.  Lossy frames tail-drop at their class's limit
+ * (limit_drops).  Under Tagger the priority is the in-map's, whatever
+ * class the eg-map puts the frame in.
  *
  * PFC watchdog (the semantics of SONiC's pfcwd)
  * ---------------------------------------------
  * TCA_SLUICE_WD_PRIOS (u8, BIT(p), default 0: off) names the priorities
  * whose egress class p the port watches; it needs a root qdisc and a rate,
- * and each p must be below TCA_SLUICE_CLASSES.  Every TCA_SLUICE_WD_POLL ms
+ * each p must be below TCA_SLUICE_CLASSES and PFC-enabled (only those are
+ * ever paused; SONiC watches lossless queues only).  Every TCA_SLUICE_WD_POLL ms
  * (default 100, TC_SLUICE_WD_MIN_MS at least, at most the detection time)
  * the port looks at each watched class, in process context:
  *
@@ -168,7 +184,11 @@
  *                   dropped (both counted in wd_drops and the class's
  *                   drops), and the port stops pausing its upstream for p:
  *                   an XOFF it holds for p is resumed at once (XON), and
- *                   none is sent for p until the storm ends.
+ *                   none is sent for p until the storm ends.  As SONiC's,
+ *                   the port's ingress traffic of p is dropped too:
+ *                   frames of p that arrive on the port are dropped
+ *                   wherever they were to be queued (counted on the
+ *                   port, in wd_ingress_drops).
  *   FORWARD         pauses for the class are ignored: it is served as if
  *                   none were received; the frames it sends meanwhile are
  *                   counted in wd_forwarded.
