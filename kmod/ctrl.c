@@ -113,14 +113,12 @@ bool sluice_ctrl_parse(const struct sk_buff *skb, const struct net_device *dev,
 	}
 }
 
-/* Whether the stack hands the qdisc a MAC control frame to send. */
-bool sluice_ctrl_is_ctrl(const struct sk_buff *skb)
+/* The slow half of sluice_ctrl_is_ctrl(): skb->protocol said 0x8808. */
+bool __sluice_ctrl_is_ctrl(const struct sk_buff *skb)
 {
 	__be16 buf;
 	const __be16 *type;
 
-	if (likely(skb->protocol != htons(ETH_P_PAUSE)))
-		return false;
 	type = skb_header_pointer(skb, offsetof(struct ethhdr, h_proto),
 				  sizeof(buf), &buf);
 	return type && *type == htons(ETH_P_PAUSE);

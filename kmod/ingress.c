@@ -103,21 +103,22 @@ static bool sluice_ingress_pauses(const struct sluice_port *port,
  * state without the lock; the account was added with a full barrier
  * before, which pairs with the barrier in sluice_ingress_release().
  */
-void sluice_ingress_admitted(const struct sk_buff *skb, long account)
+void __sluice_ingress_admitted(const struct sk_buff *skb, long account)
 {
 	const struct sluice_skb_cb *cb = sluice_skb_cb(skb);
 	struct sluice_port *port = cb->in;
 	unsigned int prio = cb->prio;
 
-	if (!port || account < READ_ONCE(port->xoff) ||
+	if (account < READ_ONCE(port->xoff) ||
 	    test_bit(prio, &port->signal.on) ||
 	    !sluice_ingress_pauses(port, prio))
 		return;
 	spin_lock_bh(&port->signal.lock);
 	/* Releases since the charge may have taken it below XOFF again. */
-	if (atomic_long_read(&port->ingress[prio]) >= port->xoff &&
-	    sluice_ingress_pauses(port, prio))
-		sluice_signal_assert(&port->signal, prio);
+	if (sluice_ingress_pauses(port, prio))
+		sluice_signal_update(&port->signal, prio,
+				     atomic_long_read(&port->ingress[prio]),
+				     port->xoff, port->xon);
 	spin_unlock_bh(&port->signal.lock);
 }
 
@@ -150,8 +151,8 @@ void sluice_ingress_release(struct sk_buff *skb)
 			smp_mb();
 			account = atomic_long_read(&port->ingress[prio]);
 			__set_bit(prio, &port->signal.on);
-			if (account < port->xon || !account)
-				sluice_signal_release(&port->signal, BIT(prio));
+			sluice_signal_update(&port->signal, prio, account,
+					     port->xoff, port->xon);
 		}
 		spin_unlock_bh(&port->signal.lock);
 	}
@@ -164,12 +165,12 @@ void sluice_ingress_release(struct sk_buff *skb)
  * port's class of its priority is in a dropping storm is dropped wherever
  * it was to be queued, and counted on that port.
  */
-bool sluice_ingress_wd_drop(const struct sk_buff *skb)
+bool __sluice_ingress_wd_drop(const struct sk_buff *skb)
 {
 	const struct sluice_skb_cb *cb = sluice_skb_cb(skb);
 	struct sluice_port *port = cb->in;
 
-	if (!port || likely(!test_bit(cb->prio, &port->wd_nopause)))
+	if (likely(!test_bit(cb->prio, &port->wd_nopause)))
 		return false;
 	atomic64_inc(&port->wd_ingress_drops[cb->prio]);
 	return true;

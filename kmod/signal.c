@@ -154,6 +154,23 @@ void sluice_signal_release(struct sluice_signal *s, unsigned long keys)
 }
 
 /*
+ * With s->lock held: the hysteresis a producer applies to a level it
+ * measures for @key (bytes queued, say): asserted at @xoff or above,
+ * released below @xon or once the level is 0, left as it is in between.
+ * The producer reads the level under s->lock, so that its decisions are
+ * taken in one order.
+ */
+void sluice_signal_update(struct sluice_signal *s, unsigned int key,
+			  long level, u32 xoff, u32 xon)
+{
+	lockdep_assert_held(&s->lock);
+	if (level >= xoff)
+		sluice_signal_assert(s, key);
+	else if (level < xon || !level)
+		sluice_signal_release(s, BIT(key));
+}
+
+/*
  * The device may be able to send again (NETDEV_UP, NETDEV_CHANGE; RTNL
  * held): a parked sender says what is in force now.
  */

@@ -7,6 +7,7 @@
 #define _SLUICE_H
 
 #include <linux/hrtimer.h>
+#include <linux/if_ether.h>
 #include <linux/mutex.h>
 #include <linux/refcount.h>
 #include <linux/types.h>
@@ -97,7 +98,15 @@ struct sk_buff *sluice_ctrl_build_pfc(struct net_device *dev, u8 enable,
 				      u8 xoff, u16 quanta);
 bool sluice_ctrl_parse(const struct sk_buff *skb, const struct net_device *dev,
 		       struct sluice_ctrl *c);
-bool sluice_ctrl_is_ctrl(const struct sk_buff *skb);
+bool __sluice_ctrl_is_ctrl(const struct sk_buff *skb);
+
+/* Whether the stack hands the qdisc a MAC control frame to send. */
+static inline bool sluice_ctrl_is_ctrl(const struct sk_buff *skb)
+{
+	if (likely(skb->protocol != htons(ETH_P_PAUSE)))
+		return false;
+	return __sluice_ctrl_is_ctrl(skb);
+}
 
 /* signal.c: the flow-control signal sender (see there). */
 struct sluice_signal;
@@ -133,6 +142,8 @@ void sluice_signal_init(struct sluice_signal *s,
 			struct net_device *dev);
 void sluice_signal_assert(struct sluice_signal *s, unsigned int key);
 void sluice_signal_release(struct sluice_signal *s, unsigned long keys);
+void sluice_signal_update(struct sluice_signal *s, unsigned int key,
+			  long level, u32 xoff, u32 xon);
 void sluice_signal_wake(struct sluice_signal *s);
 void sluice_signal_detach(struct sluice_signal *s);
 
@@ -355,9 +366,26 @@ struct sluice_port *sluice_port_lookup_rcu(struct net *net, int ifindex);
 extern const struct sluice_signal_ops sluice_pfc_signal_ops;
 long sluice_ingress_charge(struct sk_buff *skb, struct net *net,
 			   unsigned int prio);
-void sluice_ingress_admitted(const struct sk_buff *skb, long account);
+void __sluice_ingress_admitted(const struct sk_buff *skb, long account);
 void sluice_ingress_release(struct sk_buff *skb);
-bool sluice_ingress_wd_drop(const struct sk_buff *skb);
+bool __sluice_ingress_wd_drop(const struct sk_buff *skb);
+
+/*
+ * The per-frame calls, inline for what most frames are (none was charged
+ * to an ingress port: sent by this host) or do (pause nobody).
+ */
+static inline void sluice_ingress_admitted(const struct sk_buff *skb,
+					   long account)
+{
+	if (sluice_skb_cb(skb)->in)
+		__sluice_ingress_admitted(skb, account);
+}
+
+static inline bool sluice_ingress_wd_drop(const struct sk_buff *skb)
+{
+	return sluice_skb_cb(skb)->in && __sluice_ingress_wd_drop(skb);
+}
+
 void sluice_port_config(struct sluice_port *port,
 			const struct sluice_config *cfg);
 void sluice_port_wd_nopause(struct sluice_port *port, unsigned int prio,
