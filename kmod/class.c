@@ -141,6 +141,7 @@ static int sluice_class_dump_stats(struct Qdisc *sch, unsigned long arg,
 
 	memset(&xstats, 0, sizeof(xstats));
 	xstats.type = TC_SLUICE_XSTATS_CLASS;
+	xstats.version = TC_SLUICE_XSTATS_VERSION;
 	gnet_stats_basic_sync_init(&bstats);
 	sch_tree_lock(sch);
 	xstats.cls.limit_drops = cl->limit_drops;

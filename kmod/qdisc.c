@@ -630,6 +630,7 @@ static int sluice_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	/* The whole union goes out: no byte of it may be left unset. */
 	memset(&xstats, 0, sizeof(xstats));
 	xstats.type = TC_SLUICE_XSTATS_QDISC;
+	xstats.version = TC_SLUICE_XSTATS_VERSION;
 	sch_tree_lock(sch);
 	xstats.qdisc.untagged = q->untagged;
 	xstats.qdisc.limit_drops = q->limit_drops;

@@ -688,6 +688,11 @@ static int check_pfc(struct qopt_parser *p)
 		return fail(&p->c,
 			    "\"watchdog %s\" needs a \"rate\" above 0: pauses are honoured only with one",
 			    p->wd_word);
+	if (o->present & SLUICE_QOPT_WD_PRIOS && o->present & SLUICE_QOPT_PFC &&
+	    o->wd_prios & ~o->pfc)
+		return fail(&p->c,
+			    "\"watchdog %s\" watches lossless priorities only, not all in \"pfc %s\"",
+			    p->wd_word, p->pfc_word);
 	if (o->present & SLUICE_QOPT_WD_POLL &&
 	    o->present & SLUICE_QOPT_WD_DETECT &&
 	    o->wd_poll_ms > o->wd_detect_ms)

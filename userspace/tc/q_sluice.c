@@ -641,7 +641,10 @@ static const struct xstat qdisc_pfc_xstats[] = {
 	XSTAT("pause_malformed", qdisc.pause_malformed, XSTAT_COUNT),
 	XSTAT("pause_untrusted", qdisc.pause_untrusted, XSTAT_COUNT),
 	XSTAT("headroom_drops", qdisc.headroom_drops, XSTAT_COUNT),
-	/* Since the kernel hardening: */
+};
+
+/* The qdisc's fields since xstats version 1 (see the uapi). */
+static const struct xstat qdisc_v1_xstats[] = {
 	XSTAT("pause_ignored", qdisc.pause_ignored, XSTAT_COUNT),
 	XSTAT("pfc_tx_failed", qdisc.pfc_tx_failed, XSTAT_COUNT),
 };
@@ -732,6 +735,10 @@ static int print_xstats(struct qdisc_util *qu, FILE *f, struct rtattr *xstats)
 			  st.qdisc.limit_drops);
 		print_appended(&st, len, qdisc_pfc_xstats,
 			       ARRAY_SIZE(qdisc_pfc_xstats));
+		/* An older kernel's union tail is not these fields. */
+		if (st.version >= 1)
+			print_appended(&st, len, qdisc_v1_xstats,
+				       ARRAY_SIZE(qdisc_v1_xstats));
 		break;
 	case TC_SLUICE_XSTATS_CLASS:
 		if (len < XSTATS_END(cls.peak_backlog))

@@ -1768,7 +1768,8 @@ static struct rtattr *xstats_attr(struct dump *m,
 #define XSTATS_QDISC_LEN	72	/* ... struct tc_sluice_qdisc_xstats */
 #define XSTATS_PFC_LEN		88	/* ... the union before ECN, the class's 80 */
 #define XSTATS_ECN_LEN		96	/* ... the union before the watchdog */
-#define XSTATS_LEN		136	/* ... the union, the class's 128 */
+#define XSTATS_WD_LEN		136	/* ... the union before the hardening */
+#define XSTATS_LEN		144	/* ... the union, the class's 136 */
 
 static void test_print_xstats_v1(void)
 {
@@ -1938,7 +1939,7 @@ static void test_print_xstats_ecn(void)
 
 	snprintf(text, sizeof(text),
 		 "%s ecn_marks 42 wd_storms 0 wd_restored 0 wd_drops 0"
-		 " wd_forwarded 0 storm 0", pfc_class_text);
+		 " wd_forwarded 0 storm 0 wd_ingress_drops 0", pfc_class_text);
 	KTAP_EXPECT_STR(print_with(print, false,
 				   xstats_attr(&m, &newer.st, sizeof(newer))),
 			text);
@@ -1978,9 +1979,9 @@ static void test_print_xstats_wd(void)
 		 " wd_drops 1099511627777 wd_forwarded 5 storm 1",
 		 pfc_class_text);
 	KTAP_EXPECT_STR(print_with(print, false,
-				   xstats_attr(&m, &c, XSTATS_LEN)), text);
+				   xstats_attr(&m, &c, XSTATS_WD_LEN)), text);
 	KTAP_EXPECT(strstr(print_with(print, true,
-				      xstats_attr(&m, &c, XSTATS_LEN)),
+				      xstats_attr(&m, &c, XSTATS_WD_LEN)),
 			   "\"ecn_marks\":2,\"wd_storms\":3,\"wd_restored\":2,"
 			   "\"wd_drops\":1099511627777,\"wd_forwarded\":5,"
 			   "\"storm\":true"));
@@ -1992,14 +1993,60 @@ static void test_print_xstats_wd(void)
 			text);
 	/* Cut inside storm: every counter, no flag. */
 	KTAP_EXPECT(!strstr(print_with(print, false,
-				       xstats_attr(&m, &c, XSTATS_LEN - 6)),
+				       xstats_attr(&m, &c, XSTATS_WD_LEN - 6)),
 			    "storm "));
 	c.cls.storm = 0;
 	KTAP_EXPECT(strstr(print_with(print, true,
-				      xstats_attr(&m, &c, XSTATS_LEN)),
+				      xstats_attr(&m, &c, XSTATS_WD_LEN)),
 			   "\"storm\":false"));
 	KTAP_EXPECT_STR(fake_tc_misuse(), NULL);
 	ktap_result("print xstats with watchdog counters");
+}
+
+/*
+ * Since version 1: the class's wd_ingress_drops ends its line when the
+ * payload holds it; the qdisc's pause_ignored and pfc_tx_failed are
+ * printed only from a version 1 payload, since an older kernel's union
+ * tail, of the same length, holds no such fields.
+ */
+static void test_print_xstats_v1_fields(void)
+{
+	int (*print)(struct qdisc_util *, FILE *, struct rtattr *) =
+		sluice_qdisc_util.print_xstats;
+	struct tc_sluice_xstats c = pfc_class_xstats;
+	struct tc_sluice_xstats q = pfc_qdisc_xstats;
+	char text[sizeof(pfc_qdisc_text) + 128];
+	struct dump m;
+
+	c.cls.wd_ingress_drops = 1099511627777ull;
+	KTAP_EXPECT(strstr(print_with(print, false,
+				      xstats_attr(&m, &c, XSTATS_LEN)),
+			   " storm 0 wd_ingress_drops 1099511627777"));
+	KTAP_EXPECT(strstr(print_with(print, true,
+				      xstats_attr(&m, &c, XSTATS_LEN)),
+			   "\"storm\":false,\"wd_ingress_drops\":1099511627777"));
+	KTAP_EXPECT(!strstr(print_with(print, false,
+				       xstats_attr(&m, &c, XSTATS_LEN - 1)),
+			    "wd_ingress_drops"));
+
+	q.qdisc.pause_ignored = 7;
+	q.qdisc.pfc_tx_failed = 1099511627777ull;
+	/* Version 0 of the full length: an older kernel's garbage tail. */
+	KTAP_EXPECT_STR(print_with(print, false,
+				   xstats_attr(&m, &q, XSTATS_LEN)),
+			pfc_qdisc_text);
+	q.version = 1;
+	snprintf(text, sizeof(text),
+		 "%s pause_ignored 7 pfc_tx_failed 1099511627777",
+		 pfc_qdisc_text);
+	KTAP_EXPECT_STR(print_with(print, false,
+				   xstats_attr(&m, &q, XSTATS_LEN)), text);
+	KTAP_EXPECT(strstr(print_with(print, true,
+				      xstats_attr(&m, &q, XSTATS_LEN)),
+			   "\"headroom_drops\":1099511627777,\"pause_ignored\":7,"
+			   "\"pfc_tx_failed\":1099511627777"));
+	KTAP_EXPECT_STR(fake_tc_misuse(), NULL);
+	ktap_result("print xstats of version 1");
 }
 
 static void test_print_xstats_partial(void)
@@ -2079,6 +2126,7 @@ static void (*const tests[])(void) = {
 	test_print_xstats_pfc,
 	test_print_xstats_ecn,
 	test_print_xstats_wd,
+	test_print_xstats_v1_fields,
 	test_print_xstats_partial,
 };
 

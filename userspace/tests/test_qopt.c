@@ -275,6 +275,8 @@ static const struct invalid_case {
 	  "\"watchdog 3,4\": priorities must be 0..3 with classes 4" },
 	{ "watchdog 3 rate 0",
 	  "\"watchdog 3\" needs a \"rate\" above 0: pauses are honoured only with one" },
+	{ "pfc 3 watchdog 3,4",
+	  "\"watchdog 3,4\" watches lossless priorities only, not all in \"pfc 3\"" },
 	{ "watchdog-action Drop",
 	  "\"watchdog-action\" must be drop, forward or alert, not \"Drop\"" },
 	{ "watchdog-action", "missing value after \"watchdog-action\"" },

@@ -311,11 +311,20 @@ struct tc_sluice_map_entry {
 	__u8	reserved;	/* must be 0 */
 };
 
-/* TCA_STATS_APP of the qdisc and of each class. */
+/*
+ * TCA_STATS_APP of the qdisc and of each class.  The payload is always the
+ * whole struct tc_sluice_xstats, so its length says which class fields a
+ * kernel has (they are appended); the qdisc's struct is shorter than the
+ * union, so its appended fields are told by the version instead: a field
+ * is there only in a payload of at least the version given beside it
+ * (kernels before versions sent 0, and left the union's tail unset).
+ */
 enum {
 	TC_SLUICE_XSTATS_QDISC,
 	TC_SLUICE_XSTATS_CLASS,
 };
+
+#define TC_SLUICE_XSTATS_VERSION	1
 
 struct tc_sluice_qdisc_xstats {
 	__u64	untagged;	/* frames without the tag, sent to default */
@@ -327,7 +336,7 @@ struct tc_sluice_qdisc_xstats {
 	__u64	pause_malformed; /* too short or unknown opcode */
 	__u64	pause_untrusted; /* arrived with TCA_SLUICE_PAUSE_RX 0 */
 	__u64	headroom_drops;	/* lossless frames dropped */
-	/* Since the kernel hardening: */
+	/* Since version 1: */
 	__u64	pause_ignored;	/* well-formed, but for nothing honoured here */
 	__u64	pfc_tx_failed;	/* PFC frames that could not be queued */
 };
@@ -362,7 +371,7 @@ struct tc_sluice_class_xstats {
 
 struct tc_sluice_xstats {
 	__u32	type;		/* TC_SLUICE_XSTATS_QDISC or _CLASS */
-	__u32	reserved;
+	__u32	version;	/* TC_SLUICE_XSTATS_VERSION; was reserved, 0 */
 	union {
 		struct tc_sluice_qdisc_xstats	qdisc;
 		struct tc_sluice_class_xstats	cls;
