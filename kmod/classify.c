@@ -150,7 +150,7 @@ static int sluice_dscp_read(const struct sk_buff *skb)
  * stack, which the stack's INET_ECN_set_ce() does not look through).
  * The header is made private and linear first; IPv4's checksum and an
  * IPv6 frame's CHECKSUM_COMPLETE follow the change.  Returns whether the
- * frame was marked (not: not ECN-capable, already CE, or no memory).
+ * frame was marked (not: not ECT(0) or ECT(1), already CE, or no memory).
  */
 bool sluice_ecn_mark(struct sk_buff *skb)
 {
@@ -160,13 +160,13 @@ bool sluice_ecn_mark(struct sk_buff *skb)
 	switch (sluice_ip_header(skb, &off, h, true)) {
 	case 4:
 		/* TOS is the second byte: ECN in its low two bits. */
-		if (!INET_ECN_is_capable(h[1]) || INET_ECN_is_ce(h[1]) ||
+		if (INET_ECN_is_not_ect(h[1]) || INET_ECN_is_ce(h[1]) ||
 		    skb_ensure_writable(skb, off + sizeof(struct iphdr)))
 			return false;
 		return IP_ECN_set_ce((struct iphdr *)(skb->data + off));
 	case 6:
 		/* The traffic class straddles bytes 0 and 1: ECN is 0x30 of 1. */
-		if (!INET_ECN_is_capable(h[1] >> 4) || INET_ECN_is_ce(h[1] >> 4) ||
+		if (INET_ECN_is_not_ect(h[1] >> 4) || INET_ECN_is_ce(h[1] >> 4) ||
 		    skb_ensure_writable(skb, off + sizeof(struct ipv6hdr)))
 			return false;
 		return IP6_ECN_set_ce(skb, (struct ipv6hdr *)(skb->data + off));
