@@ -121,8 +121,9 @@ static int sluice_class_dump(struct Qdisc *sch, unsigned long arg,
 }
 
 /*
- * Only RTNL is held here (since 5.1): the class is read under the tree
- * lock, so that its counters agree, and nothing is written.  A pause that
+ * Only RTNL is held here (since 5.1): the class is read under the lock
+ * its writers hold (sluice_stats_lock()), so that its counters agree, and
+ * nothing is written.  A pause that
  * ran out while the class was empty is reported as over, as dequeue would
  * find it.
  */
@@ -143,7 +144,7 @@ static int sluice_class_dump_stats(struct Qdisc *sch, unsigned long arg,
 	xstats.type = TC_SLUICE_XSTATS_CLASS;
 	xstats.version = TC_SLUICE_XSTATS_VERSION;
 	gnet_stats_basic_sync_init(&bstats);
-	sch_tree_lock(sch);
+	spin_lock_bh(sluice_stats_lock(sch));
 	xstats.cls.limit_drops = cl->limit_drops;
 	xstats.cls.peak_backlog = cl->peak_backlog;
 	xstats.cls.pfc_rx = cl->pfc_rx;
@@ -163,7 +164,7 @@ static int sluice_class_dump_stats(struct Qdisc *sch, unsigned long arg,
 	qstats = cl->qstats;
 	qlen = cl->q.qlen;
 	prio = q->class_prio[c];
-	sch_tree_unlock(sch);
+	spin_unlock_bh(sluice_stats_lock(sch));
 
 	/* The port's side of priority p, kept outside the qdisc's lock. */
 	if (q->port && prio < SLUICE_NR_PRIOS) {

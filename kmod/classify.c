@@ -14,6 +14,7 @@
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <linux/skbuff.h>
+#include <net/checksum.h>
 #include <net/dsfield.h>
 #include <net/inet_ecn.h>
 #include <uapi/linux/mpls.h>
@@ -128,6 +129,51 @@ static __always_inline int sluice_ip_header(const struct sk_buff *skb,
 	return 0;
 }
 
+/*
+ * Under a label stack only the first nibble says IPv4 or IPv6, and an
+ * Ethernet pseudowire without a control word whose destination MAC starts
+ * with 4 or 6 says the same.  Reading a wrong DSCP misclassifies a frame;
+ * writing one corrupts it.  So before a write, a header under labels must
+ * also hold together: IPv4's length fields and checksum, IPv6's payload
+ * length, within the frame.
+ */
+static bool sluice_ip_plausible(const struct sk_buff *skb, unsigned int off,
+				int version)
+{
+	unsigned int room = skb->len - off;
+	u8 buf[60];
+	const u8 *h;
+
+	if (version == 6) {
+		h = skb_header_pointer(skb, off, sizeof(struct ipv6hdr), buf);
+		return h && sizeof(struct ipv6hdr) +
+			    ntohs(((const struct ipv6hdr *)h)->payload_len) <= room;
+	}
+	h = skb_header_pointer(skb, off, sizeof(struct iphdr), buf);
+	if (!h || (h[0] & 0x0f) < 5 || (h[0] & 0x0f) * 4 > room)
+		return false;
+	h = skb_header_pointer(skb, off, (h[0] & 0x0f) * 4, buf);
+	return h && ntohs(((const struct iphdr *)h)->tot_len) >= (h[0] & 0x0f) * 4 &&
+	       ntohs(((const struct iphdr *)h)->tot_len) <= room &&
+	       !ip_fast_csum(h, h[0] & 0x0f);
+}
+
+/*
+ * The IP header a write may change (sluice_ip_header() with labels), or
+ * 0 if there is none or, under labels, it does not hold together.
+ */
+static int sluice_ip_header_to_write(const struct sk_buff *skb,
+				     unsigned int *off, u8 *buf)
+{
+	unsigned int l2;
+	int version = sluice_ip_header(skb, off, buf, true);
+
+	if (version && sluice_is_mpls(sluice_payload_type(skb, &l2)) &&
+	    !sluice_ip_plausible(skb, *off, version))
+		return 0;
+	return version;
+}
+
 static int sluice_dscp_read(const struct sk_buff *skb)
 {
 	unsigned int off;
@@ -157,7 +203,7 @@ bool sluice_ecn_mark(struct sk_buff *skb)
 	unsigned int off;
 	u8 h[2];
 
-	switch (sluice_ip_header(skb, &off, h, true)) {
+	switch (sluice_ip_header_to_write(skb, &off, h)) {
 	case 4:
 		/* TOS is the second byte: ECN in its low two bits. */
 		if (INET_ECN_is_not_ect(h[1]) || INET_ECN_is_ce(h[1]) ||
@@ -367,7 +413,7 @@ static bool sluice_dscp_write(struct sk_buff *skb, u8 dscp)
 	unsigned int off;
 	u8 h[2];
 
-	switch (sluice_ip_header(skb, &off, h, true)) {
+	switch (sluice_ip_header_to_write(skb, &off, h)) {
 	case 4:
 		if (skb_ensure_writable(skb, off + sizeof(struct iphdr)))
 			return false;

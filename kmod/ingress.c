@@ -9,11 +9,11 @@
  *
  * Accounts are charged and released from other ports' enqueue and dequeue,
  * under those qdiscs' locks, so they are atomics; the decisions are taken
- * under I's signal lock, on the account read again there, so that racing
- * charges and releases cannot leave I paused with nothing queued or
- * running with XOFF bytes queued.  Enqueue charges a frame first and asks
- * for a pause only once the frame is admitted (sluice_ingress_admitted()):
- * a frame that is dropped never pauses anyone.
+ * under I's signal lock, on the account read again there
+ * (sluice_ingress_decide()), so that racing charges and releases cannot
+ * leave I paused with nothing queued.  Enqueue charges a frame first and
+ * asks for a pause only once the frame is admitted
+ * (sluice_ingress_admitted()): a frame that is dropped never pauses anyone.
  */
 #include <linux/etherdevice.h>
 #include <linux/netdevice.h>
@@ -98,10 +98,49 @@ static bool sluice_ingress_pauses(const struct sluice_port *port,
 }
 
 /*
+ * With the signal's lock held: @prio's pause, decided on the account as it
+ * is now (hysteresis between XON and XOFF), or released if the port does
+ * not pause for @prio (any more).
+ *
+ * What keeps a pause from sticking with nothing queued: whoever holds the
+ * bit set reads the account again after a full barrier, and a release
+ * that leaves the account below XON reads the bit after its subtraction
+ * (atomic_long_sub_return() is fully ordered).  Either the release sees
+ * the bit and comes here, or the read here sees the release.  The bit is
+ * never cleared and set again in passing: a release that saw it clear
+ * would leave the decision to a reader with an older account.
+ *
+ * A charge that finds the bit set takes no lock.  If a release clears it
+ * meanwhile on an account read before the charge, the account may stand
+ * at XOFF with no pause in force until the next admitted frame, which
+ * finds the bit clear and comes here: one frame late, which the headroom
+ * covers.
+ */
+static void sluice_ingress_decide(struct sluice_port *port, unsigned int prio)
+{
+	struct sluice_signal *s = &port->signal;
+	long account;
+
+	lockdep_assert_held(&s->lock);
+	if (!sluice_ingress_pauses(port, prio)) {
+		sluice_signal_release(s, BIT(prio));
+		return;
+	}
+	account = atomic_long_read(&port->ingress[prio]);
+	sluice_signal_update(s, prio, account, port->xoff, port->xon);
+	if (!test_bit(prio, &s->on))
+		return;
+	/* Pairs with the subtraction in sluice_ingress_release(). */
+	smp_mb();
+	account = atomic_long_read(&port->ingress[prio]);
+	if (account < port->xon || !account)
+		sluice_signal_release(s, BIT(prio));
+}
+
+/*
  * The frame charged with @account is queued: pause its ingress port's
  * upstream if the account reached XOFF.  The fast path reads the signal's
- * state without the lock; the account was added with a full barrier
- * before, which pairs with the barrier in sluice_ingress_release().
+ * state without the lock (see sluice_ingress_decide()).
  */
 void __sluice_ingress_admitted(const struct sk_buff *skb, long account)
 {
@@ -114,11 +153,7 @@ void __sluice_ingress_admitted(const struct sk_buff *skb, long account)
 	    !sluice_ingress_pauses(port, prio))
 		return;
 	spin_lock_bh(&port->signal.lock);
-	/* Releases since the charge may have taken it below XOFF again. */
-	if (sluice_ingress_pauses(port, prio))
-		sluice_signal_update(&port->signal, prio,
-				     atomic_long_read(&port->ingress[prio]),
-				     port->xoff, port->xon);
+	sluice_ingress_decide(port, prio);
 	spin_unlock_bh(&port->signal.lock);
 }
 
@@ -135,25 +170,16 @@ void sluice_ingress_release(struct sk_buff *skb)
 	cb->in = NULL;
 	account = atomic_long_sub_return(qdisc_pkt_len(skb),
 					 &port->ingress[prio]);
-	/* Resume below XON, and always once the account has drained. */
+	/*
+	 * Resume below XON, and always once the account has drained.  The
+	 * bit is read after the (fully ordered) subtraction: see
+	 * sluice_ingress_decide().
+	 */
 	if ((account < READ_ONCE(port->xon) || !account) &&
 	    test_bit(prio, &port->signal.on)) {
 		/* _bh: a qdisc being destroyed is reset outside its lock. */
 		spin_lock_bh(&port->signal.lock);
-		if (test_bit(prio, &port->signal.on)) {
-			/*
-			 * Clear, then read the account again: a charge that
-			 * saw the bit still set (and so did not take the lock)
-			 * is seen here, and the pause then stays.
-			 */
-			__clear_bit(prio, &port->signal.on);
-			/* Pairs with the add in sluice_ingress_charge(). */
-			smp_mb();
-			account = atomic_long_read(&port->ingress[prio]);
-			__set_bit(prio, &port->signal.on);
-			sluice_signal_update(&port->signal, prio, account,
-					     port->xoff, port->xon);
-		}
+		sluice_ingress_decide(port, prio);
 		spin_unlock_bh(&port->signal.lock);
 	}
 	sluice_port_put(port);
@@ -176,10 +202,18 @@ bool __sluice_ingress_wd_drop(const struct sk_buff *skb)
 	return true;
 }
 
-/* Called under the qdisc's tree lock whenever its configuration changes. */
+/*
+ * Called under the qdisc's tree lock whenever its configuration changes.
+ * Every priority is decided anew on its account: those no longer lossless
+ * are resumed upstream at once, and a lower XOFF, or a priority made
+ * lossless, pauses an account already above it without waiting for the
+ * next frame.
+ */
 void sluice_port_config(struct sluice_port *port,
 			const struct sluice_config *cfg)
 {
+	unsigned int prio;
+
 	spin_lock_bh(&port->signal.lock);
 	WRITE_ONCE(port->rate, cfg->rate);
 	WRITE_ONCE(port->xoff, cfg->xoff);
@@ -187,8 +221,8 @@ void sluice_port_config(struct sluice_port *port,
 	WRITE_ONCE(port->headroom, cfg->headroom);
 	WRITE_ONCE(port->pause_time, cfg->pause_time);
 	WRITE_ONCE(port->pfc, cfg->pfc);
-	/* Priorities no longer lossless are resumed upstream at once. */
-	sluice_signal_release(&port->signal, ~(unsigned long)cfg->pfc);
+	for (prio = 0; prio < SLUICE_NR_PRIOS; prio++)
+		sluice_ingress_decide(port, prio);
 	spin_unlock_bh(&port->signal.lock);
 }
 
@@ -202,11 +236,11 @@ void sluice_port_wd_nopause(struct sluice_port *port, unsigned int prio,
 			    bool stop)
 {
 	spin_lock_bh(&port->signal.lock);
-	if (!stop) {
-		__clear_bit(prio, &port->wd_nopause);
-	} else {
-		__set_bit(prio, &port->wd_nopause);
-		sluice_signal_release(&port->signal, BIT(prio));
-	}
+	if (stop)
+		set_bit(prio, &port->wd_nopause);
+	else
+		clear_bit(prio, &port->wd_nopause);
+	/* The storm's end pauses an account that is above XOFF now. */
+	sluice_ingress_decide(port, prio);
 	spin_unlock_bh(&port->signal.lock);
 }

@@ -93,10 +93,14 @@ static struct sluice_port *sluice_port_current(struct net_device *dev,
  * paused upstream (or the neighbour would wait out the pause), stop its
  * sender and drop the qdisc's reference.
  *
- * No grace period is waited for here: pause_rcv() may still hold the
+ * No grace period is needed for memory: pause_rcv() may still hold the
  * qdisc it found through port->sch, but the core frees a qdisc after one
- * (qdisc_free_rcu(), also when create fails late), and sees q->dead under
- * the root lock first.
+ * (qdisc_free_rcu(), also when create fails late), and pause_rcv() sees
+ * q->dead under the root lock first.  Lockdep is another matter: the core
+ * unregisters the root lock's key right after destroy, and a pause_rcv()
+ * that found the qdisc before must not take the lock after that.  Debian's
+ * kernel has no lockdep, and tearing down a namespace of many ports must
+ * not wait a grace period for each; a kernel with lockdep waits one.
  */
 void sluice_port_detach(struct sluice_port *port, struct net_device *dev)
 {
@@ -115,6 +119,8 @@ void sluice_port_detach(struct sluice_port *port, struct net_device *dev)
 		}
 	}
 	RCU_INIT_POINTER(port->sch, NULL);
+	if (IS_ENABLED(CONFIG_LOCKDEP))
+		synchronize_net();
 	sluice_signal_detach(&port->signal);
 	sluice_port_put(port);
 }

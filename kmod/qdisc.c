@@ -390,6 +390,9 @@ static void sluice_reset(struct Qdisc *sch)
 		sluice_class_purge(&q->classes[i]);
 		q->classes[i].deficit = 0;
 	}
+	/* Pause frames thrown away: their XONs are said again. */
+	if (q->ctrl.qlen && q->port)
+		sluice_signal_lost(&q->port->signal);
 	sluice_queue_purge(&q->ctrl);
 	q->active = 0;
 	q->link_idle = true;
@@ -619,8 +622,9 @@ static int sluice_dump(struct Qdisc *sch, struct sk_buff *skb)
 }
 
 /*
- * Only RTNL is held here (since 5.1): the counters are read under the tree
- * lock, so that they agree with each other, and copied out after.
+ * Only RTNL is held here (since 5.1): the counters are read under the lock
+ * their writers hold (sluice_stats_lock()), so that they agree with each
+ * other, and copied out after.
  */
 static int sluice_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 {
@@ -631,7 +635,7 @@ static int sluice_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	memset(&xstats, 0, sizeof(xstats));
 	xstats.type = TC_SLUICE_XSTATS_QDISC;
 	xstats.version = TC_SLUICE_XSTATS_VERSION;
-	sch_tree_lock(sch);
+	spin_lock_bh(sluice_stats_lock(sch));
 	xstats.qdisc.untagged = q->untagged;
 	xstats.qdisc.limit_drops = q->limit_drops;
 	xstats.qdisc.pause_rx = q->pause_rx;
@@ -640,7 +644,7 @@ static int sluice_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	xstats.qdisc.pause_untrusted = q->pause_untrusted;
 	xstats.qdisc.headroom_drops = q->headroom_drops;
 	xstats.qdisc.pause_ignored = q->pause_ignored;
-	sch_tree_unlock(sch);
+	spin_unlock_bh(sluice_stats_lock(sch));
 	if (q->port) {
 		xstats.qdisc.pfc_tx = READ_ONCE(q->port->signal.tx);
 		xstats.qdisc.pfc_tx_failed = READ_ONCE(q->port->signal.tx_failed);

@@ -131,13 +131,18 @@ void sluice_signal_init(struct sluice_signal *s,
 	s->timer.function = sluice_signal_timer;
 }
 
-/* With s->lock held: @key is in force until released. */
+/*
+ * With s->lock held: @key is in force until released.  s->on is read
+ * without the lock by producers' fast paths: its writes are marked.
+ */
 void sluice_signal_assert(struct sluice_signal *s, unsigned int key)
 {
 	lockdep_assert_held(&s->lock);
-	if (__test_and_set_bit(key, &s->on))
+	if (s->on & BIT(key))
 		return;
-	__clear_bit(key, &s->off);
+	WRITE_ONCE(s->on, s->on | BIT(key));
+	s->off &= ~BIT(key);
+	s->known |= BIT(key);
 	sluice_signal_kick(s);
 }
 
@@ -148,7 +153,7 @@ void sluice_signal_release(struct sluice_signal *s, unsigned long keys)
 	keys &= s->on;
 	if (!keys)
 		return;
-	s->on &= ~keys;
+	WRITE_ONCE(s->on, s->on & ~keys);
 	s->off |= keys;
 	sluice_signal_kick(s);
 }
@@ -179,10 +184,25 @@ void sluice_signal_wake(struct sluice_signal *s)
 	spin_lock_bh(&s->lock);
 	if (s->parked) {
 		s->parked = false;
-		s->backoff_ns = 0;
 		if (s->on | s->off)
 			sluice_signal_kick(s);
 	}
+	spin_unlock_bh(&s->lock);
+}
+
+/*
+ * Frames the sender had queued were thrown away unsent (the qdisc was
+ * reset: the device went down or lost its carrier): which keys they said
+ * is not known, so every key ever asserted that is not in force now is
+ * resumed again, once the device can send.  A neighbour that was not
+ * paused ignores the XON.
+ */
+void sluice_signal_lost(struct sluice_signal *s)
+{
+	spin_lock_bh(&s->lock);
+	s->off |= s->known & ~s->on;
+	if (s->on | s->off)
+		sluice_signal_kick(s);
 	spin_unlock_bh(&s->lock);
 }
 
@@ -202,7 +222,7 @@ void sluice_signal_detach(struct sluice_signal *s)
 	spin_lock_bh(&s->lock);
 	dev = s->dev;
 	keys = s->on | s->off;
-	s->on = 0;
+	WRITE_ONCE(s->on, 0);
 	s->off = 0;
 	s->dev = NULL;
 	spin_unlock_bh(&s->lock);

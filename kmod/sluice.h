@@ -127,6 +127,7 @@ struct sluice_signal {
 	struct net_device	*dev;	/* NULL once detached */
 	unsigned long		on;	/* keys in force; read locklessly too */
 	unsigned long		off;	/* keys released, XON to send */
+	unsigned long		known;	/* keys ever asserted */
 	bool			parked;	/* the device cannot send: wait */
 	struct hrtimer		timer;
 	/* Written by the timer callback only, read with READ_ONCE(): */
@@ -145,6 +146,7 @@ void sluice_signal_release(struct sluice_signal *s, unsigned long keys);
 void sluice_signal_update(struct sluice_signal *s, unsigned int key,
 			  long level, u32 xoff, u32 xon);
 void sluice_signal_wake(struct sluice_signal *s);
+void sluice_signal_lost(struct sluice_signal *s);
 void sluice_signal_detach(struct sluice_signal *s);
 
 /*
@@ -297,6 +299,19 @@ struct sluice_sched {
 	struct sluice_wd	wd;
 	struct sluice_class	classes[SLUICE_MAX_CLASSES];
 };
+
+/*
+ * The lock a dump of @sch's counters takes (RTNL held).  For a port, its
+ * own: pause reception and the watchdog write under it, and while the
+ * port's qdisc is being replaced or deleted the tree's root lock already
+ * belongs to its successor.  Otherwise the tree's root lock.
+ */
+static inline spinlock_t *sluice_stats_lock(struct Qdisc *sch)
+{
+	const struct sluice_sched *q = qdisc_priv(sch);
+
+	return q->port ? qdisc_lock(sch) : qdisc_root_sleeping_lock(sch);
+}
 
 /* Class handles are minor numbers 1..N; class index i has minor i + 1. */
 static inline struct sluice_class *sluice_class(struct sluice_sched *q,

@@ -27,7 +27,7 @@ static void sluice_wd_record(struct sluice_sched *q, u8 event, unsigned int c,
 		return;
 	ev = &q->wd.events[q->wd.n_events++];
 	ev->event = event;
-	ev->prio = c;
+	ev->prio = q->class_prio[c];
 	ev->action = action;
 	sluice_prio_stats_fill(&ev->stats, q, q->port, c, now);
 }
@@ -77,7 +77,7 @@ static void sluice_wd_storm(struct Qdisc *sch, unsigned int c, u64 now,
 		q->wd_drop |= BIT(c);
 		sluice_wd_flush(sch, c, to_free);
 		if (q->port)
-			sluice_port_wd_nopause(q->port, c, true);
+			sluice_port_wd_nopause(q->port, q->class_prio[c], true);
 		break;
 	case TC_SLUICE_WD_FORWARD:
 		q->wd_forward |= BIT(c);
@@ -99,7 +99,7 @@ static void sluice_wd_restore(struct Qdisc *sch, unsigned int c, u8 action, u64 
 	q->wd_forward &= ~BIT(c);
 	q->classes[c].wd_restored++;
 	if (q->port)
-		sluice_port_wd_nopause(q->port, c, false);
+		sluice_port_wd_nopause(q->port, q->class_prio[c], false);
 	sluice_wd_record(q, SLUICE_EVENT_RESTORED, c, action, now);
 }
 
@@ -111,13 +111,15 @@ static void sluice_wd_evaluate(struct Qdisc *sch, u64 now, struct sk_buff **to_f
 	u64 restore = (u64)q->cfg.wd_restore_ms * NSEC_PER_MSEC;
 	unsigned long watched = q->cfg.wd_prios;
 	struct sluice_class *cl;
-	unsigned int c;
+	unsigned int p, c;
 	u64 onset;
 
 	lockdep_assert_held(qdisc_lock(sch));
 	if (q->paused)
 		sluice_pause_expire(sch, now);
-	for_each_set_bit(c, &watched, SLUICE_NR_PRIOS) {
+	/* Watched priority p's class, which its pauses pause. */
+	for_each_set_bit(p, &watched, SLUICE_NR_PRIOS) {
+		c = q->prio_class[p];
 		cl = &q->classes[c];
 		if (q->wd_storm & BIT(c)) {
 			/*
@@ -228,14 +230,18 @@ void sluice_wd_stop(struct Qdisc *sch)
 void sluice_wd_commit(struct Qdisc *sch, const struct sluice_config *cfg)
 {
 	struct sluice_sched *q = qdisc_priv(sch);
-	unsigned long end = q->wd_storm & ~cfg->wd_prios;
+	unsigned long end = q->wd_storm;
 	u64 now = ktime_get_ns();
 	unsigned int c;
 
 	lockdep_assert_held(&q->wd.lock);
 	lockdep_assert_held(qdisc_root_sleeping_lock(sch));
-	if (cfg->wd_action != q->cfg.wd_action)
-		end = q->wd_storm;
-	for_each_set_bit(c, &end, SLUICE_NR_PRIOS)
+	for_each_set_bit(c, &end, SLUICE_MAX_CLASSES) {
+		/* Still watched, with the same action: the storm goes on. */
+		if (cfg->wd_action == q->cfg.wd_action &&
+		    q->class_prio[c] < SLUICE_NR_PRIOS &&
+		    cfg->wd_prios & BIT(q->class_prio[c]))
+			continue;
 		sluice_wd_restore(sch, c, q->cfg.wd_action, now);
+	}
 }
