@@ -325,11 +325,22 @@ static u64 sluice_now(const struct sluice_sched *q)
 }
 
 /*
- * A parent that peeks (hfsc, drr, qfq, ets, tbf) gets the frame dequeued
- * and kept aside (qdisc_peek_dequeued): what the clock decided at the peek
- * is what it then takes, even if a pause or the shaper would decide
- * otherwise a moment later.
+ * A parent that peeks (hfsc, drr, qfq, ets, tbf) then dequeues gets the
+ * frame it peeked: the choice is made at the peek, on the clock then, and
+ * kept (q->peeked, the head of its class or of the control queue) until a
+ * dequeue takes it, however much later that comes: hfsc peeks when it
+ * enqueues.  Unlike qdisc_peek_dequeued(), the frame stays in its class
+ * until then, so the counters never show it both sent and queued.
  */
+static struct sk_buff *sluice_peek(struct Qdisc *sch)
+{
+	struct sluice_sched *q = qdisc_priv(sch);
+
+	if (!q->peeked)
+		q->peeked = sluice_next_skb(sch, sluice_now(q), &q->peeked_cl);
+	return q->peeked;
+}
+
 static struct sk_buff *sluice_dequeue(struct Qdisc *sch)
 {
 	struct sluice_sched *q = qdisc_priv(sch);
@@ -337,9 +348,15 @@ static struct sk_buff *sluice_dequeue(struct Qdisc *sch)
 	struct sluice_class *cl;
 	struct sk_buff *skb;
 
-	skb = sluice_next_skb(sch, now, &cl);
-	if (!skb)
-		return NULL;
+	if (q->peeked) {
+		skb = q->peeked;
+		cl = q->peeked_cl;
+		q->peeked = NULL;
+	} else {
+		skb = sluice_next_skb(sch, now, &cl);
+		if (!skb)
+			return NULL;
+	}
 	if (cl) {
 		__qdisc_dequeue_head(&cl->q);
 		if (cl->quantum)
@@ -394,6 +411,7 @@ static void sluice_reset(struct Qdisc *sch)
 	if (q->ctrl.qlen && q->port)
 		sluice_signal_lost(&q->port->signal);
 	sluice_queue_purge(&q->ctrl);
+	q->peeked = NULL;
 	q->active = 0;
 	q->link_idle = true;
 	qdisc_watchdog_cancel(&q->watchdog);
@@ -410,6 +428,8 @@ static void sluice_classes_remove(struct Qdisc *sch, unsigned int from,
 	unsigned int i, qlen = 0, backlog = 0;
 
 	lockdep_assert_held(qdisc_root_sleeping_lock(sch));
+	if (q->peeked_cl && q->peeked_cl >= &q->classes[from])
+		q->peeked = NULL;
 	for (i = from; i < to; i++) {
 		struct sluice_class *cl = &q->classes[i];
 
@@ -658,7 +678,7 @@ struct Qdisc_ops sluice_qdisc_ops __read_mostly = {
 	.priv_size	= sizeof(struct sluice_sched),
 	.enqueue	= sluice_enqueue,
 	.dequeue	= sluice_dequeue,
-	.peek		= qdisc_peek_dequeued,
+	.peek		= sluice_peek,
 	.init		= sluice_init,
 	.reset		= sluice_reset,
 	.destroy	= sluice_destroy,

@@ -283,6 +283,9 @@ struct sluice_sched {
 	struct qdisc_watchdog	watchdog;
 	u64			t_next;	/* ns: when the link is free */
 	bool			link_idle; /* nothing sendable since t_next */
+	/* What the last peek chose: dequeue takes it (NULL: nothing). */
+	struct sk_buff		*peeked;
+	struct sluice_class	*peeked_cl;	/* its class, NULL: ctrl */
 	struct sluice_port	*port;	/* NULL unless the root qdisc */
 	u64			untagged;
 	u64			limit_drops;

@@ -47,6 +47,8 @@ static void sluice_wd_flush(struct Qdisc *sch, unsigned int c,
 
 	if (!n)
 		return;
+	if (q->peeked_cl == cl)
+		q->peeked = NULL;
 	for (skb = cl->q.head; skb; skb = skb->next)
 		sluice_ingress_release(skb);
 	cl->q.tail->next = *to_free;
