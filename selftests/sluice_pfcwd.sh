@@ -405,6 +405,8 @@ pfcwd_errors()
 		qdisc change dev a0 root sluice detection-time 100ms watchdog-poll 1s
 	tc_rejects 'sluice: "watchdog" item "8": priority must be 0..7' \
 		qdisc change dev a0 root sluice watchdog 3,8
+	tc_rejects 'sluice: "watchdog 1,3" watches lossless priorities only, not all in "pfc 3"' \
+		qdisc change dev a0 root sluice pfc 3 watchdog 1,3
 
 	# Only a root qdisc is a port.
 	tc -n "$NS" qdisc del dev a0 root &&
