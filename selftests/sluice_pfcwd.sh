@@ -4,16 +4,20 @@
 # The PFC watchdog (SONiC's pfcwd semantics): a class paused with frames
 # queued for detection-time is in storm, detected within detection-time
 # plus one poll of the storm's start; drop flushes it, drops its arrivals
-# and stops the port pausing its upstream for the priority; forward sends
-# its frames anyway; alert only reports.  Restoration follows
-# restoration-time without a pause.  Counters, flags, STORM/RESTORED on
-# the netlink events group through "sluicectl monitor", and the options
-# with their errors.
+# and what arrives on the port with the priority (its ingress, wherever
+# it is queued: wd_ingress_drops), and stops the port pausing its
+# upstream for the priority; forward sends its frames anyway; alert only
+# reports.  Restoration follows restoration-time without a pause.
+# Counters, flags, STORM/RESTORED on the netlink events group through
+# "sluicectl monitor", and the options with their errors (a watched
+# priority must be lossless).
 #
-# One namespace, a raw-socket PFC storm from b0 on a0's class 3:
+# One namespace, a raw-socket PFC storm from b0 on a0's class 3 (the
+# watchdog watches only PFC-enabled priorities, and a port honours PFC only
+# for those: a0 has pfc 3 wherever it watches 3):
 #
-#   sendframes -> a0 [sluice rate 1mbit watchdog 3] ---- b0 <- sendframes
-#                                                             (PFC storm)
+#   sendframes -> a0 [sluice rate 1mbit pfc 3 watchdog 3] ---- b0 <- sendframes
+#                                                                 (PFC storm)
 #
 # Three, for the drop action's effect upstream (kernel IPv4 forwarding):
 #
@@ -21,19 +25,24 @@
 #                                               xoff 6000 watchdog 3] ---- h2 :H2
 #
 # h2 sends class-3 traffic to h1 that p1 drains slowly, so p2's ingress
-# account holds XOFF towards h2, and storms p2's class 3.
+# account holds XOFF towards h2, and storms p2's class 3.  For the
+# ingress drops, a third host H3 sends priority 3 to h1 too, through p3
+# [sluice rate 10mbit pfc 3 xoff 6000].
 #
-# Storms are 50 PFC frames/s pausing priority 3 for ~102 ms each (200
-# quanta at 1 Mbit/s, 2000 at 10 Mbit/s): twice the gap between frames,
-# so emulated-CPU jitter does not end a pause, and a pause outlives the
-# storm by at most ~102 ms (PAUSE_MS), which restoration waits out: a
-# pause in effect is the storm still going on.
+# Storms are 50 PFC frames/s pausing priority 3 for ~307 ms each (600
+# quanta at 1 Mbit/s, 6000 at 10 Mbit/s): fifteen times the gap between
+# frames, so that a stalled emulated sender (over 100 ms on a loaded
+# host) does not end a pause, which would let the class's frames out or
+# restart the detection; a pause outlives the storm by at most ~307 ms
+# (PAUSE_MS), which restoration waits out: a pause in effect is the storm
+# still going on.
 
 ALL_TESTS="
 	pfcwd_options
 	pfcwd_errors
 	pfcwd_alert_timing
 	pfcwd_drop
+	pfcwd_drop_ingress
 	pfcwd_forward
 	pfcwd_change_restores
 "
@@ -48,7 +57,7 @@ TCRAW=$SELFTESTS_DIR/tools/tcraw
 PAUSE_DST=01:80:c2:00:00:01
 # The defaults, which the tests use: ms.
 DETECT=200 RESTORE=200 POLL=100
-PAUSE_MS=102
+PAUSE_MS=307
 STORM_RATE=50
 # Storms measured for the timing figures.
 CYCLES=${SLUICE_PFCWD_CYCLES:-5}
@@ -70,6 +79,12 @@ now_us()
 {
 	echo "${EPOCHREALTIME//[!0-9]/}"
 }
+
+# The watchdog watches only lossless priorities, and a port honours PFC
+# only for them: a0's priority 3 is lossless wherever it is watched.  a0
+# forwards nothing, so its ingress account never reaches this XOFF, which
+# pfc needs.
+LOSSLESS="pfc 3 xoff 64k"
 
 # setup_rx OPTIONS...: a0's root qdisc, 1 Mbit/s, with OPTIONS.
 setup_rx()
@@ -253,9 +268,11 @@ pfcwd_options()
 {
 	local text defaults before stats v
 
-	setup_rx || return
+	setup_rx
+	check_err $? "setup"
+	((RET == 0)) || return
 	defaults=$(opts)
-	tc -n "$NS" qdisc change dev a0 root sluice watchdog 3,5 \
+	tc -n "$NS" qdisc change dev a0 root sluice pfc 3,5 xoff 64k watchdog 3,5 \
 		watchdog-action forward detection-time 1s \
 		restoration-time 300ms watchdog-poll 50
 	check_err $? "change"
@@ -282,22 +299,24 @@ pfcwd_options()
 	mapfile -t v < <("$SLUICECTL" stats -n "$NS" -j a0 | jq -rc '.[0] |
 		[.wd_prios, .wd_action, .wd_detect_ms, .wd_restore_ms, .wd_poll_ms],
 		(.prios[3].flags | join(",")), (.prios[4].flags | join(",")),
-		(.prios[3] | [.wd_storms, .wd_restored, .wd_drops, .wd_forwarded] |
+		(.prios[3] | [.wd_storms, .wd_restored, .wd_drops, .wd_forwarded,
+			      .wd_ingress_drops] |
 		 map(tostring) | join(" "))')
 	check_eq "${v[0]}" '[40,1,1000,300,50]' "stats -j settings"
-	check_eq "${v[1]}" "class,watched" "prio 3 flags"
+	check_eq "${v[1]}" "class,lossless,watched" "prio 3 flags"
 	check_eq "${v[2]}" "class" "prio 4 flags"
-	check_eq "${v[3]}" "0 0 0 0" "stats -j counters"
+	check_eq "${v[3]}" "0 0 0 0 0" "stats -j counters"
 	# The text stats, read once for both checks.
 	stats=$("$SLUICECTL" stats -n "$NS" a0)
 	grep -q " wd_prios 40 wd_action 1 wd_detect_ms 1000 wd_restore_ms 300 wd_poll_ms 50$" \
 		<<<"$stats"
 	check_err $? "stats text settings"
-	grep -q "^  prio 3 flags class,watched .* wd_storms 0 wd_restored 0 wd_drops 0 wd_forwarded 0$" \
+	grep -q "^  prio 3 flags class,lossless,watched .* wd_storms 0 wd_restored 0 wd_drops 0 wd_forwarded 0 wd_ingress_drops 0$" \
 		<<<"$stats"
 	check_err $? "stats text prio row"
-	check_eq "$(class_stat "$NS" a0 1:4 wd_storms) $(class_stat "$NS" a0 1:4 storm)" \
-		"0 0" "class xstats"
+	class_read "$NS" a0
+	check_eq "${CS[1:4 wd_storms]} ${CS[1:4 storm]} ${CS[1:4 wd_ingress_drops]}" \
+		"0 0 0" "class xstats"
 
 	# Off again: the settings stay, nothing is watched.
 	tc -n "$NS" qdisc change dev a0 root sluice watchdog none
@@ -338,17 +357,28 @@ pfcwd_errors()
 	check_err $? "setup"
 	tc_rejects "Error: sch_sluice: watchdog needs the link rate." \
 		qdisc change dev a0 root sluice watchdog 3
-	tc -n "$NS" qdisc change dev a0 root sluice rate 1mbit watchdog 3
+	# Only PFC-enabled priorities are ever paused: a watched one must be
+	# lossless.  Checked after the rate (above) and the root (below).
+	tc_rejects "Error: sch_sluice: watchdog watches lossless priorities only: add them to pfc." \
+		qdisc change dev a0 root sluice rate 1mbit watchdog 3
+	tc -n "$NS" qdisc change dev a0 root sluice rate 1mbit $LOSSLESS watchdog 3
 	check_err $? "watchdog 3"
 	before=$(opts)
+	tc_rejects "Error: sch_sluice: watchdog watches lossless priorities only: add them to pfc." \
+		qdisc change dev a0 root sluice pfc none
+	tc_rejects "Error: sch_sluice: watchdog watches lossless priorities only: add them to pfc." \
+		qdisc change dev a0 root sluice watchdog 1,3
+	rejects "sch_sluice: watchdog watches lossless priorities only: add them to pfc" \
+		qdisc-change 1: sluice u8 $WD_PRIOS 0x0c
 	tc_rejects "Error: sch_sluice: watchdog names a priority beyond the number of classes." \
 		qdisc change dev a0 root sluice classes 3
 	tc_rejects "Error: sch_sluice: watchdog poll must not be above the detection time." \
 		qdisc change dev a0 root sluice watchdog-poll 300
 	tc_rejects "Error: sch_sluice: watchdog poll must not be above the detection time." \
 		qdisc change dev a0 root sluice detection-time 50
+	# (pfc none: pfc would need the rate first.)
 	tc_rejects "Error: sch_sluice: watchdog needs the link rate." \
-		qdisc change dev a0 root sluice rate 0
+		qdisc change dev a0 root sluice rate 0 pfc none
 	rejects "sch_sluice: unknown watchdog action" \
 		qdisc-change 1: sluice u8 $WD_ACTION 3
 	rejects "sch_sluice: watchdog times must be 10 to 60000 ms" \
@@ -375,6 +405,8 @@ pfcwd_errors()
 		qdisc change dev a0 root sluice detection-time 100ms watchdog-poll 1s
 	tc_rejects 'sluice: "watchdog" item "8": priority must be 0..7' \
 		qdisc change dev a0 root sluice watchdog 3,8
+	tc_rejects 'sluice: "watchdog 1,3" watches lossless priorities only, not all in "pfc 3"' \
+		qdisc change dev a0 root sluice pfc 3 watchdog 1,3
 
 	# Only a root qdisc is a port.
 	tc -n "$NS" qdisc del dev a0 root &&
@@ -400,7 +432,9 @@ pfcwd_alert_timing()
 	local mon k t0=() t1=() v kind t paused storms restored action prio \
 		ifname kern=() user=() rest=() base=0 ns=0 nr=0 sent qlen flags
 
-	setup_rx watchdog 3 watchdog-action alert || return
+	setup_rx $LOSSLESS watchdog 3 watchdog-action alert
+	check_err $? "setup"
+	((RET == 0)) || return
 	mon=$(mktemp /tmp/pfcwd.XXXXXX)
 	defer rm -f "$mon"
 	monitor_start "$NS" "$mon" -j
@@ -413,7 +447,7 @@ pfcwd_alert_timing()
 
 	for ((k = 1; k <= CYCLES; k++)); do
 		t0+=($(now_us))
-		storm_start "$NS" b0 200
+		storm_start "$NS" b0 600
 		wait_events "$mon" storm $k 5
 		check_err $? "storm $k not detected"
 		if ((k == 1)); then
@@ -424,7 +458,7 @@ pfcwd_alert_timing()
 			sleep 0.3
 			prio_read "$NS" a0 3
 			sent=${P[packets]} qlen=${P[qlen]} flags=${P[flags]}
-			check_eq "$flags" "class,paused,watched,storm" \
+			check_eq "$flags" "class,paused,lossless,watched,storm" \
 				"flags in an alert storm"
 			check_eq "$sent" "$v" "class 3 sent during an alert storm"
 			((qlen > 0))
@@ -490,11 +524,13 @@ pfcwd_alert_timing()
 	check_eq "${P[wd_storms]} ${P[wd_restored]} ${P[wd_drops]} ${P[wd_forwarded]}" \
 		"$CYCLES $CYCLES 0 0" "counters"
 	check_eq "$(class_stat "$NS" a0 1:4 drops)" 0 "drops"
-	check_eq "${P[flags]}" "class,watched" "flags after the storms"
+	check_eq "${P[flags]}" "class,lossless,watched" "flags after the storms"
 	log_info "${FUNCNAME[0]} done, ${SECONDS} s into the script"
 }
 
-# The switch of the drop test (see the top).  Sets P2MAC, XOFF.
+# The switch of the drop tests (see the top).  With "h3", a third host
+# H3 (h3, 198.18.3.1) on a third port p3 [sluice rate 10mbit pfc 3 xoff
+# 6000], as lossless for priority 3 as p2.  Sets P2MAC, P3MAC, XOFF.
 setup_sw()
 {
 	XOFF=6000
@@ -508,7 +544,24 @@ setup_sw()
 		links_wait_up "$H2" h2 || return
 	# "link/ether MAC brd ...", by bash rather than ip -j and a jq.
 	[[ $(ip -n "$SW" link show p2) =~ link/ether\ ([0-9a-f:]+) ]] &&
-		P2MAC=${BASH_REMATCH[1]}
+		P2MAC=${BASH_REMATCH[1]} || return
+	[[ ${1-} == h3 ]] || return 0
+	netns_add H3 &&
+		ip -n "$H3" -b - <<-EOF &&
+			link add h3 type veth peer name p3 netns $SW
+			link set h3 up
+			addr add 198.18.3.1/24 dev h3
+		EOF
+		ip -n "$SW" -b - <<-EOF &&
+			link set p3 up
+			addr add 198.18.3.254/24 dev p3
+		EOF
+		tc -n "$SW" qdisc add dev p3 root handle 1: sluice rate 10mbit \
+			pfc 3 xoff $XOFF &&
+		defer tc -n "$SW" qdisc del dev p3 root &&
+		links_wait_up "$H3" h3 && links_wait_up "$SW" p3 &&
+		[[ $(ip -n "$SW" link show p3) =~ link/ether\ ([0-9a-f:]+) ]] &&
+		P3MAC=${BASH_REMATCH[1]}
 }
 
 pfcwd_drop()
@@ -533,7 +586,7 @@ pfcwd_drop()
 	prio_read "$SW" p2 3
 	xon=${P[xon_tx]}
 
-	storm_start "$H2" h2 2000
+	storm_start "$H2" h2 6000
 	wait_flag "$SW" p2 3 paused yes 5
 	check_err $? "the storm does not pause p2"
 	# Five frames of p2's own for class 3: held by the storm.
@@ -545,6 +598,9 @@ pfcwd_drop()
 	qlen=${P[qlen]} backlog=${P[backlog]} wd_drops=${P[wd_drops]}
 	drops=${P[drops]} xon_now=${P[xon_tx]} account=${P[ingress_bytes]}
 	flags=${P[flags]}
+	# Sent by class 3 despite the storm: a pause that ran out (a stalled
+	# storm sender) lets frames out before detection.
+	log_info "class 3 at the storm: packets ${P[packets]} wd_drops $wd_drops"
 	check_eq "$qlen $backlog" "0 0" "class 3 not flushed"
 	check_eq "$wd_drops" 5 "wd_drops after the flush"
 	check_eq "$drops" 5 "class drops after the flush"
@@ -571,7 +627,8 @@ pfcwd_drop()
 	storm_stop
 	wait_flag "$SW" p2 3 storm no 5
 	check_err $? "storm not restored"
-	# Pausing upstream again: the account is still above XOFF.
+	# Pausing upstream again: h2's frames, dropped at p1 during the
+	# storm, are queued there again and take the account to XOFF.
 	wait_flag "$SW" p2 3 xoff yes 5
 	check_err $? "p2 does not pause h2 again after the storm"
 	# And the class takes frames again.
@@ -592,18 +649,97 @@ pfcwd_drop()
 	log_info "${FUNCNAME[0]} done, ${SECONDS} s into the script"
 }
 
+# p1_wait N: until p1's class 3 has taken in N frames (sent, queued or
+# dropped), up to 5 s; its counters are in CS then.
+p1_wait()
+{
+	local end=$((SECONDS + 5))
+
+	while ((SECONDS <= end)); do
+		class_read "$SW" p1 &&
+			((CS[1:4 packets] + CS[1:4 qlen] + CS[1:4 drops] >= $1)) &&
+			return 0
+		nap 0.1
+	done
+	return 1
+}
+
+# The drop action also ends the storming port's ingress traffic of the
+# priority, as SONiC's pfcwd does: what arrives on p2 with priority 3
+# while p2's class 3 is in a dropping storm is dropped where it would be
+# queued (p1's class 3), and counted on p2 (wd_ingress_drops: p2's class
+# 1:4 and prio 3's row of sluicectl stats).  Priority 3 arriving on
+# another port, p3, still goes out of p1's class 3; after restoration p2's
+# arrivals do again.  Discrete sends, no background sender: the counts
+# are exact.
+pfcwd_drop_ingress()
+{
+	local pfx=198.18
+
+	setup_sw h3
+	check_err $? "setup"
+	((RET == 0)) || return
+	storm_start "$H2" h2 6000
+	wait_flag "$SW" p2 3 paused yes 5
+	check_err $? "the storm does not pause p2"
+	# Two frames of p2's own held by the storm make it one.
+	send "$SW" p2 -4 24 -s 1000 -c 2 >/dev/null
+	wait_flag "$SW" p2 3 storm yes 5
+	check_err $? "storm not detected"
+	((RET == 0)) || return
+
+	# To H1 through p1's class 3: 10 arriving on p2, 5 on p3.
+	send "$H2" h2 -d "$P2MAC" -a $pfx.2.1,$pfx.1.1 -4 24 -s 1000 -c 10 \
+		>/dev/null &&
+		send "$H3" h3 -d "$P3MAC" -a $pfx.3.1,$pfx.1.1 -4 24 -s 1000 \
+			-c 5 >/dev/null
+	check_err $? "send in the storm"
+	p1_wait 15
+	check_err $? "p1's class 3 did not see the 15 frames"
+	check_eq "$((CS[1:4 packets] + CS[1:4 qlen])) ${CS[1:4 drops]}" "5 10" \
+		"p1's class 3 in the storm: p3's sent or queued, p2's dropped"
+	check_eq "${CS[1:4 wd_ingress_drops]}" 0 "p1's own wd_ingress_drops"
+	class_read "$SW" p2
+	check_eq "${CS[1:4 wd_ingress_drops]} ${CS[1:4 wd_drops]} ${CS[1:4 storm]}" \
+		"10 2 1" "p2's class 3 wd_ingress_drops wd_drops storm"
+	check_eq "$(class_stat "$SW" p3 1:4 wd_ingress_drops)" 0 \
+		"p3's wd_ingress_drops"
+	prio_read "$SW" p2 3
+	check_eq "${P[wd_ingress_drops]} ${P[wd_storms]} ${P[wd_restored]} ${P[flags]}" \
+		"10 1 0 class,paused,lossless,watched,storm" \
+		"sluicectl stats: p2's prio 3 wd_ingress_drops wd_storms wd_restored flags"
+
+	storm_stop
+	wait_flag "$SW" p2 3 storm no 5
+	check_err $? "storm not restored"
+	send "$H2" h2 -d "$P2MAC" -a $pfx.2.1,$pfx.1.1 -4 24 -s 1000 -c 10 \
+		>/dev/null
+	check_err $? "send after restoration"
+	p1_wait 25
+	check_err $? "p1's class 3 did not see the 25 frames"
+	check_eq "$((CS[1:4 packets] + CS[1:4 qlen])) ${CS[1:4 drops]}" "15 10" \
+		"p1's class 3 after restoration: p2's sent or queued again"
+	prio_read "$SW" p2 3
+	check_eq "${P[wd_ingress_drops]} ${P[wd_storms]} ${P[wd_restored]}" \
+		"10 1 1" \
+		"p2's prio 3 wd_ingress_drops wd_storms wd_restored after restoration"
+	log_info "${FUNCNAME[0]} done, ${SECONDS} s into the script"
+}
+
 # Forward sends the class's frames despite the pauses; once restored, a
 # pause holds the class again.
 pfcwd_forward()
 {
 	local mon
 
-	setup_rx watchdog 3 watchdog-action forward || return
+	setup_rx $LOSSLESS watchdog 3 watchdog-action forward
+	check_err $? "setup"
+	((RET == 0)) || return
 	mon=$(mktemp /tmp/pfcwd.XXXXXX)
 	defer rm -f "$mon"
 	monitor_start "$NS" "$mon" -j
 	check_err $? "monitor"
-	storm_start "$NS" b0 200
+	storm_start "$NS" b0 600
 	wait_flag "$NS" a0 3 paused yes 5
 	check_err $? "the storm does not pause a0"
 	send "$NS" a0 -4 24 -s 200 -c 20 >/dev/null
@@ -619,7 +755,7 @@ pfcwd_forward()
 	check_err $? "arrivals in a forward storm not sent"
 	prio_read "$NS" a0 3
 	check_eq "${P[wd_forwarded]} ${P[flags]}" \
-		"30 class,paused,watched,storm" "wd_forwarded and flags in a forward storm"
+		"30 class,paused,lossless,watched,storm" "wd_forwarded and flags in a forward storm"
 
 	storm_stop
 	wait_events "$mon" restored 1 5
@@ -636,7 +772,7 @@ pfcwd_forward()
 	sleep 0.5
 	prio_read "$NS" a0 3
 	check_eq "${P[packets]} ${P[qlen]} ${P[wd_forwarded]} ${P[flags]}" \
-		"30 5 30 class,paused,watched" "a pause after restoration"
+		"30 5 30 class,paused,lossless,watched" "a pause after restoration"
 	log_info "${FUNCNAME[0]} done, ${SECONDS} s into the script"
 }
 
@@ -646,7 +782,9 @@ pfcwd_change_restores()
 {
 	local mon
 
-	setup_rx watchdog 3 watchdog-action forward || return
+	setup_rx $LOSSLESS watchdog 3 watchdog-action forward
+	check_err $? "setup"
+	((RET == 0)) || return
 	mon=$(mktemp /tmp/pfcwd.XXXXXX)
 	defer rm -f "$mon"
 	monitor_start "$NS" "$mon" -j
@@ -666,7 +804,7 @@ pfcwd_change_restores()
 	# One read for both checks.
 	prio_read "$NS" a0 3
 	check_eq "${P[wd_storms]} ${P[wd_restored]}" "1 1" "counters"
-	check_eq "${P[flags]}" "class,paused" "flags"
+	check_eq "${P[flags]}" "class,paused,lossless" "flags"
 	# Paused as ever: the storm still runs, nothing forwards.
 	send "$NS" a0 -4 24 -s 200 -c 5 >/dev/null
 	sleep 0.5
@@ -694,8 +832,8 @@ pfcwd_change_restores()
 	# And with the namespace: its devices, hence the qdisc, go with it
 	# once the storm's sender (which holds it) is gone.  The VM's kernel
 	# log is checked for splats after the run.
-	tc -n "$NS" qdisc add dev a0 root handle 1: sluice rate 1mbit watchdog 3 \
-		watchdog-poll 10 detection-time 10 &&
+	tc -n "$NS" qdisc add dev a0 root handle 1: sluice rate 1mbit $LOSSLESS \
+		watchdog 3 watchdog-poll 10 detection-time 10 &&
 		wait_flag "$NS" a0 3 paused yes 5 &&
 		send "$NS" a0 -4 24 -s 200 -c 5 >/dev/null
 	check_err $? "re-add"

@@ -28,6 +28,14 @@
 #               | |   |
 #              HB HE  HC
 #
+# Lossless by the ingress priority (tagger_lossless_by_ingress_prio): the
+# in map makes DSCP 8 priority 3, lossless on the in port sa, the eg map
+# sends it to class 5 of the out port sb, lossy there; the frame is
+# lossless all the same, as the pause that protects it is priority 3's on
+# sa.
+#
+#   HA ha -- sa [pfc 3 xoff 3000 headroom 1500] S sb [class 5 limit 2000] -- hb HB
+#
 # Atomic replacement (tagger_atomic_reload): S1 switches between two
 # tables while H1 sends steadily; S2 classifies by the tag S1 wrote.
 #
@@ -39,6 +47,7 @@
 ALL_TESTS="
 	tagger_bounce_retag
 	tagger_bounce_pause
+	tagger_lossless_by_ingress_prio
 	tagger_ttl_hops
 	tagger_ttl_local
 	tagger_atomic_reload
@@ -324,9 +333,15 @@ ip_fields()
 # ------------------------------------------------------------- bounce
 
 # setup_bounce [S2S3-PFC-OPTIONS...]: the five namespaces of the bounce,
-# routed, with their ports and maps.
+# routed, with their ports and maps.  With options for s2s3 (PFC there),
+# s2h2 and s3s2 honour PFC too, as a port does only for its own pfc
+# priorities: s2h2 for 6, where H2 pauses flow A, s3s2 for 4, where S2
+# pauses it; their xoff, which pfc needs, is never reached.
 setup_bounce()
 {
+	local s2h2= s3s2=
+
+	(($#)) && s2h2="pfc 6 xoff 64k" s3s2="pfc 4 xoff 64k"
 	sw_add S1; sw_add S2; sw_add S3; ns_add H1; ns_add H2
 	wire "$H1" h1 10.1.1.1/24 "$S1" s1h1 10.1.1.254/24
 	wire "$S1" s1s2 10.1.12.1/24 "$S2" s2s1 10.1.12.2/24
@@ -347,8 +362,8 @@ setup_bounce()
 	port "$S1" s1s2 tag pcp rate 10mbit
 	port "$S2" s2s1 tag pcp rate 10mbit
 	port "$S2" s2s3 tag pcp rate 10mbit "$@"
-	port "$S2" s2h2 tag pcp rate 1mbit
-	port "$S3" s3s2 tag pcp rate 10mbit
+	port "$S2" s2h2 tag pcp rate 1mbit $s2h2
+	port "$S3" s3s2 tag pcp rate 10mbit $s3s2
 	topo_apply || return 1
 
 	sctl switch set -n "$S1" tag-source dscp >/dev/null &&
@@ -538,6 +553,99 @@ tagger_bounce_pause()
 	((v[1] >= 1))
 	check_err $? "S2 never resumed priority 4 at S3"
 	check_eq "$(class_stat "$S3" s3s2 1:5 paused)" 0 "S3's class 4 paused"
+}
+
+# ------------------------------------------------------ lossless by prio
+
+# sb_wait N: until sb's class 5 holds or dropped N frames in all, up to
+# 10 s; its counters are in CS then.
+sb_wait()
+{
+	local end=$((SECONDS + 10))
+
+	while ((SECONDS <= end)); do
+		class_read "$S" sb &&
+			((CS[1:6 qlen] + CS[1:6 drops] >= $1)) && return 0
+		nap 0.1
+	done
+	return 1
+}
+
+# Whether a frame is lossless is decided by its priority on its ingress
+# port, the port a pause would stop, not by the egress class the eg map
+# picks.  HB holds sb with an 802.3x PAUSE (sb has no pfc, so it honours
+# PAUSE), HA sends 10 frames of DSCP 8 at a time:
+#  - class 5's limit (2000) below sa's XOFF (3000): 4 are queued, 6 dropped
+#    at the limit, as headroom drops (a lossy frame would be a limit
+#    drop); sa's account never reaches XOFF: no XOFF.
+#  - limit 100000: the frames are held back by sa's XOFF + headroom
+#    (4500) instead: 5 more are queued, 5 dropped as headroom drops, and
+#    sa sends an XOFF for priority 3 (its pause lasts 33 s at 1 Mbit/s: no
+#    refresh is sent while the test runs).
+tagger_lossless_by_ingress_prio()
+{
+	local dst end
+
+	sw_add S; ns_add HA; ns_add HB
+	wire "$HA" ha 10.4.1.1/24 "$S" sa 10.4.1.254/24
+	wire "$S" sb 10.4.2.254/24 "$HB" hb 10.4.2.1/24
+	neigh "$S" 10.4.2.1 sb "$HB" hb
+	port "$S" sa tag pcp rate 1mbit pfc 3 xoff 3000 xon 1500 headroom 1500
+	port "$S" sb tag pcp rate 1mbit
+	topo_apply &&
+		tc -n "$S" class change dev sb classid 1:6 sluice limit 2000 &&
+		sctl switch set -n "$S" tag-source dscp >/dev/null
+	check_err $? "setup"
+	maps "$S" <<-EOF
+	sluice-maps 1
+	in sa 8 3
+	eg sa 8 5
+	end
+	EOF
+	check_err $? "maps"
+	links_wait_up "$HA" ha && links_wait_up "$S" sa sb &&
+		links_wait_up "$HB" hb
+	check_err $? "links"
+	((RET == 0)) || return
+
+	send "$HB" hb -d $PAUSE_DST -e 0x8808 -x 0001ffff >/dev/null
+	check_err $? "PAUSE from HB"
+	dst=$(mac "$S" sa)
+	send "$HA" ha -d "$dst" -a 10.4.1.1,10.4.2.1 -4 8 -s $FRAME -c 10 \
+		>/dev/null
+	check_err $? "send"
+	sb_wait 10
+	check_err $? "sb's class 5 did not see the 10 frames"
+	check_eq "${CS[1:6 qlen]} ${CS[1:6 drops]} ${CS[1:6 limit_drops]} ${CS[1:6 packets]}" \
+		"4 6 0 0" "class 5 below XOFF: qlen drops limit_drops packets"
+	qdisc_read "$S" sb
+	check_eq "${QS[pause_rx]} ${QS[headroom_drops]} ${QS[limit_drops]}" \
+		"1 6 0" "sb below XOFF: pause_rx headroom_drops limit_drops"
+	class_read "$S" sa
+	check_eq "$(cs_line ingress_bytes) / $(cs_line xoff_tx)" \
+		"0 0 0 2000 0 0 0 0 / 0 0 0 0 0 0 0 0" \
+		"sa below XOFF: ingress_bytes / xoff_tx"
+
+	tc -n "$S" class change dev sb classid 1:6 sluice limit 100000
+	check_err $? "limit 100000"
+	send "$HA" ha -d "$dst" -a 10.4.1.1,10.4.2.1 -4 8 -s $FRAME -c 10 \
+		>/dev/null
+	check_err $? "send"
+	sb_wait 20
+	check_err $? "sb's class 5 did not see the 20 frames"
+	check_eq "${CS[1:6 qlen]} ${CS[1:6 drops]} ${CS[1:6 limit_drops]} ${CS[1:6 packets]}" \
+		"9 11 0 0" "class 5 past XOFF: qlen drops limit_drops packets"
+	qdisc_read "$S" sb
+	check_eq "${QS[headroom_drops]} ${QS[limit_drops]}" "11 0" \
+		"sb past XOFF: headroom_drops limit_drops"
+	# The XOFF leaves from sa's timer, a moment after the frame.
+	end=$((SECONDS + 5))
+	while class_read "$S" sa && ((CS[1:4 xoff_tx] < 1 && SECONDS <= end)); do
+		nap 0.1
+	done
+	check_eq "$(cs_line ingress_bytes) / $(cs_line xoff_tx)" \
+		"0 0 0 4500 0 0 0 0 / 0 0 0 1 0 0 0 0" \
+		"sa past XOFF: ingress_bytes / xoff_tx"
 }
 
 # ---------------------------------------------------------------- TTL
