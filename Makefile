@@ -24,7 +24,7 @@ BOOTSTRAP ?= scripts/bootstrap
 # What "make prepare" builds once the packages are there.
 PREPARE_TARGETS ?= all
 
-.PHONY: all kmod userspace tools check unit selftests bootstrap prepare install \
+.PHONY: all kmod userspace tools check check-debug unit selftests bootstrap prepare install \
 	uninstall clean sparse checkpatch vm-shell demo bench bench-routing \
 	reproduce-routing reproduce-tagger reproduce-throughput kdir
 
@@ -70,6 +70,13 @@ prepare:
 # on the host and the kernel selftests in a VM, print one summary.
 check: prepare
 	scripts/check $(CHECK_ARGS)
+
+# The kernel selftests on a debug kernel (KASAN, lockdep, ODEBUG,
+# kmemleak; DEBUG=kcsan: KCSAN instead of KASAN), built from Debian's
+# linux-source-6.1 and cached outside the tree (scripts/debug-kernel).  Not
+# part of make check: the first run builds the kernel.
+check-debug: prepare
+	scripts/check-debug $(if $(filter kcsan,$(DEBUG)),--kcsan) $(CHECK_DEBUG_ARGS)
 
 unit:
 	$(BOOTSTRAP) --if-needed

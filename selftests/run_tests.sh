@@ -10,8 +10,9 @@
 #
 # A script exits 0 (pass), 4 (skip) or anything else (fail).  It gets the
 # seconds its line in selftests/timeouts gives it (SLUICE_TEST_TIMEOUT, if
-# set, for every script), and a timeout is a failure that names the script
-# and how long it ran.
+# set, for every script), times SLUICE_TIMEOUT_SCALE (default 1; make
+# check-debug's kernel is slower), and a timeout is a failure that names the
+# script and how long it ran.
 # Lines a script prints that are not KTAP (stderr too) become diagnostics.
 # Exits 1 if any script failed.  Run it as root in the VM (selftests/vm/run)
 # or on a host that can load modules (selftests/vm/run --native).
@@ -31,10 +32,13 @@ done < <(grep -v '^#' timeouts 2>/dev/null)
 
 # timeout_of NAME: the seconds NAME may run.
 timeout_of() {
+	local scale=${SLUICE_TIMEOUT_SCALE:-1}
+
+	[[ $scale =~ ^[1-9][0-9]*$ ]] || scale=1
 	if [[ -n ${SLUICE_TEST_TIMEOUT:-} ]]; then
-		echo "$SLUICE_TEST_TIMEOUT"
+		echo "$((SLUICE_TEST_TIMEOUT * scale))"
 	else
-		echo "${BOUND[$1]:-600}"
+		echo "$((${BOUND[$1]:-600} * scale))"
 	fi
 }
 
@@ -115,7 +119,7 @@ run_one() {
 		echo "ok $num $name # SKIP ${reason:-exit status $KSFT_SKIP}"
 		return "$KSFT_SKIP" ;;
 	124|137)
-		echo "    # TIMEOUT: $name killed after $((SECONDS - start)) s (its bound: $bound s, selftests/timeouts)"
+		echo "    # TIMEOUT: $name killed after $((SECONDS - start)) s (its bound: $bound s, selftests/timeouts${SLUICE_TIMEOUT_SCALE:+ x $SLUICE_TIMEOUT_SCALE})"
 		echo "not ok $num $name"
 		return 1 ;;
 	*)

@@ -43,9 +43,24 @@ raw_port() {
 	stty -F "$1" raw -echo
 }
 
+# A kmemleak kernel (make check-debug's) scans before the dmesg goes out:
+# with kmemleak.verbose=1 each leak is an "unreferenced object" splat.
+# An object is only reported once it is 5 s old, hence the second scan.
+kmemleak_scan() {
+	local f=/sys/kernel/debug/kmemleak
+
+	[[ -w $f ]] || return 0
+	kmsg "kmemleak scan"
+	echo scan >"$f" 2>/dev/null || return 0
+	sleep 6
+	echo scan >"$f" 2>/dev/null
+	kmsg "kmemleak scan done: $(grep -c '^unreferenced object' "$f") suspected leak(s)"
+}
+
 finish() {
 	local rc=$1
 
+	kmemleak_scan
 	kmsg "guest.sh end status $rc"
 	raw_port "$DMESG_TTY"
 	dmesg --color=never >"$DMESG_TTY"
