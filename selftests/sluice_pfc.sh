@@ -72,30 +72,30 @@ qstat()
 	qdisc_stat "$NS" a0 "$1"
 }
 
-# wait_sent CLASSID N TIMEOUT: wait until the class has sent N frames.
+# wait_cs CLASSID KEY MIN TIMEOUT: wait until a0's class has KEY >= MIN.
 # Leaves the last read of a0's classes in CS (class_read).
-wait_sent()
+wait_cs()
 {
-	local end=$((SECONDS + $3))
+	local end=$((SECONDS + $4))
 
 	# A deadline, not a count of tries: a try's length depends on the load.
 	while ((SECONDS <= end)); do
-		class_read "$NS" a0 && ((${CS[$1 packets]:-0} >= $2)) && return 0
+		class_read "$NS" a0 && ((${CS[$1 $2]:-0} >= $3)) && return 0
 		nap 0.1
 	done
 	return 1
 }
 
-# wait_paused CLASSID TIMEOUT: wait until a0's class is paused.
+# wait_sent CLASSID N TIMEOUT: until the class has sent N frames.
+wait_sent()
+{
+	wait_cs "$1" packets "$2" "$3"
+}
+
+# wait_paused CLASSID TIMEOUT: until the class is paused.
 wait_paused()
 {
-	local end=$((SECONDS + $2))
-
-	while ((SECONDS <= end)); do
-		class_read "$NS" a0 && ((${CS[$1 paused]:-0})) && return 0
-		nap 0.1
-	done
-	return 1
+	wait_cs "$1" paused 1 "$2"
 }
 
 # Priority 3 paused for 8000 quanta (4.1 s: long enough for the checks to
