@@ -19,22 +19,75 @@ static mode_t current_umask(void)
 	return mask;
 }
 
+/* Writes into an existing file that is not a regular one, in place. */
+static int write_in_place(const char *path,
+			  int (*write)(const void *arg, FILE *f),
+			  const void *arg)
+{
+	FILE *f = fopen(path, "w");
+	int ret;
+
+	if (!f) {
+		fprintf(stderr, "sluicectl: %s: %s\n", path, strerror(errno));
+		return EXIT_RUNTIME;
+	}
+	ret = write(arg, f);
+	if (fflush(f) || ferror(f)) {
+		if (!ret)
+			fprintf(stderr, "sluicectl: %s: %s\n", path,
+				strerror(errno));
+		ret = -EIO;
+	}
+	if (fclose(f) && !ret) {
+		fprintf(stderr, "sluicectl: %s: %s\n", path, strerror(errno));
+		ret = -EIO;
+	}
+	return ret ? EXIT_RUNTIME : 0;
+}
+
 /*
- * Writes @arg to @path ("-" or NULL: stdout) through @write.  A file is
- * written whole or not at all: into a temporary file beside it, renamed
- * over @path only once everything is on disk.
+ * Writes @arg to @path ("-" or NULL: stdout) through @write.  A regular
+ * file, or a new one, is written whole or not at all: into a temporary
+ * file beside it, renamed over it only once everything is on disk.  A
+ * symbolic link is followed first, so that the link stays and its target
+ * is replaced.  Anything else that exists (a device, a FIFO, /dev/stdout)
+ * is written in place: renaming over it would replace the node itself,
+ * /dev/null included.  A directory, or a link to a missing file, is
+ * refused.
  */
 int write_out(const char *path, int (*write)(const void *arg, FILE *f),
 	      const void *arg)
 {
-	char *tmp;
+	char *tmp, *real = NULL;
+	struct stat st;
 	FILE *f;
 	int fd, ret;
 
 	if (!path || !strcmp(path, "-"))
 		return write(arg, stdout) ? EXIT_RUNTIME : 0;
+	if (!stat(path, &st)) {
+		if (S_ISDIR(st.st_mode)) {
+			fprintf(stderr, "sluicectl: %s: is a directory: give a file name\n",
+				path);
+			return EXIT_RUNTIME;
+		}
+		if (!S_ISREG(st.st_mode))
+			return write_in_place(path, write, arg);
+		/* A regular file, maybe through links: replace the target. */
+		real = realpath(path, NULL);
+		if (!real) {
+			fprintf(stderr, "sluicectl: %s: %s\n", path, strerror(errno));
+			return EXIT_RUNTIME;
+		}
+		path = real;
+	} else if (errno == ENOENT && !lstat(path, &st)) {
+		fprintf(stderr, "sluicectl: %s: a symbolic link to a missing file: give the file itself\n",
+			path);
+		return EXIT_RUNTIME;
+	}
 	if (asprintf(&tmp, "%s.XXXXXX", path) < 0) {
 		fputs("sluicectl: out of memory\n", stderr);
+		free(real);
 		return EXIT_RUNTIME;
 	}
 	fd = mkstemp(tmp);
@@ -51,6 +104,7 @@ int write_out(const char *path, int (*write)(const void *arg, FILE *f),
 			unlink(tmp);
 		}
 		free(tmp);
+		free(real);
 		return EXIT_RUNTIME;
 	}
 	ret = write(arg, f);
@@ -71,5 +125,6 @@ int write_out(const char *path, int (*write)(const void *arg, FILE *f),
 	if (ret)
 		unlink(tmp);
 	free(tmp);
+	free(real);
 	return ret ? EXIT_RUNTIME : 0;
 }

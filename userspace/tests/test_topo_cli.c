@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "cli.h"
@@ -203,6 +205,80 @@ static void test_help(void)
 	ktap_result("--help at every level");
 }
 
+/*
+ * -o FILE and what FILE is: a symbolic link stays one (its target is
+ * replaced), a FIFO and a device are written in place and stay what they
+ * are, a directory and a link to a missing file are refused.  Before, the
+ * temporary file was renamed over whatever FILE was: -o /dev/null as root
+ * left /dev/null a regular file.
+ */
+static void test_out_nodes(void)
+{
+	/* cli_path() has four buffers in turn: copies. */
+	char target[PATH_MAX], link[PATH_MAX], fifo[PATH_MAX], null[PATH_MAX];
+	char full[PATH_MAX], dangling[PATH_MAX], buf[4096], *text;
+	struct stat st;
+	struct run r;
+	ssize_t n;
+	int fd;
+
+	snprintf(target, sizeof(target), "%s", cli_path("target.json"));
+	snprintf(link, sizeof(link), "%s", cli_path("link.json"));
+	snprintf(fifo, sizeof(fifo), "%s", cli_path("fifo"));
+	snprintf(null, sizeof(null), "%s", cli_path("null"));
+	snprintf(full, sizeof(full), "%s", cli_path("full"));
+	snprintf(dangling, sizeof(dangling), "%s", cli_path("dangling.json"));
+	fd = open(target, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	KTAP_EXPECT(fd >= 0 && write(fd, "old\n", 4) == 4);
+	if (fd >= 0)
+		close(fd);
+	KTAP_EXPECT(!symlink("target.json", link));
+	RUN(&r, "topo", "gen", "ring", "--switches", "3", "-o", link);
+	KTAP_EXPECT_INT(r.status, 0);
+	KTAP_EXPECT(!lstat(link, &st) && S_ISLNK(st.st_mode));
+	text = cli_read_all(target);
+	KTAP_EXPECT(text && strstr(text, "\"links\""));
+	free(text);
+
+	KTAP_EXPECT(!mkfifo(fifo, 0600));
+	/* A reader first, so that the writer's open does not block. */
+	fd = open(fifo, O_RDONLY | O_NONBLOCK);
+	KTAP_EXPECT(fd >= 0);
+	RUN(&r, "topo", "gen", "ring", "--switches", "3", "-o", fifo);
+	KTAP_EXPECT_INT(r.status, 0);
+	n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+	KTAP_EXPECT(n > 0);
+	buf[n > 0 ? n : 0] = '\0';
+	KTAP_EXPECT(strstr(buf, "\"links\""));
+	if (fd >= 0)
+		close(fd);
+	KTAP_EXPECT(!lstat(fifo, &st) && S_ISFIFO(st.st_mode));
+
+	/* Devices of our own (root only): null and full, as in /dev. */
+	if (!mknod(null, S_IFCHR | 0666, makedev(1, 3)) &&
+	    !mknod(full, S_IFCHR | 0666, makedev(1, 7))) {
+		RUN(&r, "topo", "gen", "ring", "--switches", "3", "-o", null);
+		KTAP_EXPECT_INT(r.status, 0);
+		KTAP_EXPECT(!lstat(null, &st) && S_ISCHR(st.st_mode));
+		RUN(&r, "topo", "gen", "ring", "--switches", "3", "-o", full);
+		KTAP_EXPECT_INT(r.status, 1);
+		KTAP_EXPECT(strstr(r.err, "No space left on device"));
+		KTAP_EXPECT(!lstat(full, &st) && S_ISCHR(st.st_mode));
+	} else {
+		ktap_diag("not root: the device cases were not run");
+	}
+
+	RUN(&r, "topo", "gen", "ring", "--switches", "3", "-o", cli_path(""));
+	KTAP_EXPECT_INT(r.status, 1);
+	KTAP_EXPECT(strstr(r.err, ": is a directory: give a file name\n"));
+	KTAP_EXPECT(!symlink("missing.json", dangling));
+	RUN(&r, "topo", "gen", "ring", "--switches", "3", "-o", dangling);
+	KTAP_EXPECT_INT(r.status, 1);
+	KTAP_EXPECT(strstr(r.err, ": a symbolic link to a missing file: give the file itself\n"));
+	KTAP_EXPECT(!lstat(dangling, &st) && S_ISLNK(st.st_mode));
+	ktap_result("-o onto a link, a FIFO, a device, a directory");
+}
+
 static void (*const tests[])(void) = {
 	test_gen_show,
 	test_determinism,
@@ -210,6 +286,7 @@ static void (*const tests[])(void) = {
 	test_bad_file,
 	test_dot,
 	test_help,
+	test_out_nodes,
 };
 
 int main(void)
