@@ -4,6 +4,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,20 +20,17 @@ static mode_t current_umask(void)
 	return mask;
 }
 
-/* Writes into an existing file that is not a regular one, in place. */
-static int write_in_place(const char *path,
-			  int (*write)(const void *arg, FILE *f),
-			  const void *arg)
+/*
+ * Writes @arg to @f through @write, then flushes (and with @sync, syncs)
+ * and closes @f.  Returns 0, or nonzero with the reason printed (by
+ * @write, or here).
+ */
+static int write_close(FILE *f, const char *path, bool sync,
+		       int (*write)(const void *arg, FILE *f), const void *arg)
 {
-	FILE *f = fopen(path, "w");
-	int ret;
+	int ret = write(arg, f);
 
-	if (!f) {
-		fprintf(stderr, "sluicectl: %s: %s\n", path, strerror(errno));
-		return EXIT_RUNTIME;
-	}
-	ret = write(arg, f);
-	if (fflush(f) || ferror(f)) {
+	if (fflush(f) || ferror(f) || (sync && fsync(fileno(f)))) {
 		if (!ret)
 			fprintf(stderr, "sluicectl: %s: %s\n", path,
 				strerror(errno));
@@ -42,7 +40,21 @@ static int write_in_place(const char *path,
 		fprintf(stderr, "sluicectl: %s: %s\n", path, strerror(errno));
 		ret = -EIO;
 	}
-	return ret ? EXIT_RUNTIME : 0;
+	return ret;
+}
+
+/* Writes into an existing file that is not a regular one, in place. */
+static int write_in_place(const char *path,
+			  int (*write)(const void *arg, FILE *f),
+			  const void *arg)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f) {
+		fprintf(stderr, "sluicectl: %s: %s\n", path, strerror(errno));
+		return EXIT_RUNTIME;
+	}
+	return write_close(f, path, false, write, arg) ? EXIT_RUNTIME : 0;
 }
 
 /*
@@ -107,17 +119,7 @@ int write_out(const char *path, int (*write)(const void *arg, FILE *f),
 		free(real);
 		return EXIT_RUNTIME;
 	}
-	ret = write(arg, f);
-	if (fflush(f) || ferror(f) || fsync(fileno(f))) {
-		if (!ret)
-			fprintf(stderr, "sluicectl: %s: %s\n", path,
-				strerror(errno));
-		ret = -EIO;
-	}
-	if (fclose(f) && !ret) {
-		fprintf(stderr, "sluicectl: %s: %s\n", path, strerror(errno));
-		ret = -EIO;
-	}
+	ret = write_close(f, path, true, write, arg);
 	if (!ret && rename(tmp, path)) {
 		fprintf(stderr, "sluicectl: %s: %s\n", path, strerror(errno));
 		ret = -EIO;
