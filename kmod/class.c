@@ -69,6 +69,13 @@ static int sluice_class_change(struct Qdisc *sch, u32 classid, u32 parentid,
 	cl->limit = o.limit;
 	cl->ecn = o.ecn;
 	if (cl->quantum != o.quantum) {
+		/*
+		 * A frame a parent peeked was chosen under the old quantum;
+		 * charged to the new deficit (0) it would wrap it.  Choose
+		 * again at the next dequeue.
+		 */
+		if (q->peeked_cl == cl)
+			q->peeked = NULL;
 		cl->quantum = o.quantum;
 		cl->deficit = 0;
 		if (o.quantum)
