@@ -122,7 +122,7 @@ static int sluice_map_parse(u8 *map, unsigned int size, const struct nlattr *nes
 			return -EINVAL;
 		}
 		if (e->tclass >= TC_SLUICE_MAX_CLASSES) {
-			SLUICE_ERR(extack, attr, "map entry names a class above 15");
+			SLUICE_ERR(extack, attr, "map entry names a class above 31");
 			return -EINVAL;
 		}
 		if (__test_and_set_bit(e->value, seen)) {
@@ -151,7 +151,7 @@ static int sluice_scalars_parse(struct sluice_config *cfg, struct nlattr **tb,
 
 		if (n < 1 || n > TC_SLUICE_MAX_CLASSES) {
 			SLUICE_ERR(extack, tb[TCA_SLUICE_CLASSES],
-				   "number of classes must be 1 to 16");
+				   "number of classes must be 1 to 32");
 			return -EINVAL;
 		}
 		cfg->nclasses = n;
@@ -173,7 +173,7 @@ static int sluice_scalars_parse(struct sluice_config *cfg, struct nlattr **tb,
 
 		if (!limit || limit > TC_SLUICE_MAX_LIMIT) {
 			SLUICE_ERR(extack, tb[TCA_SLUICE_LIMIT],
-				   "limit must be 1 byte to 256 MiB - 1");
+				   "limit must be 1 byte to 128 MiB - 1");
 			return -EINVAL;
 		}
 		cfg->limit = limit;
@@ -221,7 +221,7 @@ static int sluice_pfc_parse(struct sluice_config *cfg, struct nlattr **tb,
 		cfg->headroom = nla_get_u32(tb[TCA_SLUICE_HEADROOM]);
 	if (cfg->xoff > TC_SLUICE_MAX_LIMIT || cfg->headroom > TC_SLUICE_MAX_LIMIT) {
 		SLUICE_ERR(extack, tb[TCA_SLUICE_XOFF] ?: tb[TCA_SLUICE_HEADROOM],
-			   "xoff and headroom must be below 256 MiB");
+			   "xoff and headroom must be below 128 MiB");
 		return -EINVAL;
 	}
 	if (cfg->xon > cfg->xoff) {
@@ -448,7 +448,7 @@ int sluice_class_opts_parse(struct nlattr *opt, struct sluice_class_opts *o,
 		o->limit = nla_get_u32(tb[TCA_SLUICE_CLASS_LIMIT]);
 		if (!o->limit || o->limit > TC_SLUICE_MAX_LIMIT) {
 			SLUICE_ERR(extack, tb[TCA_SLUICE_CLASS_LIMIT],
-				   "limit must be 1 byte to 256 MiB - 1");
+				   "limit must be 1 byte to 128 MiB - 1");
 			return -EINVAL;
 		}
 	}
@@ -456,7 +456,7 @@ int sluice_class_opts_parse(struct nlattr *opt, struct sluice_class_opts *o,
 		o->ecn = nla_get_u32(tb[TCA_SLUICE_CLASS_ECN]);
 		if (o->ecn > TC_SLUICE_MAX_LIMIT) {
 			SLUICE_ERR(extack, tb[TCA_SLUICE_CLASS_ECN],
-				   "ecn threshold must be below 256 MiB");
+				   "ecn threshold must be below 128 MiB");
 			return -EINVAL;
 		}
 	}
@@ -465,7 +465,7 @@ int sluice_class_opts_parse(struct nlattr *opt, struct sluice_class_opts *o,
 		if (o->quantum && (o->quantum < TC_SLUICE_MIN_QUANTUM ||
 				   o->quantum > TC_SLUICE_MAX_LIMIT)) {
 			SLUICE_ERR(extack, tb[TCA_SLUICE_CLASS_QUANTUM],
-				   "quantum must be 0 (strict) or 256 bytes to 256 MiB - 1");
+				   "quantum must be 0 (strict) or 256 bytes to 128 MiB - 1");
 			return -EINVAL;
 		}
 	}

@@ -156,7 +156,7 @@ static const char *sluice_entry_problem(const struct sluice_map_entry *e, u8 sou
 		break;
 	case SLUICE_MAP_EG:
 		if (e->value >= TC_SLUICE_MAX_CLASSES)
-			return ENTRY_MSG("class above 15");
+			return ENTRY_MSG("class above 31");
 		break;
 	case SLUICE_MAP_TAG:
 		if (sluice_source_is_ttl(source))

@@ -9,7 +9,7 @@
  *
  * Qdisc
  * -----
- * A sluice qdisc holds TCA_SLUICE_CLASSES traffic classes (1..16, default 8).
+ * A sluice qdisc holds TCA_SLUICE_CLASSES traffic classes (1..32, default 8).
  * Class i is the tc class with minor number i + 1 (handle 1: gives classes
  * 1:1 .. 1:N), the convention of prio and ets.  Each class is a FIFO bounded
  * in bytes (TCA_SLUICE_LIMIT); a frame that does not fit is tail-dropped and
@@ -199,6 +199,94 @@
  * action, ends p's storm as a restoration does (counted and notified).
  * Times are 10 ms to 60 s (TC_SLUICE_WD_MIN_MS, TC_SLUICE_WD_MAX_MS).
 
+ * PortFC (per-port multi-queue flow control, PortFC ICS'25, Section 3)
+ * --------------------------------------------------------------------
+ * TCA_SLUICE_PORTFC (u8, enum tc_sluice_portfc_role, default NONE) makes
+ * the qdisc a port of a BCube(n, k) switch or server that queues by where
+ * a frame goes next and detects congestion at its egress queues, as
+ * PortFC does; it is set when the qdisc is created (a change cannot turn
+ * it on, off or over: replace the qdisc) and needs a root qdisc and a
+ * rate, and excludes TCA_SLUICE_PFC (PortFC is the port's flow control).
+ * TCA_SLUICE_PORTFC_N (2..TC_SLUICE_PORTFC_MAX_N) is n, the ports of a
+ * BCube switch; TCA_SLUICE_PORTFC_K (0..TC_SLUICE_PORTFC_MAX_K, default 1)
+ * is k; TCA_SLUICE_PORTFC_INDEX (a switch port: below n) is the port's
+ * index at its switch, the index the signals it originates name.
+ *
+ * Classification reads the MPLS label stack a BCube fabric pins paths
+ * with: label TCA_SLUICE_PORTFC_LABEL_BASE + j (default 100, as sluicectl's
+ * fabrics) at node X means "pop, leave X by its port j", one label per hop
+ * still to go, top first.  Classes (tc minors are index + 1):
+ *
+ *   switch  0..n-1  type A: the frame is relayed by the next server and
+ *                   leaves the next switch by port i (the stack's second
+ *                   label).  n queues, one per port index: the one of the
+ *                   relaying server itself is never used, which keeps the
+ *                   index the signals carry and the queue the same.
+ *           n       type B: the next hop is the destination (no label
+ *                   left after the switch popped its own), and frames
+ *                   whose stack says nothing usable (one label, or a
+ *                   label outside base..base+n-1: counted portfc_unknown)
+ *           n+1     HQ
+ *   server  g*n+i   own traffic (sent by this host, skb_iif 0) of
+ *                   2(g+1) hops, g = 0..k, leaving the next switch by port
+ *                   i (the top label): g 0 is the paper's "2-hop" queues,
+ *                   g 1 its "4-hop" ones
+ *           (k+1)n  RQ: frames this server relays (arrived on a port),
+ *                   and own frames without a usable stack (no port to
+ *                   index them by; counted portfc_unknown when labelled)
+ *           (k+1)n+1 HQ
+ *
+ * TCA_SLUICE_CLASSES is set from these counts (a value given must match).
+ * Data classes are served by DWRR with a quantum of one MTU frame (each
+ * class's TCA_SLUICE_CLASS_QUANTUM can be changed); HQ is strict, served
+ * first and never paused.  HQ holds the frames TCA_SLUICE_PORTFC_HQ names
+ * (TC_SLUICE_PORTFC_HQ_* bits, default ACK | ARP: TCP segments with ACK
+ * and no payload, SYN, FIN or RST; ARP) and those of DSCP
+ * TCA_SLUICE_PORTFC_HQ_DSCP (0..63, or 255: none, the default), under the
+ * label stack too.  MAC control and PortFC signal frames leave ahead of
+ * everything, as PFC's do.
+ *
+ * Detection (switch ports): the summed backlog of the type-A classes
+ * reaching TCA_SLUICE_PORTFC_XOFF_A bytes asserts (A, index) on every
+ * other PortFC port of the switch (the namespace), which says Pause to its
+ * neighbour; falling to TCA_SLUICE_PORTFC_XON_A or below releases it
+ * (Resume).  The type-B class does the same with XOFF_B / XON_B.  The
+ * paper uses 6 and 4 BDP for both (sluicectl derives them from a rate and
+ * a round trip).  Pauses carry TCA_SLUICE_PAUSE_TIME quanta of the
+ * receiver's rate and are said again at half that time while the
+ * congestion lasts, so a lost Resume is healed by expiry; the paper's
+ * design, which has no pause time, would leave the port paused.
+ *
+ * Reaction:
+ *   server  (A, i) pauses its own classes g*n+i for g >= 1 (traffic the
+ *           next server relays on to port i); (B, i) pauses class i
+ *           (g 0), and is relayed: the server asserts (B, i), marked
+ *           relayed, on each of its other PortFC ports, for as long as
+ *           the pause it received lasts (refreshed by the downstream's
+ *           refreshes, released by its Resume, expiring with it).
+ *   switch  a relayed (B, i) pauses its type-A class i on that port.
+ * Nothing else acts: a switch ignores A and unrelayed B, a server never
+ * relays a relayed signal, so a pause travels at most three hops (paper
+ * Eq. 1-2).  Ignored records are counted in portfc_ignored.  For k >= 2
+ * the paper's queues are kept as they are: a server's relay queue is never
+ * paused, and a switch's type-A class i mixes frames for port i of
+ * different next-2-hop switches.
+ *
+ * The signal on the wire (struct sluice_portfc_hdr): EtherType
+ * SLUICE_PORTFC_ETHERTYPE (0x88B5, IEEE 802 local experimental) sent to
+ * 01:80:c2:00:00:01, the MAC control address PFC uses: no 802.1D bridge
+ * forwards it (Linux's bridge cannot even be told to), so a signal stays
+ * on its link as a PFC frame does, and does not collide with the MAC
+ * control opcodes of EtherType 0x8808.  A header (magic, version, record
+ * count, origin: the sender's ifindex, sequence: per sender), then count
+ * records (struct sluice_portfc_rec: opcode pause or resume, queue type,
+ * port index, flags, time in quanta).  Frames that are short, to another
+ * address, of another magic or version, or whose count overruns the frame
+ * are counted in portfc_malformed and ignored whole; records with an
+ * unknown opcode or type, or a port index of n or more, in
+ * portfc_ignored.  Frames arriving with TCA_SLUICE_PAUSE_RX 0 are counted
+ * untrusted (pause_untrusted).  Every sluice qdisc consumes the frames.
+ *
  * Errors
  * ------
  * Every rejected request carries an extack message naming the offending
@@ -209,7 +297,7 @@
 
 #include <linux/types.h>
 
-#define TC_SLUICE_MAX_CLASSES		16
+#define TC_SLUICE_MAX_CLASSES		32
 #define TC_SLUICE_DEFAULT_CLASSES	8
 
 /*
@@ -262,6 +350,17 @@ enum {
 	TCA_SLUICE_WD_DETECT,		/* u32, ms: detection time */
 	TCA_SLUICE_WD_RESTORE,		/* u32, ms: restoration time */
 	TCA_SLUICE_WD_POLL,		/* u32, ms: poll interval */
+	TCA_SLUICE_PORTFC,		/* u8, enum tc_sluice_portfc_role */
+	TCA_SLUICE_PORTFC_N,		/* u8, ports of a BCube switch */
+	TCA_SLUICE_PORTFC_K,		/* u8, BCube's k */
+	TCA_SLUICE_PORTFC_INDEX,	/* u8, this port's index (switch) */
+	TCA_SLUICE_PORTFC_LABEL_BASE,	/* u32, label of port index 0 */
+	TCA_SLUICE_PORTFC_XOFF_A,	/* u32, bytes of type-A backlog */
+	TCA_SLUICE_PORTFC_XON_A,	/* u32, bytes, <= XOFF_A */
+	TCA_SLUICE_PORTFC_XOFF_B,	/* u32, bytes of type-B backlog */
+	TCA_SLUICE_PORTFC_XON_B,	/* u32, bytes, <= XOFF_B */
+	TCA_SLUICE_PORTFC_HQ,		/* u8, TC_SLUICE_PORTFC_HQ_* */
+	TCA_SLUICE_PORTFC_HQ_DSCP,	/* u8, 0..63, 255: none */
 	__TCA_SLUICE_MAX,
 };
 
@@ -283,6 +382,62 @@ enum tc_sluice_wd_action {
 #define TC_SLUICE_WD_POLL_DEFAULT	100
 #define TC_SLUICE_WD_MIN_MS		10
 #define TC_SLUICE_WD_MAX_MS		60000
+
+/* What a PortFC port is (TCA_SLUICE_PORTFC). */
+enum tc_sluice_portfc_role {
+	TC_SLUICE_PORTFC_NONE,
+	TC_SLUICE_PORTFC_SWITCH,
+	TC_SLUICE_PORTFC_SERVER,
+	__TC_SLUICE_PORTFC_MAX,
+};
+
+#define TC_SLUICE_PORTFC_ROLE_MAX (__TC_SLUICE_PORTFC_MAX - 1)
+#define TC_SLUICE_PORTFC_MAX_N		16	/* 2 types x n keys per sender */
+#define TC_SLUICE_PORTFC_MAX_K		4
+#define TC_SLUICE_PORTFC_LABEL_BASE_DEFAULT	100
+#define TC_SLUICE_PORTFC_HQ_ACK		0x1	/* TCP pure ACKs */
+#define TC_SLUICE_PORTFC_HQ_ARP		0x2
+#define TC_SLUICE_PORTFC_HQ_DEFAULT	(TC_SLUICE_PORTFC_HQ_ACK | \
+					 TC_SLUICE_PORTFC_HQ_ARP)
+#define TC_SLUICE_PORTFC_DSCP_NONE	255
+
+/*
+ * The PortFC signal (see "PortFC" above), after the Ethernet header.
+ * Multi-byte fields are big-endian.
+ */
+#define SLUICE_PORTFC_ETHERTYPE		0x88B5
+#define SLUICE_PORTFC_MAGIC		0x534c	/* "SL" */
+#define SLUICE_PORTFC_VERSION		1
+#define SLUICE_PORTFC_MAX_RECS		32
+
+struct sluice_portfc_hdr {
+	__be16	magic;		/* SLUICE_PORTFC_MAGIC */
+	__u8	version;	/* SLUICE_PORTFC_VERSION */
+	__u8	count;		/* records that follow, 1..MAX_RECS */
+	__be32	origin;		/* ifindex of the sending port, its netns */
+	__be32	seq;		/* per sending port, from 0 */
+};
+
+enum sluice_portfc_opcode {
+	SLUICE_PORTFC_PAUSE = 1,
+	SLUICE_PORTFC_RESUME = 2,
+};
+
+enum sluice_portfc_qtype {
+	SLUICE_PORTFC_QA,	/* type A: relayed by the next server */
+	SLUICE_PORTFC_QB,	/* type B: the next hop is the destination */
+};
+
+#define SLUICE_PORTFC_F_RELAYED	0x1	/* a server relayed it one hop on */
+
+struct sluice_portfc_rec {
+	__u8	opcode;		/* enum sluice_portfc_opcode */
+	__u8	qtype;		/* enum sluice_portfc_qtype */
+	__u8	port;		/* index of the congested switch port */
+	__u8	flags;		/* SLUICE_PORTFC_F_* */
+	__be16	quanta;		/* pause time, 512 bit times; 0 for resume */
+	__be16	reserved;	/* 0 */
+};
 
 /* Class options (TCA_OPTIONS of a class). */
 enum {
@@ -324,7 +479,7 @@ enum {
 	TC_SLUICE_XSTATS_CLASS,
 };
 
-#define TC_SLUICE_XSTATS_VERSION	1
+#define TC_SLUICE_XSTATS_VERSION	2
 
 struct tc_sluice_qdisc_xstats {
 	__u64	untagged;	/* frames without the tag, sent to default */
@@ -339,6 +494,20 @@ struct tc_sluice_qdisc_xstats {
 	/* Since version 1: */
 	__u64	pause_ignored;	/* well-formed, but for nothing honoured here */
 	__u64	pfc_tx_failed;	/* PFC frames that could not be queued */
+	/*
+	 * Since version 2 (PortFC; a PortFC port's pfc_tx and pfc_tx_failed
+	 * count its signal frames):
+	 */
+	__u64	portfc_rx;	/* signal frames received, well-formed */
+	__u64	portfc_malformed; /* signal frames ignored whole */
+	__u64	portfc_ignored;	/* records that act on nothing here */
+	__u64	portfc_relayed;	/* records relayed on (server) */
+	__u64	portfc_unknown;	/* labelled frames without a usable stack */
+	__u64	portfc_hq;	/* frames classified to HQ */
+	__u64	portfc_xoff_a;	/* type-A backlog reached XOFF_A (switch) */
+	__u64	portfc_xon_a;	/* ... and fell to XON_A */
+	__u64	portfc_xoff_b;
+	__u64	portfc_xon_b;
 };
 
 struct tc_sluice_class_xstats {
@@ -367,6 +536,14 @@ struct tc_sluice_class_xstats {
 	__u32	reserved3;
 	/* Since the kernel hardening: */
 	__u64	wd_ingress_drops; /* arrivals of p on this port dropped in storm */
+	/*
+	 * Since PortFC.  On a PortFC port pfc_rx and xon_rx count the
+	 * pause and resume records that acted on the class, and on a switch
+	 * port xoff_tx and xon_tx the detections of the class's type (the
+	 * type-A classes share theirs): each sent a Pause or Resume on every
+	 * other port.
+	 */
+	__u64	portfc_relayed;	/* server: its pauses relayed upstream */
 };
 
 struct tc_sluice_xstats {
@@ -669,6 +846,22 @@ struct sluice_port_stats {
 	/* Since the kernel hardening: */
 	__u64	pause_ignored;
 	__u64	pfc_tx_failed;
+	/* Since PortFC: its settings and counters (TCA_SLUICE_PORTFC_*) */
+	__u8	portfc;		/* enum tc_sluice_portfc_role */
+	__u8	portfc_n;
+	__u8	portfc_k;
+	__u8	portfc_index;
+	__u32	portfc_xoff_a;
+	__u32	portfc_xon_a;
+	__u32	portfc_xoff_b;
+	__u32	portfc_xon_b;
+	__u32	portfc_keys;	/* BIT(type * 16 + index): asserted now */
+	__u64	portfc_rx;	/* as in struct tc_sluice_qdisc_xstats */
+	__u64	portfc_malformed;
+	__u64	portfc_ignored;
+	__u64	portfc_relayed;
+	__u64	portfc_unknown;
+	__u64	portfc_hq;
 };
 
 /*
@@ -700,6 +893,8 @@ struct sluice_prio_stats {
 	__u64	wd_forwarded;
 	/* Since the kernel hardening: */
 	__u64	wd_ingress_drops;
+	/* Since PortFC (see struct tc_sluice_class_xstats) */
+	__u64	portfc_relayed;
 };
 
 #define SLUICE_PRIO_F_CLASS	0x1	/* the port has class i */
