@@ -166,6 +166,10 @@ static int sluice_class_dump_stats(struct Qdisc *sch, unsigned long arg,
 	xstats.cls.wd_drops = cl->wd_drops;
 	xstats.cls.wd_forwarded = cl->wd_forwarded;
 	xstats.cls.storm = !!(q->wd_storm & BIT(c));
+	xstats.cls.portfc_relayed = cl->portfc_relayed;
+	if (q->cfg.portfc)
+		sluice_portfc_class_tx(q, c, &xstats.cls.xoff_tx,
+				       &xstats.cls.xon_tx);
 	u64_stats_set(&bstats.bytes, u64_stats_read(&cl->bstats.bytes));
 	u64_stats_set(&bstats.packets, u64_stats_read(&cl->bstats.packets));
 	qstats = cl->qstats;
@@ -174,7 +178,7 @@ static int sluice_class_dump_stats(struct Qdisc *sch, unsigned long arg,
 	spin_unlock_bh(sluice_stats_lock(sch));
 
 	/* The port's side of priority p, kept outside the qdisc's lock. */
-	if (q->port && prio < SLUICE_NR_PRIOS) {
+	if (q->port && prio < SLUICE_NR_PRIOS && !q->cfg.portfc) {
 		struct sluice_port *port = q->port;
 
 		xstats.cls.xoff_tx = READ_ONCE(port->signal.on_tx[prio]);

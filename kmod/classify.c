@@ -25,7 +25,7 @@
 #define SLUICE_VLAN_DEPTH	2
 
 /* The EtherType after up to two VLAN tags, and the payload offset. */
-static __be16 sluice_payload_type(const struct sk_buff *skb, unsigned int *off)
+__be16 sluice_payload_type(const struct sk_buff *skb, unsigned int *off)
 {
 	__be16 type, buf;
 	const __be16 *p;
@@ -70,13 +70,13 @@ static int sluice_pcp_read(const struct sk_buff *skb)
  */
 #define SLUICE_MPLS_DEPTH	32
 
-static __always_inline bool sluice_is_mpls(__be16 type)
-{
-	return type == htons(ETH_P_MPLS_UC) || type == htons(ETH_P_MPLS_MC);
-}
-
-/* Moves *off past the bottom of the label stack there; false if none. */
-static bool sluice_mpls_skip_stack(const struct sk_buff *skb, unsigned int *off)
+/*
+ * The label stack at *off: its depth, its top @n entries in @top (as
+ * far as it goes), and *off moved past its bottom.  -1 if it does not end
+ * within the frame or SLUICE_MPLS_DEPTH entries.
+ */
+int sluice_mpls_stack(const struct sk_buff *skb, __be32 *top, unsigned int n,
+		      unsigned int *off)
 {
 	const __be32 *lse;
 	__be32 buf;
@@ -85,12 +85,14 @@ static bool sluice_mpls_skip_stack(const struct sk_buff *skb, unsigned int *off)
 	for (depth = 0; depth < SLUICE_MPLS_DEPTH; depth++) {
 		lse = skb_header_pointer(skb, *off, sizeof(buf), &buf);
 		if (!lse)
-			return false;
+			return -1;
 		*off += sizeof(buf);
+		if (depth < n)
+			top[depth] = *lse;
 		if (*lse & htonl(MPLS_LS_S_MASK))
-			return true;
+			return depth + 1;
 	}
-	return false;
+	return -1;
 }
 
 /*
@@ -110,7 +112,7 @@ static __always_inline int sluice_ip_header(const struct sk_buff *skb,
 	int version;
 
 	if (labels && sluice_is_mpls(type)) {
-		if (!sluice_mpls_skip_stack(skb, off))
+		if (sluice_mpls_stack(skb, NULL, 0, off) < 0)
 			return 0;
 		type = 0;
 	} else if (type != htons(ETH_P_IP) && type != htons(ETH_P_IPV6)) {

@@ -121,5 +121,5 @@ bool __sluice_ctrl_is_ctrl(const struct sk_buff *skb)
 
 	type = skb_header_pointer(skb, offsetof(struct ethhdr, h_proto),
 				  sizeof(buf), &buf);
-	return type && *type == htons(ETH_P_PAUSE);
+	return type && *type == skb->protocol;
 }

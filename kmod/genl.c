@@ -613,8 +613,13 @@ void sluice_prio_stats_fill(struct sluice_prio_stats *ps,
 		ps->wd_forwarded = cl->wd_forwarded;
 		if (q->wd_storm & BIT(i))
 			ps->flags |= SLUICE_PRIO_F_STORM;
+		ps->portfc_relayed = cl->portfc_relayed;
 	}
-	if (i < SLUICE_NR_PRIOS) {
+	/* A PortFC port has no priorities: its sender's keys are not. */
+	if (q->cfg.portfc) {
+		if (i < q->cfg.nclasses)
+			sluice_portfc_class_tx(q, i, &ps->xoff_tx, &ps->xon_tx);
+	} else if (i < SLUICE_NR_PRIOS) {
 		if (q->cfg.pfc & BIT(i))
 			ps->flags |= SLUICE_PRIO_F_LOSSLESS;
 		if (q->cfg.wd_prios & BIT(i))
@@ -659,6 +664,21 @@ static void sluice_port_stats_fill(struct sluice_port_stats *ps,
 	ps->wd_detect_ms = q->cfg.wd_detect_ms;
 	ps->wd_restore_ms = q->cfg.wd_restore_ms;
 	ps->wd_poll_ms = q->cfg.wd_poll_ms;
+	ps->portfc = q->cfg.portfc;
+	ps->portfc_n = q->cfg.portfc_n;
+	ps->portfc_k = q->cfg.portfc_k;
+	ps->portfc_index = q->cfg.portfc_index;
+	ps->portfc_xoff_a = q->cfg.portfc_xoff[SLUICE_PORTFC_QA];
+	ps->portfc_xon_a = q->cfg.portfc_xon[SLUICE_PORTFC_QA];
+	ps->portfc_xoff_b = q->cfg.portfc_xoff[SLUICE_PORTFC_QB];
+	ps->portfc_xon_b = q->cfg.portfc_xon[SLUICE_PORTFC_QB];
+	ps->portfc_keys = q->cfg.portfc ? READ_ONCE(port->signal.on) : 0;
+	ps->portfc_rx = q->portfc_rx;
+	ps->portfc_malformed = q->portfc_malformed;
+	ps->portfc_ignored = q->portfc_ignored;
+	ps->portfc_relayed = q->portfc_relayed;
+	ps->portfc_unknown = q->portfc_unknown;
+	ps->portfc_hq = q->portfc_hq;
 }
 
 /* Under the root lock: the port's attributes, read in one go. */

@@ -26,7 +26,7 @@ static struct sluice_port *sluice_signal_port(const struct sluice_signal *s)
 }
 
 /* PFC's encoding: keys are priorities. */
-static struct sk_buff *sluice_pfc_build(const struct sluice_signal *s,
+static struct sk_buff *sluice_pfc_build(struct sluice_signal *s,
 					struct net_device *dev,
 					unsigned long on, unsigned long off)
 {
@@ -36,21 +36,9 @@ static struct sk_buff *sluice_pfc_build(const struct sluice_signal *s,
 				     READ_ONCE(port->pause_time));
 }
 
-/* At half the pause time, so that it never runs out upstream. */
-static u64 sluice_pfc_refresh_ns(const struct sluice_signal *s)
-{
-	const struct sluice_port *port = sluice_signal_port(s);
-	u64 rate = READ_ONCE(port->rate);
-
-	if (!rate)
-		return 0;
-	return max_t(u64, sluice_quanta_ns(READ_ONCE(port->pause_time), rate) / 2,
-		     SLUICE_MIN_REFRESH_NS);
-}
-
 const struct sluice_signal_ops sluice_pfc_signal_ops = {
 	.build		= sluice_pfc_build,
-	.refresh_ns	= sluice_pfc_refresh_ns,
+	.refresh_ns	= sluice_signal_port_refresh_ns,
 };
 
 static void sluice_peak_update(atomic_long_t *peak, long value)

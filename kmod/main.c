@@ -29,9 +29,12 @@ static int __init sluice_module_init(void)
 	err = sluice_pause_init();
 	if (err)
 		goto err_switch;
-	err = sluice_genl_init();
+	err = sluice_portfc_init();
 	if (err)
 		goto err_pause;
+	err = sluice_genl_init();
+	if (err)
+		goto err_portfc;
 	err = sluice_switch_notifier_init();
 	if (err)
 		goto err_genl;
@@ -44,6 +47,8 @@ err_notifier:
 	sluice_switch_notifier_exit();
 err_genl:
 	sluice_genl_exit();
+err_portfc:
+	sluice_portfc_exit();
 err_pause:
 	sluice_pause_exit();
 err_switch:
@@ -56,6 +61,7 @@ static void __exit sluice_module_exit(void)
 	unregister_qdisc(&sluice_qdisc_ops);
 	sluice_switch_notifier_exit();
 	sluice_genl_exit();
+	sluice_portfc_exit();
 	sluice_pause_exit();
 	sluice_switch_exit();
 }

@@ -7,6 +7,7 @@
 #include <linux/bitops.h>
 #include <net/netlink.h>
 #include <net/pkt_sched.h>
+#include <uapi/linux/mpls.h>
 
 #include "sluice.h"
 
@@ -36,6 +37,17 @@ static const struct nla_policy sluice_policy[TCA_SLUICE_MAX + 1] = {
 	[TCA_SLUICE_WD_DETECT]	= { .type = NLA_U32 },
 	[TCA_SLUICE_WD_RESTORE]	= { .type = NLA_U32 },
 	[TCA_SLUICE_WD_POLL]	= { .type = NLA_U32 },
+	[TCA_SLUICE_PORTFC]	= { .type = NLA_U8 },
+	[TCA_SLUICE_PORTFC_N]	= { .type = NLA_U8 },
+	[TCA_SLUICE_PORTFC_K]	= { .type = NLA_U8 },
+	[TCA_SLUICE_PORTFC_INDEX] = { .type = NLA_U8 },
+	[TCA_SLUICE_PORTFC_LABEL_BASE] = { .type = NLA_U32 },
+	[TCA_SLUICE_PORTFC_XOFF_A] = { .type = NLA_U32 },
+	[TCA_SLUICE_PORTFC_XON_A] = { .type = NLA_U32 },
+	[TCA_SLUICE_PORTFC_XOFF_B] = { .type = NLA_U32 },
+	[TCA_SLUICE_PORTFC_XON_B] = { .type = NLA_U32 },
+	[TCA_SLUICE_PORTFC_HQ]	= { .type = NLA_U8 },
+	[TCA_SLUICE_PORTFC_HQ_DSCP] = { .type = NLA_U8 },
 };
 
 static const struct nla_policy sluice_class_policy[TCA_SLUICE_CLASS_MAX + 1] = {
@@ -89,6 +101,10 @@ void sluice_config_default(struct sluice_config *cfg, struct Qdisc *sch)
 	cfg->wd_detect_ms = TC_SLUICE_WD_DETECT_DEFAULT;
 	cfg->wd_restore_ms = TC_SLUICE_WD_RESTORE_DEFAULT;
 	cfg->wd_poll_ms = TC_SLUICE_WD_POLL_DEFAULT;
+	cfg->portfc_k = 1;
+	cfg->portfc_label_base = TC_SLUICE_PORTFC_LABEL_BASE_DEFAULT;
+	cfg->portfc_hq = TC_SLUICE_PORTFC_HQ_DEFAULT;
+	cfg->portfc_hq_dscp = TC_SLUICE_PORTFC_DSCP_NONE;
 }
 
 /* Merge the entries of one map nest into map[], all or nothing. */
@@ -282,6 +298,133 @@ static int sluice_wd_parse(struct sluice_config *cfg, struct nlattr **tb,
 	return 0;
 }
 
+/* The thresholds of one PortFC queue type, over the current ones. */
+static int sluice_portfc_thresholds_parse(struct sluice_config *cfg,
+					  struct nlattr **tb, unsigned int type,
+					  int xoff_attr, int xon_attr,
+					  struct netlink_ext_ack *extack)
+{
+	if (tb[xoff_attr])
+		cfg->portfc_xoff[type] = nla_get_u32(tb[xoff_attr]);
+	if (tb[xon_attr])
+		cfg->portfc_xon[type] = nla_get_u32(tb[xon_attr]);
+	if (cfg->portfc_xoff[type] > TC_SLUICE_MAX_LIMIT) {
+		SLUICE_ERR(extack, tb[xoff_attr],
+			   "portfc xoff thresholds must be below 128 MiB");
+		return -EINVAL;
+	}
+	if (cfg->portfc_xon[type] > cfg->portfc_xoff[type]) {
+		SLUICE_ERR(extack, tb[xon_attr] ?: tb[xoff_attr],
+			   "a portfc xon threshold must not be above its xoff");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * PortFC (uapi: "PortFC"): its settings, and the class count they imply;
+ * sluice_portfc_check() (portfc.c) adds what needs the qdisc.
+ */
+static int sluice_portfc_parse(struct sluice_config *cfg, struct nlattr **tb,
+			       struct netlink_ext_ack *extack)
+{
+	static const int attrs[] = {
+		TCA_SLUICE_PORTFC_N, TCA_SLUICE_PORTFC_K,
+		TCA_SLUICE_PORTFC_INDEX, TCA_SLUICE_PORTFC_LABEL_BASE,
+		TCA_SLUICE_PORTFC_XOFF_A, TCA_SLUICE_PORTFC_XON_A,
+		TCA_SLUICE_PORTFC_XOFF_B, TCA_SLUICE_PORTFC_XON_B,
+		TCA_SLUICE_PORTFC_HQ, TCA_SLUICE_PORTFC_HQ_DSCP,
+	};
+	unsigned int i, classes;
+	int err;
+
+	if (tb[TCA_SLUICE_PORTFC]) {
+		cfg->portfc = nla_get_u8(tb[TCA_SLUICE_PORTFC]);
+		if (cfg->portfc > TC_SLUICE_PORTFC_ROLE_MAX) {
+			SLUICE_ERR(extack, tb[TCA_SLUICE_PORTFC],
+				   "unknown portfc role");
+			return -EINVAL;
+		}
+	}
+	if (!cfg->portfc) {
+		for (i = 0; i < ARRAY_SIZE(attrs); i++) {
+			if (!tb[attrs[i]])
+				continue;
+			SLUICE_ERR(extack, tb[attrs[i]],
+				   "portfc options need a portfc role");
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (tb[TCA_SLUICE_PORTFC_N])
+		cfg->portfc_n = nla_get_u8(tb[TCA_SLUICE_PORTFC_N]);
+	if (cfg->portfc_n < 2 || cfg->portfc_n > TC_SLUICE_PORTFC_MAX_N) {
+		SLUICE_ERR(extack, tb[TCA_SLUICE_PORTFC_N] ?: tb[TCA_SLUICE_PORTFC],
+			   "portfc needs portfc-n, 2 to 16");
+		return -EINVAL;
+	}
+	if (tb[TCA_SLUICE_PORTFC_K])
+		cfg->portfc_k = nla_get_u8(tb[TCA_SLUICE_PORTFC_K]);
+	if (cfg->portfc_k > TC_SLUICE_PORTFC_MAX_K) {
+		SLUICE_ERR(extack, tb[TCA_SLUICE_PORTFC_K],
+			   "portfc-k must be 0 to 4");
+		return -EINVAL;
+	}
+	if (tb[TCA_SLUICE_PORTFC_INDEX])
+		cfg->portfc_index = nla_get_u8(tb[TCA_SLUICE_PORTFC_INDEX]);
+	if (cfg->portfc_index >= cfg->portfc_n) {
+		SLUICE_ERR(extack, tb[TCA_SLUICE_PORTFC_INDEX] ?: tb[TCA_SLUICE_PORTFC_N],
+			   "portfc-index must be below portfc-n");
+		return -EINVAL;
+	}
+	if (tb[TCA_SLUICE_PORTFC_LABEL_BASE])
+		cfg->portfc_label_base = nla_get_u32(tb[TCA_SLUICE_PORTFC_LABEL_BASE]);
+	if (cfg->portfc_label_base + cfg->portfc_n - 1 >
+	    (MPLS_LS_LABEL_MASK >> MPLS_LS_LABEL_SHIFT)) {
+		SLUICE_ERR(extack, tb[TCA_SLUICE_PORTFC_LABEL_BASE] ?: tb[TCA_SLUICE_PORTFC_N],
+			   "portfc labels must be 20-bit labels");
+		return -EINVAL;
+	}
+	err = sluice_portfc_thresholds_parse(cfg, tb, SLUICE_PORTFC_QA,
+					     TCA_SLUICE_PORTFC_XOFF_A,
+					     TCA_SLUICE_PORTFC_XON_A, extack) ?:
+	      sluice_portfc_thresholds_parse(cfg, tb, SLUICE_PORTFC_QB,
+					     TCA_SLUICE_PORTFC_XOFF_B,
+					     TCA_SLUICE_PORTFC_XON_B, extack);
+	if (err)
+		return err;
+	if (tb[TCA_SLUICE_PORTFC_HQ]) {
+		cfg->portfc_hq = nla_get_u8(tb[TCA_SLUICE_PORTFC_HQ]);
+		if (cfg->portfc_hq & ~TC_SLUICE_PORTFC_HQ_DEFAULT) {
+			SLUICE_ERR(extack, tb[TCA_SLUICE_PORTFC_HQ],
+				   "portfc-hq names an unknown kind of frame");
+			return -EINVAL;
+		}
+	}
+	if (tb[TCA_SLUICE_PORTFC_HQ_DSCP]) {
+		cfg->portfc_hq_dscp = nla_get_u8(tb[TCA_SLUICE_PORTFC_HQ_DSCP]);
+		if (cfg->portfc_hq_dscp >= TC_SLUICE_DSCP_VALUES &&
+		    cfg->portfc_hq_dscp != TC_SLUICE_PORTFC_DSCP_NONE) {
+			SLUICE_ERR(extack, tb[TCA_SLUICE_PORTFC_HQ_DSCP],
+				   "portfc-hq-dscp must be 0 to 63, or 255 for none");
+			return -EINVAL;
+		}
+	}
+	classes = sluice_portfc_classes(cfg);
+	if (classes > TC_SLUICE_MAX_CLASSES) {
+		SLUICE_ERR(extack, tb[TCA_SLUICE_PORTFC_N] ?: tb[TCA_SLUICE_PORTFC],
+			   "a portfc server port needs (k + 1) n + 2 classes: more than 32");
+		return -EINVAL;
+	}
+	if (tb[TCA_SLUICE_CLASSES] && nla_get_u8(tb[TCA_SLUICE_CLASSES]) != classes) {
+		SLUICE_ERR(extack, tb[TCA_SLUICE_CLASSES],
+			   "portfc sets the classes: n + 2 at a switch port, (k + 1) n + 2 at a server port");
+		return -EINVAL;
+	}
+	cfg->nclasses = classes;
+	return 0;
+}
+
 /* Every class a configuration names must exist. */
 static int sluice_classes_check(const struct sluice_config *cfg, struct nlattr **tb,
 				struct netlink_ext_ack *extack)
@@ -370,6 +513,9 @@ int sluice_config_parse(struct sluice_config *cfg, struct nlattr *opt,
 	err = sluice_scalars_parse(cfg, tb, extack);
 	if (err)
 		return err;
+	err = sluice_portfc_parse(cfg, tb, extack);
+	if (err)
+		return err;
 	err = sluice_maps_parse(cfg, tb, extack);
 	if (err)
 		return err;
@@ -430,6 +576,25 @@ int sluice_config_dump(const struct sluice_config *cfg, struct sk_buff *skb)
 				    sluice_maps[tag].attr, skb))
 			return -EMSGSIZE;
 	}
+	/* PortFC only where it is on: older readers see what they knew. */
+	if (cfg->portfc &&
+	    (nla_put_u8(skb, TCA_SLUICE_PORTFC, cfg->portfc) ||
+	     nla_put_u8(skb, TCA_SLUICE_PORTFC_N, cfg->portfc_n) ||
+	     nla_put_u8(skb, TCA_SLUICE_PORTFC_K, cfg->portfc_k) ||
+	     nla_put_u8(skb, TCA_SLUICE_PORTFC_INDEX, cfg->portfc_index) ||
+	     nla_put_u32(skb, TCA_SLUICE_PORTFC_LABEL_BASE,
+			 cfg->portfc_label_base) ||
+	     nla_put_u32(skb, TCA_SLUICE_PORTFC_XOFF_A,
+			 cfg->portfc_xoff[SLUICE_PORTFC_QA]) ||
+	     nla_put_u32(skb, TCA_SLUICE_PORTFC_XON_A,
+			 cfg->portfc_xon[SLUICE_PORTFC_QA]) ||
+	     nla_put_u32(skb, TCA_SLUICE_PORTFC_XOFF_B,
+			 cfg->portfc_xoff[SLUICE_PORTFC_QB]) ||
+	     nla_put_u32(skb, TCA_SLUICE_PORTFC_XON_B,
+			 cfg->portfc_xon[SLUICE_PORTFC_QB]) ||
+	     nla_put_u8(skb, TCA_SLUICE_PORTFC_HQ, cfg->portfc_hq) ||
+	     nla_put_u8(skb, TCA_SLUICE_PORTFC_HQ_DSCP, cfg->portfc_hq_dscp)))
+		return -EMSGSIZE;
 	return 0;
 }
 

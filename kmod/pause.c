@@ -9,7 +9,8 @@
  * As IEEE 802.1Qbb and SONiC's PFC test plan want: a PFC frame acts only
  * on the port's PFC-enabled priorities (its pfc set); lossy priorities are
  * never paused.  802.3x PAUSE and PFC exclude each other on a link: a port
- * with PFC enabled ignores PAUSE, one without ignores PFC.  Both count
+ * with PFC enabled ignores PAUSE, one without ignores PFC; a PortFC port
+ * ignores both (its signals are portfc.c's).  Both count
  * what they ignored in pause_ignored.
  */
 #include <linux/etherdevice.h>
@@ -96,6 +97,14 @@ u64 sluice_pause_next_expiry(const struct sluice_sched *q)
 	return next;
 }
 
+/* Under the root lock: class c paused for @quanta, resumed if 0. */
+void sluice_pause_class(struct sluice_sched *q, unsigned int c, u64 now,
+			u16 quanta)
+{
+	if (c < q->cfg.nclasses)
+		sluice_class_pause(&q->classes[c], c, q, now, quanta);
+}
+
 /*
  * Priority p's pause for @quanta, on its class and in the port's view of
  * what it received.
@@ -129,7 +138,8 @@ static void sluice_pause_apply(struct Qdisc *sch, const struct sluice_ctrl *f)
 		for_each_set_bit(p, &prios, SLUICE_NR_PRIOS)
 			sluice_prio_pause(q, p, now, f->quanta[p]);
 	} else {
-		if (q->cfg.pfc) {
+		/* PortFC's signals are the port's flow control: HQ never stops. */
+		if (q->cfg.pfc || q->cfg.portfc) {
 			q->pause_ignored++;
 			return;
 		}

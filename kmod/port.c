@@ -30,7 +30,8 @@ void sluice_port_put(struct sluice_port *port)
 }
 
 /* Makes the root qdisc @sch a port of its namespace's switch. */
-struct sluice_port *sluice_port_alloc(struct Qdisc *sch)
+struct sluice_port *sluice_port_alloc(struct Qdisc *sch,
+				      const struct sluice_config *cfg)
 {
 	struct net_device *dev = qdisc_dev(sch);
 	struct sluice_net *sn = sluice_net(dev_net(dev));
@@ -44,7 +45,11 @@ struct sluice_port *sluice_port_alloc(struct Qdisc *sch)
 	port->stats = sn->stats;
 	port->tagger = &sn->tagger;
 	RCU_INIT_POINTER(port->sch, sch);
-	sluice_signal_init(&port->signal, &sluice_pfc_signal_ops, dev);
+	/* A PortFC port says PortFC's signals, the others PFC's. */
+	port->portfc = cfg->portfc;
+	sluice_signal_init(&port->signal, cfg->portfc ?
+			   &sluice_portfc_signal_ops : &sluice_pfc_signal_ops,
+			   dev);
 	return port;
 }
 

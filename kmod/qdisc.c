@@ -160,6 +160,7 @@ static int sluice_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
 	q->active |= BIT(t->cls);
 	qdisc_qstats_backlog_inc(sch, skb);
 	sch->q.qlen++;
+	sluice_portfc_account(sch, t->cls, len);
 	return NET_XMIT_SUCCESS;
 }
 
@@ -206,9 +207,16 @@ static int sluice_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		q->link_idle = true;
 	if (unlikely(sluice_ctrl_is_ctrl(skb)))
 		return sluice_enqueue_control(skb, sch, to_free);
-	/* A port of a switch with a tag source classifies by its maps. */
-	if (!q->port || !rcu_access_pointer(*q->port->tagger) ||
-	    !sluice_tagger_classify(sch, skb, &t)) {
+	/*
+	 * A PortFC port classifies by the label stack; a port of a switch
+	 * with a tag source by its maps.
+	 */
+	if (q->cfg.portfc) {
+		t.cls = sluice_portfc_classify(sch, skb);
+		t.prio = SLUICE_PRIO_NONE;
+		t.retag = false;
+	} else if (!q->port || !rcu_access_pointer(*q->port->tagger) ||
+		   !sluice_tagger_classify(sch, skb, &t)) {
 		t.cls = sluice_classify(sch, skb);
 		t.prio = q->class_prio[t.cls];
 		t.retag = false;
@@ -368,6 +376,8 @@ static struct sk_buff *sluice_dequeue(struct Qdisc *sch)
 			q->rr = cl - q->classes + 1;
 		}
 		cl->qstats.backlog -= qdisc_pkt_len(skb);
+		sluice_portfc_account(sch, cl - q->classes,
+				      -(long)qdisc_pkt_len(skb));
 		bstats_update(&cl->bstats, skb);
 		if (unlikely(q->wd_forward & BIT(cl - q->classes)))
 			cl->wd_forwarded++;
@@ -415,6 +425,7 @@ static void sluice_reset(struct Qdisc *sch)
 	q->active = 0;
 	q->link_idle = true;
 	qdisc_watchdog_cancel(&q->watchdog);
+	sluice_portfc_recount(sch);
 }
 
 /*
@@ -473,6 +484,8 @@ static void sluice_commit(struct Qdisc *sch, const struct sluice_config *cfg,
 	q->cfg = *cfg;
 	if (q->port)
 		sluice_port_config(q->port, cfg);
+	/* New thresholds decide on the backlog there is. */
+	sluice_portfc_recount(sch);
 	sch_tree_unlock(sch);
 }
 
@@ -538,7 +551,8 @@ static int sluice_change(struct Qdisc *sch, struct nlattr *opt,
 	err = sluice_config_parse(&cfg, opt, extack);
 	if (!err)
 		err = sluice_pfc_check(sch, &cfg, extack) ?:
-		      sluice_wd_check(sch, &cfg, extack);
+		      sluice_wd_check(sch, &cfg, extack) ?:
+		      sluice_portfc_check(sch, &q->cfg, &cfg, extack);
 	if (err)
 		return err;
 	/*
@@ -579,7 +593,8 @@ static int sluice_init(struct Qdisc *sch, struct nlattr *opt,
 		err = sluice_config_parse(&cfg, opt, extack);
 		if (!err)
 			err = sluice_pfc_check(sch, &cfg, extack) ?:
-			      sluice_wd_check(sch, &cfg, extack);
+			      sluice_wd_check(sch, &cfg, extack) ?:
+			      sluice_portfc_check(sch, NULL, &cfg, extack);
 		if (err)
 			return err;
 	}
@@ -592,11 +607,13 @@ static int sluice_init(struct Qdisc *sch, struct nlattr *opt,
 		sluice_class_init(&q->classes[i], cfg.limit);
 	q->cfg = cfg;
 	q->link_idle = true;
+	if (cfg.portfc)
+		sluice_portfc_setup(sch);
 	if (sch->parent != TC_H_ROOT)
 		return 0;
 
 	/* Last: received pauses may act on the qdisc from then on. */
-	port = sluice_port_alloc(sch);
+	port = sluice_port_alloc(sch, &cfg);
 	if (!port)
 		return -ENOMEM;
 	sluice_port_config(port, &cfg);
@@ -619,6 +636,7 @@ static void sluice_destroy(struct Qdisc *sch)
 	/* The lock pause_rcv() takes: sch's own, a port is always a root. */
 	spin_lock_bh(qdisc_lock(sch));
 	q->dead = true;
+	sluice_portfc_detach(sch);
 	spin_unlock_bh(qdisc_lock(sch));
 	qdisc_watchdog_cancel(&q->watchdog);
 	sluice_wd_stop(sch);
@@ -664,6 +682,16 @@ static int sluice_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	xstats.qdisc.pause_untrusted = q->pause_untrusted;
 	xstats.qdisc.headroom_drops = q->headroom_drops;
 	xstats.qdisc.pause_ignored = q->pause_ignored;
+	xstats.qdisc.portfc_rx = q->portfc_rx;
+	xstats.qdisc.portfc_malformed = q->portfc_malformed;
+	xstats.qdisc.portfc_ignored = q->portfc_ignored;
+	xstats.qdisc.portfc_relayed = q->portfc_relayed;
+	xstats.qdisc.portfc_unknown = q->portfc_unknown;
+	xstats.qdisc.portfc_hq = q->portfc_hq;
+	xstats.qdisc.portfc_xoff_a = q->portfc_xoff_tx[SLUICE_PORTFC_QA];
+	xstats.qdisc.portfc_xon_a = q->portfc_xon_tx[SLUICE_PORTFC_QA];
+	xstats.qdisc.portfc_xoff_b = q->portfc_xoff_tx[SLUICE_PORTFC_QB];
+	xstats.qdisc.portfc_xon_b = q->portfc_xon_tx[SLUICE_PORTFC_QB];
 	spin_unlock_bh(sluice_stats_lock(sch));
 	if (q->port) {
 		xstats.qdisc.pfc_tx = READ_ONCE(q->port->signal.tx);

@@ -18,8 +18,11 @@
  *     says it can (sluice_signal_wake()), then it sends the state then in
  *     force.  A parked sender costs nothing; one that retried would spin.
  *
- * The encoding is the producer's (ops->build): keys are PFC priorities
- * today, and PortFC's (queue, port) pairs can be keys of another sender.
+ * The encoding is the producer's (ops->build): keys are PFC priorities,
+ * or PortFC's (queue type, port index) pairs (portfc.c).  A key asserted
+ * with a deadline (sluice_signal_assert_until(): a pause a PortFC server
+ * relays lasts as long as the one it received) is released by the timer
+ * when the deadline passes, unless asserted again first.
  *
  * Locking: s->lock nests inside any qdisc lock (producers run in enqueue
  * and dequeue) and is taken with BHs off outside them.  The frame leaves
@@ -54,6 +57,33 @@ static void sluice_signal_kick(struct sluice_signal *s)
 		hrtimer_start(&s->timer, 0, HRTIMER_MODE_REL_SOFT);
 }
 
+/*
+ * With s->lock held: releases the keys whose deadline has passed, and
+ * returns how soon the next one passes (0: no deadline in force).
+ */
+static u64 sluice_signal_expire(struct sluice_signal *s, u64 now)
+{
+	unsigned long on = s->on;
+	unsigned int key;
+	u64 soonest = 0;
+
+	lockdep_assert_held(&s->lock);
+	for_each_set_bit(key, &on, SLUICE_SIGNAL_MAX_KEYS) {
+		u64 until = s->until[key];
+
+		if (!until)
+			continue;
+		if (until <= now) {
+			WRITE_ONCE(s->on, s->on & ~BIT(key));
+			s->off |= BIT(key);
+			s->until[key] = 0;
+		} else if (!soonest || until - now < soonest) {
+			soonest = until - now;
+		}
+	}
+	return soonest;
+}
+
 static enum hrtimer_restart sluice_signal_timer(struct hrtimer *timer)
 {
 	struct sluice_signal *s = container_of(timer, struct sluice_signal,
@@ -61,9 +91,10 @@ static enum hrtimer_restart sluice_signal_timer(struct hrtimer *timer)
 	unsigned long on, off;
 	struct net_device *dev;
 	struct sk_buff *skb;
-	u64 next = 0;
+	u64 next = 0, deadline;
 
 	spin_lock(&s->lock);
+	deadline = sluice_signal_expire(s, ktime_get_ns());
 	dev = s->dev;
 	on = s->on;
 	off = s->off;
@@ -90,6 +121,9 @@ static enum hrtimer_restart sluice_signal_timer(struct hrtimer *timer)
 		s->backoff_ns = 0;
 		if (on)
 			next = s->ops->refresh_ns(s);
+		/* A deadline before the refresh: release the key then. */
+		if (deadline && (!next || deadline < next))
+			next = deadline;
 	} else {
 		WRITE_ONCE(s->tx_failed, s->tx_failed + 1);
 		spin_lock(&s->lock);
@@ -138,6 +172,7 @@ void sluice_signal_init(struct sluice_signal *s,
 void sluice_signal_assert(struct sluice_signal *s, unsigned int key)
 {
 	lockdep_assert_held(&s->lock);
+	s->until[key] = 0;
 	if (s->on & BIT(key))
 		return;
 	WRITE_ONCE(s->on, s->on | BIT(key));
@@ -146,13 +181,37 @@ void sluice_signal_assert(struct sluice_signal *s, unsigned int key)
 	sluice_signal_kick(s);
 }
 
+/*
+ * With s->lock held: @key is in force until @until (ktime_get_ns()), or
+ * until released or asserted again.  A key newly in force is said at
+ * once; one that was is said again at its refresh, with the new deadline.
+ */
+void sluice_signal_assert_until(struct sluice_signal *s, unsigned int key,
+				u64 until)
+{
+	lockdep_assert_held(&s->lock);
+	if (s->on & BIT(key)) {
+		/* A key with no deadline keeps none. */
+		if (s->until[key])
+			s->until[key] = until;
+		return;
+	}
+	sluice_signal_assert(s, key);
+	s->until[key] = until;
+	/* The timer must be there when it passes: kick set it to now. */
+}
+
 /* With s->lock held: the keys of @keys in force are released. */
 void sluice_signal_release(struct sluice_signal *s, unsigned long keys)
 {
+	unsigned int key;
+
 	lockdep_assert_held(&s->lock);
 	keys &= s->on;
 	if (!keys)
 		return;
+	for_each_set_bit(key, &keys, SLUICE_SIGNAL_MAX_KEYS)
+		s->until[key] = 0;
 	WRITE_ONCE(s->on, s->on & ~keys);
 	s->off |= keys;
 	sluice_signal_kick(s);
@@ -238,4 +297,20 @@ void sluice_signal_detach(struct sluice_signal *s)
 	/* A busy queue hands the frame back instead of freeing it. */
 	if (!dev_xmit_complete(rc))
 		kfree_skb(skb);
+}
+
+/*
+ * Refresh at half the pause time of the sender's port, so that a pause
+ * never runs out upstream while it is in force.
+ */
+u64 sluice_signal_port_refresh_ns(const struct sluice_signal *s)
+{
+	const struct sluice_port *port = container_of(s, struct sluice_port,
+						      signal);
+	u64 rate = READ_ONCE(port->rate);
+
+	if (!rate)
+		return 0;
+	return max_t(u64, sluice_quanta_ns(READ_ONCE(port->pause_time), rate) / 2,
+		     SLUICE_MIN_REFRESH_NS);
 }

@@ -76,6 +76,16 @@ struct sluice_config {
 	u32	wd_detect_ms;
 	u32	wd_restore_ms;
 	u32	wd_poll_ms;
+	/* PortFC (portfc.c): role, BCube's n and k, and this port's index */
+	u8	portfc;		/* enum tc_sluice_portfc_role */
+	u8	portfc_n;
+	u8	portfc_k;
+	u8	portfc_index;
+	u8	portfc_hq;	/* TC_SLUICE_PORTFC_HQ_* */
+	u8	portfc_hq_dscp;	/* TC_SLUICE_PORTFC_DSCP_NONE: none */
+	u32	portfc_label_base;
+	u32	portfc_xoff[2];	/* by enum sluice_portfc_qtype */
+	u32	portfc_xon[2];
 };
 
 struct sluice_switch_pcpu;
@@ -100,10 +110,14 @@ bool sluice_ctrl_parse(const struct sk_buff *skb, const struct net_device *dev,
 		       struct sluice_ctrl *c);
 bool __sluice_ctrl_is_ctrl(const struct sk_buff *skb);
 
-/* Whether the stack hands the qdisc a MAC control frame to send. */
+/*
+ * Whether the stack hands the qdisc a MAC control frame or a PortFC signal
+ * to send: both leave ahead of data.
+ */
 static inline bool sluice_ctrl_is_ctrl(const struct sk_buff *skb)
 {
-	if (likely(skb->protocol != htons(ETH_P_PAUSE)))
+	if (likely(skb->protocol != htons(ETH_P_PAUSE) &&
+		   skb->protocol != htons(SLUICE_PORTFC_ETHERTYPE)))
 		return false;
 	return __sluice_ctrl_is_ctrl(skb);
 }
@@ -113,7 +127,7 @@ struct sluice_signal;
 
 struct sluice_signal_ops {
 	/* The frame that asserts the keys in @on and releases those in @off. */
-	struct sk_buff *(*build)(const struct sluice_signal *s,
+	struct sk_buff *(*build)(struct sluice_signal *s,
 				 struct net_device *dev,
 				 unsigned long on, unsigned long off);
 	/* How soon keys in force must be said again, ns; 0: never. */
@@ -128,6 +142,8 @@ struct sluice_signal {
 	unsigned long		on;	/* keys in force; read locklessly too */
 	unsigned long		off;	/* keys released, XON to send */
 	unsigned long		known;	/* keys ever asserted */
+	/* Until when a key asserted with a deadline stays in force; 0: none */
+	u64			until[SLUICE_SIGNAL_MAX_KEYS];
 	bool			parked;	/* the device cannot send: wait */
 	struct hrtimer		timer;
 	/* Written by the timer callback only, read with READ_ONCE(): */
@@ -142,12 +158,15 @@ void sluice_signal_init(struct sluice_signal *s,
 			const struct sluice_signal_ops *ops,
 			struct net_device *dev);
 void sluice_signal_assert(struct sluice_signal *s, unsigned int key);
+void sluice_signal_assert_until(struct sluice_signal *s, unsigned int key,
+				u64 until);
 void sluice_signal_release(struct sluice_signal *s, unsigned long keys);
 void sluice_signal_update(struct sluice_signal *s, unsigned int key,
 			  long level, u32 xoff, u32 xon);
 void sluice_signal_wake(struct sluice_signal *s);
 void sluice_signal_lost(struct sluice_signal *s);
 void sluice_signal_detach(struct sluice_signal *s);
+u64 sluice_signal_port_refresh_ns(const struct sluice_signal *s);
 
 /*
  * The switch's side of a port: its ingress accounts and the pause signals
@@ -175,7 +194,10 @@ struct sluice_port {
 	u32			xoff, xon, headroom;
 	u16			pause_time;
 	u8			pfc;
+	u8			portfc;		/* role, fixed at creation */
 	bool			headroom_warned;	/* under the qdisc lock */
+	/* PortFC: the sequence number of the next signal (its timer's) */
+	u32			portfc_seq;
 
 	atomic_long_t		ingress[SLUICE_NR_PRIOS];	/* bytes */
 	atomic_long_t		ingress_peak[SLUICE_NR_PRIOS];
@@ -234,6 +256,7 @@ struct sluice_class {
 	u64				wd_restored;
 	u64				wd_drops;
 	u64				wd_forwarded;
+	u64				portfc_relayed;
 };
 
 /* A storm detected or ended, notified once the qdisc lock is released. */
@@ -295,6 +318,17 @@ struct sluice_sched {
 	u64			pause_malformed;
 	u64			pause_untrusted;
 	u64			pause_ignored;
+	/* PortFC (portfc.c) */
+	u32			portfc_backlog[2];	/* bytes, by qtype */
+	unsigned long		portfc_xoff;	/* BIT(qtype): asserted */
+	u64			portfc_rx;
+	u64			portfc_malformed;
+	u64			portfc_ignored;
+	u64			portfc_relayed;
+	u64			portfc_unknown;
+	u64			portfc_hq;
+	u64			portfc_xoff_tx[2];	/* detections, by qtype */
+	u64			portfc_xon_tx[2];
 	/* The watchdog: BIT(class) in storm, and of those, by action. */
 	unsigned long		wd_storm;
 	unsigned long		wd_drop;
@@ -348,8 +382,16 @@ struct sluice_class_opts {
 int sluice_class_opts_parse(struct nlattr *opt, struct sluice_class_opts *o,
 			    struct netlink_ext_ack *extack);
 
+static __always_inline bool sluice_is_mpls(__be16 type)
+{
+	return type == htons(ETH_P_MPLS_UC) || type == htons(ETH_P_MPLS_MC);
+}
+
 /* classify.c */
 int sluice_tag_read(const struct sk_buff *skb, unsigned int tag);
+int sluice_mpls_stack(const struct sk_buff *skb, __be32 *top, unsigned int n,
+		      unsigned int *off);
+__be16 sluice_payload_type(const struct sk_buff *skb, unsigned int *off);
 bool sluice_ecn_mark(struct sk_buff *skb);
 
 /* switch.c: the switch of a namespace, its table and its notifier. */
@@ -374,7 +416,8 @@ int sluice_switch_notifier_init(void);
 void sluice_switch_notifier_exit(void);
 
 /* port.c: the port registry. */
-struct sluice_port *sluice_port_alloc(struct Qdisc *sch);
+struct sluice_port *sluice_port_alloc(struct Qdisc *sch,
+				      const struct sluice_config *cfg);
 int sluice_port_publish(struct sluice_port *port, struct net_device *dev);
 void sluice_port_detach(struct sluice_port *port, struct net_device *dev);
 void sluice_port_wake(struct net *net, int ifindex);
@@ -416,7 +459,39 @@ void sluice_wd_stop(struct Qdisc *sch);
 void sluice_wd_commit(struct Qdisc *sch, const struct sluice_config *cfg);
 void sluice_wd_notify(struct Qdisc *sch);
 
+/*
+ * portfc.c: PortFC (uapi: "PortFC").  Classes, detection at a switch
+ * port's egress, the signal frame and its reception and relaying.
+ */
+extern const struct sluice_signal_ops sluice_portfc_signal_ops;
+int sluice_portfc_init(void);
+void sluice_portfc_exit(void);
+unsigned int sluice_portfc_classes(const struct sluice_config *cfg);
+int sluice_portfc_check(struct Qdisc *sch, const struct sluice_config *old,
+			const struct sluice_config *cfg,
+			struct netlink_ext_ack *extack);
+void sluice_portfc_setup(struct Qdisc *sch);
+unsigned int sluice_portfc_classify(struct Qdisc *sch, struct sk_buff *skb);
+void __sluice_portfc_account(struct Qdisc *sch, unsigned int c, long delta);
+void sluice_portfc_recount(struct Qdisc *sch);
+void sluice_portfc_detach(struct Qdisc *sch);
+void sluice_portfc_class_tx(const struct sluice_sched *q, unsigned int c,
+			    u64 *xoff, u64 *xon);
+bool sluice_portfc_is_signal(const struct sk_buff *skb);
+
+/* A switch port's egress detection sees every change of a class backlog. */
+static inline void sluice_portfc_account(struct Qdisc *sch, unsigned int c,
+					 long delta)
+{
+	const struct sluice_sched *q = qdisc_priv(sch);
+
+	if (q->cfg.portfc == TC_SLUICE_PORTFC_SWITCH)
+		__sluice_portfc_account(sch, c, delta);
+}
+
 /* pause.c */
+void sluice_pause_class(struct sluice_sched *q, unsigned int c, u64 now,
+			u16 quanta);
 int sluice_pause_init(void);
 void sluice_pause_exit(void);
 void sluice_pause_expire(struct Qdisc *sch, u64 now);
