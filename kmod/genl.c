@@ -619,6 +619,8 @@ void sluice_prio_stats_fill(struct sluice_prio_stats *ps,
 	if (q->cfg.portfc) {
 		if (i < q->cfg.nclasses)
 			sluice_portfc_class_tx(q, i, &ps->xoff_tx, &ps->xon_tx);
+		if (q->cfg.wd_prios && i + 1 < q->cfg.nclasses)
+			ps->flags |= SLUICE_PRIO_F_WATCHED;
 	} else if (i < SLUICE_NR_PRIOS) {
 		if (q->cfg.pfc & BIT(i))
 			ps->flags |= SLUICE_PRIO_F_LOSSLESS;

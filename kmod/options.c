@@ -429,10 +429,11 @@ static int sluice_portfc_parse(struct sluice_config *cfg, struct nlattr **tb,
 static int sluice_classes_check(const struct sluice_config *cfg, struct nlattr **tb,
 				struct netlink_ext_ack *extack)
 {
+	unsigned int prios = min_t(unsigned int, cfg->nclasses, SLUICE_NR_PRIOS);
 	unsigned int tag, v;
 
-	if (cfg->wd_prios & ~(BIT(min_t(unsigned int, cfg->nclasses,
-					SLUICE_NR_PRIOS)) - 1)) {
+	/* A PortFC port's watchdog watches all its data classes. */
+	if (!cfg->portfc && cfg->wd_prios & ~(BIT(prios) - 1)) {
 		SLUICE_ERR(extack, tb[TCA_SLUICE_WD_PRIOS] ?: tb[TCA_SLUICE_CLASSES],
 			   "watchdog names a priority beyond the number of classes");
 		return -EINVAL;

@@ -529,8 +529,11 @@ static int sluice_wd_check(struct Qdisc *sch, const struct sluice_config *cfg,
 		SLUICE_ERR(extack, NULL, "watchdog needs the link rate");
 		return -EINVAL;
 	}
-	/* Only PFC-enabled priorities are ever paused (pause.c), as SONiC's. */
-	if (cfg->wd_prios & ~cfg->pfc) {
+	/*
+	 * Only PFC-enabled priorities are ever paused (pause.c), as SONiC's;
+	 * on a PortFC port the watchdog watches every data class.
+	 */
+	if (!cfg->portfc && cfg->wd_prios & ~cfg->pfc) {
 		SLUICE_ERR(extack, NULL,
 			   "watchdog watches lossless priorities only: add them to pfc");
 		return -EINVAL;

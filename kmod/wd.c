@@ -37,6 +37,23 @@ static void sluice_wd_record(struct sluice_sched *q, u8 event, unsigned int c,
  * and released from their ingress accounts here, and freed by the caller
  * once the lock is released (they join *to_free).
  */
+/*
+ * The classes @cfg watches: watched priorities' classes, or on a PortFC
+ * port, which has no priorities, every data class (HQ is never paused).
+ */
+static unsigned long sluice_wd_watched(const struct sluice_sched *q,
+				       const struct sluice_config *cfg)
+{
+	unsigned long prios = cfg->wd_prios, classes = 0;
+	unsigned int p;
+
+	if (cfg->portfc)
+		return prios ? BIT(cfg->nclasses - 1) - 1 : 0;
+	for_each_set_bit(p, &prios, SLUICE_NR_PRIOS)
+		classes |= BIT(q->prio_class[p]);
+	return classes;
+}
+
 static void sluice_wd_flush(struct Qdisc *sch, unsigned int c,
 			    struct sk_buff **to_free)
 {
@@ -65,6 +82,7 @@ static void sluice_wd_flush(struct Qdisc *sch, unsigned int c,
 	sch->qstats.backlog -= bytes;
 	__qdisc_qstats_drop(sch, n);
 	qdisc_tree_reduce_backlog(sch, n, bytes);
+	sluice_portfc_account(sch, c, -(long)bytes);
 }
 
 static void sluice_wd_storm(struct Qdisc *sch, unsigned int c, u64 now,
@@ -78,7 +96,7 @@ static void sluice_wd_storm(struct Qdisc *sch, unsigned int c, u64 now,
 	case TC_SLUICE_WD_DROP:
 		q->wd_drop |= BIT(c);
 		sluice_wd_flush(sch, c, to_free);
-		if (q->port)
+		if (q->port && q->class_prio[c] < SLUICE_NR_PRIOS)
 			sluice_port_wd_nopause(q->port, q->class_prio[c], true);
 		break;
 	case TC_SLUICE_WD_FORWARD:
@@ -100,7 +118,7 @@ static void sluice_wd_restore(struct Qdisc *sch, unsigned int c, u8 action, u64 
 	q->wd_drop &= ~BIT(c);
 	q->wd_forward &= ~BIT(c);
 	q->classes[c].wd_restored++;
-	if (q->port)
+	if (q->port && q->class_prio[c] < SLUICE_NR_PRIOS)
 		sluice_port_wd_nopause(q->port, q->class_prio[c], false);
 	sluice_wd_record(q, SLUICE_EVENT_RESTORED, c, action, now);
 }
@@ -111,17 +129,16 @@ static void sluice_wd_evaluate(struct Qdisc *sch, u64 now, struct sk_buff **to_f
 	struct sluice_sched *q = qdisc_priv(sch);
 	u64 detect = (u64)q->cfg.wd_detect_ms * NSEC_PER_MSEC;
 	u64 restore = (u64)q->cfg.wd_restore_ms * NSEC_PER_MSEC;
-	unsigned long watched = q->cfg.wd_prios;
+	unsigned long watched = sluice_wd_watched(q, &q->cfg);
 	struct sluice_class *cl;
-	unsigned int p, c;
+	unsigned int c;
 	u64 onset;
 
 	lockdep_assert_held(qdisc_lock(sch));
 	if (q->paused)
 		sluice_pause_expire(sch, now);
-	/* Watched priority p's class, which its pauses pause. */
-	for_each_set_bit(p, &watched, SLUICE_NR_PRIOS) {
-		c = q->prio_class[p];
+	/* The watched classes, which pauses pause. */
+	for_each_set_bit(c, &watched, SLUICE_MAX_CLASSES) {
 		cl = &q->classes[c];
 		if (q->wd_storm & BIT(c)) {
 			/*
@@ -232,7 +249,7 @@ void sluice_wd_stop(struct Qdisc *sch)
 void sluice_wd_commit(struct Qdisc *sch, const struct sluice_config *cfg)
 {
 	struct sluice_sched *q = qdisc_priv(sch);
-	unsigned long end = q->wd_storm;
+	unsigned long end = q->wd_storm, watched = sluice_wd_watched(q, cfg);
 	u64 now = ktime_get_ns();
 	unsigned int c;
 
@@ -240,9 +257,7 @@ void sluice_wd_commit(struct Qdisc *sch, const struct sluice_config *cfg)
 	lockdep_assert_held(qdisc_root_sleeping_lock(sch));
 	for_each_set_bit(c, &end, SLUICE_MAX_CLASSES) {
 		/* Still watched, with the same action: the storm goes on. */
-		if (cfg->wd_action == q->cfg.wd_action &&
-		    q->class_prio[c] < SLUICE_NR_PRIOS &&
-		    cfg->wd_prios & BIT(q->class_prio[c]))
+		if (cfg->wd_action == q->cfg.wd_action && watched & BIT(c))
 			continue;
 		sluice_wd_restore(sch, c, q->cfg.wd_action, now);
 	}

@@ -272,6 +272,13 @@
  * paused, and a switch's type-A class i mixes frames for port i of
  * different next-2-hop switches.
  *
+ * The PFC watchdog covers a PortFC port: TCA_SLUICE_WD_PRIOS not 0 (tc's
+ * "watchdog all") watches every data class (HQ is never paused), with
+ * the same detection, restoration and actions; the drop action flushes
+ * the class and drops its arrivals, which a switch port's detection sees
+ * as backlog gone (no signal is suppressed: PortFC has no priority to
+ * stop pausing).
+ *
  * The signal on the wire (struct sluice_portfc_hdr): EtherType
  * SLUICE_PORTFC_ETHERTYPE (0x88B5, IEEE 802 local experimental) sent to
  * 01:80:c2:00:00:01, the MAC control address PFC uses: no 802.1D bridge
