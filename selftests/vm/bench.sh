@@ -28,7 +28,7 @@
 # classify by) and DSCP (what sluice classifies by), so that every qdisc
 # spreads them over several classes.  Every qdisc gets the same frames.
 #
-# Rounds: each round runs noqueue, prio, ets, sluice in turn, each on a
+# Rounds: each round runs noqueue, prio, ets, sluice, portfc in turn, each on a
 # freshly created qdisc; the first round warms up and is not counted.  The
 # table shows per qdisc the median over the rounds; ratios are medians of
 # the per-round ratios, so drifts slower than a round cancel out:
@@ -67,16 +67,26 @@ TARGET=1.2
 # 7 6 5 4, sluice (8 classes, DSCP d in class d >> 3) in classes 0 2 4 5.
 FLOW_PRIO=(0 2 4 6)
 FLOW_DSCP=(0 18 34 46)
+# PortFC reads the label stack instead: the portfc row's frames carry two
+# labels each (the next server's, then the next switch's port 100..103),
+# which a switch port puts in its type-A classes 0..3, reading the DSCP
+# under them only to find HQ frames.  Its rate is far above what the
+# sender reaches, so shaping never holds a frame back: its bookkeeping is
+# counted, not its waiting.
+FLOW_LABELS=(101,100 101,101 101,102 101,103)
 
 # The qdiscs, in round order; what follows "tc qdisc add dev d0 root
 # handle 1:" (noqueue: none, d0 sends without a qdisc).
-QDISCS=(noqueue prio ets sluice)
+QDISCS=(noqueue prio ets sluice portfc)
 declare -A QDISC_ARGS=(
 	[noqueue]=''
 	[prio]='prio'
 	[ets]='ets bands 8 strict 8 priomap 7 7 6 6 5 5 4 4 3 3 2 2 1 1 0 0'
 	[sluice]='sluice classes 8 tag dscp'
+	[portfc]='sluice rate 400gbit portfc switch portfc-n 4 portfc-index 0 portfc-xoff-a 1m portfc-xon-a 512k portfc-xoff-b 1m portfc-xon-b 512k'
 )
+# The kind tc shows, where it is not the row's name.
+declare -A QDISC_KIND=([portfc]=sluice)
 
 die() {
 	echo "bench: error: $*" >&2
@@ -116,22 +126,25 @@ qdisc_set() {
 				"${args[*]}: ${err%%$'\n'*}"
 	fi
 	kind=$(tc -j qdisc show dev "$DEV" root | jq -r '.[0].kind')
-	[[ $kind == "$name" ]] || die "$DEV has root qdisc '$kind', not $name"
+	[[ $kind == "${QDISC_KIND[$name]:-$name}" ]] ||
+		die "$DEV has root qdisc '$kind', not ${QDISC_KIND[$name]:-$name}"
 }
 
 tx_packets() {
 	ip -j -s link show dev "$DEV" | jq '.[0].stats64.tx.packets'
 }
 
-# send_flows FRAMES: the flows one after the other; prints the CPU time of
-# their sending loops in ns (see sendframes -t).
+# send_flows NAME FRAMES: the flows one after the other; prints the CPU
+# time of their sending loops in ns (see sendframes -t).
 send_flows() {
-	local frames=$1 i out cpu=0 re
+	local name=$1 frames=$2 i out cpu=0 re labels
 
 	re='^sent=[0-9]+ refused=0 cpu_ns=([0-9]+)$'
 	for i in "${!FLOW_PRIO[@]}"; do
+		labels=()
+		[[ $name == portfc ]] && labels=(-L "${FLOW_LABELS[i]}")
 		out=$("$SEND" -i "$DEV" -s "$SIZE" -c "$((frames / ${#FLOW_PRIO[@]}))" \
-			-p "${FLOW_PRIO[i]}" -4 "${FLOW_DSCP[i]}" -t 2>&1)
+			-p "${FLOW_PRIO[i]}" "${labels[@]}" -4 "${FLOW_DSCP[i]}" -t 2>&1)
 		if [[ ! $out =~ $re ]]; then
 			echo "$out"
 			return 1
@@ -148,7 +161,7 @@ run() {
 
 	qdisc_set "$name"
 	tx0=$(tx_packets)
-	res=$(send_flows "$frames") || die "$name: sending failed: $res"
+	res=$(send_flows "$name" "$frames") || die "$name: sending failed: $res"
 	tx1=$(tx_packets)
 	((tx1 - tx0 == frames)) ||
 		die "$name: $DEV sent $((tx1 - tx0)) frames, not $frames"
@@ -197,7 +210,7 @@ for name in "${QDISCS[@]}"; do
 done
 
 # Raw results, a line per run: round qdisc cpu_ns.
-spread=
+spread= portfc_spread=
 for ((r = 0; r <= ROUNDS; r++)); do
 	line="# round $r$( ((r)) || echo ' (warm-up)'):"
 	for name in "${QDISCS[@]}"; do
@@ -205,10 +218,13 @@ for ((r = 0; r <= ROUNDS; r++)); do
 		((r)) && echo "$r $name $res" >>"$TMP/results"
 		line+=" $name $(((res + FRAMES / 2) / FRAMES))"
 		[[ $name == sluice && $r == 0 ]] && spread=$(sluice_spread)
+		[[ $name == portfc && $r == 0 ]] && portfc_spread=$(sluice_spread)
 	done
 	echo "$line"
 done
 [[ -n $spread ]] && echo "# sluice classes that sent (class:frames, warm-up round):$spread"
+[[ -n $portfc_spread ]] &&
+	echo "# portfc classes that sent (class:frames, warm-up round):$portfc_spread"
 
 awk -v frames="$FRAMES" -v target="$TARGET" -v order="${QDISCS[*]}" '
 	function median(a, n,   i, j, t) {
@@ -254,4 +270,6 @@ awk -v frames="$FRAMES" -v target="$TARGET" -v order="${QDISCS[*]}" '
 		       target, mx["sluice"] <= target ? "met" : "NOT met"
 		a = my["sluice"] == "nan" ? "?" : sprintf("%.2f", my["sluice"])
 		printf " added by the qdisc: %sx prio'"'"'s\n", a
+		printf "portfc/prio per frame sent: %.3f (target <= %.1f: %s)\n",
+		       mx["portfc"], target, mx["portfc"] <= target ? "met" : "NOT met"
 	}' "$TMP/results"
