@@ -26,7 +26,8 @@
 # Traffic: a run is FRAMES frames in four flows of FRAMES/4, sent one flow
 # after the other, each with its own skb->priority (what prio and ets
 # classify by) and DSCP (what sluice classifies by), so that every qdisc
-# spreads them over several classes.  Every qdisc gets the same frames.
+# spreads them over several classes.  Every qdisc gets the same frames,
+# but for the two labels the portfc row's carry (FLOW_LABELS below).
 #
 # Rounds: each round runs noqueue, prio, ets, sluice, portfc in turn, each on a
 # freshly created qdisc; the first round warms up and is not counted.  The
