@@ -573,13 +573,13 @@ static void test_parse_pfc(void)
 	}
 	/* All 64 bits of the rate, and the other ends of the ranges. */
 	if (!parse_decode("rate 18446744073709551615 pfc none pause-rx on "
-			  "xoff 268435455 xon 0 headroom 0 pause-time 65535",
+			  "xoff 134217727 xon 0 headroom 0 pause-time 65535",
 			  &d)) {
 		KTAP_EXPECT_INT(d.attrs, PFC_ATTRS);
 		KTAP_EXPECT(d.rate == 18446744073709551615ull);
 		KTAP_EXPECT_INT(d.pfc, 0);
 		KTAP_EXPECT_INT(d.pause_rx, 1);
-		KTAP_EXPECT_INT(d.xoff, 268435455);
+		KTAP_EXPECT_INT(d.xoff, 134217727);
 		KTAP_EXPECT_INT(d.xon, 0);
 		KTAP_EXPECT_INT(d.headroom, 0);
 		KTAP_EXPECT_INT(d.pause_time, 65535);
@@ -710,22 +710,22 @@ static void test_parse_everything(void)
 	struct decoded d;
 	unsigned int i, v;
 
-	if (!parse_decode("classes 16 tag mpls-tc default 15 limit 268435455 "
-			  "rate 400gbit pfc 0-7 pause-rx on xoff 255m xon 254m "
+	if (!parse_decode("classes 32 tag mpls-tc default 31 limit 134217727 "
+			  "rate 400gbit pfc 0-7 pause-rx on xoff 127m xon 126m "
 			  "headroom 1m pause-time 65535 "
-			  "pcp-map 0-7:15 dscp-map 0-63:14 mpls-tc-map 0-7:13 "
-			  "prio-map 0-15:12", &d)) {
+			  "pcp-map 0-7:31 dscp-map 0-63:30 mpls-tc-map 0-7:29 "
+			  "prio-map 0-15:28", &d)) {
 		KTAP_EXPECT_INT(d.attrs, 0x1fe | PFC_ATTRS);
 		KTAP_EXPECT(d.rate == 400000000000ull);
 		KTAP_EXPECT_INT(d.pfc, 0xff);
-		KTAP_EXPECT_INT(d.classes, 16);
+		KTAP_EXPECT_INT(d.classes, 32);
 		KTAP_EXPECT_INT(d.tag, TC_SLUICE_TAG_MPLS_TC);
-		KTAP_EXPECT_INT(d.defclass, 15);
-		KTAP_EXPECT_INT(d.limit, 268435455);
+		KTAP_EXPECT_INT(d.defclass, 31);
+		KTAP_EXPECT_INT(d.limit, 134217727);
 		for (i = 0; i < MAPS; i++) {
 			KTAP_EXPECT_INT(d.entries[i], map_values[i]);
 			for (v = 0; v < map_values[i]; v++)
-				if (!KTAP_EXPECT_INT(d.map[i][v], 15 - i))
+				if (!KTAP_EXPECT_INT(d.map[i][v], 31 - i))
 					ktap_diag("map %u value %u", i, v);
 		}
 	}
@@ -739,7 +739,7 @@ static void test_parse_error(void)
 
 	KTAP_EXPECT_INT(run_parse(false, "classes 99", &req, &err), -1);
 	KTAP_EXPECT(!strncmp(err.text,
-			     "sluice: \"classes\" must be 1..16, not \"99\"\n"
+			     "sluice: \"classes\" must be 1..32, not \"99\"\n"
 			     "Usage: ... sluice [ classes N ]", 72));
 	KTAP_EXPECT_INT(req.n.nlmsg_len, NLMSG_LENGTH(sizeof(struct tcmsg)));
 
@@ -782,7 +782,7 @@ static void test_parse_error(void)
 #define CLASS_USAGE \
 	"Usage: ... sluice [ limit BYTES ] [ ecn { BYTES | off } ]\n" \
 	"                  [ quantum { BYTES | strict } ]\n" \
-	"       BYTES is 1..268435455, e.g. 1500, 64k, 1m; 256..268435455 for quantum\n" \
+	"       BYTES is 1..134217727, e.g. 1500, 64k, 1m; 256..134217727 for quantum\n" \
 	"       ecn marks CE on ECT frames while the class holds more than BYTES;\n" \
 	"       off (or 0) marks none\n" \
 	"       quantum shares the link by DWRR among the classes that have one,\n" \
@@ -807,8 +807,8 @@ static void test_parse_help(void)
 		"       MAP := ENTRY [ ENTRY ... ] | default    ENTRY := VALUE[-VALUE]:CLASS\n"
 		"       PRIOS := none | P[-P][,P[-P]...]    P is a PFC priority, 0-7\n"
 		"       AUTO := auto [ cable METRES ] [ mtu BYTES ]\n"
-		"       N is 1..16, CLASS is 0..N-1, BYTES is 1..268435455, e.g. 1500, 64k, 1m\n"
-		"       (0..268435455 for xoff, xon and headroom)\n"
+		"       N is 1..32, CLASS is 0..N-1, BYTES is 1..134217727, e.g. 1500, 64k, 1m\n"
+		"       (0..134217727 for xoff, xon and headroom)\n"
 		"       RATE is bits/s, e.g. 100mbit, 2.5gbit, 10gbit; 0 leaves the port unshaped\n"
 		"       QUANTA is 1..65535 pause quanta of 512 bit times\n"
 		"       VALUE is pcp 0-7, dscp 0-63, mpls-tc 0-7, prio 0-15\n"
@@ -856,8 +856,8 @@ static void test_parse_class(void)
 	}
 	if (!parse_decode_class("", &cd))
 		KTAP_EXPECT_INT(cd.attrs, 0);
-	if (!parse_decode_class("limit 268435455", &cd))
-		KTAP_EXPECT_INT(cd.limit, 268435455);
+	if (!parse_decode_class("limit 134217727", &cd))
+		KTAP_EXPECT_INT(cd.limit, 134217727);
 	ktap_result("parse class options");
 }
 
@@ -874,12 +874,12 @@ static void test_parse_class_ecn_quantum(void)
 		KTAP_EXPECT_INT(cd.attrs, CLASS_ATTR(TCA_SLUICE_CLASS_QUANTUM));
 		KTAP_EXPECT_INT(cd.quantum, 1514);
 	}
-	if (!parse_decode_class("quantum 3028 ecn 268435455 limit 1m", &cd)) {
+	if (!parse_decode_class("quantum 3028 ecn 134217727 limit 1m", &cd)) {
 		KTAP_EXPECT_INT(cd.attrs, CLASS_ATTR(TCA_SLUICE_CLASS_LIMIT) |
 				CLASS_ATTR(TCA_SLUICE_CLASS_ECN) |
 				CLASS_ATTR(TCA_SLUICE_CLASS_QUANTUM));
 		KTAP_EXPECT_INT(cd.limit, 1048576);
-		KTAP_EXPECT_INT(cd.ecn, 268435455);
+		KTAP_EXPECT_INT(cd.ecn, 134217727);
 		KTAP_EXPECT_INT(cd.quantum, 3028);
 	}
 	/* "off" and "strict" are sent, as 0: they turn the feature off. */
@@ -908,17 +908,17 @@ static void test_parse_class_error(void)
 		const char	*msg;
 	} cases[] = {
 		{ "limit 0",
-		  "\"limit\" must be 1..268435455 bytes, not \"0\"" },
-		{ "limit 256m",
-		  "\"limit\" must be 1..268435455 bytes, not \"256m\"" },
-		{ "ecn 256m",
-		  "\"ecn\" must be off (0) or 1..268435455 bytes, not \"256m\"" },
+		  "\"limit\" must be 1..134217727 bytes, not \"0\"" },
+		{ "limit 128m",
+		  "\"limit\" must be 1..134217727 bytes, not \"128m\"" },
+		{ "ecn 128m",
+		  "\"ecn\" must be off (0) or 1..134217727 bytes, not \"128m\"" },
 		{ "ecn on",
-		  "\"ecn\" must be off (0) or 1..268435455 bytes, not \"on\"" },
+		  "\"ecn\" must be off (0) or 1..134217727 bytes, not \"on\"" },
 		{ "quantum 100",
-		  "\"quantum\" must be strict (0) or 256..268435455 bytes, not \"100\"" },
+		  "\"quantum\" must be strict (0) or 256..134217727 bytes, not \"100\"" },
 		{ "limit 50k quantum off",
-		  "\"quantum\" must be strict (0) or 256..268435455 bytes, not \"off\"" },
+		  "\"quantum\" must be strict (0) or 256..134217727 bytes, not \"off\"" },
 		{ "ecn off ecn 30k", "duplicate option \"ecn\"" },
 		{ "quantum", "missing value after \"quantum\"" },
 		{ "classes 4", "unknown option \"classes\"" },
@@ -1684,9 +1684,9 @@ static void test_print_class(void)
 			"\"limit\":1500,\"ecn\":0,\"quantum\":0");
 	KTAP_EXPECT_STR(fake_tc_misuse(), NULL);
 
-	class_dump(&m, 268435455, 268435455, 3028);
+	class_dump(&m, 134217727, 134217727, 3028);
 	KTAP_EXPECT_STR(print_with(sluice_qdisc_util.print_copt, false, &m.opts),
-			"limit 268435455b ecn 268435455b quantum 3028b ");
+			"limit 134217727b ecn 134217727b quantum 3028b ");
 	ktap_result("print class");
 }
 
@@ -1723,7 +1723,7 @@ static void test_print_class_reparse(void)
 		{ 51200, 30720, 1514 },
 		{ 1500, 0, 0 },
 		{ 1, 1, 256 },
-		{ 268435455, 268435455, 268435455 },
+		{ 134217727, 134217727, 134217727 },
 		{ 1048576, 1000, 3028 },
 		{ 65535, 0, 1048576 },
 	};
@@ -1769,7 +1769,8 @@ static struct rtattr *xstats_attr(struct dump *m,
 #define XSTATS_PFC_LEN		88	/* ... the union before ECN, the class's 80 */
 #define XSTATS_ECN_LEN		96	/* ... the union before the watchdog */
 #define XSTATS_WD_LEN		136	/* ... the union before the hardening */
-#define XSTATS_LEN		144	/* ... the union, the class's 136 */
+#define XSTATS_HARD_LEN		144	/* ... the union before PortFC, the class's 136 */
+#define XSTATS_LEN		168	/* ... the union, the qdisc's 160 */
 
 static void test_print_xstats_v1(void)
 {
@@ -2020,29 +2021,29 @@ static void test_print_xstats_v1_fields(void)
 
 	c.cls.wd_ingress_drops = 1099511627777ull;
 	KTAP_EXPECT(strstr(print_with(print, false,
-				      xstats_attr(&m, &c, XSTATS_LEN)),
+				      xstats_attr(&m, &c, XSTATS_HARD_LEN)),
 			   " storm 0 wd_ingress_drops 1099511627777"));
 	KTAP_EXPECT(strstr(print_with(print, true,
-				      xstats_attr(&m, &c, XSTATS_LEN)),
+				      xstats_attr(&m, &c, XSTATS_HARD_LEN)),
 			   "\"storm\":false,\"wd_ingress_drops\":1099511627777"));
 	KTAP_EXPECT(!strstr(print_with(print, false,
-				       xstats_attr(&m, &c, XSTATS_LEN - 1)),
+				       xstats_attr(&m, &c, XSTATS_HARD_LEN - 1)),
 			    "wd_ingress_drops"));
 
 	q.qdisc.pause_ignored = 7;
 	q.qdisc.pfc_tx_failed = 1099511627777ull;
 	/* Version 0 of the full length: an older kernel's garbage tail. */
 	KTAP_EXPECT_STR(print_with(print, false,
-				   xstats_attr(&m, &q, XSTATS_LEN)),
+				   xstats_attr(&m, &q, XSTATS_HARD_LEN)),
 			pfc_qdisc_text);
 	q.version = 1;
 	snprintf(text, sizeof(text),
 		 "%s pause_ignored 7 pfc_tx_failed 1099511627777",
 		 pfc_qdisc_text);
 	KTAP_EXPECT_STR(print_with(print, false,
-				   xstats_attr(&m, &q, XSTATS_LEN)), text);
+				   xstats_attr(&m, &q, XSTATS_HARD_LEN)), text);
 	KTAP_EXPECT(strstr(print_with(print, true,
-				      xstats_attr(&m, &q, XSTATS_LEN)),
+				      xstats_attr(&m, &q, XSTATS_HARD_LEN)),
 			   "\"headroom_drops\":1099511627777,\"pause_ignored\":7,"
 			   "\"pfc_tx_failed\":1099511627777"));
 	KTAP_EXPECT_STR(fake_tc_misuse(), NULL);
