@@ -25,6 +25,7 @@
 #include <sluice/headroom.h>
 #include <sluice/map.h>
 #include <sluice/pfc.h>
+#include <sluice/portfc.h>
 #include <sluice/qopt.h>
 #include <sluice/rate.h>
 #include <sluice/size.h>
@@ -41,6 +42,8 @@
  */
 #define QDISC_MSG_MAX	16384
 #define CLASS_MSG_MAX	4096
+/* Room for the qdisc's options, with every map entry: four times that. */
+#define QOPT_MAX	4096
 
 static void usage(void)
 {
@@ -53,7 +56,12 @@ static void usage(void)
 		"                  [ prio-map MAP ] [ watchdog PRIOS ]\n"
 		"                  [ watchdog-action { drop | forward | alert } ]\n"
 		"                  [ detection-time TIME ] [ restoration-time TIME ]\n"
-		"                  [ watchdog-poll TIME ]\n"
+		"                  [ watchdog-poll TIME ] [ portfc { switch | server } ]\n"
+		"                  [ portfc-n N ] [ portfc-k K ] [ portfc-index I ]\n"
+		"                  [ portfc-label-base LABEL ] [ portfc-rtt RTT ]\n"
+		"                  [ portfc-xoff-a BYTES ] [ portfc-xon-a BYTES ]\n"
+		"                  [ portfc-xoff-b BYTES ] [ portfc-xon-b BYTES ]\n"
+		"                  [ portfc-hq { none | KIND[,KIND] } ] [ portfc-hq-dscp { DSCP | none } ]\n"
 		"       MAP := ENTRY [ ENTRY ... ] | default    ENTRY := VALUE[-VALUE]:CLASS\n"
 		"       PRIOS := none | P[-P][,P[-P]...]    P is a PFC priority, 0-7\n"
 		"       AUTO := auto [ cable METRES ] [ mtu BYTES ]\n"
@@ -69,12 +77,19 @@ static void usage(void)
 		"       unless given, xoff - mtu; it needs rate and limit, and excludes headroom\n"
 		"       watchdog: the PFC watchdog on those priorities' classes; TIME is\n"
 		"       %u..%u ms, as 200, 200ms or 0.2s (defaults: detection-time %u,\n"
-		"       restoration-time %u, watchdog-poll %u, at most detection-time)\n",
+		"       restoration-time %u, watchdog-poll %u, at most detection-time)\n"
+		"       portfc: a port of a BCube(n, k) switch or server (PortFC); N is\n"
+		"       2..%u, K 0..%u (default %u), I 0..N-1, LABEL that of port index 0\n"
+		"       (default %u), KIND ack or arp (default ack,arp), DSCP 0..63 (default\n"
+		"       none); portfc-rtt sets xoff 6 and xon 4 bandwidth-delay products of\n"
+		"       rate over RTT (e.g. 200us, 1.5ms) for both queue types; needs rate\n",
 		TC_SLUICE_MAX_CLASSES, TC_SLUICE_MAX_LIMIT, TC_SLUICE_MAX_LIMIT,
 		SLUICE_CABLE_MAX_M, SLUICE_CABLE_DEFAULT_M,
 		TC_SLUICE_WD_MIN_MS, TC_SLUICE_WD_MAX_MS,
 		TC_SLUICE_WD_DETECT_DEFAULT, TC_SLUICE_WD_RESTORE_DEFAULT,
-		TC_SLUICE_WD_POLL_DEFAULT);
+		TC_SLUICE_WD_POLL_DEFAULT, TC_SLUICE_PORTFC_MAX_N,
+		TC_SLUICE_PORTFC_MAX_K, SLUICE_PORTFC_K_DEFAULT,
+		TC_SLUICE_PORTFC_LABEL_BASE_DEFAULT);
 }
 
 static void class_usage(void)
@@ -102,87 +117,19 @@ static struct rtattr *begin_nest(struct nlmsghdr *n, int maxlen, int type)
 	return n->nlmsg_len == len ? NULL : nest;
 }
 
-static int put_map(struct nlmsghdr *n, const struct sluice_tag_info *ti,
-		   const struct sluice_class_map *map)
-{
-	struct tc_sluice_map_entry e = {};
-	struct rtattr *nest;
-	unsigned int v;
-
-	nest = begin_nest(n, QDISC_MSG_MAX, ti->map_attr);
-	if (!nest)
-		return -1;
-	for (v = 0; v < ti->values; v++) {
-		if (!(map->given & (1ull << v)))
-			continue;
-		e.value = v;
-		e.tclass = map->tclass[v];
-		if (addattr_l(n, QDISC_MSG_MAX, TCA_SLUICE_MAP_ENTRY, &e, sizeof(e)))
-			return -1;
-	}
-	addattr_nest_end(n, nest);
-	return 0;
-}
-
+/*
+ * libsluice encodes the options, so that tc and sluicectl's fabric send
+ * the same bytes; they go in whole as the TCA_OPTIONS nest.
+ */
 static int put_qopt(struct nlmsghdr *n, const struct sluice_qopt *o)
 {
-	const struct sluice_tag_info *ti;
-	struct rtattr *nest;
-	unsigned int tag;
+	unsigned char buf[QOPT_MAX];
+	size_t used;
 
-	nest = begin_nest(n, QDISC_MSG_MAX, TCA_OPTIONS);
-	if (!nest)
+	if (sluice_qopt_encode(o, buf, sizeof(buf), &used))
 		return -1;
-	if ((o->present & SLUICE_QOPT_CLASSES &&
-	     addattr_l(n, QDISC_MSG_MAX, TCA_SLUICE_CLASSES, &o->classes, 1)) ||
-	    (o->present & SLUICE_QOPT_TAG &&
-	     addattr_l(n, QDISC_MSG_MAX, TCA_SLUICE_TAG, &o->tag, 1)) ||
-	    (o->present & SLUICE_QOPT_DEFAULT &&
-	     addattr_l(n, QDISC_MSG_MAX, TCA_SLUICE_DEFAULT, &o->defclass, 1)) ||
-	    (o->present & SLUICE_QOPT_LIMIT &&
-	     addattr_l(n, QDISC_MSG_MAX, TCA_SLUICE_LIMIT, &o->limit, 4)) ||
-	    (o->present & SLUICE_QOPT_RATE &&
-	     addattr_l(n, QDISC_MSG_MAX, TCA_SLUICE_RATE, &o->rate, 8)) ||
-	    (o->present & SLUICE_QOPT_PFC &&
-	     addattr_l(n, QDISC_MSG_MAX, TCA_SLUICE_PFC, &o->pfc, 1)) ||
-	    (o->present & SLUICE_QOPT_PAUSE_RX &&
-	     addattr_l(n, QDISC_MSG_MAX, TCA_SLUICE_PAUSE_RX, &o->pause_rx, 1)) ||
-	    (o->present & SLUICE_QOPT_XOFF &&
-	     addattr_l(n, QDISC_MSG_MAX, TCA_SLUICE_XOFF, &o->xoff, 4)) ||
-	    (o->present & SLUICE_QOPT_XON &&
-	     addattr_l(n, QDISC_MSG_MAX, TCA_SLUICE_XON, &o->xon, 4)) ||
-	    (o->present & SLUICE_QOPT_HEADROOM &&
-	     addattr_l(n, QDISC_MSG_MAX, TCA_SLUICE_HEADROOM, &o->headroom, 4)) ||
-	    (o->present & SLUICE_QOPT_PAUSE_TIME &&
-	     addattr_l(n, QDISC_MSG_MAX, TCA_SLUICE_PAUSE_TIME, &o->pause_time,
-		       2)) ||
-	    (o->present & SLUICE_QOPT_WD_PRIOS &&
-	     addattr_l(n, QDISC_MSG_MAX, TCA_SLUICE_WD_PRIOS, &o->wd_prios, 1)) ||
-	    (o->present & SLUICE_QOPT_WD_ACTION &&
-	     addattr_l(n, QDISC_MSG_MAX, TCA_SLUICE_WD_ACTION, &o->wd_action,
-		       1)) ||
-	    (o->present & SLUICE_QOPT_WD_DETECT &&
-	     addattr_l(n, QDISC_MSG_MAX, TCA_SLUICE_WD_DETECT, &o->wd_detect_ms,
-		       4)) ||
-	    (o->present & SLUICE_QOPT_WD_RESTORE &&
-	     addattr_l(n, QDISC_MSG_MAX, TCA_SLUICE_WD_RESTORE,
-		       &o->wd_restore_ms, 4)) ||
-	    (o->present & SLUICE_QOPT_WD_POLL &&
-	     addattr_l(n, QDISC_MSG_MAX, TCA_SLUICE_WD_POLL, &o->wd_poll_ms, 4)))
-		return -1;
-	for (tag = 0; tag <= TC_SLUICE_TAG_MAX; tag++) {
-		ti = sluice_tag_info(tag);
-		if (o->present & SLUICE_QOPT_MAP(tag) &&
-		    put_map(n, ti, &o->maps[tag]))
-			return -1;
-	}
-	/* The parser's bits are the attribute's: BIT(enum tc_sluice_tag). */
-	if (o->present & SLUICE_QOPT_DEFAULT_MAPS &&
-	    addattr_l(n, QDISC_MSG_MAX, TCA_SLUICE_DEFAULT_MAPS,
-		      &o->default_maps, 1))
-		return -1;
-	addattr_nest_end(n, nest);
-	return 0;
+	return addattr_l(n, QDISC_MSG_MAX, TCA_OPTIONS | NLA_F_NESTED, buf,
+			 used);
 }
 
 /*

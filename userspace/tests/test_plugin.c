@@ -61,7 +61,7 @@ static void request_init(struct request *req)
 
 /* What a request carried inside TCA_OPTIONS. */
 struct decoded {
-	unsigned int	attrs;		/* bit per TCA_SLUICE_* present */
+	__u64		attrs;		/* bit per TCA_SLUICE_* present */
 	__u8		classes, tag, defclass;
 	__u32		limit;
 	__u8		default_maps;
@@ -71,6 +71,10 @@ struct decoded {
 	__u16		pause_time;
 	__u8		wd_prios, wd_action;
 	__u32		wd_detect, wd_restore, wd_poll;
+	__u8		portfc, portfc_n, portfc_k, portfc_index;
+	__u8		portfc_hq, portfc_hq_dscp;
+	__u32		portfc_label_base;
+	__u32		portfc_thresh[4];	/* XOFF_A, XON_A, XOFF_B, XON_B */
 	int		map[MAPS][64];	/* class of each value, -1 if not sent */
 	unsigned int	entries[MAPS];
 	char		err[256];
@@ -150,12 +154,18 @@ static int scalar_size(unsigned int type)
 	case TCA_SLUICE_WD_DETECT:
 	case TCA_SLUICE_WD_RESTORE:
 	case TCA_SLUICE_WD_POLL:
+	case TCA_SLUICE_PORTFC_LABEL_BASE:
+	case TCA_SLUICE_PORTFC_XOFF_A:
+	case TCA_SLUICE_PORTFC_XON_A:
+	case TCA_SLUICE_PORTFC_XOFF_B:
+	case TCA_SLUICE_PORTFC_XON_B:
 		return 4;
 	case TCA_SLUICE_RATE:
 		return 8;
 	case TCA_SLUICE_PAUSE_TIME:
 		return 2;
-	default:	/* CLASSES, TAG, DEFAULT, DEFAULT_MAPS, PFC, PAUSE_RX, WD_* */
+	default:	/* CLASSES, TAG, DEFAULT, DEFAULT_MAPS, PFC, PAUSE_RX, WD_*,
+			 * PORTFC, PORTFC_{N,K,INDEX,HQ,HQ_DSCP} */
 		return 1;
 	}
 }
@@ -220,6 +230,34 @@ static int decode_scalar(struct decoded *d, const struct rtattr *rta)
 	case TCA_SLUICE_WD_POLL:
 		memcpy(&d->wd_poll, p, 4);
 		break;
+	case TCA_SLUICE_PORTFC:
+		memcpy(&d->portfc, p, 1);
+		break;
+	case TCA_SLUICE_PORTFC_N:
+		memcpy(&d->portfc_n, p, 1);
+		break;
+	case TCA_SLUICE_PORTFC_K:
+		memcpy(&d->portfc_k, p, 1);
+		break;
+	case TCA_SLUICE_PORTFC_INDEX:
+		memcpy(&d->portfc_index, p, 1);
+		break;
+	case TCA_SLUICE_PORTFC_LABEL_BASE:
+		memcpy(&d->portfc_label_base, p, 4);
+		break;
+	case TCA_SLUICE_PORTFC_XOFF_A:
+	case TCA_SLUICE_PORTFC_XON_A:
+	case TCA_SLUICE_PORTFC_XOFF_B:
+	case TCA_SLUICE_PORTFC_XON_B:
+		memcpy(&d->portfc_thresh[rta->rta_type -
+					 TCA_SLUICE_PORTFC_XOFF_A], p, 4);
+		break;
+	case TCA_SLUICE_PORTFC_HQ:
+		memcpy(&d->portfc_hq, p, 1);
+		break;
+	case TCA_SLUICE_PORTFC_HQ_DSCP:
+		memcpy(&d->portfc_hq_dscp, p, 1);
+		break;
 	}
 	return 0;
 }
@@ -234,7 +272,7 @@ static int check_default_maps(struct decoded *d)
 			   d->default_maps);
 	for (bit = 0; bit < ARRAY_SIZE(reset_attr); bit++)
 		if (d->default_maps & (1u << bit) &&
-		    d->attrs & (1u << reset_attr[bit]))
+		    d->attrs & (1ull << reset_attr[bit]))
 			return bad(d, "map %u both reset and given entries",
 				   reset_attr[bit]);
 	return 0;
@@ -251,9 +289,9 @@ static int decode_option(struct decoded *d, const struct rtattr *rta)
 		return bad(d, "unknown attribute %#x", rta->rta_type);
 	if (rta->rta_type & NLA_F_NET_BYTEORDER)
 		return bad(d, "attribute %u in network byte order", type);
-	if (d->attrs & (1u << type))
+	if (d->attrs & (1ull << type))
 		return bad(d, "attribute %u twice", type);
-	d->attrs |= 1u << type;
+	d->attrs |= 1ull << type;
 	if (type >= TCA_SLUICE_PCP_MAP && type <= TCA_SLUICE_PRIO_MAP) {
 		if (!nested)
 			return bad(d, "map %u without NLA_F_NESTED", type);
@@ -732,6 +770,53 @@ static void test_parse_everything(void)
 	ktap_result("parse every option");
 }
 
+#define PORTFC_ATTR(type)	(1ull << TCA_SLUICE_PORTFC##type)
+
+/* PortFC's options: each attribute with its size and value. */
+static void test_parse_portfc(void)
+{
+	struct decoded d;
+
+	if (!parse_decode("rate 100mbit portfc switch portfc-n 4 portfc-k 2 "
+			  "portfc-index 1 portfc-label-base 200 "
+			  "portfc-rtt 200us portfc-hq ack "
+			  "portfc-hq-dscp none", &d)) {
+		KTAP_EXPECT(d.attrs == (1u << TCA_SLUICE_RATE |
+			    PORTFC_ATTR() | PORTFC_ATTR(_N) | PORTFC_ATTR(_K) |
+			    PORTFC_ATTR(_INDEX) | PORTFC_ATTR(_LABEL_BASE) |
+			    PORTFC_ATTR(_XOFF_A) | PORTFC_ATTR(_XON_A) |
+			    PORTFC_ATTR(_XOFF_B) | PORTFC_ATTR(_XON_B) |
+			    PORTFC_ATTR(_HQ) | PORTFC_ATTR(_HQ_DSCP)));
+		KTAP_EXPECT_INT(d.portfc, TC_SLUICE_PORTFC_SWITCH);
+		KTAP_EXPECT_INT(d.portfc_n, 4);
+		KTAP_EXPECT_INT(d.portfc_k, 2);
+		KTAP_EXPECT_INT(d.portfc_index, 1);
+		KTAP_EXPECT_INT(d.portfc_label_base, 200);
+		/* 100 Mbit/s for 200 us: 2500 bytes, xoff 6 and xon 4 of them */
+		KTAP_EXPECT_INT(d.portfc_thresh[0], 15000);
+		KTAP_EXPECT_INT(d.portfc_thresh[1], 10000);
+		KTAP_EXPECT_INT(d.portfc_thresh[2], 15000);
+		KTAP_EXPECT_INT(d.portfc_thresh[3], 10000);
+		KTAP_EXPECT_INT(d.portfc_hq, TC_SLUICE_PORTFC_HQ_ACK);
+		KTAP_EXPECT_INT(d.portfc_hq_dscp, 255);
+	}
+	/* A change of the thresholds alone sends just those. */
+	if (!parse_decode("portfc-xon-b 1k portfc-xoff-a 64k", &d)) {
+		KTAP_EXPECT(d.attrs == (PORTFC_ATTR(_XOFF_A) |
+					PORTFC_ATTR(_XON_B)));
+		KTAP_EXPECT_INT(d.portfc_thresh[0], 65536);
+		KTAP_EXPECT_INT(d.portfc_thresh[3], 1024);
+	}
+	if (!parse_decode("portfc server portfc-hq none portfc-hq-dscp 46", &d)) {
+		KTAP_EXPECT(d.attrs == (PORTFC_ATTR() | PORTFC_ATTR(_HQ) |
+					PORTFC_ATTR(_HQ_DSCP)));
+		KTAP_EXPECT_INT(d.portfc, TC_SLUICE_PORTFC_SERVER);
+		KTAP_EXPECT_INT(d.portfc_hq, 0);
+		KTAP_EXPECT_INT(d.portfc_hq_dscp, 46);
+	}
+	ktap_result("parse PortFC options");
+}
+
 static void test_parse_error(void)
 {
 	struct request req;
@@ -803,7 +888,12 @@ static void test_parse_help(void)
 		"                  [ prio-map MAP ] [ watchdog PRIOS ]\n"
 		"                  [ watchdog-action { drop | forward | alert } ]\n"
 		"                  [ detection-time TIME ] [ restoration-time TIME ]\n"
-		"                  [ watchdog-poll TIME ]\n"
+		"                  [ watchdog-poll TIME ] [ portfc { switch | server } ]\n"
+		"                  [ portfc-n N ] [ portfc-k K ] [ portfc-index I ]\n"
+		"                  [ portfc-label-base LABEL ] [ portfc-rtt RTT ]\n"
+		"                  [ portfc-xoff-a BYTES ] [ portfc-xon-a BYTES ]\n"
+		"                  [ portfc-xoff-b BYTES ] [ portfc-xon-b BYTES ]\n"
+		"                  [ portfc-hq { none | KIND[,KIND] } ] [ portfc-hq-dscp { DSCP | none } ]\n"
 		"       MAP := ENTRY [ ENTRY ... ] | default    ENTRY := VALUE[-VALUE]:CLASS\n"
 		"       PRIOS := none | P[-P][,P[-P]...]    P is a PFC priority, 0-7\n"
 		"       AUTO := auto [ cable METRES ] [ mtu BYTES ]\n"
@@ -819,7 +909,12 @@ static void test_parse_help(void)
 		"       unless given, xoff - mtu; it needs rate and limit, and excludes headroom\n"
 		"       watchdog: the PFC watchdog on those priorities' classes; TIME is\n"
 		"       10..60000 ms, as 200, 200ms or 0.2s (defaults: detection-time 200,\n"
-		"       restoration-time 200, watchdog-poll 100, at most detection-time)\n");
+		"       restoration-time 200, watchdog-poll 100, at most detection-time)\n"
+		"       portfc: a port of a BCube(n, k) switch or server (PortFC); N is\n"
+		"       2..16, K 0..4 (default 1), I 0..N-1, LABEL that of port index 0\n"
+		"       (default 100), KIND ack or arp (default ack,arp), DSCP 0..63 (default\n"
+		"       none); portfc-rtt sets xoff 6 and xon 4 bandwidth-delay products of\n"
+		"       rate over RTT (e.g. 200us, 1.5ms) for both queue types; needs rate\n");
 	KTAP_EXPECT_INT(req.n.nlmsg_len, NLMSG_LENGTH(sizeof(struct tcmsg)));
 
 	KTAP_EXPECT_INT(run_parse(true, "help", &req, &err), -1);
@@ -2103,6 +2198,7 @@ static void (*const tests[])(void) = {
 	test_parse_sparse_maps,
 	test_parse_default_maps,
 	test_parse_everything,
+	test_parse_portfc,
 	test_parse_error,
 	test_parse_help,
 	test_parse_class,

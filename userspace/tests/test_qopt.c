@@ -11,6 +11,7 @@
 #include <sluice/headroom.h>
 #include <sluice/map.h>
 #include <sluice/pfc.h>
+#include <sluice/portfc.h>
 #include <sluice/qopt.h>
 #include <sluice/rate.h>
 #include <sluice/size.h>
@@ -262,6 +263,139 @@ static const struct valid_case {
 		.maps[PCP] = { .given = 0x8, .tclass[3] = 3 } } },
 	{ "rate 0 watchdog none", {
 		.present = SLUICE_QOPT_RATE | SLUICE_QOPT_WD_PRIOS } },
+	/* PortFC: each option alone, at both ends of its range. */
+	{ "portfc switch", {
+		.present = SLUICE_QOPT_PORTFC,
+		.portfc = TC_SLUICE_PORTFC_SWITCH } },
+	{ "portfc server", {
+		.present = SLUICE_QOPT_PORTFC,
+		.portfc = TC_SLUICE_PORTFC_SERVER } },
+	{ "portfc-n 2", { .present = SLUICE_QOPT_PORTFC_N, .portfc_n = 2 } },
+	{ "portfc-n 16", { .present = SLUICE_QOPT_PORTFC_N, .portfc_n = 16 } },
+	{ "portfc-k 0", { .present = SLUICE_QOPT_PORTFC_K } },
+	{ "portfc-k 4", { .present = SLUICE_QOPT_PORTFC_K, .portfc_k = 4 } },
+	{ "portfc-index 0", { .present = SLUICE_QOPT_PORTFC_INDEX } },
+	{ "portfc-index 15", {
+		.present = SLUICE_QOPT_PORTFC_INDEX, .portfc_index = 15 } },
+	{ "portfc-label-base 0", { .present = SLUICE_QOPT_PORTFC_LABEL_BASE } },
+	{ "portfc-label-base 1048575", {
+		.present = SLUICE_QOPT_PORTFC_LABEL_BASE,
+		.portfc_label_base = 1048575 } },
+	{ "portfc-label-base 1048560 portfc-n 16", {
+		.present = SLUICE_QOPT_PORTFC_LABEL_BASE | SLUICE_QOPT_PORTFC_N,
+		.portfc_label_base = 1048560, .portfc_n = 16 } },
+	{ "portfc-xoff-a 50Kb portfc-xon-a 47Kb portfc-xoff-b 1m portfc-xon-b 0", {
+		.present = SLUICE_QOPT_PORTFC_THRESHOLDS,
+		.portfc_xoff_a = 51200, .portfc_xon_a = 48128,
+		.portfc_xoff_b = 1048576 } },
+	{ "portfc-xoff-a 134217727 portfc-xon-a 134217727", {
+		.present = SLUICE_QOPT_PORTFC_XOFF_A | SLUICE_QOPT_PORTFC_XON_A,
+		.portfc_xoff_a = 134217727, .portfc_xon_a = 134217727 } },
+	/* xon of one type is not bound by the other type's xoff */
+	{ "portfc-xon-a 11k portfc-xoff-b 10k", {
+		.present = SLUICE_QOPT_PORTFC_XON_A | SLUICE_QOPT_PORTFC_XOFF_B,
+		.portfc_xon_a = 11264, .portfc_xoff_b = 10240 } },
+	{ "portfc-hq none", { .present = SLUICE_QOPT_PORTFC_HQ } },
+	{ "portfc-hq ack", {
+		.present = SLUICE_QOPT_PORTFC_HQ,
+		.portfc_hq = TC_SLUICE_PORTFC_HQ_ACK } },
+	{ "portfc-hq arp", {
+		.present = SLUICE_QOPT_PORTFC_HQ,
+		.portfc_hq = TC_SLUICE_PORTFC_HQ_ARP } },
+	{ "portfc-hq arp,ack", {
+		.present = SLUICE_QOPT_PORTFC_HQ, .portfc_hq = 0x3 } },
+	{ "portfc-hq-dscp 0", { .present = SLUICE_QOPT_PORTFC_HQ_DSCP } },
+	{ "portfc-hq-dscp 63", {
+		.present = SLUICE_QOPT_PORTFC_HQ_DSCP, .portfc_hq_dscp = 63 } },
+	{ "portfc-hq-dscp none", {
+		.present = SLUICE_QOPT_PORTFC_HQ_DSCP, .portfc_hq_dscp = 255 } },
+	/*
+	 * "portfc-rtt": BDP = rate * rtt / 8 bytes, rounded up; xoff is 6 and
+	 * xon 4 of them, type A and B alike.  100 Mbit/s for 200 us is 2500
+	 * bytes.
+	 */
+	{ "rate 100mbit portfc switch portfc-n 4 portfc-index 1 portfc-rtt 200us", {
+		.present = SLUICE_QOPT_RATE | SLUICE_QOPT_PORTFC |
+			   SLUICE_QOPT_PORTFC_N | SLUICE_QOPT_PORTFC_INDEX |
+			   SLUICE_QOPT_PORTFC_RTT | SLUICE_QOPT_PORTFC_THRESHOLDS,
+		.rate = 100000000, .portfc = TC_SLUICE_PORTFC_SWITCH,
+		.portfc_n = 4, .portfc_index = 1, .portfc_rtt_ns = 200000,
+		.portfc_xoff_a = 15000, .portfc_xon_a = 10000,
+		.portfc_xoff_b = 15000, .portfc_xon_b = 10000 } },
+	/* 1 Gbit/s for 1.5 ms: 187500 bytes */
+	{ "portfc-rtt 1.5ms rate 1gbit", {
+		.present = SLUICE_QOPT_RATE | SLUICE_QOPT_PORTFC_RTT |
+			   SLUICE_QOPT_PORTFC_THRESHOLDS,
+		.rate = 1000000000, .portfc_rtt_ns = 1500000,
+		.portfc_xoff_a = 1125000, .portfc_xon_a = 750000,
+		.portfc_xoff_b = 1125000, .portfc_xon_b = 750000 } },
+	/* 100 Mbit/s for 2 ms: 25000 bytes */
+	{ "rate 100mbit portfc-rtt 0.002s", {
+		.present = SLUICE_QOPT_RATE | SLUICE_QOPT_PORTFC_RTT |
+			   SLUICE_QOPT_PORTFC_THRESHOLDS,
+		.rate = 100000000, .portfc_rtt_ns = 2000000,
+		.portfc_xoff_a = 150000, .portfc_xon_a = 100000,
+		.portfc_xoff_b = 150000, .portfc_xon_b = 100000 } },
+	/* 6.25 bytes round up to 7; 0.000125 bytes to 1 */
+	{ "rate 100mbit portfc-rtt 500ns", {
+		.present = SLUICE_QOPT_RATE | SLUICE_QOPT_PORTFC_RTT |
+			   SLUICE_QOPT_PORTFC_THRESHOLDS,
+		.rate = 100000000, .portfc_rtt_ns = 500,
+		.portfc_xoff_a = 42, .portfc_xon_a = 28,
+		.portfc_xoff_b = 42, .portfc_xon_b = 28 } },
+	{ "rate 1mbit portfc-rtt 1ns", {
+		.present = SLUICE_QOPT_RATE | SLUICE_QOPT_PORTFC_RTT |
+			   SLUICE_QOPT_PORTFC_THRESHOLDS,
+		.rate = 1000000, .portfc_rtt_ns = 1,
+		.portfc_xoff_a = 6, .portfc_xon_a = 4,
+		.portfc_xoff_b = 6, .portfc_xon_b = 4 } },
+	/* 125.000125 bytes round up to 126 */
+	{ "rate 1000001 portfc-rtt 1ms", {
+		.present = SLUICE_QOPT_RATE | SLUICE_QOPT_PORTFC_RTT |
+			   SLUICE_QOPT_PORTFC_THRESHOLDS,
+		.rate = 1000001, .portfc_rtt_ns = 1000000,
+		.portfc_xoff_a = 756, .portfc_xon_a = 504,
+		.portfc_xoff_b = 756, .portfc_xon_b = 504 } },
+	/* The largest: a BDP of 22369621 bytes, xoff 134217726 */
+	{ "rate 178956968 portfc-rtt 1s", {
+		.present = SLUICE_QOPT_RATE | SLUICE_QOPT_PORTFC_RTT |
+			   SLUICE_QOPT_PORTFC_THRESHOLDS,
+		.rate = 178956968, .portfc_rtt_ns = 1000000000,
+		.portfc_xoff_a = 134217726, .portfc_xon_a = 89478484,
+		.portfc_xoff_b = 134217726, .portfc_xon_b = 89478484 } },
+	/* The classes of each role: n + 2 and (k + 1) n + 2, k 1 by default. */
+	{ "portfc switch portfc-n 4 classes 6 rate 100mbit pfc none", {
+		.present = SLUICE_QOPT_PORTFC | SLUICE_QOPT_PORTFC_N |
+			   SLUICE_QOPT_CLASSES | SLUICE_QOPT_RATE |
+			   SLUICE_QOPT_PFC,
+		.portfc = TC_SLUICE_PORTFC_SWITCH, .portfc_n = 4,
+		.classes = 6, .rate = 100000000 } },
+	{ "portfc switch portfc-n 16 portfc-k 4 classes 18", {
+		.present = SLUICE_QOPT_PORTFC | SLUICE_QOPT_PORTFC_N |
+			   SLUICE_QOPT_PORTFC_K | SLUICE_QOPT_CLASSES,
+		.portfc = TC_SLUICE_PORTFC_SWITCH, .portfc_n = 16,
+		.portfc_k = 4, .classes = 18 } },
+	{ "classes 10 portfc server portfc-n 4", {
+		.present = SLUICE_QOPT_PORTFC | SLUICE_QOPT_PORTFC_N |
+			   SLUICE_QOPT_CLASSES,
+		.portfc = TC_SLUICE_PORTFC_SERVER, .portfc_n = 4,
+		.classes = 10 } },
+	{ "portfc server portfc-n 6 portfc-k 4 classes 32", {
+		.present = SLUICE_QOPT_PORTFC | SLUICE_QOPT_PORTFC_N |
+			   SLUICE_QOPT_PORTFC_K | SLUICE_QOPT_CLASSES,
+		.portfc = TC_SLUICE_PORTFC_SERVER, .portfc_n = 6,
+		.portfc_k = 4, .classes = 32 } },
+	{ "portfc server portfc-n 15 portfc-k 0", {
+		.present = SLUICE_QOPT_PORTFC | SLUICE_QOPT_PORTFC_N |
+			   SLUICE_QOPT_PORTFC_K,
+		.portfc = TC_SLUICE_PORTFC_SERVER, .portfc_n = 15 } },
+	/* "portfc" ends a map. */
+	{ "pcp-map 1:1 portfc switch portfc-hq ack portfc-hq-dscp 46", {
+		.present = SLUICE_QOPT_PCP_MAP | SLUICE_QOPT_PORTFC |
+			   SLUICE_QOPT_PORTFC_HQ | SLUICE_QOPT_PORTFC_HQ_DSCP,
+		.portfc = TC_SLUICE_PORTFC_SWITCH, .portfc_hq = 0x1,
+		.portfc_hq_dscp = 46,
+		.maps[PCP] = { .given = 0x2, .tclass[1] = 1 } } },
 };
 
 /* Each rule of the parser, with the exact message it must give. */
@@ -519,6 +653,102 @@ static const struct invalid_case {
 	  "\"mtu\" must be 1..134217727 bytes, not \"128m\"" },
 	{ "xoff auto mtu jumbo",
 	  "\"mtu\" must be 1..134217727 bytes, not \"jumbo\"" },
+	/* PortFC: each option's values */
+	{ "portfc", "missing value after \"portfc\"" },
+	{ "portfc switch portfc server", "duplicate option \"portfc\"" },
+	{ "portfc none", "\"portfc\" must be switch or server, not \"none\"" },
+	{ "portfc Switch",
+	  "\"portfc\" must be switch or server, not \"Switch\"" },
+	{ "portfc-n 1", "\"portfc-n\" must be 2..16, not \"1\"" },
+	{ "portfc-n 17", "\"portfc-n\" must be 2..16, not \"17\"" },
+	{ "portfc-n four", "\"portfc-n\" must be 2..16, not \"four\"" },
+	{ "portfc-k 5", "\"portfc-k\" must be 0..4, not \"5\"" },
+	{ "portfc-k -1", "\"portfc-k\" must be 0..4, not \"-1\"" },
+	{ "portfc-index 16", "\"portfc-index\" must be 0..15, not \"16\"" },
+	{ "portfc-index", "missing value after \"portfc-index\"" },
+	{ "portfc-label-base 1048576",
+	  "\"portfc-label-base\" must be an MPLS label, 0..1048575, not \"1048576\"" },
+	{ "portfc-label-base 0x64",
+	  "\"portfc-label-base\" must be an MPLS label, 0..1048575, not \"0x64\"" },
+	{ "portfc-xoff-a 128m",
+	  "\"portfc-xoff-a\" must be 0..134217727 bytes, not \"128m\"" },
+	{ "portfc-xon-a 1.5k",
+	  "\"portfc-xon-a\" must be 0..134217727 bytes, not \"1.5k\"" },
+	{ "portfc-xoff-b auto",
+	  "\"portfc-xoff-b\" must be 0..134217727 bytes, not \"auto\"" },
+	{ "portfc-xon-b -1",
+	  "\"portfc-xon-b\" must be 0..134217727 bytes, not \"-1\"" },
+	{ "portfc-hq", "missing value after \"portfc-hq\"" },
+	{ "portfc-hq syn", "\"portfc-hq\" item \"syn\": must be ack or arp" },
+	{ "portfc-hq ack,ARP",
+	  "\"portfc-hq\" item \"ARP\": must be ack or arp" },
+	{ "portfc-hq none,ack",
+	  "\"portfc-hq\" item \"none\": must be ack or arp" },
+	{ "portfc-hq arp,ack,arp",
+	  "\"portfc-hq\" item \"arp\": already given" },
+	{ "portfc-hq ack,",
+	  "\"portfc-hq\" must be none or a list of ack and arp such as ack,arp, not \"ack,\"" },
+	{ "portfc-hq ,arp",
+	  "\"portfc-hq\" must be none or a list of ack and arp such as ack,arp, not \",arp\"" },
+	{ "portfc-hq-dscp 64",
+	  "\"portfc-hq-dscp\" must be none or a DSCP, 0..63, not \"64\"" },
+	{ "portfc-hq-dscp 255",
+	  "\"portfc-hq-dscp\" must be none or a DSCP, 0..63, not \"255\"" },
+	{ "portfc-hq-dscp off",
+	  "\"portfc-hq-dscp\" must be none or a DSCP, 0..63, not \"off\"" },
+	{ "portfc-rtt 200",
+	  "\"portfc-rtt\" must be a time from 1ns to 1s such as 200us, 1.5ms or 0.2s, not \"200\"" },
+	{ "portfc-rtt 0us",
+	  "\"portfc-rtt\" must be a time from 1ns to 1s such as 200us, 1.5ms or 0.2s, not \"0us\"" },
+	{ "portfc-rtt 2s",
+	  "\"portfc-rtt\" must be a time from 1ns to 1s such as 200us, 1.5ms or 0.2s, not \"2s\"" },
+	{ "portfc-rtt 1.000000001s",
+	  "\"portfc-rtt\" must be a time from 1ns to 1s such as 200us, 1.5ms or 0.2s, not \"1.000000001s\"" },
+	{ "portfc-rtt 0.5ns",
+	  "\"portfc-rtt\" must be a time from 1ns to 1s such as 200us, 1.5ms or 0.2s, not \"0.5ns\"" },
+	{ "portfc-rtt 1.us",
+	  "\"portfc-rtt\" must be a time from 1ns to 1s such as 200us, 1.5ms or 0.2s, not \"1.us\"" },
+	{ "portfc-rtt 200US",
+	  "\"portfc-rtt\" must be a time from 1ns to 1s such as 200us, 1.5ms or 0.2s, not \"200US\"" },
+	{ "portfc-rtt 1ms portfc-rtt 2ms", "duplicate option \"portfc-rtt\"" },
+	/* PortFC: between options */
+	{ "portfc-xoff-a 10k portfc-xon-a 11k",
+	  "\"portfc-xon-a\" must be at most \"portfc-xoff-a\" (10k), not \"11k\"" },
+	{ "portfc-xon-b 2m portfc-xoff-b 1m",
+	  "\"portfc-xon-b\" must be at most \"portfc-xoff-b\" (1m), not \"2m\"" },
+	{ "portfc-index 4 portfc-n 4",
+	  "\"portfc-index\" must be below \"portfc-n\" (4), not \"4\"" },
+	{ "portfc-n 16 portfc-label-base 1048561",
+	  "\"portfc-label-base 1048561\" with portfc-n 16: port 15's label would be above 1048575" },
+	{ "portfc switch rate 0",
+	  "\"portfc switch\" needs a \"rate\" above 0: pause quanta are bit times" },
+	{ "rate 1mbit pfc 3 portfc server",
+	  "\"pfc 3\" and \"portfc server\" conflict: PortFC is the port's flow control" },
+	{ "portfc switch portfc-n 4 classes 8",
+	  "\"classes\" must be 6 for \"portfc switch\" with portfc-n 4, not \"8\"" },
+	{ "classes 8 portfc server portfc-n 4",
+	  "\"classes\" must be 10 for \"portfc server\" with portfc-n 4 and portfc-k 1, not \"8\"" },
+	{ "portfc server portfc-n 16",
+	  "\"portfc server\" with portfc-n 16 and portfc-k 1 needs 34 classes, more than 32" },
+	{ "portfc server portfc-n 7 portfc-k 4 classes 32",
+	  "\"portfc server\" with portfc-n 7 and portfc-k 4 needs 37 classes, more than 32" },
+	/* portfc-rtt: what it needs from the same command, what it excludes */
+	{ "portfc-rtt 200us",
+	  "\"portfc-rtt\" needs \"rate\" in the same command: the thresholds are bandwidth-delay products of the link's rate" },
+	{ "rate 0bit portfc-rtt 200us",
+	  "\"portfc-rtt\" needs a \"rate\" above 0, not \"0bit\"" },
+	{ "rate 1gbit portfc-rtt 200us portfc-xoff-b 1k",
+	  "\"portfc-xoff-b\" and \"portfc-rtt\" conflict: \"portfc-rtt\" sets xoff and xon of both queue types" },
+	{ "portfc-xon-a 0 rate 1gbit portfc-rtt 200us",
+	  "\"portfc-xon-a\" and \"portfc-rtt\" conflict: \"portfc-rtt\" sets xoff and xon of both queue types" },
+	/* 25 MB: 6 of them are above 128 MiB */
+	{ "rate 100gbit portfc-rtt 2ms",
+	  "\"portfc-rtt 2ms\" at \"rate 100gbit\": xoff, 6 times the bandwidth-delay product of 25000000 bytes, would be above 134217727 bytes" },
+	/* One bit/s more than the largest: 22369621.125 bytes round up */
+	{ "rate 178956969 portfc-rtt 1s",
+	  "\"portfc-rtt 1s\" at \"rate 178956969\": xoff, 6 times the bandwidth-delay product of 22369622 bytes, would be above 134217727 bytes" },
+	{ "rate 20gbit portfc-rtt 1s",
+	  "\"portfc-rtt 1s\" at \"rate 20gbit\": the bandwidth-delay product does not fit 64 bits" },
 };
 
 /*
@@ -1025,6 +1255,18 @@ static void expect_qopt(const struct sluice_qopt *got,
 	KTAP_EXPECT_INT(got->wd_detect_ms, want->wd_detect_ms);
 	KTAP_EXPECT_INT(got->wd_restore_ms, want->wd_restore_ms);
 	KTAP_EXPECT_INT(got->wd_poll_ms, want->wd_poll_ms);
+	KTAP_EXPECT_INT(got->portfc, want->portfc);
+	KTAP_EXPECT_INT(got->portfc_n, want->portfc_n);
+	KTAP_EXPECT_INT(got->portfc_k, want->portfc_k);
+	KTAP_EXPECT_INT(got->portfc_index, want->portfc_index);
+	KTAP_EXPECT_INT(got->portfc_label_base, want->portfc_label_base);
+	KTAP_EXPECT_INT(got->portfc_xoff_a, want->portfc_xoff_a);
+	KTAP_EXPECT_INT(got->portfc_xon_a, want->portfc_xon_a);
+	KTAP_EXPECT_INT(got->portfc_xoff_b, want->portfc_xoff_b);
+	KTAP_EXPECT_INT(got->portfc_xon_b, want->portfc_xon_b);
+	KTAP_EXPECT_INT(got->portfc_rtt_ns, want->portfc_rtt_ns);
+	KTAP_EXPECT_INT(got->portfc_hq, want->portfc_hq);
+	KTAP_EXPECT_INT(got->portfc_hq_dscp, want->portfc_hq_dscp);
 	for (tag = 0; tag <= TC_SLUICE_TAG_MAX; tag++) {
 		if (!KTAP_EXPECT_INT(got->maps[tag].given, want->maps[tag].given))
 			ktap_diag("in map of tag %u", tag);
@@ -1490,6 +1732,60 @@ static void test_map_random(void)
 }
 
 /* The tests that are one test point each. */
+/* PortFC's words and numbers, as the printers use them. */
+static void test_portfc_words(void)
+{
+	static const struct {
+		__u8		hq;
+		const char	*text;
+	} hq[] = {
+		{ 0, "none" }, { 1, "ack" }, { 2, "arp" }, { 3, "ack,arp" },
+		/* a newer kernel's bit is left out: it could not be read back */
+		{ 4, "none" }, { 0xff, "ack,arp" },
+	};
+	char buf[SLUICE_PORTFC_HQ_STRLEN];
+	__u64 ns = 7;
+	size_t i;
+	__u8 v;
+
+	KTAP_EXPECT(!sluice_portfc_role_name(TC_SLUICE_PORTFC_NONE));
+	KTAP_EXPECT_STR(sluice_portfc_role_name(TC_SLUICE_PORTFC_SWITCH),
+			"switch");
+	KTAP_EXPECT_STR(sluice_portfc_role_name(TC_SLUICE_PORTFC_SERVER),
+			"server");
+	KTAP_EXPECT(!sluice_portfc_role_name(3));
+	for (i = 0; i < ARRAY_SIZE(hq); i++) {
+		if (!KTAP_EXPECT_STR(sluice_portfc_hq_format(hq[i].hq, buf,
+							     sizeof(buf)),
+				     hq[i].text))
+			ktap_diag("hq 0x%x", hq[i].hq);
+		if (hq[i].hq <= 3 &&
+		    KTAP_EXPECT_INT(sluice_portfc_hq_parse(hq[i].text, &v,
+							   NULL), 0))
+			KTAP_EXPECT_INT(v, hq[i].hq);
+	}
+	/* too small a buffer: what fits, never an overrun */
+	KTAP_EXPECT_STR(sluice_portfc_hq_format(3, buf, 4), "ack");
+	KTAP_EXPECT_INT(sluice_portfc_classes(TC_SLUICE_PORTFC_SWITCH, 8, 3), 10);
+	KTAP_EXPECT_INT(sluice_portfc_classes(TC_SLUICE_PORTFC_SERVER, 8, 1), 18);
+	KTAP_EXPECT_INT(sluice_portfc_classes(TC_SLUICE_PORTFC_SERVER, 2, 0), 4);
+	KTAP_EXPECT_INT(sluice_portfc_classes(TC_SLUICE_PORTFC_NONE, 8, 1), 0);
+	/* times: each unit, and what is refused leaves the value alone */
+	KTAP_EXPECT_INT(sluice_parse_ns("3s", &ns), -ERANGE);
+	KTAP_EXPECT_INT(ns, 7);
+	KTAP_EXPECT(!sluice_parse_ns("1s", &ns) && ns == 1000000000ull);
+	KTAP_EXPECT(!sluice_parse_ns("0.000000001s", &ns) && ns == 1);
+	KTAP_EXPECT(!sluice_parse_ns("2.5us", &ns) && ns == 2500);
+	KTAP_EXPECT(!sluice_parse_ns("999999999ns", &ns) && ns == 999999999);
+	KTAP_EXPECT_INT(sluice_parse_ns("1000000001ns", &ns), -ERANGE);
+	KTAP_EXPECT_INT(sluice_parse_ns("99999999999999999999ns", &ns),
+			-EINVAL);
+	KTAP_EXPECT_INT(sluice_parse_ns("1.0000000001ms", &ns), -EINVAL);
+	KTAP_EXPECT_INT(sluice_parse_ns("1m", &ns), -EINVAL);
+	KTAP_EXPECT_INT(ns, 999999999);
+	ktap_result("portfc words");
+}
+
 static void (*const single_tests[])(void) = {
 	test_help,
 	test_err_buffer,
@@ -1506,6 +1802,7 @@ static void (*const single_tests[])(void) = {
 	test_entry_parse,
 	test_map_format_edges,
 	test_map_random,
+	test_portfc_words,
 };
 
 int main(void)
