@@ -91,6 +91,22 @@ static const struct {
 #define N_HQ_KINDS	(sizeof(hq_kinds) / sizeof(hq_kinds[0]))
 
 /**
+ * sluice_portfc_hq_name() - the word of one HQ bit
+ * @bit:	a TC_SLUICE_PORTFC_HQ_* bit
+ *
+ * Return: "ack" or "arp", or NULL for anything else.
+ */
+const char *sluice_portfc_hq_name(unsigned int bit)
+{
+	size_t i;
+
+	for (i = 0; i < N_HQ_KINDS; i++)
+		if (hq_kinds[i].bit == bit)
+			return hq_kinds[i].name;
+	return NULL;
+}
+
+/**
  * sluice_portfc_hq_parse() - read what HQ holds
  * @str:	"none", or a comma-separated list of "ack" and "arp"
  * @hq:		TC_SLUICE_PORTFC_HQ_* bits, set only on success

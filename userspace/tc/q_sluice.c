@@ -263,18 +263,24 @@ static void print_tag(const struct rtattr *rta)
 		print_uint(PRINT_ANY, "tag", "tag %u ", tag);
 }
 
-/* A size in bytes: a number in JSON, "NAME 50Kb " in text. */
-static void print_size(const struct rtattr *rta, const char *name)
+/* A size in bytes: a number in JSON, "TEXT 50Kb " in text. */
+static void print_size_as(const struct rtattr *rta, const char *json,
+			  const char *text)
 {
 	char buf[SLUICE_SIZE_STRLEN];
 	__u32 bytes;
 
 	if (get_u32(rta, &bytes))
 		return;
-	print_uint(PRINT_JSON, name, NULL, bytes);
-	print_string(PRINT_FP, NULL, "%s ", name);
+	print_uint(PRINT_JSON, json, NULL, bytes);
+	print_string(PRINT_FP, NULL, "%s ", text);
 	print_string(PRINT_FP, NULL, "%s ",
 		     sluice_format_size(bytes, buf, sizeof(buf)));
+}
+
+static void print_size(const struct rtattr *rta, const char *name)
+{
+	print_size_as(rta, name, name);
 }
 
 static void print_limit(const struct rtattr *rta)
@@ -398,6 +404,87 @@ static void print_wd_opts(struct rtattr *tb[])
 	print_ms(tb[TCA_SLUICE_WD_RESTORE], "restoration_time",
 		 "restoration-time");
 	print_ms(tb[TCA_SLUICE_WD_POLL], "watchdog_poll", "watchdog-poll");
+}
+
+/* A u8 option: "TEXT 4 " in text, a number in JSON. */
+static void print_u8_opt(const struct rtattr *rta, const char *json,
+			 const char *text)
+{
+	__u8 val;
+
+	if (get_u8(rta, &val))
+		return;
+	print_uint(PRINT_JSON, json, NULL, val);
+	print_string(PRINT_FP, NULL, "%s ", text);
+	print_uint(PRINT_FP, NULL, "%u ", val);
+}
+
+/* What HQ holds: an array of names in JSON, "portfc-hq ack,arp" in text. */
+static void print_portfc_hq(const struct rtattr *rta)
+{
+	char buf[SLUICE_PORTFC_HQ_STRLEN];
+	const char *name;
+	unsigned int bit;
+	__u8 hq;
+
+	if (get_u8(rta, &hq))
+		return;
+	/* A kind newer than this plugin is left out, as in the text. */
+	open_json_array(PRINT_JSON, "portfc_hq");
+	for (bit = 1; bit <= 0x80; bit <<= 1) {
+		name = sluice_portfc_hq_name(bit);
+		if (hq & bit && name)
+			print_string(PRINT_JSON, NULL, NULL, name);
+	}
+	close_json_array(PRINT_JSON, NULL);
+	print_string(PRINT_FP, NULL, "portfc-hq %s ",
+		     sluice_portfc_hq_format(hq, buf, sizeof(buf)));
+}
+
+/*
+ * PortFC's settings, on a PortFC port only: an older kernel's dump, and a
+ * port whose role is NONE, print as before.  The thresholds print as xoff
+ * does, the HQ DSCP's 255 as "none" in text (JSON has the number), so the
+ * text re-parses.
+ */
+static void print_portfc_opts(struct rtattr *tb[])
+{
+	const char *name;
+	__u32 label;
+	__u8 role, dscp;
+
+	if (get_u8(tb[TCA_SLUICE_PORTFC], &role) ||
+	    role == TC_SLUICE_PORTFC_NONE)
+		return;
+	name = sluice_portfc_role_name(role);
+	if (name)
+		print_string(PRINT_ANY, "portfc", "portfc %s ", name);
+	else	/* a role newer than this plugin */
+		print_uint(PRINT_ANY, "portfc", "portfc %u ", role);
+	print_u8_opt(tb[TCA_SLUICE_PORTFC_N], "portfc_n", "portfc-n");
+	print_u8_opt(tb[TCA_SLUICE_PORTFC_K], "portfc_k", "portfc-k");
+	print_u8_opt(tb[TCA_SLUICE_PORTFC_INDEX], "portfc_index",
+		     "portfc-index");
+	if (!get_u32(tb[TCA_SLUICE_PORTFC_LABEL_BASE], &label))
+		print_uint(PRINT_ANY, "portfc_label_base",
+			   "portfc-label-base %u ", label);
+	print_size_as(tb[TCA_SLUICE_PORTFC_XOFF_A], "portfc_xoff_a",
+		      "portfc-xoff-a");
+	print_size_as(tb[TCA_SLUICE_PORTFC_XON_A], "portfc_xon_a",
+		      "portfc-xon-a");
+	print_size_as(tb[TCA_SLUICE_PORTFC_XOFF_B], "portfc_xoff_b",
+		      "portfc-xoff-b");
+	print_size_as(tb[TCA_SLUICE_PORTFC_XON_B], "portfc_xon_b",
+		      "portfc-xon-b");
+	print_portfc_hq(tb[TCA_SLUICE_PORTFC_HQ]);
+	if (!get_u8(tb[TCA_SLUICE_PORTFC_HQ_DSCP], &dscp)) {
+		print_uint(PRINT_JSON, "portfc_hq_dscp", NULL, dscp);
+		if (dscp == TC_SLUICE_PORTFC_DSCP_NONE)
+			print_string(PRINT_FP, NULL, "portfc-hq-dscp %s ",
+				     "none");
+		else
+			print_uint(PRINT_FP, NULL, "portfc-hq-dscp %u ", dscp);
+	}
 }
 
 /*
@@ -526,6 +613,7 @@ static int print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 	print_pfc_opts(tb);
 	print_maps(tb);
 	print_wd_opts(tb);
+	print_portfc_opts(tb);
 	return 0;
 }
 
@@ -596,6 +684,25 @@ static const struct xstat qdisc_v1_xstats[] = {
 	XSTAT("pfc_tx_failed", qdisc.pfc_tx_failed, XSTAT_COUNT),
 };
 
+/*
+ * Since version 2, PortFC's.  The payload does not say whether the qdisc
+ * is a PortFC port, so every version 2 qdisc prints them (zero on the
+ * others): a line whose fields depend on the configuration would be
+ * harder for scripts than a few zeros.
+ */
+static const struct xstat qdisc_v2_xstats[] = {
+	XSTAT("portfc_rx", qdisc.portfc_rx, XSTAT_COUNT),
+	XSTAT("portfc_malformed", qdisc.portfc_malformed, XSTAT_COUNT),
+	XSTAT("portfc_ignored", qdisc.portfc_ignored, XSTAT_COUNT),
+	XSTAT("portfc_relayed", qdisc.portfc_relayed, XSTAT_COUNT),
+	XSTAT("portfc_unknown", qdisc.portfc_unknown, XSTAT_COUNT),
+	XSTAT("portfc_hq", qdisc.portfc_hq, XSTAT_COUNT),
+	XSTAT("portfc_xoff_a", qdisc.portfc_xoff_a, XSTAT_COUNT),
+	XSTAT("portfc_xon_a", qdisc.portfc_xon_a, XSTAT_COUNT),
+	XSTAT("portfc_xoff_b", qdisc.portfc_xoff_b, XSTAT_COUNT),
+	XSTAT("portfc_xon_b", qdisc.portfc_xon_b, XSTAT_COUNT),
+};
+
 static const struct xstat class_appended_xstats[] = {
 	/* Since PFC: */
 	XSTAT("pfc_rx", cls.pfc_rx, XSTAT_COUNT),
@@ -617,6 +724,8 @@ static const struct xstat class_appended_xstats[] = {
 	XSTAT("storm", cls.storm, XSTAT_FLAG),
 	/* Since the kernel hardening: */
 	XSTAT("wd_ingress_drops", cls.wd_ingress_drops, XSTAT_COUNT),
+	/* Since PortFC (the union grew with the qdisc's struct, to 168): */
+	XSTAT("portfc_relayed", cls.portfc_relayed, XSTAT_COUNT),
 };
 
 /*
@@ -686,6 +795,9 @@ static int print_xstats(struct qdisc_util *qu, FILE *f, struct rtattr *xstats)
 		if (st.version >= 1)
 			print_appended(&st, len, qdisc_v1_xstats,
 				       ARRAY_SIZE(qdisc_v1_xstats));
+		if (st.version >= 2)
+			print_appended(&st, len, qdisc_v2_xstats,
+				       ARRAY_SIZE(qdisc_v2_xstats));
 		break;
 	case TC_SLUICE_XSTATS_CLASS:
 		if (len < XSTATS_END(cls.peak_backlog))

@@ -1377,6 +1377,98 @@ static void test_print_reparse(void)
 	ktap_result("print qdisc text re-parses");
 }
 
+/* A PortFC switch port's options as a kernel dumps them, role first. */
+static void portfc_dump(struct dump *m, __u8 role, __u8 hq, __u8 dscp)
+{
+	dump_init(m);
+	dump_u8(m, TCA_SLUICE_PORTFC, role);
+	dump_u8(m, TCA_SLUICE_PORTFC_N, 4);
+	dump_u8(m, TCA_SLUICE_PORTFC_K, 1);
+	dump_u8(m, TCA_SLUICE_PORTFC_INDEX, 1);
+	dump_u32(m, TCA_SLUICE_PORTFC_LABEL_BASE, 100);
+	dump_u32(m, TCA_SLUICE_PORTFC_XOFF_A, 15000);
+	dump_u32(m, TCA_SLUICE_PORTFC_XON_A, 10000);
+	dump_u32(m, TCA_SLUICE_PORTFC_XOFF_B, 61440);
+	dump_u32(m, TCA_SLUICE_PORTFC_XON_B, 40960);
+	dump_u8(m, TCA_SLUICE_PORTFC_HQ, hq);
+	dump_u8(m, TCA_SLUICE_PORTFC_HQ_DSCP, dscp);
+}
+
+/*
+ * PortFC's options: printed on a PortFC port only, thresholds as xoff is,
+ * and the text re-parses to the same request.
+ */
+static void test_print_portfc(void)
+{
+	static const char text[] =
+		"portfc switch portfc-n 4 portfc-k 1 portfc-index 1 "
+		"portfc-label-base 100 portfc-xoff-a 15000b portfc-xon-a 10000b "
+		"portfc-xoff-b 60Kb portfc-xon-b 40Kb portfc-hq ack,arp "
+		"portfc-hq-dscp none ";
+	struct decoded again;
+	json_object *obj;
+	struct dump m;
+
+	portfc_dump(&m, TC_SLUICE_PORTFC_SWITCH, 3, 255);
+	KTAP_EXPECT_STR(print_with(sluice_qdisc_util.print_qopt, false, &m.opts),
+			text);
+	KTAP_EXPECT_STR(fake_tc_misuse(), NULL);
+	if (KTAP_EXPECT_INT(parse_decode(text, &again), 0)) {
+		KTAP_EXPECT_INT(again.portfc, TC_SLUICE_PORTFC_SWITCH);
+		KTAP_EXPECT_INT(again.portfc_n, 4);
+		KTAP_EXPECT_INT(again.portfc_k, 1);
+		KTAP_EXPECT_INT(again.portfc_index, 1);
+		KTAP_EXPECT_INT(again.portfc_label_base, 100);
+		KTAP_EXPECT_INT(again.portfc_thresh[0], 15000);
+		KTAP_EXPECT_INT(again.portfc_thresh[1], 10000);
+		KTAP_EXPECT_INT(again.portfc_thresh[2], 61440);
+		KTAP_EXPECT_INT(again.portfc_thresh[3], 40960);
+		KTAP_EXPECT_INT(again.portfc_hq, 3);
+		KTAP_EXPECT_INT(again.portfc_hq_dscp, 255);
+	}
+	obj = print_json(&m);
+	if (obj) {
+		KTAP_EXPECT_STR(json_object_to_json_string_ext(obj,
+							       JSON_C_TO_STRING_PLAIN),
+				"{\"portfc\":\"switch\",\"portfc_n\":4,"
+				"\"portfc_k\":1,\"portfc_index\":1,"
+				"\"portfc_label_base\":100,\"portfc_xoff_a\":15000,"
+				"\"portfc_xon_a\":10000,\"portfc_xoff_b\":61440,"
+				"\"portfc_xon_b\":40960,\"portfc_hq\":[\"ack\",\"arp\"],"
+				"\"portfc_hq_dscp\":255}");
+		json_object_put(obj);
+	}
+
+	/* A server, HQ empty, a DSCP; a kind newer than the plugin is left out. */
+	portfc_dump(&m, TC_SLUICE_PORTFC_SERVER, 0x4, 46);
+	KTAP_EXPECT(strstr(print_with(sluice_qdisc_util.print_qopt, false,
+				      &m.opts),
+			   "portfc server portfc-n 4 ") &&
+		    strstr(fake_tc_output(),
+			   " portfc-hq none portfc-hq-dscp 46 "));
+	KTAP_EXPECT(strstr(print_with(sluice_qdisc_util.print_qopt, true,
+				      &m.opts),
+			   "\"portfc_hq\":[],\"portfc_hq_dscp\":46"));
+	/* A role newer than the plugin: by number. */
+	portfc_dump(&m, 7, 1, 0);
+	KTAP_EXPECT(!strncmp(print_with(sluice_qdisc_util.print_qopt, false,
+					&m.opts), "portfc 7 portfc-n 4 ", 20));
+	/* Not a PortFC port: nothing of PortFC, whatever else is dumped. */
+	portfc_dump(&m, TC_SLUICE_PORTFC_NONE, 3, 255);
+	KTAP_EXPECT_STR(print_with(sluice_qdisc_util.print_qopt, false, &m.opts),
+			"");
+	KTAP_EXPECT_STR(print_with(sluice_qdisc_util.print_qopt, true, &m.opts),
+			"");
+	/* A short role attribute is skipped, and so is the block. */
+	dump_init(&m);
+	dump_put(&m, TCA_SLUICE_PORTFC, NULL, 0);
+	dump_u8(&m, TCA_SLUICE_PORTFC_N, 4);
+	KTAP_EXPECT_STR(print_with(sluice_qdisc_util.print_qopt, false, &m.opts),
+			"");
+	KTAP_EXPECT_STR(fake_tc_misuse(), NULL);
+	ktap_result("print PortFC options");
+}
+
 /*
  * The watchdog's options: sent as their attributes, printed back whole
  * (also "watchdog none"), and the text re-parses to the same request.
@@ -2035,7 +2127,8 @@ static void test_print_xstats_ecn(void)
 
 	snprintf(text, sizeof(text),
 		 "%s ecn_marks 42 wd_storms 0 wd_restored 0 wd_drops 0"
-		 " wd_forwarded 0 storm 0 wd_ingress_drops 0", pfc_class_text);
+		 " wd_forwarded 0 storm 0 wd_ingress_drops 0 portfc_relayed 0",
+		 pfc_class_text);
 	KTAP_EXPECT_STR(print_with(print, false,
 				   xstats_attr(&m, &newer.st, sizeof(newer))),
 			text);
@@ -2145,6 +2238,73 @@ static void test_print_xstats_v1_fields(void)
 	ktap_result("print xstats of version 1");
 }
 
+/*
+ * Since version 2: PortFC's qdisc counters after pfc_tx_failed, from a
+ * version 2 payload only; the class's portfc_relayed when the payload
+ * holds it (168 bytes; a kernel before PortFC sends 144).
+ */
+static void test_print_xstats_v2_fields(void)
+{
+	int (*print)(struct qdisc_util *, FILE *, struct rtattr *) =
+		sluice_qdisc_util.print_xstats;
+	struct tc_sluice_xstats c = pfc_class_xstats;
+	struct tc_sluice_xstats q = pfc_qdisc_xstats;
+	char text[sizeof(pfc_qdisc_text) + 512];
+	struct dump m;
+
+	c.cls.portfc_relayed = 1099511627777ull;
+	KTAP_EXPECT(strstr(print_with(print, false,
+				      xstats_attr(&m, &c, XSTATS_LEN)),
+			   " wd_ingress_drops 0 portfc_relayed 1099511627777"));
+	KTAP_EXPECT(strstr(print_with(print, true,
+				      xstats_attr(&m, &c, XSTATS_LEN)),
+			   "\"wd_ingress_drops\":0,\"portfc_relayed\":1099511627777"));
+	KTAP_EXPECT(!strstr(print_with(print, false,
+				       xstats_attr(&m, &c, XSTATS_HARD_LEN + 7)),
+			    "portfc_relayed"));
+
+	q.qdisc.pause_ignored = 7;
+	q.qdisc.portfc_rx = 1;
+	q.qdisc.portfc_malformed = 2;
+	q.qdisc.portfc_ignored = 3;
+	q.qdisc.portfc_relayed = 4;
+	q.qdisc.portfc_unknown = 5;
+	q.qdisc.portfc_hq = 6;
+	q.qdisc.portfc_xoff_a = 7;
+	q.qdisc.portfc_xon_a = 8;
+	q.qdisc.portfc_xoff_b = 9;
+	q.qdisc.portfc_xon_b = 1099511627777ull;
+	/* Version 1 of the new length: those bytes are no counters of its. */
+	q.version = 1;
+	snprintf(text, sizeof(text), "%s pause_ignored 7 pfc_tx_failed 0",
+		 pfc_qdisc_text);
+	KTAP_EXPECT_STR(print_with(print, false,
+				   xstats_attr(&m, &q, XSTATS_LEN)), text);
+	q.version = 2;
+	snprintf(text, sizeof(text),
+		 "%s pause_ignored 7 pfc_tx_failed 0 portfc_rx 1"
+		 " portfc_malformed 2 portfc_ignored 3 portfc_relayed 4"
+		 " portfc_unknown 5 portfc_hq 6 portfc_xoff_a 7 portfc_xon_a 8"
+		 " portfc_xoff_b 9 portfc_xon_b 1099511627777", pfc_qdisc_text);
+	KTAP_EXPECT_STR(print_with(print, false,
+				   xstats_attr(&m, &q, XSTATS_LEN)), text);
+	KTAP_EXPECT(strstr(print_with(print, true,
+				      xstats_attr(&m, &q, XSTATS_LEN)),
+			   "\"pfc_tx_failed\":0,\"portfc_rx\":1,"
+			   "\"portfc_malformed\":2,\"portfc_ignored\":3,"
+			   "\"portfc_relayed\":4,\"portfc_unknown\":5,"
+			   "\"portfc_hq\":6,\"portfc_xoff_a\":7,"
+			   "\"portfc_xon_a\":8,\"portfc_xoff_b\":9,"
+			   "\"portfc_xon_b\":1099511627777"));
+	/* Cut 1 byte short: every counter but the last. */
+	KTAP_EXPECT(!strstr(print_with(print, false,
+				       xstats_attr(&m, &q, XSTATS_LEN - 1)),
+			    "portfc_xon_b") &&
+		    strstr(fake_tc_output(), " portfc_xoff_b 9"));
+	KTAP_EXPECT_STR(fake_tc_misuse(), NULL);
+	ktap_result("print xstats of version 2");
+}
+
 static void test_print_xstats_partial(void)
 {
 	int (*print)(struct qdisc_util *, FILE *, struct rtattr *) =
@@ -2209,6 +2369,7 @@ static void (*const tests[])(void) = {
 	test_print_reparse,
 	test_print_default_maps,
 	test_watchdog,
+	test_print_portfc,
 	test_print_default_maps_edges,
 	test_print_default_maps_defensive,
 	test_print_defensive,
@@ -2224,6 +2385,7 @@ static void (*const tests[])(void) = {
 	test_print_xstats_ecn,
 	test_print_xstats_wd,
 	test_print_xstats_v1_fields,
+	test_print_xstats_v2_fields,
 	test_print_xstats_partial,
 };
 

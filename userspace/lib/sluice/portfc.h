@@ -40,6 +40,7 @@ const char *sluice_portfc_role_name(unsigned int role);
 int sluice_portfc_role_parse(const char *str, __u8 *role);
 unsigned int sluice_portfc_classes(unsigned int role, unsigned int n,
 				   unsigned int k);
+const char *sluice_portfc_hq_name(unsigned int bit);
 int sluice_portfc_hq_parse(const char *str, __u8 *hq, const char **item);
 char *sluice_portfc_hq_format(__u8 hq, char *buf, size_t len);
 int sluice_parse_ns(const char *str, __u64 *ns);
