@@ -249,18 +249,27 @@ static int get_u64(const struct rtattr *rta, __u64 *val)
 	return 0;
 }
 
+/*
+ * An enum option: "TEXT NAME " in text and NAME in JSON, or the number
+ * where @name is NULL (a value newer than this plugin).
+ */
+static void print_enum(const char *json, const char *text, const char *name,
+		       unsigned int val)
+{
+	print_string(PRINT_FP, NULL, "%s ", text);
+	if (name)
+		print_string(PRINT_ANY, json, "%s ", name);
+	else
+		print_uint(PRINT_ANY, json, "%u ", val);
+}
+
 static void print_tag(const struct rtattr *rta)
 {
-	const char *name;
 	__u8 tag;
 
 	if (get_u8(rta, &tag))
 		return;
-	name = sluice_tag_name(tag);
-	if (name)
-		print_string(PRINT_ANY, "tag", "tag %s ", name);
-	else	/* a source newer than this plugin */
-		print_uint(PRINT_ANY, "tag", "tag %u ", tag);
+	print_enum("tag", "tag", sluice_tag_name(tag), tag);
 }
 
 /* A size in bytes: a number in JSON, "TEXT 50Kb " in text. */
@@ -358,17 +367,26 @@ static void print_pfc_opts(struct rtattr *tb[])
 		print_uint(PRINT_ANY, "pause_time", "pause-time %u ", quanta);
 }
 
+/*
+ * A number under a JSON key and a text word that differ: "TEXT " then
+ * @val by @fmt ("%u ", "%ums ") in text, the bare number in JSON.
+ */
+static void print_num_as(const char *json, const char *text, const char *fmt,
+			 unsigned int val)
+{
+	print_uint(PRINT_JSON, json, NULL, val);
+	print_string(PRINT_FP, NULL, "%s ", text);
+	print_uint(PRINT_FP, NULL, fmt, val);
+}
+
 /* A watchdog time: ms in JSON, "NAME 200ms" in text. */
 static void print_ms(const struct rtattr *rta, const char *json,
 		     const char *text)
 {
 	__u32 ms;
 
-	if (get_u32(rta, &ms))
-		return;
-	print_uint(PRINT_JSON, json, NULL, ms);
-	print_string(PRINT_FP, NULL, "%s ", text);
-	print_uint(PRINT_FP, NULL, "%ums ", ms);
+	if (!get_u32(rta, &ms))
+		print_num_as(json, text, "%ums ", ms);
 }
 
 /*
@@ -378,7 +396,6 @@ static void print_ms(const struct rtattr *rta, const char *json,
 static void print_wd_opts(struct rtattr *tb[])
 {
 	char buf[SLUICE_PFC_STRLEN];
-	const char *name;
 	unsigned int p;
 	__u8 val;
 
@@ -392,13 +409,8 @@ static void print_wd_opts(struct rtattr *tb[])
 			     sluice_pfc_format(val, buf, sizeof(buf)));
 	}
 	if (!get_u8(tb[TCA_SLUICE_WD_ACTION], &val)) {
-		name = sluice_wd_action_name(val);
-		if (name)
-			print_string(PRINT_ANY, "watchdog_action",
-				     "watchdog-action %s ", name);
-		else	/* an action newer than this plugin */
-			print_uint(PRINT_ANY, "watchdog_action",
-				   "watchdog-action %u ", val);
+		print_enum("watchdog_action", "watchdog-action",
+			   sluice_wd_action_name(val), val);
 	}
 	print_ms(tb[TCA_SLUICE_WD_DETECT], "detection_time", "detection-time");
 	print_ms(tb[TCA_SLUICE_WD_RESTORE], "restoration_time",
@@ -412,11 +424,8 @@ static void print_u8_opt(const struct rtattr *rta, const char *json,
 {
 	__u8 val;
 
-	if (get_u8(rta, &val))
-		return;
-	print_uint(PRINT_JSON, json, NULL, val);
-	print_string(PRINT_FP, NULL, "%s ", text);
-	print_uint(PRINT_FP, NULL, "%u ", val);
+	if (!get_u8(rta, &val))
+		print_num_as(json, text, "%u ", val);
 }
 
 /* What HQ holds: an array of names in JSON, "portfc-hq ack,arp" in text. */
@@ -449,18 +458,13 @@ static void print_portfc_hq(const struct rtattr *rta)
  */
 static void print_portfc_opts(struct rtattr *tb[])
 {
-	const char *name;
 	__u32 label;
 	__u8 role, dscp;
 
 	if (get_u8(tb[TCA_SLUICE_PORTFC], &role) ||
 	    role == TC_SLUICE_PORTFC_NONE)
 		return;
-	name = sluice_portfc_role_name(role);
-	if (name)
-		print_string(PRINT_ANY, "portfc", "portfc %s ", name);
-	else	/* a role newer than this plugin */
-		print_uint(PRINT_ANY, "portfc", "portfc %u ", role);
+	print_enum("portfc", "portfc", sluice_portfc_role_name(role), role);
 	print_u8_opt(tb[TCA_SLUICE_PORTFC_N], "portfc_n", "portfc-n");
 	print_u8_opt(tb[TCA_SLUICE_PORTFC_K], "portfc_k", "portfc-k");
 	print_u8_opt(tb[TCA_SLUICE_PORTFC_INDEX], "portfc_index",
