@@ -81,16 +81,16 @@ errors_kernel_values()
 	local out
 
 	setup || return
-	rejects "sch_sluice: number of classes must be 1 to 16" \
+	rejects "sch_sluice: number of classes must be 1 to 32" \
 		qdisc-change 1: sluice u8 $CLASSES 0
-	rejects "sch_sluice: number of classes must be 1 to 16" \
-		qdisc-change 1: sluice u8 $CLASSES 17
+	rejects "sch_sluice: number of classes must be 1 to 32" \
+		qdisc-change 1: sluice u8 $CLASSES 33
 	rejects "sch_sluice: unknown tag source" \
 		qdisc-change 1: sluice u8 $TAG 4
-	rejects "sch_sluice: limit must be 1 byte to 256 MiB - 1" \
+	rejects "sch_sluice: limit must be 1 byte to 128 MiB - 1" \
 		qdisc-change 1: sluice u32 $LIMIT 0
-	rejects "sch_sluice: limit must be 1 byte to 256 MiB - 1" \
-		qdisc-change 1: sluice u32 $LIMIT $((0xffffffff / 16 + 1))
+	rejects "sch_sluice: limit must be 1 byte to 128 MiB - 1" \
+		qdisc-change 1: sluice u32 $LIMIT $((0xffffffff / 32 + 1))
 	rejects "sch_sluice: default class must be below the number of classes" \
 		qdisc-change 1: sluice u8 $DEFAULT 4
 	rejects "sch_sluice: default maps name an unknown map" \
@@ -98,7 +98,7 @@ errors_kernel_values()
 	# A rejected add creates nothing.
 	tc -n "$NS" qdisc del dev a0 root
 	out=$("$TCRAW" -n "$NS" a0 qdisc-add 1: sluice u8 $CLASSES 0)
-	check_eq "$out" "error: sch_sluice: number of classes must be 1 to 16" \
+	check_eq "$out" "error: sch_sluice: number of classes must be 1 to 32" \
 		"add with 0 classes"
 	# "qdisc KIND HANDLE ...": read by bash, no jq.
 	read -r _ out _ < <(tc -n "$NS" qdisc show dev a0)
@@ -110,8 +110,8 @@ errors_kernel_maps()
 	setup || return
 	rejects "sch_sluice: map entry value is beyond the tag's range" \
 		qdisc-change 1: sluice nest $PCP_MAP hex $ENTRY "$(entry 8 0)" end
-	rejects "sch_sluice: map entry names a class above 15" \
-		qdisc-change 1: sluice nest $DSCP_MAP hex $ENTRY "$(entry 1 16)" end
+	rejects "sch_sluice: map entry names a class above 31" \
+		qdisc-change 1: sluice nest $DSCP_MAP hex $ENTRY "$(entry 1 32)" end
 	rejects "sch_sluice: a map names a class beyond the number of classes" \
 		qdisc-change 1: sluice nest $DSCP_MAP hex $ENTRY "$(entry 1 4)" end
 	rejects "sch_sluice: map names the same value twice" \
@@ -150,7 +150,7 @@ errors_kernel_attrs()
 		class-change 1:2 sluice u32 $LIMIT 1000
 	rejects "invalid attribute length" \
 		class-change 1:2 sluice u8 $CLASS_LIMIT 2
-	rejects "sch_sluice: limit must be 1 byte to 256 MiB - 1" \
+	rejects "sch_sluice: limit must be 1 byte to 128 MiB - 1" \
 		class-change 1:2 sluice u32 $CLASS_LIMIT 0
 }
 
@@ -242,10 +242,10 @@ errors_plugin()
 	local out	# its first line: ${out%%$'\n'*}
 
 	setup || return
-	out=$(tc -n "$NS" qdisc change dev a0 root sluice classes 17 2>&1)
-	check_fail $? "classes 17 accepted"
+	out=$(tc -n "$NS" qdisc change dev a0 root sluice classes 33 2>&1)
+	check_fail $? "classes 33 accepted"
 	check_eq "${out%%$'\n'*}" \
-		'sluice: "classes" must be 1..16, not "17"' "classes 17"
+		'sluice: "classes" must be 1..32, not "33"' "classes 33"
 	out=$(tc -n "$NS" qdisc change dev a0 root sluice bogus 2>&1)
 	check_fail $? "unknown option accepted"
 	check_eq "${out%%$'\n'*}" 'sluice: unknown option "bogus"' \

@@ -415,8 +415,8 @@ genl_rejects_kernel()
 	e=(entry a0 in 0 0)
 	rejects "EINVAL: sch_sluice: map entry: priority above 7 [attribute 1]" \
 		map-load "${e[@]}" entry a0 in 1 8
-	rejects "EINVAL: sch_sluice: map entry: class above 15 [attribute 1]" \
-		map-load "${e[@]}" entry a0 eg 1 16
+	rejects "EINVAL: sch_sluice: map entry: class above 31 [attribute 1]" \
+		map-load "${e[@]}" entry a0 eg 1 32
 	rejects "EINVAL: sch_sluice: map entry: unknown map [attribute 1]" \
 		map-load "${e[@]}" entry a0 3 1 1
 	rejects "EINVAL: sch_sluice: map entry: unknown flag [attribute 1]" \

@@ -10,11 +10,17 @@
  *          [ prio-map MAP ] [ watchdog PRIOS ]
  *          [ watchdog-action { drop | forward | alert } ]
  *          [ detection-time TIME ] [ restoration-time TIME ]
- *          [ watchdog-poll TIME ]
+ *          [ watchdog-poll TIME ] [ portfc { switch | server } ]
+ *          [ portfc-n N ] [ portfc-k K ] [ portfc-index I ]
+ *          [ portfc-label-base LABEL ] [ portfc-xoff-a BYTES ]
+ *          [ portfc-xon-a BYTES ] [ portfc-xoff-b BYTES ]
+ *          [ portfc-xon-b BYTES ] [ portfc-rtt RTT ]
+ *          [ portfc-hq { none | KIND[,KIND] } ] [ portfc-hq-dscp { DSCP | none } ]
  *   MAP := ENTRY [ ENTRY ... ] | default    ENTRY := VALUE[-VALUE]:CLASS
  *   PRIOS := none | P[-P][,P[-P]...]
  *   TIME := MS | MSms | Ss        (10 ms to 60 s, whole milliseconds)
  *   AUTO := auto [ cable METRES ] [ mtu BYTES ]
+ *   RTT := NUMBER{ns|us|ms|s}     (1 ns to 1 s)    KIND := ack | arp
  *
  *   class: sluice [ limit BYTES ] [ ecn { BYTES | off } ]
  *                 [ quantum { BYTES | strict } ]
@@ -25,6 +31,12 @@
  * "cable" and "mtu" are its inputs, valid right after it only (in either
  * order).  The parser collects them; sluice_qopt_xoff_auto() computes, once
  * the caller knows the device's MTU.  The kernel sees plain numbers.
+ *
+ * "portfc-rtt" sets the four PortFC thresholds by the paper's rule, 6 and
+ * 4 bandwidth-delay products of the "rate" in the same command, so it
+ * excludes them; unlike "xoff auto" it needs nothing of the device and is
+ * resolved here.  What the parser cannot know (whether the qdisc is being
+ * created, its current role) is the kernel's to check.
  *
  * A class's "ecn 0" is "ecn off" and "quantum 0" is "quantum strict", as
  * the kernel takes them; the words are for reading and printing.
@@ -49,6 +61,7 @@
 #include <string.h>
 #include <sluice/headroom.h>
 #include <sluice/pfc.h>
+#include <sluice/portfc.h>
 #include <sluice/qopt.h>
 #include <sluice/rate.h>
 #include <sluice/size.h>
@@ -87,6 +100,13 @@ struct qopt_parser {
 	const char		*wd_word;
 	const char		*detect_word;
 	const char		*poll_word;
+	const char		*classes_word;
+	const char		*portfc_n_word;
+	const char		*portfc_index_word;
+	const char		*portfc_label_word;
+	const char		*portfc_rtt_word;
+	/* The four thresholds' words, in the order of SLUICE_QOPT_PORTFC_*. */
+	const char		*portfc_thresh_word[4];
 };
 
 __attribute__((format(printf, 2, 3)))
@@ -137,6 +157,7 @@ static int parse_classes(struct qopt_parser *p, const char *word)
 {
 	unsigned long n;
 
+	p->classes_word = word;
 	if (parse_uint(word, TC_SLUICE_MAX_CLASSES, &n) || n < 1)
 		return fail(&p->c, "\"classes\" must be 1..%u, not \"%s\"",
 			    TC_SLUICE_MAX_CLASSES, word);
@@ -270,7 +291,7 @@ static int parse_mtu(struct qopt_parser *p, const char *word)
 /* The options of "xoff auto", which only follow it. */
 static const struct auto_opt {
 	const char	*name;
-	unsigned int	bit;
+	__u64		bit;
 	int		(*parse)(struct qopt_parser *p, const char *word);
 } auto_opts[] = {
 	{ "cable",	SLUICE_QOPT_CABLE,	parse_cable },
@@ -353,9 +374,17 @@ static int parse_pause_time(struct qopt_parser *p, const char *word)
 	return 0;
 }
 
+/*
+ * "all" watches every priority; on a PortFC port, which has no priorities,
+ * any watchdog watches all its data classes, and "all" says so.
+ */
 static int parse_watchdog(struct qopt_parser *p, const char *word)
 {
 	p->wd_word = word;
+	if (!strcmp(word, "all")) {
+		p->o->wd_prios = 0xff;
+		return 0;
+	}
 	return parse_prios(p, "watchdog", word, &p->o->wd_prios);
 }
 
@@ -456,10 +485,148 @@ static int parse_wd_poll(struct qopt_parser *p, const char *word)
 	return parse_wd_time(p, "watchdog-poll", word, &p->o->wd_poll_ms);
 }
 
+static int parse_portfc(struct qopt_parser *p, const char *word)
+{
+	if (sluice_portfc_role_parse(word, &p->o->portfc))
+		return fail(&p->c, "\"portfc\" must be switch or server, not \"%s\"",
+			    word);
+	return 0;
+}
+
+/* A small number from @min to @max, the option @name's. */
+static int parse_range_u8(struct qopt_parser *p, const char *name,
+			  const char *word, unsigned int min, unsigned int max,
+			  __u8 *val)
+{
+	unsigned long n;
+
+	if (parse_uint(word, max, &n) || n < min)
+		return fail(&p->c, "\"%s\" must be %u..%u, not \"%s\"", name,
+			    min, max, word);
+	*val = n;
+	return 0;
+}
+
+static int parse_portfc_n(struct qopt_parser *p, const char *word)
+{
+	p->portfc_n_word = word;
+	return parse_range_u8(p, "portfc-n", word, 2, TC_SLUICE_PORTFC_MAX_N,
+			      &p->o->portfc_n);
+}
+
+static int parse_portfc_k(struct qopt_parser *p, const char *word)
+{
+	return parse_range_u8(p, "portfc-k", word, 0, TC_SLUICE_PORTFC_MAX_K,
+			      &p->o->portfc_k);
+}
+
+static int parse_portfc_index(struct qopt_parser *p, const char *word)
+{
+	p->portfc_index_word = word;
+	return parse_range_u8(p, "portfc-index", word, 0,
+			      TC_SLUICE_PORTFC_MAX_N - 1, &p->o->portfc_index);
+}
+
+static int parse_portfc_label_base(struct qopt_parser *p, const char *word)
+{
+	unsigned long n;
+
+	p->portfc_label_word = word;
+	if (parse_uint(word, SLUICE_MPLS_LABEL_MAX, &n))
+		return fail(&p->c,
+			    "\"portfc-label-base\" must be an MPLS label, 0..%u, not \"%s\"",
+			    SLUICE_MPLS_LABEL_MAX, word);
+	p->o->portfc_label_base = n;
+	return 0;
+}
+
+/* The names of the four thresholds, in the order of their bits. */
+static const char *const portfc_thresh_names[] = {
+	"portfc-xoff-a", "portfc-xon-a", "portfc-xoff-b", "portfc-xon-b",
+};
+
+static int parse_portfc_thresh(struct qopt_parser *p, unsigned int i,
+			       const char *word, __u32 *bytes)
+{
+	p->portfc_thresh_word[i] = word;
+	return parse_threshold(p, portfc_thresh_names[i], word, bytes);
+}
+
+static int parse_portfc_xoff_a(struct qopt_parser *p, const char *word)
+{
+	return parse_portfc_thresh(p, 0, word, &p->o->portfc_xoff_a);
+}
+
+static int parse_portfc_xon_a(struct qopt_parser *p, const char *word)
+{
+	return parse_portfc_thresh(p, 1, word, &p->o->portfc_xon_a);
+}
+
+static int parse_portfc_xoff_b(struct qopt_parser *p, const char *word)
+{
+	return parse_portfc_thresh(p, 2, word, &p->o->portfc_xoff_b);
+}
+
+static int parse_portfc_xon_b(struct qopt_parser *p, const char *word)
+{
+	return parse_portfc_thresh(p, 3, word, &p->o->portfc_xon_b);
+}
+
+static int parse_portfc_rtt(struct qopt_parser *p, const char *word)
+{
+	p->portfc_rtt_word = word;
+	if (sluice_parse_ns(word, &p->o->portfc_rtt_ns) ||
+	    !p->o->portfc_rtt_ns)
+		return fail(&p->c,
+			    "\"portfc-rtt\" must be a time from 1ns to 1s such as 200us, 1.5ms or 0.2s, not \"%s\"",
+			    word);
+	return 0;
+}
+
+static int parse_portfc_hq(struct qopt_parser *p, const char *word)
+{
+	const char *item = word;
+	int len;
+
+	switch (sluice_portfc_hq_parse(word, &p->o->portfc_hq, &item)) {
+	case 0:
+		return 0;
+	case -ENOENT:
+		len = strcspn(item, ",");
+		return fail(&p->c,
+			    "\"portfc-hq\" item \"%.*s\": must be ack or arp",
+			    len, item);
+	case -EEXIST:
+		len = strcspn(item, ",");
+		return fail(&p->c, "\"portfc-hq\" item \"%.*s\": already given",
+			    len, item);
+	default:
+		return fail(&p->c,
+			    "\"portfc-hq\" must be none or a list of ack and arp such as ack,arp, not \"%s\"",
+			    word);
+	}
+}
+
+static int parse_portfc_hq_dscp(struct qopt_parser *p, const char *word)
+{
+	unsigned long n;
+
+	if (!strcmp(word, "none")) {
+		p->o->portfc_hq_dscp = TC_SLUICE_PORTFC_DSCP_NONE;
+		return 0;
+	}
+	if (parse_uint(word, TC_SLUICE_DSCP_VALUES - 1, &n))
+		return fail(&p->c,
+			    "\"portfc-hq-dscp\" must be none or a DSCP, 0..%u, not \"%s\"",
+			    TC_SLUICE_DSCP_VALUES - 1, word);
+	p->o->portfc_hq_dscp = n;
+	return 0;
+}
+
 /* The options that take one value. */
 static const struct scalar {
 	const char	*name;
-	unsigned int	bit;
+	__u64		bit;
 	int		(*parse)(struct qopt_parser *p, const char *word);
 } scalars[] = {
 	{ "classes",	SLUICE_QOPT_CLASSES,	parse_classes },
@@ -478,6 +645,19 @@ static const struct scalar {
 	{ "detection-time", SLUICE_QOPT_WD_DETECT, parse_wd_detect },
 	{ "restoration-time", SLUICE_QOPT_WD_RESTORE, parse_wd_restore },
 	{ "watchdog-poll", SLUICE_QOPT_WD_POLL,	parse_wd_poll },
+	{ "portfc",	SLUICE_QOPT_PORTFC,	parse_portfc },
+	{ "portfc-n",	SLUICE_QOPT_PORTFC_N,	parse_portfc_n },
+	{ "portfc-k",	SLUICE_QOPT_PORTFC_K,	parse_portfc_k },
+	{ "portfc-index", SLUICE_QOPT_PORTFC_INDEX, parse_portfc_index },
+	{ "portfc-label-base", SLUICE_QOPT_PORTFC_LABEL_BASE,
+	  parse_portfc_label_base },
+	{ "portfc-xoff-a", SLUICE_QOPT_PORTFC_XOFF_A, parse_portfc_xoff_a },
+	{ "portfc-xon-a", SLUICE_QOPT_PORTFC_XON_A, parse_portfc_xon_a },
+	{ "portfc-xoff-b", SLUICE_QOPT_PORTFC_XOFF_B, parse_portfc_xoff_b },
+	{ "portfc-xon-b", SLUICE_QOPT_PORTFC_XON_B, parse_portfc_xon_b },
+	{ "portfc-rtt",	SLUICE_QOPT_PORTFC_RTT,	parse_portfc_rtt },
+	{ "portfc-hq",	SLUICE_QOPT_PORTFC_HQ,	parse_portfc_hq },
+	{ "portfc-hq-dscp", SLUICE_QOPT_PORTFC_HQ_DSCP, parse_portfc_hq_dscp },
 };
 
 #define N_SCALARS	(sizeof(scalars) / sizeof(scalars[0]))
@@ -643,7 +823,8 @@ static int check_classes(struct qopt_parser *p)
 		return 0;
 	top = o->classes - 1;
 	if (o->present & SLUICE_QOPT_WD_PRIOS && top < SLUICE_PFC_PRIOS - 1 &&
-	    o->wd_prios >> (top + 1))
+	    o->wd_prios >> (top + 1) &&
+	    !(o->present & SLUICE_QOPT_PORTFC && o->portfc))
 		return fail(&p->c,
 			    "\"watchdog %s\": priorities must be 0..%u with classes %u",
 			    p->wd_word, top, o->classes);
@@ -689,7 +870,7 @@ static int check_pfc(struct qopt_parser *p)
 			    "\"watchdog %s\" needs a \"rate\" above 0: pauses are honoured only with one",
 			    p->wd_word);
 	if (o->present & SLUICE_QOPT_WD_PRIOS && o->present & SLUICE_QOPT_PFC &&
-	    o->wd_prios & ~o->pfc)
+	    o->wd_prios & ~o->pfc && !(o->present & SLUICE_QOPT_PORTFC && o->portfc))
 		return fail(&p->c,
 			    "\"watchdog %s\" watches lossless priorities only, not all in \"pfc %s\"",
 			    p->wd_word, p->pfc_word);
@@ -728,6 +909,133 @@ static int check_xoff_auto(struct qopt_parser *p)
 	return 0;
 }
 
+/*
+ * The classes a PortFC role gets from n and k: "classes", if given, must
+ * be that count, and a server's count must fit the qdisc.
+ */
+static int check_portfc_classes(struct qopt_parser *p)
+{
+	const struct sluice_qopt *o = p->o;
+	const char *role = sluice_portfc_role_name(o->portfc);
+	unsigned int k, need;
+	char with_k[32] = "";
+
+	if (!(o->present & SLUICE_QOPT_PORTFC_N))
+		return 0;
+	k = o->present & SLUICE_QOPT_PORTFC_K ? o->portfc_k :
+						  SLUICE_PORTFC_K_DEFAULT;
+	/* A switch's classes do not depend on k. */
+	if (o->portfc == TC_SLUICE_PORTFC_SERVER)
+		snprintf(with_k, sizeof(with_k), " and portfc-k %u", k);
+	need = sluice_portfc_classes(o->portfc, o->portfc_n, k);
+	if (need > TC_SLUICE_MAX_CLASSES)
+		return fail(&p->c,
+			    "\"portfc %s\" with portfc-n %u%s needs %u classes, more than %u",
+			    role, o->portfc_n, with_k, need,
+			    TC_SLUICE_MAX_CLASSES);
+	if (o->present & SLUICE_QOPT_CLASSES && o->classes != need)
+		return fail(&p->c,
+			    "\"classes\" must be %u for \"portfc %s\" with portfc-n %u%s, not \"%s\"",
+			    need, role, o->portfc_n, with_k, p->classes_word);
+	return 0;
+}
+
+/*
+ * "portfc-rtt": the four thresholds from the command's rate.  Explicit
+ * thresholds beside it would be overwritten or half-kept; both are
+ * surprises, so they are refused.
+ */
+static int resolve_portfc_rtt(struct qopt_parser *p)
+{
+	struct sluice_qopt *o = p->o;
+	struct sluice_portfc_thresholds t;
+	unsigned int i;
+
+	if (!(o->present & SLUICE_QOPT_PORTFC_RTT))
+		return 0;
+	for (i = 0; i < 4; i++)
+		if (o->present & SLUICE_QOPT_PORTFC_XOFF_A << i)
+			return fail(&p->c,
+				    "\"%s\" and \"portfc-rtt\" conflict: \"portfc-rtt\" sets xoff and xon of both queue types",
+				    portfc_thresh_names[i]);
+	if (!(o->present & SLUICE_QOPT_RATE))
+		return fail(&p->c,
+			    "\"portfc-rtt\" needs \"rate\" in the same command: the thresholds are bandwidth-delay products of the link's rate");
+	if (!o->rate)
+		return fail(&p->c,
+			    "\"portfc-rtt\" needs a \"rate\" above 0, not \"%s\"",
+			    p->rate_word);
+	if (sluice_portfc_thresholds(o->rate, o->portfc_rtt_ns, &t)) {
+		if (t.bdp == UINT64_MAX)
+			return fail(&p->c,
+				    "\"portfc-rtt %s\" at \"rate %s\": the bandwidth-delay product does not fit 64 bits",
+				    p->portfc_rtt_word, p->rate_word);
+		return fail(&p->c,
+			    "\"portfc-rtt %s\" at \"rate %s\": xoff, %u times the bandwidth-delay product of %llu bytes, would be above %u bytes",
+			    p->portfc_rtt_word, p->rate_word,
+			    SLUICE_PORTFC_XOFF_BDPS, (unsigned long long)t.bdp,
+			    TC_SLUICE_MAX_LIMIT);
+	}
+	o->portfc_xoff_a = o->portfc_xoff_b = t.xoff;
+	o->portfc_xon_a = o->portfc_xon_b = t.xon;
+	o->present |= SLUICE_QOPT_PORTFC_THRESHOLDS;
+	return 0;
+}
+
+/*
+ * The checks between PortFC options, and against the link and PFC.  As
+ * in check_pfc(), only what one command gives is known here.
+ */
+static int check_portfc(struct qopt_parser *p)
+{
+	const struct sluice_qopt *o = p->o;
+	const char *role = sluice_portfc_role_name(o->portfc);
+	const __u32 *thresh[] = {
+		&o->portfc_xoff_a, &o->portfc_xon_a,
+		&o->portfc_xoff_b, &o->portfc_xon_b,
+	};
+	unsigned int i;
+	int ret;
+
+	if (o->present & SLUICE_QOPT_PORTFC) {
+		if (o->present & SLUICE_QOPT_RATE && !o->rate)
+			return fail(&p->c,
+				    "\"portfc %s\" needs a \"rate\" above 0: pause quanta are bit times",
+				    role);
+		if (o->present & SLUICE_QOPT_PFC && o->pfc)
+			return fail(&p->c,
+				    "\"pfc %s\" and \"portfc %s\" conflict: PortFC is the port's flow control",
+				    p->pfc_word, role);
+		ret = check_portfc_classes(p);
+		if (ret)
+			return ret;
+	}
+	if (o->present & SLUICE_QOPT_PORTFC_INDEX &&
+	    o->present & SLUICE_QOPT_PORTFC_N && o->portfc_index >= o->portfc_n)
+		return fail(&p->c,
+			    "\"portfc-index\" must be below \"portfc-n\" (%s), not \"%s\"",
+			    p->portfc_n_word, p->portfc_index_word);
+	if (o->present & SLUICE_QOPT_PORTFC_LABEL_BASE &&
+	    o->present & SLUICE_QOPT_PORTFC_N &&
+	    o->portfc_label_base > SLUICE_MPLS_LABEL_MAX - (o->portfc_n - 1))
+		return fail(&p->c,
+			    "\"portfc-label-base %s\" with portfc-n %s: port %u's label would be above %u",
+			    p->portfc_label_word, p->portfc_n_word,
+			    o->portfc_n - 1, SLUICE_MPLS_LABEL_MAX);
+	/* xon A and B, each against its xoff: bits and words go in pairs. */
+	for (i = 0; i < 4; i += 2)
+		if ((o->present & SLUICE_QOPT_PORTFC_XOFF_A << i) &&
+		    (o->present & SLUICE_QOPT_PORTFC_XOFF_A << (i + 1)) &&
+		    *thresh[i + 1] > *thresh[i])
+			return fail(&p->c,
+				    "\"%s\" must be at most \"%s\" (%s), not \"%s\"",
+				    portfc_thresh_names[i + 1],
+				    portfc_thresh_names[i],
+				    p->portfc_thresh_word[i],
+				    p->portfc_thresh_word[i + 1]);
+	return resolve_portfc_rtt(p);
+}
+
 /**
  * sluice_qopt_parse() - parse the options of a sluice qdisc
  * @o:		the options given; zeroed first
@@ -739,7 +1047,8 @@ static int check_xoff_auto(struct qopt_parser *p)
  * Return: 0; SLUICE_PARSE_HELP if a word is "help" (the caller prints the
  * usage); -EINVAL with one message in @err otherwise.  @o is meaningful only
  * on success.  O(@argc).  With "xoff auto" (SLUICE_QOPT_XOFF_AUTO), the
- * caller then calls sluice_qopt_xoff_auto().
+ * caller then calls sluice_qopt_xoff_auto(); "portfc-rtt" is resolved
+ * already (the four PortFC thresholds are set).
  */
 int sluice_qopt_parse(struct sluice_qopt *o, int argc, char *const argv[],
 		      char *err, size_t errlen)
@@ -758,7 +1067,8 @@ int sluice_qopt_parse(struct sluice_qopt *o, int argc, char *const argv[],
 		if (ret)
 			return ret;
 	}
-	return check_classes(&p) ?: check_pfc(&p) ?: check_xoff_auto(&p);
+	return check_classes(&p) ?: check_pfc(&p) ?: check_xoff_auto(&p) ?:
+	       check_portfc(&p);
 }
 
 /**

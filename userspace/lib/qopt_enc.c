@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The sluice qdisc's options as netlink attributes: what goes inside
- * TCA_OPTIONS of an RTM_NEWQDISC, byte for byte what the tc plugin sends
- * for the same struct sluice_qopt (tests/test_qopt_enc.c compares them).
- * sluicectl's fabric builds its qdisc requests with it, without tc.
+ * TCA_OPTIONS of an RTM_NEWQDISC.  The tc plugin sends these bytes, and
+ * sluicectl's fabric builds its qdisc requests with them, without tc, so
+ * the two cannot drift apart (tests/test_qopt_enc.c checks the plugin).
  */
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 #include <linux/netlink.h>
 #include <sluice/qopt.h>
@@ -58,6 +59,40 @@ static void put_map(struct enc *e, const struct sluice_tag_info *ti,
 	}
 	if (!e->ret)
 		((struct nlattr *)(e->buf + start))->nla_len = e->at - start;
+}
+
+/* PortFC's attributes, in attribute order ("portfc-rtt" set the four). */
+static void put_portfc(struct enc *e, const struct sluice_qopt *o)
+{
+	static const struct {
+		__u64		bit;
+		unsigned int	type;
+		size_t		offset, len;
+	} attrs[] = {
+#define PORTFC_ATTR(b, t, field) {					\
+		SLUICE_QOPT_##b, TCA_SLUICE_##t,			\
+		offsetof(struct sluice_qopt, field),			\
+		sizeof(((struct sluice_qopt *)0)->field) }
+		PORTFC_ATTR(PORTFC, PORTFC, portfc),
+		PORTFC_ATTR(PORTFC_N, PORTFC_N, portfc_n),
+		PORTFC_ATTR(PORTFC_K, PORTFC_K, portfc_k),
+		PORTFC_ATTR(PORTFC_INDEX, PORTFC_INDEX, portfc_index),
+		PORTFC_ATTR(PORTFC_LABEL_BASE, PORTFC_LABEL_BASE,
+			    portfc_label_base),
+		PORTFC_ATTR(PORTFC_XOFF_A, PORTFC_XOFF_A, portfc_xoff_a),
+		PORTFC_ATTR(PORTFC_XON_A, PORTFC_XON_A, portfc_xon_a),
+		PORTFC_ATTR(PORTFC_XOFF_B, PORTFC_XOFF_B, portfc_xoff_b),
+		PORTFC_ATTR(PORTFC_XON_B, PORTFC_XON_B, portfc_xon_b),
+		PORTFC_ATTR(PORTFC_HQ, PORTFC_HQ, portfc_hq),
+		PORTFC_ATTR(PORTFC_HQ_DSCP, PORTFC_HQ_DSCP, portfc_hq_dscp),
+#undef PORTFC_ATTR
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++)
+		if (o->present & attrs[i].bit)
+			put(e, attrs[i].type, (const char *)o + attrs[i].offset,
+			    attrs[i].len);
 }
 
 /**
@@ -118,6 +153,7 @@ int sluice_qopt_encode(const struct sluice_qopt *o, void *buf, size_t len,
 		put(&e, TCA_SLUICE_WD_RESTORE, &o->wd_restore_ms, 4);
 	if (o->present & SLUICE_QOPT_WD_POLL)
 		put(&e, TCA_SLUICE_WD_POLL, &o->wd_poll_ms, 4);
+	put_portfc(&e, o);
 	for (tag = 0; tag <= TC_SLUICE_TAG_MAX; tag++)
 		if (o->present & SLUICE_QOPT_MAP(tag))
 			put_map(&e, sluice_tag_info(tag), &o->maps[tag]);

@@ -7,6 +7,13 @@
  * priority (struct sluice_prio_stats), under the uapi's field names.
  * Numbers throughout, as the uapi has them (pfc and wd_prios are bitmaps,
  * wd_action enum tc_sluice_wd_action); flags by name.
+ *
+ * A PortFC port (portfc not TC_SLUICE_PORTFC_NONE) adds PortFC's settings
+ * and counters to its lines, and portfc_relayed to its rows (portfc is
+ * enum tc_sluice_portfc_role, portfc_keys the bitmap BIT(type * 16 +
+ * index) of what it asserts).  A kernel before PortFC sends shorter
+ * structs, which the library zero-fills: its ports read as not PortFC and
+ * print as before.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -62,6 +69,33 @@ static const struct field port_counters[] = {
 	F(struct sluice_port_stats, untagged),
 	F(struct sluice_port_stats, backlog),
 	F(struct sluice_port_stats, qlen),
+};
+
+/* Appended to a PortFC port's first line and second line. */
+static const struct field portfc_settings[] = {
+	F(struct sluice_port_stats, portfc),
+	F(struct sluice_port_stats, portfc_n),
+	F(struct sluice_port_stats, portfc_k),
+	F(struct sluice_port_stats, portfc_index),
+	F(struct sluice_port_stats, portfc_xoff_a),
+	F(struct sluice_port_stats, portfc_xon_a),
+	F(struct sluice_port_stats, portfc_xoff_b),
+	F(struct sluice_port_stats, portfc_xon_b),
+};
+
+static const struct field portfc_counters[] = {
+	F(struct sluice_port_stats, portfc_keys),
+	F(struct sluice_port_stats, portfc_rx),
+	F(struct sluice_port_stats, portfc_malformed),
+	F(struct sluice_port_stats, portfc_ignored),
+	F(struct sluice_port_stats, portfc_relayed),
+	F(struct sluice_port_stats, portfc_unknown),
+	F(struct sluice_port_stats, portfc_hq),
+};
+
+/* Appended to each row of a PortFC port. */
+static const struct field portfc_prio_counters[] = {
+	F(struct sluice_prio_stats, portfc_relayed),
 };
 
 static const struct field prio_counters[] = {
@@ -159,25 +193,42 @@ static void flag_names(uint32_t flags, char *buf, size_t size)
 		snprintf(buf, size, "-");
 }
 
+static bool is_portfc(const struct sluice_port_info *p)
+{
+	return p->port.portfc != TC_SLUICE_PORTFC_NONE;
+}
+
 static void print_text(const struct sluice_port_info *p, uint32_t n)
 {
 	char flags[64];
 	uint32_t i, k;
+	bool portfc;
 
 	for (i = 0; i < n; i++) {
+		portfc = is_portfc(&p[i]);
 		printf("port %s ifindex %u", p[i].ifname, p[i].ifindex);
 		print_fields(&p[i].port, port_settings,
 			     ARRAY_SIZE(port_settings));
+		if (portfc)
+			print_fields(&p[i].port, portfc_settings,
+				     ARRAY_SIZE(portfc_settings));
 		putchar('\n');
 		putchar(' ');
 		print_fields(&p[i].port, port_counters,
 			     ARRAY_SIZE(port_counters));
+		if (portfc)
+			print_fields(&p[i].port, portfc_counters,
+				     ARRAY_SIZE(portfc_counters));
 		putchar('\n');
 		for (k = 0; k < p[i].n_prio; k++) {
 			flag_names(p[i].prio[k].flags, flags, sizeof(flags));
 			printf("  prio %u flags %s", p[i].prio[k].index, flags);
 			print_fields(&p[i].prio[k], prio_counters,
 				     ARRAY_SIZE(prio_counters));
+			if (portfc)
+				print_fields(&p[i].prio[k],
+					     portfc_prio_counters,
+					     ARRAY_SIZE(portfc_prio_counters));
 			putchar('\n');
 		}
 	}
@@ -202,13 +253,18 @@ static json_object *jflags(uint32_t flags)
 static json_object *jport(const struct sluice_port_info *p)
 {
 	json_object *o = json_object_new_object(), *rows = NULL, *r;
-	bool ok;
+	bool ok, portfc = is_portfc(p);
 	uint32_t k;
 
 	ok = o && jadd(o, "ifname", json_object_new_string(p->ifname)) &&
 	     jadd(o, "ifindex", jnum(p->ifindex)) &&
 	     add_fields(o, &p->port, port_settings, ARRAY_SIZE(port_settings)) &&
 	     add_fields(o, &p->port, port_counters, ARRAY_SIZE(port_counters));
+	if (ok && portfc)
+		ok = add_fields(o, &p->port, portfc_settings,
+				ARRAY_SIZE(portfc_settings)) &&
+		     add_fields(o, &p->port, portfc_counters,
+				ARRAY_SIZE(portfc_counters));
 	if (ok) {
 		rows = json_object_new_array_ext(p->n_prio);
 		ok = jadd(o, "prios", rows);
@@ -223,7 +279,9 @@ static json_object *jport(const struct sluice_port_info *p)
 		ok = jadd(r, "index", jnum(p->prio[k].index)) &&
 		     jadd(r, "flags", jflags(p->prio[k].flags)) &&
 		     add_fields(r, &p->prio[k], prio_counters,
-				ARRAY_SIZE(prio_counters));
+				ARRAY_SIZE(prio_counters)) &&
+		     (!portfc || add_fields(r, &p->prio[k], portfc_prio_counters,
+					 ARRAY_SIZE(portfc_prio_counters)));
 	}
 	if (ok)
 		return o;

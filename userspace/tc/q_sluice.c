@@ -25,6 +25,7 @@
 #include <sluice/headroom.h>
 #include <sluice/map.h>
 #include <sluice/pfc.h>
+#include <sluice/portfc.h>
 #include <sluice/qopt.h>
 #include <sluice/rate.h>
 #include <sluice/size.h>
@@ -41,6 +42,8 @@
  */
 #define QDISC_MSG_MAX	16384
 #define CLASS_MSG_MAX	4096
+/* Room for the qdisc's options, with every map entry: four times that. */
+#define QOPT_MAX	4096
 
 static void usage(void)
 {
@@ -53,7 +56,12 @@ static void usage(void)
 		"                  [ prio-map MAP ] [ watchdog PRIOS ]\n"
 		"                  [ watchdog-action { drop | forward | alert } ]\n"
 		"                  [ detection-time TIME ] [ restoration-time TIME ]\n"
-		"                  [ watchdog-poll TIME ]\n"
+		"                  [ watchdog-poll TIME ] [ portfc { switch | server } ]\n"
+		"                  [ portfc-n N ] [ portfc-k K ] [ portfc-index I ]\n"
+		"                  [ portfc-label-base LABEL ] [ portfc-rtt RTT ]\n"
+		"                  [ portfc-xoff-a BYTES ] [ portfc-xon-a BYTES ]\n"
+		"                  [ portfc-xoff-b BYTES ] [ portfc-xon-b BYTES ]\n"
+		"                  [ portfc-hq { none | KIND[,KIND] } ] [ portfc-hq-dscp { DSCP | none } ]\n"
 		"       MAP := ENTRY [ ENTRY ... ] | default    ENTRY := VALUE[-VALUE]:CLASS\n"
 		"       PRIOS := none | P[-P][,P[-P]...]    P is a PFC priority, 0-7\n"
 		"       AUTO := auto [ cable METRES ] [ mtu BYTES ]\n"
@@ -69,12 +77,19 @@ static void usage(void)
 		"       unless given, xoff - mtu; it needs rate and limit, and excludes headroom\n"
 		"       watchdog: the PFC watchdog on those priorities' classes; TIME is\n"
 		"       %u..%u ms, as 200, 200ms or 0.2s (defaults: detection-time %u,\n"
-		"       restoration-time %u, watchdog-poll %u, at most detection-time)\n",
+		"       restoration-time %u, watchdog-poll %u, at most detection-time)\n"
+		"       portfc: a port of a BCube(n, k) switch or server (PortFC); N is\n"
+		"       2..%u, K 0..%u (default %u), I 0..N-1, LABEL that of port index 0\n"
+		"       (default %u), KIND ack or arp (default ack,arp), DSCP 0..63 (default\n"
+		"       none); portfc-rtt sets xoff 6 and xon 4 bandwidth-delay products of\n"
+		"       rate over RTT (e.g. 200us, 1.5ms) for both queue types; needs rate\n",
 		TC_SLUICE_MAX_CLASSES, TC_SLUICE_MAX_LIMIT, TC_SLUICE_MAX_LIMIT,
 		SLUICE_CABLE_MAX_M, SLUICE_CABLE_DEFAULT_M,
 		TC_SLUICE_WD_MIN_MS, TC_SLUICE_WD_MAX_MS,
 		TC_SLUICE_WD_DETECT_DEFAULT, TC_SLUICE_WD_RESTORE_DEFAULT,
-		TC_SLUICE_WD_POLL_DEFAULT);
+		TC_SLUICE_WD_POLL_DEFAULT, TC_SLUICE_PORTFC_MAX_N,
+		TC_SLUICE_PORTFC_MAX_K, SLUICE_PORTFC_K_DEFAULT,
+		TC_SLUICE_PORTFC_LABEL_BASE_DEFAULT);
 }
 
 static void class_usage(void)
@@ -102,87 +117,19 @@ static struct rtattr *begin_nest(struct nlmsghdr *n, int maxlen, int type)
 	return n->nlmsg_len == len ? NULL : nest;
 }
 
-static int put_map(struct nlmsghdr *n, const struct sluice_tag_info *ti,
-		   const struct sluice_class_map *map)
-{
-	struct tc_sluice_map_entry e = {};
-	struct rtattr *nest;
-	unsigned int v;
-
-	nest = begin_nest(n, QDISC_MSG_MAX, ti->map_attr);
-	if (!nest)
-		return -1;
-	for (v = 0; v < ti->values; v++) {
-		if (!(map->given & (1ull << v)))
-			continue;
-		e.value = v;
-		e.tclass = map->tclass[v];
-		if (addattr_l(n, QDISC_MSG_MAX, TCA_SLUICE_MAP_ENTRY, &e, sizeof(e)))
-			return -1;
-	}
-	addattr_nest_end(n, nest);
-	return 0;
-}
-
+/*
+ * libsluice encodes the options, so that tc and sluicectl's fabric send
+ * the same bytes; they go in whole as the TCA_OPTIONS nest.
+ */
 static int put_qopt(struct nlmsghdr *n, const struct sluice_qopt *o)
 {
-	const struct sluice_tag_info *ti;
-	struct rtattr *nest;
-	unsigned int tag;
+	unsigned char buf[QOPT_MAX];
+	size_t used;
 
-	nest = begin_nest(n, QDISC_MSG_MAX, TCA_OPTIONS);
-	if (!nest)
+	if (sluice_qopt_encode(o, buf, sizeof(buf), &used))
 		return -1;
-	if ((o->present & SLUICE_QOPT_CLASSES &&
-	     addattr_l(n, QDISC_MSG_MAX, TCA_SLUICE_CLASSES, &o->classes, 1)) ||
-	    (o->present & SLUICE_QOPT_TAG &&
-	     addattr_l(n, QDISC_MSG_MAX, TCA_SLUICE_TAG, &o->tag, 1)) ||
-	    (o->present & SLUICE_QOPT_DEFAULT &&
-	     addattr_l(n, QDISC_MSG_MAX, TCA_SLUICE_DEFAULT, &o->defclass, 1)) ||
-	    (o->present & SLUICE_QOPT_LIMIT &&
-	     addattr_l(n, QDISC_MSG_MAX, TCA_SLUICE_LIMIT, &o->limit, 4)) ||
-	    (o->present & SLUICE_QOPT_RATE &&
-	     addattr_l(n, QDISC_MSG_MAX, TCA_SLUICE_RATE, &o->rate, 8)) ||
-	    (o->present & SLUICE_QOPT_PFC &&
-	     addattr_l(n, QDISC_MSG_MAX, TCA_SLUICE_PFC, &o->pfc, 1)) ||
-	    (o->present & SLUICE_QOPT_PAUSE_RX &&
-	     addattr_l(n, QDISC_MSG_MAX, TCA_SLUICE_PAUSE_RX, &o->pause_rx, 1)) ||
-	    (o->present & SLUICE_QOPT_XOFF &&
-	     addattr_l(n, QDISC_MSG_MAX, TCA_SLUICE_XOFF, &o->xoff, 4)) ||
-	    (o->present & SLUICE_QOPT_XON &&
-	     addattr_l(n, QDISC_MSG_MAX, TCA_SLUICE_XON, &o->xon, 4)) ||
-	    (o->present & SLUICE_QOPT_HEADROOM &&
-	     addattr_l(n, QDISC_MSG_MAX, TCA_SLUICE_HEADROOM, &o->headroom, 4)) ||
-	    (o->present & SLUICE_QOPT_PAUSE_TIME &&
-	     addattr_l(n, QDISC_MSG_MAX, TCA_SLUICE_PAUSE_TIME, &o->pause_time,
-		       2)) ||
-	    (o->present & SLUICE_QOPT_WD_PRIOS &&
-	     addattr_l(n, QDISC_MSG_MAX, TCA_SLUICE_WD_PRIOS, &o->wd_prios, 1)) ||
-	    (o->present & SLUICE_QOPT_WD_ACTION &&
-	     addattr_l(n, QDISC_MSG_MAX, TCA_SLUICE_WD_ACTION, &o->wd_action,
-		       1)) ||
-	    (o->present & SLUICE_QOPT_WD_DETECT &&
-	     addattr_l(n, QDISC_MSG_MAX, TCA_SLUICE_WD_DETECT, &o->wd_detect_ms,
-		       4)) ||
-	    (o->present & SLUICE_QOPT_WD_RESTORE &&
-	     addattr_l(n, QDISC_MSG_MAX, TCA_SLUICE_WD_RESTORE,
-		       &o->wd_restore_ms, 4)) ||
-	    (o->present & SLUICE_QOPT_WD_POLL &&
-	     addattr_l(n, QDISC_MSG_MAX, TCA_SLUICE_WD_POLL, &o->wd_poll_ms, 4)))
-		return -1;
-	for (tag = 0; tag <= TC_SLUICE_TAG_MAX; tag++) {
-		ti = sluice_tag_info(tag);
-		if (o->present & SLUICE_QOPT_MAP(tag) &&
-		    put_map(n, ti, &o->maps[tag]))
-			return -1;
-	}
-	/* The parser's bits are the attribute's: BIT(enum tc_sluice_tag). */
-	if (o->present & SLUICE_QOPT_DEFAULT_MAPS &&
-	    addattr_l(n, QDISC_MSG_MAX, TCA_SLUICE_DEFAULT_MAPS,
-		      &o->default_maps, 1))
-		return -1;
-	addattr_nest_end(n, nest);
-	return 0;
+	return addattr_l(n, QDISC_MSG_MAX, TCA_OPTIONS | NLA_F_NESTED, buf,
+			 used);
 }
 
 /*
@@ -302,32 +249,47 @@ static int get_u64(const struct rtattr *rta, __u64 *val)
 	return 0;
 }
 
+/*
+ * An enum option: "TEXT NAME " in text and NAME in JSON, or the number
+ * where @name is NULL (a value newer than this plugin).
+ */
+static void print_enum(const char *json, const char *text, const char *name,
+		       unsigned int val)
+{
+	print_string(PRINT_FP, NULL, "%s ", text);
+	if (name)
+		print_string(PRINT_ANY, json, "%s ", name);
+	else
+		print_uint(PRINT_ANY, json, "%u ", val);
+}
+
 static void print_tag(const struct rtattr *rta)
 {
-	const char *name;
 	__u8 tag;
 
 	if (get_u8(rta, &tag))
 		return;
-	name = sluice_tag_name(tag);
-	if (name)
-		print_string(PRINT_ANY, "tag", "tag %s ", name);
-	else	/* a source newer than this plugin */
-		print_uint(PRINT_ANY, "tag", "tag %u ", tag);
+	print_enum("tag", "tag", sluice_tag_name(tag), tag);
 }
 
-/* A size in bytes: a number in JSON, "NAME 50Kb " in text. */
-static void print_size(const struct rtattr *rta, const char *name)
+/* A size in bytes: a number in JSON, "TEXT 50Kb " in text. */
+static void print_size_as(const struct rtattr *rta, const char *json,
+			  const char *text)
 {
 	char buf[SLUICE_SIZE_STRLEN];
 	__u32 bytes;
 
 	if (get_u32(rta, &bytes))
 		return;
-	print_uint(PRINT_JSON, name, NULL, bytes);
-	print_string(PRINT_FP, NULL, "%s ", name);
+	print_uint(PRINT_JSON, json, NULL, bytes);
+	print_string(PRINT_FP, NULL, "%s ", text);
 	print_string(PRINT_FP, NULL, "%s ",
 		     sluice_format_size(bytes, buf, sizeof(buf)));
+}
+
+static void print_size(const struct rtattr *rta, const char *name)
+{
+	print_size_as(rta, name, name);
 }
 
 static void print_limit(const struct rtattr *rta)
@@ -405,17 +367,26 @@ static void print_pfc_opts(struct rtattr *tb[])
 		print_uint(PRINT_ANY, "pause_time", "pause-time %u ", quanta);
 }
 
+/*
+ * A number under a JSON key and a text word that differ: "TEXT " then
+ * @val by @fmt ("%u ", "%ums ") in text, the bare number in JSON.
+ */
+static void print_num_as(const char *json, const char *text, const char *fmt,
+			 unsigned int val)
+{
+	print_uint(PRINT_JSON, json, NULL, val);
+	print_string(PRINT_FP, NULL, "%s ", text);
+	print_uint(PRINT_FP, NULL, fmt, val);
+}
+
 /* A watchdog time: ms in JSON, "NAME 200ms" in text. */
 static void print_ms(const struct rtattr *rta, const char *json,
 		     const char *text)
 {
 	__u32 ms;
 
-	if (get_u32(rta, &ms))
-		return;
-	print_uint(PRINT_JSON, json, NULL, ms);
-	print_string(PRINT_FP, NULL, "%s ", text);
-	print_uint(PRINT_FP, NULL, "%ums ", ms);
+	if (!get_u32(rta, &ms))
+		print_num_as(json, text, "%ums ", ms);
 }
 
 /*
@@ -425,7 +396,6 @@ static void print_ms(const struct rtattr *rta, const char *json,
 static void print_wd_opts(struct rtattr *tb[])
 {
 	char buf[SLUICE_PFC_STRLEN];
-	const char *name;
 	unsigned int p;
 	__u8 val;
 
@@ -439,18 +409,86 @@ static void print_wd_opts(struct rtattr *tb[])
 			     sluice_pfc_format(val, buf, sizeof(buf)));
 	}
 	if (!get_u8(tb[TCA_SLUICE_WD_ACTION], &val)) {
-		name = sluice_wd_action_name(val);
-		if (name)
-			print_string(PRINT_ANY, "watchdog_action",
-				     "watchdog-action %s ", name);
-		else	/* an action newer than this plugin */
-			print_uint(PRINT_ANY, "watchdog_action",
-				   "watchdog-action %u ", val);
+		print_enum("watchdog_action", "watchdog-action",
+			   sluice_wd_action_name(val), val);
 	}
 	print_ms(tb[TCA_SLUICE_WD_DETECT], "detection_time", "detection-time");
 	print_ms(tb[TCA_SLUICE_WD_RESTORE], "restoration_time",
 		 "restoration-time");
 	print_ms(tb[TCA_SLUICE_WD_POLL], "watchdog_poll", "watchdog-poll");
+}
+
+/* A u8 option: "TEXT 4 " in text, a number in JSON. */
+static void print_u8_opt(const struct rtattr *rta, const char *json,
+			 const char *text)
+{
+	__u8 val;
+
+	if (!get_u8(rta, &val))
+		print_num_as(json, text, "%u ", val);
+}
+
+/* What HQ holds: an array of names in JSON, "portfc-hq ack,arp" in text. */
+static void print_portfc_hq(const struct rtattr *rta)
+{
+	char buf[SLUICE_PORTFC_HQ_STRLEN];
+	const char *name;
+	unsigned int bit;
+	__u8 hq;
+
+	if (get_u8(rta, &hq))
+		return;
+	/* A kind newer than this plugin is left out, as in the text. */
+	open_json_array(PRINT_JSON, "portfc_hq");
+	for (bit = 1; bit <= 0x80; bit <<= 1) {
+		name = sluice_portfc_hq_name(bit);
+		if (hq & bit && name)
+			print_string(PRINT_JSON, NULL, NULL, name);
+	}
+	close_json_array(PRINT_JSON, NULL);
+	print_string(PRINT_FP, NULL, "portfc-hq %s ",
+		     sluice_portfc_hq_format(hq, buf, sizeof(buf)));
+}
+
+/*
+ * PortFC's settings, on a PortFC port only: an older kernel's dump, and a
+ * port whose role is NONE, print as before.  The thresholds print as xoff
+ * does, the HQ DSCP's 255 as "none" in text (JSON has the number), so the
+ * text re-parses.
+ */
+static void print_portfc_opts(struct rtattr *tb[])
+{
+	__u32 label;
+	__u8 role, dscp;
+
+	if (get_u8(tb[TCA_SLUICE_PORTFC], &role) ||
+	    role == TC_SLUICE_PORTFC_NONE)
+		return;
+	print_enum("portfc", "portfc", sluice_portfc_role_name(role), role);
+	print_u8_opt(tb[TCA_SLUICE_PORTFC_N], "portfc_n", "portfc-n");
+	print_u8_opt(tb[TCA_SLUICE_PORTFC_K], "portfc_k", "portfc-k");
+	print_u8_opt(tb[TCA_SLUICE_PORTFC_INDEX], "portfc_index",
+		     "portfc-index");
+	if (!get_u32(tb[TCA_SLUICE_PORTFC_LABEL_BASE], &label))
+		print_uint(PRINT_ANY, "portfc_label_base",
+			   "portfc-label-base %u ", label);
+	print_size_as(tb[TCA_SLUICE_PORTFC_XOFF_A], "portfc_xoff_a",
+		      "portfc-xoff-a");
+	print_size_as(tb[TCA_SLUICE_PORTFC_XON_A], "portfc_xon_a",
+		      "portfc-xon-a");
+	print_size_as(tb[TCA_SLUICE_PORTFC_XOFF_B], "portfc_xoff_b",
+		      "portfc-xoff-b");
+	print_size_as(tb[TCA_SLUICE_PORTFC_XON_B], "portfc_xon_b",
+		      "portfc-xon-b");
+	print_portfc_hq(tb[TCA_SLUICE_PORTFC_HQ]);
+	if (!get_u8(tb[TCA_SLUICE_PORTFC_HQ_DSCP], &dscp)) {
+		print_uint(PRINT_JSON, "portfc_hq_dscp", NULL, dscp);
+		if (dscp == TC_SLUICE_PORTFC_DSCP_NONE)
+			print_string(PRINT_FP, NULL, "portfc-hq-dscp %s ",
+				     "none");
+		else
+			print_uint(PRINT_FP, NULL, "portfc-hq-dscp %u ", dscp);
+	}
 }
 
 /*
@@ -579,6 +617,7 @@ static int print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 	print_pfc_opts(tb);
 	print_maps(tb);
 	print_wd_opts(tb);
+	print_portfc_opts(tb);
 	return 0;
 }
 
@@ -649,6 +688,25 @@ static const struct xstat qdisc_v1_xstats[] = {
 	XSTAT("pfc_tx_failed", qdisc.pfc_tx_failed, XSTAT_COUNT),
 };
 
+/*
+ * Since version 2, PortFC's.  The payload does not say whether the qdisc
+ * is a PortFC port, so every version 2 qdisc prints them (zero on the
+ * others): a line whose fields depend on the configuration would be
+ * harder for scripts than a few zeros.
+ */
+static const struct xstat qdisc_v2_xstats[] = {
+	XSTAT("portfc_rx", qdisc.portfc_rx, XSTAT_COUNT),
+	XSTAT("portfc_malformed", qdisc.portfc_malformed, XSTAT_COUNT),
+	XSTAT("portfc_ignored", qdisc.portfc_ignored, XSTAT_COUNT),
+	XSTAT("portfc_relayed", qdisc.portfc_relayed, XSTAT_COUNT),
+	XSTAT("portfc_unknown", qdisc.portfc_unknown, XSTAT_COUNT),
+	XSTAT("portfc_hq", qdisc.portfc_hq, XSTAT_COUNT),
+	XSTAT("portfc_xoff_a", qdisc.portfc_xoff_a, XSTAT_COUNT),
+	XSTAT("portfc_xon_a", qdisc.portfc_xon_a, XSTAT_COUNT),
+	XSTAT("portfc_xoff_b", qdisc.portfc_xoff_b, XSTAT_COUNT),
+	XSTAT("portfc_xon_b", qdisc.portfc_xon_b, XSTAT_COUNT),
+};
+
 static const struct xstat class_appended_xstats[] = {
 	/* Since PFC: */
 	XSTAT("pfc_rx", cls.pfc_rx, XSTAT_COUNT),
@@ -670,6 +728,8 @@ static const struct xstat class_appended_xstats[] = {
 	XSTAT("storm", cls.storm, XSTAT_FLAG),
 	/* Since the kernel hardening: */
 	XSTAT("wd_ingress_drops", cls.wd_ingress_drops, XSTAT_COUNT),
+	/* Since PortFC (the union grew with the qdisc's struct, to 168): */
+	XSTAT("portfc_relayed", cls.portfc_relayed, XSTAT_COUNT),
 };
 
 /*
@@ -739,6 +799,9 @@ static int print_xstats(struct qdisc_util *qu, FILE *f, struct rtattr *xstats)
 		if (st.version >= 1)
 			print_appended(&st, len, qdisc_v1_xstats,
 				       ARRAY_SIZE(qdisc_v1_xstats));
+		if (st.version >= 2)
+			print_appended(&st, len, qdisc_v2_xstats,
+				       ARRAY_SIZE(qdisc_v2_xstats));
 		break;
 	case TC_SLUICE_XSTATS_CLASS:
 		if (len < XSTATS_END(cls.peak_backlog))

@@ -61,7 +61,7 @@ static void request_init(struct request *req)
 
 /* What a request carried inside TCA_OPTIONS. */
 struct decoded {
-	unsigned int	attrs;		/* bit per TCA_SLUICE_* present */
+	__u64		attrs;		/* bit per TCA_SLUICE_* present */
 	__u8		classes, tag, defclass;
 	__u32		limit;
 	__u8		default_maps;
@@ -71,6 +71,10 @@ struct decoded {
 	__u16		pause_time;
 	__u8		wd_prios, wd_action;
 	__u32		wd_detect, wd_restore, wd_poll;
+	__u8		portfc, portfc_n, portfc_k, portfc_index;
+	__u8		portfc_hq, portfc_hq_dscp;
+	__u32		portfc_label_base;
+	__u32		portfc_thresh[4];	/* XOFF_A, XON_A, XOFF_B, XON_B */
 	int		map[MAPS][64];	/* class of each value, -1 if not sent */
 	unsigned int	entries[MAPS];
 	char		err[256];
@@ -150,12 +154,18 @@ static int scalar_size(unsigned int type)
 	case TCA_SLUICE_WD_DETECT:
 	case TCA_SLUICE_WD_RESTORE:
 	case TCA_SLUICE_WD_POLL:
+	case TCA_SLUICE_PORTFC_LABEL_BASE:
+	case TCA_SLUICE_PORTFC_XOFF_A:
+	case TCA_SLUICE_PORTFC_XON_A:
+	case TCA_SLUICE_PORTFC_XOFF_B:
+	case TCA_SLUICE_PORTFC_XON_B:
 		return 4;
 	case TCA_SLUICE_RATE:
 		return 8;
 	case TCA_SLUICE_PAUSE_TIME:
 		return 2;
-	default:	/* CLASSES, TAG, DEFAULT, DEFAULT_MAPS, PFC, PAUSE_RX, WD_* */
+	default:	/* CLASSES, TAG, DEFAULT, DEFAULT_MAPS, PFC, PAUSE_RX, WD_*,
+			 * PORTFC, PORTFC_{N,K,INDEX,HQ,HQ_DSCP} */
 		return 1;
 	}
 }
@@ -220,6 +230,34 @@ static int decode_scalar(struct decoded *d, const struct rtattr *rta)
 	case TCA_SLUICE_WD_POLL:
 		memcpy(&d->wd_poll, p, 4);
 		break;
+	case TCA_SLUICE_PORTFC:
+		memcpy(&d->portfc, p, 1);
+		break;
+	case TCA_SLUICE_PORTFC_N:
+		memcpy(&d->portfc_n, p, 1);
+		break;
+	case TCA_SLUICE_PORTFC_K:
+		memcpy(&d->portfc_k, p, 1);
+		break;
+	case TCA_SLUICE_PORTFC_INDEX:
+		memcpy(&d->portfc_index, p, 1);
+		break;
+	case TCA_SLUICE_PORTFC_LABEL_BASE:
+		memcpy(&d->portfc_label_base, p, 4);
+		break;
+	case TCA_SLUICE_PORTFC_XOFF_A:
+	case TCA_SLUICE_PORTFC_XON_A:
+	case TCA_SLUICE_PORTFC_XOFF_B:
+	case TCA_SLUICE_PORTFC_XON_B:
+		memcpy(&d->portfc_thresh[rta->rta_type -
+					 TCA_SLUICE_PORTFC_XOFF_A], p, 4);
+		break;
+	case TCA_SLUICE_PORTFC_HQ:
+		memcpy(&d->portfc_hq, p, 1);
+		break;
+	case TCA_SLUICE_PORTFC_HQ_DSCP:
+		memcpy(&d->portfc_hq_dscp, p, 1);
+		break;
 	}
 	return 0;
 }
@@ -234,7 +272,7 @@ static int check_default_maps(struct decoded *d)
 			   d->default_maps);
 	for (bit = 0; bit < ARRAY_SIZE(reset_attr); bit++)
 		if (d->default_maps & (1u << bit) &&
-		    d->attrs & (1u << reset_attr[bit]))
+		    d->attrs & (1ull << reset_attr[bit]))
 			return bad(d, "map %u both reset and given entries",
 				   reset_attr[bit]);
 	return 0;
@@ -251,9 +289,9 @@ static int decode_option(struct decoded *d, const struct rtattr *rta)
 		return bad(d, "unknown attribute %#x", rta->rta_type);
 	if (rta->rta_type & NLA_F_NET_BYTEORDER)
 		return bad(d, "attribute %u in network byte order", type);
-	if (d->attrs & (1u << type))
+	if (d->attrs & (1ull << type))
 		return bad(d, "attribute %u twice", type);
-	d->attrs |= 1u << type;
+	d->attrs |= 1ull << type;
 	if (type >= TCA_SLUICE_PCP_MAP && type <= TCA_SLUICE_PRIO_MAP) {
 		if (!nested)
 			return bad(d, "map %u without NLA_F_NESTED", type);
@@ -573,13 +611,13 @@ static void test_parse_pfc(void)
 	}
 	/* All 64 bits of the rate, and the other ends of the ranges. */
 	if (!parse_decode("rate 18446744073709551615 pfc none pause-rx on "
-			  "xoff 268435455 xon 0 headroom 0 pause-time 65535",
+			  "xoff 134217727 xon 0 headroom 0 pause-time 65535",
 			  &d)) {
 		KTAP_EXPECT_INT(d.attrs, PFC_ATTRS);
 		KTAP_EXPECT(d.rate == 18446744073709551615ull);
 		KTAP_EXPECT_INT(d.pfc, 0);
 		KTAP_EXPECT_INT(d.pause_rx, 1);
-		KTAP_EXPECT_INT(d.xoff, 268435455);
+		KTAP_EXPECT_INT(d.xoff, 134217727);
 		KTAP_EXPECT_INT(d.xon, 0);
 		KTAP_EXPECT_INT(d.headroom, 0);
 		KTAP_EXPECT_INT(d.pause_time, 65535);
@@ -710,26 +748,73 @@ static void test_parse_everything(void)
 	struct decoded d;
 	unsigned int i, v;
 
-	if (!parse_decode("classes 16 tag mpls-tc default 15 limit 268435455 "
-			  "rate 400gbit pfc 0-7 pause-rx on xoff 255m xon 254m "
+	if (!parse_decode("classes 32 tag mpls-tc default 31 limit 134217727 "
+			  "rate 400gbit pfc 0-7 pause-rx on xoff 127m xon 126m "
 			  "headroom 1m pause-time 65535 "
-			  "pcp-map 0-7:15 dscp-map 0-63:14 mpls-tc-map 0-7:13 "
-			  "prio-map 0-15:12", &d)) {
+			  "pcp-map 0-7:31 dscp-map 0-63:30 mpls-tc-map 0-7:29 "
+			  "prio-map 0-15:28", &d)) {
 		KTAP_EXPECT_INT(d.attrs, 0x1fe | PFC_ATTRS);
 		KTAP_EXPECT(d.rate == 400000000000ull);
 		KTAP_EXPECT_INT(d.pfc, 0xff);
-		KTAP_EXPECT_INT(d.classes, 16);
+		KTAP_EXPECT_INT(d.classes, 32);
 		KTAP_EXPECT_INT(d.tag, TC_SLUICE_TAG_MPLS_TC);
-		KTAP_EXPECT_INT(d.defclass, 15);
-		KTAP_EXPECT_INT(d.limit, 268435455);
+		KTAP_EXPECT_INT(d.defclass, 31);
+		KTAP_EXPECT_INT(d.limit, 134217727);
 		for (i = 0; i < MAPS; i++) {
 			KTAP_EXPECT_INT(d.entries[i], map_values[i]);
 			for (v = 0; v < map_values[i]; v++)
-				if (!KTAP_EXPECT_INT(d.map[i][v], 15 - i))
+				if (!KTAP_EXPECT_INT(d.map[i][v], 31 - i))
 					ktap_diag("map %u value %u", i, v);
 		}
 	}
 	ktap_result("parse every option");
+}
+
+#define PORTFC_ATTR(type)	(1ull << TCA_SLUICE_PORTFC##type)
+
+/* PortFC's options: each attribute with its size and value. */
+static void test_parse_portfc(void)
+{
+	struct decoded d;
+
+	if (!parse_decode("rate 100mbit portfc switch portfc-n 4 portfc-k 2 "
+			  "portfc-index 1 portfc-label-base 200 "
+			  "portfc-rtt 200us portfc-hq ack "
+			  "portfc-hq-dscp none", &d)) {
+		KTAP_EXPECT(d.attrs == (1u << TCA_SLUICE_RATE |
+			    PORTFC_ATTR() | PORTFC_ATTR(_N) | PORTFC_ATTR(_K) |
+			    PORTFC_ATTR(_INDEX) | PORTFC_ATTR(_LABEL_BASE) |
+			    PORTFC_ATTR(_XOFF_A) | PORTFC_ATTR(_XON_A) |
+			    PORTFC_ATTR(_XOFF_B) | PORTFC_ATTR(_XON_B) |
+			    PORTFC_ATTR(_HQ) | PORTFC_ATTR(_HQ_DSCP)));
+		KTAP_EXPECT_INT(d.portfc, TC_SLUICE_PORTFC_SWITCH);
+		KTAP_EXPECT_INT(d.portfc_n, 4);
+		KTAP_EXPECT_INT(d.portfc_k, 2);
+		KTAP_EXPECT_INT(d.portfc_index, 1);
+		KTAP_EXPECT_INT(d.portfc_label_base, 200);
+		/* 100 Mbit/s for 200 us: 2500 bytes, xoff 6 and xon 4 of them */
+		KTAP_EXPECT_INT(d.portfc_thresh[0], 15000);
+		KTAP_EXPECT_INT(d.portfc_thresh[1], 10000);
+		KTAP_EXPECT_INT(d.portfc_thresh[2], 15000);
+		KTAP_EXPECT_INT(d.portfc_thresh[3], 10000);
+		KTAP_EXPECT_INT(d.portfc_hq, TC_SLUICE_PORTFC_HQ_ACK);
+		KTAP_EXPECT_INT(d.portfc_hq_dscp, 255);
+	}
+	/* A change of the thresholds alone sends just those. */
+	if (!parse_decode("portfc-xon-b 1k portfc-xoff-a 64k", &d)) {
+		KTAP_EXPECT(d.attrs == (PORTFC_ATTR(_XOFF_A) |
+					PORTFC_ATTR(_XON_B)));
+		KTAP_EXPECT_INT(d.portfc_thresh[0], 65536);
+		KTAP_EXPECT_INT(d.portfc_thresh[3], 1024);
+	}
+	if (!parse_decode("portfc server portfc-hq none portfc-hq-dscp 46", &d)) {
+		KTAP_EXPECT(d.attrs == (PORTFC_ATTR() | PORTFC_ATTR(_HQ) |
+					PORTFC_ATTR(_HQ_DSCP)));
+		KTAP_EXPECT_INT(d.portfc, TC_SLUICE_PORTFC_SERVER);
+		KTAP_EXPECT_INT(d.portfc_hq, 0);
+		KTAP_EXPECT_INT(d.portfc_hq_dscp, 46);
+	}
+	ktap_result("parse PortFC options");
 }
 
 static void test_parse_error(void)
@@ -739,7 +824,7 @@ static void test_parse_error(void)
 
 	KTAP_EXPECT_INT(run_parse(false, "classes 99", &req, &err), -1);
 	KTAP_EXPECT(!strncmp(err.text,
-			     "sluice: \"classes\" must be 1..16, not \"99\"\n"
+			     "sluice: \"classes\" must be 1..32, not \"99\"\n"
 			     "Usage: ... sluice [ classes N ]", 72));
 	KTAP_EXPECT_INT(req.n.nlmsg_len, NLMSG_LENGTH(sizeof(struct tcmsg)));
 
@@ -782,7 +867,7 @@ static void test_parse_error(void)
 #define CLASS_USAGE \
 	"Usage: ... sluice [ limit BYTES ] [ ecn { BYTES | off } ]\n" \
 	"                  [ quantum { BYTES | strict } ]\n" \
-	"       BYTES is 1..268435455, e.g. 1500, 64k, 1m; 256..268435455 for quantum\n" \
+	"       BYTES is 1..134217727, e.g. 1500, 64k, 1m; 256..134217727 for quantum\n" \
 	"       ecn marks CE on ECT frames while the class holds more than BYTES;\n" \
 	"       off (or 0) marks none\n" \
 	"       quantum shares the link by DWRR among the classes that have one,\n" \
@@ -803,12 +888,17 @@ static void test_parse_help(void)
 		"                  [ prio-map MAP ] [ watchdog PRIOS ]\n"
 		"                  [ watchdog-action { drop | forward | alert } ]\n"
 		"                  [ detection-time TIME ] [ restoration-time TIME ]\n"
-		"                  [ watchdog-poll TIME ]\n"
+		"                  [ watchdog-poll TIME ] [ portfc { switch | server } ]\n"
+		"                  [ portfc-n N ] [ portfc-k K ] [ portfc-index I ]\n"
+		"                  [ portfc-label-base LABEL ] [ portfc-rtt RTT ]\n"
+		"                  [ portfc-xoff-a BYTES ] [ portfc-xon-a BYTES ]\n"
+		"                  [ portfc-xoff-b BYTES ] [ portfc-xon-b BYTES ]\n"
+		"                  [ portfc-hq { none | KIND[,KIND] } ] [ portfc-hq-dscp { DSCP | none } ]\n"
 		"       MAP := ENTRY [ ENTRY ... ] | default    ENTRY := VALUE[-VALUE]:CLASS\n"
 		"       PRIOS := none | P[-P][,P[-P]...]    P is a PFC priority, 0-7\n"
 		"       AUTO := auto [ cable METRES ] [ mtu BYTES ]\n"
-		"       N is 1..16, CLASS is 0..N-1, BYTES is 1..268435455, e.g. 1500, 64k, 1m\n"
-		"       (0..268435455 for xoff, xon and headroom)\n"
+		"       N is 1..32, CLASS is 0..N-1, BYTES is 1..134217727, e.g. 1500, 64k, 1m\n"
+		"       (0..134217727 for xoff, xon and headroom)\n"
 		"       RATE is bits/s, e.g. 100mbit, 2.5gbit, 10gbit; 0 leaves the port unshaped\n"
 		"       QUANTA is 1..65535 pause quanta of 512 bit times\n"
 		"       VALUE is pcp 0-7, dscp 0-63, mpls-tc 0-7, prio 0-15\n"
@@ -819,7 +909,12 @@ static void test_parse_help(void)
 		"       unless given, xoff - mtu; it needs rate and limit, and excludes headroom\n"
 		"       watchdog: the PFC watchdog on those priorities' classes; TIME is\n"
 		"       10..60000 ms, as 200, 200ms or 0.2s (defaults: detection-time 200,\n"
-		"       restoration-time 200, watchdog-poll 100, at most detection-time)\n");
+		"       restoration-time 200, watchdog-poll 100, at most detection-time)\n"
+		"       portfc: a port of a BCube(n, k) switch or server (PortFC); N is\n"
+		"       2..16, K 0..4 (default 1), I 0..N-1, LABEL that of port index 0\n"
+		"       (default 100), KIND ack or arp (default ack,arp), DSCP 0..63 (default\n"
+		"       none); portfc-rtt sets xoff 6 and xon 4 bandwidth-delay products of\n"
+		"       rate over RTT (e.g. 200us, 1.5ms) for both queue types; needs rate\n");
 	KTAP_EXPECT_INT(req.n.nlmsg_len, NLMSG_LENGTH(sizeof(struct tcmsg)));
 
 	KTAP_EXPECT_INT(run_parse(true, "help", &req, &err), -1);
@@ -856,8 +951,8 @@ static void test_parse_class(void)
 	}
 	if (!parse_decode_class("", &cd))
 		KTAP_EXPECT_INT(cd.attrs, 0);
-	if (!parse_decode_class("limit 268435455", &cd))
-		KTAP_EXPECT_INT(cd.limit, 268435455);
+	if (!parse_decode_class("limit 134217727", &cd))
+		KTAP_EXPECT_INT(cd.limit, 134217727);
 	ktap_result("parse class options");
 }
 
@@ -874,12 +969,12 @@ static void test_parse_class_ecn_quantum(void)
 		KTAP_EXPECT_INT(cd.attrs, CLASS_ATTR(TCA_SLUICE_CLASS_QUANTUM));
 		KTAP_EXPECT_INT(cd.quantum, 1514);
 	}
-	if (!parse_decode_class("quantum 3028 ecn 268435455 limit 1m", &cd)) {
+	if (!parse_decode_class("quantum 3028 ecn 134217727 limit 1m", &cd)) {
 		KTAP_EXPECT_INT(cd.attrs, CLASS_ATTR(TCA_SLUICE_CLASS_LIMIT) |
 				CLASS_ATTR(TCA_SLUICE_CLASS_ECN) |
 				CLASS_ATTR(TCA_SLUICE_CLASS_QUANTUM));
 		KTAP_EXPECT_INT(cd.limit, 1048576);
-		KTAP_EXPECT_INT(cd.ecn, 268435455);
+		KTAP_EXPECT_INT(cd.ecn, 134217727);
 		KTAP_EXPECT_INT(cd.quantum, 3028);
 	}
 	/* "off" and "strict" are sent, as 0: they turn the feature off. */
@@ -908,17 +1003,17 @@ static void test_parse_class_error(void)
 		const char	*msg;
 	} cases[] = {
 		{ "limit 0",
-		  "\"limit\" must be 1..268435455 bytes, not \"0\"" },
-		{ "limit 256m",
-		  "\"limit\" must be 1..268435455 bytes, not \"256m\"" },
-		{ "ecn 256m",
-		  "\"ecn\" must be off (0) or 1..268435455 bytes, not \"256m\"" },
+		  "\"limit\" must be 1..134217727 bytes, not \"0\"" },
+		{ "limit 128m",
+		  "\"limit\" must be 1..134217727 bytes, not \"128m\"" },
+		{ "ecn 128m",
+		  "\"ecn\" must be off (0) or 1..134217727 bytes, not \"128m\"" },
 		{ "ecn on",
-		  "\"ecn\" must be off (0) or 1..268435455 bytes, not \"on\"" },
+		  "\"ecn\" must be off (0) or 1..134217727 bytes, not \"on\"" },
 		{ "quantum 100",
-		  "\"quantum\" must be strict (0) or 256..268435455 bytes, not \"100\"" },
+		  "\"quantum\" must be strict (0) or 256..134217727 bytes, not \"100\"" },
 		{ "limit 50k quantum off",
-		  "\"quantum\" must be strict (0) or 256..268435455 bytes, not \"off\"" },
+		  "\"quantum\" must be strict (0) or 256..134217727 bytes, not \"off\"" },
 		{ "ecn off ecn 30k", "duplicate option \"ecn\"" },
 		{ "quantum", "missing value after \"quantum\"" },
 		{ "classes 4", "unknown option \"classes\"" },
@@ -1280,6 +1375,98 @@ static void test_print_reparse(void)
 		 print_with(sluice_qdisc_util.print_qopt, false, &m.opts));
 	expect_full_reparse(text, 0);
 	ktap_result("print qdisc text re-parses");
+}
+
+/* A PortFC switch port's options as a kernel dumps them, role first. */
+static void portfc_dump(struct dump *m, __u8 role, __u8 hq, __u8 dscp)
+{
+	dump_init(m);
+	dump_u8(m, TCA_SLUICE_PORTFC, role);
+	dump_u8(m, TCA_SLUICE_PORTFC_N, 4);
+	dump_u8(m, TCA_SLUICE_PORTFC_K, 1);
+	dump_u8(m, TCA_SLUICE_PORTFC_INDEX, 1);
+	dump_u32(m, TCA_SLUICE_PORTFC_LABEL_BASE, 100);
+	dump_u32(m, TCA_SLUICE_PORTFC_XOFF_A, 15000);
+	dump_u32(m, TCA_SLUICE_PORTFC_XON_A, 10000);
+	dump_u32(m, TCA_SLUICE_PORTFC_XOFF_B, 61440);
+	dump_u32(m, TCA_SLUICE_PORTFC_XON_B, 40960);
+	dump_u8(m, TCA_SLUICE_PORTFC_HQ, hq);
+	dump_u8(m, TCA_SLUICE_PORTFC_HQ_DSCP, dscp);
+}
+
+/*
+ * PortFC's options: printed on a PortFC port only, thresholds as xoff is,
+ * and the text re-parses to the same request.
+ */
+static void test_print_portfc(void)
+{
+	static const char text[] =
+		"portfc switch portfc-n 4 portfc-k 1 portfc-index 1 "
+		"portfc-label-base 100 portfc-xoff-a 15000b portfc-xon-a 10000b "
+		"portfc-xoff-b 60Kb portfc-xon-b 40Kb portfc-hq ack,arp "
+		"portfc-hq-dscp none ";
+	struct decoded again;
+	json_object *obj;
+	struct dump m;
+
+	portfc_dump(&m, TC_SLUICE_PORTFC_SWITCH, 3, 255);
+	KTAP_EXPECT_STR(print_with(sluice_qdisc_util.print_qopt, false, &m.opts),
+			text);
+	KTAP_EXPECT_STR(fake_tc_misuse(), NULL);
+	if (KTAP_EXPECT_INT(parse_decode(text, &again), 0)) {
+		KTAP_EXPECT_INT(again.portfc, TC_SLUICE_PORTFC_SWITCH);
+		KTAP_EXPECT_INT(again.portfc_n, 4);
+		KTAP_EXPECT_INT(again.portfc_k, 1);
+		KTAP_EXPECT_INT(again.portfc_index, 1);
+		KTAP_EXPECT_INT(again.portfc_label_base, 100);
+		KTAP_EXPECT_INT(again.portfc_thresh[0], 15000);
+		KTAP_EXPECT_INT(again.portfc_thresh[1], 10000);
+		KTAP_EXPECT_INT(again.portfc_thresh[2], 61440);
+		KTAP_EXPECT_INT(again.portfc_thresh[3], 40960);
+		KTAP_EXPECT_INT(again.portfc_hq, 3);
+		KTAP_EXPECT_INT(again.portfc_hq_dscp, 255);
+	}
+	obj = print_json(&m);
+	if (obj) {
+		KTAP_EXPECT_STR(json_object_to_json_string_ext(obj,
+							       JSON_C_TO_STRING_PLAIN),
+				"{\"portfc\":\"switch\",\"portfc_n\":4,"
+				"\"portfc_k\":1,\"portfc_index\":1,"
+				"\"portfc_label_base\":100,\"portfc_xoff_a\":15000,"
+				"\"portfc_xon_a\":10000,\"portfc_xoff_b\":61440,"
+				"\"portfc_xon_b\":40960,\"portfc_hq\":[\"ack\",\"arp\"],"
+				"\"portfc_hq_dscp\":255}");
+		json_object_put(obj);
+	}
+
+	/* A server, HQ empty, a DSCP; a kind newer than the plugin is left out. */
+	portfc_dump(&m, TC_SLUICE_PORTFC_SERVER, 0x4, 46);
+	KTAP_EXPECT(strstr(print_with(sluice_qdisc_util.print_qopt, false,
+				      &m.opts),
+			   "portfc server portfc-n 4 ") &&
+		    strstr(fake_tc_output(),
+			   " portfc-hq none portfc-hq-dscp 46 "));
+	KTAP_EXPECT(strstr(print_with(sluice_qdisc_util.print_qopt, true,
+				      &m.opts),
+			   "\"portfc_hq\":[],\"portfc_hq_dscp\":46"));
+	/* A role newer than the plugin: by number. */
+	portfc_dump(&m, 7, 1, 0);
+	KTAP_EXPECT(!strncmp(print_with(sluice_qdisc_util.print_qopt, false,
+					&m.opts), "portfc 7 portfc-n 4 ", 20));
+	/* Not a PortFC port: nothing of PortFC, whatever else is dumped. */
+	portfc_dump(&m, TC_SLUICE_PORTFC_NONE, 3, 255);
+	KTAP_EXPECT_STR(print_with(sluice_qdisc_util.print_qopt, false, &m.opts),
+			"");
+	KTAP_EXPECT_STR(print_with(sluice_qdisc_util.print_qopt, true, &m.opts),
+			"");
+	/* A short role attribute is skipped, and so is the block. */
+	dump_init(&m);
+	dump_put(&m, TCA_SLUICE_PORTFC, NULL, 0);
+	dump_u8(&m, TCA_SLUICE_PORTFC_N, 4);
+	KTAP_EXPECT_STR(print_with(sluice_qdisc_util.print_qopt, false, &m.opts),
+			"");
+	KTAP_EXPECT_STR(fake_tc_misuse(), NULL);
+	ktap_result("print PortFC options");
 }
 
 /*
@@ -1684,9 +1871,9 @@ static void test_print_class(void)
 			"\"limit\":1500,\"ecn\":0,\"quantum\":0");
 	KTAP_EXPECT_STR(fake_tc_misuse(), NULL);
 
-	class_dump(&m, 268435455, 268435455, 3028);
+	class_dump(&m, 134217727, 134217727, 3028);
 	KTAP_EXPECT_STR(print_with(sluice_qdisc_util.print_copt, false, &m.opts),
-			"limit 268435455b ecn 268435455b quantum 3028b ");
+			"limit 134217727b ecn 134217727b quantum 3028b ");
 	ktap_result("print class");
 }
 
@@ -1723,7 +1910,7 @@ static void test_print_class_reparse(void)
 		{ 51200, 30720, 1514 },
 		{ 1500, 0, 0 },
 		{ 1, 1, 256 },
-		{ 268435455, 268435455, 268435455 },
+		{ 134217727, 134217727, 134217727 },
 		{ 1048576, 1000, 3028 },
 		{ 65535, 0, 1048576 },
 	};
@@ -1769,7 +1956,8 @@ static struct rtattr *xstats_attr(struct dump *m,
 #define XSTATS_PFC_LEN		88	/* ... the union before ECN, the class's 80 */
 #define XSTATS_ECN_LEN		96	/* ... the union before the watchdog */
 #define XSTATS_WD_LEN		136	/* ... the union before the hardening */
-#define XSTATS_LEN		144	/* ... the union, the class's 136 */
+#define XSTATS_HARD_LEN		144	/* ... the union before PortFC, the class's 136 */
+#define XSTATS_LEN		168	/* ... the union, the qdisc's 160 */
 
 static void test_print_xstats_v1(void)
 {
@@ -1939,7 +2127,8 @@ static void test_print_xstats_ecn(void)
 
 	snprintf(text, sizeof(text),
 		 "%s ecn_marks 42 wd_storms 0 wd_restored 0 wd_drops 0"
-		 " wd_forwarded 0 storm 0 wd_ingress_drops 0", pfc_class_text);
+		 " wd_forwarded 0 storm 0 wd_ingress_drops 0 portfc_relayed 0",
+		 pfc_class_text);
 	KTAP_EXPECT_STR(print_with(print, false,
 				   xstats_attr(&m, &newer.st, sizeof(newer))),
 			text);
@@ -2020,33 +2209,100 @@ static void test_print_xstats_v1_fields(void)
 
 	c.cls.wd_ingress_drops = 1099511627777ull;
 	KTAP_EXPECT(strstr(print_with(print, false,
-				      xstats_attr(&m, &c, XSTATS_LEN)),
+				      xstats_attr(&m, &c, XSTATS_HARD_LEN)),
 			   " storm 0 wd_ingress_drops 1099511627777"));
 	KTAP_EXPECT(strstr(print_with(print, true,
-				      xstats_attr(&m, &c, XSTATS_LEN)),
+				      xstats_attr(&m, &c, XSTATS_HARD_LEN)),
 			   "\"storm\":false,\"wd_ingress_drops\":1099511627777"));
 	KTAP_EXPECT(!strstr(print_with(print, false,
-				       xstats_attr(&m, &c, XSTATS_LEN - 1)),
+				       xstats_attr(&m, &c, XSTATS_HARD_LEN - 1)),
 			    "wd_ingress_drops"));
 
 	q.qdisc.pause_ignored = 7;
 	q.qdisc.pfc_tx_failed = 1099511627777ull;
 	/* Version 0 of the full length: an older kernel's garbage tail. */
 	KTAP_EXPECT_STR(print_with(print, false,
-				   xstats_attr(&m, &q, XSTATS_LEN)),
+				   xstats_attr(&m, &q, XSTATS_HARD_LEN)),
 			pfc_qdisc_text);
 	q.version = 1;
 	snprintf(text, sizeof(text),
 		 "%s pause_ignored 7 pfc_tx_failed 1099511627777",
 		 pfc_qdisc_text);
 	KTAP_EXPECT_STR(print_with(print, false,
-				   xstats_attr(&m, &q, XSTATS_LEN)), text);
+				   xstats_attr(&m, &q, XSTATS_HARD_LEN)), text);
 	KTAP_EXPECT(strstr(print_with(print, true,
-				      xstats_attr(&m, &q, XSTATS_LEN)),
+				      xstats_attr(&m, &q, XSTATS_HARD_LEN)),
 			   "\"headroom_drops\":1099511627777,\"pause_ignored\":7,"
 			   "\"pfc_tx_failed\":1099511627777"));
 	KTAP_EXPECT_STR(fake_tc_misuse(), NULL);
 	ktap_result("print xstats of version 1");
+}
+
+/*
+ * Since version 2: PortFC's qdisc counters after pfc_tx_failed, from a
+ * version 2 payload only; the class's portfc_relayed when the payload
+ * holds it (168 bytes; a kernel before PortFC sends 144).
+ */
+static void test_print_xstats_v2_fields(void)
+{
+	int (*print)(struct qdisc_util *, FILE *, struct rtattr *) =
+		sluice_qdisc_util.print_xstats;
+	struct tc_sluice_xstats c = pfc_class_xstats;
+	struct tc_sluice_xstats q = pfc_qdisc_xstats;
+	char text[sizeof(pfc_qdisc_text) + 512];
+	struct dump m;
+
+	c.cls.portfc_relayed = 1099511627777ull;
+	KTAP_EXPECT(strstr(print_with(print, false,
+				      xstats_attr(&m, &c, XSTATS_LEN)),
+			   " wd_ingress_drops 0 portfc_relayed 1099511627777"));
+	KTAP_EXPECT(strstr(print_with(print, true,
+				      xstats_attr(&m, &c, XSTATS_LEN)),
+			   "\"wd_ingress_drops\":0,\"portfc_relayed\":1099511627777"));
+	KTAP_EXPECT(!strstr(print_with(print, false,
+				       xstats_attr(&m, &c, XSTATS_HARD_LEN + 7)),
+			    "portfc_relayed"));
+
+	q.qdisc.pause_ignored = 7;
+	q.qdisc.portfc_rx = 1;
+	q.qdisc.portfc_malformed = 2;
+	q.qdisc.portfc_ignored = 3;
+	q.qdisc.portfc_relayed = 4;
+	q.qdisc.portfc_unknown = 5;
+	q.qdisc.portfc_hq = 6;
+	q.qdisc.portfc_xoff_a = 7;
+	q.qdisc.portfc_xon_a = 8;
+	q.qdisc.portfc_xoff_b = 9;
+	q.qdisc.portfc_xon_b = 1099511627777ull;
+	/* Version 1 of the new length: those bytes are no counters of its. */
+	q.version = 1;
+	snprintf(text, sizeof(text), "%s pause_ignored 7 pfc_tx_failed 0",
+		 pfc_qdisc_text);
+	KTAP_EXPECT_STR(print_with(print, false,
+				   xstats_attr(&m, &q, XSTATS_LEN)), text);
+	q.version = 2;
+	snprintf(text, sizeof(text),
+		 "%s pause_ignored 7 pfc_tx_failed 0 portfc_rx 1"
+		 " portfc_malformed 2 portfc_ignored 3 portfc_relayed 4"
+		 " portfc_unknown 5 portfc_hq 6 portfc_xoff_a 7 portfc_xon_a 8"
+		 " portfc_xoff_b 9 portfc_xon_b 1099511627777", pfc_qdisc_text);
+	KTAP_EXPECT_STR(print_with(print, false,
+				   xstats_attr(&m, &q, XSTATS_LEN)), text);
+	KTAP_EXPECT(strstr(print_with(print, true,
+				      xstats_attr(&m, &q, XSTATS_LEN)),
+			   "\"pfc_tx_failed\":0,\"portfc_rx\":1,"
+			   "\"portfc_malformed\":2,\"portfc_ignored\":3,"
+			   "\"portfc_relayed\":4,\"portfc_unknown\":5,"
+			   "\"portfc_hq\":6,\"portfc_xoff_a\":7,"
+			   "\"portfc_xon_a\":8,\"portfc_xoff_b\":9,"
+			   "\"portfc_xon_b\":1099511627777"));
+	/* Cut 1 byte short: every counter but the last. */
+	KTAP_EXPECT(!strstr(print_with(print, false,
+				       xstats_attr(&m, &q, XSTATS_LEN - 1)),
+			    "portfc_xon_b") &&
+		    strstr(fake_tc_output(), " portfc_xoff_b 9"));
+	KTAP_EXPECT_STR(fake_tc_misuse(), NULL);
+	ktap_result("print xstats of version 2");
 }
 
 static void test_print_xstats_partial(void)
@@ -2102,6 +2358,7 @@ static void (*const tests[])(void) = {
 	test_parse_sparse_maps,
 	test_parse_default_maps,
 	test_parse_everything,
+	test_parse_portfc,
 	test_parse_error,
 	test_parse_help,
 	test_parse_class,
@@ -2112,6 +2369,7 @@ static void (*const tests[])(void) = {
 	test_print_reparse,
 	test_print_default_maps,
 	test_watchdog,
+	test_print_portfc,
 	test_print_default_maps_edges,
 	test_print_default_maps_defensive,
 	test_print_defensive,
@@ -2127,6 +2385,7 @@ static void (*const tests[])(void) = {
 	test_print_xstats_ecn,
 	test_print_xstats_wd,
 	test_print_xstats_v1_fields,
+	test_print_xstats_v2_fields,
 	test_print_xstats_partial,
 };
 

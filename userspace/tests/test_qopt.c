@@ -11,6 +11,7 @@
 #include <sluice/headroom.h>
 #include <sluice/map.h>
 #include <sluice/pfc.h>
+#include <sluice/portfc.h>
 #include <sluice/qopt.h>
 #include <sluice/rate.h>
 #include <sluice/size.h>
@@ -32,6 +33,7 @@ static const struct valid_case {
 	{ "", { 0 } },
 	{ "classes 1", { .present = SLUICE_QOPT_CLASSES, .classes = 1 } },
 	{ "classes 16", { .present = SLUICE_QOPT_CLASSES, .classes = 16 } },
+	{ "classes 32", { .present = SLUICE_QOPT_CLASSES, .classes = 32 } },
 	{ "classes 08", { .present = SLUICE_QOPT_CLASSES, .classes = 8 } },
 	{ "tag priority", { .present = SLUICE_QOPT_TAG, .tag = 0 } },
 	{ "tag pcp", { .present = SLUICE_QOPT_TAG, .tag = 1 } },
@@ -39,6 +41,7 @@ static const struct valid_case {
 	{ "tag mpls-tc", { .present = SLUICE_QOPT_TAG, .tag = 3 } },
 	{ "default 0", { .present = SLUICE_QOPT_DEFAULT, .defclass = 0 } },
 	{ "default 15", { .present = SLUICE_QOPT_DEFAULT, .defclass = 15 } },
+	{ "default 31", { .present = SLUICE_QOPT_DEFAULT, .defclass = 31 } },
 	{ "classes 4 default 3", {
 		.present = SLUICE_QOPT_CLASSES | SLUICE_QOPT_DEFAULT,
 		.classes = 4, .defclass = 3 } },
@@ -51,16 +54,16 @@ static const struct valid_case {
 	{ "limit 64KB", { .present = SLUICE_QOPT_LIMIT, .limit = 65536 } },
 	{ "limit 2m", { .present = SLUICE_QOPT_LIMIT, .limit = 2097152 } },
 	{ "limit 2Mb", { .present = SLUICE_QOPT_LIMIT, .limit = 2097152 } },
-	{ "limit 255m", { .present = SLUICE_QOPT_LIMIT, .limit = 267386880 } },
-	{ "limit 255MB", { .present = SLUICE_QOPT_LIMIT, .limit = 267386880 } },
-	{ "limit 262143k", {
-		.present = SLUICE_QOPT_LIMIT, .limit = 268434432 } },
+	{ "limit 127m", { .present = SLUICE_QOPT_LIMIT, .limit = 133169152 } },
+	{ "limit 127MB", { .present = SLUICE_QOPT_LIMIT, .limit = 133169152 } },
+	{ "limit 131071k", {
+		.present = SLUICE_QOPT_LIMIT, .limit = 134216704 } },
 	{ "limit 8kbit", { .present = SLUICE_QOPT_LIMIT, .limit = 1024 } },
 	{ "limit 8mbit", { .present = SLUICE_QOPT_LIMIT, .limit = 1048576 } },
-	{ "limit 1gbit", { .present = SLUICE_QOPT_LIMIT, .limit = 134217728 } },
-	/* TC_SLUICE_MAX_LIMIT, 0xffffffff / 16 */
-	{ "limit 268435455", {
-		.present = SLUICE_QOPT_LIMIT, .limit = 268435455 } },
+	{ "limit 512mbit", { .present = SLUICE_QOPT_LIMIT, .limit = 67108864 } },
+	/* TC_SLUICE_MAX_LIMIT, 0xffffffff / 32 */
+	{ "limit 134217727", {
+		.present = SLUICE_QOPT_LIMIT, .limit = 134217727 } },
 	{ "pcp-map 3:5", {
 		.present = SLUICE_QOPT_PCP_MAP,
 		.maps[PCP] = { .given = 1u << 3, .tclass[3] = 5 } } },
@@ -90,6 +93,10 @@ static const struct valid_case {
 		.present = SLUICE_QOPT_CLASSES | SLUICE_QOPT_PRIO_MAP,
 		.classes = 16,
 		.maps[PRIO] = { .given = 0x3, .tclass[0] = 15 } } },
+	{ "classes 32 pcp-map 0:31 1:16", {
+		.present = SLUICE_QOPT_CLASSES | SLUICE_QOPT_PCP_MAP,
+		.classes = 32,
+		.maps[PCP] = { .given = 0x3, .tclass = { 31, 16 } } } },
 	{ "classes 8 tag dscp default 7 limit 1m pcp-map 0:0 7:7 "
 	  "dscp-map 0-63:7 mpls-tc-map 0-3:1 4-7:2 prio-map 15:6", {
 		.present = SLUICE_QOPT_CLASSES | SLUICE_QOPT_TAG |
@@ -169,8 +176,8 @@ static const struct valid_case {
 		.present = SLUICE_QOPT_XON | SLUICE_QOPT_XOFF,
 		.xoff = 10240, .xon = 10240 } },
 	{ "xon 1m", { .present = SLUICE_QOPT_XON, .xon = 1048576 } },
-	{ "headroom 268435455", {
-		.present = SLUICE_QOPT_HEADROOM, .headroom = 268435455 } },
+	{ "headroom 134217727", {
+		.present = SLUICE_QOPT_HEADROOM, .headroom = 134217727 } },
 	{ "pause-time 1", { .present = SLUICE_QOPT_PAUSE_TIME, .pause_time = 1 } },
 	{ "pause-time 65535", {
 		.present = SLUICE_QOPT_PAUSE_TIME, .pause_time = 65535 } },
@@ -210,11 +217,11 @@ static const struct valid_case {
 			   SLUICE_QOPT_PFC,
 		.limit = 65536, .rate = 1000000, .cable_m = 0, .mtu = 1514,
 		.xon = 1024, .pfc = 0x08 } },
-	{ "rate 1 limit 1 xoff auto cable 100000 mtu 268435455", {
+	{ "rate 1 limit 1 xoff auto cable 100000 mtu 134217727", {
 		.present = SLUICE_QOPT_RATE | SLUICE_QOPT_LIMIT |
 			   SLUICE_QOPT_XOFF_AUTO | SLUICE_QOPT_CABLE |
 			   SLUICE_QOPT_MTU,
-		.rate = 1, .limit = 1, .cable_m = 100000, .mtu = 268435455 } },
+		.rate = 1, .limit = 1, .cable_m = 100000, .mtu = 134217727 } },
 	/* "cable" ends a map, and "xoff auto" may follow one. */
 	{ "pcp-map 3:3 xoff auto cable 007 rate 1 limit 1", {
 		.present = SLUICE_QOPT_PCP_MAP | SLUICE_QOPT_XOFF_AUTO |
@@ -224,6 +231,14 @@ static const struct valid_case {
 		.maps[PCP] = { .given = 0x8, .tclass[3] = 3 } } },
 	/* The PFC watchdog: TIME in ms, "ms" or "s", 10 ms to 60 s. */
 	{ "watchdog 3", { .present = SLUICE_QOPT_WD_PRIOS, .wd_prios = 0x08 } },
+	{ "watchdog all", { .present = SLUICE_QOPT_WD_PRIOS, .wd_prios = 0xff } },
+	/* A PortFC port watches its data classes: no priority or pfc check. */
+	{ "portfc switch portfc-n 4 classes 6 watchdog all pfc none", {
+		.present = SLUICE_QOPT_PORTFC | SLUICE_QOPT_PORTFC_N |
+			   SLUICE_QOPT_CLASSES | SLUICE_QOPT_WD_PRIOS |
+			   SLUICE_QOPT_PFC,
+		.portfc = TC_SLUICE_PORTFC_SWITCH, .portfc_n = 4,
+		.classes = 6, .wd_prios = 0xff } },
 	{ "watchdog none", { .present = SLUICE_QOPT_WD_PRIOS } },
 	{ "watchdog 0-2,7", {
 		.present = SLUICE_QOPT_WD_PRIOS, .wd_prios = 0x87 } },
@@ -256,6 +271,139 @@ static const struct valid_case {
 		.maps[PCP] = { .given = 0x8, .tclass[3] = 3 } } },
 	{ "rate 0 watchdog none", {
 		.present = SLUICE_QOPT_RATE | SLUICE_QOPT_WD_PRIOS } },
+	/* PortFC: each option alone, at both ends of its range. */
+	{ "portfc switch", {
+		.present = SLUICE_QOPT_PORTFC,
+		.portfc = TC_SLUICE_PORTFC_SWITCH } },
+	{ "portfc server", {
+		.present = SLUICE_QOPT_PORTFC,
+		.portfc = TC_SLUICE_PORTFC_SERVER } },
+	{ "portfc-n 2", { .present = SLUICE_QOPT_PORTFC_N, .portfc_n = 2 } },
+	{ "portfc-n 16", { .present = SLUICE_QOPT_PORTFC_N, .portfc_n = 16 } },
+	{ "portfc-k 0", { .present = SLUICE_QOPT_PORTFC_K } },
+	{ "portfc-k 4", { .present = SLUICE_QOPT_PORTFC_K, .portfc_k = 4 } },
+	{ "portfc-index 0", { .present = SLUICE_QOPT_PORTFC_INDEX } },
+	{ "portfc-index 15", {
+		.present = SLUICE_QOPT_PORTFC_INDEX, .portfc_index = 15 } },
+	{ "portfc-label-base 0", { .present = SLUICE_QOPT_PORTFC_LABEL_BASE } },
+	{ "portfc-label-base 1048575", {
+		.present = SLUICE_QOPT_PORTFC_LABEL_BASE,
+		.portfc_label_base = 1048575 } },
+	{ "portfc-label-base 1048560 portfc-n 16", {
+		.present = SLUICE_QOPT_PORTFC_LABEL_BASE | SLUICE_QOPT_PORTFC_N,
+		.portfc_label_base = 1048560, .portfc_n = 16 } },
+	{ "portfc-xoff-a 50Kb portfc-xon-a 47Kb portfc-xoff-b 1m portfc-xon-b 0", {
+		.present = SLUICE_QOPT_PORTFC_THRESHOLDS,
+		.portfc_xoff_a = 51200, .portfc_xon_a = 48128,
+		.portfc_xoff_b = 1048576 } },
+	{ "portfc-xoff-a 134217727 portfc-xon-a 134217727", {
+		.present = SLUICE_QOPT_PORTFC_XOFF_A | SLUICE_QOPT_PORTFC_XON_A,
+		.portfc_xoff_a = 134217727, .portfc_xon_a = 134217727 } },
+	/* xon of one type is not bound by the other type's xoff */
+	{ "portfc-xon-a 11k portfc-xoff-b 10k", {
+		.present = SLUICE_QOPT_PORTFC_XON_A | SLUICE_QOPT_PORTFC_XOFF_B,
+		.portfc_xon_a = 11264, .portfc_xoff_b = 10240 } },
+	{ "portfc-hq none", { .present = SLUICE_QOPT_PORTFC_HQ } },
+	{ "portfc-hq ack", {
+		.present = SLUICE_QOPT_PORTFC_HQ,
+		.portfc_hq = TC_SLUICE_PORTFC_HQ_ACK } },
+	{ "portfc-hq arp", {
+		.present = SLUICE_QOPT_PORTFC_HQ,
+		.portfc_hq = TC_SLUICE_PORTFC_HQ_ARP } },
+	{ "portfc-hq arp,ack", {
+		.present = SLUICE_QOPT_PORTFC_HQ, .portfc_hq = 0x3 } },
+	{ "portfc-hq-dscp 0", { .present = SLUICE_QOPT_PORTFC_HQ_DSCP } },
+	{ "portfc-hq-dscp 63", {
+		.present = SLUICE_QOPT_PORTFC_HQ_DSCP, .portfc_hq_dscp = 63 } },
+	{ "portfc-hq-dscp none", {
+		.present = SLUICE_QOPT_PORTFC_HQ_DSCP, .portfc_hq_dscp = 255 } },
+	/*
+	 * "portfc-rtt": BDP = rate * rtt / 8 bytes, rounded up; xoff is 6 and
+	 * xon 4 of them, type A and B alike.  100 Mbit/s for 200 us is 2500
+	 * bytes.
+	 */
+	{ "rate 100mbit portfc switch portfc-n 4 portfc-index 1 portfc-rtt 200us", {
+		.present = SLUICE_QOPT_RATE | SLUICE_QOPT_PORTFC |
+			   SLUICE_QOPT_PORTFC_N | SLUICE_QOPT_PORTFC_INDEX |
+			   SLUICE_QOPT_PORTFC_RTT | SLUICE_QOPT_PORTFC_THRESHOLDS,
+		.rate = 100000000, .portfc = TC_SLUICE_PORTFC_SWITCH,
+		.portfc_n = 4, .portfc_index = 1, .portfc_rtt_ns = 200000,
+		.portfc_xoff_a = 15000, .portfc_xon_a = 10000,
+		.portfc_xoff_b = 15000, .portfc_xon_b = 10000 } },
+	/* 1 Gbit/s for 1.5 ms: 187500 bytes */
+	{ "portfc-rtt 1.5ms rate 1gbit", {
+		.present = SLUICE_QOPT_RATE | SLUICE_QOPT_PORTFC_RTT |
+			   SLUICE_QOPT_PORTFC_THRESHOLDS,
+		.rate = 1000000000, .portfc_rtt_ns = 1500000,
+		.portfc_xoff_a = 1125000, .portfc_xon_a = 750000,
+		.portfc_xoff_b = 1125000, .portfc_xon_b = 750000 } },
+	/* 100 Mbit/s for 2 ms: 25000 bytes */
+	{ "rate 100mbit portfc-rtt 0.002s", {
+		.present = SLUICE_QOPT_RATE | SLUICE_QOPT_PORTFC_RTT |
+			   SLUICE_QOPT_PORTFC_THRESHOLDS,
+		.rate = 100000000, .portfc_rtt_ns = 2000000,
+		.portfc_xoff_a = 150000, .portfc_xon_a = 100000,
+		.portfc_xoff_b = 150000, .portfc_xon_b = 100000 } },
+	/* 6.25 bytes round up to 7; 0.000125 bytes to 1 */
+	{ "rate 100mbit portfc-rtt 500ns", {
+		.present = SLUICE_QOPT_RATE | SLUICE_QOPT_PORTFC_RTT |
+			   SLUICE_QOPT_PORTFC_THRESHOLDS,
+		.rate = 100000000, .portfc_rtt_ns = 500,
+		.portfc_xoff_a = 42, .portfc_xon_a = 28,
+		.portfc_xoff_b = 42, .portfc_xon_b = 28 } },
+	{ "rate 1mbit portfc-rtt 1ns", {
+		.present = SLUICE_QOPT_RATE | SLUICE_QOPT_PORTFC_RTT |
+			   SLUICE_QOPT_PORTFC_THRESHOLDS,
+		.rate = 1000000, .portfc_rtt_ns = 1,
+		.portfc_xoff_a = 6, .portfc_xon_a = 4,
+		.portfc_xoff_b = 6, .portfc_xon_b = 4 } },
+	/* 125.000125 bytes round up to 126 */
+	{ "rate 1000001 portfc-rtt 1ms", {
+		.present = SLUICE_QOPT_RATE | SLUICE_QOPT_PORTFC_RTT |
+			   SLUICE_QOPT_PORTFC_THRESHOLDS,
+		.rate = 1000001, .portfc_rtt_ns = 1000000,
+		.portfc_xoff_a = 756, .portfc_xon_a = 504,
+		.portfc_xoff_b = 756, .portfc_xon_b = 504 } },
+	/* The largest: a BDP of 22369621 bytes, xoff 134217726 */
+	{ "rate 178956968 portfc-rtt 1s", {
+		.present = SLUICE_QOPT_RATE | SLUICE_QOPT_PORTFC_RTT |
+			   SLUICE_QOPT_PORTFC_THRESHOLDS,
+		.rate = 178956968, .portfc_rtt_ns = 1000000000,
+		.portfc_xoff_a = 134217726, .portfc_xon_a = 89478484,
+		.portfc_xoff_b = 134217726, .portfc_xon_b = 89478484 } },
+	/* The classes of each role: n + 2 and (k + 1) n + 2, k 1 by default. */
+	{ "portfc switch portfc-n 4 classes 6 rate 100mbit pfc none", {
+		.present = SLUICE_QOPT_PORTFC | SLUICE_QOPT_PORTFC_N |
+			   SLUICE_QOPT_CLASSES | SLUICE_QOPT_RATE |
+			   SLUICE_QOPT_PFC,
+		.portfc = TC_SLUICE_PORTFC_SWITCH, .portfc_n = 4,
+		.classes = 6, .rate = 100000000 } },
+	{ "portfc switch portfc-n 16 portfc-k 4 classes 18", {
+		.present = SLUICE_QOPT_PORTFC | SLUICE_QOPT_PORTFC_N |
+			   SLUICE_QOPT_PORTFC_K | SLUICE_QOPT_CLASSES,
+		.portfc = TC_SLUICE_PORTFC_SWITCH, .portfc_n = 16,
+		.portfc_k = 4, .classes = 18 } },
+	{ "classes 10 portfc server portfc-n 4", {
+		.present = SLUICE_QOPT_PORTFC | SLUICE_QOPT_PORTFC_N |
+			   SLUICE_QOPT_CLASSES,
+		.portfc = TC_SLUICE_PORTFC_SERVER, .portfc_n = 4,
+		.classes = 10 } },
+	{ "portfc server portfc-n 6 portfc-k 4 classes 32", {
+		.present = SLUICE_QOPT_PORTFC | SLUICE_QOPT_PORTFC_N |
+			   SLUICE_QOPT_PORTFC_K | SLUICE_QOPT_CLASSES,
+		.portfc = TC_SLUICE_PORTFC_SERVER, .portfc_n = 6,
+		.portfc_k = 4, .classes = 32 } },
+	{ "portfc server portfc-n 15 portfc-k 0", {
+		.present = SLUICE_QOPT_PORTFC | SLUICE_QOPT_PORTFC_N |
+			   SLUICE_QOPT_PORTFC_K,
+		.portfc = TC_SLUICE_PORTFC_SERVER, .portfc_n = 15 } },
+	/* "portfc" ends a map. */
+	{ "pcp-map 1:1 portfc switch portfc-hq ack portfc-hq-dscp 46", {
+		.present = SLUICE_QOPT_PCP_MAP | SLUICE_QOPT_PORTFC |
+			   SLUICE_QOPT_PORTFC_HQ | SLUICE_QOPT_PORTFC_HQ_DSCP,
+		.portfc = TC_SLUICE_PORTFC_SWITCH, .portfc_hq = 0x1,
+		.portfc_hq_dscp = 46,
+		.maps[PCP] = { .given = 0x2, .tclass[1] = 1 } } },
 };
 
 /* Each rule of the parser, with the exact message it must give. */
@@ -314,38 +462,39 @@ static const struct invalid_case {
 	{ "pcp-map", "missing entries after \"pcp-map\"" },
 	{ "dscp-map classes 4", "missing entries after \"dscp-map\"" },
 	{ "mpls-tc-map prio-map 0:0", "missing entries after \"mpls-tc-map\"" },
-	{ "classes 0", "\"classes\" must be 1..16, not \"0\"" },
-	{ "classes 17", "\"classes\" must be 1..16, not \"17\"" },
-	{ "classes abc", "\"classes\" must be 1..16, not \"abc\"" },
-	{ "classes -1", "\"classes\" must be 1..16, not \"-1\"" },
-	{ "classes +4", "\"classes\" must be 1..16, not \"+4\"" },
-	{ "classes 4x", "\"classes\" must be 1..16, not \"4x\"" },
+	{ "classes 0", "\"classes\" must be 1..32, not \"0\"" },
+	{ "classes 33", "\"classes\" must be 1..32, not \"33\"" },
+	{ "classes abc", "\"classes\" must be 1..32, not \"abc\"" },
+	{ "classes -1", "\"classes\" must be 1..32, not \"-1\"" },
+	{ "classes +4", "\"classes\" must be 1..32, not \"+4\"" },
+	{ "classes 4x", "\"classes\" must be 1..32, not \"4x\"" },
 	{ "classes 99999999999999999999",
-	  "\"classes\" must be 1..16, not \"99999999999999999999\"" },
+	  "\"classes\" must be 1..32, not \"99999999999999999999\"" },
 	{ "tag vlan",
 	  "\"tag\" must be priority, pcp, dscp or mpls-tc, not \"vlan\"" },
 	{ "tag PCP",
 	  "\"tag\" must be priority, pcp, dscp or mpls-tc, not \"PCP\"" },
-	{ "default 16", "\"default\" must be 0..15, not \"16\"" },
-	{ "default x", "\"default\" must be 0..15, not \"x\"" },
+	{ "default 32", "\"default\" must be 0..31, not \"32\"" },
+	{ "default x", "\"default\" must be 0..31, not \"x\"" },
 	{ "classes 4 default 4",
 	  "\"default\" must be 0..3 with classes 4, not \"4\"" },
 	{ "default 5 classes 2",
 	  "\"default\" must be 0..1 with classes 2, not \"5\"" },
-	{ "limit 0", "\"limit\" must be 1..268435455 bytes, not \"0\"" },
-	{ "limit 268435456",
-	  "\"limit\" must be 1..268435455 bytes, not \"268435456\"" },
-	{ "limit 256m", "\"limit\" must be 1..268435455 bytes, not \"256m\"" },
-	{ "limit 2gbit", "\"limit\" must be 1..268435455 bytes, not \"2gbit\"" },
-	{ "limit 3g", "\"limit\" must be 1..268435455 bytes, not \"3g\"" },
+	{ "limit 0", "\"limit\" must be 1..134217727 bytes, not \"0\"" },
+	{ "limit 134217728",
+	  "\"limit\" must be 1..134217727 bytes, not \"134217728\"" },
+	{ "limit 128m", "\"limit\" must be 1..134217727 bytes, not \"128m\"" },
+	{ "limit 1gbit", "\"limit\" must be 1..134217727 bytes, not \"1gbit\"" },
+	{ "limit 2gbit", "\"limit\" must be 1..134217727 bytes, not \"2gbit\"" },
+	{ "limit 3g", "\"limit\" must be 1..134217727 bytes, not \"3g\"" },
 	{ "limit 4294967295",
-	  "\"limit\" must be 1..268435455 bytes, not \"4294967295\"" },
+	  "\"limit\" must be 1..134217727 bytes, not \"4294967295\"" },
 	{ "limit 4294967296",
-	  "\"limit\" must be 1..268435455 bytes, not \"4294967296\"" },
-	{ "limit 4g", "\"limit\" must be 1..268435455 bytes, not \"4g\"" },
-	{ "limit 1.5k", "\"limit\" must be 1..268435455 bytes, not \"1.5k\"" },
-	{ "limit -1", "\"limit\" must be 1..268435455 bytes, not \"-1\"" },
-	{ "limit 10q", "\"limit\" must be 1..268435455 bytes, not \"10q\"" },
+	  "\"limit\" must be 1..134217727 bytes, not \"4294967296\"" },
+	{ "limit 4g", "\"limit\" must be 1..134217727 bytes, not \"4g\"" },
+	{ "limit 1.5k", "\"limit\" must be 1..134217727 bytes, not \"1.5k\"" },
+	{ "limit -1", "\"limit\" must be 1..134217727 bytes, not \"-1\"" },
+	{ "limit 10q", "\"limit\" must be 1..134217727 bytes, not \"10q\"" },
 	{ "pcp-map 8:1", "\"pcp-map\" entry \"8:1\": value must be 0..7" },
 	{ "dscp-map 64:1", "\"dscp-map\" entry \"64:1\": value must be 0..63" },
 	{ "mpls-tc-map 0-8:1",
@@ -354,7 +503,7 @@ static const struct invalid_case {
 	{ "pcp-map 99999999999999999999:1",
 	  "\"pcp-map\" entry \"99999999999999999999:1\": value must be 0..7" },
 	{ "pcp-map 5-3:1", "\"pcp-map\" entry \"5-3:1\": range 5-3 is reversed" },
-	{ "pcp-map 1:16", "\"pcp-map\" entry \"1:16\": class must be 0..15" },
+	{ "pcp-map 1:32", "\"pcp-map\" entry \"1:32\": class must be 0..31" },
 	{ "classes 4 pcp-map 1:4",
 	  "\"pcp-map\" entry \"1:4\": class must be 0..3 with classes 4" },
 	{ "prio-map 0:1 1-3:7 classes 4",
@@ -441,15 +590,15 @@ static const struct invalid_case {
 	/* xoff, xon, headroom */
 	{ "xoff", "missing value after \"xoff\"" },
 	{ "xon 1k xon 1k", "duplicate option \"xon\"" },
-	{ "xoff -1", "\"xoff\" must be auto or 0..268435455 bytes, not \"-1\"" },
-	{ "xoff 256m",
-	  "\"xoff\" must be auto or 0..268435455 bytes, not \"256m\"" },
+	{ "xoff -1", "\"xoff\" must be auto or 0..134217727 bytes, not \"-1\"" },
+	{ "xoff 128m",
+	  "\"xoff\" must be auto or 0..134217727 bytes, not \"128m\"" },
 	{ "xoff Auto",
-	  "\"xoff\" must be auto or 0..268435455 bytes, not \"Auto\"" },
-	{ "xon 1.5k", "\"xon\" must be 0..268435455 bytes, not \"1.5k\"" },
-	{ "headroom 4g", "\"headroom\" must be 0..268435455 bytes, not \"4g\"" },
-	{ "headroom 268435456",
-	  "\"headroom\" must be 0..268435455 bytes, not \"268435456\"" },
+	  "\"xoff\" must be auto or 0..134217727 bytes, not \"Auto\"" },
+	{ "xon 1.5k", "\"xon\" must be 0..134217727 bytes, not \"1.5k\"" },
+	{ "headroom 4g", "\"headroom\" must be 0..134217727 bytes, not \"4g\"" },
+	{ "headroom 134217728",
+	  "\"headroom\" must be 0..134217727 bytes, not \"134217728\"" },
 	{ "xoff 10k xon 11k",
 	  "\"xon\" must be at most \"xoff\" (10k), not \"11k\"" },
 	{ "xon 50Kb headroom 1k xoff 51199",
@@ -507,11 +656,107 @@ static const struct invalid_case {
 	  "\"cable\" must be 0..100000 metres, not \"10m\"" },
 	{ "xoff auto cable rate",
 	  "\"cable\" must be 0..100000 metres, not \"rate\"" },
-	{ "xoff auto mtu 0", "\"mtu\" must be 1..268435455 bytes, not \"0\"" },
-	{ "xoff auto mtu 256m",
-	  "\"mtu\" must be 1..268435455 bytes, not \"256m\"" },
+	{ "xoff auto mtu 0", "\"mtu\" must be 1..134217727 bytes, not \"0\"" },
+	{ "xoff auto mtu 128m",
+	  "\"mtu\" must be 1..134217727 bytes, not \"128m\"" },
 	{ "xoff auto mtu jumbo",
-	  "\"mtu\" must be 1..268435455 bytes, not \"jumbo\"" },
+	  "\"mtu\" must be 1..134217727 bytes, not \"jumbo\"" },
+	/* PortFC: each option's values */
+	{ "portfc", "missing value after \"portfc\"" },
+	{ "portfc switch portfc server", "duplicate option \"portfc\"" },
+	{ "portfc none", "\"portfc\" must be switch or server, not \"none\"" },
+	{ "portfc Switch",
+	  "\"portfc\" must be switch or server, not \"Switch\"" },
+	{ "portfc-n 1", "\"portfc-n\" must be 2..16, not \"1\"" },
+	{ "portfc-n 17", "\"portfc-n\" must be 2..16, not \"17\"" },
+	{ "portfc-n four", "\"portfc-n\" must be 2..16, not \"four\"" },
+	{ "portfc-k 5", "\"portfc-k\" must be 0..4, not \"5\"" },
+	{ "portfc-k -1", "\"portfc-k\" must be 0..4, not \"-1\"" },
+	{ "portfc-index 16", "\"portfc-index\" must be 0..15, not \"16\"" },
+	{ "portfc-index", "missing value after \"portfc-index\"" },
+	{ "portfc-label-base 1048576",
+	  "\"portfc-label-base\" must be an MPLS label, 0..1048575, not \"1048576\"" },
+	{ "portfc-label-base 0x64",
+	  "\"portfc-label-base\" must be an MPLS label, 0..1048575, not \"0x64\"" },
+	{ "portfc-xoff-a 128m",
+	  "\"portfc-xoff-a\" must be 0..134217727 bytes, not \"128m\"" },
+	{ "portfc-xon-a 1.5k",
+	  "\"portfc-xon-a\" must be 0..134217727 bytes, not \"1.5k\"" },
+	{ "portfc-xoff-b auto",
+	  "\"portfc-xoff-b\" must be 0..134217727 bytes, not \"auto\"" },
+	{ "portfc-xon-b -1",
+	  "\"portfc-xon-b\" must be 0..134217727 bytes, not \"-1\"" },
+	{ "portfc-hq", "missing value after \"portfc-hq\"" },
+	{ "portfc-hq syn", "\"portfc-hq\" item \"syn\": must be ack or arp" },
+	{ "portfc-hq ack,ARP",
+	  "\"portfc-hq\" item \"ARP\": must be ack or arp" },
+	{ "portfc-hq none,ack",
+	  "\"portfc-hq\" item \"none\": must be ack or arp" },
+	{ "portfc-hq arp,ack,arp",
+	  "\"portfc-hq\" item \"arp\": already given" },
+	{ "portfc-hq ack,",
+	  "\"portfc-hq\" must be none or a list of ack and arp such as ack,arp, not \"ack,\"" },
+	{ "portfc-hq ,arp",
+	  "\"portfc-hq\" must be none or a list of ack and arp such as ack,arp, not \",arp\"" },
+	{ "portfc-hq-dscp 64",
+	  "\"portfc-hq-dscp\" must be none or a DSCP, 0..63, not \"64\"" },
+	{ "portfc-hq-dscp 255",
+	  "\"portfc-hq-dscp\" must be none or a DSCP, 0..63, not \"255\"" },
+	{ "portfc-hq-dscp off",
+	  "\"portfc-hq-dscp\" must be none or a DSCP, 0..63, not \"off\"" },
+	{ "portfc-rtt 200",
+	  "\"portfc-rtt\" must be a time from 1ns to 1s such as 200us, 1.5ms or 0.2s, not \"200\"" },
+	{ "portfc-rtt 0us",
+	  "\"portfc-rtt\" must be a time from 1ns to 1s such as 200us, 1.5ms or 0.2s, not \"0us\"" },
+	{ "portfc-rtt 2s",
+	  "\"portfc-rtt\" must be a time from 1ns to 1s such as 200us, 1.5ms or 0.2s, not \"2s\"" },
+	{ "portfc-rtt 1.000000001s",
+	  "\"portfc-rtt\" must be a time from 1ns to 1s such as 200us, 1.5ms or 0.2s, not \"1.000000001s\"" },
+	{ "portfc-rtt 0.5ns",
+	  "\"portfc-rtt\" must be a time from 1ns to 1s such as 200us, 1.5ms or 0.2s, not \"0.5ns\"" },
+	{ "portfc-rtt 1.us",
+	  "\"portfc-rtt\" must be a time from 1ns to 1s such as 200us, 1.5ms or 0.2s, not \"1.us\"" },
+	{ "portfc-rtt 200US",
+	  "\"portfc-rtt\" must be a time from 1ns to 1s such as 200us, 1.5ms or 0.2s, not \"200US\"" },
+	{ "portfc-rtt 1ms portfc-rtt 2ms", "duplicate option \"portfc-rtt\"" },
+	/* PortFC: between options */
+	{ "portfc-xoff-a 10k portfc-xon-a 11k",
+	  "\"portfc-xon-a\" must be at most \"portfc-xoff-a\" (10k), not \"11k\"" },
+	{ "portfc-xon-b 2m portfc-xoff-b 1m",
+	  "\"portfc-xon-b\" must be at most \"portfc-xoff-b\" (1m), not \"2m\"" },
+	{ "portfc-index 4 portfc-n 4",
+	  "\"portfc-index\" must be below \"portfc-n\" (4), not \"4\"" },
+	{ "portfc-n 16 portfc-label-base 1048561",
+	  "\"portfc-label-base 1048561\" with portfc-n 16: port 15's label would be above 1048575" },
+	{ "portfc switch rate 0",
+	  "\"portfc switch\" needs a \"rate\" above 0: pause quanta are bit times" },
+	{ "rate 1mbit pfc 3 portfc server",
+	  "\"pfc 3\" and \"portfc server\" conflict: PortFC is the port's flow control" },
+	{ "portfc switch portfc-n 4 classes 8",
+	  "\"classes\" must be 6 for \"portfc switch\" with portfc-n 4, not \"8\"" },
+	{ "classes 8 portfc server portfc-n 4",
+	  "\"classes\" must be 10 for \"portfc server\" with portfc-n 4 and portfc-k 1, not \"8\"" },
+	{ "portfc server portfc-n 16",
+	  "\"portfc server\" with portfc-n 16 and portfc-k 1 needs 34 classes, more than 32" },
+	{ "portfc server portfc-n 7 portfc-k 4 classes 32",
+	  "\"portfc server\" with portfc-n 7 and portfc-k 4 needs 37 classes, more than 32" },
+	/* portfc-rtt: what it needs from the same command, what it excludes */
+	{ "portfc-rtt 200us",
+	  "\"portfc-rtt\" needs \"rate\" in the same command: the thresholds are bandwidth-delay products of the link's rate" },
+	{ "rate 0bit portfc-rtt 200us",
+	  "\"portfc-rtt\" needs a \"rate\" above 0, not \"0bit\"" },
+	{ "rate 1gbit portfc-rtt 200us portfc-xoff-b 1k",
+	  "\"portfc-xoff-b\" and \"portfc-rtt\" conflict: \"portfc-rtt\" sets xoff and xon of both queue types" },
+	{ "portfc-xon-a 0 rate 1gbit portfc-rtt 200us",
+	  "\"portfc-xon-a\" and \"portfc-rtt\" conflict: \"portfc-rtt\" sets xoff and xon of both queue types" },
+	/* 25 MB: 6 of them are above 128 MiB */
+	{ "rate 100gbit portfc-rtt 2ms",
+	  "\"portfc-rtt 2ms\" at \"rate 100gbit\": xoff, 6 times the bandwidth-delay product of 25000000 bytes, would be above 134217727 bytes" },
+	/* One bit/s more than the largest: 22369621.125 bytes round up */
+	{ "rate 178956969 portfc-rtt 1s",
+	  "\"portfc-rtt 1s\" at \"rate 178956969\": xoff, 6 times the bandwidth-delay product of 22369622 bytes, would be above 134217727 bytes" },
+	{ "rate 20gbit portfc-rtt 1s",
+	  "\"portfc-rtt 1s\" at \"rate 20gbit\": the bandwidth-delay product does not fit 64 bits" },
 };
 
 /*
@@ -598,10 +843,10 @@ static const struct auto_case {
 	  "\"xoff auto\" needs \"mtu\": cannot read the MTU of \"nosuch0\"" },
 	{ "rate 10mbit limit 200Kb xoff auto", NULL, 0, -EINVAL, 0, 0, 0, 0, 0,
 	  "\"xoff auto\" needs \"mtu\": no device to read the MTU of" },
-	/* 268435455 - 14 is the largest MTU whose frame is a size. */
-	{ "rate 10mbit limit 200Kb xoff auto", "big0", 268435442, -EINVAL,
+	/* 134217727 - 14 is the largest MTU whose frame is a size. */
+	{ "rate 10mbit limit 200Kb xoff auto", "big0", 134217714, -EINVAL,
 	  0, 0, 0, 0, 0,
-	  "\"xoff auto\" needs \"mtu\": the MTU of \"big0\", 268435442, is above 268435441" },
+	  "\"xoff auto\" needs \"mtu\": the MTU of \"big0\", 134217714, is above 134217713" },
 };
 
 static void test_auto(const struct auto_case *c)
@@ -648,60 +893,60 @@ static const struct copt_case {
 	{ "", 0, 0, 0, 0, 0, "" },
 	{ "limit 50k", 0, CL, 51200, 0, 0, "" },
 	{ "limit 1", 0, CL, 1, 0, 0, "" },
-	{ "limit 268435455", 0, CL, 268435455, 0, 0, "" },
+	{ "limit 134217727", 0, CL, 134217727, 0, 0, "" },
 	{ "help", SLUICE_PARSE_HELP, 0, 0, 0, 0, "" },
 	{ "limit", -EINVAL, 0, 0, 0, 0, "missing value after \"limit\"" },
 	{ "limit 0", -EINVAL, 0, 0, 0, 0,
-	  "\"limit\" must be 1..268435455 bytes, not \"0\"" },
-	{ "limit 268435456", -EINVAL, 0, 0, 0, 0,
-	  "\"limit\" must be 1..268435455 bytes, not \"268435456\"" },
+	  "\"limit\" must be 1..134217727 bytes, not \"0\"" },
+	{ "limit 134217728", -EINVAL, 0, 0, 0, 0,
+	  "\"limit\" must be 1..134217727 bytes, not \"134217728\"" },
 	{ "limit 4g", -EINVAL, 0, 0, 0, 0,
-	  "\"limit\" must be 1..268435455 bytes, not \"4g\"" },
+	  "\"limit\" must be 1..134217727 bytes, not \"4g\"" },
 	{ "limit 1k limit 2k", -EINVAL, 0, 0, 0, 0,
 	  "duplicate option \"limit\"" },
 	{ "classes 4", -EINVAL, 0, 0, 0, 0, "unknown option \"classes\"" },
 	/* ecn */
 	{ "ecn 30Kb", 0, CE, 0, 30720, 0, "" },
 	{ "ecn 1", 0, CE, 0, 1, 0, "" },
-	{ "ecn 268435455", 0, CE, 0, 268435455, 0, "" },
+	{ "ecn 134217727", 0, CE, 0, 134217727, 0, "" },
 	{ "ecn off", 0, CE, 0, 0, 0, "" },
 	{ "ecn 0", 0, CE, 0, 0, 0, "" },
 	{ "ecn", -EINVAL, 0, 0, 0, 0, "missing value after \"ecn\"" },
-	{ "ecn 268435456", -EINVAL, 0, 0, 0, 0,
-	  "\"ecn\" must be off (0) or 1..268435455 bytes, not \"268435456\"" },
-	{ "ecn 256m", -EINVAL, 0, 0, 0, 0,
-	  "\"ecn\" must be off (0) or 1..268435455 bytes, not \"256m\"" },
+	{ "ecn 134217728", -EINVAL, 0, 0, 0, 0,
+	  "\"ecn\" must be off (0) or 1..134217727 bytes, not \"134217728\"" },
+	{ "ecn 128m", -EINVAL, 0, 0, 0, 0,
+	  "\"ecn\" must be off (0) or 1..134217727 bytes, not \"128m\"" },
 	{ "ecn on", -EINVAL, 0, 0, 0, 0,
-	  "\"ecn\" must be off (0) or 1..268435455 bytes, not \"on\"" },
+	  "\"ecn\" must be off (0) or 1..134217727 bytes, not \"on\"" },
 	{ "ecn OFF", -EINVAL, 0, 0, 0, 0,
-	  "\"ecn\" must be off (0) or 1..268435455 bytes, not \"OFF\"" },
+	  "\"ecn\" must be off (0) or 1..134217727 bytes, not \"OFF\"" },
 	{ "ecn strict", -EINVAL, 0, 0, 0, 0,
-	  "\"ecn\" must be off (0) or 1..268435455 bytes, not \"strict\"" },
+	  "\"ecn\" must be off (0) or 1..134217727 bytes, not \"strict\"" },
 	{ "ecn -1", -EINVAL, 0, 0, 0, 0,
-	  "\"ecn\" must be off (0) or 1..268435455 bytes, not \"-1\"" },
+	  "\"ecn\" must be off (0) or 1..134217727 bytes, not \"-1\"" },
 	{ "ecn 1k ecn off", -EINVAL, 0, 0, 0, 0, "duplicate option \"ecn\"" },
 	/* quantum */
 	{ "quantum 1514", 0, CQ, 0, 0, 1514, "" },
 	{ "quantum 256", 0, CQ, 0, 0, 256, "" },
-	{ "quantum 268435455", 0, CQ, 0, 0, 268435455, "" },
+	{ "quantum 134217727", 0, CQ, 0, 0, 134217727, "" },
 	{ "quantum 3k", 0, CQ, 0, 0, 3072, "" },
 	{ "quantum strict", 0, CQ, 0, 0, 0, "" },
 	{ "quantum 0", 0, CQ, 0, 0, 0, "" },
 	{ "quantum", -EINVAL, 0, 0, 0, 0, "missing value after \"quantum\"" },
 	{ "quantum 100", -EINVAL, 0, 0, 0, 0,
-	  "\"quantum\" must be strict (0) or 256..268435455 bytes, not \"100\"" },
+	  "\"quantum\" must be strict (0) or 256..134217727 bytes, not \"100\"" },
 	{ "quantum 255", -EINVAL, 0, 0, 0, 0,
-	  "\"quantum\" must be strict (0) or 256..268435455 bytes, not \"255\"" },
+	  "\"quantum\" must be strict (0) or 256..134217727 bytes, not \"255\"" },
 	{ "quantum 1", -EINVAL, 0, 0, 0, 0,
-	  "\"quantum\" must be strict (0) or 256..268435455 bytes, not \"1\"" },
-	{ "quantum 268435456", -EINVAL, 0, 0, 0, 0,
-	  "\"quantum\" must be strict (0) or 256..268435455 bytes, not \"268435456\"" },
+	  "\"quantum\" must be strict (0) or 256..134217727 bytes, not \"1\"" },
+	{ "quantum 134217728", -EINVAL, 0, 0, 0, 0,
+	  "\"quantum\" must be strict (0) or 256..134217727 bytes, not \"134217728\"" },
 	{ "quantum 2gbit", -EINVAL, 0, 0, 0, 0,
-	  "\"quantum\" must be strict (0) or 256..268435455 bytes, not \"2gbit\"" },
+	  "\"quantum\" must be strict (0) or 256..134217727 bytes, not \"2gbit\"" },
 	{ "quantum off", -EINVAL, 0, 0, 0, 0,
-	  "\"quantum\" must be strict (0) or 256..268435455 bytes, not \"off\"" },
+	  "\"quantum\" must be strict (0) or 256..134217727 bytes, not \"off\"" },
 	{ "quantum 1.5k", -EINVAL, 0, 0, 0, 0,
-	  "\"quantum\" must be strict (0) or 256..268435455 bytes, not \"1.5k\"" },
+	  "\"quantum\" must be strict (0) or 256..134217727 bytes, not \"1.5k\"" },
 	{ "quantum strict quantum 1514", -EINVAL, 0, 0, 0, 0,
 	  "duplicate option \"quantum\"" },
 	/* together, in any order */
@@ -712,7 +957,7 @@ static const struct copt_case {
 	{ "limit 50Kb ecn off quantum strict", 0, CL | CE | CQ, 51200, 0, 0, "" },
 	{ "ecn 30k quantum 1514 help", SLUICE_PARSE_HELP, 0, 0, 0, 0, "" },
 	{ "ecn 30k quantum 100 limit 0", -EINVAL, 0, 0, 0, 0,
-	  "\"quantum\" must be strict (0) or 256..268435455 bytes, not \"100\"" },
+	  "\"quantum\" must be strict (0) or 256..134217727 bytes, not \"100\"" },
 	{ "limit 50k ecn 30k limit 1m", -EINVAL, 0, 0, 0, 0,
 	  "duplicate option \"limit\"" },
 	{ "ecn 30k tag pcp", -EINVAL, 0, 0, 0, 0, "unknown option \"tag\"" },
@@ -1018,6 +1263,18 @@ static void expect_qopt(const struct sluice_qopt *got,
 	KTAP_EXPECT_INT(got->wd_detect_ms, want->wd_detect_ms);
 	KTAP_EXPECT_INT(got->wd_restore_ms, want->wd_restore_ms);
 	KTAP_EXPECT_INT(got->wd_poll_ms, want->wd_poll_ms);
+	KTAP_EXPECT_INT(got->portfc, want->portfc);
+	KTAP_EXPECT_INT(got->portfc_n, want->portfc_n);
+	KTAP_EXPECT_INT(got->portfc_k, want->portfc_k);
+	KTAP_EXPECT_INT(got->portfc_index, want->portfc_index);
+	KTAP_EXPECT_INT(got->portfc_label_base, want->portfc_label_base);
+	KTAP_EXPECT_INT(got->portfc_xoff_a, want->portfc_xoff_a);
+	KTAP_EXPECT_INT(got->portfc_xon_a, want->portfc_xon_a);
+	KTAP_EXPECT_INT(got->portfc_xoff_b, want->portfc_xoff_b);
+	KTAP_EXPECT_INT(got->portfc_xon_b, want->portfc_xon_b);
+	KTAP_EXPECT_INT(got->portfc_rtt_ns, want->portfc_rtt_ns);
+	KTAP_EXPECT_INT(got->portfc_hq, want->portfc_hq);
+	KTAP_EXPECT_INT(got->portfc_hq_dscp, want->portfc_hq_dscp);
 	for (tag = 0; tag <= TC_SLUICE_TAG_MAX; tag++) {
 		if (!KTAP_EXPECT_INT(got->maps[tag].given, want->maps[tag].given))
 			ktap_diag("in map of tag %u", tag);
@@ -1483,6 +1740,60 @@ static void test_map_random(void)
 }
 
 /* The tests that are one test point each. */
+/* PortFC's words and numbers, as the printers use them. */
+static void test_portfc_words(void)
+{
+	static const struct {
+		__u8		hq;
+		const char	*text;
+	} hq[] = {
+		{ 0, "none" }, { 1, "ack" }, { 2, "arp" }, { 3, "ack,arp" },
+		/* a newer kernel's bit is left out: it could not be read back */
+		{ 4, "none" }, { 0xff, "ack,arp" },
+	};
+	char buf[SLUICE_PORTFC_HQ_STRLEN];
+	__u64 ns = 7;
+	size_t i;
+	__u8 v;
+
+	KTAP_EXPECT(!sluice_portfc_role_name(TC_SLUICE_PORTFC_NONE));
+	KTAP_EXPECT_STR(sluice_portfc_role_name(TC_SLUICE_PORTFC_SWITCH),
+			"switch");
+	KTAP_EXPECT_STR(sluice_portfc_role_name(TC_SLUICE_PORTFC_SERVER),
+			"server");
+	KTAP_EXPECT(!sluice_portfc_role_name(3));
+	for (i = 0; i < ARRAY_SIZE(hq); i++) {
+		if (!KTAP_EXPECT_STR(sluice_portfc_hq_format(hq[i].hq, buf,
+							     sizeof(buf)),
+				     hq[i].text))
+			ktap_diag("hq 0x%x", hq[i].hq);
+		if (hq[i].hq <= 3 &&
+		    KTAP_EXPECT_INT(sluice_portfc_hq_parse(hq[i].text, &v,
+							   NULL), 0))
+			KTAP_EXPECT_INT(v, hq[i].hq);
+	}
+	/* too small a buffer: what fits, never an overrun */
+	KTAP_EXPECT_STR(sluice_portfc_hq_format(3, buf, 4), "ack");
+	KTAP_EXPECT_INT(sluice_portfc_classes(TC_SLUICE_PORTFC_SWITCH, 8, 3), 10);
+	KTAP_EXPECT_INT(sluice_portfc_classes(TC_SLUICE_PORTFC_SERVER, 8, 1), 18);
+	KTAP_EXPECT_INT(sluice_portfc_classes(TC_SLUICE_PORTFC_SERVER, 2, 0), 4);
+	KTAP_EXPECT_INT(sluice_portfc_classes(TC_SLUICE_PORTFC_NONE, 8, 1), 0);
+	/* times: each unit, and what is refused leaves the value alone */
+	KTAP_EXPECT_INT(sluice_parse_ns("3s", &ns), -ERANGE);
+	KTAP_EXPECT_INT(ns, 7);
+	KTAP_EXPECT(!sluice_parse_ns("1s", &ns) && ns == 1000000000ull);
+	KTAP_EXPECT(!sluice_parse_ns("0.000000001s", &ns) && ns == 1);
+	KTAP_EXPECT(!sluice_parse_ns("2.5us", &ns) && ns == 2500);
+	KTAP_EXPECT(!sluice_parse_ns("999999999ns", &ns) && ns == 999999999);
+	KTAP_EXPECT_INT(sluice_parse_ns("1000000001ns", &ns), -ERANGE);
+	KTAP_EXPECT_INT(sluice_parse_ns("99999999999999999999ns", &ns),
+			-EINVAL);
+	KTAP_EXPECT_INT(sluice_parse_ns("1.0000000001ms", &ns), -EINVAL);
+	KTAP_EXPECT_INT(sluice_parse_ns("1m", &ns), -EINVAL);
+	KTAP_EXPECT_INT(ns, 999999999);
+	ktap_result("portfc words");
+}
+
 static void (*const single_tests[])(void) = {
 	test_help,
 	test_err_buffer,
@@ -1499,6 +1810,7 @@ static void (*const single_tests[])(void) = {
 	test_entry_parse,
 	test_map_format_edges,
 	test_map_random,
+	test_portfc_words,
 };
 
 int main(void)

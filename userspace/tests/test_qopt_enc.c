@@ -38,6 +38,11 @@ static const char *const lines[] = {
 	"restoration-time 300ms watchdog-poll 50",
 	"watchdog none watchdog-action alert",
 	"pcp-map 3:3 watchdog 3 detection-time 0.5s",
+	"rate 100mbit portfc switch portfc-n 4 portfc-index 1 portfc-rtt 200us "
+	"portfc-hq arp portfc-hq-dscp 46",
+	"classes 10 rate 1gbit portfc server portfc-n 4 portfc-k 1 "
+	"portfc-label-base 16 portfc-hq none portfc-hq-dscp none",
+	"portfc-xoff-a 60k portfc-xon-a 40k portfc-xoff-b 30k portfc-xon-b 20k",
 };
 
 static void test_same_bytes(void)
@@ -104,10 +109,55 @@ static void test_errors(void)
 	ktap_result("errors");
 }
 
+/* Appends one attribute, as the kernel's nla_put() lays it out. */
+static size_t expect_attr(unsigned char *buf, size_t at, __u16 type,
+			  const void *data, __u16 len)
+{
+	__u16 nla_len = NLA_HDRLEN + len;
+
+	memcpy(buf + at, &nla_len, 2);
+	memcpy(buf + at + 2, &type, 2);
+	memcpy(buf + at + NLA_HDRLEN, data, len);
+	return at + NLA_ALIGN(nla_len);
+}
+
+/*
+ * PortFC's attributes, laid out by hand: u8 role, u32 label base, then u8
+ * HQ and HQ DSCP, each padded to 4 bytes, in attribute order whatever the
+ * order of the words.
+ */
+static void test_portfc(void)
+{
+	unsigned char want[64] = {}, got[64];
+	const __u8 role = TC_SLUICE_PORTFC_SERVER, hq = 0, dscp = 255;
+	const __u32 label = 300;
+	char err[SLUICE_ERRLEN];
+	struct sluice_qopt o;
+	struct words w;
+	size_t at = 0, used = 0;
+
+	at = expect_attr(want, at, TCA_SLUICE_PORTFC, &role, 1);
+	at = expect_attr(want, at, TCA_SLUICE_PORTFC_LABEL_BASE, &label, 4);
+	at = expect_attr(want, at, TCA_SLUICE_PORTFC_HQ, &hq, 1);
+	at = expect_attr(want, at, TCA_SLUICE_PORTFC_HQ_DSCP, &dscp, 1);
+	KTAP_EXPECT_INT(at, 32);
+	words_split(&w, "portfc-hq-dscp none portfc-hq none "
+			"portfc-label-base 300 portfc server");
+	KTAP_EXPECT_INT(sluice_qopt_parse(&o, w.argc, w.argv, err, sizeof(err)), 0);
+	memset(got, 0xa5, sizeof(got));
+	KTAP_EXPECT_INT(sluice_qopt_encode(&o, got, sizeof(got), &used), 0);
+	KTAP_EXPECT_INT(used, at);
+	KTAP_EXPECT(!memcmp(got, want, at));
+	/* one byte short of the last attribute */
+	KTAP_EXPECT_INT(sluice_qopt_encode(&o, got, at - 1, &used), -ENOSPC);
+	ktap_result("portfc");
+}
+
 int main(void)
 {
-	ktap_plan(2);
+	ktap_plan(3);
 	test_same_bytes();
 	test_errors();
+	test_portfc();
 	return ktap_exit();
 }

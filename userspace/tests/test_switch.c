@@ -652,7 +652,7 @@ static void test_maps_round_trip(void)
 		"tag * 0 0\n"
 		"in l0 1 7\n"
 		"eg l0 1 15\n"
-		"eg-out l0 1 2\n"
+		"eg-out l0 1 31\n"
 		"tag l0 255 255\n"
 		"in a234567890abcde 200 1\n"
 		"end\n";
@@ -792,8 +792,8 @@ static void test_maps_errors(void)
 		{ "sluice-maps 1\nin l0 -1 0\nend\n", "s.maps:2: in l0 TAG ...: TAG must be 0 to 255" },
 		{ "sluice-maps 1\nin l0 01 0\nend\n", "s.maps:2: in l0 TAG ...: TAG must be 0 to 255" },
 		{ "sluice-maps 1\nin l0 1 8\nend\n", "s.maps:2: in l0 1 VALUE: VALUE must be PRIO 0 to 7" },
-		{ "sluice-maps 1\neg l0 1 16\nend\n", "s.maps:2: eg l0 1 VALUE: VALUE must be CLASS 0 to 15" },
-		{ "sluice-maps 1\neg-out l0 1 16\nend\n", "s.maps:2: eg-out l0 1 VALUE: VALUE must be CLASS 0 to 15" },
+		{ "sluice-maps 1\neg l0 1 32\nend\n", "s.maps:2: eg l0 1 VALUE: VALUE must be CLASS 0 to 31" },
+		{ "sluice-maps 1\neg-out l0 1 32\nend\n", "s.maps:2: eg-out l0 1 VALUE: VALUE must be CLASS 0 to 31" },
 		{ "sluice-maps 1\ntag l0 1 256\nend\n", "s.maps:2: tag l0 1 VALUE: VALUE must be NEWTAG 0 to 255" },
 		{ "sluice-maps 1\ntag l0 1\nend\n", "s.maps:2: tag l0 1 VALUE: VALUE must be NEWTAG 0 to 255" },
 		{ "sluice-maps 1\ntag l0 1 2 \nend\n", "s.maps:2: unexpected \" \" at the end of the line" },

@@ -476,10 +476,13 @@ struct tc_sluice_map_entry {
 /*
  * TCA_STATS_APP of the qdisc and of each class.  The payload is always the
  * whole struct tc_sluice_xstats, so its length says which class fields a
- * kernel has (they are appended); the qdisc's struct is shorter than the
- * union, so its appended fields are told by the version instead: a field
- * is there only in a payload of at least the version given beside it
- * (kernels before versions sent 0, and left the union's tail unset).
+ * kernel has (they are appended) as long as the class's struct is the
+ * union's longest member; the qdisc's struct may be shorter or longer
+ * (since version 2 it is longer), so its appended fields are told by the
+ * version instead: a field is there only in a payload of at least the
+ * version given beside it (kernels before versions sent 0, and left the
+ * union's tail unset).  A class field appended while the qdisc's struct is
+ * the longer one is told by the version too (portfc_relayed: version 2).
  */
 enum {
 	TC_SLUICE_XSTATS_QDISC,
@@ -669,7 +672,7 @@ struct tc_sluice_xstats {
  *                           two writers cannot overwrite each other
  *                           unseen.  Rejected as a whole on a duplicate key,
  *                           an unknown map, flag or reserved bit, a value out
- *                           of range (priority > 7, class > 15, a tag or new
+ *                           of range (priority > 7, class > 31, a tag or new
  *                           tag beyond the tag source's range), an ifindex
  *                           that names no device of the namespace, or more
  *                           than SLUICE_MAP_MAX_PORTS ports.  The reply and
@@ -733,7 +736,7 @@ enum sluice_tag_source {
 
 enum sluice_map {
 	SLUICE_MAP_IN,		/* (in port, tag) -> ingress priority 0..7 */
-	SLUICE_MAP_EG,		/* (in or out port, tag) -> egress class 0..15 */
+	SLUICE_MAP_EG,		/* (in or out port, tag) -> egress class 0..31 */
 	SLUICE_MAP_TAG,		/* (out port, tag) -> new tag */
 	__SLUICE_MAP_MAX,
 };

@@ -19,40 +19,62 @@
 #define SLUICE_PARSE_HELP	1
 
 /* Bits of sluice_qopt.present: the options the command gave. */
-#define SLUICE_QOPT_CLASSES	(1u << 0)
-#define SLUICE_QOPT_TAG		(1u << 1)
-#define SLUICE_QOPT_DEFAULT	(1u << 2)
-#define SLUICE_QOPT_LIMIT	(1u << 3)
+#define SLUICE_QOPT_CLASSES	(1ull << 0)
+#define SLUICE_QOPT_TAG		(1ull << 1)
+#define SLUICE_QOPT_DEFAULT	(1ull << 2)
+#define SLUICE_QOPT_LIMIT	(1ull << 3)
 /* Entries of the map of tag source @tag (enum tc_sluice_tag), in maps[tag]. */
-#define SLUICE_QOPT_MAP(tag)	(1u << (4 + (tag)))
+#define SLUICE_QOPT_MAP(tag)	(1ull << (4 + (tag)))
 #define SLUICE_QOPT_PRIO_MAP	SLUICE_QOPT_MAP(TC_SLUICE_TAG_PRIORITY)
 #define SLUICE_QOPT_PCP_MAP	SLUICE_QOPT_MAP(TC_SLUICE_TAG_PCP)
 #define SLUICE_QOPT_DSCP_MAP	SLUICE_QOPT_MAP(TC_SLUICE_TAG_DSCP)
 #define SLUICE_QOPT_MPLS_TC_MAP	SLUICE_QOPT_MAP(TC_SLUICE_TAG_MPLS_TC)
 /* Some maps are returned to the default: sluice_qopt.default_maps. */
-#define SLUICE_QOPT_DEFAULT_MAPS	(1u << 8)
+#define SLUICE_QOPT_DEFAULT_MAPS	(1ull << 8)
 /* The link and PFC. */
-#define SLUICE_QOPT_RATE	(1u << 9)
-#define SLUICE_QOPT_PFC		(1u << 10)
-#define SLUICE_QOPT_PAUSE_RX	(1u << 11)
-#define SLUICE_QOPT_XOFF	(1u << 12)
-#define SLUICE_QOPT_XON		(1u << 13)
-#define SLUICE_QOPT_HEADROOM	(1u << 14)
-#define SLUICE_QOPT_PAUSE_TIME	(1u << 15)
+#define SLUICE_QOPT_RATE	(1ull << 9)
+#define SLUICE_QOPT_PFC		(1ull << 10)
+#define SLUICE_QOPT_PAUSE_RX	(1ull << 11)
+#define SLUICE_QOPT_XOFF	(1ull << 12)
+#define SLUICE_QOPT_XON		(1ull << 13)
+#define SLUICE_QOPT_HEADROOM	(1ull << 14)
+#define SLUICE_QOPT_PAUSE_TIME	(1ull << 15)
 /*
  * "xoff auto [ cable METRES ] [ mtu BYTES ]": the parser collects the
  * inputs, sluice_qopt_xoff_auto() turns them into xoff, xon and headroom.
  * XOFF_AUTO is set instead of XOFF until then.
  */
-#define SLUICE_QOPT_XOFF_AUTO	(1u << 16)
-#define SLUICE_QOPT_CABLE	(1u << 17)
-#define SLUICE_QOPT_MTU		(1u << 18)
+#define SLUICE_QOPT_XOFF_AUTO	(1ull << 16)
+#define SLUICE_QOPT_CABLE	(1ull << 17)
+#define SLUICE_QOPT_MTU		(1ull << 18)
 /* The PFC watchdog. */
-#define SLUICE_QOPT_WD_PRIOS	(1u << 19)
-#define SLUICE_QOPT_WD_ACTION	(1u << 20)
-#define SLUICE_QOPT_WD_DETECT	(1u << 21)
-#define SLUICE_QOPT_WD_RESTORE	(1u << 22)
-#define SLUICE_QOPT_WD_POLL	(1u << 23)
+#define SLUICE_QOPT_WD_PRIOS	(1ull << 19)
+#define SLUICE_QOPT_WD_ACTION	(1ull << 20)
+#define SLUICE_QOPT_WD_DETECT	(1ull << 21)
+#define SLUICE_QOPT_WD_RESTORE	(1ull << 22)
+#define SLUICE_QOPT_WD_POLL	(1ull << 23)
+/* PortFC: "portfc" and the "portfc-*" options. */
+#define SLUICE_QOPT_PORTFC		(1ull << 24)
+#define SLUICE_QOPT_PORTFC_N		(1ull << 25)
+#define SLUICE_QOPT_PORTFC_K		(1ull << 26)
+#define SLUICE_QOPT_PORTFC_INDEX	(1ull << 27)
+#define SLUICE_QOPT_PORTFC_LABEL_BASE	(1ull << 28)
+#define SLUICE_QOPT_PORTFC_XOFF_A	(1ull << 29)
+#define SLUICE_QOPT_PORTFC_XON_A	(1ull << 30)
+#define SLUICE_QOPT_PORTFC_XOFF_B	(1ull << 31)
+#define SLUICE_QOPT_PORTFC_XON_B	(1ull << 32)
+#define SLUICE_QOPT_PORTFC_THRESHOLDS	(SLUICE_QOPT_PORTFC_XOFF_A | \
+					 SLUICE_QOPT_PORTFC_XON_A | \
+					 SLUICE_QOPT_PORTFC_XOFF_B | \
+					 SLUICE_QOPT_PORTFC_XON_B)
+/*
+ * "portfc-rtt TIME": the parser sets the four thresholds from it and the
+ * command's rate, with their bits; this bit stays to say where they came
+ * from.
+ */
+#define SLUICE_QOPT_PORTFC_RTT		(1ull << 33)
+#define SLUICE_QOPT_PORTFC_HQ		(1ull << 34)
+#define SLUICE_QOPT_PORTFC_HQ_DSCP	(1ull << 35)
 
 /* What a device's MTU leaves out of a frame as the qdisc counts it. */
 #define SLUICE_ETH_HLEN		14
@@ -64,7 +86,7 @@
 #define SLUICE_DEFAULT_MAP(tag)	(1u << (tag))
 
 struct sluice_qopt {
-	unsigned int		present;
+	__u64			present;
 	__u8			classes;
 	__u8			tag;		/* enum tc_sluice_tag */
 	__u8			defclass;
@@ -92,6 +114,19 @@ struct sluice_qopt {
 	__u32			wd_detect_ms;	/* "detection-time" */
 	__u32			wd_restore_ms;	/* "restoration-time" */
 	__u32			wd_poll_ms;	/* "watchdog-poll" */
+	/* PortFC */
+	__u8			portfc;		/* enum tc_sluice_portfc_role */
+	__u8			portfc_n;	/* 2..TC_SLUICE_PORTFC_MAX_N */
+	__u8			portfc_k;	/* 0..TC_SLUICE_PORTFC_MAX_K */
+	__u8			portfc_index;	/* below TC_SLUICE_PORTFC_MAX_N */
+	__u32			portfc_label_base; /* an MPLS label */
+	__u32			portfc_xoff_a;	/* bytes */
+	__u32			portfc_xon_a;
+	__u32			portfc_xoff_b;
+	__u32			portfc_xon_b;
+	__u64			portfc_rtt_ns;	/* "portfc-rtt" */
+	__u8			portfc_hq;	/* TC_SLUICE_PORTFC_HQ_* */
+	__u8			portfc_hq_dscp;	/* 0..63, TC_SLUICE_PORTFC_DSCP_NONE */
 };
 
 /* "drop", "forward", "alert"; NULL for an action this version lacks. */

@@ -24,7 +24,7 @@
  *
  * DEV is a device name or "*" for every port (ifindex 0).  TAG and NEWTAG
  * are 0..255 (the tag source bounds them further: the kernel says so),
- * PRIO 0..7, CLASS 0..15.  Input may hold blank lines and lines starting
+ * PRIO 0..7, CLASS 0..31.  Input may hold blank lines and lines starting
  * with '#'; anything else is strict (one space between fields, decimal
  * numbers without sign or leading zeros, each key once, "end" last) and
  * errors name the file and line.

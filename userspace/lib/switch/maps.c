@@ -249,6 +249,9 @@ static const char *next_line(struct text_reader *rd)
 	return NULL;
 }
 
+/* The kernel's bound on an eg entry's class, as the messages spell it. */
+_Static_assert(TC_SLUICE_MAX_CLASSES == 32, "\"CLASS 0 to 31\" is out of date");
+
 /* One entry line, after the header; adds the entry to @m. */
 static int read_entry(struct text_reader *rd, struct sluice_maps *m,
 		      const char *s)
@@ -260,9 +263,10 @@ static int read_entry(struct text_reader *rd, struct sluice_maps *m,
 		const char	*what;
 	} kinds[] = {
 		{ "in ", SLUICE_MAP_IN, 0, 7, "PRIO 0 to 7" },
-		{ "eg-out ", SLUICE_MAP_EG, SLUICE_MAP_F_OUT_PORT, 15,
-		  "CLASS 0 to 15" },
-		{ "eg ", SLUICE_MAP_EG, 0, 15, "CLASS 0 to 15" },
+		{ "eg-out ", SLUICE_MAP_EG, SLUICE_MAP_F_OUT_PORT,
+		  TC_SLUICE_MAX_CLASSES - 1, "CLASS 0 to 31" },
+		{ "eg ", SLUICE_MAP_EG, 0, TC_SLUICE_MAX_CLASSES - 1,
+		  "CLASS 0 to 31" },
 		{ "tag ", SLUICE_MAP_TAG, 0, 255, "NEWTAG 0 to 255" },
 	};
 	char name[SLUICE_ERRLEN];
