@@ -656,7 +656,8 @@ static int detect(const struct fabric_state *fs, char *text, size_t len)
 		at += snprintf(text + at, len - at, "%s%s/%s %s %u",
 			       k ? " -> " : " ", fs->g.nodes[v->node].name,
 			       v->port, v->role == SLUICE_DL_EGRESS ?
-			       "egress" : "ingress", v->prio);
+			       "egress" : v->role == SLUICE_DL_INGRESS ?
+			       "ingress" : "portfc", v->prio);
 	}
 	sluice_deadlock_free(&dl);
 	return 1;

@@ -145,6 +145,41 @@ static bool read_prio(json_object *r, struct sluice_prio_stats *ps,
 	return true;
 }
 
+/*
+ * A port's PortFC settings and keys, under the uapi's names as "sluicectl
+ * stats -j" prints struct sluice_port_stats; each one optional, as the
+ * output of a sluicectl or a kernel from before PortFC has none: absent
+ * is 0, not PortFC.
+ */
+static bool read_portfc(json_object *o, struct sluice_port_stats *ps,
+			const char *path, const char *where)
+{
+	static const struct {
+		const char	*key;
+		uint64_t	max;
+	} f[] = {
+		{ "portfc", TC_SLUICE_PORTFC_ROLE_MAX },
+		{ "portfc_n", UINT8_MAX },
+		{ "portfc_k", UINT8_MAX },
+		{ "portfc_index", UINT8_MAX },
+		{ "portfc_keys", UINT32_MAX },
+	};
+	uint64_t v[ARRAY_SIZE(f)] = { 0 };
+	json_object *x;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(f); i++)
+		if (json_object_object_get_ex(o, f[i].key, &x) &&
+		    !jfield(o, f[i].key, f[i].max, &v[i], path, where))
+			return false;
+	ps->portfc = v[0];
+	ps->portfc_n = v[1];
+	ps->portfc_k = v[2];
+	ps->portfc_index = v[3];
+	ps->portfc_keys = v[4];
+	return true;
+}
+
 static bool read_port(json_object *o, struct sluice_port_info *p,
 		      const char *path, size_t i)
 {
@@ -168,6 +203,8 @@ static bool read_port(json_object *o, struct sluice_port_info *p,
 	if (!jfield(o, "ifindex", UINT32_MAX, &ifindex, path, where))
 		return false;
 	p->ifindex = ifindex;
+	if (!read_portfc(o, &p->port, path, where))
+		return false;
 	if (!json_object_object_get_ex(o, "prios", &prios) ||
 	    !json_object_is_type(prios, json_type_array)) {
 		fprintf(stderr, "sluicectl: %s: %s: \"prios\" is not an array\n",
@@ -330,6 +367,12 @@ static int find_from_state(const struct sluice_graph *g, const char *dir,
 
 /* --- the report --- */
 
+/* PortFC's queue types by the paper's names. */
+static char fc_type_name(uint8_t t)
+{
+	return t == SLUICE_PORTFC_QA ? 'A' : 'B';
+}
+
 static void vertex_state(const struct sluice_dl_vertex *v, char *buf,
 			 size_t len)
 {
@@ -340,6 +383,10 @@ static void vertex_state(const struct sluice_dl_vertex *v, char *buf,
 	if (v->role == SLUICE_DL_EGRESS)
 		snprintf(buf, len, "paused%s, %u B queued in %u frame%s",
 			 storm, v->backlog, v->qlen, v->qlen == 1 ? "" : "s");
+	else if (v->role == SLUICE_DL_PORTFC)
+		snprintf(buf, len, "(%c, %u) asserted, %u B of type %c queued in %u frame%s",
+			 fc_type_name(v->prio), v->portfc_index, v->backlog,
+			 fc_type_name(v->prio), v->qlen, v->qlen == 1 ? "" : "s");
 	else
 		snprintf(buf, len, "XOFF, %u B held", v->ingress_bytes);
 }
@@ -350,10 +397,16 @@ static void print_vertex(const struct sluice_graph *g,
 	char state[128];
 
 	vertex_state(v, state, sizeof(state));
-	printf("  %-8s %-5s %-13s %u  %s%s\n", g->nodes[v->node].name, v->port, sluice_dl_role_name(v->role),
-	       v->prio, state,
-	       !progress ? "" : v->role == SLUICE_DL_EGRESS ?
-	       ", nothing sent" : ", unchanged");
+	if (v->role == SLUICE_DL_PORTFC)
+		printf("  %-8s %-5s %-13s %c  %s%s\n", g->nodes[v->node].name,
+		       v->port, sluice_dl_role_name(v->role),
+		       fc_type_name(v->prio), state,
+		       progress ? ", nothing sent" : "");
+	else
+		printf("  %-8s %-5s %-13s %u  %s%s\n", g->nodes[v->node].name, v->port, sluice_dl_role_name(v->role),
+		       v->prio, state,
+		       !progress ? "" : v->role == SLUICE_DL_EGRESS ?
+		       ", nothing sent" : ", unchanged");
 }
 
 static void summary_text(const struct source *src,
@@ -368,10 +421,16 @@ static void summary_text(const struct source *src,
 		       dl->n_cycles == 1 ? "" : "s");
 	else
 		printf("no deadlock");
-	printf(" (%u switch%s: %u stuck egress class%s, %u holding ingress account%s, %llu wait-for edge%s)\n",
+	printf(" (%u switch%s: %u stuck egress class%s, %u holding ingress account%s, ",
 	       src->switches, src->switches == 1 ? "" : "es",
 	       dl->stuck, dl->stuck == 1 ? "" : "es",
-	       dl->holding, dl->holding == 1 ? "" : "s",
+	       dl->holding, dl->holding == 1 ? "" : "s");
+	/* PortFC's vertices only where there are PortFC ports */
+	if (dl->portfc_ports)
+		printf("%u PortFC port%s, %u holding PortFC congestion%s, ",
+		       dl->portfc_ports, dl->portfc_ports == 1 ? "" : "s",
+		       dl->congested, dl->congested == 1 ? "" : "s");
+	printf("%llu wait-for edge%s)\n",
 	       (unsigned long long)dl->edges, dl->edges == 1 ? "" : "s");
 	if (!dl->progress_checked)
 		printf("one snapshot: progress not checked (a queue that moves slowly looks stuck; give --state-later DIR2, taken a moment later, to check)\n");
@@ -428,8 +487,9 @@ void deadlock_print_cycles(const struct sluice_graph *g,
 		printf("%u stuck egress class%s of host ports (paused by a host)\n",
 		       dl->host_waits, dl->host_waits == 1 ? "" : "es");
 	if (dl->outside)
-		printf("%u stuck egress class%s paused from outside the graph (the peer's ingress account is not holding: a PFC storm, or pauses not from the peer's buffers)\n",
-		       dl->outside, dl->outside == 1 ? "" : "es");
+		printf("%u stuck egress class%s paused from outside the graph (the peer's ingress account is not holding: a PFC storm, or pauses not from the peer's buffers%s)\n",
+		       dl->outside, dl->outside == 1 ? "" : "es",
+		       dl->portfc_ports ? "; on a PortFC port: no congestion holds the key that pauses it" : "");
 	if (dl->ignored_ports)
 		printf("%u port%s not named l<LINK> or h<I> ignored\n",
 		       dl->ignored_ports, dl->ignored_ports == 1 ? "" : "s");
@@ -483,10 +543,24 @@ static json_object *jvertex(const struct sluice_graph *g,
 	     (v->link == SLUICE_NONE || jadd(o, "link", jnum(v->link))) &&
 	     (v->host == SLUICE_NONE || jadd(o, "host", jnum(v->host))) &&
 	     jadd(o, "role", json_object_new_string(v->role == SLUICE_DL_EGRESS ?
-						    "egress" : "ingress")) &&
-	     jadd(o, "prio", jnum(v->prio)) &&
-	     jadd(o, "flags", jflags(v->flags));
-	if (ok && v->role == SLUICE_DL_EGRESS)
+						    "egress" :
+						    v->role == SLUICE_DL_INGRESS ?
+						    "ingress" : "portfc")) &&
+	     (v->role == SLUICE_DL_PORTFC ||
+	      (jadd(o, "prio", jnum(v->prio)) &&
+	       jadd(o, "flags", jflags(v->flags)))) &&
+	     (!v->portfc ||
+	      (jadd(o, "portfc", json_object_new_string(v->portfc == TC_SLUICE_PORTFC_SWITCH ?
+							  "switch" : "server")) &&
+	       jadd(o, "portfc_index", jnum(v->portfc_index))));
+	if (ok && v->role == SLUICE_DL_PORTFC)
+		ok = jadd(o, "type", json_object_new_string(v->prio == SLUICE_PORTFC_QA ?
+							    "A" : "B")) &&
+		     jadd(o, "backlog", jnum(v->backlog)) &&
+		     jadd(o, "qlen", jnum(v->qlen)) &&
+		     jadd(o, "bytes", jnum(v->bytes)) &&
+		     jadd(o, "xoff_tx", jnum(v->xoff_tx));
+	else if (ok && v->role == SLUICE_DL_EGRESS)
 		ok = jadd(o, "backlog", jnum(v->backlog)) &&
 		     jadd(o, "qlen", jnum(v->qlen)) &&
 		     jadd(o, "bytes", jnum(v->bytes)) &&
@@ -550,6 +624,9 @@ bool deadlock_json_add(json_object *o, const struct sluice_graph *g,
 	     jadd(o, "paused_from_outside", jnum(dl->outside)) &&
 	     jadd(o, "ports", jnum(dl->ports)) &&
 	     jadd(o, "ignored_ports", jnum(dl->ignored_ports)) &&
+	     (!dl->portfc_ports ||
+	      (jadd(o, "portfc_ports", jnum(dl->portfc_ports)) &&
+	       jadd(o, "portfc_congested", jnum(dl->congested)))) &&
 	     jadd(o, "cycles", arr = json_object_new_array_ext(dl->n_cycles));
 	for (i = 0; ok && i < dl->n_cycles; i++) {
 		cy = &dl->cycles[i];

@@ -8,7 +8,11 @@
  * against a brute force (Floyd-Warshall) on random digraphs, the whole
  * detector against the wait-for graph written out naively on random
  * fabrics and random pause states, and a ring of 5000 switches
- * deadlocked (a deep search).
+ * deadlocked (a deep search).  PortFC on BCube: a pause followed three
+ * hops (server, switch, relaying server, switch) with no cycle, each link
+ * of it cut, progress; a BCube paused everywhere that deadlocks under PFC
+ * and not under PortFC; the PortFC edges against their rules written out
+ * naively on random BCube pause states.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -17,6 +21,7 @@
 #include <sluice/deadlock.h>
 #include <sluice/graph.h>
 #include <sluice/rng.h>
+#include <sluice/topo.h>
 #include "ktap.h"
 
 static char err[SLUICE_ERRLEN];
@@ -867,9 +872,566 @@ static void test_big_ring(void)
 	ktap_result("big_ring");
 }
 
+/* --- PortFC --- */
+
+static struct sluice_port_info *port_of(struct sluice_dl_snap *s,
+					const struct sluice_graph *g,
+					const char *node, const char *port)
+{
+	uint32_t u = node_of(g, node), k;
+
+	for (k = 0; k < s[u].n; k++)
+		if (!strcmp(s[u].ports[k].ifname, port))
+			return &s[u].ports[k];
+	abort();
+}
+
+/* n^e */
+static uint32_t upow(uint32_t n, uint32_t e)
+{
+	uint32_t r = 1;
+
+	while (e--)
+		r *= n;
+	return r;
+}
+
+/*
+ * BCube(@n, @k) (lib/topo/bcube.c: servers first, the level-l link of
+ * server s is l n^(k+1) + s) and its dumps; with @portfc every port is a
+ * PortFC one as a fabric would set it up: a switch port's index is the
+ * digit l of the server at its other end, and it has n + 2 classes, a
+ * server's (k + 1) n + 2.  Without, every port has (k + 1) n + 2 classes
+ * and no PortFC.
+ */
+static void fc_init(struct fx *f, struct sluice_graph *g, uint32_t n,
+		    uint32_t k, bool portfc)
+{
+	uint32_t servers = upow(n, k + 1), u, j, c, link, w, classes;
+	struct sluice_port_info *p;
+	struct sluice_dl_snap *s;
+
+	if (sluice_topo_bcube(g, n, k, err, sizeof(err)))
+		abort();
+	fx_init(f, g, 0, (k + 1) * n + 2);
+	for (s = f->a; s; s = s == f->a ? f->b : NULL)
+		for (u = 0; portfc && u < g->n_nodes; u++)
+			for (j = 0; j < s[u].n; j++) {
+				p = &s[u].ports[j];
+				link = atoi(p->ifname + 1);
+				w = g->links[link].a == u ? g->links[link].b :
+				    g->links[link].a;
+				p->port.portfc = u < servers ?
+						 TC_SLUICE_PORTFC_SERVER :
+						 TC_SLUICE_PORTFC_SWITCH;
+				p->port.portfc_n = n;
+				p->port.portfc_k = k;
+				if (u >= servers)
+					p->port.portfc_index =
+						w / upow(n, link / servers) % n;
+				classes = u < servers ? (k + 1) * n + 2 : n + 2;
+				p->port.classes = classes;
+				for (c = classes; c < p->n_prio; c++)
+					p->prio[c].flags = 0;
+			}
+}
+
+/* @node's @port asserts PortFC key (@t, @i) to its neighbour (both). */
+static void fc_key(struct fx *f, const char *node, const char *port,
+		   uint32_t t, uint32_t i)
+{
+	port_of(f->a, f->g, node, port)->port.portfc_keys |= 1u << (t * 16 + i);
+	port_of(f->b, f->g, node, port)->port.portfc_keys |= 1u << (t * 16 + i);
+}
+
+/* Class @c of @node's @port: @backlog bytes queued, not paused, not sent. */
+static void queued(struct fx *f, const char *node, const char *port,
+		   uint32_t c, uint32_t backlog)
+{
+	struct sluice_dl_snap *s;
+	struct sluice_prio_stats *ps;
+
+	for (s = f->a; s; s = s == f->a ? f->b : NULL) {
+		ps = prio(s, f->g, node, port, c);
+		ps->backlog = backlog;
+		ps->qlen = backlog / 1000;
+		ps->bytes = 99000;
+		ps->packets = 66;
+		ps->xoff_tx = 5;
+	}
+}
+
+/* The vertex @role @prio of @node's @port, or -1. */
+static int vfind(const struct sluice_graph *g, const struct sluice_deadlock *dl,
+		 const char *node, const char *port, int role, uint32_t prio)
+{
+	uint32_t v;
+
+	for (v = 0; v < dl->n_v; v++)
+		if (!strcmp(g->nodes[dl->v[v].node].name, node) &&
+		    !strcmp(dl->v[v].port, port) && dl->v[v].role == role &&
+		    dl->v[v].prio == prio)
+			return v;
+	return -1;
+}
+
+/*
+ * BCube(2, 1), the paper's Eq. 1 then Eq. 2: srv11's switch port on
+ * sw1-1 (l7, index 1) is congested with type-B frames that do not move;
+ * its key (B, 1) pauses srv01's 2-hop class 1 on l5 and is relayed by
+ * srv01 to sw0-0, which pauses its type-A class 1 on l1 (towards srv01);
+ * that congestion (A, 1) pauses srv00's 4-hop class 3 (g 1, i 1) on l0.
+ * Three hops, and no cycle.
+ */
+static void fc_chain(struct fx *f)
+{
+	paused(f, "srv00", "l0", 3, 40000);
+	fc_key(f, "sw0-0", "l0", SLUICE_PORTFC_QA, 1);
+	paused(f, "sw0-0", "l1", 1, 41000);
+	fc_key(f, "srv01", "l1", SLUICE_PORTFC_QB, 1);
+	paused(f, "srv01", "l5", 1, 42000);
+	fc_key(f, "sw1-1", "l5", SLUICE_PORTFC_QB, 1);
+	queued(f, "sw1-1", "l7", 2, 30000);
+}
+
+static void test_portfc_chain(void)
+{
+	struct sluice_deadlock dl;
+	struct sluice_graph g;
+	struct fx f;
+	int c1, c2;
+
+	fc_init(&f, &g, 2, 1, true);
+	fc_chain(&f);
+	KTAP_EXPECT_INT(sluice_deadlock_find(&g, f.a, f.b, &dl, err,
+					     sizeof(err)), 0);
+	KTAP_EXPECT_INT(dl.n_cycles, 0);
+	KTAP_EXPECT_INT(dl.portfc_ports, 16);
+	KTAP_EXPECT_INT(dl.stuck, 3);
+	KTAP_EXPECT_INT(dl.holding, 0);
+	KTAP_EXPECT_INT(dl.congested, 2);
+	/*
+	 * srv00 l0 E3 -> sw0-0 l1 A -> sw0-0 l1 E1 -> sw1-1 l7 B and
+	 * srv01 l5 E1 -> sw1-1 l7 B
+	 */
+	KTAP_EXPECT_INT(dl.edges, 4);
+	KTAP_EXPECT_INT(dl.outside, 0);
+	c1 = vfind(&g, &dl, "sw0-0", "l1", SLUICE_DL_PORTFC, SLUICE_PORTFC_QA);
+	c2 = vfind(&g, &dl, "sw1-1", "l7", SLUICE_DL_PORTFC, SLUICE_PORTFC_QB);
+	if (KTAP_EXPECT(c1 >= 0 && c2 >= 0)) {
+		KTAP_EXPECT_INT(dl.v[c1].backlog, 41000);
+		KTAP_EXPECT_INT(dl.v[c1].portfc_index, 1);
+		KTAP_EXPECT_INT(dl.v[c1].portfc, TC_SLUICE_PORTFC_SWITCH);
+		KTAP_EXPECT_INT(dl.v[c2].backlog, 30000);
+		KTAP_EXPECT_INT(dl.v[c2].qlen, 30);
+		KTAP_EXPECT_INT(dl.v[c2].xoff_tx, 5);
+		KTAP_EXPECT_INT(dl.v[c2].link, 7);
+	}
+	KTAP_EXPECT(vfind(&g, &dl, "srv00", "l0", SLUICE_DL_EGRESS, 3) >= 0);
+	sluice_deadlock_free(&dl);
+	/* one snapshot: the same */
+	KTAP_EXPECT_INT(sluice_deadlock_find(&g, f.b, NULL, &dl, err,
+					     sizeof(err)), 0);
+	KTAP_EXPECT_INT(dl.edges, 4);
+	KTAP_EXPECT_INT(dl.congested, 2);
+	sluice_deadlock_free(&dl);
+
+	/*
+	 * sw1-1's (B, 1) only in the later snapshot: not the pause that
+	 * has held all along; the relay and the 2-hop class wait on nothing
+	 * in the graph, and sw1-1's congestion asserts nothing for good
+	 */
+	port_of(f.a, &g, "sw1-1", "l5")->port.portfc_keys = 0;
+	KTAP_EXPECT_INT(sluice_deadlock_find(&g, f.a, f.b, &dl, err,
+					     sizeof(err)), 0);
+	KTAP_EXPECT_INT(dl.congested, 1);
+	KTAP_EXPECT_INT(dl.edges, 2);
+	KTAP_EXPECT_INT(dl.outside, 2);
+	sluice_deadlock_free(&dl);
+	fc_key(&f, "sw1-1", "l5", SLUICE_PORTFC_QB, 1);
+
+	/* the type-B frames at sw1-1 moved: that congestion is not holding */
+	prio(f.b, &g, "sw1-1", "l7", 2)->bytes += 1500;
+	KTAP_EXPECT_INT(sluice_deadlock_find(&g, f.a, f.b, &dl, err,
+					     sizeof(err)), 0);
+	KTAP_EXPECT_INT(dl.congested, 1);
+	KTAP_EXPECT_INT(dl.edges, 2);
+	KTAP_EXPECT_INT(dl.outside, 2);
+	sluice_deadlock_free(&dl);
+	prio(f.b, &g, "sw1-1", "l7", 2)->bytes -= 1500;
+
+	/* srv01 does not relay (B, 1): sw0-0's class 1 waits on nothing */
+	port_of(f.a, &g, "srv01", "l1")->port.portfc_keys = 0;
+	port_of(f.b, &g, "srv01", "l1")->port.portfc_keys = 0;
+	KTAP_EXPECT_INT(sluice_deadlock_find(&g, f.a, f.b, &dl, err,
+					     sizeof(err)), 0);
+	KTAP_EXPECT_INT(dl.edges, 3);
+	KTAP_EXPECT_INT(dl.outside, 1);
+	sluice_deadlock_free(&dl);
+	fc_key(&f, "srv01", "l1", SLUICE_PORTFC_QB, 1);
+
+	/* the wrong type: (A, 1) does not pause srv01's 2-hop class 1 */
+	port_of(f.a, &g, "sw1-1", "l5")->port.portfc_keys = 1u << 1;
+	port_of(f.b, &g, "sw1-1", "l5")->port.portfc_keys = 1u << 1;
+	KTAP_EXPECT_INT(sluice_deadlock_find(&g, f.a, f.b, &dl, err,
+					     sizeof(err)), 0);
+	KTAP_EXPECT_INT(dl.outside, 2);
+	sluice_deadlock_free(&dl);
+	fc_key(&f, "sw1-1", "l5", SLUICE_PORTFC_QB, 1);
+
+	/*
+	 * sw0-0's port l0 (index 0) is srv00's own: a key naming index 0
+	 * there cannot be about frames srv00 sends, so srv00's class 2
+	 * (g 1, i 0) paused by (A, 0) waits on no port of sw0-0
+	 */
+	paused(&f, "srv00", "l0", 2, 1000);
+	paused(&f, "sw0-0", "l0", 0, 1000);
+	fc_key(&f, "sw0-0", "l0", SLUICE_PORTFC_QA, 0);
+	fc_key(&f, "sw0-0", "l1", SLUICE_PORTFC_QA, 0);
+	KTAP_EXPECT_INT(sluice_deadlock_find(&g, f.a, f.b, &dl, err,
+					     sizeof(err)), 0);
+	/* sw0-0 l0's congestion (A, 0) holds, seen by srv01's side only */
+	KTAP_EXPECT(vfind(&g, &dl, "sw0-0", "l0", SLUICE_DL_PORTFC,
+			  SLUICE_PORTFC_QA) >= 0);
+	KTAP_EXPECT_INT(dl.stuck, 5);
+	/* srv00's class 2; sw0-0's l0 class 0: no relayed key from srv00 */
+	KTAP_EXPECT_INT(dl.outside, 2);
+	KTAP_EXPECT_INT(dl.edges, 4 + 1);
+	KTAP_EXPECT_INT(dl.n_cycles, 0);
+	sluice_deadlock_free(&dl);
+
+	/* a dump out of the uapi's ranges */
+	port_of(f.b, &g, "sw1-0", "l6")->port.portfc_index = 2;
+	KTAP_EXPECT_INT(sluice_deadlock_find(&g, f.a, f.b, &dl, err,
+					     sizeof(err)), -EINVAL);
+	KTAP_EXPECT_STR(err, "switch sw1-0: port l6: portfc role 1 n 2 k 1 index 2 out of range");
+	sluice_deadlock_free(&dl);
+	fx_free(&f);
+	sluice_graph_free(&g);
+	ktap_result("portfc_chain");
+}
+
+/*
+ * Every data class of every port paused with frames that do not move,
+ * every key asserted everywhere: under PFC (every priority XOFF) the
+ * servers' forwarding closes cycles; under PortFC nothing can.
+ */
+static void all_stuck(struct fx *f, bool portfc)
+{
+	struct sluice_port_info *p;
+	struct sluice_dl_snap *s;
+	uint32_t u, j, c, hq;
+
+	for (s = f->a; s; s = s == f->a ? f->b : NULL)
+		for (u = 0; u < f->g->n_nodes; u++)
+			for (j = 0; j < s[u].n; j++) {
+				p = &s[u].ports[j];
+				hq = p->port.classes - 1;
+				for (c = 0; c < p->n_prio; c++) {
+					if (!(p->prio[c].flags & SLUICE_PRIO_F_CLASS))
+						continue;
+					if (c != hq || !portfc)
+						p->prio[c].flags |= SLUICE_PRIO_F_PAUSED;
+					p->prio[c].backlog = 3000;
+					p->prio[c].bytes = 77;
+					if (!portfc && c < 8) {
+						p->prio[c].flags |= SLUICE_PRIO_F_XOFF;
+						p->prio[c].ingress_bytes = 3000;
+					}
+				}
+				if (portfc)
+					p->port.portfc_keys =
+						((1u << p->port.portfc_n) - 1) * 0x10001u;
+			}
+}
+
+static void test_portfc_bcube(void)
+{
+	struct sluice_deadlock dl;
+	struct sluice_graph g;
+	uint32_t n;
+	struct fx f;
+
+	for (n = 2; n <= 4; n++) {
+		fc_init(&f, &g, n, 1, false);
+		all_stuck(&f, false);
+		KTAP_EXPECT_INT(sluice_deadlock_find(&g, f.a, f.b, &dl, err,
+						     sizeof(err)), 0);
+		KTAP_EXPECT(dl.n_cycles >= 1);
+		KTAP_EXPECT_INT(dl.congested, 0);
+		sluice_deadlock_free(&dl);
+		fx_free(&f);
+		sluice_graph_free(&g);
+
+		fc_init(&f, &g, n, 1, true);
+		all_stuck(&f, true);
+		KTAP_EXPECT_INT(sluice_deadlock_find(&g, f.a, f.b, &dl, err,
+						     sizeof(err)), 0);
+		KTAP_EXPECT_INT(dl.n_cycles, 0);
+		/* n^2 servers of 2 ports, 2n switches of n ports */
+		KTAP_EXPECT_INT(dl.stuck, n * n * 2 * (2 * n + 1) +
+				2 * n * n * (n + 1));
+		KTAP_EXPECT_INT(dl.congested, 2 * n * n * 2);
+		KTAP_EXPECT(dl.edges > 0);
+		ktap_diag("BCube(%u,1) paused everywhere: %u stuck, %u congested, %llu edges, %u from outside, no cycle",
+			  n, dl.stuck, dl.congested,
+			  (unsigned long long)dl.edges, dl.outside);
+		sluice_deadlock_free(&dl);
+		fx_free(&f);
+		sluice_graph_free(&g);
+	}
+	ktap_result("portfc_bcube");
+}
+
+/*
+ * The PortFC edges against their rules written out pair by pair: random
+ * BCube(2..3, 0..1) and BCube(2, 2) pause states, classes stuck, queued
+ * or moving, keys asserted in both snapshots or one, a few ports not
+ * PortFC at all.
+ */
+struct fv {
+	uint32_t	node, port, prio;	/* port: index in the dump */
+	uint8_t		role;
+};
+
+static const struct sluice_port_info *fv_port(const struct sluice_dl_snap *s,
+					      const struct fv *x)
+{
+	return &s[x->node].ports[x->port];
+}
+
+/* The port of the dump at link @link's end that is not node @u. */
+static void other_end(const struct sluice_graph *g,
+		      const struct sluice_dl_snap *s, uint32_t u, uint32_t link,
+		      uint32_t *w, uint32_t *port)
+{
+	char name[16];
+	uint32_t j;
+
+	*w = g->links[link].a == u ? g->links[link].b : g->links[link].a;
+	snprintf(name, sizeof(name), "l%u", link);
+	for (j = 0; j < s[*w].n; j++)
+		if (!strcmp(s[*w].ports[j].ifname, name))
+			break;
+	*port = j;
+}
+
+static bool naive_held(const struct sluice_dl_snap *a,
+		       const struct sluice_dl_snap *b, uint32_t u,
+		       uint32_t j, uint32_t key)
+{
+	return b[u].ports[j].port.portfc && a[u].ports[j].port.portfc &&
+	       (b[u].ports[j].port.portfc_keys & key) &&
+	       (a[u].ports[j].port.portfc_keys & key);
+}
+
+/* The type of switch class @c: 0 A, 1 B, 2 HQ. */
+static uint32_t naive_type(const struct sluice_port_stats *s, uint32_t c)
+{
+	return c < s->portfc_n ? 0 : c == s->portfc_n ? 1 : 2;
+}
+
+static bool naive_fc_edge(const struct sluice_graph *g,
+			  const struct sluice_dl_snap *a,
+			  const struct sluice_dl_snap *b, const struct fv *x,
+			  const struct fv *y)
+{
+	const struct sluice_port_stats *s = &fv_port(b, x)->port;
+	const struct sluice_port_stats *ys = &fv_port(b, y)->port;
+	uint32_t c = x->prio, n = s->portfc_n, t, i, key, w, r, j, sw, q;
+
+	if (x->role == SLUICE_DL_PORTFC)
+		return y->role == SLUICE_DL_EGRESS && y->node == x->node &&
+		       y->port == x->port &&
+		       naive_type(ys, y->prio) == x->prio;
+	if (x->role != SLUICE_DL_EGRESS || y->role != SLUICE_DL_PORTFC ||
+	    !s->portfc)
+		return false;
+	if (s->portfc == TC_SLUICE_PORTFC_SERVER) {
+		if (c >= (s->portfc_k + 1) * n)
+			return false;
+		t = c >= n ? 0 : 1;
+		i = c % n;
+	} else {
+		if (c >= n)
+			return false;
+		t = 1;
+		i = c;
+	}
+	key = 1u << (t * 16 + i);
+	if (y->prio != t || ys->portfc_index != i)
+		return false;
+	other_end(g, b, x->node, atoi(fv_port(b, x)->ifname + 1), &w, &r);
+	if (!naive_held(a, b, w, r, key))
+		return false;
+	if (b[w].ports[r].port.portfc == TC_SLUICE_PORTFC_SWITCH)
+		return s->portfc == TC_SLUICE_PORTFC_SERVER &&
+		       y->node == w && y->port != r;
+	if (t != 1)
+		return false;
+	/* the relay: a switch beyond w said (B, i) to w */
+	for (j = 0; j < b[w].n; j++) {
+		if (j == r ||
+		    b[w].ports[j].port.portfc != TC_SLUICE_PORTFC_SERVER)
+			continue;
+		other_end(g, b, w, atoi(b[w].ports[j].ifname + 1), &sw, &q);
+		if (b[sw].ports[q].port.portfc == TC_SLUICE_PORTFC_SWITCH &&
+		    naive_held(a, b, sw, q, key) && y->node == sw &&
+		    y->port != q)
+			return true;
+	}
+	return false;
+}
+
+static void random_fc_state(struct fx *f, struct sluice_rng *rng)
+{
+	struct sluice_prio_stats *pa, *pb;
+	struct sluice_port_info *qa, *qb;
+	uint32_t u, j, c, key;
+
+	for (u = 0; u < f->g->n_nodes; u++)
+		for (j = 0; j < f->b[u].n; j++) {
+			qa = &f->a[u].ports[j];
+			qb = &f->b[u].ports[j];
+			if (sluice_rng_below(rng, 100) < 5)
+				qa->port.portfc = qb->port.portfc = 0;
+			for (key = 0; key < 32; key++) {
+				if (key % 16 >= qb->port.portfc_n ||
+				    sluice_rng_below(rng, 100) >= 35)
+					continue;
+				qb->port.portfc_keys |= 1u << key;
+				if (sluice_rng_below(rng, 10))
+					qa->port.portfc_keys |= 1u << key;
+			}
+			for (c = 0; c < qb->n_prio; c++) {
+				pa = &qa->prio[c];
+				pb = &qb->prio[c];
+				if (!(pb->flags & SLUICE_PRIO_F_CLASS) ||
+				    sluice_rng_below(rng, 100) >= 60)
+					continue;
+				pa->backlog = pb->backlog = 1000 + c;
+				pa->bytes = pb->bytes = 5000;
+				if (sluice_rng_below(rng, 100) < 70) {
+					pa->flags |= SLUICE_PRIO_F_PAUSED;
+					pb->flags |= SLUICE_PRIO_F_PAUSED;
+				}
+				switch (sluice_rng_below(rng, 10)) {
+				case 0:
+					pb->bytes += 100;
+					break;
+				case 1:
+					pa->flags &= ~SLUICE_PRIO_F_PAUSED;
+					break;
+				case 2:
+					pa->backlog = pb->backlog = 0;
+					break;
+				}
+			}
+		}
+}
+
+static void test_portfc_random(void)
+{
+	static const uint32_t nk[][2] = { { 2, 0 }, { 3, 0 }, { 2, 1 },
+					  { 3, 1 }, { 2, 2 } };
+	uint32_t u, j, c, o, t, x, y, n_fv, bad = 0, edges, outside;
+	uint32_t key, pairs = 0, total_edges = 0, total_c = 0, lo, hi;
+	const struct sluice_port_info *pb, *pa;
+	struct sluice_deadlock dl;
+	struct sluice_graph g;
+	struct sluice_rng rng;
+	uint64_t backlog;
+	bool moved, asserted, any;
+	struct fv *fv;
+	struct fx f;
+	int r, ret;
+
+	sluice_rng_seed(&rng, 16);
+	for (r = 0; r < 300; r++) {
+		fc_init(&f, &g, nk[r % 5][0], nk[r % 5][1], true);
+		random_fc_state(&f, &rng);
+		fv = xcalloc(g.n_nodes * PORTS_MAX * (TC_SLUICE_MAX_CLASSES + 2),
+			     sizeof(*fv));
+		n_fv = 0;
+		for (u = 0; u < g.n_nodes; u++)
+			for (j = 0; j < f.b[u].n; j++) {
+				pb = &f.b[u].ports[j];
+				pa = &f.a[u].ports[j];
+				for (c = 0; c < pb->n_prio; c++)
+					if ((pb->prio[c].flags & SLUICE_PRIO_F_CLASS) &&
+					    (pb->prio[c].flags & SLUICE_PRIO_F_PAUSED) &&
+					    (pa->prio[c].flags & SLUICE_PRIO_F_PAUSED) &&
+					    pb->prio[c].backlog &&
+					    pb->prio[c].bytes == pa->prio[c].bytes)
+						fv[n_fv++] = (struct fv){ u, j, c, SLUICE_DL_EGRESS };
+				if (pb->port.portfc != TC_SLUICE_PORTFC_SWITCH)
+					continue;
+				for (t = 0; t < 2; t++) {
+					lo = t ? pb->port.portfc_n : 0;
+					hi = t ? lo + 1 : pb->port.portfc_n;
+					backlog = 0;
+					moved = false;
+					for (c = lo; c < hi; c++) {
+						backlog += pb->prio[c].backlog;
+						moved |= pb->prio[c].bytes != pa->prio[c].bytes;
+					}
+					key = 1u << (t * 16 + pb->port.portfc_index);
+					asserted = false;
+					for (o = 0; o < f.b[u].n; o++)
+						asserted |= o != j &&
+							    f.b[u].ports[o].port.portfc == TC_SLUICE_PORTFC_SWITCH &&
+							    naive_held(f.a, f.b, u, o, key);
+					if (backlog && !moved && asserted)
+						fv[n_fv++] = (struct fv){ u, j, t, SLUICE_DL_PORTFC };
+				}
+			}
+		edges = outside = 0;
+		for (x = 0; x < n_fv; x++) {
+			any = false;
+			for (y = 0; y < n_fv; y++)
+				if (naive_fc_edge(&g, f.a, f.b, &fv[x], &fv[y])) {
+					edges++;
+					any = true;
+				}
+			outside += fv[x].role == SLUICE_DL_EGRESS && !any;
+		}
+		ret = sluice_deadlock_find(&g, f.a, f.b, &dl, err, sizeof(err));
+		if (ret) {
+			ktap_diag("find: %s", err);
+			bad++;
+		} else if (dl.n_v != n_fv || dl.edges != edges ||
+			   dl.outside != outside || dl.n_cycles ||
+			   dl.host_waits) {
+			ktap_diag("round %d: %u vertices, %llu edges, %u outside, %u cycles; naively %u, %u, %u",
+				  r, dl.n_v, (unsigned long long)dl.edges,
+				  dl.outside, dl.n_cycles, n_fv, edges, outside);
+			bad++;
+		}
+		for (x = 0; !ret && x < n_fv && x < dl.n_v; x++)
+			if (dl.v[x].node != fv[x].node ||
+			    dl.v[x].prio != fv[x].prio ||
+			    dl.v[x].role != fv[x].role ||
+			    strcmp(dl.v[x].port, f.b[fv[x].node].ports[fv[x].port].ifname))
+				bad++;
+		pairs += n_fv;
+		total_edges += edges;
+		total_c += dl.congested;
+		sluice_deadlock_free(&dl);
+		free(fv);
+		fx_free(&f);
+		sluice_graph_free(&g);
+	}
+	KTAP_EXPECT_INT(bad, 0);
+	/* the states were not all trivial */
+	KTAP_EXPECT(total_edges > 1000 && total_c > 300);
+	ktap_diag("random PortFC states: %u vertices, %u of them congestions, %u edges",
+		  pairs, total_c, total_edges);
+	ktap_result("portfc_random");
+}
+
 int main(void)
 {
-	ktap_plan(9);
+	ktap_plan(12);
 	test_ring();
 	test_tagger();
 	test_chain();
@@ -879,5 +1441,8 @@ int main(void)
 	test_scc_random();
 	test_detector_random();
 	test_big_ring();
+	test_portfc_chain();
+	test_portfc_bcube();
+	test_portfc_random();
 	return ktap_exit();
 }

@@ -12,6 +12,12 @@
  * instead of one per class.  The relays form no cycle among themselves,
  * so two real vertices are in one component, or on a cycle, exactly when
  * they are in the graph with the edges written out.
+ *
+ * PortFC's edges are written out: a stuck PortFC class points at the
+ * congestions of the one or two switches its pause came from (a port
+ * index names at most a few ports per switch), a congestion at its own
+ * port's stuck classes of its type, so they stay linear in the vertices
+ * times the degree of a node.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -22,9 +28,21 @@
 #define NONE		UINT32_MAX
 #define NR_PRIOS	8	/* ingress accounts: 802.1Qbb priorities */
 
+/* PortFC keys (portfc_keys' bits): type * 16 + port index, as the kernel's */
+#define FC_KEY(t, i)	(1u << ((t) * TC_SLUICE_PORTFC_MAX_N + (i)))
+#define FC_A		SLUICE_PORTFC_QA
+#define FC_B		SLUICE_PORTFC_QB
+
 const char *sluice_dl_role_name(enum sluice_dl_role role)
 {
-	return role == SLUICE_DL_EGRESS ? "egress class" : "ingress prio";
+	switch (role) {
+	case SLUICE_DL_EGRESS:
+		return "egress class";
+	case SLUICE_DL_INGRESS:
+		return "ingress prio";
+	default:
+		return "portfc type";
+	}
 }
 
 /**
@@ -189,7 +207,13 @@ static bool ingress_holding(const struct sluice_prio_stats *then,
 struct build {
 	const struct sluice_graph	*g;
 	struct sluice_deadlock		*dl;
-	uint64_t			v_cap;
+	bool				two;		/* snapshots */
+	uint64_t			v_cap, vport_cap;
+	uint32_t			*vport;		/* per vertex: its port */
+	/* per port: its rows now and (two) then, its link or NONE */
+	const struct sluice_port_info	**pnow, **pthen;
+	uint32_t			*plink;
+	uint32_t			*c_first, *c_n;	/* PortFC vertices */
 	uint32_t			n_ports;	/* all switches' */
 	uint32_t			*port_base;	/* per node, + 1 */
 	uint32_t			*link_port;	/* 2 per link */
@@ -206,6 +230,12 @@ struct build {
 
 static void build_free(struct build *b)
 {
+	free(b->vport);
+	free(b->pnow);
+	free(b->pthen);
+	free(b->plink);
+	free(b->c_first);
+	free(b->c_n);
 	free(b->port_base);
 	free(b->link_port);
 	free(b->port_node);
@@ -225,23 +255,40 @@ static int no_memory(char *err, size_t errlen)
 	return sluice_i_errf(err, errlen, -ENOMEM, "out of memory");
 }
 
-static int add_vertex(struct build *b, uint32_t u, const struct sluice_port_info *p,
-		      uint32_t link, uint32_t host, enum sluice_dl_role role,
-		      const struct sluice_prio_stats *ps)
+/* A vertex of port @gp, its fields but the role's own zero; NULL: no room. */
+static struct sluice_dl_vertex *new_vertex(struct build *b, uint32_t gp,
+					   uint32_t host, enum sluice_dl_role role)
 {
+	const struct sluice_port_info *p = b->pnow[gp];
 	struct sluice_deadlock *dl = b->dl;
 	struct sluice_dl_vertex *x;
 
-	if (dl->n_v == NONE - 1 || SLUICE_I_GROW(dl->v, b->v_cap, dl->n_v + 1))
-		return -ENOMEM;
+	if (dl->n_v == NONE - 1 || SLUICE_I_GROW(dl->v, b->v_cap, dl->n_v + 1) ||
+	    SLUICE_I_GROW(b->vport, b->vport_cap, dl->n_v + 1))
+		return NULL;
+	b->vport[dl->n_v] = gp;
 	x = &dl->v[dl->n_v++];
 	memset(x, 0, sizeof(*x));
-	x->node = u;
-	x->link = link;
+	x->node = b->port_node[gp];
+	x->link = b->plink[gp];
 	x->host = host;
 	memcpy(x->port, p->ifname, SLUICE_IFNAMSIZ);
 	x->port[SLUICE_IFNAMSIZ - 1] = '\0';
 	x->role = role;
+	x->portfc = p->port.portfc;
+	x->portfc_index = p->port.portfc_index;
+	return x;
+}
+
+static int add_vertex(struct build *b, uint32_t gp, uint32_t host,
+		      enum sluice_dl_role role,
+		      const struct sluice_prio_stats *ps)
+{
+	struct sluice_deadlock *dl = b->dl;
+	struct sluice_dl_vertex *x = new_vertex(b, gp, host, role);
+
+	if (!x)
+		return -ENOMEM;
 	x->prio = ps->index;
 	x->flags = ps->flags;
 	if (role == SLUICE_DL_EGRESS) {
@@ -260,6 +307,106 @@ static int add_vertex(struct build *b, uint32_t u, const struct sluice_port_info
 	return 0;
 }
 
+/* PortFC settings in the uapi's ranges (a kernel checks them; a file may not). */
+static int fc_check(const struct build *b, uint32_t u,
+		    const struct sluice_port_info *p, char *err, size_t errlen)
+{
+	const struct sluice_port_stats *s = &p->port;
+
+	if (!s->portfc)
+		return 0;
+	if (s->portfc > TC_SLUICE_PORTFC_ROLE_MAX || s->portfc_n < 2 ||
+	    s->portfc_n > TC_SLUICE_PORTFC_MAX_N ||
+	    s->portfc_k > TC_SLUICE_PORTFC_MAX_K ||
+	    (s->portfc == TC_SLUICE_PORTFC_SWITCH &&
+	     s->portfc_index >= s->portfc_n))
+		return sluice_i_errf(err, errlen, -EINVAL,
+				     "switch %s: port %s: portfc role %u n %u k %u index %u out of range",
+				     b->g->nodes[u].name, p->ifname, s->portfc,
+				     s->portfc_n, s->portfc_k, s->portfc_index);
+	return 0;
+}
+
+static uint8_t fc_role(const struct build *b, uint32_t gp)
+{
+	return b->pnow[gp]->port.portfc;
+}
+
+/*
+ * Port @gp's sender asserts PortFC key(s) @key now and, with two
+ * snapshots, then too: a pause refreshed all along, not one that came and
+ * went.
+ */
+static bool fc_held(const struct build *b, uint32_t gp, uint32_t key)
+{
+	const struct sluice_port_info *then = b->pthen[gp];
+
+	if (!fc_role(b, gp) || !(b->pnow[gp]->port.portfc_keys & key))
+		return false;
+	return !b->two || (then && then->port.portfc &&
+			   (then->port.portfc_keys & key));
+}
+
+/* The type of switch port class @c (A below n, B n), or -1: HQ. */
+static int fc_type(const struct sluice_port_stats *s, uint32_t c)
+{
+	if (c < s->portfc_n)
+		return FC_A;
+	return c == s->portfc_n ? FC_B : -1;
+}
+
+/*
+ * The type-@t congestion of PortFC switch port @gp, if holding: frames of
+ * that type queued, none of them sent between the snapshots, and its key
+ * asserted by another PortFC switch port of the switch (the detection's
+ * broadcast: the port itself never carries its own key).
+ */
+static int fc_congestion(struct build *b, uint32_t gp, uint32_t host, int t)
+{
+	const struct sluice_port_info *p = b->pnow[gp], *q = b->pthen[gp];
+	const struct sluice_prio_stats *ps, *then, *first = NULL;
+	uint64_t backlog = 0, qlen = 0, bytes = 0;
+	uint32_t u = b->port_node[gp], key, j, o;
+	struct sluice_dl_vertex *x;
+	bool asserted = false;
+
+	for (j = 0; j < p->n_prio && j < TC_SLUICE_MAX_CLASSES; j++) {
+		ps = &p->prio[j];
+		if (!(ps->flags & SLUICE_PRIO_F_CLASS) ||
+		    fc_type(&p->port, ps->index) != t)
+			continue;
+		if (b->two) {
+			then = prio_by_index(q, j, ps->index);
+			if (!then || then->bytes != ps->bytes ||
+			    then->packets != ps->packets)
+				return 0;
+		}
+		first = first ? first : ps;
+		backlog += ps->backlog;
+		qlen += ps->qlen;
+		bytes += ps->bytes;
+	}
+	if (!backlog)
+		return 0;
+	key = FC_KEY(t, p->port.portfc_index);
+	for (o = b->port_base[u]; o < b->port_base[u + 1] && !asserted; o++)
+		asserted = o != gp &&
+			   fc_role(b, o) == TC_SLUICE_PORTFC_SWITCH &&
+			   fc_held(b, o, key);
+	if (!asserted)
+		return 0;
+	x = new_vertex(b, gp, host, SLUICE_DL_PORTFC);
+	if (!x)
+		return -ENOMEM;
+	x->prio = t;
+	x->backlog = backlog > UINT32_MAX ? UINT32_MAX : backlog;
+	x->qlen = qlen > UINT32_MAX ? UINT32_MAX : qlen;
+	x->bytes = bytes;
+	x->xoff_tx = first->xoff_tx;
+	b->dl->congested++;
+	return 0;
+}
+
 /* Ports of every switch: named, checked, and their vertices made. */
 static int scan_ports(struct build *b, const struct sluice_dl_snap *a,
 		      const struct sluice_dl_snap *sb, char *err, size_t errlen)
@@ -270,6 +417,7 @@ static int scan_ports(struct build *b, const struct sluice_dl_snap *a,
 	const struct sluice_prio_stats *ps, *then;
 	uint32_t u, k, j, gp, link, host, end;
 	uint64_t total = 0;
+	int ret;
 
 	b->port_base = sluice_i_calloc((size_t)g->n_nodes + 1,
 				       sizeof(*b->port_base));
@@ -295,18 +443,31 @@ static int scan_ports(struct build *b, const struct sluice_dl_snap *a,
 	b->e_n = sluice_i_calloc(total + 1, sizeof(*b->e_n));
 	b->i_first = sluice_i_calloc(total + 1, sizeof(*b->i_first));
 	b->i_n = sluice_i_calloc(total + 1, sizeof(*b->i_n));
+	b->c_first = sluice_i_calloc(total + 1, sizeof(*b->c_first));
+	b->c_n = sluice_i_calloc(total + 1, sizeof(*b->c_n));
+	b->pnow = sluice_i_calloc(total + 1, sizeof(*b->pnow));
+	b->pthen = sluice_i_calloc(total + 1, sizeof(*b->pthen));
+	b->plink = sluice_i_calloc(total + 1, sizeof(*b->plink));
 	b->iv = sluice_i_calloc(total * NR_PRIOS + 1, sizeof(*b->iv));
 	if (!b->port_node || !b->e_first || !b->e_n || !b->i_first ||
-	    !b->i_n || !b->iv)
+	    !b->i_n || !b->c_first || !b->c_n || !b->pnow || !b->pthen ||
+	    !b->plink || !b->iv)
 		return no_memory(err, errlen);
 	for (k = 0; k < total * NR_PRIOS; k++)
 		b->iv[k] = NONE;
 
+	/*
+	 * First every port's rows and link: a PortFC congestion is holding
+	 * only while another port of its switch asserts its key, and a port
+	 * later in the dump may be that one.
+	 */
 	for (u = 0; u < g->n_nodes; u++) {
 		for (k = 0; k < last[u].n; k++) {
 			p = &last[u].ports[k];
 			gp = b->port_base[u] + k;
 			b->port_node[gp] = u;
+			b->pnow[gp] = p;
+			b->plink[gp] = NONE;
 			if (!memchr(p->ifname, '\0', SLUICE_IFNAMSIZ))
 				return sluice_i_errf(err, errlen, -EINVAL,
 						     "switch %s: port %u: a name without its NUL",
@@ -316,7 +477,12 @@ static int scan_ports(struct build *b, const struct sluice_dl_snap *a,
 					return sluice_i_errf(err, errlen, -EINVAL,
 							     "switch %s: port %s twice in its stats",
 							     g->nodes[u].name, p->ifname);
-			link = host = NONE;
+			b->pthen[gp] = sb ? port_by_name(&a[u], p->ifname) : NULL;
+			ret = fc_check(b, u, p, err, errlen);
+			if (!ret && b->pthen[gp])
+				ret = fc_check(b, u, b->pthen[gp], err, errlen);
+			if (ret)
+				return ret;
 			if (port_number(p->ifname, 'l', &link)) {
 				if (link >= g->n_links ||
 				    (g->links[link].a != u && g->links[link].b != u))
@@ -326,23 +492,35 @@ static int scan_ports(struct build *b, const struct sluice_dl_snap *a,
 							     g->nodes[u].name);
 				end = g->links[link].a == u ? 0 : 1;
 				b->link_port[2 * link + end] = gp;
-			} else if (!port_number(p->ifname, 'h', &host)) {
+				b->plink[gp] = link;
+			}
+		}
+	}
+
+	for (u = 0; u < g->n_nodes; u++) {
+		for (k = 0; k < last[u].n; k++) {
+			p = &last[u].ports[k];
+			gp = b->port_base[u] + k;
+			link = b->plink[gp];
+			host = NONE;
+			if (link == NONE && !port_number(p->ifname, 'h', &host)) {
 				b->dl->ignored_ports++;
 				continue;
 			}
-			q = sb ? port_by_name(&a[u], p->ifname) : NULL;
+			q = b->pthen[gp];
 			if (p->n_prio > TC_SLUICE_MAX_CLASSES)
 				return sluice_i_errf(err, errlen, -EINVAL,
 						     "switch %s: port %s: %u priorities, at most %d",
 						     g->nodes[u].name, p->ifname,
 						     p->n_prio, TC_SLUICE_MAX_CLASSES);
+			if (p->port.portfc)
+				b->dl->portfc_ports++;
 			b->e_first[gp] = b->dl->n_v;
 			for (j = 0; j < p->n_prio; j++) {
 				ps = &p->prio[j];
 				then = prio_by_index(q, j, ps->index);
 				if (egress_stuck(then, ps, sb) &&
-				    add_vertex(b, u, p, link, host,
-					       SLUICE_DL_EGRESS, ps))
+				    add_vertex(b, gp, host, SLUICE_DL_EGRESS, ps))
 					return no_memory(err, errlen);
 			}
 			b->e_n[gp] = b->dl->n_v - b->e_first[gp];
@@ -358,11 +536,17 @@ static int scan_ports(struct build *b, const struct sluice_dl_snap *a,
 							     g->nodes[u].name, p->ifname,
 							     ps->index);
 				b->iv[gp * NR_PRIOS + ps->index] = b->dl->n_v;
-				if (add_vertex(b, u, p, link, host,
-					       SLUICE_DL_INGRESS, ps))
+				if (add_vertex(b, gp, host, SLUICE_DL_INGRESS,
+					       ps))
 					return no_memory(err, errlen);
 			}
 			b->i_n[gp] = b->dl->n_v - b->i_first[gp];
+			b->c_first[gp] = b->dl->n_v;
+			if (p->port.portfc == TC_SLUICE_PORTFC_SWITCH &&
+			    (fc_congestion(b, gp, host, FC_A) ||
+			     fc_congestion(b, gp, host, FC_B)))
+				return no_memory(err, errlen);
+			b->c_n[gp] = b->dl->n_v - b->c_first[gp];
 		}
 	}
 	return 0;
@@ -381,15 +565,110 @@ static int add_edge(struct build *b, uint32_t from, uint32_t to)
 #define PRE(b, gp)	((b)->dl->n_v + (gp))
 #define SUF(b, gp)	((b)->dl->n_v + (b)->n_ports + (gp))
 
+/* The port at link @link's other end from node @u, or NONE. */
+static uint32_t peer_port(const struct build *b, uint32_t link, uint32_t u)
+{
+	return b->link_port[2 * link + (b->g->links[link].a == u ? 1 : 0)];
+}
+
+/*
+ * Vertex @v waits on the type-@t congestions of node @s's ports of index
+ * @i but @except (the port that said it: a detection asserts its key on
+ * the other ports only).  *@added counts the edges.
+ */
+static int fc_to_congestion(struct build *b, uint32_t v, uint32_t s,
+			    uint32_t except, int t, uint32_t i,
+			    uint32_t *added)
+{
+	uint32_t gp, k, w;
+
+	for (gp = b->port_base[s]; gp < b->port_base[s + 1]; gp++) {
+		if (gp == except ||
+		    fc_role(b, gp) != TC_SLUICE_PORTFC_SWITCH ||
+		    b->pnow[gp]->port.portfc_index != i)
+			continue;
+		for (k = 0; k < b->c_n[gp]; k++) {
+			w = b->c_first[gp] + k;
+			if (b->dl->v[w].prio != t)
+				continue;
+			if (add_edge(b, v, w))
+				return -ENOMEM;
+			(*added)++;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Stuck PortFC class @v of port @gp: the key that pauses it (Algorithms
+ * 3 and 4), asserted by the port @peer facing it, and who asserted that:
+ * the congestion of a switch's port, directly or through a server's
+ * relay.  No edge (*@added 0): paused from outside.
+ */
+static int fc_edges(struct build *b, uint32_t v, uint32_t gp, uint32_t peer,
+		    uint32_t *added)
+{
+	const struct sluice_port_stats *s = &b->pnow[gp]->port;
+	uint32_t c = b->dl->v[v].prio, n = s->portfc_n, i, y, r, peer2;
+	int t;
+
+	*added = 0;
+	if (s->portfc == TC_SLUICE_PORTFC_SERVER) {
+		/* own traffic: g 0 waits on (B, i), g >= 1 on (A, i) */
+		if (c >= (s->portfc_k + 1u) * n)
+			return 0;	/* RQ or HQ: nothing pauses them */
+		i = c % n;
+		t = c / n ? FC_A : FC_B;
+	} else {
+		/* a switch pauses only type-A class i, on a relayed (B, i) */
+		if (c >= n)
+			return 0;
+		i = c;
+		t = FC_B;
+	}
+	if (peer == NONE || !fc_held(b, peer, FC_KEY(t, i)))
+		return 0;
+	y = b->port_node[peer];
+	if (fc_role(b, peer) == TC_SLUICE_PORTFC_SWITCH) {
+		/* a switch heeds no switch's signal */
+		if (s->portfc != TC_SLUICE_PORTFC_SERVER)
+			return 0;
+		return fc_to_congestion(b, v, y, peer, t, i, added);
+	}
+	/*
+	 * A server asserts only the type-B keys it relays, each while one
+	 * of its other ports is paused by a switch asserting it.
+	 */
+	if (t != FC_B)
+		return 0;
+	for (r = b->port_base[y]; r < b->port_base[y + 1]; r++) {
+		if (r == peer || fc_role(b, r) != TC_SLUICE_PORTFC_SERVER ||
+		    b->plink[r] == NONE)
+			continue;
+		peer2 = peer_port(b, b->plink[r], y);
+		if (peer2 == NONE ||
+		    fc_role(b, peer2) != TC_SLUICE_PORTFC_SWITCH ||
+		    !fc_held(b, peer2, FC_KEY(FC_B, i)))
+			continue;
+		if (fc_to_congestion(b, v, b->port_node[peer2], peer2, FC_B, i,
+				     added))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 static int make_edges(struct build *b, char *err, size_t errlen)
 {
 	struct sluice_deadlock *dl = b->dl;
 	const struct sluice_graph *g = b->g;
-	uint32_t gp, peer, u, v, w, first, last;
+	uint32_t gp, peer, u, v, w, first, last, added;
 	uint64_t e_u, k;
-	int ret = 0;
+	int ret = 0, t;
 
-	/* E -> the peer's ingress account of the same priority */
+	/*
+	 * E -> the peer's ingress account of the same priority, or on a
+	 * PortFC port the congestions its pause came from
+	 */
 	for (v = 0; v < dl->n_v; v++) {
 		const struct sluice_dl_vertex *x = &dl->v[v];
 
@@ -399,8 +678,14 @@ static int make_edges(struct build *b, char *err, size_t errlen)
 			dl->host_waits++;
 			continue;
 		}
-		peer = b->link_port[2 * x->link +
-				    (g->links[x->link].a == x->node ? 1 : 0)];
+		peer = peer_port(b, x->link, x->node);
+		if (x->portfc) {
+			if (fc_edges(b, v, b->vport[v], peer, &added))
+				return no_memory(err, errlen);
+			dl->edges += added;
+			dl->outside += !added;
+			continue;
+		}
 		w = peer != NONE && x->prio < NR_PRIOS ?
 		    b->iv[peer * NR_PRIOS + x->prio] : NONE;
 		if (w == NONE) {
@@ -411,6 +696,21 @@ static int make_edges(struct build *b, char *err, size_t errlen)
 		if (ret)
 			return no_memory(err, errlen);
 		dl->edges++;
+	}
+	/* C -> the stuck classes of its type of its own port */
+	for (v = 0; v < dl->n_v; v++) {
+		if (dl->v[v].role != SLUICE_DL_PORTFC)
+			continue;
+		gp = b->vport[v];
+		for (k = 0; k < b->e_n[gp]; k++) {
+			w = b->e_first[gp] + k;
+			t = fc_type(&b->pnow[gp]->port, dl->v[w].prio);
+			if (t != dl->v[v].prio)
+				continue;
+			if (add_edge(b, v, w))
+				return no_memory(err, errlen);
+			dl->edges++;
+		}
 	}
 	/* I -> Pre(k - 1), Suf(k + 1); the relays -> their classes */
 	for (u = 0; u < g->n_nodes; u++) {
@@ -623,7 +923,7 @@ int sluice_deadlock_find(const struct sluice_graph *g,
 			 const struct sluice_dl_snap *b,
 			 struct sluice_deadlock *dl, char *err, size_t errlen)
 {
-	struct build bld = { .g = g, .dl = dl };
+	struct build bld = { .g = g, .dl = dl, .two = b != NULL };
 	int64_t ncomp = 0;
 	int ret;
 

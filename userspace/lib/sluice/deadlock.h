@@ -45,6 +45,48 @@
  * paused from outside the graph (a PFC storm, a pause that did not come
  * from an ingress account): both are counted, neither can be on a cycle.
  *
+ * PortFC ports (struct sluice_port_stats' portfc not NONE; a kernel
+ * without PortFC sends a shorter struct, read as NONE) have no priorities
+ * and no ingress accounts: the pause that stops a PortFC class names a
+ * congested egress port of a switch, (type, index), and the graph follows
+ * it there (uapi "PortFC", the paper's Algorithms 1-4).  One more vertex:
+ *
+ *   C(s, Q, t)  the type-t congestion (t 0: A, the classes 0..n-1 summed;
+ *               t 1: B, class n) of PortFC switch port Q of s, "holding":
+ *               frames of type t queued, the key (t, index of Q) asserted
+ *               on some other PortFC switch port of s (its sender says
+ *               Pause), in both snapshots, and not one byte of type t
+ *               sent between them.  Its prio is t.
+ *
+ * Edges of a stuck PortFC class c of port P of node X, P linking X to Y
+ * (n and k are P's; "Y's port R asserts (t, i)": key t * 16 + i in R's
+ * portfc_keys, in both snapshots, R the port of Y facing X):
+ *
+ *   X a server, c = g * n + i below (k + 1) n: g >= 1 waits on (A, i),
+ *       g 0 on (B, i) (Algorithm 3);
+ *   X a switch, c = i below n (type A): waits on (B, i), relayed by the
+ *       server Y (Algorithm 4).
+ *
+ *   then, if R asserts that key:
+ *   Y a switch: E(X, P, c) -> C(Y, Q, t) for Q the ports of Y with index
+ *       i other than R (Algorithms 1-2: the detection at Q asserts its
+ *       key on every other port);
+ *   Y a server and t B (a relay): E(X, P, c) -> C(S, Q, B) for every other
+ *       PortFC port R' of Y, S the switch at its other end, whose port
+ *       facing Y asserts (B, i), and Q the ports of S with index i other
+ *       than that one (a server relays only what a switch said to it);
+ *   C(s, Q, t) -> E(s, Q, q)  for every stuck class q of type t of Q: the
+ *       frames that keep the congestion up wait there.
+ *
+ * A server's relay class ((k + 1) n) and HQ are never paused, nor is a
+ * switch's type-B class (n): a stuck one, or one whose key is not
+ * asserted, was paused from outside (counted as PFC's are).  A switch's
+ * paused class waits only on a relayed type-B key, and a type-B
+ * congestion only on switch classes of type B, which nothing pauses: a
+ * wait goes at most server -> switch -> server -> switch (the paper's
+ * three hops, Eq. 1-2) and a PortFC fabric has no cycle, while the same
+ * fabric under PFC can.
+ *
  * Functions that can fail return 0 or a negative errno with a message in
  * @err (SLUICE_ERRLEN bytes are enough).
  */
@@ -70,26 +112,35 @@ struct sluice_dl_snap {
 enum sluice_dl_role {
 	SLUICE_DL_EGRESS,	/* an egress class, paused */
 	SLUICE_DL_INGRESS,	/* an ingress account, in XOFF */
+	SLUICE_DL_PORTFC,	/* a PortFC switch port's congestion, asserted */
 };
 
-/* A vertex: a stuck egress class or a holding ingress account. */
+/*
+ * A vertex: a stuck egress class, a holding ingress account or a holding
+ * PortFC congestion.
+ */
 struct sluice_dl_vertex {
 	uint32_t	node;		/* the switch */
 	uint32_t	link;		/* l<LINK>, or SLUICE_NONE */
 	uint32_t	host;		/* h<I>, or SLUICE_NONE */
 	char		port[SLUICE_IFNAMSIZ];
 	uint8_t		role;		/* enum sluice_dl_role */
-	uint8_t		prio;		/* egress class or ingress priority */
+	uint8_t		prio;		/* egress class or ingress priority;
+					 * PortFC: the type, 0 A, 1 B */
+	/* the port's PortFC role (enum tc_sluice_portfc_role) and index */
+	uint8_t		portfc;
+	uint8_t		portfc_index;
 	/* from the last snapshot */
-	uint32_t	flags;		/* SLUICE_PRIO_F_* */
-	uint32_t	backlog;	/* egress: bytes queued */
-	uint32_t	qlen;		/* egress: frames queued */
-	uint64_t	bytes;		/* egress: bytes sent, ever */
+	uint32_t	flags;		/* SLUICE_PRIO_F_*; PortFC: 0 */
+	uint32_t	backlog;	/* egress, PortFC: bytes queued */
+	uint32_t	qlen;		/* egress, PortFC: frames queued */
+	uint64_t	bytes;		/* egress, PortFC: bytes sent, ever */
 	uint64_t	pfc_rx;		/* egress: pauses received */
 	uint64_t	paused_us;	/* egress: time paused, ever */
 	uint32_t	ingress_bytes;	/* ingress: bytes held */
 	uint32_t	ingress_peak;
-	uint64_t	xoff_tx;	/* ingress: PFC frames sent pausing it */
+	uint64_t	xoff_tx;	/* ingress: PFC frames sent pausing it;
+					 * PortFC: the detections of the type */
 };
 
 /*
@@ -108,10 +159,15 @@ struct sluice_dl_cycle {
 struct sluice_deadlock {
 	bool			progress_checked;	/* two snapshots */
 	uint32_t		n_v;
-	/* by switch and port (in dump order): stuck classes, then holding */
+	/*
+	 * by switch and port (in dump order): stuck classes, then holding
+	 * accounts, then holding PortFC congestions (A, then B)
+	 */
 	struct sluice_dl_vertex	*v;
 	uint32_t		stuck;		/* egress vertices */
 	uint32_t		holding;	/* ingress vertices */
+	uint32_t		congested;	/* PortFC vertices */
+	uint32_t		portfc_ports;	/* PortFC ports in the dumps */
 	uint64_t		edges;		/* of the wait-for graph */
 	uint32_t		host_waits;	/* stuck egress of host ports */
 	uint32_t		outside;	/* stuck, paused from outside */
@@ -130,7 +186,7 @@ struct sluice_deadlock {
  * node) and, if not NULL, @b, taken later; *@dl is filled (free it with
  * sluice_deadlock_free(), also after a failure).  Fails on a port named
  * l<L> where link L does not end at that switch, on a port or a priority
- * twice in a dump (-EINVAL).
+ * twice in a dump, on PortFC settings out of the uapi's ranges (-EINVAL).
  */
 int sluice_deadlock_find(const struct sluice_graph *g,
 			 const struct sluice_dl_snap *a,
@@ -138,7 +194,7 @@ int sluice_deadlock_find(const struct sluice_graph *g,
 			 struct sluice_deadlock *dl, char *err, size_t errlen);
 void sluice_deadlock_free(struct sluice_deadlock *dl);
 
-/* "egress class 3" or "ingress prio 3" */
+/* "egress class 3", "ingress prio 3" or "portfc type 0" */
 const char *sluice_dl_role_name(enum sluice_dl_role role);
 
 /*
