@@ -565,12 +565,27 @@ static struct stats_dump *sluice_stats_dump_ctx(struct netlink_callback *cb)
 	return (struct stats_dump *)cb->ctx;
 }
 
+/*
+ * The most one port's message can hold: its name and ifindex, its stats
+ * and a prio stats attribute per class, each padded for 64 bits.
+ */
+#define SLUICE_STATS_PORT_MAX						\
+	(nla_total_size(IFNAMSIZ) + nla_total_size(sizeof(u32)) +	\
+	 nla_total_size_64bit(sizeof(struct sluice_port_stats)) +	\
+	 SLUICE_MAX_CLASSES *						\
+	 nla_total_size_64bit(sizeof(struct sluice_prio_stats)))
+
 static int sluice_stats_get_start(struct netlink_callback *cb)
 {
 	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
 	struct nlattr *attr = info->attrs[SLUICE_A_IFINDEX];
 	struct stats_dump *ctx = sluice_stats_dump_ctx(cb);
 
+	/*
+	 * A port is never split across messages, and one of 32 classes
+	 * (about 5 KB) is more than NLMSG_GOODSIZE: ask for room for one.
+	 */
+	cb->min_dump_alloc = NLMSG_SPACE(GENL_HDRLEN + SLUICE_STATS_PORT_MAX);
 	/* 6.1 passes no extack to start: the first dump call checks it. */
 	if (attr) {
 		ctx->one = true;

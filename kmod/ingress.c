@@ -67,7 +67,12 @@ long sluice_ingress_charge(struct sk_buff *skb, struct net *net,
 	if (!skb->skb_iif || prio >= SLUICE_NR_PRIOS)
 		return 0;
 	port = sluice_port_lookup_rcu(net, skb->skb_iif);
-	if (!port || !refcount_inc_not_zero(&port->refcnt))
+	/*
+	 * A PortFC port has no ingress accounts: its sender's keys are
+	 * PortFC's, which PFC's decisions must not touch.
+	 */
+	if (!port || READ_ONCE(port->portfc) ||
+	    !refcount_inc_not_zero(&port->refcnt))
 		return 0;
 	cb->in = port;
 	cb->prio = prio;
@@ -209,7 +214,8 @@ void sluice_port_config(struct sluice_port *port,
 	WRITE_ONCE(port->headroom, cfg->headroom);
 	WRITE_ONCE(port->pause_time, cfg->pause_time);
 	WRITE_ONCE(port->pfc, cfg->pfc);
-	for (prio = 0; prio < SLUICE_NR_PRIOS; prio++)
+	/* A PortFC port's keys are not priorities (see charge()). */
+	for (prio = 0; prio < SLUICE_NR_PRIOS && !port->portfc; prio++)
 		sluice_ingress_decide(port, prio);
 	spin_unlock_bh(&port->signal.lock);
 }

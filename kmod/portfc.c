@@ -57,6 +57,31 @@ unsigned int sluice_portfc_classes(const struct sluice_config *cfg)
 }
 
 /*
+ * Whether another device's PortFC switch port in @sch's namespace has
+ * @index: two would assert and release each other's keys.  RTNL held.
+ */
+static bool sluice_portfc_index_taken(struct Qdisc *sch, unsigned int index)
+{
+	struct net_device *dev = qdisc_dev(sch);
+	struct sluice_net *sn = sluice_net(dev_net(dev));
+	struct sluice_port *port;
+	unsigned long ifindex;
+	struct Qdisc *other;
+
+	ASSERT_RTNL();
+	xa_for_each(&sn->ports, ifindex, port) {
+		other = rtnl_dereference(port->sch);
+		/* The qdisc a replace takes the place of keeps its index. */
+		if (!other || port->ifindex == dev->ifindex ||
+		    READ_ONCE(port->portfc) != TC_SLUICE_PORTFC_SWITCH)
+			continue;
+		if (((struct sluice_sched *)qdisc_priv(other))->cfg.portfc_index == index)
+			return true;
+	}
+	return false;
+}
+
+/*
  * What "tc qdisc add" and "change" must satisfy beyond the options' own
  * ranges (options.c): a root with a rate, no PFC, and a role, n, k,
  * index and label base fixed at creation (@old: the current
@@ -94,14 +119,57 @@ int sluice_portfc_check(struct Qdisc *sch, const struct sluice_config *old,
 		SLUICE_ERR(extack, NULL, "pause-time too short to refresh at this rate");
 		return -EINVAL;
 	}
-	if (cfg->portfc == TC_SLUICE_PORTFC_SWITCH &&
-	    (!cfg->portfc_xoff[SLUICE_PORTFC_QA] ||
-	     !cfg->portfc_xoff[SLUICE_PORTFC_QB])) {
+	if (cfg->portfc != TC_SLUICE_PORTFC_SWITCH)
+		return 0;
+	if (!cfg->portfc_xoff[SLUICE_PORTFC_QA] ||
+	    !cfg->portfc_xoff[SLUICE_PORTFC_QB]) {
 		SLUICE_ERR(extack, NULL,
 			   "a portfc switch port needs portfc-xoff-a and portfc-xoff-b");
 		return -EINVAL;
 	}
+	if (!old && sluice_portfc_index_taken(sch, cfg->portfc_index)) {
+		SLUICE_ERR(extack, NULL,
+			   "another portfc switch port of this namespace has this portfc-index");
+		return -EEXIST;
+	}
 	return 0;
+}
+
+/*
+ * A new switch port (RTNL held, published already, so that crossings
+ * from now on reach it) is told the keys in force: for each other switch
+ * port, under that port's root lock, which its detection holds while it
+ * decides, so no crossing falls between the look and the assert.
+ */
+void sluice_portfc_publish(struct Qdisc *sch)
+{
+	struct sluice_sched *q = qdisc_priv(sch);
+	struct sluice_net *sn = sluice_net(dev_net(qdisc_dev(sch)));
+	struct sluice_port *port;
+	unsigned long ifindex, xoff;
+	struct sluice_sched *oq;
+	struct Qdisc *other;
+	unsigned int type;
+
+	ASSERT_RTNL();
+	if (q->cfg.portfc != TC_SLUICE_PORTFC_SWITCH)
+		return;
+	xa_for_each(&sn->ports, ifindex, port) {
+		other = rtnl_dereference(port->sch);
+		if (port == q->port || !other ||
+		    READ_ONCE(port->portfc) != TC_SLUICE_PORTFC_SWITCH)
+			continue;
+		oq = qdisc_priv(other);
+		spin_lock_bh(qdisc_lock(other));
+		xoff = oq->portfc_xoff;
+		spin_lock(&q->port->signal.lock);
+		for_each_set_bit(type, &xoff, SLUICE_PORTFC_QB + 1)
+			sluice_signal_assert(&q->port->signal,
+					     SLUICE_PORTFC_KEY(type,
+							       oq->cfg.portfc_index));
+		spin_unlock(&q->port->signal.lock);
+		spin_unlock_bh(qdisc_lock(other));
+	}
 }
 
 /*

@@ -622,9 +622,11 @@ static int sluice_init(struct Qdisc *sch, struct nlattr *opt,
 	sluice_port_config(port, &cfg);
 	q->port = port;
 	err = sluice_port_publish(port, qdisc_dev(sch));
-	if (!err)
-		sluice_wd_start(sch, true);
-	return err;
+	if (err)
+		return err;
+	sluice_portfc_publish(sch);
+	sluice_wd_start(sch, true);
+	return 0;
 }
 
 /*

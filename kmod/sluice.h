@@ -279,7 +279,7 @@ struct sluice_wd {
 	struct mutex			lock;	/* outside the qdisc lock */
 	struct Qdisc			*sch;
 	unsigned int			n_events;
-	struct sluice_wd_event		events[SLUICE_NR_PRIOS];
+	struct sluice_wd_event		events[SLUICE_MAX_CLASSES];
 };
 
 /*
@@ -471,6 +471,7 @@ int sluice_portfc_check(struct Qdisc *sch, const struct sluice_config *old,
 			const struct sluice_config *cfg,
 			struct netlink_ext_ack *extack);
 void sluice_portfc_setup(struct Qdisc *sch);
+void sluice_portfc_publish(struct Qdisc *sch);
 unsigned int sluice_portfc_classify(struct Qdisc *sch, struct sk_buff *skb);
 void __sluice_portfc_account(struct Qdisc *sch, unsigned int c, long delta);
 void sluice_portfc_recount(struct Qdisc *sch);

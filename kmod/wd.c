@@ -27,16 +27,15 @@ static void sluice_wd_record(struct sluice_sched *q, u8 event, unsigned int c,
 		return;
 	ev = &q->wd.events[q->wd.n_events++];
 	ev->event = event;
+	/*
+	 * 255 on a PortFC port, which has no priorities: the stats' index
+	 * names the class.
+	 */
 	ev->prio = q->class_prio[c];
 	ev->action = action;
 	sluice_prio_stats_fill(&ev->stats, q, q->port, c, now);
 }
 
-/*
- * The drop action empties the class.  Its frames are counted as drops
- * and released from their ingress accounts here, and freed by the caller
- * once the lock is released (they join *to_free).
- */
 /*
  * The classes @cfg watches: watched priorities' classes, or on a PortFC
  * port, which has no priorities, every data class (HQ is never paused).
@@ -54,6 +53,11 @@ static unsigned long sluice_wd_watched(const struct sluice_sched *q,
 	return classes;
 }
 
+/*
+ * The drop action empties the class.  Its frames are counted as drops
+ * and released from their ingress accounts here, and freed by the caller
+ * once the lock is released (they join *to_free).
+ */
 static void sluice_wd_flush(struct Qdisc *sch, unsigned int c,
 			    struct sk_buff **to_free)
 {
