@@ -6,7 +6,7 @@
  *
  *   sendframes -i DEV [-c COUNT] [-s SIZE] [-d DSTMAC] [-p SKBPRIO]
  *              [-v VID:PCP] [-a SRCIP,DSTIP] [-x HEX] [-E ECN] [-T TTL]
- *              [-L LABELS] [-r RATE] [-t]
+ *              [-L LABELS] [-A | -P] [-r RATE] [-t]
  *              (-4 DSCP | -6 DSCP | -m TC | -e ETHERTYPE)
  *   sendframes -i DEV -B      frame specs on stdin, one a line
  *
@@ -16,9 +16,17 @@
  * selftests' emulated CPU a process start costs about 0.1 s).  Blank
  * lines and lines starting with # are skipped; -c 0 is refused there.
  *
- * -L puts LABELS MPLS label stack entries (labels 1000, 1001, ..., TC 0,
- * TTL 64, bottom of stack on the last) in front of a -4 or -6 payload, as
- * a switch that pins paths with label stacks forwards it.
+ * -L puts an MPLS label stack (TC 0, TTL 64, bottom of stack on the last
+ * entry) in front of a -4 or -6 payload, as a switch that pins paths with
+ * label stacks forwards it.  LABELS without a comma is a count N: N
+ * entries with labels 1000, 1001, ...; with a comma it is the labels
+ * themselves, top first: "-L 101,103" is 101 over 103, and a single label
+ * is written with a trailing comma, "-L 101,".  Up to 32 entries.
+ *
+ * -A makes a -4 or -6 payload a TCP pure ACK (flag ACK, no payload: the
+ * IP length says header only, whatever SIZE pads the frame to with
+ * Ethernet padding); -P a TCP data segment (ACK|PSH, the payload filling
+ * SIZE).  Both from port 40000 to 5001, with a valid TCP checksum.
  *
  * -T sets the IPv4 TTL, IPv6 hop limit or MPLS TTL (default 64).  -r paces
  * the frames at RATE frames per second (on an absolute schedule, so a late
@@ -30,7 +38,11 @@
  * can be routed; -x puts bytes right after the EtherType of an -e frame
  * (e.g. a MAC control frame: -e 0x8808 -x 0101000800000000...).
  *
- * The frame is padded to SIZE bytes (without FCS, default 100).  A frame
+ * The frame is padded to SIZE bytes (without FCS, default 100).  SIZE
+ * only grows a frame to hold its headers, 40 bytes of IP and what -A or
+ * -P need; an -e frame is only grown to hold its -x bytes, so
+ * "-e 0x88b5 -x 534c -s 16" sends a 16-byte frame, shorter than Ethernet
+ * allows (a veth carries it).  A frame
  * the qdisc drops makes sendto() fail with ENOBUFS; those are counted, not
  * fatal, and the last line of output is "sent=N refused=M"; -t adds
  * " cpu_ns=C", the CPU time the sending loop took (user and system,
@@ -44,6 +56,7 @@
 #include <signal.h>
 #include <linux/if_ether.h>
 #include <linux/if_packet.h>
+#include <netinet/in.h>
 #include <net/if.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -74,6 +87,8 @@ struct opts {
 	unsigned int ttl;		/* IPv4 TTL, IPv6 hop limit, MPLS TTL */
 	unsigned long rate;		/* frames per second; 0: as fast as possible */
 	unsigned int labels;		/* -L: label stack entries before IP */
+	uint32_t label[32];		/* their labels, top first */
+	int tcp;			/* -A or -P: a TCP segment, else 0 */
 	uint8_t raw[256];		/* -x bytes after the EtherType */
 	size_t raw_len;
 	bool cputime;			/* -t: report the loop's CPU time */
@@ -84,7 +99,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: sendframes -i DEV [-c COUNT] [-s SIZE] [-d DSTMAC] [-p SKBPRIO]\n"
 		"                  [-v VID:PCP] [-a SRCIP,DSTIP] [-x HEX] [-E ECN] [-T TTL]\n"
-		"                  [-L LABELS] [-r RATE] [-t]\n"
+		"                  [-L N|LABEL,[LABEL...]] [-A | -P] [-r RATE] [-t]\n"
 		"                  (-4 DSCP | -6 DSCP | -m TC | -e ETHERTYPE)\n"
 		"       sendframes -i DEV -B     (the options but -i, a line a spec, on stdin)\n");
 }
@@ -150,6 +165,28 @@ static void parse_hex(struct opts *o, const char *hex)
 	o->raw_len = n / 2;
 }
 
+/* -L N (labels 1000, 1001, ...) or -L LABEL,[LABEL...] (these, top first). */
+static void parse_labels(struct opts *o, char *arg)
+{
+	char *tok, *save;
+	unsigned int i;
+
+	if (!strchr(arg, ',')) {
+		o->labels = number(arg, 32, "label count");
+		for (i = 0; i < o->labels; i++)
+			o->label[i] = 1000 + i;
+		return;
+	}
+	o->labels = 0;
+	for (tok = strtok_r(arg, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (o->labels == 32)
+			die("-L takes at most 32 labels");
+		o->label[o->labels++] = number(tok, 0xfffff, "label");
+	}
+	if (!o->labels)
+		die("-L takes N or LABEL,[LABEL...]");
+}
+
 static void set_payload(struct opts *o, enum payload p, unsigned long v)
 {
 	if (o->payload != P_NONE)
@@ -165,8 +202,8 @@ static void set_payload(struct opts *o, enum payload p, unsigned long v)
 static void parse_args(struct opts *o, int argc, char **argv, const char *dev,
 		       bool *batch)
 {
-	const char *optstring = dev ? "c:s:d:p:v:a:x:E:T:L:r:t4:6:m:e:h" :
-				      "i:c:s:d:p:v:a:x:E:T:L:r:t4:6:m:e:hB";
+	const char *optstring = dev ? "c:s:d:p:v:a:x:E:T:L:APr:t4:6:m:e:h" :
+				      "i:c:s:d:p:v:a:x:E:T:L:APr:t4:6:m:e:hB";
 	char *colon;
 	int c;
 
@@ -193,7 +230,13 @@ static void parse_args(struct opts *o, int argc, char **argv, const char *dev,
 		case 'x': parse_hex(o, optarg); break;
 		case 'E': o->ecn = number(optarg, 3, "ECN"); break;
 		case 'T': o->ttl = number(optarg, 255, "TTL"); break;
-		case 'L': o->labels = number(optarg, 32, "labels"); break;
+		case 'L': parse_labels(o, optarg); break;
+		case 'A':
+		case 'P':
+			if (o->tcp && o->tcp != c)
+				die("give one of -A, -P");
+			o->tcp = c;
+			break;
 		case 'r': o->rate = number(optarg, 1000000, "rate"); break;
 		case 't': o->cputime = true; break;
 		case 'v':
@@ -223,22 +266,36 @@ static void parse_args(struct opts *o, int argc, char **argv, const char *dev,
 	}
 	if (o->labels && o->payload != P_IPV4 && o->payload != P_IPV6)
 		die("-L needs -4 or -6");
+	if (o->tcp && o->payload != P_IPV4 && o->payload != P_IPV6)
+		die("-A and -P need -4 or -6");
 	if (!o->count && !o->rate)
 		die("-c 0 (until stopped) needs -r");
 	if (dev && !o->count)
 		die("-c 0 (until stopped) is not for a batch line");
 }
 
-static uint16_t ip_checksum(const uint8_t *p, size_t len)
+/* The ones' complement sum of len bytes (an odd last byte padded with 0). */
+static uint32_t csum_add(uint32_t sum, const uint8_t *p, size_t len)
 {
-	uint32_t sum = 0;
 	size_t i;
 
-	for (i = 0; i < len; i += 2)
+	for (i = 0; i + 1 < len; i += 2)
 		sum += (p[i] << 8) | p[i + 1];
+	if (len & 1)
+		sum += p[len - 1] << 8;
+	return sum;
+}
+
+static uint16_t csum_fold(uint32_t sum)
+{
 	while (sum >> 16)
 		sum = (sum & 0xffff) + (sum >> 16);
 	return ~sum;
+}
+
+static uint16_t ip_checksum(const uint8_t *p, size_t len)
+{
+	return csum_fold(csum_add(0, p, len));
 }
 
 static long long ts_ns(const struct timespec *t)
@@ -252,10 +309,41 @@ static void put16(uint8_t *p, uint16_t v)
 	p[1] = v;
 }
 
+#define TCP_HLEN	20
+#define TCP_ACK		0x10
+#define TCP_PSH		0x08
+
+/*
+ * The TCP header of -A or -P at l4, its segment tcplen bytes long, and
+ * its checksum over the pseudo-header: IPv4 (ip6 false) or IPv6 addresses
+ * at addr, each alen bytes.
+ */
+static void put_tcp(const struct opts *o, uint8_t *l4, size_t tcplen,
+		    const uint8_t *addr, size_t alen)
+{
+	uint32_t sum;
+	size_t i;
+
+	put16(l4, 40000);			/* source port */
+	put16(l4 + 2, 5001);			/* destination port */
+	put16(l4 + 4, 0x0001);			/* sequence 0x00010000 */
+	put16(l4 + 8, 0x0002);			/* acknowledgment 0x00020000 */
+	l4[12] = (TCP_HLEN / 4) << 4;
+	l4[13] = o->tcp == 'P' ? TCP_ACK | TCP_PSH : TCP_ACK;
+	put16(l4 + 14, 65535);			/* window */
+	for (i = TCP_HLEN; i < tcplen; i++)
+		l4[i] = i;			/* payload */
+	sum = csum_add(0, addr, 2 * alen);
+	sum += IPPROTO_TCP + tcplen;
+	sum = csum_add(sum, l4, tcplen);
+	put16(l4 + 16, csum_fold(sum));
+}
+
 /* Returns the frame length. */
 static size_t build(const struct opts *o, const uint8_t *src, uint8_t *f)
 {
 	size_t off = 2 * ETH_ALEN, len = o->size, stack = 4 * o->labels;
+	size_t min = 40, iplen;
 	unsigned int i;
 	uint8_t *l3;
 
@@ -268,10 +356,15 @@ static size_t build(const struct opts *o, const uint8_t *src, uint8_t *f)
 		off += 4;
 	}
 	l3 = f + off + 2;
-	if (len < off + 2 + stack + 40)
-		len = off + 2 + stack + 40;
+	if (o->tcp)		/* an IP and a TCP header, a byte of data for -P */
+		min = (o->payload == P_IPV6 ? 40 : 20) + TCP_HLEN +
+		      (o->tcp == 'P');
+	else if (o->payload == P_RAW)	/* as short as asked, -x bytes kept */
+		min = o->raw_len;
+	if (len < off + 2 + stack + min)
+		len = off + 2 + stack + min;
 	for (i = 0; i < o->labels; i++) {
-		uint32_t lse = (1000 + i) << 12 | 64;
+		uint32_t lse = o->label[i] << 12 | 64;
 
 		if (i + 1 == o->labels)
 			lse |= 1 << 8;			/* bottom of stack */
@@ -282,26 +375,33 @@ static size_t build(const struct opts *o, const uint8_t *src, uint8_t *f)
 	switch (o->payload) {
 	case P_IPV4:
 		put16(f + off, stack ? ETH_P_MPLS_UC : ETH_P_IP);
+		/* A pure ACK's IP length leaves the Ethernet padding out. */
+		iplen = o->tcp == 'A' ? 20 + TCP_HLEN : len - off - 2 - stack;
 		l3[0] = 0x45;
 		l3[1] = o->value << 2 | o->ecn;
-		put16(l3 + 2, len - off - 2 - stack);
+		put16(l3 + 2, iplen);
 		l3[8] = o->ttl;
-		l3[9] = IP_PROTO_TEST;
+		l3[9] = o->tcp ? IPPROTO_TCP : IP_PROTO_TEST;
 		memcpy(l3 + 12, &o->ip_src, 4);
 		memcpy(l3 + 16, &o->ip_dst, 4);
 		put16(l3 + 10, ip_checksum(l3, 20));
+		if (o->tcp)
+			put_tcp(o, l3 + 20, iplen - 20, l3 + 12, 4);
 		break;
 	case P_IPV6:
 		put16(f + off, stack ? ETH_P_MPLS_UC : ETH_P_IPV6);
+		iplen = o->tcp == 'A' ? 40 + TCP_HLEN : len - off - 2 - stack;
 		l3[0] = 0x60 | (o->value >> 2);
 		l3[1] = (o->value & 3) << 6 | o->ecn << 4;
-		put16(l3 + 4, len - off - 2 - stack - 40);
-		l3[6] = IP_PROTO_TEST;
+		put16(l3 + 4, iplen - 40);
+		l3[6] = o->tcp ? IPPROTO_TCP : IP_PROTO_TEST;
 		l3[7] = o->ttl;
 		l3[8] = 0x20; l3[9] = 0x01; l3[10] = 0x0d; l3[11] = 0xb8;
 		l3[23] = 1;				/* 2001:db8::1 */
 		l3[24] = 0x20; l3[25] = 0x01; l3[26] = 0x0d; l3[27] = 0xb8;
 		l3[39] = 2;				/* 2001:db8::2 */
+		if (o->tcp)
+			put_tcp(o, l3 + 40, iplen - 40, l3 + 8, 16);
 		break;
 	case P_MPLS:
 		put16(f + off, ETH_P_MPLS_UC);
