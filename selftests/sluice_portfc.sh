@@ -47,6 +47,16 @@
 #                            its own), refreshed while congested, one Resume
 #                            once at or below portfc-xon-a
 #   portfc_switch_detect_b   the same for the type-B class (B, 0)
+#   portfc_holb_free         HoLB (paper Fig. 4): two flows leave switch S
+#                            by one port toward server X, which relays
+#                            them to switch T, one to T's slow port P, the
+#                            victim to T's idle port V: under PortFC, T's
+#                            (B, P) is relayed by X to S, which stops its
+#                            type-A queue for P only: the victim keeps 90%
+#                            of its rate and more
+#   pfc_holb_blocks          the same fabric under PFC (one lossless
+#                            priority): T pauses X, X pauses S, the victim
+#                            waits behind the congested flow
 #
 # Each test is one namespace, its veth pairs inside: a port sI or pI
 # (sluice qdisc) and its peer xI or qI, where sendframes injects signals
@@ -65,6 +75,8 @@ ALL_TESTS="
 	portfc_switch_rx
 	portfc_switch_detect_a
 	portfc_switch_detect_b
+	portfc_holb_free
+	pfc_holb_blocks
 "
 
 source "$(dirname "$0")/lib.sh"
@@ -625,6 +637,147 @@ portfc_switch_detect_a()
 portfc_switch_detect_b()
 {
 	switch_detect B
+}
+
+# holb_up S-OPTS X-OPTS T-OPTS: the fabric of the HoLB tests, every link
+# 1 Mbit/s but T's port to P (50 kbit/s: 12.5 frames of 500 bytes a
+# second), every port's qdisc given its node's options, label routes
+# (base 100): X's 100 leaves by xt, T's 101 by tp (index 1), 102 by tv
+# (index 2).  T's tx is index 0, S's px index 0 (n 4).
+#
+#   S px ---- xs X xt ---- tx T tp ---- hp    (P: a host in T's namespace)
+#                               tv ---- hv    (V)
+holb_up()
+{
+	local so=$1 xo=$2 to=$3 xsmac txmac hpmac hvmac
+
+	modprobe mpls_router 2>/dev/null || return 2
+	netns_add S && netns_add X && netns_add T || return 1
+	ip -n "$S" link add px type veth peer name xs netns "$X" &&
+		ip -n "$X" link add xt type veth peer name tx netns "$T" &&
+		ip -n "$T" -b - <<-EOF &&
+			link add tp type veth peer name hp
+			link add tv type veth peer name hv
+		EOF
+		ip -n "$S" link set dev px up && ip -n "$X" link set dev xs up &&
+		ip -n "$X" link set dev xt up &&
+		ip -n "$T" -b - <<-EOF || return 1
+			link set dev tx up
+			link set dev tp up
+			link set dev hp up
+			link set dev tv up
+			link set dev hv up
+		EOF
+	xsmac=$(mac "$X" xs) && txmac=$(mac "$T" tx) &&
+		hpmac=$(mac "$T" hp) && hvmac=$(mac "$T" hv) || return 1
+	ip netns exec "$X" sysctl -qw net.mpls.platform_labels=1000 \
+		net.mpls.conf.xs.input=1 &&
+		ip netns exec "$T" sysctl -qw net.mpls.platform_labels=1000 \
+			net.mpls.conf.tx.input=1 &&
+		ip -n "$X" neigh add 198.18.20.2 lladdr "$txmac" dev xt &&
+		ip -n "$X" -f mpls route add 100 via inet 198.18.20.2 dev xt &&
+		ip -n "$T" -b - <<-EOF &&
+			neigh add 198.18.21.2 lladdr $hpmac dev tp
+			neigh add 198.18.22.2 lladdr $hvmac dev tv
+		EOF
+		ip -n "$T" -f mpls -b - <<-EOF || return 1
+			route add 101 via inet 198.18.21.2 dev tp
+			route add 102 via inet 198.18.22.2 dev tv
+		EOF
+	defer tc -n "$S" qdisc del dev px root
+	defer tc -n "$X" qdisc del dev xs root
+	defer tc -n "$X" qdisc del dev xt root
+	defer tc -n "$T" qdisc del dev tx root
+	defer tc -n "$T" qdisc del dev tp root
+	defer tc -n "$T" qdisc del dev tv root
+	tc -n "$S" qdisc add dev px root handle 1: sluice rate 1mbit ${so//INDEX/0} &&
+		tc -n "$X" -b - <<-EOF &&
+			qdisc add dev xs root handle 1: sluice rate 1mbit $xo
+			qdisc add dev xt root handle 1: sluice rate 1mbit $xo
+		EOF
+		tc -n "$T" -b - <<-EOF &&
+			qdisc add dev tx root handle 1: sluice rate 1mbit ${to//INDEX/0}
+			qdisc add dev tp root handle 1: sluice rate 50kbit ${to//INDEX/1}
+			qdisc add dev tv root handle 1: sluice rate 1mbit ${to//INDEX/2}
+		EOF
+		links_wait_up "$S" px && links_wait_up "$X" xs xt &&
+		links_wait_up "$T" tx tp tv || return 1
+	XSMAC=$xsmac
+}
+
+# holb_run: the congested flow (labels 100 101: to P) and the victim (100
+# 102: to V), 50 frames of 500 bytes a second each for 3 s, from S; 4 s
+# after they were started (their last frames are due 3 s after each
+# sender's start, which takes ~0.2 s), VICTIM is what V got of the
+# victim's 150 frames.  A fixed deadline: a sender whose frames a paused
+# class holds may block on its socket's buffer, and a later look would
+# give the victim more time.
+holb_run()
+{
+	local p1 p2 c
+
+	ip netns exec "$S" "$SENDFRAMES" -i px -d "$XSMAC" -L 100,101 -4 0 \
+		-s 500 -r 50 -c 150 >/dev/null &
+	p1=$!
+	defer kill $p1
+	ip netns exec "$S" "$SENDFRAMES" -i px -d "$XSMAC" -L 100,102 -4 0 \
+		-s 500 -r 50 -c 150 >/dev/null &
+	p2=$!
+	defer kill $p2
+	nap 4
+	class_read "$T" tv
+	VICTIM=0
+	for c in "${CS_CLASSES[@]}"; do
+		VICTIM=$((VICTIM + ${CS[$c packets]:-0}))
+	done
+}
+
+portfc_holb_free()
+{
+	local sw="portfc switch portfc-n 4 portfc-index INDEX pause-time 20000"
+
+	holb_up "$sw portfc-xoff-a 100000 portfc-xon-a 50000 portfc-xoff-b 100000 portfc-xon-b 50000" \
+		"portfc server portfc-n 4 portfc-k 1 pause-time 20000" \
+		"$sw portfc-xoff-a 100000 portfc-xon-a 50000 portfc-xoff-b 3000 portfc-xon-b 1500"
+	case $? in
+	0) ;;
+	2) skip "cannot load mpls_router"; return ;;
+	*) check_err 1 "setup"; return ;;
+	esac
+	holb_run
+	log_info "PortFC: V got $VICTIM of the victim's 150 frames in 4 s"
+	((VICTIM >= 135))
+	check_err $? "the victim got $VICTIM of 150 frames"
+	qdisc_read "$T" tp
+	((${QS[portfc_xoff_b]:-0} >= 1))
+	check_err $? "T's port P never detected congestion: ${QS[portfc_xoff_b]}"
+	qdisc_read "$X" xt
+	((${QS[portfc_relayed]:-0} >= 1))
+	check_err $? "X relayed nothing: ${QS[portfc_relayed]}"
+	class_read "$S" px
+	log_info "S's pauses per class: $(cs_line pfc_rx)"
+	((${CS[1:2 pfc_rx]:-0} >= 1))
+	check_err $? "S's class 1 (to P) was never paused"
+	check_eq "$(cs_line pfc_rx)" "${CS[1:2 pfc_rx]/#/0 } 0 0 0 0" "S's pauses per class"
+}
+
+pfc_holb_blocks()
+{
+	local pfc="pfc 0 xoff 3000 xon 1500 pause-time 1000"
+
+	holb_up "$pfc" "$pfc" "$pfc"
+	case $? in
+	0) ;;
+	2) skip "cannot load mpls_router"; return ;;
+	*) check_err 1 "setup"; return ;;
+	esac
+	holb_run
+	log_info "PFC: V got $VICTIM of the victim's 150 frames in 4 s"
+	((VICTIM <= 75))
+	check_err $? "the victim got $VICTIM of 150 frames under PFC"
+	class_read "$S" px
+	((${CS[1:1 pfc_rx]:-0} >= 1))
+	check_err $? "S was never paused: pfc_rx ${CS[1:1 pfc_rx]}"
 }
 
 tests_run
