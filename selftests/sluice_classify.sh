@@ -31,7 +31,9 @@ source "$(dirname "$0")/lib.sh"
 require_cmd tc ip jq
 sluice_load
 
-ETH_P_EXPERIMENTAL=0x88b5
+# IEEE 802 Local Experimental EtherType 2: 0x88b5, the first, is PortFC's
+# signal, which a sluice port sends ahead of data, unclassified.
+ETH_P_EXPERIMENTAL=0x88b6
 
 # setup N OPTIONS...: ns with a0-b0, sluice with N classes on a0.
 setup()

@@ -775,7 +775,7 @@ tagger_ttl_local()
 	-4 0 -T 63 -c 2
 	-6 0 -T 1 -c 3
 	-v 10:5 -4 0 -T 63 -c 4
-	-e 0x88b5 -c 2
+	-e 0x88b6 -c 2
 	-4 0 -T 10 -c 1
 	EOF
 	check_err $? "send"

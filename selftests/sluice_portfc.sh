@@ -1,0 +1,783 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# PortFC (uapi: "PortFC"; Wang et al., ICS'25, Section 3): a port of a
+# BCube switch or server queues a frame by where its label stack sends it
+# next, a switch port's type-A or type-B backlog crossing its XOFF says
+# Pause (type, its index) on the switch's other PortFC ports, XON says
+# Resume, a server pauses the classes a signal names and relays type-B
+# signals one hop on, once.  The signals on the wire are decoded by
+# tools/portfcdump from tcpdump captures.
+#
+#   portfc_switch_classes    a switch port (n 4, index 0): a stack
+#                            [X, 100+i] goes to class i, no stack to class
+#                            n (type B), one label or a label outside the
+#                            base's range to class n and portfc_unknown;
+#                            ARP, TCP pure ACKs (also under labels) and
+#                            portfc-hq-dscp to HQ, TCP data not; after
+#                            portfc-hq none / portfc-hq-dscp none, to the
+#                            data classes
+#   portfc_server_classes    a server port (n 4, k 1): own frames of one
+#                            label 100+i to class i, of three labels to
+#                            n+i, unlabelled to RQ, unusable stacks to RQ
+#                            and portfc_unknown; frames the server relays
+#                            (arrived on another port, MPLS forwarding pops
+#                            a label) to RQ whatever their stack; HQ
+#   portfc_rx_malformed      short, bad magic, bad version, count 0, above
+#                            the maximum or overrunning the frame, another
+#                            destination: portfc_malformed; records with an
+#                            unknown opcode or type or a port >= n:
+#                            portfc_ignored; a signal with pause-rx off:
+#                            pause_untrusted; nothing paused, nothing relayed
+#   portfc_server_pause_a    (A, 1) pauses exactly class n+1 of a server
+#                            (k 1: g = 1 only), until its Resume; type A is
+#                            never relayed
+#   portfc_server_pause_b    (B, 2) pauses class 2 and is relayed on the
+#                            server's other port (decoded: Pause B 2
+#                            relayed), its Resume too; a relayed (B, 3)
+#                            pauses class 3 and is not relayed again
+#   portfc_server_expiry     (B, 3) for 2000 quanta ends on its own on
+#                            time; the pause it relayed ends with it
+#                            (refreshed meanwhile, then a Resume)
+#   portfc_switch_rx         a switch port acts on relayed (B, i) only: it
+#                            pauses type-A class i; A and unrelayed B are
+#                            ignored
+#   portfc_switch_detect_a   type-A backlog of port 0 past portfc-xoff-a:
+#                            (A, 0) Pause on the switch's other ports (not
+#                            its own), refreshed while congested, one Resume
+#                            once at or below portfc-xon-a
+#   portfc_switch_detect_b   the same for the type-B class (B, 0)
+#   portfc_holb_free         HoLB (paper Fig. 4): two flows leave switch S
+#                            by one port toward server X, which relays
+#                            them to switch T, one to T's slow port P, the
+#                            victim to T's idle port V: under PortFC, T's
+#                            (B, P) is relayed by X to S, which stops its
+#                            type-A queue for P only: the victim keeps 90%
+#                            of its rate and more
+#   pfc_holb_blocks          the same fabric under PFC (one lossless
+#                            priority): T pauses X, X pauses S, the victim
+#                            waits behind the congested flow
+#
+# Each test is one namespace, its veth pairs inside: a port sI or pI
+# (sluice qdisc) and its peer xI or qI, where sendframes injects signals
+# and tcpdump captures what the port sends.  Frames a port's namespace
+# sends itself (sendframes on the port) are its own traffic (skb_iif 0).
+# Under TCG a process start costs ~0.1 s: frames go in sendframes -B
+# batches, counters are read once for several checks.
+
+ALL_TESTS="
+	portfc_switch_classes
+	portfc_server_classes
+	portfc_rx_malformed
+	portfc_server_pause_a
+	portfc_server_pause_b
+	portfc_server_expiry
+	portfc_switch_rx
+	portfc_switch_detect_a
+	portfc_switch_detect_b
+	portfc_holb_free
+	pfc_holb_blocks
+"
+
+source "$(dirname "$0")/lib.sh"
+
+require_cmd ip tc tcpdump
+sluice_load
+
+PORTFCDUMP=$SELFTESTS_DIR/tools/portfcdump
+[[ -x $PORTFCDUMP ]] || skip_all "$PORTFCDUMP is not built"
+
+SIG_DST=01:80:c2:00:00:01
+PAUSE=1
+RESUME=2
+QA=0
+QB=1
+RELAYED=1
+QUANTUM_US=512		# at 1 Mbit/s
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+# rec OP TYPE PORT FLAGS QUANTA: one struct sluice_portfc_rec in hex.
+rec()
+{
+	printf '%02x%02x%02x%02x%04x0000' "$@"
+}
+
+# sig REC...: a signal (struct sluice_portfc_hdr, origin 9999, seq 0)
+# carrying the records given, in hex for sendframes -x.
+sig()
+{
+	printf '534c01%02x%08x%08x' $# 9999 0
+	printf '%s' "$@"
+}
+
+# sigline REC...: a sendframes -B line sending that signal.
+sigline()
+{
+	echo "-d $SIG_DST -e 0x88b5 -x $(sig "$@")"
+}
+
+# mac NS DEV: DEV's MAC address, from the text (no jq under TCG).
+mac()
+{
+	[[ $(ip -n "$1" link show dev "$2") =~ link/ether\ ([0-9a-f:]+) ]] &&
+		echo "${BASH_REMATCH[1]}"
+}
+
+# pairs_up I...: veth pairs pI--qI (switch) or sI--xI (server) in NS,
+# by PAIR_A and PAIR_B (the port's and the peer's prefix), up and
+# transmitting, with one ip batch and one tc a poll.
+pairs_up()
+{
+	local i cmds='' devs=()
+
+	for i; do
+		cmds+="link add $PAIR_A$i type veth peer name $PAIR_B$i"$'\n'
+		cmds+="link set $PAIR_A$i up"$'\n'"link set $PAIR_B$i up"$'\n'
+		devs+=("$PAIR_A$i" "$PAIR_B$i")
+	done
+	ip -n "$NS" -b - <<<"$cmds" && links_wait_up "$NS" "${devs[@]}"
+}
+
+# qdiscs TC-LINE...: "tc qdisc add" lines for NS in one tc, each qdisc
+# deleted first at teardown (frames a pause holds keep their sender's
+# socket, hence the namespace, alive until then).
+qdiscs()
+{
+	local line dev
+
+	for line; do
+		dev=${line#*dev }
+		dev=${dev%% *}
+		defer tc -n "$NS" qdisc del dev "$dev" root
+	done
+	printf '%s\n' "$@" | tc -n "$NS" -b -
+}
+
+# setup_server RATE I...: NS with server ports sI (n 4, k 1: classes 0-3
+# 2-hop, 4-7 4-hop, 8 RQ, 9 HQ; tc minors one more) and their peers xI.
+# ARGS: more options for every port.
+setup_server()
+{
+	local rate=$1 i lines=()
+
+	shift
+	PAIR_A=s PAIR_B=x
+	netns_add NS && pairs_up "$@" || return 1
+	for i; do
+		lines+=("qdisc add dev s$i root handle 1: sluice rate $rate portfc server portfc-n 4 portfc-k 1 pause-time 1000 ${ARGS:-}")
+	done
+	qdiscs "${lines[@]}"
+}
+
+# setup_switch I...: NS with switch ports pI (n 4, index I: classes 0-3
+# type A, 4 type B, 5 HQ) and peers qI.  RATE_I (default 1mbit) and
+# ARGS_I: port I's rate and more options.
+setup_switch()
+{
+	local i r a lines=()
+
+	PAIR_A=p PAIR_B=q
+	netns_add NS && pairs_up "$@" || return 1
+	for i; do
+		r=RATE_$i a=ARGS_$i
+		lines+=("qdisc add dev p$i root handle 1: sluice rate ${!r:-1mbit} portfc switch portfc-n 4 portfc-index $i pause-time 400 ${!a:-portfc-xoff-a 100000 portfc-xon-a 50000 portfc-xoff-b 100000 portfc-xon-b 50000}")
+	done
+	qdiscs "${lines[@]}"
+}
+
+# wait_sent DEV TOTAL TIMEOUT: until DEV's classes have sent TOTAL frames
+# in all; leaves the last read in CS.
+wait_sent()
+{
+	local end=$((SECONDS + $3)) c n
+
+	while ((SECONDS <= end)); do
+		if class_read "$NS" "$1"; then
+			n=0
+			for c in "${CS_CLASSES[@]}"; do
+				n=$((n + ${CS[$c packets]:-0}))
+			done
+			((n >= $2)) && return 0
+		fi
+		nap 0.1
+	done
+	return 1
+}
+
+# wait_cs DEV CLASSID KEY MIN TIMEOUT: until the class has KEY >= MIN.
+wait_cs()
+{
+	local end=$((SECONDS + $5))
+
+	while ((SECONDS <= end)); do
+		class_read "$NS" "$1" && ((${CS[$2 $3]:-0} >= $4)) && return 0
+		nap 0.1
+	done
+	return 1
+}
+
+# capture DEV: tcpdump of the signals arriving on DEV of NS, into
+# $TMP/DEV.pcap.
+capture()
+{
+	tcpdump_start "$NS" "$1" "$TMP/$1.pcap" ether proto 0x88b5
+}
+
+# decoded DEV: portfcdump's lines of DEV's capture, without the time and
+# the sender's address, origin and seq ("op=pause type=B port=2 ...").
+decoded()
+{
+	"$PORTFCDUMP" "$TMP/$1.pcap" | sed 's/^t=[^ ]* src=[^ ]* //; s/^origin=[^ ]* seq=[^ ]* //'
+}
+
+# counts DEV: portfcdump -c of DEV's capture into the array PC (PC[pause]...).
+declare -A PC
+counts()
+{
+	local kv
+
+	PC=()
+	for kv in $("$PORTFCDUMP" -c "$TMP/$1.pcap"); do
+		PC[${kv%%=*}]=${kv#*=}
+	done
+	[[ -n ${PC[frames]:-} ]]
+}
+
+# A switch port's classes: [X, 100+i] to i, nothing or nothing usable to
+# n (type B), HQ last.  X, the next server's label, is not read.
+portfc_switch_classes()
+{
+	ARGS_0="portfc-xoff-a 100000 portfc-xon-a 50000 portfc-xoff-b 100000 portfc-xon-b 50000 portfc-hq-dscp 46" \
+		setup_switch 0
+	check_err $? "setup"
+	# class:  0 1 2 3 4 5(HQ)
+	send_batch "$NS" p0 >/dev/null <<-EOF
+		-L 150,100 -4 0 -c 2
+		-L 102,101 -4 0 -c 3
+		-L 102,101 -4 0 -P -c 2
+		-L 102,102 -6 0 -c 1
+		-L 102,103,101 -6 0 -c 4
+		-4 0 -c 5
+		-L 101, -4 0 -c 2
+		-L 102,150 -4 0 -c 1
+		-L 102,104 -6 0 -c 1
+		-e 0x0806 -c 2
+		-L 102,101 -4 0 -A -c 3
+		-6 0 -A -c 1
+		-4 46 -c 2
+		-L 102,102 -6 46 -c 1
+	EOF
+	check_err $? "send"
+	wait_sent p0 30 10
+	check_err $? "p0 did not send its 30 frames"
+	check_eq "$(cs_line packets)" "2 5 1 4 9 9" "frames per class"
+	check_eq "$(cs_line drops)" "0 0 0 0 0 0" "drops"
+	qdisc_read "$NS" p0
+	check_eq "${QS[portfc_unknown]}" 4 "portfc_unknown"
+	check_eq "${QS[portfc_hq]}" 9 "portfc_hq"
+
+	# Without HQ, the same frames go by their labels.
+	tc -n "$NS" qdisc change dev p0 root sluice portfc-hq none \
+		portfc-hq-dscp none
+	check_err $? "portfc-hq none"
+	send_batch "$NS" p0 >/dev/null <<-EOF
+		-e 0x0806 -c 2
+		-L 102,101 -4 0 -A -c 3
+		-4 46 -c 2
+	EOF
+	wait_sent p0 37 10
+	check_err $? "p0 did not send its 37 frames"
+	check_eq "$(cs_line packets)" "2 8 1 4 13 9" "frames per class without HQ"
+	check_eq "$(qdisc_stat "$NS" p0 portfc_hq)" 9 "portfc_hq without HQ"
+}
+
+# A server port's classes: own frames by hops and the first switch's
+# port, relayed ones (arrived on r0, label 200 popped, out s0) in RQ.
+portfc_server_classes()
+{
+	local xmac r0mac
+
+	modprobe mpls_router 2>/dev/null || { skip "cannot load mpls_router"; return; }
+	setup_server 1mbit 0
+	check_err $? "setup"
+	PAIR_A=r PAIR_B=y pairs_up 0
+	check_err $? "r0--y0"
+	xmac=$(mac "$NS" x0) && r0mac=$(mac "$NS" r0)
+	check_err $? "MACs"
+	ip netns exec "$NS" sysctl -qw net.mpls.platform_labels=1000 \
+		net.mpls.conf.r0.input=1 &&
+	ip -n "$NS" -b - <<-EOF &&
+		addr add 198.18.9.1/24 dev s0
+		neigh add 198.18.9.2 lladdr $xmac dev s0 nud permanent
+	EOF
+	ip -n "$NS" -f mpls route add 200 via inet 198.18.9.2 dev s0
+	check_err $? "label 200 out s0"
+
+	# class:  0 1 2 3 | 4 5 6 7 | 8(RQ) 9(HQ)
+	send_batch "$NS" s0 >/dev/null <<-EOF
+		-L 101, -4 0 -c 2
+		-L 101, -4 0 -P -c 2
+		-L 103, -6 0 -c 1
+		-L 100,102,101 -4 0 -c 3
+		-L 102,100,100 -6 0 -c 2
+		-4 0 -c 4
+		-L 101,102 -4 0 -c 1
+		-L 101,102,103,100,101 -4 0 -c 1
+		-L 150, -4 0 -c 1
+		-L 101, -4 0 -A -c 2
+		-e 0x0806 -c 1
+	EOF
+	check_err $? "send own"
+	send_batch "$NS" y0 >/dev/null <<-EOF
+		-d $r0mac -L 200,101 -4 0 -c 3
+		-d $r0mac -L 200,100,102,101 -4 0 -c 2
+	EOF
+	check_err $? "send to relay"
+	wait_sent s0 25 10
+	check_err $? "s0 did not send its 25 frames"
+	check_eq "$(cs_line packets)" "0 4 0 1 3 0 2 0 12 3" "frames per class"
+	check_eq "$(cs_line drops)" "0 0 0 0 0 0 0 0 0 0" "drops"
+	qdisc_read "$NS" s0
+	check_eq "${QS[portfc_unknown]}" 3 "portfc_unknown"
+	check_eq "${QS[portfc_hq]}" 3 "portfc_hq"
+}
+
+# Frames the kernel must ignore whole, and records that act on nothing.
+portfc_rx_malformed()
+{
+	local good bad3
+
+	setup_server 1mbit 0 1
+	check_err $? "setup"
+	capture x1
+	check_err $? "capture"
+	good=$(sig "$(rec $PAUSE $QB 1 0 65535)")
+	bad3=$(sig "$(rec 3 $QB 1 0 65535)")
+	# A signal holds a 12-byte header and 8-byte records; a -s 54 frame
+	# has 40 bytes after the EtherType, room for 3.
+	send_batch "$NS" x0 >/dev/null <<-EOF
+		-d $SIG_DST -e 0x88b5 -x 534c0101 -s 20
+		-d $SIG_DST -e 0x88b5 -x 534d${good#534c}
+		-d $SIG_DST -e 0x88b5 -x 534c02${good#534c01}
+		-d $SIG_DST -e 0x88b5 -x 534c0100${good#534c0101}
+		-d $SIG_DST -e 0x88b5 -x 534c0121${good#534c0101}
+		-d $SIG_DST -e 0x88b5 -x 534c0104${good#534c0101} -s 54
+		-d 01:80:c2:00:00:02 -e 0x88b5 -x $good
+		-d ff:ff:ff:ff:ff:ff -e 0x88b5 -x $good
+		$(sigline "$(rec 3 $QB 1 0 65535)" "$(rec $PAUSE 2 1 0 65535)" "$(rec $PAUSE $QB 4 0 65535)")
+		-d $SIG_DST -e 0x88b5 -x 534c0103${bad3#534c0101} -s 54
+	EOF
+	check_err $? "send signals"
+	qdisc_read "$NS" s0
+	check_eq "${QS[portfc_malformed]}" 8 "portfc_malformed"
+	check_eq "${QS[portfc_rx]}" 2 "portfc_rx"
+	# And the last frame's three: opcode 3, then two of zeros (opcode 0).
+	check_eq "${QS[portfc_ignored]}" 6 "portfc_ignored"
+	tc -n "$NS" qdisc change dev s0 root sluice pause-rx off
+	check_err $? "pause-rx off"
+	send_batch "$NS" x0 >/dev/null <<-EOF
+		$(sigline "$(rec $PAUSE $QB 0 0 65535)" "$(rec $PAUSE $QA 0 0 65535)")
+	EOF
+	send_batch "$NS" s0 >/dev/null <<-EOF
+		-L 100, -4 0 -c 1
+		-L 101, -4 0 -c 1
+		-L 100,100,100 -4 0 -c 1
+		-L 100,101,101 -4 0 -c 1
+		-4 0 -c 1
+	EOF
+	wait_sent s0 5 5
+	check_err $? "s0 held frames"
+	check_eq "$(cs_line paused)" "0 0 0 0 0 0 0 0 0 0" "classes paused"
+	check_eq "$(cs_line pfc_rx)" "0 0 0 0 0 0 0 0 0 0" "pauses per class"
+	qdisc_read "$NS" s0
+	check_eq "${QS[pause_untrusted]}" 1 "pause_untrusted"
+	check_eq "${QS[portfc_rx]}" 2 "portfc_rx at the end"
+	check_eq "${QS[portfc_malformed]}" 8 "portfc_malformed at the end"
+	check_eq "${QS[portfc_relayed]}" 0 "portfc_relayed"
+	counts x1
+	check_err $? "decode"
+	check_eq "${PC[frames]}/${PC[malformed]}" 0/0 "signals on s1's link"
+}
+
+# setup_rx: server ports s0 and s1 at 1 Mbit/s, x1's capture running.
+setup_rx()
+{
+	setup_server 1mbit 0 1 && capture x1
+}
+
+# own_frames: 2 frames of 200 bytes into each of s0's classes 0-8 (9
+# lines, class c on line c + 1), from one sendframes.
+own_frames()
+{
+	send_batch "$NS" s0 >/dev/null <<-EOF
+		-L 100, -4 0 -s 200 -c 2
+		-L 101, -4 0 -s 200 -c 2
+		-L 102, -4 0 -s 200 -c 2
+		-L 103, -4 0 -s 200 -c 2
+		-L 100,100,100 -4 0 -s 200 -c 2
+		-L 101,100,100 -4 0 -s 200 -c 2
+		-L 102,100,100 -4 0 -s 200 -c 2
+		-L 103,100,100 -4 0 -s 200 -c 2
+		-4 0 -s 200 -c 2
+	EOF
+}
+
+# (A, 1) pauses the server's own 4-hop frames for port 1 (class n+1 = 5)
+# and nothing else; it is not relayed.
+portfc_server_pause_a()
+{
+	setup_rx
+	check_err $? "setup"
+	send_batch "$NS" x0 >/dev/null <<-EOF
+		$(sigline "$(rec $PAUSE $QA 1 0 65535)")
+	EOF
+	own_frames
+	check_err $? "send"
+	wait_sent s0 16 5
+	check_err $? "classes other than 5 held"
+	nap 0.3
+	class_read "$NS" s0
+	check_eq "$(cs_line packets)" "2 2 2 2 2 0 2 2 2 0" "frames sent while (A, 1) paused"
+	check_eq "$(cs_line qlen)" "0 0 0 0 0 2 0 0 0 0" "frames held"
+	check_eq "$(cs_line paused)" "0 0 0 0 0 1 0 0 0 0" "classes paused"
+	check_eq "$(cs_line pfc_rx)" "0 0 0 0 0 1 0 0 0 0" "pauses per class"
+	send_batch "$NS" x0 >/dev/null <<-EOF
+		$(sigline "$(rec $RESUME $QA 1 0 0)")
+	EOF
+	wait_sent s0 18 2
+	check_err $? "class 5 did not resume"
+	check_eq "$(cs_line xon_rx)" "0 0 0 0 0 1 0 0 0 0" "resumes per class"
+	check_eq "$(cs_line paused)" "0 0 0 0 0 0 0 0 0 0" "classes paused after the resume"
+	qdisc_read "$NS" s0
+	check_eq "${QS[portfc_rx]}" 2 "portfc_rx"
+	check_eq "${QS[portfc_relayed]}" 0 "portfc_relayed"
+	check_eq "$(qdisc_stat "$NS" s1 pfc_tx)" 0 "signals s1 sent"
+	counts x1
+	check_eq "${PC[frames]}/${PC[malformed]}" 0/0 "signals captured on s1's link"
+}
+
+# (B, 2) pauses class 2 and is relayed on s1 while it lasts; a relayed
+# (B, 3) pauses class 3 and goes no further.
+portfc_server_pause_b()
+{
+	local lines s1tx
+
+	setup_rx
+	check_err $? "setup"
+	send_batch "$NS" x0 >/dev/null <<-EOF
+		$(sigline "$(rec $PAUSE $QB 2 0 65535)")
+		$(sigline "$(rec $PAUSE $QB 3 $RELAYED 65535)")
+	EOF
+	own_frames
+	check_err $? "send"
+	wait_sent s0 14 5
+	check_err $? "classes other than 2 and 3 held"
+	nap 0.3
+	class_read "$NS" s0
+	check_eq "$(cs_line packets)" "2 2 0 0 2 2 2 2 2 0" "frames sent while paused"
+	check_eq "$(cs_line paused)" "0 0 1 1 0 0 0 0 0 0" "classes paused"
+	send_batch "$NS" x0 >/dev/null <<-EOF
+		$(sigline "$(rec $RESUME $QB 2 0 0)")
+		$(sigline "$(rec $RESUME $QB 3 $RELAYED 0)")
+	EOF
+	wait_sent s0 18 2
+	check_err $? "classes 2 and 3 did not resume"
+	check_eq "$(cs_line xon_rx)" "0 0 1 1 0 0 0 0 0 0" "resumes per class"
+	check_eq "$(cs_line portfc_relayed)" "0 0 2 0 0 0 0 0 0 0" "records relayed per class"
+	qdisc_read "$NS" s0
+	check_eq "${QS[portfc_relayed]}" 2 "portfc_relayed"
+	check_eq "${QS[pfc_tx]}" 0 "signals s0 sent back"
+	nap 0.2
+	s1tx=$(qdisc_stat "$NS" s1 pfc_tx)
+	mapfile -t lines < <(decoded x1)
+	log_info "on s1's link: $(printf '%s; ' "${lines[@]}")"
+	check_eq "${lines[0]}" "op=pause type=B port=2 flags=relayed quanta=1000" "first record"
+	check_eq "${lines[*]: -1}" "op=resume type=B port=2 flags=relayed quanta=0" "last record"
+	counts x1
+	check_eq "${PC[frames]}" "$s1tx" "signals captured, s1 sent"
+	check_eq "${PC[resume]}" 1 "resumes relayed"
+	check_eq "$(grep -c 'port=3' <<<"${lines[*]}")" 0 "records for port 3"
+}
+
+# (B, 3) for 2000 quanta (1.024 s at 1 Mbit/s) ends on its own, and the
+# pause relayed on s1 (its pause time 1000 quanta, refreshed every 256 ms)
+# ends with it.
+portfc_server_expiry()
+{
+	local expect_us=$((2000 * QUANTUM_US)) paused_us lines
+
+	setup_rx
+	check_err $? "setup"
+	send_batch "$NS" x0 >/dev/null <<-EOF
+		$(sigline "$(rec $PAUSE $QB 3 0 2000)")
+	EOF
+	send "$NS" s0 -L 103, -4 0 -s 200 -c 3 >/dev/null
+	class_read "$NS" s0
+	check_eq "${CS[1:4 packets]}/${CS[1:4 paused]}" 0/1 "class 3 sent/paused"
+	wait_cs s0 1:4 packets 3 5
+	check_err $? "class 3 did not resume"
+	paused_us=${CS[1:4 paused_us]}
+	log_info "class 3 paused for $paused_us us, pause was $expect_us us"
+	((paused_us >= expect_us && paused_us <= expect_us * 13 / 10))
+	check_err $? "paused $paused_us us for a $expect_us us pause"
+	nap 0.3
+	mapfile -t lines < <(decoded x1)
+	log_info "on s1's link: $(printf '%s; ' "${lines[@]}")"
+	check_eq "${lines[0]}" "op=pause type=B port=3 flags=relayed quanta=1000" "first record"
+	check_eq "${lines[*]: -1}" "op=resume type=B port=3 flags=relayed quanta=0" "last record"
+	counts x1
+	((${PC[pause]:-0} >= 3))
+	check_err $? "${PC[pause]} pauses relayed over 1 s refreshed each 256 ms"
+	check_eq "${PC[resume]}" 1 "resumes relayed"
+}
+
+# A switch acts on relayed (B, i) only, pausing its type-A class i.
+portfc_switch_rx()
+{
+	setup_switch 0 1 && capture q1
+	check_err $? "setup"
+	send_batch "$NS" q0 >/dev/null <<-EOF
+		$(sigline "$(rec $PAUSE $QA 1 0 65535)" "$(rec $PAUSE $QB 3 0 65535)")
+		$(sigline "$(rec $PAUSE $QB 2 $RELAYED 65535)")
+	EOF
+	send_batch "$NS" p0 >/dev/null <<-EOF
+		-L 102,100 -4 0 -s 200 -c 2
+		-L 102,101 -4 0 -s 200 -c 2
+		-L 102,102 -4 0 -s 200 -c 2
+		-L 102,103 -4 0 -s 200 -c 2
+		-4 0 -s 200 -c 2
+	EOF
+	check_err $? "send"
+	wait_sent p0 8 5
+	check_err $? "classes other than 2 held"
+	nap 0.3
+	class_read "$NS" p0
+	check_eq "$(cs_line packets)" "2 2 0 2 2 0" "frames sent while (B, 2) paused"
+	check_eq "$(cs_line paused)" "0 0 1 0 0 0" "classes paused"
+	qdisc_read "$NS" p0
+	check_eq "${QS[portfc_rx]}" 2 "portfc_rx"
+	check_eq "${QS[portfc_ignored]}" 2 "portfc_ignored"
+	send_batch "$NS" q0 >/dev/null <<-EOF
+		$(sigline "$(rec $RESUME $QB 2 $RELAYED 0)")
+	EOF
+	wait_sent p0 10 2
+	check_err $? "class 2 did not resume"
+	check_eq "$(cs_line xon_rx)" "0 0 1 0 0 0" "resumes per class"
+	# A switch detects, it relays nothing.
+	counts q1
+	check_eq "${PC[frames]}" 0 "signals on p1's link"
+}
+
+# switch_detect TYPE: port 0 at 100 kbit/s (12.5 kB/s) gets 10 frames of
+# 1000 bytes of TYPE: past XOFF 5000 the switch says Pause (TYPE, 0) on
+# p1 and p2, refreshed every 102 ms (pause time 400 quanta at their
+# 1 Mbit/s), and Resume once at or below XON 2000 (640 ms of draining).
+switch_detect()
+{
+	local type=$1 t=${1,,} o=a lines line p1tx p2tx bad=0
+
+	[[ $t == a ]] && o=b	# the other type: never reached
+	RATE_0=100kbit ARGS_0="portfc-xoff-$t 5000 portfc-xon-$t 2000 portfc-xoff-$o 100000 portfc-xon-$o 50000" \
+		setup_switch 0 1 2
+	check_err $? "setup"
+	capture q1 && capture q2
+	check_err $? "capture"
+	if [[ $type == A ]]; then
+		send_batch "$NS" p0 >/dev/null <<-EOF
+			-L 102,101 -4 0 -s 1000 -c 5
+			-L 102,103 -4 0 -s 1000 -c 5
+		EOF
+	else
+		send "$NS" p0 -4 0 -s 1000 -c 10 >/dev/null
+	fi
+	check_err $? "send"
+	wait_sent p0 10 5
+	check_err $? "p0 did not send its frames"
+	nap 0.3
+	class_read "$NS" p0
+	# Type A's classes share one detection: each shows it.
+	if [[ $type == A ]]; then
+		check_eq "$(cs_line xoff_tx)" "1 1 1 1 0 0" "pauses said per class"
+		check_eq "$(cs_line xon_tx)" "1 1 1 1 0 0" "resumes said per class"
+	else
+		check_eq "$(cs_line xoff_tx)" "0 0 0 0 1 0" "pauses said per class"
+		check_eq "$(cs_line xon_tx)" "0 0 0 0 1 0" "resumes said per class"
+	fi
+	check_eq "$(cs_line drops)" "0 0 0 0 0 0" "drops"
+	qdisc_read "$NS" p0
+	check_eq "${QS[portfc_xoff_$t]}" 1 "portfc_xoff_$t"
+	check_eq "${QS[portfc_xon_$t]}" 1 "portfc_xon_$t"
+	check_eq "${QS[pfc_tx]}" 0 "signals p0 sent on its own link"
+	p1tx=$(qdisc_stat "$NS" p1 pfc_tx)
+	p2tx=$(qdisc_stat "$NS" p2 pfc_tx)
+	for line in q1 q2; do
+		mapfile -t lines < <(decoded $line)
+		log_info "on $line: ${#lines[@]} records, first '${lines[0]}', last '${lines[*]: -1}'"
+		check_eq "${lines[0]}" "op=pause type=$type port=0 flags=- quanta=400" "$line: first record"
+		check_eq "${lines[*]: -1}" "op=resume type=$type port=0 flags=- quanta=0" "$line: last record"
+		counts $line
+		check_eq "${PC[resume]}" 1 "$line: resumes"
+		check_eq "${PC[other]}/${PC[malformed]}" 0/0 "$line: bad records"
+		# 640 ms congested, refreshed every 102 ms.
+		((${PC[pause]:-0} >= 4))
+		check_err $? "$line: ${PC[pause]} pauses in 640 ms congested"
+		[[ $line == q1 ]] && check_eq "${PC[frames]}" "$p1tx" "signals captured, p1 sent"
+		[[ $line == q2 ]] && check_eq "${PC[frames]}" "$p2tx" "signals captured, p2 sent"
+		grep -qv "type=$type port=0 " < <(decoded $line) && bad=1
+	done
+	check_eq "$bad" 0 "records for another key"
+}
+
+portfc_switch_detect_a()
+{
+	switch_detect A
+}
+
+portfc_switch_detect_b()
+{
+	switch_detect B
+}
+
+# holb_up S-OPTS X-OPTS T-OPTS: the fabric of the HoLB tests, every link
+# 1 Mbit/s but T's port to P (50 kbit/s: 12.5 frames of 500 bytes a
+# second), every port's qdisc given its node's options, label routes
+# (base 100): X's 100 leaves by xt, T's 101 by tp (index 1), 102 by tv
+# (index 2).  T's tx is index 0, S's px index 0 (n 4).
+#
+#   S px ---- xs X xt ---- tx T tp ---- hp    (P: a host in T's namespace)
+#                               tv ---- hv    (V)
+holb_up()
+{
+	local so=$1 xo=$2 to=$3 xsmac txmac hpmac hvmac
+
+	modprobe mpls_router 2>/dev/null || return 2
+	netns_add S && netns_add X && netns_add T || return 1
+	ip -n "$S" link add px type veth peer name xs netns "$X" &&
+		ip -n "$X" link add xt type veth peer name tx netns "$T" &&
+		ip -n "$T" -b - <<-EOF &&
+			link add tp type veth peer name hp
+			link add tv type veth peer name hv
+		EOF
+		ip -n "$S" link set dev px up && ip -n "$X" link set dev xs up &&
+		ip -n "$X" link set dev xt up &&
+		ip -n "$T" -b - <<-EOF || return 1
+			link set dev tx up
+			link set dev tp up
+			link set dev hp up
+			link set dev tv up
+			link set dev hv up
+		EOF
+	xsmac=$(mac "$X" xs) && txmac=$(mac "$T" tx) &&
+		hpmac=$(mac "$T" hp) && hvmac=$(mac "$T" hv) || return 1
+	ip netns exec "$X" sysctl -qw net.mpls.platform_labels=1000 \
+		net.mpls.conf.xs.input=1 &&
+		ip netns exec "$T" sysctl -qw net.mpls.platform_labels=1000 \
+			net.mpls.conf.tx.input=1 &&
+		ip -n "$X" neigh add 198.18.20.2 lladdr "$txmac" dev xt &&
+		ip -n "$X" -f mpls route add 100 via inet 198.18.20.2 dev xt &&
+		ip -n "$T" -b - <<-EOF &&
+			neigh add 198.18.21.2 lladdr $hpmac dev tp
+			neigh add 198.18.22.2 lladdr $hvmac dev tv
+		EOF
+		ip -n "$T" -f mpls -b - <<-EOF || return 1
+			route add 101 via inet 198.18.21.2 dev tp
+			route add 102 via inet 198.18.22.2 dev tv
+		EOF
+	defer tc -n "$S" qdisc del dev px root
+	defer tc -n "$X" qdisc del dev xs root
+	defer tc -n "$X" qdisc del dev xt root
+	defer tc -n "$T" qdisc del dev tx root
+	defer tc -n "$T" qdisc del dev tp root
+	defer tc -n "$T" qdisc del dev tv root
+	tc -n "$S" qdisc add dev px root handle 1: sluice rate 1mbit ${so//INDEX/0} &&
+		tc -n "$X" -b - <<-EOF &&
+			qdisc add dev xs root handle 1: sluice rate 1mbit $xo
+			qdisc add dev xt root handle 1: sluice rate 1mbit $xo
+		EOF
+		tc -n "$T" -b - <<-EOF &&
+			qdisc add dev tx root handle 1: sluice rate 1mbit ${to//INDEX/0}
+			qdisc add dev tp root handle 1: sluice rate 50kbit ${to//INDEX/1}
+			qdisc add dev tv root handle 1: sluice rate 1mbit ${to//INDEX/2}
+		EOF
+		links_wait_up "$S" px && links_wait_up "$X" xs xt &&
+		links_wait_up "$T" tx tp tv || return 1
+	XSMAC=$xsmac
+}
+
+# holb_run: the congested flow (labels 100 101: to P) and the victim (100
+# 102: to V), 50 frames of 500 bytes a second each for 3 s, from S; 4 s
+# after they were started (their last frames are due 3 s after each
+# sender's start, which takes ~0.2 s), VICTIM is what V got of the
+# victim's 150 frames.  A fixed deadline: a sender whose frames a paused
+# class holds may block on its socket's buffer, and a later look would
+# give the victim more time.
+holb_run()
+{
+	local p1 p2 c
+
+	ip netns exec "$S" "$SENDFRAMES" -i px -d "$XSMAC" -L 100,101 -4 0 \
+		-s 500 -r 50 -c 150 >/dev/null &
+	p1=$!
+	defer kill $p1
+	ip netns exec "$S" "$SENDFRAMES" -i px -d "$XSMAC" -L 100,102 -4 0 \
+		-s 500 -r 50 -c 150 >/dev/null &
+	p2=$!
+	defer kill $p2
+	nap 4
+	class_read "$T" tv
+	VICTIM=0
+	for c in "${CS_CLASSES[@]}"; do
+		VICTIM=$((VICTIM + ${CS[$c packets]:-0}))
+	done
+}
+
+portfc_holb_free()
+{
+	local sw="portfc switch portfc-n 4 portfc-index INDEX pause-time 20000"
+
+	holb_up "$sw portfc-xoff-a 100000 portfc-xon-a 50000 portfc-xoff-b 100000 portfc-xon-b 50000" \
+		"portfc server portfc-n 4 portfc-k 1 pause-time 20000" \
+		"$sw portfc-xoff-a 100000 portfc-xon-a 50000 portfc-xoff-b 3000 portfc-xon-b 1500"
+	case $? in
+	0) ;;
+	2) skip "cannot load mpls_router"; return ;;
+	*) check_err 1 "setup"; return ;;
+	esac
+	holb_run
+	log_info "PortFC: V got $VICTIM of the victim's 150 frames in 4 s"
+	((VICTIM >= 135))
+	check_err $? "the victim got $VICTIM of 150 frames"
+	qdisc_read "$T" tp
+	((${QS[portfc_xoff_b]:-0} >= 1))
+	check_err $? "T's port P never detected congestion: ${QS[portfc_xoff_b]}"
+	qdisc_read "$X" xt
+	((${QS[portfc_relayed]:-0} >= 1))
+	check_err $? "X relayed nothing: ${QS[portfc_relayed]}"
+	class_read "$S" px
+	log_info "S's pauses per class: $(cs_line pfc_rx)"
+	((${CS[1:2 pfc_rx]:-0} >= 1))
+	check_err $? "S's class 1 (to P) was never paused"
+	check_eq "$(cs_line pfc_rx)" "${CS[1:2 pfc_rx]/#/0 } 0 0 0 0" "S's pauses per class"
+}
+
+pfc_holb_blocks()
+{
+	local pfc="pfc 0 xoff 3000 xon 1500 pause-time 1000"
+
+	holb_up "$pfc" "$pfc" "$pfc"
+	case $? in
+	0) ;;
+	2) skip "cannot load mpls_router"; return ;;
+	*) check_err 1 "setup"; return ;;
+	esac
+	holb_run
+	log_info "PFC: V got $VICTIM of the victim's 150 frames in 4 s"
+	((VICTIM <= 75))
+	check_err $? "the victim got $VICTIM of 150 frames under PFC"
+	class_read "$S" px
+	((${CS[1:1 pfc_rx]:-0} >= 1))
+	check_err $? "S was never paused: pfc_rx ${CS[1:1 pfc_rx]}"
+}
+
+tests_run
