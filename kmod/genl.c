@@ -566,26 +566,48 @@ static struct stats_dump *sluice_stats_dump_ctx(struct netlink_callback *cb)
 }
 
 /*
- * The most one port's message can hold: its name and ifindex, its stats
- * and a prio stats attribute per class, each padded for 64 bits.
+ * Room for the message of the namespace's port with the most classes:
+ * its name and ifindex, its stats and a prio stats attribute per class
+ * (at least 8), each padded for 64 bits.
  */
-#define SLUICE_STATS_PORT_MAX						\
-	(nla_total_size(IFNAMSIZ) + nla_total_size(sizeof(u32)) +	\
-	 nla_total_size_64bit(sizeof(struct sluice_port_stats)) +	\
-	 SLUICE_MAX_CLASSES *						\
-	 nla_total_size_64bit(sizeof(struct sluice_prio_stats)))
+static unsigned int sluice_stats_port_size(struct net *net)
+{
+	struct sluice_port *port;
+	unsigned int classes = SLUICE_NR_PRIOS;
+	unsigned long ifindex;
+	struct Qdisc *sch;
+
+	rcu_read_lock();
+	xa_for_each(&sluice_net(net)->ports, ifindex, port) {
+		sch = rcu_dereference(port->sch);
+		if (sch)
+			classes = max_t(unsigned int, classes,
+					READ_ONCE(((struct sluice_sched *)
+						   qdisc_priv(sch))->cfg.nclasses));
+	}
+	rcu_read_unlock();
+	return NLMSG_SPACE(GENL_HDRLEN + nla_total_size(IFNAMSIZ) +
+			   nla_total_size(sizeof(u32)) +
+			   nla_total_size_64bit(sizeof(struct sluice_port_stats)) +
+			   classes * nla_total_size_64bit(sizeof(struct sluice_prio_stats)));
+}
 
 static int sluice_stats_get_start(struct netlink_callback *cb)
 {
 	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
 	struct nlattr *attr = info->attrs[SLUICE_A_IFINDEX];
 	struct stats_dump *ctx = sluice_stats_dump_ctx(cb);
+	unsigned int size;
 
 	/*
-	 * A port is never split across messages, and one of 32 classes
-	 * (about 5 KB) is more than NLMSG_GOODSIZE: ask for room for one.
+	 * A port is never split across messages, and one of more than
+	 * about 20 classes is more than NLMSG_GOODSIZE: only then ask for
+	 * room for the largest (readers with page-sized buffers keep
+	 * working with every other switch).
 	 */
-	cb->min_dump_alloc = NLMSG_SPACE(GENL_HDRLEN + SLUICE_STATS_PORT_MAX);
+	size = sluice_stats_port_size(sock_net(cb->skb->sk));
+	if (size > NLMSG_GOODSIZE)
+		cb->min_dump_alloc = size;
 	/* 6.1 passes no extack to start: the first dump call checks it. */
 	if (attr) {
 		ctx->one = true;

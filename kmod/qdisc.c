@@ -205,7 +205,7 @@ static int sluice_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 
 	if (!sch->q.qlen)
 		q->link_idle = true;
-	if (unlikely(sluice_ctrl_is_ctrl(skb)))
+	if (unlikely(sluice_ctrl_is_ctrl(skb, q->cfg.portfc)))
 		return sluice_enqueue_control(skb, sch, to_free);
 	/*
 	 * A PortFC port classifies by the label stack; a port of a switch

@@ -111,13 +111,14 @@ bool sluice_ctrl_parse(const struct sk_buff *skb, const struct net_device *dev,
 bool __sluice_ctrl_is_ctrl(const struct sk_buff *skb);
 
 /*
- * Whether the stack hands the qdisc a MAC control frame or a PortFC signal
- * to send: both leave ahead of data.
+ * Whether the stack hands the qdisc a MAC control frame, or a PortFC port
+ * a PortFC signal, to send: they leave ahead of data.  Elsewhere 0x88B5
+ * is data like any other EtherType.
  */
-static inline bool sluice_ctrl_is_ctrl(const struct sk_buff *skb)
+static inline bool sluice_ctrl_is_ctrl(const struct sk_buff *skb, u8 portfc)
 {
 	if (likely(skb->protocol != htons(ETH_P_PAUSE) &&
-		   skb->protocol != htons(SLUICE_PORTFC_ETHERTYPE)))
+		   (skb->protocol != htons(SLUICE_PORTFC_ETHERTYPE) || !portfc)))
 		return false;
 	return __sluice_ctrl_is_ctrl(skb);
 }

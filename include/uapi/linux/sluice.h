@@ -241,7 +241,7 @@
  * class's TCA_SLUICE_CLASS_QUANTUM can be changed); HQ is strict, served
  * first and never paused.  HQ holds the frames TCA_SLUICE_PORTFC_HQ names
  * (TC_SLUICE_PORTFC_HQ_* bits, default ACK | ARP: TCP segments with ACK
- * and no payload, SYN, FIN or RST; ARP) and those of DSCP
+ * set, no payload and none of SYN, FIN and RST; ARP) and those of DSCP
  * TCA_SLUICE_PORTFC_HQ_DSCP (0..63, or 255: none, the default), under the
  * label stack too.  MAC control and PortFC signal frames leave ahead of
  * everything, as PFC's do.
@@ -253,8 +253,8 @@
  * (Resume).  The type-B class does the same with XOFF_B / XON_B.  The
  * paper uses 6 and 4 BDP for both (sluicectl derives them from a rate and
  * a round trip).  A switch port created while keys are in force is given
- * them at once; two switch ports of a namespace cannot share an index.  Pauses carry TCA_SLUICE_PAUSE_TIME quanta of the
- * receiver's rate and are said again at half that time while the
+ * them at once; two switch ports of a namespace cannot share an index.
+ * Pauses carry TCA_SLUICE_PAUSE_TIME quanta of the receiver's rate and are said again at half that time while the
  * congestion lasts, so a lost Resume is healed by expiry; the paper's
  * design, which has no pause time, would leave the port paused.
  *
@@ -484,6 +484,8 @@ struct tc_sluice_map_entry {
  * version given beside it (kernels before versions sent 0, and left the
  * union's tail unset).  A class field appended while the qdisc's struct is
  * the longer one is told by the version too (portfc_relayed: version 2).
+ * The PortFC signal EtherType (0x88B5) is a control frame, sent ahead of
+ * data, on a PortFC port only.
  */
 enum {
 	TC_SLUICE_XSTATS_QDISC,
@@ -554,7 +556,7 @@ struct tc_sluice_class_xstats {
 	 * type-A classes share theirs): each sent a Pause or Resume on every
 	 * other port.
 	 */
-	__u64	portfc_relayed;	/* server: its pauses relayed upstream */
+	__u64	portfc_relayed;	/* server: its records relayed upstream */
 };
 
 struct tc_sluice_xstats {
