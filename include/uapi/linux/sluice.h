@@ -254,7 +254,8 @@
  * paper uses 6 and 4 BDP for both (sluicectl derives them from a rate and
  * a round trip).  A switch port created while keys are in force is given
  * them at once; two switch ports of a namespace cannot share an index.
- * Pauses carry TCA_SLUICE_PAUSE_TIME quanta of the receiver's rate and are said again at half that time while the
+ * Pauses carry TCA_SLUICE_PAUSE_TIME quanta of the receiver's rate and
+ * are said again at half that time while the
  * congestion lasts, so a lost Resume is healed by expiry; the paper's
  * design, which has no pause time, would leave the port paused.
  *
