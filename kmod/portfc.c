@@ -303,10 +303,16 @@ unsigned int sluice_portfc_classify(struct Qdisc *sch, struct sk_buff *skb)
 	/* A server: what it relays, and own frames without labels. */
 	if (skb->skb_iif || !depth)
 		return other;
-	/* 2(g + 1) hops take 2g + 1 labels: the first switch's port on top. */
-	g = (depth - 1) / 2;
-	if (!(depth & 1) || g > cfg->portfc_k)
+	/*
+	 * 2(g + 1) hops take 2g + 1 labels: the first switch's port on top.
+	 * BCube's parallel paths (BuildPathSet) can be longer than the k + 1
+	 * server hops of a shortest one; those go with the longest group,
+	 * which type-A signals pause as they pause every group past the
+	 * first: the next server relays them too.
+	 */
+	if (!(depth & 1))
 		goto unknown;
+	g = min_t(unsigned int, (depth - 1) / 2, cfg->portfc_k);
 	idx = sluice_portfc_label(top[0]) - cfg->portfc_label_base;
 	if (idx >= cfg->portfc_n)
 		goto unknown;

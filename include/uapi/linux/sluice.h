@@ -230,7 +230,8 @@
  *   server  g*n+i   own traffic (sent by this host, skb_iif 0) of
  *                   2(g+1) hops, g = 0..k, leaving the next switch by port
  *                   i (the top label): g 0 is the paper's "2-hop" queues,
- *                   g 1 its "4-hop" ones
+ *                   g 1 its "4-hop" ones; longer paths (BCube's parallel
+ *                   paths reach 2(k+3) hops) go with g = k
  *           (k+1)n  RQ: frames this server relays (arrived on a port),
  *                   and own frames without a usable stack (no port to
  *                   index them by; counted portfc_unknown when labelled)
