@@ -57,6 +57,13 @@
 #                            (B, P) is relayed by X to S, which stops its
 #                            type-A queue for P only: the victim keeps 90%
 #                            of its rate and more
+#   portfc_bcube_routes      BCube(4,1)'s own routes (route compute --algo
+#                            bcube, each pair's first path), loaded by
+#                            route load into server srv00 and switch
+#                            sw1-0: every frame srv00 sends to the 15
+#                            other servers lands, at srv00 and again at
+#                            sw1-0 after MPLS popped its label, in the
+#                            class the stack the kernel pushed names
 #   pfc_holb_blocks          the same fabric under PFC (one lossless
 #                            priority): T pauses X, X pauses S, the victim
 #                            waits behind the congested flow
@@ -80,6 +87,7 @@ ALL_TESTS="
 	portfc_switch_detect_b
 	portfc_holb_free
 	pfc_holb_blocks
+	portfc_bcube_routes
 "
 
 source "$(dirname "$0")/lib.sh"
@@ -503,23 +511,30 @@ portfc_server_pause_b()
 	check_eq "$(grep -c 'port=3' <<<"${lines[*]}")" 0 "records for port 3"
 }
 
-# (B, 3) for 2000 quanta (1.024 s at 1 Mbit/s) ends on its own, and the
+# (B, 3) for 4000 quanta (2.048 s at 1 Mbit/s) ends on its own, and the
 # pause relayed on s1 (its pause time 1000 quanta, refreshed every 256 ms)
 # ends with it.
 portfc_server_expiry()
 {
-	local expect_us=$((4000 * QUANTUM_US)) paused_us lines
+	local expect_us=$((4000 * QUANTUM_US)) paused_us lines t0 read_us
 
-	# 2 s: the three process starts before the class is read take a
-	# fraction of that under TCG, even on check-debug's slow kernel.
 	setup_rx
 	check_err $? "setup"
+	t0=${EPOCHREALTIME/./}
 	send_batch "$NS" x0 >/dev/null <<-EOF
 		$(sigline "$(rec $PAUSE $QB 3 0 4000)")
 	EOF
 	send "$NS" s0 -L 103, -4 0 -s 200 -c 3 >/dev/null
 	class_read "$NS" s0
-	check_eq "${CS[1:4 packets]}/${CS[1:4 paused]}" 0/1 "class 3 sent/paused"
+	read_us=$((${EPOCHREALTIME/./} - t0))
+	# Frames held while the pause lasts: seen only if the three process
+	# starts before the read took less than the pause (check-debug's slow
+	# kernel can take longer; paused_us below still covers the pause).
+	if ((read_us < expect_us)); then
+		check_eq "${CS[1:4 packets]}/${CS[1:4 paused]}" 0/1 "class 3 sent/paused"
+	else
+		log_info "class read ${read_us} us after the pause was sent: not checked as held"
+	fi
 	wait_cs s0 1:4 packets 3 5
 	check_err $? "class 3 did not resume"
 	paused_us=${CS[1:4 paused_us]}
@@ -783,6 +798,165 @@ pfc_holb_blocks()
 	class_read "$S" px
 	((${CS[1:1 pfc_rx]:-0} >= 1))
 	check_err $? "S was never paused: pfc_rx ${CS[1:1 pfc_rx]}"
+}
+
+
+# ------------------------------------------------------- routes loaded
+
+# portfc_class ROLE STACK: the class the uapi's rule gives a frame with
+# label STACK ("101/103/100", top first; "" none) at a PortFC port of
+# BCube(4,1) (n 4, k 1, label base 100): a server's own frame, or a
+# switch's after MPLS popped the switch's own label.
+portfc_class()
+{
+	local -a l
+	local d g
+
+	IFS=/ read -ra l <<<"$2"
+	d=${#l[@]}
+	if [[ $1 == switch ]]; then
+		((d == 0)) && { echo 4; return; }
+		echo $((l[1] - 100))
+		return
+	fi
+	g=$(((d - 1) / 2))
+	((g > 1)) && g=1
+	echo $((g * 4 + l[0] - 100))
+}
+
+# BCube(4,1)'s routes as "route load" pins them: srv00 (node 0) reaches
+# srv01 .. srv33 (nodes 1..15, 10.0.u.0/24) by its link 16 to sw1-0 (node
+# 20, ports l16 l20 l24 l28 = index 0..3: links in id order) on every
+# pair's first path, 2 to 6 links long.  The frames srv00 sends are its
+# own (PortFC server port l16); sw1-0 pops its label and sends them on
+# (PortFC switch ports, index by link order).  Dead ends (namespace K)
+# take srv00's other link and sw1-0's other ports; every neighbour is
+# permanent, so that no ARP frame is counted.
+portfc_bcube_routes()
+{
+	local topo=$TMP/b41.json routes=$TMP/b41.routes first=$TMP/b41-first.routes
+	local cmds_x cmds_s cmds_k line re stack cls dev j i
+	local -A want_x want_s
+	local -a sdev=(l16 l20 l24 l28) kdev=(k20 k24 k28) kaddr=(40 48 56)
+	local X S K
+
+	fabric_require
+	"$SLUICECTL" topo gen bcube --n 4 --k 1 -o "$topo" >/dev/null &&
+	"$SLUICECTL" route compute --topo "$topo" --algo bcube -o "$routes" >/dev/null
+	check_err $? "BCube(4,1) routes" || return
+	# Each pair's first path only, so that no multipath hash picks: the
+	# header's counts follow.
+	awk '
+		/^[^ ]+ [^ ]+: / {
+			sub(/ \|.*/, "")
+			pairs++; hops += NF - 2
+			body = body $0 "\n"
+			next
+		}
+		/^pairs / { next }
+		{ head = head $0 "\n" }
+		END {
+			printf "%spairs %d paths %d hops %d truncated 0\n%s",
+			       head, pairs, pairs, hops, body
+		}' "$routes" >"$first"
+	check_err $? "first paths" || return
+
+	netns_add X && netns_add S && netns_add K
+	check_err $? "namespaces" || return
+	ip -b - <<-EOF
+		link add l0 netns $X type veth peer name k0 netns $K
+		link add l16 netns $X type veth peer name l16 netns $S
+		link add l20 netns $S type veth peer name k20 netns $K
+		link add l24 netns $S type veth peer name k24 netns $K
+		link add l28 netns $S type veth peer name k28 netns $K
+	EOF
+	check_err $? "links" || return
+	for i in X S; do
+		ip netns exec "${!i}" sysctl -qw net.ipv4.ip_forward=1 \
+			net.mpls.platform_labels=200
+	done
+	cmds_x="addr add 172.16.0.0/31 dev l0
+addr add 172.16.0.32/31 dev l16
+link set l0 up
+link set l16 up"
+	cmds_s="addr add 172.16.0.33/31 dev l16
+link set l16 up"
+	cmds_k="addr add 172.16.0.1/31 dev k0
+link set k0 up"
+	for j in 0 1 2; do
+		cmds_s+=$'\n'"addr add 172.16.0.$((kaddr[j] + 1))/31 dev ${sdev[j + 1]}"
+		cmds_s+=$'\n'"link set ${sdev[j + 1]} up"
+		cmds_k+=$'\n'"addr add 172.16.0.${kaddr[j]}/31 dev ${kdev[j]}"
+		cmds_k+=$'\n'"link set ${kdev[j]} up"
+	done
+	ip -n "$X" -b - <<<"$cmds_x" && ip -n "$S" -b - <<<"$cmds_s" &&
+		ip -n "$K" -b - <<<"$cmds_k"
+	check_err $? "addresses" || return
+	links_wait_up "$X" l0 l16 && links_wait_up "$S" "${sdev[@]}" &&
+		links_wait_up "$K" k0 "${kdev[@]}"
+	check_err $? "links up" || return
+	ip netns exec "$X" sysctl -qw net.mpls.conf.l0.input=1 net.mpls.conf.l16.input=1 &&
+	ip netns exec "$S" sysctl -qw net.mpls.conf.l16.input=1 \
+		net.mpls.conf.l20.input=1 net.mpls.conf.l24.input=1 \
+		net.mpls.conf.l28.input=1
+	check_err $? "mpls input" || return
+	cmds_x="neigh add 172.16.0.1 lladdr $(mac "$K" k0) dev l0 nud permanent
+neigh add 172.16.0.33 lladdr $(mac "$S" l16) dev l16 nud permanent"
+	cmds_s="neigh add 172.16.0.32 lladdr $(mac "$X" l16) dev l16 nud permanent"
+	for j in 0 1 2; do
+		cmds_s+=$'\n'"neigh add 172.16.0.${kaddr[j]} lladdr $(mac "$K" "${kdev[j]}") dev ${sdev[j + 1]} nud permanent"
+	done
+	ip -n "$X" -b - <<<"$cmds_x" && ip -n "$S" -b - <<<"$cmds_s"
+	check_err $? "neighbours" || return
+
+	NS=$X qdiscs "qdisc add dev l0 root handle 1: sluice rate 100mbit portfc server portfc-n 4 portfc-k 1" \
+		"qdisc add dev l16 root handle 1: sluice rate 100mbit portfc server portfc-n 4 portfc-k 1" &&
+	NS=$S qdiscs "qdisc add dev l16 root handle 1: sluice rate 100mbit portfc switch portfc-n 4 portfc-index 0 portfc-rtt 1ms" \
+		"qdisc add dev l20 root handle 1: sluice rate 100mbit portfc switch portfc-n 4 portfc-index 1 portfc-rtt 1ms" \
+		"qdisc add dev l24 root handle 1: sluice rate 100mbit portfc switch portfc-n 4 portfc-index 2 portfc-rtt 1ms" \
+		"qdisc add dev l28 root handle 1: sluice rate 100mbit portfc switch portfc-n 4 portfc-index 3 portfc-rtt 1ms"
+	check_err $? "qdiscs" || return
+	"$SLUICECTL" route load "$first" --topo "$topo" --switch srv00 --netns "$X" >/dev/null &&
+	"$SLUICECTL" route load "$first" --topo "$topo" --switch sw1-0 --netns "$S" >/dev/null
+	check_err $? "route load" || return
+
+	# What the kernel pushes, and so where each frame must land.
+	re='^10\.0\.([0-9]+)\.0/24 .*encap mpls +([0-9/]+) .*dev l16'
+	i=0
+	while read -r line; do
+		[[ $line =~ $re ]] || continue
+		i=$((i + 1))
+		stack=${BASH_REMATCH[2]}
+		cls=$(portfc_class server "$stack")
+		want_x[$cls]=$((${want_x[$cls]:-0} + 1))
+		# sw1-0 pops the top label (its port) and classifies the rest.
+		dev=${sdev[${stack%%/*} - 100]}
+		[[ $stack == */* ]] && stack=${stack#*/} || stack=
+		cls=$(portfc_class switch "$stack")
+		want_s[$dev $cls]=$((${want_s[$dev $cls]:-0} + 1))
+	done < <(ip -n "$X" route show)
+	check_eq "$i" 15 "labelled routes to the other servers via l16" || return
+
+	# One datagram to each server, from one process.
+	ip netns exec "$X" bash -c 'for u in {1..15}; do echo x >/dev/udp/10.0.$u.1/9; done' 2>/dev/null
+	check_err $? "send" || return
+	nap 0.5
+
+	class_read "$X" l16
+	check_err $? "srv00's classes" || return
+	for ((i = 0; i < 10; i++)); do
+		check_eq "${CS[1:$((i + 1)) packets]}" "${want_x[$i]:-0}" "srv00 l16 class $i"
+	done
+	for dev in "${sdev[@]}"; do
+		class_read "$S" "$dev"
+		check_err $? "sw1-0 $dev's classes" || return
+		for ((i = 0; i < 6; i++)); do
+			check_eq "${CS[1:$((i + 1)) packets]}" "${want_s[$dev $i]:-0}" \
+				"sw1-0 $dev class $i"
+		done
+	done
+	qdisc_read "$X" l16
+	check_eq "${QS[portfc_unknown]}" 0 "srv00 portfc_unknown"
 }
 
 tests_run
