@@ -111,8 +111,9 @@ static void test_sources(void)
 {
 	static const char *const names[] = {
 		"none", "ip-ttl", "mpls-ttl", "dscp", "mpls-tc", "pcp",
+		"mpls-depth",
 	};
-	static const unsigned int values[] = { 256, 256, 256, 64, 8, 8 };
+	static const unsigned int values[] = { 256, 256, 256, 64, 8, 8, 33 };
 	unsigned int i;
 
 	KTAP_EXPECT_INT(ARRAY_SIZE(names), __SLUICE_TAG_SOURCE_MAX);
@@ -314,7 +315,7 @@ static void test_read_errors(void)
 		{ "sluice-tags 1\ntopology nodes 3\n", NULL,
 		  "t.tags:2: expected \"topology nodes N links L hash H\"" },
 		{ HEADER "mode fast priorities 1 tags 2\n", NULL,
-		  "t.tags:4: unknown mode \"fast\" (greedy or ttl)" },
+		  "t.tags:4: unknown mode \"fast\" (greedy, ttl or depth)" },
 		{ HEADER "mode ttl priorities 9 tags 2\n", NULL,
 		  "t.tags:4: priorities 9, tags 2: at most 8 and 64" },
 		{ HEADER "mode ttl priorities 2 tags 3\nnode s1 hosts 1\n", NULL,
@@ -589,7 +590,7 @@ static void test_convert_errors(void)
 	char *text;
 
 	KTAP_EXPECT_INT(convert(ring4_tags, "s0", &o, &text), -EINVAL);
-	KTAP_EXPECT_STR(err, "the switch has no tag source: tag tables need one (ip-ttl, mpls-ttl, dscp, mpls-tc or pcp)");
+	KTAP_EXPECT_STR(err, "the switch has no tag source: tag tables need one (ip-ttl, mpls-ttl, dscp, mpls-tc, pcp or mpls-depth)");
 	o.source = 42;
 	KTAP_EXPECT_INT(convert(ring4_tags, "s0", &o, &text), -EINVAL);
 	KTAP_EXPECT_STR(err, "tag source 42: unknown to this sluicectl");

@@ -1147,7 +1147,7 @@ static void test_file(void)
 		{ "hash 9620bf35d2278935", "hash 9620bf35d2278936",
 		  "t.tags:2: the tags belong to another topology (4 nodes, 4 links, hash 9620bf35d2278936; this one has 4, 4, 9620bf35d2278935)" },
 		{ "mode greedy", "mode fast",
-		  "t.tags:4: unknown mode \"fast\" (greedy or ttl)" },
+		  "t.tags:4: unknown mode \"fast\" (greedy, ttl or depth)" },
 		{ "priorities 2 tags 3", "priorities 9 tags 3",
 		  "t.tags:4: priorities 9, tags 3: at most 8 and 64" },
 		{ "priorities 2 tags 3", "priorities 3 tags 3",

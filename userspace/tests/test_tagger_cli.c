@@ -216,7 +216,7 @@ static void test_usage_errors(void)
 		{ { "tag", "compute", "--topo", "x", "--routes", "y", "-j" },
 		  "sluicectl: -j needs -o: without it the tags go to stdout\n" },
 		{ { "tag", "compute", "--topo", "x", "--routes", "y", "--mode", "fast" },
-		  "sluicectl: --mode: \"fast\" is not greedy or ttl\n" },
+		  "sluicectl: --mode: \"fast\" is not greedy, ttl or depth\n" },
 		{ { "tag", "compute", "--topo", "x", "--routes", "y", "--max-priorities", "9" },
 		  "sluicectl: --max-priorities: \"9\" is not a number from 1 to 8\n" },
 		{ { "tag", "compute", "--topo", "x", "--routes", "y", "z" },
