@@ -28,7 +28,8 @@
 #                       way back and to s2's host); under mpls-ttl with ttl
 #                       tables the same frames read one TTL on both
 #                       labelled hops (the inner label's TTL is never
-#                       decremented) and none after the last pop
+#                       decremented) and none after the last pop; depth
+#                       tables under dscp refused, route show in sync
 #
 # Runs in the VM (selftests/vm/run sluice_fabric_tagger).
 
@@ -265,11 +266,21 @@ depth_bounce()
 	out=$(sc route load "$r" --name $NAME --tags "$TMP/depth.tags" --tag-source mpls-depth 2>&1)
 	check_err $? "route load --tags (depth): $out"
 	check_eq "$(tags_of $NAME-s2)" "mpls-depth 8" "s2's tag source and entries"
+	out=$(sc route show "$r" --name $NAME --tags "$TMP/depth.tags" --tag-source mpls-depth)
+	check_err $? "route show --tags (depth): $out"
+	check_eq "$(grep -c 'tag tables in sync' <<<"$out")" "3" "route show: depth tables"
 	# requests: s1 l0 with 2 labels, s2 l1 with 1, s3 l1 (back) and s2
 	# h0 with none; replies s2 -> s1 in one hop, with none
 	ping_classes
 	check_eq "$CLASSES" "s1/h0:0 s1/l0:2 s2/h0:0 s2/l0:0 s2/l1:1 s3/l1:0 " \
 		"classes under mpls-depth"
+
+	# depth tables need the depth: under the default source (dscp) they
+	# are refused before anything changes
+	out=$(sc route load "$r" --name $NAME --tags "$TMP/depth.tags" 2>&1)
+	check_eq "$out" "sluicectl: switch s1: tag tables: node s1: depth tables under dscp: they are keyed by the label stack's depth, which only the mpls-depth tag source reads
+sluicectl: nothing loaded" "depth tables under dscp"
+	check_eq "$(tags_of $NAME-s2)" "mpls-depth 8" "s2 after the refusal"
 
 	out=$(sc route load "$r" --name $NAME --tags "$TMP/ttl.tags" --tag-source mpls-ttl 2>&1)
 	check_err $? "route load --tags (ttl): $out"
