@@ -288,6 +288,19 @@ static int sluice_mpls_ttl_read(const struct sk_buff *skb)
 }
 
 /*
+ * The depth of the label stack the frame leaves with: 0 without one, -1
+ * if it does not end within the frame or SLUICE_MPLS_DEPTH entries.
+ */
+static int sluice_mpls_depth_read(const struct sk_buff *skb)
+{
+	unsigned int off;
+
+	if (!sluice_is_mpls(sluice_payload_type(skb, &off)))
+		return 0;
+	return sluice_mpls_stack(skb, NULL, 0, &off);
+}
+
+/*
  * The frame's value of a tag carried in the frame (PCP, DSCP, MPLS TC),
  * or -1 if it carries none.  skb->priority is not read here: it always
  * exists and is interpreted by the qdisc (see priority_class()).
@@ -306,7 +319,10 @@ int sluice_tag_read(const struct sk_buff *skb, unsigned int tag)
 	}
 }
 
-/* The qdisc's tag (enum tc_sluice_tag) that is the source, or -1 (TTL). */
+/*
+ * The qdisc's tag (enum tc_sluice_tag) that is the source, or -1 (a TTL,
+ * the depth).
+ */
 static int sluice_qdisc_tag(u8 source)
 {
 	switch (source) {
@@ -327,7 +343,8 @@ static int sluice_qdisc_tag(u8 source)
  * IPv6 and MPLS forwarding alike), also one that leaves by the port it
  * came in on - the bounce Tagger's TTL tags are for: add that back.  The
  * result may be 256 for a frame that was not routed; no table has such a
- * tag.
+ * tag.  The label stack's depth is the one exception: it is read as the
+ * frame leaves, the hops it has still to go (uapi), with no adjustment.
  */
 static int sluice_wire_tag(const struct sk_buff *skb, u8 source)
 {
@@ -340,6 +357,8 @@ static int sluice_wire_tag(const struct sk_buff *skb, u8 source)
 	case SLUICE_TAG_SOURCE_MPLS_TTL:
 		tag = sluice_mpls_ttl_read(skb);
 		break;
+	case SLUICE_TAG_SOURCE_MPLS_DEPTH:
+		return sluice_mpls_depth_read(skb);
 	default:
 		return sluice_tag_read(skb, sluice_qdisc_tag(source));
 	}
@@ -378,7 +397,7 @@ bool sluice_tagger_classify(struct Qdisc *sch, struct sk_buff *skb,
 	sluice_tagmap_lookup(map, port->ifindex, skb->skb_iif, tag, &hit);
 	/*
 	 * A miss falls back to the qdisc's own map of the same tag, or for a
-	 * TTL, which has no such map, to its default class.
+	 * TTL or the depth, which have no such map, to its default class.
 	 */
 	qtag = sluice_qdisc_tag(t->source);
 	fallback = qtag < 0 ? cfg->defclass : cfg->map[qtag][tag];

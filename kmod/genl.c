@@ -269,7 +269,7 @@ static int sluice_switch_set_doit(struct sk_buff *skb, struct genl_info *info)
 		map = sluice_tagmap_with_source(old, source, info->extack);
 		if (IS_ERR(map)) {
 			sluice_switch_unlock(net);
-			/* tagmap.c names tag entries a TTL source cannot use */
+			/* tagmap.c names tag entries the source cannot use */
 			if (!info->extack->_msg)
 				SLUICE_ERR(info->extack, attr,
 					   "the maps do not fit this tag source");

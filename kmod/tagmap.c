@@ -25,9 +25,10 @@
  * A frame costs two hash probes (its out and in port) and at most seven
  * array reads.  A port costs sizeof(struct tagmap_port) (48 bytes on 64
  * bits), four to eight bytes of hash, eight bytes per entry and, per kind
- * it has entries of, an array of 8 (PCP, MPLS TC), 64 (DSCP) or 256 (TTL)
- * bytes.  A port with every entry a DSCP source allows (256) takes about
- * 2.4 KiB, one with every entry of a TTL source (768, no tag map) 6.9 KiB.
+ * it has entries of, an array of 8 (PCP, MPLS TC), 33 (label stack
+ * depth), 64 (DSCP) or 256 (TTL) bytes.  A port with every entry a DSCP
+ * source allows (256) takes about 2.4 KiB, one with every entry of a TTL
+ * source (768, no tag map) 6.9 KiB.
  */
 #include <linux/hash.h>
 #include <linux/log2.h>
@@ -92,10 +93,12 @@ static int sluice_entry_cmp(const void *a, const void *b)
 	return ka < kb ? -1 : ka > kb;
 }
 
-static bool sluice_source_is_ttl(u8 source)
+/* Sources whose tags the switch never rewrites: no tag entries. */
+static bool sluice_source_no_retag(u8 source)
 {
 	return source == SLUICE_TAG_SOURCE_IP_TTL ||
-	       source == SLUICE_TAG_SOURCE_MPLS_TTL;
+	       source == SLUICE_TAG_SOURCE_MPLS_TTL ||
+	       source == SLUICE_TAG_SOURCE_MPLS_DEPTH;
 }
 
 /* Tag values of a source; with no source, any byte. */
@@ -108,6 +111,8 @@ static unsigned int sluice_source_values(u8 source)
 		return TC_SLUICE_MPLS_TC_VALUES;
 	case SLUICE_TAG_SOURCE_PCP:
 		return TC_SLUICE_PCP_VALUES;
+	case SLUICE_TAG_SOURCE_MPLS_DEPTH:
+		return SLUICE_MPLS_DEPTH_VALUES;
 	default:
 		return SLUICE_TAG_VALUES;
 	}
@@ -159,7 +164,9 @@ static const char *sluice_entry_problem(const struct sluice_map_entry *e, u8 sou
 			return ENTRY_MSG("class above 31");
 		break;
 	case SLUICE_MAP_TAG:
-		if (sluice_source_is_ttl(source))
+		if (source == SLUICE_TAG_SOURCE_MPLS_DEPTH)
+			return ENTRY_MSG("the label stack depth takes no tag entries");
+		if (sluice_source_no_retag(source))
 			return ENTRY_MSG("a TTL tag source takes no tag entries");
 		if (e->value >= values)
 			return ENTRY_MSG("new tag beyond the tag source's range");

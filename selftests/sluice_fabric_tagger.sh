@@ -19,6 +19,17 @@
 #   labelled_class      "default 3" with PFC on priority 3: a DSCP 24 flow
 #                       (class 3 by the DSCP map) is in class 3 on every
 #                       port of its path, also where it carries a label
+#   depth_bounce        a chain s1 - s2 - s3 whose route s1 -> s2 bounces
+#                       off s3 (links 0 1 1: two labels pushed at s1, one
+#                       popped at s2 and at s3): under mpls-depth with
+#                       "tag compute --mode depth" tables, each hop's
+#                       frames are in the class of the hops still to go
+#                       (2 on s1's link, 1 on s2's first pass, 0 on s3's
+#                       way back and to s2's host); under mpls-ttl with ttl
+#                       tables the same frames read one TTL on both
+#                       labelled hops (the inner label's TTL is never
+#                       decremented) and none after the last pop; depth
+#                       tables under dscp refused, route show in sync
 #
 # Runs in the VM (selftests/vm/run sluice_fabric_tagger).
 
@@ -26,6 +37,7 @@ ALL_TESTS="
 	tags_load
 	tags_errors
 	labelled_class
+	depth_bounce
 "
 
 source "$(dirname "$0")/lib.sh"
@@ -200,5 +212,87 @@ labelled_class()
 	check_eq "$(awk '$1 !~ /:3$/' <<<"$out")" "" "other classes"
 }
 
-tests_run
 
+
+# ping_classes: "NODE/DEV:CLASS ..." into CLASSES, each switch port and
+# class that sent at least 20 frames of "ping -c 20" s1-h0 -> s2-h0 (and
+# its replies), in one line.
+ping_classes()
+{
+	local b a out
+
+	b=$(class_tx)
+	out=$(sc fabric exec --name $NAME s1-h0 -- ping -q -c 20 -i 0.02 10.0.1.1 2>&1)
+	check_err $? "ping: $out"
+	a=$(class_tx)
+	out=$(join -a2 -e0 -o 2.1,1.2,2.2 <(awk '{print $1":"$2, $3}' <<<"$b" | sort) \
+		<(awk '{print $1":"$2, $3}' <<<"$a" | sort) |
+		awk '{ d = $3 - $2; if (d) print $1, d }')
+	log_info "per port and class: $(tr '\n' ' ' <<<"$out")"
+	CLASSES=$(awk '$2 >= 20 { print $1 }' <<<"$out" | tr '\n' ' ')
+}
+
+depth_bounce()
+{
+	local topo=$TMP/chain.json r=$TMP/bounce.routes out
+
+	cat >"$topo" <<-EOF
+	{
+	  "format": "sluice-topology",
+	  "version": 1,
+	  "nodes": [
+	    {"name":"s1","hosts":1},
+	    {"name":"s2","hosts":1},
+	    {"name":"s3","hosts":1}
+	  ],
+	  "links": [
+	    {"a":"s1","b":"s2"},
+	    {"a":"s2","b":"s3"}
+	  ]
+	}
+	EOF
+	fabric_up "$topo" --default 7
+	# ecmp's routes, but s1 -> s2 (link 0) turns back at s3: 0 1 1
+	sc route compute --topo "$topo" --algo ecmp -o "$TMP/chain.routes" >/dev/null &&
+		sed 's/^s1 s2: 0$/s1 s2: 0 1 1/; s/ hops 8 / hops 10 /' \
+			"$TMP/chain.routes" >"$r" &&
+		sc tag compute --topo "$topo" --routes "$r" --mode depth \
+			-o "$TMP/depth.tags" >/dev/null &&
+		sc tag compute --topo "$topo" --routes "$r" --mode ttl \
+			-o "$TMP/ttl.tags" >/dev/null
+	check_err $? "routes and tag tables"
+	check_eq "$(grep -c '^s1 s2: 0 1 1$' "$r")" "1" "the bounce in the routes"
+
+	out=$(sc route load "$r" --name $NAME --tags "$TMP/depth.tags" --tag-source mpls-depth 2>&1)
+	check_err $? "route load --tags (depth): $out"
+	check_eq "$(tags_of $NAME-s2)" "mpls-depth 8" "s2's tag source and entries"
+	out=$(sc route show "$r" --name $NAME --tags "$TMP/depth.tags" --tag-source mpls-depth)
+	check_err $? "route show --tags (depth): $out"
+	check_eq "$(grep -c 'tag tables in sync' <<<"$out")" "3" "route show: depth tables"
+	# requests: s1 l0 with 2 labels, s2 l1 with 1, s3 l1 (back) and s2
+	# h0 with none; replies s2 -> s1 in one hop, with none
+	ping_classes
+	check_eq "$CLASSES" "s1/h0:0 s1/l0:2 s2/h0:0 s2/l0:0 s2/l1:1 s3/l1:0 " \
+		"classes under mpls-depth"
+
+	# depth tables need the depth: under the default source (dscp) they
+	# are refused before anything changes
+	out=$(sc route load "$r" --name $NAME --tags "$TMP/depth.tags" 2>&1)
+	check_eq "$out" "sluicectl: switch s1: tag tables: node s1: depth tables under dscp: they are keyed by the label stack's depth, which only the mpls-depth tag source reads
+sluicectl: nothing loaded" "depth tables under dscp"
+	check_eq "$(tags_of $NAME-s2)" "mpls-depth 8" "s2 after the refusal"
+
+	out=$(sc route load "$r" --name $NAME --tags "$TMP/ttl.tags" --tag-source mpls-ttl 2>&1)
+	check_err $? "route load --tags (ttl): $out"
+	# what ttl's tables want of s2's first pass: TTL 63 (tag 1), class 1
+	grep -qx "eg-out l1 63 1" <<<"$(sc -n $NAME-s2 map show)"
+	check_err $? "s2's ttl tables: no eg-out l1 63 1"
+	# ttl's tables want class 0 on s1's link and 1 on s2's first pass;
+	# both read the TTL s1 gave both labels, and the frames without a
+	# label fall to the default class
+	ping_classes
+	check_eq "$CLASSES" "s1/h0:7 s1/l0:0 s2/h0:7 s2/l0:7 s2/l1:0 s3/l1:7 " \
+		"classes under mpls-ttl"
+}
+
+tests_run

@@ -325,6 +325,23 @@ genl_rejects_cli()
 	SW=$(settings "$NS")
 	rejects_cli "sluicectl: map load: Invalid argument: sch_sluice: map entry: a TTL tag source takes no tag entries: \"tag a0 8 16\"" \
 		map load -n "$NS" "$file"
+	# The label stack's depth: none either, and tags 0 to 32.
+	sctl switch set -n "$NS" tag-source mpls-depth
+	check_err $? "mpls-depth without tag entries"
+	SW=$(settings "$NS")
+	rejects_cli "sluicectl: map load: Invalid argument: sch_sluice: map entry: the label stack depth takes no tag entries: \"tag a0 8 16\"" \
+		map load -n "$NS" "$file"
+	mapfile_new file <<-EOF
+	sluice-maps 1
+	in a0 32 1
+	in a0 33 1
+	end
+	EOF
+	rejects_cli "sluicectl: map load: Invalid argument: sch_sluice: map entry: tag beyond the tag source's range: \"in a0 33 1\"" \
+		map load -n "$NS" "$file"
+	sctl switch set -n "$NS" tag-source ip-ttl
+	check_err $? "back to ip-ttl"
+	SW=$(settings "$NS")
 
 	# What sluicectl refuses itself: a device that is not there, a key
 	# given twice, a priority beyond 7 (the kernel's checks of the last
@@ -396,7 +413,7 @@ genl_rejects_kernel()
 	# attribute N (counted from 0).
 	rejects "EINVAL: sch_sluice: tag source missing" switch-set
 	rejects "EINVAL: sch_sluice: unknown tag source [attribute 0]" \
-		switch-set source 6
+		switch-set source 7
 	rejects "EINVAL: invalid attribute length [attribute 0]" \
 		switch-set u32 $A_TAG_SOURCE 1
 	rejects "EINVAL: Unknown attribute type [attribute 1]" \
@@ -409,6 +426,8 @@ genl_rejects_kernel()
 		switch-set hex $((0x8000 | A_TAG_SOURCE)) 03
 	rejects "EINVAL: sch_sluice: map entry: a TTL tag source takes no tag entries [attribute 0]" \
 		switch-set source ip-ttl
+	rejects "EINVAL: sch_sluice: map entry: the label stack depth takes no tag entries [attribute 0]" \
+		switch-set source mpls-depth
 
 	# MAP_LOAD: one bad entry after a good one, nothing applied; the
 	# kernel names the bad one.

@@ -11,6 +11,7 @@
  *         | stats-get | event | NUMBER
  *   ATTR := source NAME|N              SLUICE_A_TAG_SOURCE: none ip-ttl
  *                                      mpls-ttl dscp mpls-tc pcp
+ *                                      mpls-depth
  *         | gen N                      SLUICE_A_GENERATION
  *         | ifindex DEV|N              SLUICE_A_IFINDEX
  *         | entry PORT MAP TAG VALUE [out]
@@ -100,6 +101,7 @@ static const char *const source_names[] = {
 	[SLUICE_TAG_SOURCE_DSCP]	= "dscp",
 	[SLUICE_TAG_SOURCE_MPLS_TC]	= "mpls-tc",
 	[SLUICE_TAG_SOURCE_PCP]		= "pcp",
+	[SLUICE_TAG_SOURCE_MPLS_DEPTH]	= "mpls-depth",
 };
 
 static const char *const map_names[] = {

@@ -50,7 +50,7 @@ int rtags_init(struct rtags *t, uint32_t n, const char *source)
 	if (source) {
 		s = sluice_tag_source_parse(source);
 		if (s < 0 || s == SLUICE_TAG_SOURCE_NONE) {
-			fprintf(stderr, "sluicectl: --tag-source: \"%s\" is not a tag source (ip-ttl, mpls-ttl, dscp, mpls-tc or pcp)\n",
+			fprintf(stderr, "sluicectl: --tag-source: \"%s\" is not a tag source (ip-ttl, mpls-ttl, dscp, mpls-tc, pcp or mpls-depth)\n",
 				source);
 			return EXIT_USAGE;
 		}

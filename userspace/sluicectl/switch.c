@@ -20,7 +20,7 @@ static const struct command switch_commands[] = {
 	  "Tag source, maps, ports and Tagger counters of the switch",
 	  "[-n NETNS] [-j | --json]", "switch" },
 	{ "set", set_main, "Set the switch's tag source",
-	  "[-n NETNS] tag-source { none | ip-ttl | mpls-ttl | dscp | mpls-tc | pcp }",
+	  "[-n NETNS] tag-source { none | ip-ttl | mpls-ttl | dscp | mpls-tc | pcp | mpls-depth }",
 	  "switch" },
 };
 
@@ -137,7 +137,7 @@ static int set_main(const struct command *cmd, int argc, char **argv)
 				       words[2]);
 	source = sluice_tag_source_parse(words[1]);
 	if (source < 0)
-		return sub_usage_error(cmd, "tag-source: \"%s\" is not none, ip-ttl, mpls-ttl, dscp, mpls-tc or pcp",
+		return sub_usage_error(cmd, "tag-source: \"%s\" is not none, ip-ttl, mpls-ttl, dscp, mpls-tc, pcp or mpls-depth",
 				       words[1]);
 	ret = sw_open(val[OPT_NETNS], &nl);
 	if (ret)

@@ -28,7 +28,7 @@ static int stats_main(const struct command *cmd, int argc, char **argv);
 static const struct command tag_commands[] = {
 	{ "compute", compute_main,
 	  "Assign Tagger priorities to routes and write the tag tables",
-	  "--topo FILE --routes FILE [--mode { greedy | ttl }] [--max-priorities N]\n"
+	  "--topo FILE --routes FILE [--mode { greedy | ttl | depth }] [--max-priorities N]\n"
 	  "\t[--node NODE] [-o FILE] [-j | --json]", "tag" },
 	{ "check", check_main,
 	  "Re-verify tag tables against their routes (exit 3 if unsafe)",
@@ -99,7 +99,7 @@ static int parse(const struct command *cmd, int argc, char **argv,
 	if (v) {
 		mode = sluice_tagger_mode_parse(v);
 		if (mode < 0)
-			return sub_usage_error(cmd, "--mode: \"%s\" is not greedy or ttl",
+			return sub_usage_error(cmd, "--mode: \"%s\" is not greedy, ttl or depth",
 					       v);
 		a->topts.mode = mode;
 	}

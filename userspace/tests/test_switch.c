@@ -111,8 +111,9 @@ static void test_sources(void)
 {
 	static const char *const names[] = {
 		"none", "ip-ttl", "mpls-ttl", "dscp", "mpls-tc", "pcp",
+		"mpls-depth",
 	};
-	static const unsigned int values[] = { 256, 256, 256, 64, 8, 8 };
+	static const unsigned int values[] = { 256, 256, 256, 64, 8, 8, 33 };
 	unsigned int i;
 
 	KTAP_EXPECT_INT(ARRAY_SIZE(names), __SLUICE_TAG_SOURCE_MAX);
@@ -314,7 +315,7 @@ static void test_read_errors(void)
 		{ "sluice-tags 1\ntopology nodes 3\n", NULL,
 		  "t.tags:2: expected \"topology nodes N links L hash H\"" },
 		{ HEADER "mode fast priorities 1 tags 2\n", NULL,
-		  "t.tags:4: unknown mode \"fast\" (greedy or ttl)" },
+		  "t.tags:4: unknown mode \"fast\" (greedy, ttl or depth)" },
 		{ HEADER "mode ttl priorities 9 tags 2\n", NULL,
 		  "t.tags:4: priorities 9, tags 2: at most 8 and 64" },
 		{ HEADER "mode ttl priorities 2 tags 3\nnode s1 hosts 1\n", NULL,
@@ -573,6 +574,82 @@ static void test_convert_ttl(void)
 	ktap_result("TTL sources: tag t is initial TTL - t, rewrites other than t -> t + 1 refused");
 }
 
+/*
+ * A middle switch of a chain s0 - s1 - s2 - s3 in depth mode: tables keyed
+ * by the depth a frame leaves with, which is its class, charged at 1 more
+ * (0 from hosts).
+ */
+#define CHAIN_DEPTH(out_1_1) \
+	HEADER \
+	"mode depth priorities 3 tags 3\n" \
+	"node s1 hosts 1 ports 2 ingress 5 egress 4\n" \
+	"port 0 s0\n" \
+	"port 1 s2\n" \
+	"in 0 0 1\n" \
+	"in 0 1 2\n" \
+	"in 1 0 1\n" \
+	"in host 0 0\n" \
+	"in host 1 0\n" \
+	"out 0 0 0 0\n" \
+	"out 1 0 0 0\n" \
+	out_1_1 \
+	"out host 0 0 0\n" \
+	"end\n"
+
+static void test_convert_depth(void)
+{
+	static const struct sluice_port_dev ports[] = { { 1, "eth1" } };
+	static const char *const hosts[] = { "h" };
+	struct sluice_convert_opts o = {
+		.source = SLUICE_TAG_SOURCE_MPLS_DEPTH,
+		.ports = ports,
+		.n_ports = 1,
+		.hosts = hosts,
+		.n_hosts = 1,
+	};
+	char *text;
+
+	/* tag t is depth t; no tag entries: the next pop is the rewrite */
+	KTAP_EXPECT_INT(convert(CHAIN_DEPTH("out 1 1 1 1\n"), NULL, &o, &text), 0);
+	KTAP_EXPECT_STR(text,
+		"sluice-maps 1\n"
+		"in l0 0 1\n"
+		"in l0 1 2\n"
+		"in eth1 0 1\n"
+		"in h 0 0\n"
+		"in h 1 0\n"
+		"eg-out l0 0 0\n"
+		"eg-out eth1 0 0\n"
+		"eg-out eth1 1 1\n"
+		"eg-out h 0 0\n"
+		"end\n");
+	free(text);
+	/* a depth cannot be rewritten */
+	KTAP_EXPECT_INT(convert(CHAIN_DEPTH("out 1 1 1 2\n"), NULL, &o, &text),
+			-EINVAL);
+	KTAP_EXPECT_STR(err, "node s1: \"out 1 1 1 2\": under mpls-depth the tag is the label stack's depth, which the switch never rewrites (1 to 2)");
+	/* 33 labels do not fit */
+	KTAP_EXPECT_INT(convert(HEADER "mode depth priorities 2 tags 34\n"
+				"node s1 hosts 1 ports 2 ingress 1 egress 0\n"
+				"port 0 s0\nport 1 s2\nin 0 33 1\nend\n",
+				NULL, &o, &text),
+			-ERANGE);
+	KTAP_EXPECT_STR(err, "node s1: \"in 0 33 1\": tag 33 does not fit mpls-depth (0 to 32)");
+	/* other modes' tables are keyed by the tag a frame arrived with */
+	KTAP_EXPECT_INT(convert(chain_ttl, NULL, &o, &text), -EINVAL);
+	KTAP_EXPECT_STR(err, "node s1: ttl tables under mpls-depth: the label stack's depth needs tables of mode depth (tag compute --mode depth)");
+	KTAP_EXPECT_INT(convert(ring4_tags, "s0", &o, &text), -EINVAL);
+	KTAP_EXPECT_STR(err, "node s0: greedy tables under mpls-depth: the label stack's depth needs tables of mode depth (tag compute --mode depth)");
+	/* and depth tables need the depth */
+	o.source = SLUICE_TAG_SOURCE_MPLS_TTL;
+	KTAP_EXPECT_INT(convert(CHAIN_DEPTH("out 1 1 1 1\n"), NULL, &o, &text), -EINVAL);
+	KTAP_EXPECT_STR(err, "node s1: depth tables under mpls-ttl: they are keyed by the label stack's depth, which only the mpls-depth tag source reads");
+	o.source = SLUICE_TAG_SOURCE_DSCP;
+	KTAP_EXPECT_INT(convert(CHAIN_DEPTH("out 1 1 1 1\n"), NULL, &o, &text), -EINVAL);
+	KTAP_EXPECT_STR(err, "node s1: depth tables under dscp: they are keyed by the label stack's depth, which only the mpls-depth tag source reads");
+	ktap_result("mpls-depth: tag t is depth t, depth tables only, no rewrite, 0 to 32");
+}
+
 static void test_convert_errors(void)
 {
 	static const struct sluice_port_dev bad_link[] = { { 7, "x" } };
@@ -589,7 +666,7 @@ static void test_convert_errors(void)
 	char *text;
 
 	KTAP_EXPECT_INT(convert(ring4_tags, "s0", &o, &text), -EINVAL);
-	KTAP_EXPECT_STR(err, "the switch has no tag source: tag tables need one (ip-ttl, mpls-ttl, dscp, mpls-tc or pcp)");
+	KTAP_EXPECT_STR(err, "the switch has no tag source: tag tables need one (ip-ttl, mpls-ttl, dscp, mpls-tc, pcp or mpls-depth)");
 	o.source = 42;
 	KTAP_EXPECT_INT(convert(ring4_tags, "s0", &o, &text), -EINVAL);
 	KTAP_EXPECT_STR(err, "tag source 42: unknown to this sluicectl");
@@ -865,6 +942,7 @@ static void (*const tests[])(void) = {
 	test_convert_dscp,
 	test_convert_ports,
 	test_convert_ttl,
+	test_convert_depth,
 	test_convert_errors,
 	test_maps_round_trip,
 	test_maps_dup,

@@ -308,8 +308,12 @@ static bool tagging_safe(const struct sluice_graph *g,
 		sluice_tagger_tables_free(&tab);
 		return false;
 	}
+	/* depth: delivered frames are charged to 1, also after one hop */
 	ok = res.ok && res.consistent && res.priorities == t->priorities &&
-	     !res.entries_unused && tab.priorities == t->priorities &&
+	     !res.entries_unused &&
+	     (tab.priorities == t->priorities ||
+	      (t->mode == SLUICE_TAGGER_DEPTH && t->priorities == 1 &&
+	       tab.priorities == 2)) &&
 	     naive_cbd_free(g, r, t->prio);
 	if (!ok)
 		ktap_diag("unsafe: ok %d consistent %d (%s) priorities %u/%u/%u unused %llu",
@@ -329,6 +333,18 @@ static bool monotone(const struct sluice_routes *r, const uint8_t *prio)
 	for (q = 0; q < r->n_paths; q++)
 		for (k = r->path_hop[q] + 1; k < r->path_hop[q + 1]; k++)
 			if (prio[k] < prio[k - 1])
+				return false;
+	return true;
+}
+
+/* Depth mode: priorities go down by one per hop, to 0 on the last. */
+static bool counts_down(const struct sluice_routes *r, const uint8_t *prio)
+{
+	uint64_t q, k;
+
+	for (q = 0; q < r->n_paths; q++)
+		for (k = r->path_hop[q]; k < r->path_hop[q + 1]; k++)
+			if (prio[k] != r->path_hop[q + 1] - 1 - k)
 				return false;
 	return true;
 }
@@ -770,6 +786,18 @@ static void check_both(const char *what, const struct sluice_graph *g,
 	}
 	ok &= tagging_safe(g, r, &a) && monotone(r, a.prio) &&
 	      a.priorities <= b.priorities;
+	/* depth: as many priorities as ttl, each path counting down */
+	sluice_tagging_free(&b);
+	o.mode = SLUICE_TAGGER_DEPTH;
+	if (longest > SLUICE_LANES_MAX) {
+		ok &= sluice_tagger_assign(g, r, &o, &b, err, sizeof(err)) ==
+		      -ERANGE;
+		b.priorities = longest;
+	} else {
+		ok &= !assign(g, r, SLUICE_TAGGER_DEPTH, &b) &&
+		      tagging_safe(g, r, &b) && b.priorities == longest &&
+		      counts_down(r, b.prio);
+	}
 	/* deterministic */
 	if (!assign(g, r, SLUICE_TAGGER_GREEDY, &t2)) {
 		ok &= t2.priorities == a.priorities &&
@@ -848,7 +876,7 @@ static void test_routing(void)
 		sluice_graph_free(&g);
 	}
 	KTAP_EXPECT(one >= 3 && several >= 3);
-	ktap_result("routing algorithms: safe, monotone, deterministic, greedy <= ttl, 1 priority without CBD");
+	ktap_result("routing algorithms: safe, monotone, deterministic, greedy <= ttl = depth, 1 priority without CBD");
 }
 
 /*
@@ -1129,6 +1157,137 @@ static void test_check_random(void)
 	ktap_result("check against a naive per-priority cycle search on 40 random tables");
 }
 
+/*
+ * A chain A - B - C - D and a bounce: A B C D C B turns back at D, so it
+ * crosses B -> C and C -> B, and enters C twice.  Depth mode by hand:
+ * each hop at the hops still to go, C's tables entry by entry, the check
+ * and the dependency graph per priority clean, the file read back.
+ */
+static void test_depth_bounce(void)
+{
+	/* pairs A B, A C, B A, C A, D B, in that order */
+	static const uint8_t want[12] = {
+		4, 3, 2, 1, 0,	1, 0,	0,	1, 0,	1, 0,
+	};
+	static const char c_section[] =
+		"node C hosts 1 ports 2 ingress 4 egress 4\n"
+		"port 1 B\nport 2 D\n"
+		"in 1 0 1\n"	/* A C delivered, charged to 1 (tagger.h) */
+		"in 1 2 3\n"	/* the bounce's first visit: on to D */
+		"in 2 0 1\n"	/* the bounce's second, and D B: on to B */
+		"in host 1 0\n"	/* C A from its host */
+		"out 1 0 0 0\n"
+		"out 1 1 1 1\n"
+		"out 2 2 2 2\n"
+		"out host 0 0 0\n";
+	struct sluice_tagger_tables tab, back;
+	struct sluice_tagger_check res;
+	struct sluice_tagger_out *o;
+	struct sluice_tagger_in *in;
+	struct sluice_tagging t, tt;
+	struct sluice_routes r;
+	struct sluice_graph g;
+	struct spec s[5];
+	char *text, *again;
+
+	if (letters_graph(&g, 4, "AB BC CD"))
+		abort();
+	s[0] = walk(&g, "ABCDCB");
+	s[1] = walk(&g, "ABC");
+	s[2] = walk(&g, "BA");
+	s[3] = walk(&g, "CBA");
+	s[4] = walk(&g, "DCB");
+	build_routes(&r, &g, s, 5);
+	if (assign(&g, &r, SLUICE_TAGGER_DEPTH, &t))
+		abort();
+	KTAP_EXPECT_INT(t.mode, SLUICE_TAGGER_DEPTH);
+	KTAP_EXPECT_INT(t.priorities, 5);
+	KTAP_EXPECT_INT(r.n_hops, 12);
+	KTAP_EXPECT(!memcmp(t.prio, want, sizeof(want)));
+	KTAP_EXPECT(tagging_safe(&g, &r, &t));
+	/* ttl on the same routes: the same count, the other way round */
+	if (!assign(&g, &r, SLUICE_TAGGER_TTL, &tt)) {
+		KTAP_EXPECT_INT(tt.priorities, 5);
+		KTAP_EXPECT_INT(tt.prio[0] + t.prio[0], 4);
+		KTAP_EXPECT_INT(tt.prio[4] + t.prio[4], 4);
+		sluice_tagging_free(&tt);
+	}
+	if (sluice_tagger_tables_build(&g, &r, &t, &tab, err, sizeof(err))) {
+		ktap_diag("build: %s", err);
+		KTAP_EXPECT(false);
+		goto out;
+	}
+	KTAP_EXPECT_INT(tab.mode, SLUICE_TAGGER_DEPTH);
+	KTAP_EXPECT_INT(tab.priorities, 5);
+	KTAP_EXPECT_INT(tab.tags, 5);
+	text = file_text(&tab, &g, NULL);
+	KTAP_EXPECT(text && strstr(text, "\nmode depth priorities 5 tags 5\n"));
+	KTAP_EXPECT(text && strstr(text, c_section));
+	/* read back: the same tables, the same bytes, still safe */
+	if (text && !read_text(&back, &g, text, NULL)) {
+		again = file_text(&back, &g, NULL);
+		KTAP_EXPECT_STR(again, text);
+		free(again);
+		KTAP_EXPECT_INT(sluice_tagger_check(&g, &r, &back, &res, err,
+						    sizeof(err)), 0);
+		KTAP_EXPECT(res.ok && res.consistent && res.cbd.cbd_free);
+		KTAP_EXPECT_INT(res.priorities, 5);
+		sluice_tagger_check_free(&res);
+		sluice_tagger_tables_free(&back);
+	} else {
+		ktap_diag("read: %s", err);
+		KTAP_EXPECT(false);
+	}
+	free(text);
+
+	/* a rewritten depth: the switch cannot do that */
+	o = out_entry(&tab, 2, 2, 2);
+	if (KTAP_EXPECT(o && o->cls == 2 && o->new_tag == 2)) {
+		o->new_tag = 3;
+		KTAP_EXPECT_INT(sluice_tagger_check(&g, &r, &tab, &res, err,
+						    sizeof(err)), 0);
+		KTAP_EXPECT(!res.ok && !res.consistent);
+		KTAP_EXPECT_STR(res.problem, "path 1 of A B, hop 2: C's egress entry for port 2 (to D), tag 2 writes tag 3: the label stack's depth is not rewritten");
+		sluice_tagger_check_free(&res);
+		/* a class that does not go down */
+		o->new_tag = 2;
+		o->cls = 3;
+		KTAP_EXPECT_INT(sluice_tagger_check(&g, &r, &tab, &res, err,
+						    sizeof(err)), 0);
+		KTAP_EXPECT(!res.ok && !res.consistent);
+		KTAP_EXPECT_STR(res.problem, "path 1 of A B, hop 2: priority 3 after 3 at C: in depth mode priorities must decrease along a path");
+		sluice_tagger_check_free(&res);
+		o->cls = 2;
+	}
+	/* a wrong charge: D charges the bounce's frames to 0, not 2 */
+	in = in_entry(&tab, 3, 2, 1);
+	if (KTAP_EXPECT(in && in->prio == 2)) {
+		in->prio = 0;
+		KTAP_EXPECT_INT(sluice_tagger_check(&g, &r, &tab, &res, err,
+						    sizeof(err)), 0);
+		KTAP_EXPECT(!res.ok && !res.consistent);
+		KTAP_EXPECT_STR(res.problem, "path 1 of A B, hop 3: charged to priority 0 at D, not 2 (queued in class 2 at C)");
+		sluice_tagger_check_free(&res);
+		in->prio = 2;
+	}
+	KTAP_EXPECT_INT(sluice_tagger_check(&g, &r, &tab, &res, err,
+					    sizeof(err)), 0);
+	KTAP_EXPECT(res.ok);
+	sluice_tagger_check_free(&res);
+	sluice_tagger_tables_free(&tab);
+
+	/* depth tables of ttl's priorities: the depth says otherwise */
+	memcpy(t.prio, (const uint8_t[]){ 0, 1, 2, 3, 4 }, 5);
+	KTAP_EXPECT_INT(sluice_tagger_tables_build(&g, &r, &t, &tab, err,
+						   sizeof(err)), -EINVAL);
+	KTAP_EXPECT_STR(err, "path 1 of A B, hop 0: priority 0, but in depth mode a hop's priority is its tag, the 4 hops still to go after it");
+out:
+	sluice_tagging_free(&t);
+	sluice_routes_free(&r);
+	sluice_graph_free(&g);
+	ktap_result("depth: a bounce by hand, its tables, the check's findings, the file");
+}
+
 static void test_file(void)
 {
 	struct sluice_tagger_tables tab, back;
@@ -1147,7 +1306,7 @@ static void test_file(void)
 		{ "hash 9620bf35d2278935", "hash 9620bf35d2278936",
 		  "t.tags:2: the tags belong to another topology (4 nodes, 4 links, hash 9620bf35d2278936; this one has 4, 4, 9620bf35d2278935)" },
 		{ "mode greedy", "mode fast",
-		  "t.tags:4: unknown mode \"fast\" (greedy or ttl)" },
+		  "t.tags:4: unknown mode \"fast\" (greedy, ttl or depth)" },
 		{ "priorities 2 tags 3", "priorities 9 tags 3",
 		  "t.tags:4: priorities 9, tags 3: at most 8 and 64" },
 		{ "priorities 2 tags 3", "priorities 3 tags 3",
@@ -1270,6 +1429,10 @@ static void test_limits(void)
 	KTAP_EXPECT_INT(sluice_tagger_assign(&g, &r, &o, &t, err, sizeof(err)),
 			-ERANGE);
 	KTAP_EXPECT_STR(err, "ttl: path 1 of s0 s2 has 2 hops, more than the 1 priorities allowed");
+	o.mode = SLUICE_TAGGER_DEPTH;
+	KTAP_EXPECT_INT(sluice_tagger_assign(&g, &r, &o, &t, err, sizeof(err)),
+			-ERANGE);
+	KTAP_EXPECT_STR(err, "depth: path 1 of s0 s2 has 2 hops, more than the 1 priorities allowed");
 	o.max_priorities = 9;
 	KTAP_EXPECT_INT(sluice_tagger_assign(&g, &r, &o, &t, err, sizeof(err)),
 			-EINVAL);
@@ -1304,6 +1467,8 @@ static void test_limits(void)
 	r.topo_hash ^= 1;
 	KTAP_EXPECT_STR(sluice_tagger_mode_name(SLUICE_TAGGER_TTL), "ttl");
 	KTAP_EXPECT_INT(sluice_tagger_mode_parse("greedy"), SLUICE_TAGGER_GREEDY);
+	KTAP_EXPECT_STR(sluice_tagger_mode_name(SLUICE_TAGGER_DEPTH), "depth");
+	KTAP_EXPECT_INT(sluice_tagger_mode_parse("depth"), SLUICE_TAGGER_DEPTH);
 	KTAP_EXPECT_INT(sluice_tagger_mode_parse("Greedy"), -EINVAL);
 	sluice_routes_free(&r);
 	sluice_graph_free(&g);
@@ -1319,6 +1484,7 @@ static void (*const tests[])(void) = {
 	test_build_refuses,
 	test_check_finds,
 	test_check_random,
+	test_depth_bounce,
 	test_file,
 	test_limits,
 };

@@ -86,7 +86,17 @@ static void test_compute(void)
 	    cli_path("ttl.tags"), "-j");
 	KTAP_EXPECT_INT(r.status, 0);
 	KTAP_EXPECT_STR(r.out, "{\"mode\":\"ttl\",\"priorities\":2,\"tags\":3,\"entries\":44,\"ingress\":20,\"egress\":24,\"climbs\":0,\"conflicts\":0}\n");
-	ktap_result("compute: the ring's tables, stdout, ttl, -j");
+	RUN(&r, "tag", "compute", "--topo", cli_path("ring.json"), "--routes",
+	    cli_path("ring.routes"), "--mode", "depth", "-o",
+	    cli_path("depth.tags"));
+	KTAP_EXPECT_INT(r.status, 0);
+	/* per node: in from each neighbour at 0, from the host at 0 and 1 */
+	KTAP_EXPECT_STR(r.out, "mode depth priorities 2 tags 2 entries 36 ingress 16 egress 20 climbs 0 conflicts 0\n");
+	RUN(&r, "tag", "check", "--topo", cli_path("ring.json"), "--routes",
+	    cli_path("ring.routes"), cli_path("depth.tags"));
+	KTAP_EXPECT_INT(r.status, 0);
+	KTAP_EXPECT_STR(r.out, "ok yes consistent yes cbd-free yes priorities 2 buffers 16 dependencies 0 unused-entries 0\n");
+	ktap_result("compute: the ring's tables, stdout, ttl, -j, depth");
 }
 
 static void test_check(void)
@@ -216,7 +226,7 @@ static void test_usage_errors(void)
 		{ { "tag", "compute", "--topo", "x", "--routes", "y", "-j" },
 		  "sluicectl: -j needs -o: without it the tags go to stdout\n" },
 		{ { "tag", "compute", "--topo", "x", "--routes", "y", "--mode", "fast" },
-		  "sluicectl: --mode: \"fast\" is not greedy or ttl\n" },
+		  "sluicectl: --mode: \"fast\" is not greedy, ttl or depth\n" },
 		{ { "tag", "compute", "--topo", "x", "--routes", "y", "--max-priorities", "9" },
 		  "sluicectl: --max-priorities: \"9\" is not a number from 1 to 8\n" },
 		{ { "tag", "compute", "--topo", "x", "--routes", "y", "z" },

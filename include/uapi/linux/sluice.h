@@ -628,19 +628,37 @@ struct tc_sluice_xstats {
  *   MPLS_TC    traffic class of the top MPLS label (rewritten)
  *   PCP        PCP of the outer VLAN tag, offloaded or in the frame
  *              (rewritten)
+ *   MPLS_DEPTH the depth of the MPLS label stack (after up to two VLAN
+ *              tags) as the frame leaves: 0 without labels, up to 32
+ *              (SLUICE_MPLS_DEPTH_VALUES values); a stack that does not
+ *              end within 32 entries or the frame is untagged
+ *
+ * Where a fabric pins paths with label stacks (one label per hop still
+ * to go, popped hop by hop), the depth a frame leaves a switch with is
+ * the number of hops it has still to go after this one: Tagger's hop
+ * count read backwards, where labels lose TTL tags (a pushed label takes
+ * TC 0 and no inner label's TTL is decremented).  The depth is read as the
+ * frame leaves, without any adjustment: the switch that pushes the stack
+ * and one that pops a label see the depth the frame goes on with (so
+ * unlike the other sources, t is not the value the frame arrived with).
+ * The last switch of a path delivers a frame with the depth it arrived
+ * with (0), one hop before the last sends it on with 0 too: an in entry
+ * (I, 0) cannot tell the two apart (see "sluicectl tag compute --mode
+ * depth" in README for what Tagger's tables make of that).
  *
  * A frame that arrived on a port was routed, and routing (IPv4, IPv6 and
  * MPLS alike) decremented its TTL once, also when it leaves by the port it
  * came in on: TTL sources add that one back, so t is the TTL it arrived
- * with.  A frame sent by the switch itself
- * (skb_iif 0) is read as it is.  TTL tags are never rewritten (the next
- * hop's decrement is the rewrite): loading a tag entry, or switching to a
- * TTL source with tag entries loaded, is refused.  Switches that bridge
+ * with.  A frame sent by the switch itself (skb_iif 0) is read as it is.
+ * TTL and depth tags are never rewritten (the next hop's decrement or pop
+ * is the rewrite): loading a tag entry, or switching to a TTL or the
+ * depth source with tag entries loaded, is refused.  Switches that bridge
  * rather than route must use a tag source other than a TTL (a bridged
  * frame that arrived with TTL 255 reads as tag 256 and meets no entry).
  * Maps can be loaded with no tag source: their tags and new tags are then
  * checked against 256 values, and against the source's range when one is
- * set (SWITCH_SET is refused if an entry does not fit it).
+ * set (SWITCH_SET is refused if an entry does not fit it: MPLS_DEPTH's
+ * range is 0 to 32).
  *
  * Missing entries fall back to the egress port's own classification: the
  * qdisc's map of the same tag source (TCA_SLUICE_{DSCP,MPLS_TC,PCP}_MAP,
@@ -726,6 +744,8 @@ struct tc_sluice_xstats {
 #define SLUICE_MAP_MAX_PORTS	4096
 /* Tag values: a TTL has 256, the widest source. */
 #define SLUICE_TAG_VALUES	256
+/* Tag values of SLUICE_TAG_SOURCE_MPLS_DEPTH: a stack of 0 to 32 labels. */
+#define SLUICE_MPLS_DEPTH_VALUES	33
 
 enum sluice_tag_source {
 	SLUICE_TAG_SOURCE_NONE,		/* each qdisc classifies on its own */
@@ -734,6 +754,7 @@ enum sluice_tag_source {
 	SLUICE_TAG_SOURCE_DSCP,
 	SLUICE_TAG_SOURCE_MPLS_TC,
 	SLUICE_TAG_SOURCE_PCP,
+	SLUICE_TAG_SOURCE_MPLS_DEPTH,
 	__SLUICE_TAG_SOURCE_MAX,
 };
 

@@ -13,13 +13,17 @@
  * p_0 <= p_1 <= ... on every path and no cycle among the dependencies
  * within one priority (Section 4.2): a dependency between two priorities
  * only ever climbs, so no cycle can use one, and the whole dependency graph
- * is acyclic.  Two modes assign the p_i:
+ * is acyclic.  Three modes assign the p_i:
  *
  *   ttl     p_i = i, the hops travelled (Section 4.2's TTL tagging): no
  *           dependency stays within a priority, so it is always safe, and
  *           needs as many priorities as the longest path has hops.
  *   greedy  as few priorities as a greedy pass finds (Section 4.3), never
  *           more than ttl: see "The greedy pass" below.
+ *   depth   p_i = L - 1 - i on a path of L hops, the hops still to go
+ *           after hop i: ttl read backwards, for switches that read the
+ *           depth of the MPLS label stack a fabric pins the path with
+ *           (see "Depth mode" below).
  *
  * The switch model (Section 6) and what the tables hold
  * ------------------------------------------------------
@@ -76,6 +80,43 @@
  * tag value per priority.  sluice_tagger_tables_build() refuses a per-hop
  * assignment that breaks the rule, naming the node, port and tag.
  *
+ * Depth mode
+ * ----------
+ * A fabric that pins paths with label stacks (one label per hop still to
+ * go after the first, one popped per hop) sends hop i of a path of L hops
+ * with L - 1 - i labels: the stack's depth, which the switch reads as the
+ * frame leaves (the uapi's SLUICE_TAG_SOURCE_MPLS_DEPTH), where TTL tags
+ * do not survive labels.  The depth cannot be rewritten and says nothing
+ * of the hops travelled: the same (port, depth) is hop i of one path and
+ * hop i' of a longer one, so ttl's p_i = i cannot be read from it, but
+ * p_i = L - 1 - i can.  Priorities then go down along every path instead
+ * of up, strictly: a dependency (h_i, p_i) -> (h_i+1, p_i - 1) always
+ * descends, none stays within a priority, and a cycle would have to climb
+ * somewhere: the dependency graph is acyclic, as ttl's is with every
+ * dependency climbing.  (Tagger's proof needs the tag to change
+ * monotonically, in either direction.)  It needs as many priorities as the
+ * longest path has hops.
+ *
+ * Its tables are keyed by the tag the frame leaves with, the depth, which
+ * is also the hop's priority (no tag 0 from hosts: a first hop leaves with
+ * its path's depth):
+ *
+ *   ingress (I, t) = t + 1 for a fabric port I; (host, t) = 0,
+ *   egress  (O, t) = (t, t), the tag unchanged (the switch never writes
+ *                    it: the next switch's pop is the rewrite),
+ *   egress  (host, 0) = (0, 0).
+ *
+ * One charge is wrong: a frame delivered to the destination's hosts
+ * leaves with depth 0, the depth it arrived with on its last hop (at
+ * priority 0), and so does a frame that node sends on its own last hop,
+ * which arrived at priority 1.  Both are (I, 0): the ingress entry
+ * charges both to 1, the choice that keeps every wait-for edge descending
+ * (a pause for 1 stops the upstream queue of the transit frames, and the
+ * delivered frames' queues drain to hosts), at the price that delivered
+ * frames are not held back by a pause for priority 0: on their last hop
+ * they are lossless only while the destination keeps up.
+ * sluice_tagger_check() expects exactly that charge there.
+ *
  * The greedy pass
  * ---------------
  * Priorities are filled one at a time, q = 0, 1, ...  Level q holds the
@@ -130,6 +171,7 @@
 enum sluice_tagger_mode {
 	SLUICE_TAGGER_GREEDY,
 	SLUICE_TAGGER_TTL,
+	SLUICE_TAGGER_DEPTH,
 	SLUICE_TAGGER__COUNT,
 };
 

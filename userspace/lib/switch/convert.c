@@ -60,7 +60,22 @@ static int check_opts(const struct sluice_switch_node *node,
 				     o->source);
 	if (o->source == SLUICE_TAG_SOURCE_NONE)
 		return sluice_i_errf(err, errlen, -EINVAL,
-				     "the switch has no tag source: tag tables need one (ip-ttl, mpls-ttl, dscp, mpls-tc or pcp)");
+				     "the switch has no tag source: tag tables need one (ip-ttl, mpls-ttl, dscp, mpls-tc, pcp or mpls-depth)");
+	/*
+	 * Depth tables are keyed by the tag a frame leaves with, the label
+	 * stack's depth; every other mode's by the tag it arrived with.
+	 */
+	if (o->source == SLUICE_TAG_SOURCE_MPLS_DEPTH &&
+	    node->mode != SLUICE_TAGGER_DEPTH)
+		return sluice_i_errf(err, errlen, -EINVAL,
+				     "node %s: %s tables under mpls-depth: the label stack's depth needs tables of mode depth (tag compute --mode depth)",
+				     node->name,
+				     sluice_tagger_mode_name(node->mode) ?: "unknown");
+	if (o->source != SLUICE_TAG_SOURCE_MPLS_DEPTH &&
+	    node->mode == SLUICE_TAGGER_DEPTH)
+		return sluice_i_errf(err, errlen, -EINVAL,
+				     "node %s: depth tables under %s: they are keyed by the label stack's depth, which only the mpls-depth tag source reads",
+				     node->name, name);
 	*ttl0 = o->initial_ttl ? o->initial_ttl : SLUICE_INITIAL_TTL;
 	if (sluice_tag_source_is_ttl(o->source) && *ttl0 > 255)
 		return sluice_i_errf(err, errlen, -EINVAL,
@@ -198,6 +213,7 @@ static int convert_out(const struct sluice_switch_node *node,
 		       struct sluice_maps *m, char *err, size_t errlen)
 {
 	bool ttl = sluice_tag_source_is_ttl(o->source);
+	bool depth = o->source == SLUICE_TAG_SOURCE_MPLS_DEPTH;
 	const struct sluice_tagger_out *out;
 	char buf[16], entry[64];
 	uint64_t i;
@@ -222,6 +238,11 @@ static int convert_out(const struct sluice_switch_node *node,
 					     node->name, entry,
 					     sluice_tag_source_name(o->source),
 					     out->tag, out->new_tag);
+		if (depth && out->new_tag != out->tag)
+			return sluice_i_errf(err, errlen, -EINVAL,
+					     "node %s: \"%s\": under mpls-depth the tag is the label stack's depth, which the switch never rewrites (%u to %u)",
+					     node->name, entry, out->tag,
+					     out->new_tag);
 		nt = wire_tag(o, ttl0, out->new_tag);
 		if (!ttl && nt < 0)
 			return bad_tag(node, o, ttl0, entry, out->new_tag,
@@ -231,8 +252,8 @@ static int convert_out(const struct sluice_switch_node *node,
 		if (ret)
 			return ret;
 	}
-	/* TTL tags are rewritten by routing, never by the switch */
-	for (i = 0; !ttl && i < node->n_out; i++) {
+	/* TTL and depth tags are rewritten by routing, never by the switch */
+	for (i = 0; !ttl && !depth && i < node->n_out; i++) {
 		out = &node->out[i];
 		ret = add_port(m, o, out->port, SLUICE_MAP_TAG,
 			       out->tag, out->new_tag, 0);
@@ -252,14 +273,17 @@ static int convert_out(const struct sluice_switch_node *node,
  *
  * Every ingress entry (P, t) -> p becomes in entries (P's device, t) ->
  * p; every egress entry (P, t) -> (c, t') eg entries keyed by the out
- * port (P's device, t) -> c and, unless the source is a TTL, tag entries
- * (P's device, t) -> t'.  P is link L's device (o->ports, else "l<L>") or,
- * for "host", each of o->hosts (none: host entries vanish).  Entries come
- * in that order: in, eg, tag, each in table order.
+ * port (P's device, t) -> c and, unless the source is a TTL or the depth,
+ * tag entries (P's device, t) -> t'.  P is link L's device (o->ports, else
+ * "l<L>") or, for "host", each of o->hosts (none: host entries vanish).
+ * Entries come in that order: in, eg, tag, each in table order.
  *
  * Tags are the tag source's values as they are, or under a TTL source the
  * TTL o->initial_ttl - t, which must be 1 or more; the tables must then
- * take tags from t to t + 1 only (or keep them, towards hosts).  A table
+ * take tags from t to t + 1 only (or keep them, towards hosts).  Under
+ * mpls-depth tag t is depth t (0 to 32), the tables must be of mode depth
+ * (and tables of mode depth need mpls-depth), keep every tag, and give no
+ * tag entries.  A table
  * that does not fit the source, or two entries that land on one key (two
  * links given one device, a host device that is also a link's) are
  * refused with the entry named.

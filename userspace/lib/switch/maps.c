@@ -26,6 +26,8 @@ static const struct {
 	[SLUICE_TAG_SOURCE_DSCP]	= { "dscp", 64, false },
 	[SLUICE_TAG_SOURCE_MPLS_TC]	= { "mpls-tc", 8, false },
 	[SLUICE_TAG_SOURCE_PCP]		= { "pcp", 8, false },
+	[SLUICE_TAG_SOURCE_MPLS_DEPTH]	= { "mpls-depth",
+					    SLUICE_MPLS_DEPTH_VALUES, false },
 };
 
 _Static_assert(sizeof(sources) / sizeof(sources[0]) == __SLUICE_TAG_SOURCE_MAX,

@@ -123,6 +123,7 @@ uint64_t sluice_tagger_routes_hash(const struct sluice_routes *r)
 static const char *const mode_names[] = {
 	[SLUICE_TAGGER_GREEDY]	= "greedy",
 	[SLUICE_TAGGER_TTL]	= "ttl",
+	[SLUICE_TAGGER_DEPTH]	= "depth",
 };
 
 /**
@@ -131,7 +132,7 @@ static const char *const mode_names[] = {
  *
  * Time: O(1).
  *
- * Return: "greedy" or "ttl"; NULL for an unknown mode.
+ * Return: "greedy", "ttl" or "depth"; NULL for an unknown mode.
  */
 const char *sluice_tagger_mode_name(enum sluice_tagger_mode mode)
 {
@@ -141,7 +142,7 @@ const char *sluice_tagger_mode_name(enum sluice_tagger_mode mode)
 
 /**
  * sluice_tagger_mode_parse() - the mode named by a keyword
- * @name:	"greedy" or "ttl", exactly
+ * @name:	"greedy", "ttl" or "depth", exactly
  *
  * Time: O(1).
  *
@@ -764,8 +765,17 @@ out:
 	return ret;
 }
 
+/*
+ * ttl: hop i of a path at priority i.  depth (@down): hop i of a path of
+ * L hops at L - 1 - i, the hops still to go after it.  Both change by one
+ * at every hop of every path, ttl up, depth down, so no dependency
+ * (h_i, p_i) -> (h_i+1, p_i+1) stays within a priority: each goes from a
+ * priority to the next higher one (ttl) or the next lower one (depth),
+ * and a cycle of them would have to come back to the priority it started
+ * from, which a walk that only climbs, or only descends, never does.
+ */
 static int ttl(const struct sluice_graph *g, const struct sluice_routes *r,
-	       uint32_t max, struct sluice_tagging *t, char *err,
+	       uint32_t max, bool down, struct sluice_tagging *t, char *err,
 	       size_t errlen)
 {
 	uint32_t len, longest = 0;
@@ -776,7 +786,8 @@ static int ttl(const struct sluice_graph *g, const struct sluice_routes *r,
 			len = sluice_routes_path_len(r, q);
 			if (len > max)
 				return sluice_i_errf(err, errlen, -ERANGE,
-						     "ttl: path %llu of %s %s has %u hops, more than the %u priorities allowed",
+						     "%s: path %llu of %s %s has %u hops, more than the %u priorities allowed",
+						     down ? "depth" : "ttl",
 						     (unsigned long long)(q - r->pair_path[p] + 1),
 						     g->nodes[r->pair_src[p]].name,
 						     g->nodes[r->pair_dst[p]].name,
@@ -784,7 +795,8 @@ static int ttl(const struct sluice_graph *g, const struct sluice_routes *r,
 			if (len > longest)
 				longest = len;
 			for (k = r->path_hop[q]; k < r->path_hop[q + 1]; k++)
-				t->prio[k] = k - r->path_hop[q];
+				t->prio[k] = down ? r->path_hop[q + 1] - 1 - k :
+						    k - r->path_hop[q];
 		}
 	t->priorities = longest;
 	return 0;
@@ -819,14 +831,15 @@ int sluice_i_tagger_routes_ok(const struct sluice_graph *g,
  * @err:	a message on an error
  * @errlen:	its size
  *
- * ttl gives hop i of every path priority i.  greedy runs the pass of
+ * ttl gives hop i of every path priority i, depth hop i of a path of L
+ * hops L - 1 - i (the hops still to go).  greedy runs the pass of
  * tagger.h level by level; its result never decreases along a path, has
  * no dependency cycle within a priority, and gives the same priority to
  * every hop with the same link direction and the same priority before it
  * (a first hop: 0), so that the tables of sluice_tagger_tables_build()
  * exist.
  *
- * Time: ttl O(hops); greedy, per priority, O(hops) for the pass, each
+ * Time: ttl and depth O(hops); greedy, per priority, O(hops) for the pass, each
  * reclaim sweep (at most RECLAIM_SWEEPS) and the cut, plus the dynamic
  * order's searches, each bounded by the buffers placed between the ends of
  * the dependency (at most 2 * links) and their turns, and made at most once
@@ -863,8 +876,9 @@ int sluice_tagger_assign(const struct sluice_graph *g,
 	t->prio = sluice_i_calloc(r->n_hops ? r->n_hops : 1, 1);
 	if (!t->prio)
 		return no_memory(err, errlen);
-	if (o->mode == SLUICE_TAGGER_TTL)
-		ret = ttl(g, r, max, t, err, errlen);
+	if (o->mode == SLUICE_TAGGER_TTL || o->mode == SLUICE_TAGGER_DEPTH)
+		ret = ttl(g, r, max, o->mode == SLUICE_TAGGER_DEPTH, t, err,
+			  errlen);
 	else
 		ret = greedy(g, r, max, t, err, errlen);
 	if (ret)

@@ -37,7 +37,8 @@
  *
  * PORT is a link id (one of the node's port lines) or "host", all of the
  * node's host ports.  Entries are sorted by port (links by id, host last)
- * and tag, each (port, tag) once.  TAG is the tag a frame arrives with; see
+ * and tag, each (port, tag) once.  TAG is the tag a frame arrives with
+ * (mode depth: the tag it leaves with, the label stack's depth); see
  * tagger.h for what the tables mean.  "end" closes the file, so that a
  * truncated file is an error rather than fewer tables.  Fields are
  * separated by one space; numbers are decimal without leading zeros, hashes
@@ -248,7 +249,7 @@ int sluice_i_tags_header(struct sluice_i_tags *t, const struct sluice_graph *g)
 		return text_bad(rd, "expected \"mode MODE priorities N tags N\"");
 	mode = sluice_tagger_mode_parse(word);
 	if (mode < 0)
-		return text_bad(rd, "unknown mode \"%s\" (greedy or ttl)", word);
+		return text_bad(rd, "unknown mode \"%s\" (greedy, ttl or depth)", word);
 	h->mode = mode;
 	if (h->priorities > SLUICE_LANES_MAX || h->tags > SLUICE_TAGGER_TAGS_MAX)
 		return text_bad(rd, "priorities %u, tags %u: at most %d and %d",

@@ -116,13 +116,14 @@ static void set_in(struct lut *t, uint32_t port, uint32_t tag, uint8_t prio)
 }
 
 /*
- * Sets an egress entry, or says why it cannot be: another path already
- * set the same (node, port, tag) to another class.
+ * Sets an egress entry (new tag @cls + 1, or @cls itself with @keep), or
+ * says why it cannot be: another path already set the same (node, port,
+ * tag) to another class.
  */
 static int set_out(struct lut *t, const struct sluice_graph *g,
 		   const struct sluice_routes *r, uint64_t p, uint64_t q,
 		   uint64_t hop, uint32_t node, uint32_t port, uint32_t tag,
-		   uint8_t cls, char *err, size_t errlen)
+		   uint8_t cls, bool keep, char *err, size_t errlen)
 {
 	uint64_t i = lut_at(t, port < t->n_adj ? port : t->n_adj + node, tag);
 	char pn[96], po[SLUICE_NAME_MAX + 24];
@@ -138,7 +139,7 @@ static int set_out(struct lut *t, const struct sluice_graph *g,
 							  sizeof(po)),
 				     tag, cls, t->cls[i] - 1);
 	t->cls[i] = cls + 1;
-	t->new_tag[i] = cls + 1;
+	t->new_tag[i] = keep ? cls : cls + 1;
 	return 0;
 }
 
@@ -170,7 +171,7 @@ static int build_path(struct lut *t, const struct sluice_graph *g,
 					     (unsigned long long)(k - h0), prio[k],
 					     prev);
 		ret = set_out(t, g, r, p, q, k - h0, v, entry_of(g, v, l), tag,
-			      prio[k], err, errlen);
+			      prio[k], false, err, errlen);
 		if (ret)
 			return ret;
 		prev = prio[k];
@@ -179,7 +180,45 @@ static int build_path(struct lut *t, const struct sluice_graph *g,
 		v = w;
 	}
 	/* to the destination's hosts: the last hop's priority, same tag */
-	return set_out(t, g, r, p, q, k - h0, v, t->n_adj + v, tag, prev, err,
+	return set_out(t, g, r, p, q, k - h0, v, t->n_adj + v, tag, prev, false,
+		       err, errlen);
+}
+
+/*
+ * Depth mode (tagger.h): entries keyed by the tag a frame leaves with,
+ * the label stack's depth, which the routes fix at the hops still to go:
+ * the priority must be that, and so decreases by one per hop.
+ */
+static int build_path_depth(struct lut *t, const struct sluice_graph *g,
+			    const struct sluice_routes *r, const uint8_t *prio,
+			    uint64_t p, uint64_t q, char *err, size_t errlen)
+{
+	uint32_t v = r->pair_src[p], w, l, in = t->n_adj + v;
+	uint64_t k, h0 = r->path_hop[q], end = r->path_hop[q + 1];
+	char pn[96];
+	int ret;
+
+	for (k = h0; k < end; k++) {
+		l = r->hops[k];
+		w = other(g, l, v);
+		if (prio[k] != end - 1 - k)
+			return sluice_i_errf(err, errlen, -EINVAL,
+					     "%s, hop %llu: priority %u, but in depth mode a hop's priority is its tag, the %llu hops still to go after it",
+					     path_name(g, r, p, q, pn, sizeof(pn)),
+					     (unsigned long long)(k - h0), prio[k],
+					     (unsigned long long)(end - 1 - k));
+		/* charged to the priority it crossed the hop before at */
+		set_in(t, in, prio[k], k > h0 ? prio[k] + 1 : 0);
+		ret = set_out(t, g, r, p, q, k - h0, v, entry_of(g, v, l),
+			      prio[k], prio[k], true, err, errlen);
+		if (ret)
+			return ret;
+		in = entry_of(g, w, l);
+		v = w;
+	}
+	/* delivered with depth 0: charged to 1, tagger.h says why */
+	set_in(t, in, 0, 1);
+	return set_out(t, g, r, p, q, k - h0, v, t->n_adj + v, 0, 0, true, err,
 		       errlen);
 }
 
@@ -291,6 +330,7 @@ int sluice_tagger_tables_build(const struct sluice_graph *g,
 	struct lut lut = { 0 };
 	uint32_t prios = 0;
 	uint64_t p, q, k;
+	bool depth;
 	int ret;
 
 	memset(tab, 0, sizeof(*tab));
@@ -310,13 +350,19 @@ int sluice_tagger_tables_build(const struct sluice_graph *g,
 			prios = t->prio[k] + 1;
 	if (prios > SLUICE_LANES_MAX)
 		prios = SLUICE_LANES_MAX;	/* build_path() says where */
+	depth = t->mode == SLUICE_TAGGER_DEPTH;
+	/* depth: a delivered frame's charge is 1, also on one-hop paths */
+	if (depth && r->n_hops && prios < 2)
+		prios = 2;
 	ret = lut_init(&lut, g, prios + 1);
 	if (ret)
 		goto out;
 	for (p = 0; p < r->n_pairs && !ret; p++)
 		for (q = r->pair_path[p]; q < r->pair_path[p + 1] && !ret; q++)
-			ret = build_path(&lut, g, r, t->prio, p, q, err,
-					 errlen);
+			ret = depth ? build_path_depth(&lut, g, r, t->prio, p, q,
+						       err, errlen) :
+				      build_path(&lut, g, r, t->prio, p, q, err,
+						 errlen);
 	if (ret)
 		goto out;
 	ret = emit(tab, g, &lut);
@@ -326,7 +372,12 @@ int sluice_tagger_tables_build(const struct sluice_graph *g,
 	set_routes(tab, g, r);
 	/* what the entries use, which is what the paths use */
 	tab->priorities = r->n_hops ? prios : 0;
-	tab->tags = r->n_hops ? prios + 1 : 0;
+	tab->tags = 0;
+	for (k = 0; k < tab->out_off[g->n_nodes]; k++)
+		if (tab->out[k].tag >= tab->tags)
+			tab->tags = tab->out[k].tag + 1;
+	if (!depth && r->n_hops)
+		tab->tags = prios + 1;
 out:
 	if (ret == -ENOMEM)
 		ret = no_memory(err, errlen);
@@ -584,11 +635,88 @@ static bool walk(struct lut *t, const struct sluice_graph *g,
 }
 
 /*
+ * walk() in depth mode (tagger.h): the tag of each hop is the depth the
+ * routes' label stack has there, the hops still to go; the switch looks
+ * both entries up by it, the ingress one by the port the frame came in on.
+ */
+static bool walk_depth(struct lut *t, const struct sluice_graph *g,
+		       const struct sluice_routes *r, uint64_t p, uint64_t q,
+		       uint8_t *prio, struct sluice_tagger_check *res)
+{
+	uint32_t v = r->pair_src[p], u = v, w, l, tag, in = t->n_adj + v;
+	uint64_t k, h0 = r->path_hop[q], end = r->path_hop[q + 1], x;
+	char po[SLUICE_NAME_MAX + 24];
+	uint8_t cls, prev = 0, want;
+
+	for (k = h0; k <= end; k++) {
+		/* k == end: delivery to the destination's hosts, depth 0 */
+		l = k < end ? r->hops[k] : SLUICE_TAGGER_HOST;
+		tag = k < end ? end - 1 - k : 0;
+		x = lut_at(t, k < end ? entry_of(g, v, l) : t->n_adj + v, tag);
+		if (!t->cls[x]) {
+			problem(res, g, r, p, q, k < end ? k - h0 : UINT64_MAX,
+				"%s has no egress entry for port %s, tag %u",
+				g->nodes[v].name,
+				sluice_i_tagger_port(g, v, l, po, sizeof(po)),
+				tag);
+			return false;
+		}
+		t->cls[x] |= USED;
+		cls = (t->cls[x] & VALUE) - 1;
+		if (t->new_tag[x] != tag) {
+			problem(res, g, r, p, q, k < end ? k - h0 : UINT64_MAX,
+				"%s's egress entry for port %s, tag %u writes tag %u: the label stack's depth is not rewritten",
+				g->nodes[v].name,
+				sluice_i_tagger_port(g, v, l, po, sizeof(po)),
+				tag, t->new_tag[x]);
+			return false;
+		}
+		if (k < end && k > h0 && cls >= prev) {
+			problem(res, g, r, p, q, k - h0,
+				"priority %u after %u at %s: in depth mode priorities must decrease along a path",
+				cls, prev, g->nodes[v].name);
+			return false;
+		}
+		x = lut_at(t, in, tag);
+		if (!t->in[x]) {
+			problem(res, g, r, p, q, k < end ? k - h0 : UINT64_MAX,
+				"%s has no ingress entry for port %s, tag %u",
+				g->nodes[v].name,
+				sluice_i_tagger_port(g, v, k > h0 ? r->hops[k - 1] :
+						     SLUICE_TAGGER_HOST,
+						     po, sizeof(po)),
+				tag);
+			return false;
+		}
+		t->in[x] |= USED;
+		/* hosts' frames: 0; delivered ones: 1 (tagger.h) */
+		want = k == h0 ? 0 : k == end ? 1 : prev;
+		if ((t->in[x] & VALUE) - 1 != want) {
+			problem(res, g, r, p, q, k < end ? k - h0 : UINT64_MAX,
+				"charged to priority %u at %s, not %u (queued in class %u at %s)",
+				(t->in[x] & VALUE) - 1, g->nodes[v].name, want,
+				prev, g->nodes[u].name);
+			return false;
+		}
+		if (k == end)
+			break;
+		prio[k] = cls;
+		prev = cls;
+		w = other(g, l, v);
+		in = entry_of(g, w, l);
+		u = v;
+		v = w;
+	}
+	return true;
+}
+
+/*
  * The per-priority dependency check: every path cut into runs of one
  * priority, each run a path of its own on that lane, sharing @r's hops,
  * through sluice_cbd_check().  Dependencies between two priorities are
  * left out; with priorities that never decrease along a path (walk()
- * checked) they only climb and cannot be part of a cycle.  The cycle's
+ * checked) they only climb and cannot be part of a cycle, nor in depth
+ * mode, where they always decrease (walk_depth()) and only descend.  The cycle's
  * hops name the runs; they are mapped back to @r's paths.
  */
 static int check_runs(const struct sluice_graph *g,
@@ -726,7 +854,9 @@ int sluice_tagger_check(const struct sluice_graph *g,
 	res->consistent = true;
 	for (p = 0; p < r->n_pairs && ok; p++)
 		for (q = r->pair_path[p]; q < r->pair_path[p + 1] && ok; q++)
-			ok = walk(&lut, g, r, p, q, prio, res);
+			ok = tab->mode == SLUICE_TAGGER_DEPTH ?
+			     walk_depth(&lut, g, r, p, q, prio, res) :
+			     walk(&lut, g, r, p, q, prio, res);
 	if (!ok)
 		goto out;
 	for (i = 0; i < r->n_hops; i++)
