@@ -42,6 +42,10 @@
 #   portfc_server_expiry     (B, 3) for 4000 quanta ends on its own on
 #                            time; the pause it relayed ends with it
 #                            (refreshed meanwhile, then a Resume)
+#   portfc_watchdog          "watchdog all" on a server port: a class held
+#                            by a pause with frames is a storm (drop
+#                            flushes it), restored after the Resume, and
+#                            sends again; the others never storm
 #   portfc_switch_rx         a switch port acts on relayed (B, i) only: it
 #                            pauses type-A class i; A and unrelayed B are
 #                            ignored
@@ -82,6 +86,7 @@ ALL_TESTS="
 	portfc_server_pause_a
 	portfc_server_pause_b
 	portfc_server_expiry
+	portfc_watchdog
 	portfc_switch_rx
 	portfc_switch_detect_a
 	portfc_switch_detect_b
@@ -92,8 +97,9 @@ ALL_TESTS="
 
 source "$(dirname "$0")/lib.sh"
 
-require_cmd ip tc tcpdump
+require_cmd ip tc tcpdump jq
 sluice_load
+sluicectl_require
 
 PORTFCDUMP=$SELFTESTS_DIR/tools/portfcdump
 [[ -x $PORTFCDUMP ]] || skip_all "$PORTFCDUMP is not built"
@@ -499,6 +505,10 @@ portfc_server_pause_b()
 	qdisc_read "$NS" s0
 	check_eq "${QS[portfc_relayed]}" 2 "portfc_relayed"
 	check_eq "${QS[pfc_tx]}" 0 "signals s0 sent back"
+	# The same through the generic netlink family: sluicectl stats -j.
+	check_eq "$("$SLUICECTL" stats -n "$NS" -j s0 | jq -r '.[0] |
+		"\(.portfc) \(.portfc_n) \(.portfc_k) \(.portfc_rx) \(.portfc_relayed) \(.prios[2].portfc_relayed) \(.prios[2].xon_rx)"')" \
+		"2 4 1 4 2 2 1" "sluicectl stats: role n k rx relayed, class 2's relayed and resumes"
 	nap 0.2
 	s1tx=$(qdisc_stat "$NS" s1 pfc_tx)
 	mapfile -t lines < <(decoded x1)
@@ -550,6 +560,35 @@ portfc_server_expiry()
 	((${PC[pause]:-0} >= 3))
 	check_err $? "${PC[pause]} pauses relayed over 2 s refreshed each 256 ms"
 	check_eq "${PC[resume]}" 1 "resumes relayed"
+}
+
+# The PFC watchdog on a PortFC port ("watchdog all": every data class):
+# (A, 1) held for good stops class 5 with frames in it, a storm the drop
+# action flushes; the Resume ends it after the restoration time, and the
+# class sends again.  Classes no pause holds are never in storm.
+portfc_watchdog()
+{
+	ARGS="watchdog all watchdog-action drop detection-time 200 restoration-time 200 watchdog-poll 100" \
+		setup_server 1mbit 0
+	check_err $? "setup"
+	send_batch "$NS" x0 >/dev/null <<-EOF
+		$(sigline "$(rec $PAUSE $QA 1 0 65535)")
+	EOF
+	own_frames
+	check_err $? "send"
+	wait_cs s0 1:6 wd_storms 1 5
+	check_err $? "no storm on class 5"
+	check_eq "$(cs_line wd_storms)" "0 0 0 0 0 1 0 0 0 0" "storms per class"
+	check_eq "${CS[1:6 wd_drops]}/${CS[1:6 qlen]}" 2/0 "class 5 flushed"
+	send_batch "$NS" x0 >/dev/null <<-EOF
+		$(sigline "$(rec $RESUME $QA 1 0 0)")
+	EOF
+	wait_cs s0 1:6 wd_restored 1 5
+	check_err $? "class 5 not restored"
+	send_batch "$NS" s0 >/dev/null <<<"-L 101,100,100 -4 0 -s 200 -c 2"
+	wait_cs s0 1:6 packets 2 5
+	check_err $? "class 5 does not send after the storm"
+	check_eq "$(cs_line wd_storms)" "0 0 0 0 0 1 0 0 0 0" "storms per class after"
 }
 
 # A switch acts on relayed (B, i) only, pausing its type-A class i.
@@ -854,9 +893,10 @@ portfc_bcube_routes()
 			next
 		}
 		/^pairs / { next }
+		/^end$/ { next }
 		{ head = head $0 "\n" }
 		END {
-			printf "%spairs %d paths %d hops %d truncated 0\n%s",
+			printf "%spairs %d paths %d hops %d truncated 0\n%send\n",
 			       head, pairs, pairs, hops, body
 		}' "$routes" >"$first"
 	check_err $? "first paths" || return
@@ -944,8 +984,10 @@ neigh add 172.16.0.33 lladdr $(mac "$S" l16) dev l16 nud permanent"
 
 	class_read "$X" l16
 	check_err $? "srv00's classes" || return
+	# tc names classes by minor in hex: class 9 is 1:a.
 	for ((i = 0; i < 10; i++)); do
-		check_eq "${CS[1:$((i + 1)) packets]}" "${want_x[$i]:-0}" "srv00 l16 class $i"
+		check_eq "${CS[1:$(printf %x $((i + 1))) packets]}" "${want_x[$i]:-0}" \
+			"srv00 l16 class $i"
 	done
 	for dev in "${sdev[@]}"; do
 		class_read "$S" "$dev"
@@ -957,6 +999,7 @@ neigh add 172.16.0.33 lladdr $(mac "$S" l16) dev l16 nud permanent"
 	done
 	qdisc_read "$X" l16
 	check_eq "${QS[portfc_unknown]}" 0 "srv00 portfc_unknown"
+	log_info "srv00's classes (class:frames): $(for i in "${!want_x[@]}"; do printf '%s:%s ' "$i" "${want_x[$i]}"; done)"
 }
 
 tests_run
