@@ -23,7 +23,8 @@
 /* Opcode, enable vector, eight times: 20 bytes of the 46 a frame carries. */
 #define SLUICE_PFC_WORDS	(2 + SLUICE_NR_PRIOS)
 
-static const u8 sluice_ctrl_dst[ETH_ALEN] __aligned(2) = {
+/* PortFC's signals (portfc.c) go there too: no bridge forwards it. */
+const u8 sluice_ctrl_dst[ETH_ALEN] __aligned(2) = {
 	0x01, 0x80, 0xc2, 0x00, 0x00, 0x01
 };
 
@@ -34,36 +35,53 @@ u64 sluice_quanta_ns(u32 quanta, u64 rate)
 }
 
 /*
- * A PFC frame from @dev: @enable names the priorities it speaks for,
- * @xoff those of them it pauses for @quanta (the others it resumes).
- * GFP_ATOMIC: the sender's timer runs in softirq context.
+ * A control frame from @dev to sluice_ctrl_dst, of EtherType @proto, with
+ * @len bytes of zeroed payload after the Ethernet header (the frame at
+ * least ETH_ZLEN long), ready to send; *payload points at it.  GFP_ATOMIC:
+ * the signal sender's timer runs in softirq context.
  */
-struct sk_buff *sluice_ctrl_build_pfc(struct net_device *dev, u8 enable,
-				      u8 xoff, u16 quanta)
+struct sk_buff *sluice_ctrl_alloc(struct net_device *dev, u16 proto,
+				  unsigned int len, void **payload)
 {
 	struct sk_buff *skb;
 	struct ethhdr *eth;
-	unsigned int prio;
-	__be16 *p;
 
-	skb = alloc_skb(LL_RESERVED_SPACE(dev) + ETH_ZLEN, GFP_ATOMIC);
+	len = max_t(unsigned int, len, ETH_ZLEN - ETH_HLEN);
+	skb = alloc_skb(LL_RESERVED_SPACE(dev) + ETH_HLEN + len, GFP_ATOMIC);
 	if (!skb)
 		return NULL;
 	skb_reserve(skb, LL_RESERVED_SPACE(dev));
 	eth = skb_put(skb, ETH_HLEN);
 	ether_addr_copy(eth->h_dest, sluice_ctrl_dst);
 	ether_addr_copy(eth->h_source, dev->dev_addr);
-	eth->h_proto = htons(ETH_P_PAUSE);
-	p = skb_put_zero(skb, ETH_ZLEN - ETH_HLEN);
+	eth->h_proto = htons(proto);
+	*payload = skb_put_zero(skb, len);
+	skb_reset_mac_header(skb);
+	skb->dev = dev;
+	skb->protocol = htons(proto);
+	skb->priority = TC_PRIO_CONTROL;
+	return skb;
+}
+
+/*
+ * A PFC frame from @dev: @enable names the priorities it speaks for,
+ * @xoff those of them it pauses for @quanta (the others it resumes).
+ */
+struct sk_buff *sluice_ctrl_build_pfc(struct net_device *dev, u8 enable,
+				      u8 xoff, u16 quanta)
+{
+	struct sk_buff *skb;
+	unsigned int prio;
+	__be16 *p;
+
+	skb = sluice_ctrl_alloc(dev, ETH_P_PAUSE,
+				SLUICE_PFC_WORDS * sizeof(*p), (void **)&p);
+	if (!skb)
+		return NULL;
 	p[0] = htons(SLUICE_PFC_OPCODE);
 	p[1] = htons(enable);
 	for (prio = 0; prio < SLUICE_NR_PRIOS; prio++)
 		p[2 + prio] = htons(xoff & BIT(prio) ? quanta : 0);
-
-	skb_reset_mac_header(skb);
-	skb->dev = dev;
-	skb->protocol = htons(ETH_P_PAUSE);
-	skb->priority = TC_PRIO_CONTROL;
 	return skb;
 }
 

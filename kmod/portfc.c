@@ -44,10 +44,6 @@
 
 #define SLUICE_PORTFC_KEY(type, port)	((type) * TC_SLUICE_PORTFC_MAX_N + (port))
 
-static const u8 sluice_portfc_dst[ETH_ALEN] __aligned(2) = {
-	0x01, 0x80, 0xc2, 0x00, 0x00, 0x01
-};
-
 /* (k + 1) n + 2 for a server port, n + 2 for a switch port; HQ is last. */
 unsigned int sluice_portfc_classes(const struct sluice_config *cfg)
 {
@@ -447,8 +443,7 @@ void sluice_portfc_detach(struct Qdisc *sch)
 /*
  * The signal frame for the keys in @on (Pause, for the port's pause time)
  * and @off (Resume), one record each.  A server's records are relayed
- * ones: servers originate nothing.  GFP_ATOMIC: the sender's timer runs
- * in softirq context.
+ * ones: servers originate nothing.
  */
 static struct sk_buff *sluice_portfc_build(struct sluice_signal *s,
 					   struct net_device *dev,
@@ -463,19 +458,11 @@ static struct sk_buff *sluice_portfc_build(struct sluice_signal *s,
 	struct sluice_portfc_hdr *h;
 	struct sluice_portfc_rec *r;
 	struct sk_buff *skb;
-	struct ethhdr *eth;
 
-	len = max_t(unsigned int, ETH_ZLEN,
-		    ETH_HLEN + sizeof(*h) + count * sizeof(*r));
-	skb = alloc_skb(LL_RESERVED_SPACE(dev) + len, GFP_ATOMIC);
+	len = sizeof(*h) + count * sizeof(*r);
+	skb = sluice_ctrl_alloc(dev, SLUICE_PORTFC_ETHERTYPE, len, (void **)&h);
 	if (!skb)
 		return NULL;
-	skb_reserve(skb, LL_RESERVED_SPACE(dev));
-	eth = skb_put(skb, ETH_HLEN);
-	ether_addr_copy(eth->h_dest, sluice_portfc_dst);
-	ether_addr_copy(eth->h_source, dev->dev_addr);
-	eth->h_proto = htons(SLUICE_PORTFC_ETHERTYPE);
-	h = skb_put_zero(skb, len - ETH_HLEN);
 	h->magic = htons(SLUICE_PORTFC_MAGIC);
 	h->version = SLUICE_PORTFC_VERSION;
 	h->count = count;
@@ -493,10 +480,6 @@ static struct sk_buff *sluice_portfc_build(struct sluice_signal *s,
 		r->quanta = htons(pause ? quanta : 0);
 		r++;
 	}
-	skb_reset_mac_header(skb);
-	skb->dev = dev;
-	skb->protocol = htons(SLUICE_PORTFC_ETHERTYPE);
-	skb->priority = TC_PRIO_CONTROL;
 	return skb;
 }
 
@@ -577,7 +560,7 @@ static void sluice_portfc_handle(struct Qdisc *sch, const struct sk_buff *skb,
 	if (q->dead)
 		return;
 	h = skb_header_pointer(skb, 0, sizeof(hbuf), &hbuf);
-	if (!h || !ether_addr_equal(eth_hdr(skb)->h_dest, sluice_portfc_dst) ||
+	if (!h || !ether_addr_equal(eth_hdr(skb)->h_dest, sluice_ctrl_dst) ||
 	    h->magic != htons(SLUICE_PORTFC_MAGIC) ||
 	    h->version != SLUICE_PORTFC_VERSION || !h->count ||
 	    h->count > SLUICE_PORTFC_MAX_RECS ||

@@ -103,7 +103,10 @@ struct sluice_ctrl {
 	u16	quanta[SLUICE_NR_PRIOS];
 };
 
+extern const u8 sluice_ctrl_dst[ETH_ALEN];
 u64 sluice_quanta_ns(u32 quanta, u64 rate);
+struct sk_buff *sluice_ctrl_alloc(struct net_device *dev, u16 proto,
+				  unsigned int len, void **payload);
 struct sk_buff *sluice_ctrl_build_pfc(struct net_device *dev, u8 enable,
 				      u8 xoff, u16 quanta);
 bool sluice_ctrl_parse(const struct sk_buff *skb, const struct net_device *dev,
