@@ -266,14 +266,19 @@
  *           (g 0), and is relayed: the server asserts (B, i), marked
  *           relayed, on each of its other PortFC ports, for as long as
  *           the pause it received lasts (refreshed by the downstream's
- *           refreshes, released by its Resume, expiring with it).
+ *           refreshes, released by its Resume, expiring with it; a
+ *           refresh that shortens that time is seen at the relay's next
+ *           refresh, so a relayed pause can outlast the received one by
+ *           up to half the relaying port's pause time).
  *   switch  a relayed (B, i) pauses its type-A class i on that port.
  * Nothing else acts: a switch ignores A and unrelayed B, a server never
  * relays a relayed signal, so a pause travels at most three hops (paper
  * Eq. 1-2).  Ignored records are counted in portfc_ignored.  For k >= 2
  * the paper's queues are kept as they are: a server's relay queue is never
- * paused, and a switch's type-A class i mixes frames for port i of
- * different next-2-hop switches.
+ * paused, a switch's type-A class i mixes frames for port i of
+ * different next-2-hop switches, and a server relays (B, i) from two
+ * downstream switches as one key, which the first Resume releases until
+ * the other's next refresh.
  *
  * The PFC watchdog covers a PortFC port: TCA_SLUICE_WD_PRIOS not 0 (tc's
  * "watchdog all") watches every data class (HQ is never paused), with
