@@ -246,20 +246,19 @@ int sluice_parse_ns(const char *str, __u64 *ns)
  * Rounding up keeps a BDP of a slow link or a short round trip from
  * becoming 0, which would pause at once.
  *
+ * The product of rate and round trip is taken in 128 bits: 100 Gbit/s for
+ * 1 s is already past 64 bits of bit-nanoseconds.
+ *
  * Return: 0; -ERANGE if xoff would be above TC_SLUICE_MAX_LIMIT (bdp is
- * still set, for the message, unless it overflows 64 bits: then U64_MAX).
+ * still set, for the message).  Time: O(1).
  */
 int sluice_portfc_thresholds(__u64 rate, __u64 rtt_ns,
 			     struct sluice_portfc_thresholds *t)
 {
-	const __u64 ns_bits_per_byte = 8 * 1000000000ull;
-	__u64 bits;
+	const unsigned __int128 ns_bits_per_byte = 8 * 1000000000ull;
+	unsigned __int128 bits = (unsigned __int128)rate * rtt_ns;
 
-	if (rtt_ns && rate > UINT64_MAX / rtt_ns) {
-		t->bdp = UINT64_MAX;
-		return -ERANGE;
-	}
-	bits = rate * rtt_ns;	/* bit-nanoseconds */
+	/* rate < 2^64 and rtt_ns <= 1 s: bdp fits 64 bits */
 	t->bdp = bits / ns_bits_per_byte + !!(bits % ns_bits_per_byte);
 	if (t->bdp > TC_SLUICE_MAX_LIMIT / SLUICE_PORTFC_XOFF_BDPS)
 		return -ERANGE;

@@ -7,7 +7,7 @@
  *          [ pause-rx { on | off } ] [ xoff { BYTES | AUTO } ]
  *          [ xon BYTES ] [ headroom BYTES ] [ pause-time QUANTA ]
  *          [ pcp-map MAP ] [ dscp-map MAP ] [ mpls-tc-map MAP ]
- *          [ prio-map MAP ] [ watchdog PRIOS ]
+ *          [ prio-map MAP ] [ watchdog { PRIOS | all } ]
  *          [ watchdog-action { drop | forward | alert } ]
  *          [ detection-time TIME ] [ restoration-time TIME ]
  *          [ watchdog-poll TIME ] [ portfc { switch | server } ]
@@ -922,6 +922,14 @@ static int check_portfc_classes(struct qopt_parser *p)
 
 	if (!(o->present & SLUICE_QOPT_PORTFC_N))
 		return 0;
+	/*
+	 * A server's classes depend on k, which a "tc qdisc change" that
+	 * does not repeat it leaves as the qdisc has it: unknown here, so the
+	 * kernel checks (it defaults to 1 only at creation).
+	 */
+	if (o->portfc == TC_SLUICE_PORTFC_SERVER &&
+	    !(o->present & SLUICE_QOPT_PORTFC_K))
+		return 0;
 	k = o->present & SLUICE_QOPT_PORTFC_K ? o->portfc_k :
 						  SLUICE_PORTFC_K_DEFAULT;
 	/* A switch's classes do not depend on k. */
@@ -965,17 +973,12 @@ static int resolve_portfc_rtt(struct qopt_parser *p)
 		return fail(&p->c,
 			    "\"portfc-rtt\" needs a \"rate\" above 0, not \"%s\"",
 			    p->rate_word);
-	if (sluice_portfc_thresholds(o->rate, o->portfc_rtt_ns, &t)) {
-		if (t.bdp == UINT64_MAX)
-			return fail(&p->c,
-				    "\"portfc-rtt %s\" at \"rate %s\": the bandwidth-delay product does not fit 64 bits",
-				    p->portfc_rtt_word, p->rate_word);
+	if (sluice_portfc_thresholds(o->rate, o->portfc_rtt_ns, &t))
 		return fail(&p->c,
 			    "\"portfc-rtt %s\" at \"rate %s\": xoff, %u times the bandwidth-delay product of %llu bytes, would be above %u bytes",
 			    p->portfc_rtt_word, p->rate_word,
 			    SLUICE_PORTFC_XOFF_BDPS, (unsigned long long)t.bdp,
 			    TC_SLUICE_MAX_LIMIT);
-	}
 	o->portfc_xoff_a = o->portfc_xoff_b = t.xoff;
 	o->portfc_xon_a = o->portfc_xon_b = t.xon;
 	o->present |= SLUICE_QOPT_PORTFC_THRESHOLDS;

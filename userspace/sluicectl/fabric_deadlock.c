@@ -158,7 +158,8 @@ static bool read_portfc(json_object *o, struct sluice_port_stats *ps,
 		const char	*key;
 		uint64_t	max;
 	} f[] = {
-		{ "portfc", TC_SLUICE_PORTFC_ROLE_MAX },
+		/* a role a newer kernel has is read, and acts as none */
+		{ "portfc", UINT8_MAX },
 		{ "portfc_n", UINT8_MAX },
 		{ "portfc_k", UINT8_MAX },
 		{ "portfc_index", UINT8_MAX },

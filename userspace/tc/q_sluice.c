@@ -53,7 +53,7 @@ static void usage(void)
 		"                  [ pause-rx { on | off } ] [ xoff { BYTES | AUTO } ]\n"
 		"                  [ xon BYTES ] [ headroom BYTES ] [ pause-time QUANTA ]\n"
 		"                  [ pcp-map MAP ] [ dscp-map MAP ] [ mpls-tc-map MAP ]\n"
-		"                  [ prio-map MAP ] [ watchdog PRIOS ]\n"
+		"                  [ prio-map MAP ] [ watchdog { PRIOS | all } ]\n"
 		"                  [ watchdog-action { drop | forward | alert } ]\n"
 		"                  [ detection-time TIME ] [ restoration-time TIME ]\n"
 		"                  [ watchdog-poll TIME ] [ portfc { switch | server } ]\n"
@@ -391,15 +391,20 @@ static void print_ms(const struct rtattr *rta, const char *json,
 
 /*
  * The PFC watchdog, printed whole whenever the kernel dumps it (also
- * "watchdog none"), so that the text re-parses to the same settings.
+ * "watchdog none"), so that the text re-parses to the same settings.  A
+ * PortFC port watches all its data classes for any priority set: "all"
+ * (JSON: the string "all").
  */
 static void print_wd_opts(struct rtattr *tb[])
 {
 	char buf[SLUICE_PFC_STRLEN];
 	unsigned int p;
-	__u8 val;
+	__u8 val, role;
 
-	if (!get_u8(tb[TCA_SLUICE_WD_PRIOS], &val)) {
+	if (!get_u8(tb[TCA_SLUICE_WD_PRIOS], &val) && val &&
+	    !get_u8(tb[TCA_SLUICE_PORTFC], &role) && role) {
+		print_string(PRINT_ANY, "watchdog", "watchdog %s ", "all");
+	} else if (!get_u8(tb[TCA_SLUICE_WD_PRIOS], &val)) {
 		open_json_array(PRINT_JSON, "watchdog");
 		for (p = 0; p < SLUICE_PFC_PRIOS; p++)
 			if (val & (1u << p))
@@ -728,7 +733,13 @@ static const struct xstat class_appended_xstats[] = {
 	XSTAT("storm", cls.storm, XSTAT_FLAG),
 	/* Since the kernel hardening: */
 	XSTAT("wd_ingress_drops", cls.wd_ingress_drops, XSTAT_COUNT),
-	/* Since PortFC (the union grew with the qdisc's struct, to 168): */
+};
+
+/*
+ * Since version 2 (PortFC): the union grew with the qdisc's struct, so the
+ * length alone no longer tells (uapi).
+ */
+static const struct xstat class_v2_xstats[] = {
 	XSTAT("portfc_relayed", cls.portfc_relayed, XSTAT_COUNT),
 };
 
@@ -812,6 +823,9 @@ static int print_xstats(struct qdisc_util *qu, FILE *f, struct rtattr *xstats)
 			   st.cls.peak_backlog);
 		print_appended(&st, len, class_appended_xstats,
 			       ARRAY_SIZE(class_appended_xstats));
+		if (st.version >= 2)
+			print_appended(&st, len, class_v2_xstats,
+				       ARRAY_SIZE(class_v2_xstats));
 		break;
 	}
 	return 0;

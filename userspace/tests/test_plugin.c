@@ -885,7 +885,7 @@ static void test_parse_help(void)
 		"                  [ pause-rx { on | off } ] [ xoff { BYTES | AUTO } ]\n"
 		"                  [ xon BYTES ] [ headroom BYTES ] [ pause-time QUANTA ]\n"
 		"                  [ pcp-map MAP ] [ dscp-map MAP ] [ mpls-tc-map MAP ]\n"
-		"                  [ prio-map MAP ] [ watchdog PRIOS ]\n"
+		"                  [ prio-map MAP ] [ watchdog { PRIOS | all } ]\n"
 		"                  [ watchdog-action { drop | forward | alert } ]\n"
 		"                  [ detection-time TIME ] [ restoration-time TIME ]\n"
 		"                  [ watchdog-poll TIME ] [ portfc { switch | server } ]\n"

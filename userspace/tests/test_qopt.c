@@ -734,9 +734,9 @@ static const struct invalid_case {
 	  "\"pfc 3\" and \"portfc server\" conflict: PortFC is the port's flow control" },
 	{ "portfc switch portfc-n 4 classes 8",
 	  "\"classes\" must be 6 for \"portfc switch\" with portfc-n 4, not \"8\"" },
-	{ "classes 8 portfc server portfc-n 4",
+	{ "classes 8 portfc server portfc-n 4 portfc-k 1",
 	  "\"classes\" must be 10 for \"portfc server\" with portfc-n 4 and portfc-k 1, not \"8\"" },
-	{ "portfc server portfc-n 16",
+	{ "portfc server portfc-n 16 portfc-k 1",
 	  "\"portfc server\" with portfc-n 16 and portfc-k 1 needs 34 classes, more than 32" },
 	{ "portfc server portfc-n 7 portfc-k 4 classes 32",
 	  "\"portfc server\" with portfc-n 7 and portfc-k 4 needs 37 classes, more than 32" },
@@ -755,8 +755,9 @@ static const struct invalid_case {
 	/* One bit/s more than the largest: 22369621.125 bytes round up */
 	{ "rate 178956969 portfc-rtt 1s",
 	  "\"portfc-rtt 1s\" at \"rate 178956969\": xoff, 6 times the bandwidth-delay product of 22369622 bytes, would be above 134217727 bytes" },
+	/* rate x rtt past 64 bits of bit-nanoseconds: still the real BDP */
 	{ "rate 20gbit portfc-rtt 1s",
-	  "\"portfc-rtt 1s\" at \"rate 20gbit\": the bandwidth-delay product does not fit 64 bits" },
+	  "\"portfc-rtt 1s\" at \"rate 20gbit\": xoff, 6 times the bandwidth-delay product of 2500000000 bytes, would be above 134217727 bytes" },
 };
 
 /*

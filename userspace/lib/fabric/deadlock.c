@@ -275,7 +275,8 @@ static struct sluice_dl_vertex *new_vertex(struct build *b, uint32_t gp,
 	memcpy(x->port, p->ifname, SLUICE_IFNAMSIZ);
 	x->port[SLUICE_IFNAMSIZ - 1] = '\0';
 	x->role = role;
-	x->portfc = p->port.portfc;
+	x->portfc = p->port.portfc <= TC_SLUICE_PORTFC_ROLE_MAX ?
+		    p->port.portfc : TC_SLUICE_PORTFC_NONE;
 	x->portfc_index = p->port.portfc_index;
 	return x;
 }
@@ -313,9 +314,10 @@ static int fc_check(const struct build *b, uint32_t u,
 {
 	const struct sluice_port_stats *s = &p->port;
 
-	if (!s->portfc)
+	/* A role this library does not know (a newer kernel's) acts as none. */
+	if (!s->portfc || s->portfc > TC_SLUICE_PORTFC_ROLE_MAX)
 		return 0;
-	if (s->portfc > TC_SLUICE_PORTFC_ROLE_MAX || s->portfc_n < 2 ||
+	if (s->portfc_n < 2 ||
 	    s->portfc_n > TC_SLUICE_PORTFC_MAX_N ||
 	    s->portfc_k > TC_SLUICE_PORTFC_MAX_K ||
 	    (s->portfc == TC_SLUICE_PORTFC_SWITCH &&
@@ -329,7 +331,9 @@ static int fc_check(const struct build *b, uint32_t u,
 
 static uint8_t fc_role(const struct build *b, uint32_t gp)
 {
-	return b->pnow[gp]->port.portfc;
+	uint8_t role = b->pnow[gp]->port.portfc;
+
+	return role <= TC_SLUICE_PORTFC_ROLE_MAX ? role : TC_SLUICE_PORTFC_NONE;
 }
 
 /*
@@ -513,7 +517,8 @@ static int scan_ports(struct build *b, const struct sluice_dl_snap *a,
 						     "switch %s: port %s: %u priorities, at most %d",
 						     g->nodes[u].name, p->ifname,
 						     p->n_prio, TC_SLUICE_MAX_CLASSES);
-			if (p->port.portfc)
+			if (p->port.portfc &&
+			    p->port.portfc <= TC_SLUICE_PORTFC_ROLE_MAX)
 				b->dl->portfc_ports++;
 			b->e_first[gp] = b->dl->n_v;
 			for (j = 0; j < p->n_prio; j++) {

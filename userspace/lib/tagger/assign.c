@@ -798,6 +798,17 @@ static int ttl(const struct sluice_graph *g, const struct sluice_routes *r,
 				t->prio[k] = down ? r->path_hop[q + 1] - 1 - k :
 						    k - r->path_hop[q];
 		}
+	/*
+	 * depth charges a frame delivered to the destination's hosts to
+	 * priority 1 (sluice/tagger.h), also when every path is one hop.
+	 */
+	if (down && longest == 1) {
+		if (max < 2)
+			return sluice_i_errf(err, errlen, -ERANGE,
+					     "depth: frames delivered to hosts are charged to priority 1: 2 priorities are needed, more than the %u allowed",
+					     max);
+		longest = 2;
+	}
 	t->priorities = longest;
 	return 0;
 }

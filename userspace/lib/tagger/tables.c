@@ -648,6 +648,13 @@ static bool walk_depth(struct lut *t, const struct sluice_graph *g,
 	char po[SLUICE_NAME_MAX + 24];
 	uint8_t cls, prev = 0, want;
 
+	/* The tables hold SLUICE_TAGGER_TAGS_MAX tags a port: no deeper. */
+	if (end - h0 > SLUICE_TAGGER_TAGS_MAX) {
+		problem(res, g, r, p, q, UINT64_MAX,
+			"the path has %llu hops, more than depth tags hold (%d)",
+			(unsigned long long)(end - h0), SLUICE_TAGGER_TAGS_MAX);
+		return false;
+	}
 	for (k = h0; k <= end; k++) {
 		/* k == end: delivery to the destination's hosts, depth 0 */
 		l = k < end ? r->hops[k] : SLUICE_TAGGER_HOST;
@@ -862,6 +869,9 @@ int sluice_tagger_check(const struct sluice_graph *g,
 	for (i = 0; i < r->n_hops; i++)
 		if (prio[i] >= res->priorities)
 			res->priorities = prio[i] + 1;
+	/* depth also charges delivered frames to priority 1, as compute says */
+	if (tab->mode == SLUICE_TAGGER_DEPTH && r->n_hops && res->priorities < 2)
+		res->priorities = 2;
 	n = (uint64_t)(lut.n_adj + g->n_nodes) * lut.stride;
 	for (i = 0; i < n; i++)
 		res->entries_unused += (lut.in[i] && !(lut.in[i] & USED)) +
