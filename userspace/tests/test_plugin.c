@@ -1449,6 +1449,12 @@ static void test_print_portfc(void)
 	KTAP_EXPECT(strstr(print_with(sluice_qdisc_util.print_qopt, true,
 				      &m.opts),
 			   "\"portfc_hq\":[],\"portfc_hq_dscp\":46"));
+	/* Its watchdog watches every data class: "all", not priorities. */
+	dump_u8(&m, TCA_SLUICE_WD_PRIOS, 0xff);
+	KTAP_EXPECT(strstr(print_with(sluice_qdisc_util.print_qopt, false,
+				      &m.opts), "watchdog all "));
+	KTAP_EXPECT(strstr(print_with(sluice_qdisc_util.print_qopt, true,
+				      &m.opts), "\"watchdog\":\"all\""));
 	/* A role newer than the plugin: by number. */
 	portfc_dump(&m, 7, 1, 0);
 	KTAP_EXPECT(!strncmp(print_with(sluice_qdisc_util.print_qopt, false,
@@ -2127,7 +2133,7 @@ static void test_print_xstats_ecn(void)
 
 	snprintf(text, sizeof(text),
 		 "%s ecn_marks 42 wd_storms 0 wd_restored 0 wd_drops 0"
-		 " wd_forwarded 0 storm 0 wd_ingress_drops 0 portfc_relayed 0",
+		 " wd_forwarded 0 storm 0 wd_ingress_drops 0",
 		 pfc_class_text);
 	KTAP_EXPECT_STR(print_with(print, false,
 				   xstats_attr(&m, &newer.st, sizeof(newer))),
@@ -2239,9 +2245,9 @@ static void test_print_xstats_v1_fields(void)
 }
 
 /*
- * Since version 2: PortFC's qdisc counters after pfc_tx_failed, from a
- * version 2 payload only; the class's portfc_relayed when the payload
- * holds it (168 bytes; a kernel before PortFC sends 144).
+ * Since version 2: PortFC's qdisc counters after pfc_tx_failed, and the
+ * class's portfc_relayed, from a version 2 payload only (the union grew
+ * with the qdisc's struct, so a payload's length no longer tells).
  */
 static void test_print_xstats_v2_fields(void)
 {
@@ -2253,6 +2259,11 @@ static void test_print_xstats_v2_fields(void)
 	struct dump m;
 
 	c.cls.portfc_relayed = 1099511627777ull;
+	c.version = 1;
+	KTAP_EXPECT(!strstr(print_with(print, false,
+				       xstats_attr(&m, &c, XSTATS_LEN)),
+			    "portfc_relayed"));
+	c.version = 2;
 	KTAP_EXPECT(strstr(print_with(print, false,
 				      xstats_attr(&m, &c, XSTATS_LEN)),
 			   " wd_ingress_drops 0 portfc_relayed 1099511627777"));
