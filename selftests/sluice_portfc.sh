@@ -46,6 +46,12 @@
 #                            by a pause with frames is a storm (drop
 #                            flushes it), restored after the Resume, and
 #                            sends again; the others never storm
+#   portfc_resume_lost       end to end: a switch port's type-A congestion
+#                            pauses a server port's 4-hop class for its
+#                            index (refreshed), HQ and other classes send
+#                            meanwhile; the Resume, dropped by a tc filter,
+#                            never arrives, and the class sends again by
+#                            expiry
 #   portfc_switch_rx         a switch port acts on relayed (B, i) only: it
 #                            pauses type-A class i; A and unrelayed B are
 #                            ignored
@@ -87,6 +93,7 @@ ALL_TESTS="
 	portfc_server_pause_b
 	portfc_server_expiry
 	portfc_watchdog
+	portfc_resume_lost
 	portfc_switch_rx
 	portfc_switch_detect_a
 	portfc_switch_detect_b
@@ -589,6 +596,58 @@ portfc_watchdog()
 	wait_cs s0 1:6 packets 2 5
 	check_err $? "class 5 does not send after the storm"
 	check_eq "$(cs_line wd_storms)" "0 0 0 0 0 1 0 0 0 0" "storms per class after"
+}
+
+# A Resume lost on the way (a tc filter drops it) is healed by expiry:
+# switch port p0's type-A backlog pauses (A, 0) on p1, whose neighbour q1
+# is a PortFC server port; q1's 4-hop class for port 0 stops while the
+# congestion lasts (the Pause refreshed), its HQ and other classes keep
+# sending, and once p0 drains the Resume never arrives, yet the class
+# sends again one pause time (400 quanta at q1's 1 Mbit/s: 205 ms) after
+# the last refresh.
+portfc_resume_lost()
+{
+	local end
+
+	RATE_0=100kbit ARGS_0="portfc-xoff-a 5000 portfc-xon-a 2000 portfc-xoff-b 100000 portfc-xon-b 50000" \
+		setup_switch 0 1
+	check_err $? "setup"
+	qdiscs "qdisc add dev q1 root handle 1: sluice rate 1mbit portfc server portfc-n 4 portfc-k 1"
+	check_err $? "server port q1"
+	# The first record's opcode is byte 12 after the EtherType: 2, Resume.
+	tc -n "$NS" -b - <<-EOF
+		qdisc add dev q1 clsact
+		filter add dev q1 ingress protocol 0x88b5 u32 match u8 2 0xff at 12 action drop
+	EOF
+	check_err $? "filter dropping Resumes"
+	send_batch "$NS" p0 >/dev/null <<<"-L 102,101 -4 0 -s 1000 -c 30"
+	check_err $? "congest p0"
+	# q1's own frames: class 4 (4 hops, port 0), class 1, HQ (pure ACKs).
+	wait_cs q1 1:5 pfc_rx 1 5
+	check_err $? "q1 was not paused" || return
+	send_batch "$NS" q1 >/dev/null <<-EOF
+		-L 100,100,100 -4 0 -s 200 -c 2
+		-L 101, -4 0 -s 200 -c 2
+		-L 100, -4 0 -A -c 2
+	EOF
+	check_err $? "send at q1"
+	wait_cs q1 1:a packets 2 5
+	check_err $? "HQ held"
+	class_read "$NS" q1
+	check_eq "${CS[1:5 packets]}/${CS[1:5 paused]}/${CS[1:2 packets]}" 0/1/2 \
+		"class 4 held, class 1 sent, while p0 is congested"
+	wait_sent p0 30 10
+	check_err $? "p0 did not drain"
+	end=${EPOCHREALTIME/./}
+	wait_cs q1 1:5 packets 2 5
+	check_err $? "class 4 not healed by expiry"
+	log_info "class 4 sent $(((${EPOCHREALTIME/./} - end) / 1000)) ms after p0 drained"
+	check_eq "${CS[1:5 xon_rx]}" 0 "Resumes that reached q1"
+	((${CS[1:5 pfc_rx]} >= 2))
+	check_err $? "${CS[1:5 pfc_rx]} Pauses at q1: refreshed while congested"
+	qdisc_read "$NS" p1
+	((${QS[pfc_tx]} > ${CS[1:5 pfc_rx]}))
+	check_err $? "p1 sent ${QS[pfc_tx]} signals, q1 took ${CS[1:5 pfc_rx]}: no Resume was sent"
 }
 
 # A switch acts on relayed (B, i) only, pausing its type-A class i.
