@@ -74,6 +74,11 @@
 #                            other servers lands, at srv00 and again at
 #                            sw1-0 after MPLS popped its label, in the
 #                            class the stack the kernel pushed names
+#   portfc_errors            every rejection of the kernel's own, through
+#                            tcraw: its exact extack, nothing created or
+#                            changed; a duplicate switch index; the role,
+#                            n, k, index and label base fixed at creation,
+#                            the thresholds not
 #   pfc_holb_blocks          the same fabric under PFC (one lossless
 #                            priority): T pauses X, X pauses S, the victim
 #                            waits behind the congested flow
@@ -100,6 +105,7 @@ ALL_TESTS="
 	portfc_holb_free
 	pfc_holb_blocks
 	portfc_bcube_routes
+	portfc_errors
 "
 
 source "$(dirname "$0")/lib.sh"
@@ -1059,6 +1065,72 @@ neigh add 172.16.0.33 lladdr $(mac "$S" l16) dev l16 nud permanent"
 	qdisc_read "$X" l16
 	check_eq "${QS[portfc_unknown]}" 0 "srv00 portfc_unknown"
 	log_info "srv00's classes (class:frames): $(for i in "${!want_x[@]}"; do printf '%s:%s ' "$i" "${want_x[$i]}"; done)"
+}
+
+
+# ------------------------------------------------------------- errors
+
+# Every rejection of the kernel's own (tcraw, past the plugin's checks),
+# with its exact extack; a rejected add creates nothing, a rejected
+# change changes nothing.  Attributes by number (uapi enum): CLASSES 1,
+# RATE 11, PFC 12, XOFF 14, PORTFC 23, N 24, K 25, INDEX 26, LABEL_BASE
+# 27, XOFF_A 28, XON_A 29, HQ 32, HQ_DSCP 33.
+portfc_errors()
+{
+	local tcraw=$SELFTESTS_DIR/tools/tcraw rate="hex 11 40420f0000000000"
+	local -a add
+	local out expect i before sw="u8 23 1 u8 24 4 u32 28 5000 u32 30 5000"
+
+	PAIR_A=p PAIR_B=q
+	netns_add NS && pairs_up 0 1
+	check_err $? "setup" || return
+	add=(
+		"unknown portfc role|$rate u8 23 3"
+		"portfc needs portfc-n, 2 to 16|$rate u8 23 1"
+		"portfc needs portfc-n, 2 to 16|$rate u8 23 1 u8 24 17"
+		"portfc-k must be 0 to 4|$rate u8 23 2 u8 24 4 u8 25 5"
+		"portfc-index must be below portfc-n|$rate u8 23 1 u8 24 4 u8 26 4"
+		"a portfc server port needs (k + 1) n + 2 classes: more than 32|$rate u8 23 2 u8 24 16"
+		"portfc sets the classes: n + 2 at a switch port, (k + 1) n + 2 at a server port|$rate u8 23 2 u8 24 4 u8 1 8"
+		"portfc options need a portfc role|$rate u8 24 4"
+		"portfc labels must be 20-bit labels|$rate u8 23 2 u8 24 4 u32 27 1048573"
+		"a portfc xon threshold must not be above its xoff|$rate u8 23 2 u8 24 4 u32 28 1000 u32 29 2000"
+		"portfc-hq names an unknown kind of frame|$rate u8 23 2 u8 24 4 u8 32 4"
+		"portfc-hq-dscp must be 0 to 63, or 255 for none|$rate u8 23 2 u8 24 4 u8 33 64"
+		"portfc needs the link rate|u8 23 2 u8 24 4"
+		"portfc and pfc exclude each other: PortFC is the port's flow control|$rate u8 23 2 u8 24 4 u8 12 8 u32 14 5000"
+		"a portfc switch port needs portfc-xoff-a and portfc-xoff-b|$rate u8 23 1 u8 24 4"
+	)
+	for i in "${add[@]}"; do
+		expect=${i%%|*}
+		# shellcheck disable=SC2086 # the attributes are words
+		out=$("$tcraw" -n "$NS" p0 qdisc-add 1: sluice ${i#*|})
+		check_eq "$out" "error: sch_sluice: $expect" "add: ${i#*|}"
+	done
+	read -r _ out _ < <(tc -n "$NS" qdisc show dev p0)
+	check_eq "$out" "noqueue" "qdisc after the rejected adds"
+
+	# shellcheck disable=SC2086
+	out=$("$tcraw" -n "$NS" p0 qdisc-add 1: sluice $rate $sw u8 26 1)
+	check_eq "$out" "ok" "a switch port, index 1"
+	defer tc -n "$NS" qdisc del dev p0 root
+	# shellcheck disable=SC2086
+	out=$("$tcraw" -n "$NS" p1 qdisc-add 1: sluice $rate $sw u8 26 1)
+	check_eq "$out" "error: sch_sluice: another portfc switch port of this namespace has this portfc-index" \
+		"a second switch port with index 1"
+	before=$(tc -n "$NS" qdisc show dev p0)
+	for i in "u8 23 2" "u8 26 2" "u8 24 5" "u8 25 2" "u32 27 200"; do
+		# shellcheck disable=SC2086
+		out=$("$tcraw" -n "$NS" p0 qdisc-change 1: sluice $i)
+		check_eq "$out" "error: sch_sluice: portfc role, n, k, index and label base are set when the qdisc is created: replace it" \
+			"change: $i"
+	done
+	check_eq "$(tc -n "$NS" qdisc show dev p0)" "$before" "options after the rejected changes"
+	# The same role and index again, and new thresholds: a change may.
+	out=$("$tcraw" -n "$NS" p0 qdisc-change 1: sluice u8 23 1 u8 26 1 u32 28 9000)
+	check_eq "$out" "ok" "change of the thresholds"
+	[[ $(tc -n "$NS" qdisc show dev p0) == *"portfc-xoff-a 9000b"* ]]
+	check_err $? "portfc-xoff-a 9000 in force"
 }
 
 tests_run
