@@ -559,6 +559,29 @@ static void problem(struct sluice_tagger_check *res,
 }
 
 /*
+ * The egress entry @x that hop @hop of path @q (at node @v, out port @l,
+ * tag @tag) uses, marked used; false, with the problem in @res, if there
+ * is none.
+ */
+static bool egress_used(struct lut *t, const struct sluice_graph *g,
+			const struct sluice_routes *r, uint64_t p, uint64_t q,
+			uint64_t hop, uint32_t v, uint32_t l, uint32_t tag,
+			uint64_t x, struct sluice_tagger_check *res)
+{
+	char po[SLUICE_NAME_MAX + 24];
+
+	if (!t->cls[x]) {
+		problem(res, g, r, p, q, hop,
+			"%s has no egress entry for port %s, tag %u",
+			g->nodes[v].name,
+			sluice_i_tagger_port(g, v, l, po, sizeof(po)), tag);
+		return false;
+	}
+	t->cls[x] |= USED;
+	return true;
+}
+
+/*
  * Walks path @q of pair @p through the lookups, marking the entries it
  * uses and writing each hop's class into @prio.  Returns false, with the
  * problem in @res, at the first entry missing or disagreeing.
@@ -584,15 +607,8 @@ static bool walk(struct lut *t, const struct sluice_graph *g,
 		l = r->hops[k];
 		w = other(g, l, v);
 		x = lut_at(t, entry_of(g, v, l), tag);
-		if (!t->cls[x]) {
-			problem(res, g, r, p, q, k - h0,
-				"%s has no egress entry for port %s, tag %u",
-				g->nodes[v].name,
-				sluice_i_tagger_port(g, v, l, po, sizeof(po)),
-				tag);
+		if (!egress_used(t, g, r, p, q, k - h0, v, l, tag, x, res))
 			return false;
-		}
-		t->cls[x] |= USED;
 		cls = (t->cls[x] & VALUE) - 1;
 		tag = t->new_tag[x];
 		if (k > h0 && cls < prev) {
@@ -660,15 +676,9 @@ static bool walk_depth(struct lut *t, const struct sluice_graph *g,
 		l = k < end ? r->hops[k] : SLUICE_TAGGER_HOST;
 		tag = k < end ? end - 1 - k : 0;
 		x = lut_at(t, k < end ? entry_of(g, v, l) : t->n_adj + v, tag);
-		if (!t->cls[x]) {
-			problem(res, g, r, p, q, k < end ? k - h0 : UINT64_MAX,
-				"%s has no egress entry for port %s, tag %u",
-				g->nodes[v].name,
-				sluice_i_tagger_port(g, v, l, po, sizeof(po)),
-				tag);
+		if (!egress_used(t, g, r, p, q, k < end ? k - h0 : UINT64_MAX,
+				 v, l, tag, x, res))
 			return false;
-		}
-		t->cls[x] |= USED;
 		cls = (t->cls[x] & VALUE) - 1;
 		if (t->new_tag[x] != tag) {
 			problem(res, g, r, p, q, k < end ? k - h0 : UINT64_MAX,
