@@ -362,17 +362,26 @@ static void show_text(const struct fabric_state *s)
 	       s->f.n_hosts, g->n_links, s->qdisc ? "sluice" : "none",
 	       s->qdisc_args[0] ? " " : "", s->qdisc_args);
 	for (u = 0; u < g->n_nodes; u++) {
+		bool self = sluice_fabric_self_hosted(&s->f, u);
+
 		sluice_fabric_switch_ns(&s->f, u, ns, sizeof(ns));
-		printf("switch %s netns %s %s ports", g->nodes[u].name, ns,
+		printf("%s %s netns %s %s ports", self ? "server" : "switch",
+		       g->nodes[u].name, ns,
 		       sluice_netns_exists(ns) ? "up" : "missing");
 		for (k = 0; k < sluice_graph_degree(g, u); k++)
 			printf(" l%u", g->adj[g->off[u] + k].link);
-		for (i = 0; i < s->f.hosts[u]; i++)
+		for (i = 0; !self && i < s->f.hosts[u]; i++)
 			printf(" h%u", i);
+		if (self) {
+			addr_text(sluice_fabric_host_addr(u, 0, true), 32, a,
+				  sizeof(a));
+			printf(" address %s (lo: its own host)", a);
+		}
 		putchar('\n');
 	}
 	for (u = 0; u < g->n_nodes; u++)
-		for (i = 0; i < s->f.hosts[u]; i++) {
+		for (i = 0; !sluice_fabric_self_hosted(&s->f, u) &&
+		     i < s->f.hosts[u]; i++) {
 			sluice_fabric_host_ns(&s->f, u, i, ns, sizeof(ns));
 			sluice_fabric_host_name(&s->f, u, i, name, sizeof(name));
 			addr_text(sluice_fabric_host_addr(u, i, true), 31, a,
@@ -425,13 +434,15 @@ static json_object *show_json(const struct fabric_state *s)
 		     jadd(e, "name", jstr(g->nodes[u].name)) &&
 		     jadd(e, "netns", jstr(ns)) &&
 		     jadd(e, "up", json_object_new_boolean(sluice_netns_exists(ns))) &&
+		     jadd(e, "server", json_object_new_boolean(sluice_fabric_self_hosted(&s->f, u))) &&
 		     jadd(e, "ports", ports = json_object_new_array());
 		for (k = 0; ok && k < sluice_graph_degree(g, u); k++) {
 			l = g->adj[g->off[u] + k].link;
 			snprintf(name, sizeof(name), "l%u", l);
 			ok = !json_object_array_add(ports, jstr(name));
 		}
-		for (i = 0; ok && i < s->f.hosts[u]; i++) {
+		for (i = 0; ok && !sluice_fabric_self_hosted(&s->f, u) &&
+		     i < s->f.hosts[u]; i++) {
 			snprintf(name, sizeof(name), "h%u", i);
 			ok = !json_object_array_add(ports, jstr(name));
 		}
@@ -448,12 +459,19 @@ static json_object *show_json(const struct fabric_state *s)
 			     jadd(e, "up", json_object_new_boolean(sluice_netns_exists(ns))) &&
 			     jadd(e, "switch", jstr(g->nodes[u].name)) &&
 			     jadd(e, "port", json_object_new_string_len(a,
+					sluice_fabric_self_hosted(&s->f, u) ?
+					snprintf(a, sizeof(a), "lo") :
 					snprintf(a, sizeof(a), "h%u", i)));
 			if (!ok)
 				break;
 			addr_text(sluice_fabric_host_addr(u, i, true), -1, a,
 				  sizeof(a));
 			ok = jadd(e, "address", jstr(a));
+			if (sluice_fabric_self_hosted(&s->f, u)) {
+				/* a server is its own host: no gateway */
+				ok = ok && !json_object_object_add(e, "gateway", NULL);
+				continue;
+			}
 			addr_text(sluice_fabric_host_addr(u, i, false), -1, a,
 				  sizeof(a));
 			ok = ok && jadd(e, "gateway", jstr(a));

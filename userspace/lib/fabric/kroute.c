@@ -96,6 +96,9 @@ static void route_cb(struct nl_object *obj, void *arg)
 				     family == AF_MPLS ? 20 :
 				     nl_addr_get_prefixlen(a), rd->err,
 				     rd->errlen);
+	if (!rd->ret && family == AF_INET)
+		rd->have->routes[rd->have->n_routes - 1].src =
+			addr4(rtnl_route_get_pref_src(route));
 	for (k = 0; !rd->ret && k < rtnl_route_get_nnexthops(route); k++) {
 		nh = rtnl_route_nexthop_n(route, k);
 		dev = sluice_i_rtnl_ifname(rd->r, rtnl_route_nh_get_ifindex(nh));
@@ -271,6 +274,11 @@ static int build(struct sluice_rtnl *r, const struct sluice_lroutes *s,
 	a = is_mpls ? mpls(&x->dst, 1) : ipv4(x->dst, x->dst_len);
 	ret = a ? rtnl_route_set_dst(route, a) : -ENOMEM;
 	nl_addr_put(a);
+	if (!ret && x->src && cmd == RTM_NEWROUTE) {
+		a = ipv4(x->src, 32);
+		ret = a ? rtnl_route_set_pref_src(route, a) : -ENOMEM;
+		nl_addr_put(a);
+	}
 	for (k = 0; !ret && cmd == RTM_NEWROUTE && k < x->n_nh; k++) {
 		const struct sluice_lnh *lnh = &s->nhs[x->nh + k];
 

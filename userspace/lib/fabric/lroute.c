@@ -190,6 +190,9 @@ static int pair_route(const struct sluice_graph *g,
 	route = &s->routes[s->n_routes - 1];
 	route->dst_node = v;
 	route->pair = p;
+	/* a server sends as itself: replies find it (sluice/fabric.h) */
+	if (sluice_node_self_hosted(&g->nodes[u]))
+		route->src = sluice_fabric_host_addr(u, 0, true);
 	for (q = r->pair_path[p]; q < r->pair_path[p + 1]; q++) {
 		h = r->path_hop[q];
 		len = sluice_routes_path_len(r, q);
@@ -313,7 +316,8 @@ bool sluice_lroute_equal(const struct sluice_lroutes *a, uint64_t i,
 	const struct sluice_lroute *x = &a->routes[i], *y = &b->routes[j];
 	uint32_t k;
 
-	if (sluice_lroute_cmp_key(x, y) || x->n_nh != y->n_nh)
+	if (sluice_lroute_cmp_key(x, y) || x->n_nh != y->n_nh ||
+	    x->src != y->src)
 		return false;
 	for (k = 0; k < x->n_nh; k++)
 		if (!nh_equal(a, &a->nhs[x->nh + k], b, &b->nhs[y->nh + k]))
@@ -447,6 +451,10 @@ size_t sluice_lroute_format(const struct sluice_lroutes *s, uint64_t i,
 	} else {
 		sluice_ipv4_format(r->dst, addr, sizeof(addr));
 		at = put(buf, len, at, "%s/%u", addr, r->dst_len);
+		if (r->src) {
+			sluice_ipv4_format(r->src, addr, sizeof(addr));
+			at = put(buf, len, at, " src %s", addr);
+		}
 	}
 	for (k = 0; k < r->n_nh; k++) {
 		const struct sluice_lnh *nh = &s->nhs[r->nh + k];

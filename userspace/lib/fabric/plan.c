@@ -52,18 +52,28 @@ void sluice_fabric_switch_ns(const struct sluice_fabric *f, uint32_t u,
 	snprintf(buf, len, "%s-%s", f->name, f->g->nodes[u].name);
 }
 
-/* "NAME-X-hI": the namespace of host @i of switch @u. O(1). */
+/*
+ * "NAME-X-hI": the namespace of host @i of switch @u; a server's own
+ * ("NAME-X") for its host 0, itself. O(1).
+ */
 void sluice_fabric_host_ns(const struct sluice_fabric *f, uint32_t u,
 			   uint32_t i, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s-%s-h%u", f->name, f->g->nodes[u].name, i);
+	if (sluice_fabric_self_hosted(f, u))
+		sluice_fabric_switch_ns(f, u, buf, len);
+	else
+		snprintf(buf, len, "%s-%s-h%u", f->name, f->g->nodes[u].name,
+			 i);
 }
 
-/* "X-hI": how commands name host @i of switch @u. O(1). */
+/* "X-hI": how commands name host @i of switch @u; "X" for a server. O(1). */
 void sluice_fabric_host_name(const struct sluice_fabric *f, uint32_t u,
 			     uint32_t i, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s-h%u", f->g->nodes[u].name, i);
+	if (sluice_fabric_self_hosted(f, u))
+		snprintf(buf, len, "%s", f->g->nodes[u].name);
+	else
+		snprintf(buf, len, "%s-h%u", f->g->nodes[u].name, i);
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -98,12 +108,14 @@ static int check_names(const struct sluice_fabric *f, char *err,
 	for (u = 0; u < g->n_nodes; u++) {
 		names[k] = pool + k * SLUICE_NETNS_NAME_MAX;
 		sluice_fabric_switch_ns(f, u, names[k++], SLUICE_NETNS_NAME_MAX);
-		for (i = 0; i < f->hosts[u]; i++) {
+		for (i = 0; !sluice_fabric_self_hosted(f, u) && i < f->hosts[u];
+		     i++) {
 			names[k] = pool + k * SLUICE_NETNS_NAME_MAX;
 			sluice_fabric_host_ns(f, u, i, names[k++],
 					      SLUICE_NETNS_NAME_MAX);
 		}
 	}
+	n = k;
 	qsort(names, n, sizeof(*names), cmp_str);
 	for (j = 1; j < n; j++)
 		if (!strcmp(names[j - 1], names[j])) {
@@ -139,7 +151,7 @@ int sluice_fabric_plan(struct sluice_fabric *f, const struct sluice_graph *g,
 		       const char *name, int hosts_per_switch,
 		       char *err, size_t errlen)
 {
-	bool any_hosts = false;
+	bool any_hosts = false, any_switch_hosts = false;
 	uint32_t u, h, deg;
 	int ret;
 
@@ -173,14 +185,25 @@ int sluice_fabric_plan(struct sluice_fabric *f, const struct sluice_graph *g,
 		sluice_fabric_free(f);
 		return sluice_i_errf(err, errlen, -ENOMEM, "out of memory");
 	}
-	for (u = 0; u < g->n_nodes; u++)
+	for (u = 0; u < g->n_nodes; u++) {
 		any_hosts |= sluice_node_is_endpoint(&g->nodes[u]);
+		any_switch_hosts |= sluice_node_is_endpoint(&g->nodes[u]) &&
+				    !sluice_node_self_hosted(&g->nodes[u]);
+	}
+	if (any_hosts && !any_switch_hosts &&
+	    hosts_per_switch != SLUICE_FABRIC_HOSTS_DEFAULT) {
+		sluice_fabric_free(f);
+		return sluice_i_errf(err, errlen, -EINVAL,
+				     "the topology's endpoints are servers, each its own host: --hosts-per-switch does not apply");
+	}
 	for (u = 0; u < g->n_nodes; u++) {
 		const struct sluice_node *n = &g->nodes[u];
 		bool endpoint = sluice_node_is_endpoint(n) || !any_hosts;
 
 		if (!endpoint)
 			h = 0;
+		else if (sluice_node_self_hosted(n))
+			h = 1;
 		else if (hosts_per_switch != SLUICE_FABRIC_HOSTS_DEFAULT)
 			h = hosts_per_switch;
 		else

@@ -34,7 +34,8 @@
  *
  * Interface indexes are per namespace, so they are chosen: 1 is lo, a
  * switch's link ports are 2 + j in link id order, its host ports follow,
- * and a host's eth0 is 2.  Any failure takes down every namespace made.
+ * and a host's eth0 is 2.  A server, its own host, has no host port: its
+ * address is on its lo.  Any failure takes down every namespace made.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -89,6 +90,7 @@ struct up {
 	struct sluice_fabric_stats	*st;
 	struct ns			*ns;	/* switches, then hosts */
 	uint32_t			n_ns;
+	uint32_t			*hns;	/* global host -> ns index */
 	int				self;
 	unsigned char			qopt_link[QOPT_MAX];
 	unsigned char			qopt_host[QOPT_MAX];
@@ -105,9 +107,10 @@ static double now(void)
 	return t.tv_sec + t.tv_nsec / 1e9;
 }
 
+/* The namespace of host @i of node @u: a server's own for a server. */
 static uint32_t host_ns(const struct up *up, uint32_t u, uint32_t i)
 {
-	return up->f->g->n_nodes + up->f->host_first[u] + i;
+	return up->hns[up->f->host_first[u] + i];
 }
 
 /* The host (node, number) of global host index @h. O(log N). */
@@ -380,7 +383,8 @@ static int make_links(struct up *up)
 	}
 	for (u = 0; !ret && u < g->n_nodes; u++) {
 		deg = sluice_graph_degree(g, u);
-		for (i = 0; !ret && i < f->hosts[u]; i++) {
+		for (i = 0; !ret && !sluice_fabric_self_hosted(f, u) &&
+		     i < f->hosts[u]; i++) {
 			h = host_ns(up, u, i);
 			snprintf(a, sizeof(a), "h%u", i);
 			snprintf(b, sizeof(b), "eth0");
@@ -446,10 +450,10 @@ static struct nl_addr *ipv4(uint32_t addr, int prefixlen)
 }
 
 static int queue_addr(struct up *up, struct ns *ns, int ifindex,
-		      uint32_t addr, uint64_t tag)
+		      uint32_t addr, int prefixlen, uint64_t tag)
 {
 	struct rtnl_addr *a = rtnl_addr_alloc();
-	struct nl_addr *local = ipv4(addr, 31);
+	struct nl_addr *local = ipv4(addr, prefixlen);
 	struct nl_msg *msg = NULL;
 	int ret = -1;
 
@@ -513,20 +517,27 @@ static int make_addrs(struct up *up)
 			u = end ? g->links[l].b : g->links[l].a;
 			ret = queue_addr(up, &up->ns[u],
 					 2 + sluice_fabric_port_index(g, u, l),
-					 sluice_fabric_link_addr(l, end),
+					 sluice_fabric_link_addr(l, end), 31,
 					 TAG(TAG_LINK_ADDR, 2 * (uint64_t)l + end));
 		}
 	for (u = 0; !ret && u < g->n_nodes; u++) {
 		deg = sluice_graph_degree(g, u);
 		for (i = 0; !ret && i < f->hosts[u]; i++) {
 			hi = f->host_first[u] + i;
+			if (sluice_fabric_self_hosted(f, u)) {
+				ret = queue_addr(up, &up->ns[u], 1,
+						 sluice_fabric_host_addr(u, i, true),
+						 32, TAG(TAG_HOST_ADDR,
+							 2 * (uint64_t)hi + 1));
+				continue;
+			}
 			ret = queue_addr(up, &up->ns[u], 2 + deg + i,
 					 sluice_fabric_host_addr(u, i, false),
-					 TAG(TAG_HOST_ADDR, 2 * (uint64_t)hi));
+					 31, TAG(TAG_HOST_ADDR, 2 * (uint64_t)hi));
 			if (!ret)
 				ret = queue_addr(up, &up->ns[host_ns(up, u, i)], 2,
 						 sluice_fabric_host_addr(u, i, true),
-						 TAG(TAG_HOST_ADDR, 2 * (uint64_t)hi + 1));
+						 31, TAG(TAG_HOST_ADDR, 2 * (uint64_t)hi + 1));
 			if (!ret)
 				ret = queue_default_route(up,
 							  &up->ns[host_ns(up, u, i)],
@@ -587,7 +598,8 @@ static int make_neighbours(struct up *up)
 		}
 	for (u = 0; !ret && u < g->n_nodes; u++) {
 		deg = sluice_graph_degree(g, u);
-		for (i = 0; !ret && i < f->hosts[u]; i++) {
+		for (i = 0; !ret && !sluice_fabric_self_hosted(f, u) &&
+		     i < f->hosts[u]; i++) {
 			hi = f->host_first[u] + i;
 			sluice_fabric_host_mac(hi, true, mac);
 			ret = queue_neigh(up, &up->ns[u], 2 + deg + i,
@@ -642,7 +654,8 @@ static int make_qdiscs(struct up *up)
 		deg = sluice_graph_degree(g, u);
 		for (k = 0; !ret && k < deg; k++)
 			ret = queue_qdisc(up, u, 2 + k, true);
-		for (i = 0; !ret && i < f->hosts[u]; i++) {
+		for (i = 0; !ret && !sluice_fabric_self_hosted(f, u) &&
+		     i < f->hosts[u]; i++) {
 			ret = queue_qdisc(up, u, 2 + deg + i, false);
 			if (!ret)
 				ret = queue_qdisc(up, host_ns(up, u, i), 2, false);
@@ -739,6 +752,7 @@ static void free_up(struct up *up, bool remove)
 		}
 	}
 	free(up->ns);
+	free(up->hns);
 	if (up->self >= 0)
 		close(up->self);
 }
@@ -775,16 +789,25 @@ int sluice_fabric_up(const struct sluice_fabric *f,
 	int ret;
 
 	memset(st, 0, sizeof(*st));
-	up.n_ns = g->n_nodes + f->n_hosts;
-	up.ns = sluice_i_calloc(up.n_ns, sizeof(*up.ns));
-	if (!up.ns)
+	up.n_ns = g->n_nodes;
+	up.hns = sluice_i_calloc(f->n_hosts ? f->n_hosts : 1,
+				 sizeof(*up.hns));
+	for (u = 0; up.hns && u < g->n_nodes; u++)
+		for (i = 0; i < f->hosts[u]; i++)
+			up.hns[f->host_first[u] + i] =
+				sluice_fabric_self_hosted(f, u) ? u : up.n_ns++;
+	up.ns = up.hns ? sluice_i_calloc(up.n_ns, sizeof(*up.ns)) : NULL;
+	if (!up.ns) {
+		free(up.hns);
 		return nomem(&up);
+	}
 	for (k = 0; k < up.n_ns; k++)
 		up.ns[k].fd = -1;
 	for (u = 0; u < g->n_nodes; u++) {
 		sluice_fabric_switch_ns(f, u, up.ns[u].name,
 					sizeof(up.ns[u].name));
-		for (i = 0; i < f->hosts[u]; i++)
+		for (i = 0; !sluice_fabric_self_hosted(f, u) &&
+		     i < f->hosts[u]; i++)
 			sluice_fabric_host_ns(f, u, i,
 					      up.ns[host_ns(&up, u, i)].name,
 					      sizeof(up.ns[0].name));
@@ -858,7 +881,8 @@ int sluice_fabric_down(const struct sluice_fabric *f, uint32_t *removed,
 	*removed = 0;
 	/* hosts first: a switch's veths to them go with either end */
 	for (u = 0; u < g->n_nodes; u++)
-		for (i = 0; i <= f->hosts[u]; i++) {
+		for (i = sluice_fabric_self_hosted(f, u) ? f->hosts[u] : 0;
+		     i <= f->hosts[u]; i++) {
 			if (i < f->hosts[u])
 				sluice_fabric_host_ns(f, u, i, name, sizeof(name));
 			else

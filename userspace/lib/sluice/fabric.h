@@ -18,6 +18,14 @@
  *                                      default route via it
  *   node u's hosts, from elsewhere     10.(u >> 8).(u & 255).0/24
  *
+ * A server (a node that both forwards and is an endpoint: BCube's) is its
+ * own one host: traffic starts and ends in the server's namespace, which
+ * forwards too, so that the relay is the server itself and no host
+ * namespace hides it.  Its host 0 is the node: namespace NAME-X, host name
+ * X, address 10.(u >> 8).(u & 255).1/32 on its lo, and its routes carry
+ * that address as their preferred source (so that replies come back to
+ * it, not to a link address no other node routes).
+ *
  * The forwarding plane is the kernel's own MPLS (mpls_router,
  * mpls_iptunnel): label 100 + j at a switch means "pop, and send out of
  * its j-th link port" (link ports in link id order), as a label route
@@ -76,6 +84,7 @@
 /* The plan of a fabric: a topology and its hosts. */
 struct sluice_fabric {
 	char				name[SLUICE_FABRIC_NAME_MAX];
+	/* hosts[u] of a server (sluice_fabric_self_hosted()) is 1: itself */
 	const struct sluice_graph	*g;
 	uint32_t			*hosts;		/* per node */
 	uint32_t			*host_first;	/* n_nodes + 1 */
@@ -85,8 +94,9 @@ struct sluice_fabric {
 
 /*
  * How many hosts each node gets: the topology's host ports, or 1 for an
- * endpoint without any (a BCube server, a node of a fabric without host
- * ports), unless every endpoint is given @hosts_per_switch.
+ * endpoint without any (a node of a fabric without host ports), unless
+ * every endpoint is given @hosts_per_switch.  A server is its own host,
+ * whatever @hosts_per_switch says (a topology of servers only refuses it).
  */
 #define SLUICE_FABRIC_HOSTS_DEFAULT	(-1)
 
@@ -95,6 +105,18 @@ int sluice_fabric_plan(struct sluice_fabric *f, const struct sluice_graph *g,
 		       char *err, size_t errlen);
 void sluice_fabric_free(struct sluice_fabric *f);
 int sluice_fabric_name_check(const char *name, char *err, size_t errlen);
+
+/* Whether node @u is its own host (a server, see the top of the file). */
+static inline bool sluice_node_self_hosted(const struct sluice_node *n)
+{
+	return n->kind == SLUICE_NODE_SERVER;
+}
+
+static inline bool sluice_fabric_self_hosted(const struct sluice_fabric *f,
+					     uint32_t u)
+{
+	return sluice_node_self_hosted(&f->g->nodes[u]);
+}
 
 void sluice_fabric_switch_ns(const struct sluice_fabric *f, uint32_t u,
 			     char *buf, size_t len);
@@ -191,6 +213,7 @@ struct sluice_lroute {
 	uint32_t	nh;		/* first of n_nh in nhs[] */
 	uint32_t	n_nh;
 	uint32_t	dst_node;	/* IPv4: the destination switch */
+	uint32_t	src;		/* IPv4: preferred source, 0 none */
 	uint32_t	link;		/* MPLS: the port's link */
 	uint64_t	pair;		/* IPv4: the route set's pair */
 };
