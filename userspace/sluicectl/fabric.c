@@ -35,6 +35,7 @@ static int stats_main(const struct command *cmd, int argc, char **argv);
 static const struct command fabric_commands[] = {
 	{ "up", up_main, "Bring a fabric of namespaces up from a topology",
 	  "TOPOLOGY [--name NAME] [--hosts-per-switch H] [--no-qdisc]\n"
+	  "\t[--flow-control { pfc | pfc-star | portfc }] [--portfc-rtt TIME]\n"
 	  QDISC_OPTS_USAGE " [-v | --verbose] [-j | --json]", "fabric" },
 	{ "down", down_main, "Remove a fabric's namespaces, also after a crash",
 	  "[--name NAME] [-j | --json]", "fabric" },
@@ -59,7 +60,8 @@ int fabric_main(const struct command *cmd, int argc, char **argv)
 }
 
 enum opt_id {
-	OPT_NAME, OPT_HOSTS, OPT_NO_QDISC, OPT_VERBOSE, OPT_JSON,
+	OPT_NAME, OPT_HOSTS, OPT_NO_QDISC, OPT_VERBOSE, OPT_JSON, OPT_FC,
+	OPT_PORTFC_RTT,
 	/* the qdisc's options (qdisc_args.h) */
 	OPT_Q_FIRST,
 	N_OPTS = OPT_Q_FIRST + N_QOPTS,
@@ -74,6 +76,8 @@ static const struct opt opts[] = {
 	[OPT_NO_QDISC]		= { "--no-qdisc", NULL, false },
 	[OPT_VERBOSE]		= { "--verbose", "-v", false },
 	[OPT_JSON]		= { "--json", "-j", false },
+	[OPT_FC]		= { "--flow-control", NULL, true },
+	[OPT_PORTFC_RTT]	= { "--portfc-rtt", NULL, true },
 	QDISC_OPTS(OPT_Q_FIRST),
 };
 
@@ -112,12 +116,23 @@ static void print_up(const struct fabric_state *s,
 		     const struct sluice_fabric_stats *st, bool json,
 		     bool verbose)
 {
+	uint32_t servers = 0, u;
 	json_object *o, *t;
 
+	for (u = 0; u < s->g.n_nodes; u++)
+		servers += sluice_fabric_self_hosted(&s->f, u);
 	if (!json) {
-		printf("fabric %s up: %u switches, %u hosts, %u links, %u qdiscs in %.1f s\n",
-		       s->name, s->g.n_nodes, s->f.n_hosts, s->g.n_links,
-		       st->qdiscs, st->t_total);
+		if (servers)
+			printf("fabric %s up: %u switches, %u servers (each its own host), %u links, %u qdiscs",
+			       s->name, s->g.n_nodes - servers, servers,
+			       s->g.n_links, st->qdiscs);
+		else
+			printf("fabric %s up: %u switches, %u hosts, %u links, %u qdiscs",
+			       s->name, s->g.n_nodes, s->f.n_hosts,
+			       s->g.n_links, st->qdiscs);
+		if (s->fc != SLUICE_FABRIC_FC_NONE)
+			printf(", flow control %s", sluice_fabric_fc_name(s->fc));
+		printf(" in %.1f s\n", st->t_total);
 		if (st->neigh_raised)
 			puts("raised net.ipv4.neigh.default.gc_thresh1-3: the kernel's ARP table is shared by all namespaces");
 		if (verbose)
@@ -132,8 +147,10 @@ static void print_up(const struct fabric_state *s,
 	o = json_object_new_object();
 	t = json_object_new_object();
 	if (o && t && jadd(o, "name", json_object_new_string(s->name)) &&
-	    jadd(o, "switches", jnum(s->g.n_nodes)) &&
+	    jadd(o, "switches", jnum(s->g.n_nodes - servers)) &&
+	    jadd(o, "servers", jnum(servers)) &&
 	    jadd(o, "hosts", jnum(s->f.n_hosts)) &&
+	    jadd(o, "flow_control", json_object_new_string(sluice_fabric_fc_name(s->fc))) &&
 	    jadd(o, "links", jnum(s->g.n_links)) &&
 	    jadd(o, "namespaces", jnum(st->namespaces)) &&
 	    jadd(o, "veths", jnum(st->veths)) &&
@@ -170,7 +187,8 @@ static int up_main(const struct command *cmd, int argc, char **argv)
 
 	ret = parse(cmd, argc, argv, OPT_BIT(OPT_NAME) | OPT_BIT(OPT_HOSTS) |
 		    OPT_BIT(OPT_NO_QDISC) | OPT_BIT(OPT_VERBOSE) |
-		    OPT_BIT(OPT_JSON) | Q_OPTS, &a);
+		    OPT_BIT(OPT_JSON) | OPT_BIT(OPT_FC) |
+		    OPT_BIT(OPT_PORTFC_RTT) | Q_OPTS, &a);
 	if (ret)
 		return ret < 0 ? 0 : ret;
 	if (a.n_files != 1)
@@ -186,17 +204,31 @@ static int up_main(const struct command *cmd, int argc, char **argv)
 					       SLUICE_FABRIC_HOSTS_MAX);
 		s.hosts_per_switch = h;
 	}
+	if (a.val[OPT_FC]) {
+		ret = sluice_fabric_fc_parse(a.val[OPT_FC]);
+		if (ret <= SLUICE_FABRIC_FC_NONE)
+			return sub_usage_error(cmd, "--flow-control: \"%s\" is not pfc, pfc-star or portfc",
+					       a.val[OPT_FC]);
+		s.fc = ret;
+	}
+	if (a.val[OPT_PORTFC_RTT] && s.fc != SLUICE_FABRIC_FC_PORTFC)
+		return sub_usage_error(cmd, "--portfc-rtt goes with --flow-control portfc");
 	ret = qdisc_args_words(cmd, opts + OPT_Q_FIRST, a.val + OPT_Q_FIRST,
 			       s.qdisc_args, sizeof(s.qdisc_args));
 	if (ret)
 		return ret;
-	if (a.val[OPT_NO_QDISC] && s.qdisc_args[0])
-		return sub_usage_error(cmd, "--no-qdisc takes no qdisc options");
+	if (a.val[OPT_NO_QDISC] && (s.qdisc_args[0] || s.fc))
+		return sub_usage_error(cmd, "--no-qdisc takes no qdisc options and no flow control");
+	if (a.val[OPT_PORTFC_RTT] &&
+	    qdisc_args_add(cmd, s.qdisc_args, sizeof(s.qdisc_args),
+			   "portfc-rtt", a.val[OPT_PORTFC_RTT]))
+		return EXIT_USAGE;
 	s.qdisc = !a.val[OPT_NO_QDISC];
 	if (s.qdisc) {
 		ret = qdisc_args_parse(s.qdisc_args, &q);
 		if (ret)
 			return ret;
+		q.fc = s.fc;
 	}
 	ret = load_topo(a.files[0], &s.g);
 	if (ret)
@@ -211,6 +243,12 @@ static int up_main(const struct command *cmd, int argc, char **argv)
 		fprintf(stderr, "sluicectl: %s: %s\n", a.files[0], err);
 		sluice_graph_free(&s.g);
 		return EXIT_RUNTIME;
+	}
+	if (s.qdisc && sluice_fabric_fc_apply(&s.f, &q, err, sizeof(err))) {
+		fprintf(stderr, "sluicectl: --flow-control %s: %s\n",
+			sluice_fabric_fc_name(s.fc), err);
+		ret = EXIT_USAGE;
+		goto out;
 	}
 	ret = fabric_state_load(s.name, &old, true);
 	if (!ret) {
@@ -358,8 +396,9 @@ static void show_text(const struct fabric_state *s)
 
 	printf("fabric %s topology %s hash %016llx\n", s->name, s->topo_path,
 	       (unsigned long long)s->hash);
-	printf("switches %u hosts %u links %u qdisc %s%s%s\n", g->n_nodes,
-	       s->f.n_hosts, g->n_links, s->qdisc ? "sluice" : "none",
+	printf("nodes %u hosts %u links %u flow-control %s qdisc %s%s%s\n",
+	       g->n_nodes, s->f.n_hosts, g->n_links,
+	       sluice_fabric_fc_name(s->fc), s->qdisc ? "sluice" : "none",
 	       s->qdisc_args[0] ? " " : "", s->qdisc_args);
 	for (u = 0; u < g->n_nodes; u++) {
 		bool self = sluice_fabric_self_hosted(&s->f, u);
@@ -426,6 +465,7 @@ static json_object *show_json(const struct fabric_state *s)
 				 (unsigned long long)s->hash))) &&
 	     jadd(o, "qdisc", json_object_new_boolean(s->qdisc)) &&
 	     jadd(o, "qdisc_options", jstr(s->qdisc_args)) &&
+	     jadd(o, "flow_control", jstr(sluice_fabric_fc_name(s->fc))) &&
 	     jadd(o, "switches", arr = json_object_new_array());
 	for (u = 0; ok && u < g->n_nodes; u++) {
 		sluice_fabric_switch_ns(&s->f, u, ns, sizeof(ns));

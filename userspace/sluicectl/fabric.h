@@ -27,6 +27,7 @@ struct fabric_state {
 	uint64_t		hash;
 	int			hosts_per_switch;	/* or _DEFAULT */
 	bool			qdisc;		/* a sluice qdisc on ports */
+	uint8_t			fc;		/* enum sluice_fabric_fc */
 	char			qdisc_args[FABRIC_QDISC_MAX];
 	struct sluice_graph	g;
 	struct sluice_fabric	f;

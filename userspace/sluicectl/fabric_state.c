@@ -12,7 +12,11 @@
  *	hash ad2c6e89336629e9
  *	hosts-per-switch default
  *	qdisc yes rate 100mbit pfc 3
+ *	flow-control pfc
  *	end
+ *
+ * ("flow-control" is left out for none, as states written before it had
+ * it.)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -21,6 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <sluice/fabric_nl.h>
 #include <sluice/route.h>
 #include "fabric.h"
 #include "sluicectl.h"
@@ -72,8 +77,11 @@ static int write_state(const void *arg, FILE *f)
 		fputs("hosts-per-switch default\n", f);
 	else
 		fprintf(f, "hosts-per-switch %d\n", s->hosts_per_switch);
-	fprintf(f, "qdisc %s%s%s\nend\n", s->qdisc ? "yes" : "no",
+	fprintf(f, "qdisc %s%s%s\n", s->qdisc ? "yes" : "no",
 		s->qdisc_args[0] ? " " : "", s->qdisc_args);
+	if (s->fc != SLUICE_FABRIC_FC_NONE)
+		fprintf(f, "flow-control %s\n", sluice_fabric_fc_name(s->fc));
+	fputs("end\n", f);
 	return 0;
 }
 
@@ -169,6 +177,11 @@ static int parse_state(FILE *f, const char *path, struct fabric_state *s)
 			v += strncmp(v, "yes", 3) ? 2 : 3;
 			snprintf(s->qdisc_args, sizeof(s->qdisc_args), "%s",
 				 *v ? v + 1 : "");
+		} else if ((v = value_of(line, "flow-control"))) {
+			h = sluice_fabric_fc_parse(v);
+			if (h < 0)
+				break;
+			s->fc = h;
 		} else if (!strcmp(line, "end")) {
 			ret = 0;
 			break;

@@ -58,6 +58,24 @@ int qdisc_args_words(const struct command *cmd, const struct opt *q,
 }
 
 /**
+ * qdisc_args_add() - one more option, as tc takes it, after the others
+ * @cmd:	the command, for its usage error
+ * @buf:	the words so far (qdisc_args_words())
+ * @len:	room in @buf
+ * @name:	the option's word
+ * @value:	its value
+ *
+ * Return: 0 or EXIT_USAGE (printed).
+ */
+int qdisc_args_add(const struct command *cmd, char *buf, size_t len,
+		   const char *name, const char *value)
+{
+	if (!add_word(buf, len, name) || !add_word(buf, len, value))
+		return sub_usage_error(cmd, "too many qdisc options");
+	return 0;
+}
+
+/**
  * qdisc_args_parse() - the options of link ports and of host ports
  * @words:	from qdisc_args_words()
  * @q:		filled, "xoff auto" resolved with each kind's MTU

@@ -59,6 +59,8 @@ enum qdisc_opt_id {
 
 int qdisc_args_words(const struct command *cmd, const struct opt *q,
 		     const char *const *val, char *buf, size_t len);
+int qdisc_args_add(const struct command *cmd, char *buf, size_t len,
+		   const char *name, const char *value);
 int qdisc_args_parse(const char *words, struct sluice_fabric_qdisc *q);
 
 #endif /* _SLUICECTL_QDISC_ARGS_H */

@@ -715,6 +715,30 @@ static int print_result(const struct ctx *c, const char *verb, bool json,
 	return ok ? 0 : EXIT_RUNTIME;
 }
 
+/*
+ * What a fabric's flow control (fabric up --flow-control) asks of a load:
+ * PFC* picks each hop's priority by the routes' tag tables, so routes come
+ * with them; the qdisc options of a fabric with flow control were chosen
+ * as a whole, per port for PortFC, and one set for every port would undo
+ * that.
+ */
+static int check_flow_control(struct ctx *c)
+{
+	if (!c->fabric || c->s.fc == SLUICE_FABRIC_FC_NONE)
+		return 0;
+	if (c->qdisc) {
+		fprintf(stderr, "sluicectl: fabric %s has flow control %s, chosen at fabric up: its qdisc options are not changed by route load\n",
+			c->s.name, sluice_fabric_fc_name(c->s.fc));
+		return EXIT_USAGE;
+	}
+	if (c->s.fc == SLUICE_FABRIC_FC_PFC_STAR && !c->val[OPT_TAGS]) {
+		fprintf(stderr, "sluicectl: fabric %s runs PFC*: load its routes with their tag tables (sluicectl tag compute --mode depth, then --tags FILE --tag-source mpls-depth)\n",
+			c->s.name);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
 int route_load_main(const struct command *cmd, int argc, char **argv)
 {
 	struct ctx c = { .cmd = cmd };
@@ -730,6 +754,8 @@ int route_load_main(const struct command *cmd, int argc, char **argv)
 	if (ret)
 		return ret;
 	ret = setup(&c, true);
+	if (!ret)
+		ret = check_flow_control(&c);
 	if (!ret)
 		ret = prepare(&c, true, "loaded");
 	if (!ret)

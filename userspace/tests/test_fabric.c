@@ -6,13 +6,15 @@
  * hop through the label routes built for all switches, as the kernel's
  * MPLS would, and compared with the path; the diff against a brute-force
  * key-by-key comparison on random route sets, applied and checked; the
- * errors.
+ * errors; BCube's servers as their own hosts, and the flow-control
+ * choices' options.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sluice/fabric.h>
+#include <sluice/fabric_nl.h>
 #include <sluice/graph.h>
 #include <sluice/rng.h>
 #include <sluice/route.h>
@@ -566,9 +568,158 @@ static void test_diff(void)
 	ktap_result("diff");
 }
 
+/* BCube(4,1): servers are their own hosts and send as themselves. */
+static void test_bcube_servers(void)
+{
+	char buf[SLUICE_NETNS_NAME_MAX], line[512];
+	struct sluice_lroutes s = { 0 };
+	struct sluice_routes r;
+	struct sluice_fabric f;
+	struct sluice_graph g;
+	uint32_t u, h, inet = 0;
+	uint64_t i;
+
+	if (!KTAP_EXPECT_INT(sluice_topo_bcube(&g, 4, 1, err, sizeof(err)), 0)) {
+		ktap_result("bcube_servers");
+		return;
+	}
+	KTAP_EXPECT_INT(sluice_fabric_plan(&f, &g, "b", SLUICE_FABRIC_HOSTS_DEFAULT,
+					   err, sizeof(err)), 0);
+	KTAP_EXPECT_INT(f.n_hosts, 16);
+	for (u = 0; u < g.n_nodes; u++)
+		KTAP_EXPECT_INT(f.hosts[u], u < 16 ? 1 : 0);
+	KTAP_EXPECT(sluice_fabric_self_hosted(&f, 5) &&
+		    !sluice_fabric_self_hosted(&f, 16));
+	sluice_fabric_host_ns(&f, 5, 0, buf, sizeof(buf));
+	KTAP_EXPECT_STR(buf, "b-srv11");
+	sluice_fabric_host_name(&f, 5, 0, buf, sizeof(buf));
+	KTAP_EXPECT_STR(buf, "srv11");
+	KTAP_EXPECT_INT(sluice_fabric_find(&f, "srv11", &u, &h), 0);
+	KTAP_EXPECT(u == 5 && h == SLUICE_NONE);
+	KTAP_EXPECT_INT(sluice_fabric_find(&f, "srv11-h0", &u, &h), -ENOENT);
+
+	/* a server's routes carry its own address as the source */
+	KTAP_EXPECT_INT(compute(&g, SLUICE_ROUTE_BCUBE, 0, &r), 0);
+	KTAP_EXPECT_INT(sluice_lroutes_build(&g, &r, 5, &s, err, sizeof(err)), 0);
+	for (i = 0; i < s.n_routes; i++) {
+		if (s.routes[i].family != SLUICE_LR_INET)
+			continue;
+		inet++;
+		KTAP_EXPECT_INT(s.routes[i].src, sluice_fabric_host_addr(5, 0, true));
+	}
+	KTAP_EXPECT_INT(inet, 15);
+	for (i = 0; i < s.n_routes && s.routes[i].family != SLUICE_LR_INET; i++)
+		;
+	sluice_lroute_format(&s, i, line, sizeof(line));
+	KTAP_EXPECT(!strncmp(line, "10.0.0.0/24 src 10.0.5.1 ", 25));
+	/* a switch forwards only: label routes, no source */
+	KTAP_EXPECT_INT(sluice_lroutes_build(&g, &r, 16, &s, err, sizeof(err)), 0);
+	KTAP_EXPECT_INT(s.n_routes, 4);
+	sluice_lroutes_free(&s);
+	sluice_routes_free(&r);
+	sluice_fabric_free(&f);
+
+	/* hosts per switch mean nothing where every endpoint is a server */
+	KTAP_EXPECT_INT(sluice_fabric_plan(&f, &g, "b", 2, err, sizeof(err)),
+			-EINVAL);
+	KTAP_EXPECT_STR(err, "the topology's endpoints are servers, each its own host: --hosts-per-switch does not apply");
+	sluice_graph_free(&g);
+	ktap_result("bcube_servers");
+}
+
+static int fc_apply(struct sluice_fabric *f, unsigned int fc,
+		    struct sluice_fabric_qdisc *q, uint64_t rate, uint64_t pfc)
+{
+	memset(q, 0, sizeof(*q));
+	q->enabled = true;
+	q->fc = fc;
+	q->link.rate = q->host.rate = rate;
+	q->link.present = q->host.present = SLUICE_QOPT_RATE;
+	if (pfc) {
+		q->link.pfc = q->host.pfc = pfc;
+		q->link.present |= SLUICE_QOPT_PFC;
+		q->host.present |= SLUICE_QOPT_PFC;
+	}
+	return sluice_fabric_fc_apply(f, q, err, sizeof(err));
+}
+
+/* The options each flow-control choice asks for, and its refusals. */
+static void test_flow_control(void)
+{
+	struct sluice_fabric_qdisc q;
+	struct sluice_fabric f, ff;
+	struct sluice_graph g, fg;
+	struct sluice_qopt o;
+
+	KTAP_EXPECT_STR(sluice_fabric_fc_name(SLUICE_FABRIC_FC_PFC_STAR), "pfc-star");
+	KTAP_EXPECT_INT(sluice_fabric_fc_parse("portfc"), SLUICE_FABRIC_FC_PORTFC);
+	KTAP_EXPECT_INT(sluice_fabric_fc_parse("PFC"), -EINVAL);
+	if (!KTAP_EXPECT_INT(sluice_topo_bcube(&g, 4, 1, err, sizeof(err)), 0) ||
+	    !KTAP_EXPECT_INT(read_topo(&fg, fig4a), 0)) {
+		ktap_result("flow_control");
+		return;
+	}
+	KTAP_EXPECT_INT(sluice_fabric_plan(&f, &g, "b", SLUICE_FABRIC_HOSTS_DEFAULT,
+					   err, sizeof(err)), 0);
+	KTAP_EXPECT_INT(sluice_fabric_plan(&ff, &fg, "c", SLUICE_FABRIC_HOSTS_DEFAULT,
+					   err, sizeof(err)), 0);
+
+	/*
+	 * PortFC at 1 Mbit/s: a round trip of two 1514-byte frames is
+	 * 24.224 ms, a BDP of 3028 bytes: xoff 6 BDPs, xon 4.
+	 */
+	KTAP_EXPECT_INT(fc_apply(&f, SLUICE_FABRIC_FC_PORTFC, &q, 1000000, 0), 0);
+	KTAP_EXPECT_INT(q.link.portfc_rtt_ns, 24224000);
+	KTAP_EXPECT_INT(q.link.portfc_xoff_a, 18168);
+	KTAP_EXPECT_INT(q.link.portfc_xon_b, 12112);
+	KTAP_EXPECT(q.link.portfc_n == 4 && q.link.portfc_k == 1);
+	sluice_fabric_port_qopt(&f, &q, 5, 1, &o);
+	KTAP_EXPECT(o.portfc == TC_SLUICE_PORTFC_SERVER &&
+		    !(o.present & SLUICE_QOPT_PORTFC_INDEX));
+	sluice_fabric_port_qopt(&f, &q, 17, 2, &o);
+	KTAP_EXPECT(o.portfc == TC_SLUICE_PORTFC_SWITCH && o.portfc_index == 2 &&
+		    (o.present & SLUICE_QOPT_PORTFC_INDEX));
+	KTAP_EXPECT_INT(fc_apply(&ff, SLUICE_FABRIC_FC_PORTFC, &q, 1000000, 0),
+			-EINVAL);
+	KTAP_EXPECT_STR(err, "PortFC needs a BCube topology (sluicectl topo gen bcube), not this one");
+	KTAP_EXPECT_INT(fc_apply(&f, SLUICE_FABRIC_FC_PORTFC, &q, 1000000, 8), -EINVAL);
+	KTAP_EXPECT_STR(err, "PortFC replaces PFC: --pfc, --xoff, --xon and --headroom do not apply");
+	KTAP_EXPECT_INT(fc_apply(&f, SLUICE_FABRIC_FC_PORTFC, &q, 0, 0), -EINVAL);
+	KTAP_EXPECT_STR(err, "PortFC's thresholds are derived from the link rate: give --rate");
+
+	/* plain PFC: priority 3 by default, one only, an xoff */
+	KTAP_EXPECT_INT(fc_apply(&ff, SLUICE_FABRIC_FC_PFC, &q, 1000000, 0), -EINVAL);
+	KTAP_EXPECT_STR(err, "PFC needs an xoff (--xoff BYTES, or --xoff auto with --rate)");
+	KTAP_EXPECT_INT(q.link.pfc, 8);
+	KTAP_EXPECT_INT(fc_apply(&ff, SLUICE_FABRIC_FC_PFC, &q, 1000000, 0x18), -EINVAL);
+	KTAP_EXPECT_STR(err, "plain PFC has one lossless priority, not 2 (pfc-star gives each hop its own)");
+	memset(&q, 0, sizeof(q));
+	q.fc = SLUICE_FABRIC_FC_PFC;
+	q.link.present = q.host.present = SLUICE_QOPT_XOFF;
+	KTAP_EXPECT_INT(sluice_fabric_fc_apply(&ff, &q, err, sizeof(err)), 0);
+	KTAP_EXPECT(q.link.pfc == 8 && q.host.pfc == 8);
+
+	/* PFC*: every priority */
+	memset(&q, 0, sizeof(q));
+	q.fc = SLUICE_FABRIC_FC_PFC_STAR;
+	q.link.present = q.host.present = SLUICE_QOPT_XOFF;
+	KTAP_EXPECT_INT(sluice_fabric_fc_apply(&f, &q, err, sizeof(err)), 0);
+	KTAP_EXPECT(q.link.pfc == 0xff && q.host.pfc == 0xff);
+	KTAP_EXPECT_INT(fc_apply(&f, SLUICE_FABRIC_FC_PFC_STAR, &q, 1000000, 8),
+			-EINVAL);
+	sluice_fabric_port_qopt(&f, &q, 17, 2, &o);
+	KTAP_EXPECT(!(o.present & SLUICE_QOPT_PORTFC));
+
+	sluice_fabric_free(&f);
+	sluice_fabric_free(&ff);
+	sluice_graph_free(&g);
+	sluice_graph_free(&fg);
+	ktap_result("flow_control");
+}
+
 int main(void)
 {
-	ktap_plan(7);
+	ktap_plan(9);
 	test_names();
 	test_name_errors();
 	test_port_index();
@@ -576,5 +727,7 @@ int main(void)
 	test_build_by_hand();
 	test_build_errors();
 	test_diff();
+	test_bcube_servers();
+	test_flow_control();
 	return ktap_exit();
 }

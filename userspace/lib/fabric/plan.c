@@ -251,7 +251,8 @@ void sluice_fabric_free(struct sluice_fabric *f)
  * @host:	set to the host's number, SLUICE_NONE for the switch
  *
  * Node names win: a node may itself be called "x-h0" (the plan refuses
- * only clashing namespace names, and then none clash).
+ * only clashing namespace names, and then none clash).  A server is its
+ * own host and is found by its name only.
  * Time: O(N) string compares.
  *
  * Return: 0 or -ENOENT.
@@ -281,7 +282,8 @@ int sluice_fabric_find(const struct sluice_fabric *f, const char *name,
 	len = dash - name;
 	for (v = 0; v < g->n_nodes; v++)
 		if (strlen(g->nodes[v].name) == len &&
-		    !memcmp(g->nodes[v].name, name, len) && i < f->hosts[v]) {
+		    !memcmp(g->nodes[v].name, name, len) && i < f->hosts[v] &&
+		    !sluice_fabric_self_hosted(f, v)) {
 			*u = v;
 			*host = i;
 			return 0;

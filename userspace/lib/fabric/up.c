@@ -619,7 +619,8 @@ static int make_neighbours(struct up *up)
 }
 
 /* RTM_NEWQDISC root handle 1: sluice, the options as tc sends them. */
-static int queue_qdisc(struct up *up, uint32_t k, int ifindex, bool link)
+static int queue_qdisc(struct up *up, uint32_t k, int ifindex,
+		       const void *opts, size_t len)
 {
 	struct tcmsg t = {
 		.tcm_family = AF_UNSPEC,
@@ -632,15 +633,35 @@ static int queue_qdisc(struct up *up, uint32_t k, int ifindex, bool link)
 	msg = nlmsg_alloc_simple(RTM_NEWQDISC, NLM_F_CREATE | NLM_F_EXCL);
 	if (!msg || nlmsg_append(msg, &t, sizeof(t), NLMSG_ALIGNTO) < 0 ||
 	    nla_put_string(msg, TCA_KIND, "sluice") ||
-	    nla_put(msg, TCA_OPTIONS | NLA_F_NESTED,
-		    link ? up->len_link : up->len_host,
-		    link ? up->qopt_link : up->qopt_host)) {
+	    nla_put(msg, TCA_OPTIONS | NLA_F_NESTED, len, opts)) {
 		nlmsg_free(msg);
 		return nomem(up);
 	}
 	up->st->qdiscs++;
 	return queue(up, &up->ns[k], msg, TAG(TAG_QDISC, (uint64_t)k << 24 |
 					       ifindex));
+}
+
+/* A link port's own options, where they differ by port (PortFC). */
+static int link_qdisc(struct up *up, uint32_t u, uint32_t port)
+{
+	unsigned char buf[QOPT_MAX];
+	struct sluice_qopt o;
+	size_t len;
+	int ret;
+
+	if (up->q->fc != SLUICE_FABRIC_FC_PORTFC)
+		return queue_qdisc(up, u, 2 + port, up->qopt_link,
+				   up->len_link);
+	sluice_fabric_port_qopt(up->f, up->q, u, port, &o);
+	ret = sluice_qopt_encode(&o, buf, sizeof(buf), &len);
+	if (ret)
+		return sluice_i_errf(up->err, up->errlen, ret,
+				     "cannot encode the qdisc's options of %s l%u: %s",
+				     up->f->g->nodes[u].name,
+				     up->f->g->adj[up->f->g->off[u] + port].link,
+				     strerror(-ret));
+	return queue_qdisc(up, u, 2 + port, buf, len);
 }
 
 static int make_qdiscs(struct up *up)
@@ -653,12 +674,14 @@ static int make_qdiscs(struct up *up)
 	for (u = 0; !ret && u < g->n_nodes; u++) {
 		deg = sluice_graph_degree(g, u);
 		for (k = 0; !ret && k < deg; k++)
-			ret = queue_qdisc(up, u, 2 + k, true);
+			ret = link_qdisc(up, u, k);
 		for (i = 0; !ret && !sluice_fabric_self_hosted(f, u) &&
 		     i < f->hosts[u]; i++) {
-			ret = queue_qdisc(up, u, 2 + deg + i, false);
+			ret = queue_qdisc(up, u, 2 + deg + i, up->qopt_host,
+					  up->len_host);
 			if (!ret)
-				ret = queue_qdisc(up, host_ns(up, u, i), 2, false);
+				ret = queue_qdisc(up, host_ns(up, u, i), 2,
+						  up->qopt_host, up->len_host);
 		}
 	}
 	return ret ? ret : wait_all(up);

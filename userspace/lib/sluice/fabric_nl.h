@@ -72,9 +72,29 @@ struct sluice_fabric_stats {
  */
 struct sluice_fabric_qdisc {
 	bool			enabled;
+	uint8_t			fc;	/* enum sluice_fabric_fc */
 	struct sluice_qopt	link;	/* "xoff auto" resolved */
 	struct sluice_qopt	host;
 };
+
+/* A fabric's flow control, one for all its ports (lib/fabric/fc.c). */
+enum sluice_fabric_fc {
+	SLUICE_FABRIC_FC_NONE,		/* the qdisc options as given */
+	SLUICE_FABRIC_FC_PFC,		/* one lossless priority */
+	SLUICE_FABRIC_FC_PFC_STAR,	/* Tagger's cut-over per hop */
+	SLUICE_FABRIC_FC_PORTFC,	/* PortFC, on a BCube */
+};
+
+const char *sluice_fabric_fc_name(unsigned int fc);
+int sluice_fabric_fc_parse(const char *s);
+bool sluice_fabric_bcube(const struct sluice_graph *g, uint32_t *n,
+			 uint32_t *k);
+int sluice_fabric_fc_apply(const struct sluice_fabric *f,
+			   struct sluice_fabric_qdisc *q, char *err,
+			   size_t errlen);
+void sluice_fabric_port_qopt(const struct sluice_fabric *f,
+			     const struct sluice_fabric_qdisc *q, uint32_t u,
+			     uint32_t port, struct sluice_qopt *o);
 
 int sluice_fabric_up(const struct sluice_fabric *f,
 		     const struct sluice_fabric_qdisc *q,

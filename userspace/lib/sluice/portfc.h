@@ -15,7 +15,7 @@
 #define SLUICE_PORTFC_K_DEFAULT		1
 
 /* The largest MPLS label, which bounds the label base. */
-#define SLUICE_MPLS_LABEL_MAX		1048575u
+#define SLUICE_MPLS_LABEL_MAX		((1u << 20) - 1)
 
 /*
  * The paper's thresholds (Section 3): Xoff is 6 and Xon 4 bandwidth-delay
