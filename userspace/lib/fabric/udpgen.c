@@ -41,23 +41,14 @@ double sluice_now(void)
 	return t.tv_sec + t.tv_nsec / 1e9;
 }
 
-/**
- * sluice_udpgen_init() - the hosts and flows of a fabric, no sockets yet
- * @t:		filled
- * @f:		the fabric's plan
- * @o:		frame size, rate, TOS, port, send buffer
- * @err:	the message on failure
- * @errlen:	size of @err
- *
- * A flow from every host to every host of another switch, in order of
- * source host, then destination host.
- *
- * Return: 0, -EINVAL (a frame that does not fit, no flows) or -ENOMEM.
+/*
+ * The hosts and flows of a fabric, no sockets yet: a flow from every host
+ * to every host of another switch (of those @pairs marks, [src * H + dst],
+ * if given), in order of source host, then destination host.
  */
-int sluice_udpgen_init(struct sluice_udpgen *t,
-			const struct sluice_fabric *f,
-			const struct sluice_udpgen_opts *o,
-			char *err, size_t errlen)
+static int init(struct sluice_udpgen *t, const struct sluice_fabric *f,
+		const struct sluice_udpgen_opts *o, const bool *pairs,
+		char *err, size_t errlen)
 {
 	const struct sluice_graph *g = f->g;
 	uint32_t u, i, k, d, n;
@@ -98,6 +89,8 @@ int sluice_udpgen_init(struct sluice_udpgen *t,
 		for (d = 0; d < n; d++) {
 			if (t->h[d].node == t->h[k].node)
 				continue;
+			if (pairs && !pairs[(size_t)k * n + d])
+				continue;
 			t->by_pair[(size_t)k * n + d] = t->n_flows;
 			t->fl[t->n_flows].src = k;
 			t->fl[t->n_flows++].dst = d;
@@ -110,6 +103,77 @@ int sluice_udpgen_init(struct sluice_udpgen *t,
 				     "no two hosts under different switches: no flows");
 	}
 	return 0;
+}
+
+/**
+ * sluice_udpgen_init() - every host to every host under another switch
+ * @t:		filled; sluice_udpgen_free() it
+ * @f:		the fabric's plan
+ * @o:		frames, rate, DSCP, port
+ * @err:	the message on failure
+ * @errlen:	room in @err
+ *
+ * Time: O(H^2) for H hosts.
+ *
+ * Return: 0, -EINVAL (bad frame size, no flows) or -ENOMEM.
+ */
+int sluice_udpgen_init(struct sluice_udpgen *t,
+			const struct sluice_fabric *f,
+			const struct sluice_udpgen_opts *o,
+			char *err, size_t errlen)
+{
+	return init(t, f, o, NULL, err, errlen);
+}
+
+/**
+ * sluice_udpgen_init_flows() - the given flows only
+ * @t:		filled; sluice_udpgen_free() it
+ * @f:		the fabric's plan
+ * @o:		frames, rate (per sending host), DSCP, port
+ * @src:	global host index of each flow's source
+ * @dst:	and of its destination, a host under another node
+ * @n:		the flows; a pair given twice is one flow
+ * @err:	the message on failure
+ * @errlen:	room in @err
+ *
+ * Every host gets a socket (so that any may receive); a host sends its
+ * flows round robin at its rate.  Time: O(H^2 + @n) for H hosts.
+ *
+ * Return: 0, -EINVAL (bad frame size, a host out of range, a flow within
+ * one node, no flows) or -ENOMEM.
+ */
+int sluice_udpgen_init_flows(struct sluice_udpgen *t,
+			      const struct sluice_fabric *f,
+			      const struct sluice_udpgen_opts *o,
+			      const uint32_t *src, const uint32_t *dst,
+			      uint32_t n, char *err, size_t errlen)
+{
+	size_t hosts = f->n_hosts ? f->n_hosts : 1;
+	bool *pairs = calloc(hosts * hosts, sizeof(*pairs));
+	uint32_t k;
+	int ret;
+
+	if (!pairs)
+		return sluice_i_errf(err, errlen, -ENOMEM, "out of memory");
+	for (k = 0; k < n; k++) {
+		if (src[k] >= f->n_hosts || dst[k] >= f->n_hosts ||
+		    src[k] == dst[k]) {
+			free(pairs);
+			return sluice_i_errf(err, errlen, -EINVAL,
+					     "flow %u: hosts %u -> %u of %u", k,
+					     src[k], dst[k], f->n_hosts);
+		}
+		pairs[(size_t)src[k] * f->n_hosts + dst[k]] = true;
+	}
+	ret = init(t, f, o, pairs, err, errlen);
+	free(pairs);
+	if (!ret && t->n_flows != n) {
+		ret = sluice_i_errf(err, errlen, -EINVAL,
+				    "%u flows asked for, %u made: a pair repeated or within one node",
+				    n, t->n_flows);
+		sluice_udpgen_free(t);
+	}
+	return ret;
 }
 
 void sluice_udpgen_free(struct sluice_udpgen *t)

@@ -77,6 +77,11 @@ int sluice_udpgen_init(struct sluice_udpgen *t,
 			const struct sluice_udpgen_opts *o,
 			char *err, size_t errlen);
 void sluice_udpgen_free(struct sluice_udpgen *t);
+int sluice_udpgen_init_flows(struct sluice_udpgen *t,
+			      const struct sluice_fabric *f,
+			      const struct sluice_udpgen_opts *o,
+			      const uint32_t *src, const uint32_t *dst,
+			      uint32_t n, char *err, size_t errlen);
 int sluice_udpgen_open(struct sluice_udpgen *t, char *err, size_t errlen);
 /* One small frame per flow: neighbours resolved before measuring. */
 int sluice_udpgen_warmup(struct sluice_udpgen *t, double seconds);

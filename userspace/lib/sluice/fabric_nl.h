@@ -124,7 +124,7 @@ int sluice_kroutes_apply(struct sluice_rtnl *r,
 			 char *err, size_t errlen);
 
 /* A port's counters: the device's, and each sluice class's. */
-#define SLUICE_PORT_CLASSES	16
+#define SLUICE_PORT_CLASSES	TC_SLUICE_MAX_CLASSES
 
 struct sluice_port_counters {
 	char		dev[SLUICE_IFNAME_MAX];
