@@ -59,18 +59,21 @@
 static int deadlock_main(const struct command *cmd, int argc, char **argv);
 
 /* SIGINT or SIGTERM: stop, take the fabric down, exit 1. */
-static volatile sig_atomic_t interrupted;
+volatile sig_atomic_t exp_interrupted;
 
-static void on_signal(int sig)
+void exp_on_signal(int sig)
 {
 	(void)sig;
-	interrupted = 1;
+	exp_interrupted = 1;
 }
 
 static const struct command experiment_commands[] = {
 	{ "deadlock", deadlock_main,
 	  "FC's Section 6: route sets with and without a CBD under PFC, throughput over time, deadlocks",
 	  EXPERIMENT_DEADLOCK_USAGE, "experiment" },
+	{ "bcube", experiment_bcube_main,
+	  "PortFC's Sections 2.2 and 5.1: deadlock, head-of-line blocking and incast on BCube under PFC, PFC* and PortFC",
+	  EXPERIMENT_BCUBE_USAGE, "experiment" },
 };
 
 int experiment_main(const struct command *cmd, int argc, char **argv)
@@ -183,7 +186,7 @@ static void progress(const struct exp *e, const char *fmt, ...)
 }
 
 /* Busy and total jiffies of every CPU, from /proc/stat's first line. */
-static int cpu_times(uint64_t *busy, uint64_t *total)
+int exp_cpu_times(uint64_t *busy, uint64_t *total)
 {
 	unsigned long long v[8] = { 0 };
 	FILE *f = fopen("/proc/stat", "r");
@@ -210,7 +213,7 @@ static int cpu_times(uint64_t *busy, uint64_t *total)
  * switch routes to a neighbour that fails to answer ARP wait outside
  * every sluice queue and are lost there, counted only here.
  */
-static int64_t arp_unresolved_discards(void)
+int64_t exp_arp_discards(void)
 {
 	unsigned long long v[12];
 	char line[512];
@@ -248,7 +251,7 @@ static int64_t arp_unresolved_discards(void)
  */
 #define EXP_CATCHUP_NS	10000000ull
 
-static int derive_headroom(uint64_t rate, uint32_t *headroom)
+int exp_derive_headroom(uint64_t rate, uint32_t *headroom)
 {
 	struct sluice_headroom h = {
 		.rate = rate,
@@ -403,7 +406,7 @@ static int parse(const struct command *cmd, struct exp *e, int argc,
 		return sub_usage_error(cmd, "--send-rate: \"%s\" is not a rate above 0",
 				       val[OPT_SEND_RATE]);
 	if (!val[OPT_HEADROOM]) {
-		if (derive_headroom(e->rate, &e->headroom))
+		if (exp_derive_headroom(e->rate, &e->headroom))
 			return sub_usage_error(cmd, "--rate %s: too fast for a derived headroom, give --headroom",
 					       sluice_format_rate(e->rate, r,
 								  sizeof(r)));
@@ -508,7 +511,7 @@ static void cbd_text(const struct exp *e, const struct set *s, char *buf,
 }
 
 /* Every switch gets its routes of @r (as "route load" does). */
-static int load_routes_all(const struct fabric_state *fs,
+int exp_load_routes(const struct fabric_state *fs,
 			   const struct sluice_routes *r)
 {
 	struct sluice_lroutes want, have;
@@ -623,7 +626,7 @@ static int read_totals(const struct fabric_state *fs, struct totals *t)
  * 500 ms apart) on fabric @fs: 1 a wait-for cycle, 0 none, -1 it failed;
  * @text says what it found, the first cycle switch by switch.
  */
-static int detect(const struct fabric_state *fs, char *text, size_t len)
+int exp_detect(const struct fabric_state *fs, char *text, size_t len)
 {
 	char err[SLUICE_ERRLEN];
 	struct sluice_deadlock dl;
@@ -663,7 +666,7 @@ static int detect(const struct fabric_state *fs, char *text, size_t len)
 	return 1;
 }
 
-static void fabric_down(const struct fabric_state *fs)
+void exp_fabric_down(const struct fabric_state *fs)
 {
 	char err[SLUICE_ERRLEN];
 	uint32_t removed;
@@ -684,7 +687,7 @@ static int run_set(struct exp *e, struct set *s, bool keep)
 	struct sluice_fabric_qdisc q = { 0 };
 	struct sluice_fabric_stats st;
 	uint64_t busy0 = 0, total0 = 0, busy1, total1, rx0, tx0, *cum = NULL;
-	int64_t unres0 = arp_unresolved_discards(), unres1;
+	int64_t unres0 = exp_arp_discards(), unres1;
 	struct sluice_udpgen t = { 0 };
 	char err[SLUICE_ERRLEN];
 	struct fabric_state fs;
@@ -721,11 +724,11 @@ static int run_set(struct exp *e, struct set *s, bool keep)
 	}
 	if (sluice_fabric_up(&fs.f, &q, &st, err, sizeof(err))) {
 		fprintf(stderr, "sluicectl: fabric %s: %s\n", fs.name, err);
-		fabric_down(&fs);
+		exp_fabric_down(&fs);
 		fabric_state_free(&fs);
 		return EXIT_RUNTIME;
 	}
-	ret = load_routes_all(&fs, &s->r);
+	ret = exp_load_routes(&fs, &s->r);
 	if (!ret && sluice_udpgen_init(&t, &fs.f, &uo, err, sizeof(err)) == 0)
 		ret = sluice_udpgen_open(&t, err, sizeof(err)) ? -1 : 0;
 	else if (!ret)
@@ -754,7 +757,7 @@ static int run_set(struct exp *e, struct set *s, bool keep)
 		ret = EXIT_RUNTIME;
 		goto out;
 	}
-	cpu_times(&busy0, &total0);
+	exp_cpu_times(&busy0, &total0);
 	t0 = sluice_now();
 	sluice_udpgen_reset(&t, t0);
 	rx0 = tx0 = 0;
@@ -765,7 +768,7 @@ static int run_set(struct exp *e, struct set *s, bool keep)
 			for (k = 0; k < t.n_flows; k++)
 				cum[t.n_flows + k] = t.fl[k].rx_bytes;
 		end = t0 + (i + 1) * e->interval_ms / 1000.0;
-		if (interrupted) {
+		if (exp_interrupted) {
 			fputs("sluicectl: interrupted: taking the fabric down\n",
 			      stderr);
 			ret = EXIT_RUNTIME;
@@ -789,7 +792,7 @@ static int run_set(struct exp *e, struct set *s, bool keep)
 			 s->rx[i] * 8e-3 / e->interval_ms,
 			 s->tx[i] * 8e-3 / e->interval_ms, s->active[i]);
 	}
-	if (!cpu_times(&busy1, &total1) && total1 > total0)
+	if (!exp_cpu_times(&busy1, &total1) && total1 > total0)
 		s->cpu_busy = (double)(busy1 - busy0) / (total1 - total0);
 	for (k = 0; k < t.n_flows; k++)
 		s->zero_flows += t.fl[k].rx_bytes == cum[t.n_flows + k];
@@ -797,18 +800,18 @@ static int run_set(struct exp *e, struct set *s, bool keep)
 		s->eagain += t.h[k].eagain;
 	s->send_errors = t.send_errors;
 	s->last_errno = t.last_errno;
-	unres1 = arp_unresolved_discards();
+	unres1 = exp_arp_discards();
 	s->neigh_discards = unres0 >= 0 && unres1 >= unres0 ?
 			    unres1 - unres0 : -1;
 	/* stop sending, then look: what is stuck stays stuck */
-	s->cycle = detect(&fs, s->cycle_text, sizeof(s->cycle_text));
+	s->cycle = exp_detect(&fs, s->cycle_text, sizeof(s->cycle_text));
 	ret = read_totals(&fs, &s->tot);
 	s->ran = !ret;
 out:
 	free(cum);
 	sluice_udpgen_free(&t);
 	if (!keep || ret)
-		fabric_down(&fs);
+		exp_fabric_down(&fs);
 	fabric_state_free(&fs);
 	return ret;
 }
@@ -1156,7 +1159,7 @@ static int write_svg(const void *arg, FILE *f)
 
 static int deadlock_main(const struct command *cmd, int argc, char **argv)
 {
-	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
+	struct sigaction sa = { .sa_handler = exp_on_signal }, old_int, old_term;
 	bool handlers = false;
 	struct fabric_state old;
 	struct exp *e = calloc(1, sizeof(*e));
@@ -1192,7 +1195,7 @@ static int deadlock_main(const struct command *cmd, int argc, char **argv)
 	for (k = 0; k < e->sets.n; k++) {
 		ret = run_set(e, &e->sets.s[k], e->val[OPT_KEEP] &&
 			      k == e->sets.n - 1);
-		if (!ret && interrupted) {
+		if (!ret && exp_interrupted) {
 			fputs("sluicectl: interrupted\n", stderr);
 			if (e->val[OPT_KEEP] && k == e->sets.n - 1)
 				break;

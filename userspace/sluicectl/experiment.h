@@ -1,10 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * "sluicectl experiment deadlock" (experiment.c): its usage, shared with
- * the command table.
+ * "sluicectl experiment deadlock" (experiment.c) and "experiment bcube"
+ * (experiment_bcube.c): their usages, shared with the command table, and
+ * the steps both take on a fabric.
  */
 #ifndef _SLUICECTL_EXPERIMENT_H
 #define _SLUICECTL_EXPERIMENT_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sluice/route.h>
+#include "fabric.h"
+#include "sluicectl.h"
 
 #define EXPERIMENT_DEADLOCK_USAGE \
 	"[--name NAME] [--topo FILE] [--routes SETS] [--duration S] [--interval MS]\n" \
@@ -21,5 +29,32 @@
 	"--rate plus 10 ms of it (8486 bytes at 1mbit).  A deadlock: nothing delivered for\n" \
 	"the last --quiet ms (default 2000) and a wait-for cycle.  Exit 0 when every set\n" \
 	"did what its CBD check predicts, 3 when not, 1 on errors."
+
+#define EXPERIMENT_BCUBE_USAGE \
+	"[--name NAME] [--n N] [--parts PARTS] [--modes MODES] [--rate RATE]\n" \
+	"\t[--duration S] [--interval MS] [--frame BYTES] [--quiet MS] [--svg PREFIX]\n" \
+	"\t[--keep] [-j | --json] [-v | --verbose]\n" \
+	"PARTS: deadlock, holb, incast, comma-separated (default all); MODES: pfc, pfc-star,\n" \
+	"portfc (default all).  Each part runs once per mode on a fresh fabric NAME (default\n" \
+	"sluice) of BCube(N,1) (N default 4, 4 to 16), every port shaped to --rate (default\n" \
+	"1mbit), servers sending UDP (DSCP 24) at the link rate in --frame-byte frames (default\n" \
+	"1442) for --duration seconds (default 10), sampled every --interval ms (default 500).\n" \
+	"PortFC's thresholds are 6 and 4 bandwidth-delay products of a round trip of two\n" \
+	"MTU frames at the rate; PFC and PFC* take the same xoff and xon, and Tagger's headroom.\n" \
+	"--svg PREFIX writes PREFIX-PART.svg plots.  Exit 0 when every run did what its\n" \
+	"mode predicts, 3 when not, 1 on errors."
+
+/* Shared steps (experiment.c). */
+extern volatile sig_atomic_t exp_interrupted;
+void exp_on_signal(int sig);
+int exp_cpu_times(uint64_t *busy, uint64_t *total);
+int64_t exp_arp_discards(void);
+int exp_derive_headroom(uint64_t rate, uint32_t *headroom);
+int exp_load_routes(const struct fabric_state *fs,
+		    const struct sluice_routes *r);
+int exp_detect(const struct fabric_state *fs, char *text, size_t len);
+void exp_fabric_down(const struct fabric_state *fs);
+
+int experiment_bcube_main(const struct command *cmd, int argc, char **argv);
 
 #endif /* _SLUICECTL_EXPERIMENT_H */

@@ -41,7 +41,7 @@ static const struct command commands[] = {
 	  "{ up TOPOLOGY [OPTIONS] | down | show | exec NODE -- COMMAND | stats [NODE...] | ping } [--name NAME]",
 	  NULL },
 	{ "experiment", experiment_main,
-	  "Run an experiment on fabrics of namespaces: deadlock (FC's Section 6)",
+	  "Run an experiment on fabrics of namespaces: deadlock (FC's Section 6), bcube (PortFC's)",
 	  "deadlock [OPTIONS]", NULL },
 	{ "headroom", headroom_main,
 	  "The PFC headroom a port needs per lossless priority",
