@@ -10,13 +10,14 @@
  *   deadlock  Section 2.2.3, Fig. 5: flows of four hops (two switches, a
  *             relay server between them) around a ring of four servers and
  *             four switches, each link carrying two of them; pinned paths.
- *   holb      Section 2.2.2, Fig. 4: a congested flow X -> P and a victim
- *             V -> W share the switch port into relay M and M's port on;
- *             two more servers send to P directly, so that P's port is
+ *   holb      Section 2.2.2, Fig. 4: a congested flow X -> M -> P and a
+ *             victim V -> M share the switch port into relay M; two more
+ *             servers send to P directly, so that P's port is
  *             oversubscribed three times; the victim's throughput beside
  *             its max-min fair share (2/3 of a link).
- *   incast    Section 5.1: 8 servers to one, on BuildPathSet's routes
- *             (the multipath hash picks among each pair's paths); the
+ *   incast    Section 5.1: 8 servers to one, on BuildPathSet's routes of
+ *             at most 4 hops (the multipath hash picks among a pair's
+ *             paths; the detours are left out, see bcube_routes()); the
  *             queue length of the receiver's switch ports over time
  *             (Fig. 10), and lossless drops, which must be none.
  *
@@ -413,14 +414,46 @@ static int pinned_routes(const struct bexp *e, struct scenario *sc,
 	return sluice_routes_validate(r, &e->g, err, errlen);
 }
 
-/* BuildPathSet's routes of every pair (the incast's). */
+/*
+ * BuildPathSet's routes of every pair (the incast's), its detours left
+ * out: every path of at most 2 (k + 1) = 4 hops.  A detour (6 hops at
+ * k = 1) crosses a relay whose RQ no PortFC signal pauses (type-A signals
+ * pause a server's own queues, Algorithm 4), so the type-A queue of the
+ * switch after the relay can grow without bound (README, "PortFC on
+ * BCube").  Paths stay in place, in order; pairs keep at least one.
+ */
 static int bcube_routes(const struct bexp *e, struct scenario *sc,
 			char *err, size_t errlen)
 {
 	struct sluice_route_opts o = { .algo = SLUICE_ROUTE_BCUBE };
 	struct sluice_compute_opts c = { .threads = 1 };
+	struct sluice_routes *r = &sc->r;
+	uint64_t p, q, h, path = 0, hop = 0, first;
+	int ret;
 
-	return sluice_routes_compute(&e->g, &o, &c, &sc->r, err, errlen);
+	ret = sluice_routes_compute(&e->g, &o, &c, r, err, errlen);
+	if (ret)
+		return ret;
+	for (p = 0; p < r->n_pairs; p++) {
+		first = path;
+		for (q = r->pair_path[p]; q < r->pair_path[p + 1]; q++) {
+			if (sluice_routes_path_len(r, q) > 4)
+				continue;
+			r->path_lane[path] = r->path_lane[q];
+			for (h = r->path_hop[q]; h < r->path_hop[q + 1]; h++)
+				r->hops[hop + h - r->path_hop[q]] = r->hops[h];
+			hop += r->path_hop[q + 1] - r->path_hop[q];
+			/* path_hop[path + 1] is set by the next path, or below */
+			r->path_hop[path] = hop - sluice_routes_path_len(r, q);
+			path++;
+		}
+		r->pair_path[p] = first;
+	}
+	r->pair_path[r->n_pairs] = path;
+	r->path_hop[path] = hop;
+	r->n_paths = path;
+	r->n_hops = hop;
+	return sluice_routes_validate(r, &e->g, err, errlen);
 }
 
 static void set_qport(const struct bexp *e, struct scenario *sc,
@@ -945,13 +978,17 @@ static void print_prediction(const struct bexp *e, const struct scenario *sc)
 		break;
 	case PART_HOLB:
 		printf("predict: the victim's fair share is %.3f Mbit/s (2/3 of a link).\n"
-		       "  pfc, pfc-star: the victim waits behind the congested flow at every shared queue, near its 1/3.\n"
-		       "  portfc: the congested flow's queues are paused by destination port; the victim keeps at\n"
-		       "  least 3/4 of its fair share.  paper: PFC pauses the victim (Fig. 4), PortFC does not.\n",
+		       "  pfc: M pauses the switch port into it as a whole, and the victim waits behind the\n"
+		       "  congested flow: near the congested flow's 1/3.\n"
+		       "  pfc-star: here the victim (2 hops) and the congested flow (4) leave that port at different\n"
+		       "  depths, so Tagger gives them different priorities and no HoLB (it would for equal depths).\n"
+		       "  portfc: the switch pauses only the type-A queue for P's port; the victim keeps at least\n"
+		       "  3/4 of its fair share.  paper: PFC pauses the victim (Fig. 4), PortFC does not.\n",
 		       sc->victim_fair * e->rate / 1e6);
 		break;
 	case PART_INCAST:
-		printf("predict: 8 servers to %s at the link rate each, 4x what its two links take.\n"
+		printf("predict: 8 servers to %s at the link rate each, 4x what its two links take, on\n"
+		       "  BuildPathSet's paths of at most 4 hops.\n"
 		       "  every mode: no lossless drop, delivery near 2 links; queues at %s and %s bounded\n"
 		       "  by the thresholds (PFC xoff %u bytes; PortFC xoff %u per queue type).\n"
 		       "  paper: PortFC keeps the shortest switch queues (Fig. 10).\n",

@@ -716,6 +716,28 @@ static int print_result(const struct ctx *c, const char *verb, bool json,
 }
 
 /*
+ * PortFC keeps a BCube lossless on paths of at most 2 (k + 1) hops: a
+ * longer one (BuildPathSet's detours) crosses a relay server whose RQ no
+ * PortFC signal pauses, and the type-A queue of the switch after it can
+ * grow to the qdisc's limit.  Loaded all the same (they are BCube's own
+ * routes), with a warning that says so.
+ */
+static void warn_portfc_detours(const struct ctx *c)
+{
+	uint64_t q, longer = 0;
+	uint32_t n, k;
+
+	if (!sluice_fabric_bcube(c->gp, &n, &k))
+		return;
+	for (q = 0; q < c->r.n_paths; q++)
+		longer += sluice_routes_path_len(&c->r, q) > 2 * (k + 1);
+	if (longer)
+		fprintf(stderr, "sluicectl: warning: %llu of %llu paths are longer than %u hops: PortFC pauses no relay's RQ, so their frames are not lossless under congestion (README, \"PortFC on BCube\")\n",
+			(unsigned long long)longer,
+			(unsigned long long)c->r.n_paths, 2 * (k + 1));
+}
+
+/*
  * What a fabric's flow control (fabric up --flow-control) asks of a load:
  * PFC* picks each hop's priority by the routes' tag tables, so routes come
  * with them; the qdisc options of a fabric with flow control were chosen
@@ -736,6 +758,8 @@ static int check_flow_control(struct ctx *c)
 			c->s.name);
 		return EXIT_USAGE;
 	}
+	if (c->s.fc == SLUICE_FABRIC_FC_PORTFC)
+		warn_portfc_detours(c);
 	return 0;
 }
 
