@@ -42,7 +42,7 @@ static const struct command commands[] = {
 	  NULL },
 	{ "experiment", experiment_main,
 	  "Run an experiment on fabrics of namespaces: deadlock (FC's Section 6), bcube (PortFC's)",
-	  "deadlock [OPTIONS]", NULL },
+	  "{ deadlock | bcube } [OPTIONS]", NULL },
 	{ "headroom", headroom_main,
 	  "The PFC headroom a port needs per lossless priority",
 	  "--rate RATE --cable METRES --mtu BYTES [--response QUANTA] [-j | --json]",

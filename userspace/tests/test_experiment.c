@@ -473,14 +473,39 @@ static void test_cli(void)
 	ktap_result("experiment deadlock: usage errors, exit 2, nothing on stdout");
 }
 
+static void test_bcube_cli(void)
+{
+	struct run r;
+
+	RUN(&r, "experiment", "bcube", "--help");
+	KTAP_EXPECT_INT(r.status, 0);
+	KTAP_EXPECT(strstr(r.out, "Usage: sluicectl experiment bcube"));
+	RUN(&r, "experiment", "bcube", "--parts", "deadlock,fct");
+	expect_usage(&r, "sluicectl: --parts: \"fct\" is not one of deadlock, holb, incast\n");
+	RUN(&r, "experiment", "bcube", "--modes", "pfc,gbn");
+	expect_usage(&r, "sluicectl: --modes: \"gbn\" is not one of pfc, pfc-star, portfc\n");
+	RUN(&r, "experiment", "bcube", "--modes", ",");
+	expect_usage(&r, "sluicectl: --modes: none given\n");
+	RUN(&r, "experiment", "bcube", "--n", "3");
+	expect_usage(&r, "sluicectl: --n: \"3\" is not a number from 4 to 16\n");
+	RUN(&r, "experiment", "bcube", "--duration", "2", "--interval", "1500");
+	expect_usage(&r, "sluicectl: --interval: at least two samples in --duration\n");
+	RUN(&r, "experiment", "bcube", "--rate", "0");
+	expect_usage(&r, "sluicectl: --rate: \"0\" is not a rate above 0 (1mbit)\n");
+	RUN(&r, "experiment", "bcube", "extra");
+	expect_usage(&r, "sluicectl: unexpected argument \"extra\"\n");
+	ktap_result("experiment bcube: usage errors, exit 2, nothing on stdout");
+}
+
 int main(void)
 {
-	ktap_plan(5);
+	ktap_plan(6);
 	cli_init();
 	test_testbed();
 	test_random();
 	test_verdict();
 	test_svg();
 	test_cli();
+	test_bcube_cli();
 	return ktap_exit();
 }

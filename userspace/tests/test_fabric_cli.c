@@ -173,6 +173,45 @@ static void test_up_refusals(void)
 	KTAP_EXPECT_INT(r.status, 1);
 	KTAP_EXPECT(strstr(r.err, "sluicectl: fabric t is up ("));
 	KTAP_EXPECT(strstr(r.err, "): sluicectl fabric down --name t\n"));
+
+	/* flow control: checked before anything is made */
+	RUN(&r, "topo", "gen", "bcube", "--n", "4", "--k", "1", "-o",
+	    cli_path("b41.json"));
+	KTAP_EXPECT_INT(r.status, 0);
+	RUN(&r, "fabric", "up", cli_path("b41.json"), "--name", "u",
+	    "--flow-control", "lossless");
+	KTAP_EXPECT_INT(r.status, 2);
+	KTAP_EXPECT(strstr(r.err, "sluicectl: --flow-control: \"lossless\" is not pfc, pfc-star or portfc\n"));
+	RUN(&r, "fabric", "up", cli_path("b41.json"), "--name", "u",
+	    "--portfc-rtt", "1ms", "--rate", "1mbit");
+	KTAP_EXPECT_INT(r.status, 2);
+	KTAP_EXPECT(strstr(r.err, "--portfc-rtt goes with --flow-control portfc\n"));
+	RUN(&r, "fabric", "up", cli_path("b41.json"), "--name", "u",
+	    "--flow-control", "pfc", "--no-qdisc");
+	KTAP_EXPECT_INT(r.status, 2);
+	KTAP_EXPECT(strstr(r.err, "--no-qdisc takes no qdisc options and no flow control\n"));
+	RUN(&r, "fabric", "up", cli_path("run/t/topology.json"), "--name", "u",
+	    "--flow-control", "portfc", "--rate", "1mbit");
+	KTAP_EXPECT_INT(r.status, 2);
+	KTAP_EXPECT_STR(r.err, "sluicectl: --flow-control portfc: PortFC needs a BCube topology (sluicectl topo gen bcube), not ring\n");
+	RUN(&r, "fabric", "up", cli_path("b41.json"), "--name", "u",
+	    "--flow-control", "portfc");
+	KTAP_EXPECT_INT(r.status, 2);
+	KTAP_EXPECT_STR(r.err, "sluicectl: --flow-control portfc: PortFC's thresholds are derived from the link rate: give --rate\n");
+	RUN(&r, "fabric", "up", cli_path("b41.json"), "--name", "u",
+	    "--flow-control", "portfc", "--rate", "1mbit", "--pfc", "3");
+	KTAP_EXPECT_INT(r.status, 2);
+	KTAP_EXPECT_STR(r.err, "sluicectl: --flow-control portfc: PortFC replaces PFC: --pfc, --xoff, --xon and --headroom do not apply\n");
+	RUN(&r, "fabric", "up", cli_path("b41.json"), "--name", "u",
+	    "--flow-control", "pfc", "--rate", "1mbit", "--pfc", "3,4",
+	    "--xoff", "20000");
+	KTAP_EXPECT_INT(r.status, 2);
+	KTAP_EXPECT_STR(r.err, "sluicectl: --flow-control pfc: plain PFC has one lossless priority, not 2 (pfc-star gives each hop its own)\n");
+	RUN(&r, "fabric", "up", cli_path("b41.json"), "--name", "u",
+	    "--hosts-per-switch", "2");
+	KTAP_EXPECT_INT(r.status, 1);
+	KTAP_EXPECT(strstr(r.err, "the topology's endpoints are servers, each its own host: --hosts-per-switch does not apply\n"));
+	KTAP_EXPECT_INT(access(cli_path("run/u"), F_OK), -1);
 	ktap_result("up_refusals");
 }
 
