@@ -60,6 +60,14 @@
 #define SAMPLES_MAX	10000
 #define FLOWS_MAX	16
 #define QPORTS_MAX	2
+/*
+ * What a server may have in flight: a server pushes its own labels, and
+ * Linux's MPLS encapsulation orphans the frame, so no socket buffer holds
+ * it back when its port is paused (sluice/experiment.h).  64 KB is 44
+ * frames, more than any path's thresholds hold, so it bounds a stuck
+ * sender without limiting a flowing one.
+ */
+#define WINDOW		65536
 
 enum part { PART_DEADLOCK, PART_HOLB, PART_INCAST, N_PARTS };
 
@@ -139,7 +147,7 @@ struct brun {
 	uint64_t	drops;		/* every sluice class of every port */
 	/* PFC frames sent, or on PortFC ports its signals; signals received */
 	uint64_t	pfc_tx, portfc_rx;
-	uint64_t	eagain;
+	uint64_t	eagain, held;	/* sends the socket, the window held */
 	int64_t		neigh_discards;
 	double		cpu_busy;
 	int		cycle;		/* detector: 1, 0, -1 */
@@ -419,8 +427,9 @@ static int pinned_routes(const struct bexp *e, struct scenario *sc,
  * out: every path of at most 2 (k + 1) = 4 hops.  A detour (6 hops at
  * k = 1) crosses a relay whose RQ no PortFC signal pauses (type-A signals
  * pause a server's own queues, Algorithm 4), so the type-A queue of the
- * switch after the relay can grow without bound (README, "PortFC on
- * BCube").  Paths stay in place, in order; pairs keep at least one.
+ * switch after the relay can grow to the qdisc's limit (README,
+ * "Experiment: PortFC on BCube").  Kept paths keep their order; every
+ * pair keeps its shortest.
  */
 static int bcube_routes(const struct bexp *e, struct scenario *sc,
 			char *err, size_t errlen)
@@ -428,31 +437,30 @@ static int bcube_routes(const struct bexp *e, struct scenario *sc,
 	struct sluice_route_opts o = { .algo = SLUICE_ROUTE_BCUBE };
 	struct sluice_compute_opts c = { .threads = 1 };
 	struct sluice_routes *r = &sc->r;
-	uint64_t p, q, h, path = 0, hop = 0, first;
+	uint64_t p, q, h, nq = 0, nh = 0, first;
 	int ret;
 
 	ret = sluice_routes_compute(&e->g, &o, &c, r, err, errlen);
 	if (ret)
 		return ret;
+	/* in place: a kept path only moves down, to where nq and nh are */
 	for (p = 0; p < r->n_pairs; p++) {
-		first = path;
+		first = nq;
 		for (q = r->pair_path[p]; q < r->pair_path[p + 1]; q++) {
 			if (sluice_routes_path_len(r, q) > 4)
 				continue;
-			r->path_lane[path] = r->path_lane[q];
-			for (h = r->path_hop[q]; h < r->path_hop[q + 1]; h++)
-				r->hops[hop + h - r->path_hop[q]] = r->hops[h];
-			hop += r->path_hop[q + 1] - r->path_hop[q];
-			/* path_hop[path + 1] is set by the next path, or below */
-			r->path_hop[path] = hop - sluice_routes_path_len(r, q);
-			path++;
+			r->path_lane[nq] = r->path_lane[q];
+			h = r->path_hop[q];
+			r->path_hop[nq++] = nh;
+			for (; h < r->path_hop[q + 1]; h++)
+				r->hops[nh++] = r->hops[h];
 		}
 		r->pair_path[p] = first;
 	}
-	r->pair_path[r->n_pairs] = path;
-	r->path_hop[path] = hop;
-	r->n_paths = path;
-	r->n_hops = hop;
+	r->pair_path[p] = nq;
+	r->path_hop[nq] = nh;
+	r->n_paths = nq;
+	r->n_hops = nh;
 	return sluice_routes_validate(r, &e->g, err, errlen);
 }
 
@@ -686,7 +694,7 @@ static int run_one(struct bexp *e, struct scenario *sc, struct brun *run,
 {
 	struct sluice_udpgen_opts uo = {
 		.frame = e->frame, .rate = e->rate, .tos = DSCP << 2,
-		.port = UDP_PORT, .sndbuf = 4096,
+		.port = UDP_PORT, .sndbuf = 4096, .window = WINDOW,
 	};
 	uint32_t src[FLOWS_MAX], dst[FLOWS_MAX], i, k, f;
 	struct sluice_rtnl *qrt[QPORTS_MAX] = { NULL };
@@ -814,8 +822,10 @@ static int run_one(struct bexp *e, struct scenario *sc, struct brun *run,
 	}
 	if (!exp_cpu_times(&busy1, &total1) && total1 > total0)
 		run->cpu_busy = (double)(busy1 - busy0) / (total1 - total0);
-	for (k = 0; k < t.n_hosts; k++)
+	for (k = 0; k < t.n_hosts; k++) {
 		run->eagain += t.h[k].eagain;
+		run->held += t.h[k].held;
+	}
 	unres1 = exp_arp_discards();
 	run->neigh_discards = unres0 >= 0 && unres1 >= unres0 ?
 			      unres1 - unres0 : -1;
@@ -1084,6 +1094,7 @@ static json_object *run_json(const struct bexp *e, const struct scenario *sc,
 	     jadd(o, "pfc_tx", jnum(run->pfc_tx)) &&
 	     jadd(o, "portfc_rx", jnum(run->portfc_rx)) &&
 	     jadd(o, "eagain", jnum(run->eagain)) &&
+	     jadd(o, "window_held", jnum(run->held)) &&
 	     jadd(o, "neigh_discards", json_object_new_int64(run->neigh_discards)) &&
 	     jadd(o, "cpu_busy", json_object_new_double(run->cpu_busy)) &&
 	     jadd(o, "flows", fl = json_object_new_array());

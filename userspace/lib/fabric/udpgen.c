@@ -378,10 +378,26 @@ void sluice_udpgen_reset(struct sluice_udpgen *t, double now)
 	for (k = 0; k < t->n_hosts; k++) {
 		t->h[k].tokens = 0;
 		t->h[k].eagain = 0;
+		t->h[k].held = 0;
 	}
 	t->send_errors = 0;
 	t->rx_bad = 0;
 	t->last = now;
+}
+
+/*
+ * Bytes host @k has sent that have not arrived yet, over its flows;
+ * frames of before a reset that arrive after it count as nothing.
+ */
+static uint64_t in_flight(const struct sluice_udpgen *t, uint32_t k)
+{
+	uint64_t sum = 0;
+	uint32_t q;
+
+	for (q = t->flow_first[k]; q < t->flow_first[k + 1]; q++)
+		if (t->fl[q].tx_bytes > t->fl[q].rx_bytes)
+			sum += t->fl[q].tx_bytes - t->fl[q].rx_bytes;
+	return sum;
 }
 
 /**
@@ -391,8 +407,9 @@ void sluice_udpgen_reset(struct sluice_udpgen *t, double now)
  * @until:	when the next step is due
  *
  * A host whose socket is full (EAGAIN, ENOBUFS) stops until the next step;
- * other send errors are counted (send_errors, last_errno) and the frame
- * skipped.
+ * so does a host with a window (o.window) that much in flight (counted in
+ * held).  Other send errors are counted (send_errors, last_errno) and the
+ * frame skipped.
  */
 void sluice_udpgen_step(struct sluice_udpgen *t, double now, double until)
 {
@@ -416,6 +433,12 @@ void sluice_udpgen_step(struct sluice_udpgen *t, double now, double until)
 			h->tokens = burst;
 		while (h->tokens >= t->o.frame) {
 			uint32_t q = t->flow_first[k] + h->next;
+
+			if (t->o.window &&
+			    in_flight(t, k) + t->o.frame > t->o.window) {
+				h->held++;
+				break;
+			}
 
 			ret = send_one(t, q, len);
 			if (ret == -EAGAIN || ret == -ENOBUFS) {

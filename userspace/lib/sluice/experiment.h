@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The deadlock experiment's parts ("sluicectl experiment deadlock"):
+ * The experiments' parts ("sluicectl experiment deadlock" and "bcube"):
  *
  * - a traffic engine (lib/fabric/udpgen.c): every host of a fabric sends
- *   UDP to every host under another switch, all from one process, through
- *   one socket per host opened inside the host's namespace (a socket stays
- *   in the namespace it was made in).  Each host is paced by a token
- *   bucket to a rate; its socket has a small send buffer, so that a host
- *   its switch pauses (PFC) gets EAGAIN and tries again at the next tick
- *   instead of dropping: the host blocks, as a paused NIC does.  The same
+ *   UDP to every host under another switch (or the flows it is given), all
+ *   from one process, through one socket per host opened inside the
+ *   host's namespace (a socket stays in the namespace it was made in).
+ *   Each host is paced by a token bucket to a rate; its socket has a
+ *   small send buffer, so that a host its switch pauses (PFC) gets EAGAIN
+ *   and tries again at the next tick instead of dropping: the host blocks,
+ *   as a paused NIC does.  A server that pushes its own label stack is
+ *   held by a window of bytes in flight instead (see .window).  The same
  *   sockets receive, and count bytes per flow from a header in the payload.
  * - the verdict of one run (lib/fabric/verdict.c, pure): from a series of
  *   delivered throughput samples, whether the fabric stopped for good.
@@ -40,6 +42,7 @@ struct sluice_udpgen_host {
 	double		tokens;		/* bytes it may send now */
 	uint32_t	next;		/* its next flow, round robin */
 	uint64_t	eagain;		/* sends that found the socket full */
+	uint64_t	held;		/* sends the window held back */
 };
 
 struct sluice_udpgen_flow {
@@ -55,6 +58,15 @@ struct sluice_udpgen_opts {
 	uint8_t		tos;		/* DSCP << 2 */
 	uint16_t	port;		/* UDP port every host listens on */
 	int		sndbuf;		/* SO_SNDBUF asked for */
+	/*
+	 * Bytes a host may have in flight (sent, not yet received), over
+	 * its flows; 0: no bound.  A sender that pushes its own MPLS labels
+	 * is never held back by its socket: the kernel's MPLS encapsulation
+	 * detaches the frame from it (skb_orphan() in mpls_iptunnel's
+	 * output), so a paused port would fill its qdisc to the limit; a
+	 * window holds the host instead, as a paused NIC's send queue does.
+	 */
+	uint64_t	window;
 };
 
 struct sluice_udpgen {
