@@ -32,17 +32,23 @@
 
 #define EXPERIMENT_BCUBE_USAGE \
 	"[--name NAME] [--n N] [--parts PARTS] [--modes MODES] [--rate RATE]\n" \
-	"\t[--duration S] [--interval MS] [--frame BYTES] [--quiet MS] [--svg PREFIX]\n" \
+	"\t[--duration S] [--interval MS] [--frame BYTES] [--quiet MS]\n" \
+	"\t[--load FRACTION] [--fct-duration S] [--seed N] [--svg PREFIX]\n" \
 	"\t[--keep] [-j | --json] [-v | --verbose]\n" \
-	"PARTS: deadlock, holb, incast, comma-separated (default all); MODES: pfc, pfc-star,\n" \
-	"portfc (default all).  Each part runs once per mode on a fresh fabric NAME (default\n" \
-	"sluice) of BCube(N,1) (N default 4, 4 to 16), every port shaped to --rate (default\n" \
-	"1mbit), servers sending UDP (DSCP 24) at the link rate in --frame-byte frames (default\n" \
-	"1442) for --duration seconds (default 10), sampled every --interval ms (default 500).\n" \
-	"PortFC's thresholds are 6 and 4 bandwidth-delay products of a round trip of two\n" \
-	"MTU frames at the rate; PFC and PFC* take the same xoff and xon, and Tagger's headroom.\n" \
-	"--svg PREFIX writes PREFIX-PART.svg plots.  Exit 0 when every run did what its\n" \
-	"mode predicts, 3 when not, 1 on errors."
+	"PARTS, comma-separated (default all): deadlock (Fig. 5's ring), holb (Fig. 4's victim),\n" \
+	"incast (8 servers to 1), websearch and hadoop (Section 5.2's flow completion times over\n" \
+	"TCP).  MODES (default all): pfc, pfc-star, portfc, lossy (tail drop).  Each part runs\n" \
+	"once per mode on a fresh fabric NAME (default sluice) of BCube(N,1) (N default 4, 4 to\n" \
+	"16), every port shaped to --rate (default 1mbit).  deadlock, holb and incast: servers\n" \
+	"send UDP (DSCP 24) at the link rate in --frame-byte frames (default 1442) for --duration\n" \
+	"seconds (default 10), sampled every --interval ms (default 500).  websearch and hadoop:\n" \
+	"Poisson arrivals at --load of each link (default 0.5) for --fct-duration seconds\n" \
+	"(default 10), sizes scaled by the ratio of bandwidth-delay products, drawn from --seed\n" \
+	"(default 1), and an incast halfway.  PortFC's thresholds are 6 and 4 bandwidth-delay\n" \
+	"products of a round trip of two MTU frames at the rate; PFC and PFC* take the same xoff\n" \
+	"and xon and Tagger's headroom; lossy drops past xoff + headroom.  --svg PREFIX writes\n" \
+	"PREFIX-PART.svg plots.  Exit 0 when every run did what its mode predicts, 3 when not,\n" \
+	"1 on errors."
 
 /* Shared steps (experiment.c). */
 extern volatile sig_atomic_t exp_interrupted;

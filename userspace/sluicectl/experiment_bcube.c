@@ -46,6 +46,7 @@
 #include <sluice/tagger.h>
 #include <sluice/topo.h>
 #include "experiment.h"
+#include "experiment_bcube.h"
 #include "fabric.h"
 #include "jout.h"
 #include "opts.h"
@@ -53,46 +54,25 @@
 #include "route_tags.h"
 #include "sluicectl.h"
 
-#define EXIT_UNEXPECTED	3
-#define DSCP		24	/* priority 3 under plain PFC */
-#define UDP_PORT	4791
-#define TICK		0.01
-#define SAMPLES_MAX	10000
-#define FLOWS_MAX	16
-#define QPORTS_MAX	2
-/*
- * What a server may have in flight: a server pushes its own labels, and
- * Linux's MPLS encapsulation orphans the frame, so no socket buffer holds
- * it back when its port is paused (sluice/experiment.h).  64 KB is 44
- * frames, more than any path's thresholds hold, so it bounds a stuck
- * sender without limiting a flowing one.
- */
-#define WINDOW		65536
-
-enum part { PART_DEADLOCK, PART_HOLB, PART_INCAST, N_PARTS };
-
-static const char *const part_names[N_PARTS] = {
-	"deadlock", "holb", "incast",
+const char *const part_names[N_PARTS] = {
+	"deadlock", "holb", "incast", "websearch", "hadoop",
 };
 
-static const char *const part_titles[N_PARTS] = {
+const char *const part_titles[N_PARTS] = {
 	"deadlock (Section 2.2.3, Fig. 5)",
 	"head-of-line blocking (Section 2.2.2, Fig. 4)",
 	"incast (Section 5.1, Fig. 10)",
+	"flow completion, WebSearch and incast (Section 5.2, Figs. 9, 11, 12)",
+	"flow completion, Hadoop and incast (Section 5.2, Figs. 9, 11, 12)",
 };
 
-/* The modes, in the order they run. */
-static const uint8_t modes_all[] = {
+const uint8_t modes_all[N_MODES] = {
 	SLUICE_FABRIC_FC_PFC, SLUICE_FABRIC_FC_PFC_STAR,
-	SLUICE_FABRIC_FC_PORTFC,
+	SLUICE_FABRIC_FC_PORTFC, SLUICE_FABRIC_FC_NONE,
 };
-#define N_MODES	3
 
-enum opt_id {
-	OPT_NAME, OPT_N, OPT_PARTS, OPT_MODES, OPT_RATE, OPT_DURATION,
-	OPT_INTERVAL, OPT_FRAME, OPT_QUIET, OPT_SVG, OPT_KEEP, OPT_JSON,
-	OPT_VERBOSE,
-	N_OPTS,
+static const char *const mode_names[N_MODES] = {
+	"pfc", "pfc-star", "portfc", "lossy",
 };
 
 static const struct opt opts[] = {
@@ -105,82 +85,16 @@ static const struct opt opts[] = {
 	[OPT_INTERVAL]	= { "--interval", NULL, true },
 	[OPT_FRAME]	= { "--frame", NULL, true },
 	[OPT_QUIET]	= { "--quiet", NULL, true },
+	[OPT_LOAD]	= { "--load", NULL, true },
+	[OPT_FCT_DURATION] = { "--fct-duration", NULL, true },
+	[OPT_SEED]	= { "--seed", NULL, true },
 	[OPT_SVG]	= { "--svg", NULL, true },
 	[OPT_KEEP]	= { "--keep", NULL, false },
 	[OPT_JSON]	= { "--json", "-j", false },
 	[OPT_VERBOSE]	= { "--verbose", "-v", false },
 };
 
-/* A flow: its servers, and its pinned path (no links: the route set's). */
-struct bflow {
-	uint32_t	src, dst;	/* nodes */
-	uint32_t	links[4];
-	uint32_t	n_links;
-	const char	*role;		/* "ring", "congested", "victim", ... */
-};
-
-struct scenario {
-	enum part	part;
-	uint32_t	n_flows;
-	struct bflow	fl[FLOWS_MAX];
-	bool		pinned;		/* the flows' own paths only */
-	uint32_t	victim;		/* holb: the victim's flow */
-	double		victim_fair;	/* holb: its fair share, of a link */
-	uint32_t	receiver;	/* incast */
-	uint32_t	n_qports;	/* incast: the receiver's switch ports */
-	uint32_t	qnode[QPORTS_MAX];
-	char		qdev[QPORTS_MAX][SLUICE_IFNAME_MAX];
-	char		qname[QPORTS_MAX][48];
-	struct sluice_routes r;		/* what is loaded */
-	struct sluice_cbd_result cbd;	/* of the flows' own paths */
-	uint32_t	star_prios;	/* PFC*: priorities Tagger needs */
-};
-
-struct brun {
-	enum part	part;
-	uint8_t		fc;
-	bool		ran;
-	uint32_t	n;		/* samples */
-	uint64_t	*rx;		/* [i * n_flows + f] bytes */
-	uint64_t	*q;		/* [i * QPORTS_MAX + p] bytes queued */
-	uint64_t	q_peak[QPORTS_MAX];
-	uint64_t	drops;		/* every sluice class of every port */
-	/* PFC frames sent, or on PortFC ports its signals; signals received */
-	uint64_t	pfc_tx, portfc_rx;
-	uint64_t	eagain, held;	/* sends the socket, the window held */
-	int64_t		neigh_discards;
-	double		cpu_busy;
-	int		cycle;		/* detector: 1, 0, -1 */
-	char		cycle_text[1024];
-	struct sluice_verdict_out v;
-	double		mean[FLOWS_MAX];	/* Mbit/s over the run */
-	double		tail[FLOWS_MAX];	/* over the last half */
-	double		total_mean, total_final;
-	bool		as_predicted;
-	char		why[256];
-};
-
-struct bexp {
-	const char		*val[N_OPTS];
-	const char		*name;
-	uint32_t		n;
-	struct sluice_graph	g;
-	uint64_t		rate;
-	uint32_t		frame, duration_s, interval_ms, quiet_ms;
-	uint32_t		xoff, xon, headroom;
-	uint64_t		portfc_rtt_ns;
-	uint32_t		portfc_xoff, portfc_xon;
-	bool			parts[N_PARTS];
-	bool			modes[N_MODES];
-	struct scenario		sc[N_PARTS];
-	struct brun		runs[N_PARTS][N_MODES];
-	bool			verbose;
-};
-
-static void progress(const struct bexp *e, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void progress(const struct bexp *e, const char *fmt, ...)
+void progress(const struct bexp *e, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -193,7 +107,15 @@ static void progress(const struct bexp *e, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-static int mode_index(uint8_t fc)
+/* "pfc", "pfc-star", "portfc" or "lossy". */
+const char *mode_name(uint8_t fc)
+{
+	int m = mode_index(fc);
+
+	return m < 0 ? "?" : mode_names[m];
+}
+
+int mode_index(uint8_t fc)
 {
 	int m;
 
@@ -210,8 +132,12 @@ static int parse_list(const struct command *cmd, const char *opt,
 {
 	char buf[128], *tok, *save;
 	unsigned int k;
+	char all[128] = "";
 	bool any = false;
 
+	for (k = 0; k < n; k++)
+		snprintf(all + strlen(all), sizeof(all) - strlen(all), "%s%s",
+			 k ? ", " : "", names[k]);
 	if (strlen(list) >= sizeof(buf))
 		return sub_usage_error(cmd, "%s: too long", opt);
 	snprintf(buf, sizeof(buf), "%s", list);
@@ -221,9 +147,8 @@ static int parse_list(const struct command *cmd, const char *opt,
 		for (k = 0; k < n && strcmp(tok, names[k]); k++)
 			;
 		if (k == n)
-			return sub_usage_error(cmd, "%s: \"%s\" is not one of %s, %s, %s",
-					       opt, tok, names[0], names[1],
-					       names[2]);
+			return sub_usage_error(cmd, "%s: \"%s\" is not one of %s",
+					       opt, tok, all);
 		on[k] = any = true;
 	}
 	if (!any)
@@ -247,9 +172,6 @@ static int parse_u32(const struct command *cmd, const char *opt,
 static int parse(const struct command *cmd, struct bexp *e, int argc,
 		 char **argv)
 {
-	static const char *const mode_names[N_MODES] = {
-		"pfc", "pfc-star", "portfc",
-	};
 	struct sluice_portfc_thresholds t;
 	const char **val = e->val;
 	__u64 rate = 0;
@@ -274,10 +196,11 @@ static int parse(const struct command *cmd, struct bexp *e, int argc,
 	e->frame = 1442;
 	e->rate = 1000000;
 	ret = parse_list(cmd, "--parts", val[OPT_PARTS] ? val[OPT_PARTS] :
-			 "deadlock,holb,incast", part_names, N_PARTS, e->parts);
+			 "deadlock,holb,incast,websearch,hadoop", part_names,
+			 N_PARTS, e->parts);
 	if (!ret)
 		ret = parse_list(cmd, "--modes", val[OPT_MODES] ?
-				 val[OPT_MODES] : "pfc,pfc-star,portfc",
+				 val[OPT_MODES] : "pfc,pfc-star,portfc,lossy",
 				 mode_names, N_MODES, e->modes);
 	/* BCube(n,1): a ring and the HoLB case need n >= 4; PortFC n <= 16 */
 	if (!ret && val[OPT_N])
@@ -296,6 +219,25 @@ static int parse(const struct command *cmd, struct bexp *e, int argc,
 		ret = parse_u32(cmd, "--frame", val[OPT_FRAME],
 				SLUICE_UDPGEN_OVERHEAD + SLUICE_UDPGEN_HDR,
 				SLUICE_FABRIC_HOST_MTU + 14, &e->frame);
+	e->load = 0.5;
+	e->fct_duration = 10;
+	e->seed = 1;
+	if (!ret && val[OPT_LOAD] &&
+	    (sscanf(val[OPT_LOAD], "%lf%n", &e->load, &n_files) != 1 ||
+	     val[OPT_LOAD][n_files] || !(e->load > 0 && e->load <= 1)))
+		return sub_usage_error(cmd, "--load: \"%s\" is not a fraction of a link above 0, at most 1 (0.5)",
+				       val[OPT_LOAD]);
+	if (!ret && val[OPT_FCT_DURATION]) {
+		uint32_t secs = 0;
+
+		ret = parse_u32(cmd, "--fct-duration", val[OPT_FCT_DURATION],
+				1, 3600, &secs);
+		e->fct_duration = secs;
+	}
+	if (!ret && val[OPT_SEED] &&
+	    !opts_number(val[OPT_SEED], 0, UINT64_MAX, &e->seed))
+		return sub_usage_error(cmd, "--seed: \"%s\" is not a number",
+				       val[OPT_SEED]);
 	if (ret)
 		return ret;
 	if ((uint64_t)e->duration_s * 1000 / e->interval_ms > SAMPLES_MAX)
@@ -320,6 +262,14 @@ static int parse(const struct command *cmd, struct bexp *e, int argc,
 		return sub_usage_error(cmd, "--rate: too fast for the thresholds the experiment derives");
 	e->xoff = e->portfc_xoff = t.xoff;
 	e->xon = e->portfc_xon = t.xon;
+	/* lossy: tail drop past what PFC lets a lossless class hold */
+	e->lossy_limit = e->xoff + e->headroom;
+	/*
+	 * Flow sizes scale by the ratio of the bandwidth-delay products: the
+	 * paper's 100 Gbit/s links with 1 us each, 8 us round a 4-hop path,
+	 * 100 KB; ours two MTU frames at any rate, 3028 bytes.
+	 */
+	e->scale = t.bdp / 100000.0;
 	e->verbose = val[OPT_VERBOSE];
 	return 0;
 }
@@ -538,9 +488,17 @@ static int build_scenarios(struct bexp *e)
 			set_qport(e, sc, 0);
 			set_qport(e, sc, 1);
 			break;
+		default:
+			/* an FCT part: its flows are a plan, below */
+			sc->dist = p == PART_WEBSEARCH ?
+				   &sluice_tcpgen_websearch :
+				   &sluice_tcpgen_hadoop;
+			break;
 		}
 		ret = sc->pinned ? pinned_routes(e, sc, err, sizeof(err)) :
 		      bcube_routes(e, sc, err, sizeof(err));
+		if (!ret && part_is_fct(p) && e->parts[p])
+			ret = fct_plan(e, sc, err, sizeof(err));
 		if (ret)
 			break;
 		/* the flows' own paths: the whole route set when pinned */
@@ -600,7 +558,9 @@ static void mode_words(const struct bexp *e, uint8_t fc, char *buf,
 	char r[SLUICE_RATE_STRLEN];
 
 	sluice_format_rate(e->rate, r, sizeof(r));
-	if (fc == SLUICE_FABRIC_FC_PORTFC)
+	if (fc == SLUICE_FABRIC_FC_NONE)
+		snprintf(buf, len, "rate %s limit %u", r, e->lossy_limit);
+	else if (fc == SLUICE_FABRIC_FC_PORTFC)
 		snprintf(buf, len, "rate %s portfc-xoff-a %u portfc-xon-a %u portfc-xoff-b %u portfc-xon-b %u",
 			 r, e->portfc_xoff, e->portfc_xon, e->portfc_xoff,
 			 e->portfc_xon);
@@ -636,9 +596,19 @@ static int read_counters(const struct bexp *e, const struct fabric_state *fs,
 							sizeof(err));
 			sluice_rtnl_close(rt);
 		}
-		for (k = 0; !ret && k < n; k++)
+		for (k = 0; !ret && k < n; k++) {
+			uint64_t port = 0;
+
 			for (c = 0; c < p[k].classes; c++)
-				run->drops += p[k].cls_drops[c];
+				port += p[k].cls_drops[c];
+			run->drops += port;
+			if (port > run->drop_port_n) {
+				run->drop_port_n = port;
+				snprintf(run->drop_port, sizeof(run->drop_port),
+					 "%s/%s", fs->g.nodes[u].name,
+					 p[k].dev);
+			}
+		}
 		free(p);
 		pi = NULL;
 		if (!ret)
@@ -649,6 +619,8 @@ static int read_counters(const struct bexp *e, const struct fabric_state *fs,
 			sluice_nl_close(nl);
 		}
 		for (k = 0; !ret && k < n; k++) {
+			run->limit_drops += pi[k].port.limit_drops;
+			run->headroom_drops += pi[k].port.headroom_drops;
 			run->pfc_tx += pi[k].port.pfc_tx;
 			run->portfc_rx += pi[k].port.portfc_rx;
 		}
@@ -730,7 +702,7 @@ static int run_one(struct bexp *e, struct scenario *sc, struct brun *run,
 		return EXIT_RUNTIME;
 	}
 	progress(e, "%s, %s: fabric %s up (%s)", part_names[sc->part],
-		 sluice_fabric_fc_name(run->fc), fs.name, fs.qdisc_args);
+		 mode_name(run->fc), fs.name, fs.qdisc_args);
 	ret = fabric_state_save(&fs);
 	if (ret) {
 		fabric_state_free(&fs);
@@ -745,6 +717,12 @@ static int run_one(struct bexp *e, struct scenario *sc, struct brun *run,
 	ret = exp_load_routes(&fs, &sc->r);
 	if (!ret && run->fc == SLUICE_FABRIC_FC_PFC_STAR)
 		ret = load_tags(&fs, sc);
+	if (!ret && part_is_fct(sc->part)) {
+		ret = fct_run(e, sc, &fs, run);
+		if (!ret)
+			goto measured;
+		goto out;
+	}
 	for (f = 0; f < sc->n_flows; f++) {
 		/* a server's only host is global host index = its node */
 		src[f] = fs.f.host_first[sc->fl[f].src];
@@ -815,7 +793,7 @@ static int run_one(struct bexp *e, struct scenario *sc, struct brun *run,
 				all += run->rx[(size_t)i * sc->n_flows + f];
 			progress(e, "%s, %s: %5.1f s %7.3f Mbit/s delivered",
 				 part_names[sc->part],
-				 sluice_fabric_fc_name(run->fc),
+				 mode_name(run->fc),
 				 (i + 1) * e->interval_ms / 1000.0,
 				 mbps(e, all));
 		}
@@ -826,6 +804,7 @@ static int run_one(struct bexp *e, struct scenario *sc, struct brun *run,
 		run->eagain += t.h[k].eagain;
 		run->held += t.h[k].held;
 	}
+measured:
 	unres1 = exp_arp_discards();
 	run->neigh_discards = unres0 >= 0 && unres1 >= unres0 ?
 			      unres1 - unres0 : -1;
@@ -857,6 +836,11 @@ static void judge(const struct bexp *e, const struct scenario *sc,
 	double link = e->rate / 1e6, v, pfc_victim = -1;
 	const struct brun *pfc;
 
+	if (part_is_fct(sc->part)) {
+		free(tot);
+		fct_judge(e, sc, run);
+		return;
+	}
 	if (!tot) {
 		snprintf(run->why, sizeof(run->why), "out of memory");
 		return;
@@ -879,11 +863,23 @@ static void judge(const struct bexp *e, const struct scenario *sc,
 	sluice_verdict(&in, &run->v);
 	free(tot);
 	run->as_predicted = true;
+	if (run->fc == SLUICE_FABRIC_FC_NONE) {
+		/* lossy: it drops; it must not stop */
+		run->as_predicted = run->v.verdict == SLUICE_VERDICT_FLOWING;
+		if (!run->as_predicted)
+			snprintf(run->why, sizeof(run->why),
+				 "delivery stopped without flow control (%s)",
+				 sluice_verdict_name(run->v.verdict));
+		return;
+	}
 	if (run->drops) {
 		run->as_predicted = false;
 		snprintf(run->why, sizeof(run->why),
-			 "%llu frames dropped in lossless classes",
-			 (unsigned long long)run->drops);
+			 "%llu frames dropped (%llu at a class limit, %llu past the headroom; most at %s, %llu)",
+			 (unsigned long long)run->drops,
+			 (unsigned long long)run->limit_drops,
+			 (unsigned long long)run->headroom_drops,
+			 run->drop_port, (unsigned long long)run->drop_port_n);
 		return;
 	}
 	switch (sc->part) {
@@ -982,6 +978,7 @@ static void print_prediction(const struct bexp *e, const struct scenario *sc)
 		       "  pfc: a deadlock (paused queues wait on each other round the ring; delivery falls to 0).\n"
 		       "  pfc-star: Tagger's depth priorities need %u lossless priorities here; no deadlock.\n"
 		       "  portfc: no deadlock (a type-B queue drains into its destination, type-A waits on B only).\n"
+		       "  lossy: no pauses, so no deadlock; frames dropped where queues overflow.\n"
 		       "  paper: PFC deadlocks (Fig. 5: two flows; with ingress accounting at servers, as here, a\n"
 		       "  flow that ends at a server does not hold its buffers, so the smallest loop takes four)\n",
 		       cbd, sc->star_prios);
@@ -993,17 +990,18 @@ static void print_prediction(const struct bexp *e, const struct scenario *sc)
 		       "  pfc-star: here the victim (2 hops) and the congested flow (4) leave that port at different\n"
 		       "  depths, so Tagger gives them different priorities and no HoLB (it would for equal depths).\n"
 		       "  portfc: the switch pauses only the type-A queue for P's port; the victim keeps at least\n"
-		       "  3/4 of its fair share.  paper: PFC pauses the victim (Fig. 4), PortFC does not.\n",
+		       "  3/4 of its fair share.  lossy: no pauses; the congested flow's frames are dropped.\n"
+		       "  paper: PFC pauses the victim (Fig. 4), PortFC does not.\n",
 		       sc->victim_fair * e->rate / 1e6);
 		break;
 	case PART_INCAST:
 		printf("predict: 8 servers to %s at the link rate each, 4x what its two links take, on\n"
 		       "  BuildPathSet's paths of at most 4 hops.\n"
-		       "  every mode: no lossless drop, delivery near 2 links; queues at %s and %s bounded\n"
+		       "  every lossless mode: no drop, delivery near 2 links; queues at %s and %s bounded\n"
 		       "  by the thresholds (PFC xoff %u bytes; PortFC xoff %u per queue type).\n"
-		       "  paper: PortFC keeps the shortest switch queues (Fig. 10).\n",
+		       "  lossy: tail drop at %u bytes a class.  paper: PortFC keeps the shortest switch queues (Fig. 10).\n",
 		       e->g.nodes[sc->receiver].name, sc->qname[0],
-		       sc->qname[1], e->xoff, e->portfc_xoff);
+		       sc->qname[1], e->xoff, e->portfc_xoff, e->lossy_limit);
 		break;
 	default:
 		break;
@@ -1027,6 +1025,14 @@ static void print_text(const struct bexp *e)
 			continue;
 		sc = &e->sc[p];
 		printf("\n== %s\n", part_titles[p]);
+		if (part_is_fct(p)) {
+			fct_print_prediction(e, sc);
+			for (m = 0; m < N_MODES; m++)
+				if (e->runs[p][m].ran)
+					fct_print_run(e, &e->runs[p][m]);
+			fct_print_compare(e, p);
+			continue;
+		}
 		printf("flows:");
 		for (f = 0; f < sc->n_flows; f++) {
 			flow_name(e, &sc->fl[f], name, sizeof(name));
@@ -1039,7 +1045,7 @@ static void print_text(const struct bexp *e)
 			if (!run->ran)
 				continue;
 			printf("%-8s %s: delivered %.3f Mbit/s, last half %.3f; drops %llu; pause frames sent %llu, PortFC signals received %llu\n",
-			       sluice_fabric_fc_name(run->fc),
+			       mode_name(run->fc),
 			       run->as_predicted ? "as predicted" :
 			       "NOT as predicted",
 			       run->total_mean, run->total_final,
@@ -1070,7 +1076,7 @@ static void print_text(const struct bexp *e)
 				printf("         why: %s\n", run->why);
 		}
 	}
-	printf("\nnot reproduced here: Section 5.2's flow completion times (WebSearch and Hadoop mixes over TCP).\n");
+	printf("\nnot reproduced here: the paper's lossy RDMA baselines (IRN, Go-Back-N): NIC transports sluice cannot emulate; \"lossy\" is tail drop with TCP's own recovery.\n");
 }
 
 static json_object *run_json(const struct bexp *e, const struct scenario *sc,
@@ -1081,7 +1087,7 @@ static json_object *run_json(const struct bexp *e, const struct scenario *sc,
 	uint32_t f, i, k;
 	bool ok;
 
-	ok = o && jadd(o, "mode", json_object_new_string(sluice_fabric_fc_name(run->fc))) &&
+	ok = o && jadd(o, "mode", json_object_new_string(mode_name(run->fc))) &&
 	     jadd(o, "as_predicted", json_object_new_boolean(run->as_predicted)) &&
 	     jadd(o, "why", json_object_new_string(run->why)) &&
 	     jadd(o, "verdict", json_object_new_string(sluice_verdict_name(run->v.verdict))) &&
@@ -1091,12 +1097,16 @@ static json_object *run_json(const struct bexp *e, const struct scenario *sc,
 	     jadd(o, "delivered_mbps", json_object_new_double(run->total_mean)) &&
 	     jadd(o, "delivered_last_half_mbps", json_object_new_double(run->total_final)) &&
 	     jadd(o, "drops", jnum(run->drops)) &&
+	     jadd(o, "limit_drops", jnum(run->limit_drops)) &&
+	     jadd(o, "headroom_drops", jnum(run->headroom_drops)) &&
+	     jadd(o, "drops_most_at", json_object_new_string(run->drop_port)) &&
 	     jadd(o, "pfc_tx", jnum(run->pfc_tx)) &&
 	     jadd(o, "portfc_rx", jnum(run->portfc_rx)) &&
 	     jadd(o, "eagain", jnum(run->eagain)) &&
 	     jadd(o, "window_held", jnum(run->held)) &&
 	     jadd(o, "neigh_discards", json_object_new_int64(run->neigh_discards)) &&
 	     jadd(o, "cpu_busy", json_object_new_double(run->cpu_busy)) &&
+	     (!part_is_fct(sc->part) || fct_json(o, run)) &&
 	     jadd(o, "flows", fl = json_object_new_array());
 	for (f = 0; ok && f < sc->n_flows; f++) {
 		flow_name(e, &sc->fl[f], name, sizeof(name));
@@ -1189,11 +1199,14 @@ static int write_svg(const void *arg, FILE *f)
 	char names[N_MODES * QPORTS_MAX][64], title[160], r[SLUICE_RATE_STRLEN];
 	struct sluice_svg_plot p = {
 		.title = title,
-		.x_label = "time (s)",
+		.x_label = part_is_fct(a->part) ? "percentile of finished flows" :
+			   "time (s)",
 		.y_label = a->part == PART_INCAST ? "queued (KB)" :
 			   a->part == PART_HOLB ? "victim delivered (Mbit/s)" :
+			   part_is_fct(a->part) ? "flow completion time (ms)" :
 			   "delivered (Mbit/s)",
-		.x_step = e->interval_ms / 1000.0,
+		.x_step = part_is_fct(a->part) ? 100.0 / FCT_POINTS :
+			  e->interval_ms / 1000.0,
 		.series = ser,
 	};
 	uint32_t i, fl, k, nq;
@@ -1209,13 +1222,16 @@ static int write_svg(const void *arg, FILE *f)
 		if (!run->ran)
 			continue;
 		for (k = 0; k < nq && !ret; k++) {
-			double *v = calloc(run->n ? run->n : 1, sizeof(*v));
+			uint32_t len = part_is_fct(a->part) ? FCT_POINTS : run->n;
+			double *v = calloc(len ? len : 1, sizeof(*v));
 
 			if (!v) {
 				ret = -ENOMEM;
 				break;
 			}
-			for (i = 0; i < run->n; i++) {
+			for (i = 0; part_is_fct(a->part) && i < len; i++)
+				v[i] = run->fct_pct[i];
+			for (i = 0; !part_is_fct(a->part) && i < run->n; i++) {
 				if (a->part == PART_INCAST) {
 					v[i] = run->q[(size_t)i * QPORTS_MAX + k] / 1000.0;
 					continue;
@@ -1226,12 +1242,12 @@ static int write_svg(const void *arg, FILE *f)
 						v[i] += mbps(e, run->rx[(size_t)i * sc->n_flows + fl]);
 			}
 			snprintf(names[p.n_series], sizeof(names[0]), "%s%s%s",
-				 sluice_fabric_fc_name(run->fc),
+				 mode_name(run->fc),
 				 nq > 1 ? " " : "", nq > 1 ? sc->qname[k] : "");
 			y[p.n_series] = v;
 			ser[p.n_series].name = names[p.n_series];
 			ser[p.n_series].y = v;
-			ser[p.n_series].n = run->n;
+			ser[p.n_series].n = len;
 			p.n_series++;
 		}
 	}
@@ -1247,6 +1263,7 @@ static void free_all(struct bexp *e)
 	int p, m;
 
 	for (p = 0; p < N_PARTS; p++) {
+		fct_free(&e->sc[p], e->runs[p]);
 		sluice_routes_free(&e->sc[p].r);
 		sluice_cbd_result_free(&e->sc[p].cbd);
 		for (m = 0; m < N_MODES; m++) {

@@ -12,7 +12,8 @@
  *   2. veths, created up and with fixed interface indexes from the
  *      switch's side, the peer put straight into its namespace
  *      (IFLA_NET_NS_FD), so no device is ever moved or looked up;
- *      loopbacks up;
+ *      loopbacks up; every veth end to one segment a frame (see
+ *      queue_one_segment());
  *   3. MPLS input on every link port (a per-device sysctl, no netlink);
  *   4. addresses, and each host's default route;
  *   5. permanent neighbours: each port's peer, its address and the fixed
@@ -360,6 +361,31 @@ static int queue_link_up(struct up *up, struct ns *ns, int ifindex,
 	return queue(up, ns, msg, tag);
 }
 
+/*
+ * One frame at a time on the wire: a device's gso_max_segs of 1 keeps TCP
+ * from handing it super-frames of up to 64 KB.  A veth passes a GSO frame
+ * on whole, so the next node would charge it to its ingress account at
+ * once, tens of KB past XOFF with no pause able to stop it (headroom
+ * drops), and PortFC and the shaper would see one frame where the wire
+ * carries forty; real ports serialise frame by frame.
+ */
+static int queue_one_segment(struct up *up, struct ns *ns, int ifindex,
+			     uint64_t tag)
+{
+	struct ifinfomsg ifi = {
+		.ifi_family = AF_UNSPEC,
+		.ifi_index = ifindex,
+	};
+	struct nl_msg *msg = nlmsg_alloc_simple(RTM_NEWLINK, 0);
+
+	if (!msg || nlmsg_append(msg, &ifi, sizeof(ifi), NLMSG_ALIGNTO) < 0 ||
+	    nla_put_u32(msg, IFLA_GSO_MAX_SEGS, 1)) {
+		nlmsg_free(msg);
+		return nomem(up);
+	}
+	return queue(up, ns, msg, tag);
+}
+
 static int make_links(struct up *up)
 {
 	const struct sluice_fabric *f = up->f;
@@ -408,6 +434,32 @@ static int make_links(struct up *up)
 							  h - g->n_nodes));
 	for (h = 0; !ret && h < up->n_ns; h++)
 		ret = queue_link_up(up, &up->ns[h], 1, TAG(TAG_LO, h));
+	ret = ret ? ret : wait_all(up);
+	/* both ends of every link and host veth: one segment a frame */
+	for (l = 0; !ret && l < g->n_links; l++) {
+		const struct sluice_link *lk = &g->links[l];
+
+		ret = queue_one_segment(up, &up->ns[lk->a],
+					2 + sluice_fabric_port_index(g, lk->a, l),
+					TAG(TAG_LINK, l));
+		if (!ret)
+			ret = queue_one_segment(up, &up->ns[lk->b],
+						2 + sluice_fabric_port_index(g, lk->b, l),
+						TAG(TAG_LINK, l));
+	}
+	for (u = 0; !ret && u < g->n_nodes; u++) {
+		deg = sluice_graph_degree(g, u);
+		for (i = 0; !ret && !sluice_fabric_self_hosted(f, u) &&
+		     i < f->hosts[u]; i++) {
+			h = f->host_first[u] + i;
+			ret = queue_one_segment(up, &up->ns[u], 2 + deg + i,
+						TAG(TAG_HOST_VETH, h));
+			if (!ret)
+				ret = queue_one_segment(up,
+							&up->ns[host_ns(up, u, i)],
+							2, TAG(TAG_HOST_VETH, h));
+		}
+	}
 	return ret ? ret : wait_all(up);
 }
 
