@@ -25,7 +25,7 @@ BOOTSTRAP ?= scripts/bootstrap
 PREPARE_TARGETS ?= all
 
 .PHONY: all kmod userspace tools check check-debug unit selftests bootstrap prepare install \
-	uninstall clean sparse checkpatch vm-shell demo bench bench-routing \
+	uninstall clean sparse checkpatch vm-shell demo demo-bcube bench bench-routing \
 	reproduce-routing reproduce-tagger reproduce-throughput kdir
 
 all: kmod userspace tools
@@ -93,6 +93,11 @@ vm-shell: prepare
 
 demo: prepare
 	selftests/vm/run --demo
+
+# PortFC on BCube(4,1): fabric, routes, the experiment, its plots (README.md,
+# "Experiment: PortFC on BCube"); about 8 minutes.
+demo-bcube: prepare
+	SLUICE_DEMO=bcube selftests/vm/run --demo
 
 # What a frame costs through sluice, prio and ets, in the VM (README.md,
 # "Benchmark").

@@ -12,17 +12,20 @@
 #                    switch" with its port number as index, each server
 #                    port "portfc server", n 4, k 1, the thresholds of a
 #                    round trip of two MTU frames (xoff 18168, xon 12112 at
-#                    1 Mbit/s); then BCube(8,1) (16 switches, 64 servers,
+#                    1 Mbit/s), one segment a frame (gso_max_segs 1);
+#                    then BCube(8,1) (16 switches, 64 servers,
 #                    4032 pairs) the same way, timed
 #   bcube_modes      plain PFC: priority 3 lossless on every port; PFC*:
 #                    every priority, and route load refuses routes without
-#                    their tag tables, then takes them with "tag compute
-#                    --mode depth" tables (tag source mpls-depth at every
-#                    node); refusals that change nothing: a qdisc option
-#                    through route load on a fabric with flow control
+#                    their tag tables or with another tag source, then
+#                    takes them with "tag compute --mode depth" tables (tag
+#                    source mpls-depth at every node); refusals that change
+#                    nothing: a qdisc option through route load on a
+#                    fabric with flow control
 #   bcube_deadlock   Fig. 5: four 4-hop flows round a ring of four servers
 #                    and four switches (a CBD): under PFC delivery stops
-#                    and the live detector names a 16-queue cycle through
+#                    (nothing in the last 2 s) and the live detector
+#                    names a 16-queue cycle through
 #                    all eight nodes; under PortFC every flow delivers to
 #                    the end, no frame dropped
 #   bcube_holb       Fig. 4: a congested flow X -> M -> P (P's port three
@@ -110,6 +113,8 @@ bcube_fabric()
 		"a switch port's options"
 	check_eq "$(qdisc srv12 l22 | grep -o 'classes [0-9]*\|portfc server portfc-n 4 portfc-k 1' | tr '\n' ' ')" \
 		"classes 10 portfc server portfc-n 4 portfc-k 1 " "a server port's options"
+	check_eq "$(ip -n $NAME-srv12 -d link show dev l22 | grep -o 'gso_max_segs [0-9]*')" \
+		"gso_max_segs 1" "one segment a frame"
 	run_deferred
 
 	t0=$(date +%s%N)
@@ -156,6 +161,8 @@ bcube_modes()
 	check_err $? "its message: $out"
 	sc tag compute --topo "$(topo 4 1)" --routes "$(routes 4 1)" --mode depth \
 		-o "$tags" >/dev/null
+	out=$(sc route load "$(routes 4 1)" --name $NAME --tags "$tags" 2>&1)
+	check_eq "$?" "2" "PFC* tag tables read by another source: refused"
 	out=$(sc route load "$(routes 4 1)" --name $NAME --tags "$tags" \
 		--tag-source mpls-depth -j 2>&1)
 	check_err $? "route load --tags: $out"; ((RET == 0)) || return
@@ -175,7 +182,7 @@ experiment()
 		--duration "$DURATION" -j 2>"$TMP/err")
 	RC=$?
 	[[ -n $OUT ]] || OUT='{}'
-	WHY=$(cat "$TMP/err"; jq -r '[.parts[]?.runs[] | select(.as_predicted | not) | "\(.mode): \(.why)"] | join("; ")' <<<"$OUT")
+	WHY=$(grep -v '^experiment: ' "$TMP/err"; jq -r '[.parts[]?.runs[] | select(.as_predicted | not) | "\(.mode): \(.why)"] | join("; ")' <<<"$OUT")
 }
 
 # jrun PART MODE FILTER: one value of one run's JSON
@@ -191,8 +198,8 @@ bcube_deadlock()
 		"the ring's paths have a CBD"
 	check_eq "$(jrun deadlock pfc '[.verdict, .detector_cycle, .drops] | @tsv')" \
 		"$(printf 'deadlock\t1\t0')" "PFC: deadlock, a cycle, no drop"
-	check_eq "$(jrun deadlock pfc '[.flows[].last_half_mbps] | max')" "0" \
-		"PFC: nothing delivered in the last half"
+	check_eq "$(jrun deadlock pfc '[.flows[].samples_mbps[-4:][]] | max')" "0" \
+		"PFC: nothing delivered in the last 2 s"
 	v=$(jrun deadlock pfc .detector)
 	[[ $v == "1 cycle; 8 switches, 16 queues and accounts in the first:"* ]]
 	check_err $? "the detector's cycle: $v"

@@ -38,6 +38,11 @@
 
 set -eu
 
+# SLUICE_DEMO=bcube (make demo-bcube): PortFC's demonstration instead.
+if [ "${SLUICE_DEMO:-}" = bcube ]; then
+	exec bash "$(dirname "${BASH_SOURCE[0]}")/demo-bcube.sh"
+fi
+
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 export TC_LIB_DIR=${TC_LIB_DIR:-$REPO/userspace}
 export PATH=$REPO/userspace/sluicectl:$PATH

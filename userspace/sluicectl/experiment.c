@@ -72,7 +72,7 @@ static const struct command experiment_commands[] = {
 	  "FC's Section 6: route sets with and without a CBD under PFC, throughput over time, deadlocks",
 	  EXPERIMENT_DEADLOCK_USAGE, "experiment" },
 	{ "bcube", experiment_bcube_main,
-	  "PortFC's Sections 2.2 and 5.1: deadlock, head-of-line blocking and incast on BCube under PFC, PFC* and PortFC",
+	  "PortFC's Sections 2.2, 5.1 and 5.2: deadlock, head-of-line blocking, incast and flow completion times on BCube under PFC, PFC*, PortFC and tail drop",
 	  EXPERIMENT_BCUBE_USAGE, "experiment" },
 };
 

@@ -29,9 +29,10 @@
 /*
  * What a server may have in flight: a server pushes its own labels, and
  * Linux's MPLS encapsulation orphans the frame, so no socket buffer holds
- * it back when its port is paused (sluice/experiment.h).  64 KB is 44
- * frames, more than any path's thresholds hold, so it bounds a stuck
- * sender without limiting a flowing one.
+ * it back when its port is paused (sluice/experiment.h).  64 KB is 45
+ * frames of 1442 bytes: a flowing sender keeps its link busy with far
+ * less (a round trip is a few frames), and a stuck one stops there.  Not
+ * for lossy runs, where a lost frame would stay in flight for ever.
  */
 #define WINDOW		65536
 /* The FCT parts' percentiles plotted: 1 % to 100 %. */
@@ -83,7 +84,8 @@ struct scenario {
 	char		qdev[QPORTS_MAX][SLUICE_IFNAME_MAX];
 	char		qname[QPORTS_MAX][48];
 	struct sluice_routes r;		/* what is loaded */
-	struct sluice_cbd_result cbd;	/* of the flows' own paths */
+	/* of the loaded routes: the flows' own paths when pinned */
+	struct sluice_cbd_result cbd;
 	uint32_t	star_prios;	/* PFC*: priorities Tagger needs */
 	/* FCT parts: the same flows for every mode */
 	const struct sluice_tcpgen_dist *dist;

@@ -392,13 +392,20 @@ static void show_text(const struct fabric_state *s)
 	const struct sluice_graph *g = &s->g;
 	char ns[SLUICE_NETNS_NAME_MAX], name[SLUICE_NETNS_NAME_MAX];
 	char a[24], b[24];
-	uint32_t u, i, k, l;
+	uint32_t u, i, k, l, servers = 0;
 
 	printf("fabric %s topology %s hash %016llx\n", s->name, s->topo_path,
 	       (unsigned long long)s->hash);
-	printf("nodes %u hosts %u links %u flow-control %s qdisc %s%s%s\n",
-	       g->n_nodes, s->f.n_hosts, g->n_links,
-	       sluice_fabric_fc_name(s->fc), s->qdisc ? "sluice" : "none",
+	for (u = 0; u < g->n_nodes; u++)
+		servers += sluice_fabric_self_hosted(&s->f, u);
+	/* as before for fabrics of switches: servers, flow control if any */
+	printf("switches %u", g->n_nodes - servers);
+	if (servers)
+		printf(" servers %u", servers);
+	printf(" hosts %u links %u", s->f.n_hosts, g->n_links);
+	if (s->fc != SLUICE_FABRIC_FC_NONE)
+		printf(" flow-control %s", sluice_fabric_fc_name(s->fc));
+	printf(" qdisc %s%s%s\n", s->qdisc ? "sluice" : "none",
 	       s->qdisc_args[0] ? " " : "", s->qdisc_args);
 	for (u = 0; u < g->n_nodes; u++) {
 		bool self = sluice_fabric_self_hosted(&s->f, u);

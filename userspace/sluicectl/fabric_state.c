@@ -249,8 +249,17 @@ int fabric_state_load(const char *name, struct fabric_state *s,
 		sluice_graph_free(&s->g);
 		return EXIT_RUNTIME;
 	}
+	/*
+	 * An older sluicectl gave BCube servers host namespaces and took
+	 * --hosts-per-switch for them: plan such a state as servers are
+	 * planned now (sluice_fabric_down() still removes the old hosts).
+	 */
 	if (sluice_fabric_plan(&s->f, &s->g, s->name, s->hosts_per_switch,
-			       err, sizeof(err))) {
+			       err, sizeof(err)) &&
+	    (s->hosts_per_switch == SLUICE_FABRIC_HOSTS_DEFAULT ||
+	     sluice_fabric_plan(&s->f, &s->g, s->name,
+				SLUICE_FABRIC_HOSTS_DEFAULT, err,
+				sizeof(err)))) {
 		fprintf(stderr, "sluicectl: fabric %s: %s\n", name, err);
 		sluice_graph_free(&s->g);
 		return EXIT_RUNTIME;

@@ -753,7 +753,9 @@ static int check_flow_control(struct ctx *c)
 			c->s.name, sluice_fabric_fc_name(c->s.fc));
 		return EXIT_USAGE;
 	}
-	if (c->s.fc == SLUICE_FABRIC_FC_PFC_STAR && !c->val[OPT_TAGS]) {
+	if (c->s.fc == SLUICE_FABRIC_FC_PFC_STAR &&
+	    (!c->val[OPT_TAGS] || !c->val[OPT_TAG_SOURCE] ||
+	     strcmp(c->val[OPT_TAG_SOURCE], "mpls-depth"))) {
 		fprintf(stderr, "sluicectl: fabric %s runs PFC*: load its routes with their tag tables (sluicectl tag compute --mode depth, then --tags FILE --tag-source mpls-depth)\n",
 			c->s.name);
 		return EXIT_USAGE;

@@ -225,7 +225,7 @@ static void test_show(void)
 	RUN(&r, "fabric", "show", "--name", "t");
 	KTAP_EXPECT_INT(r.status, 0);
 	KTAP_EXPECT(strstr(r.out, "fabric t topology /x/ring.json hash "));
-	KTAP_EXPECT(strstr(r.out, "\nnodes 3 hosts 3 links 3 flow-control none qdisc sluice rate 1mbit\n"
+	KTAP_EXPECT(strstr(r.out, "\nswitches 3 hosts 3 links 3 qdisc sluice rate 1mbit\n"
 			   "switch s0 netns t-s0 missing ports l0 l2 h0\n"
 			   "switch s1 netns t-s1 missing ports l0 l1 h0\n"
 			   "switch s2 netns t-s2 missing ports l1 l2 h0\n"

@@ -503,8 +503,12 @@ static void test_unfinished(void)
 	KTAP_EXPECT_STR(sluice_tcpgen_status_name(p.fl[3].status), "pending");
 	KTAP_EXPECT(p.fl[1].fct < 0 && p.fl[2].fct < 0 && p.fl[3].fct < 0);
 	KTAP_EXPECT(p.fl[3].late < 0);
-	/* the run ended early: everything but the pending flow was over */
-	KTAP_EXPECT(sluice_now() - start < 0.9 + 0.2);
+	/*
+	 * The pending flow keeps the run going to its end, 1 s; it must not
+	 * overrun it by much (a wait is a second at most; generous for
+	 * valgrind and a loaded machine).
+	 */
+	KTAP_EXPECT(sluice_now() - start < 1 + 0.5);
 
 	/* no timeout: the big flow is still open at the end */
 	t.o.timeout = 0;

@@ -1149,6 +1149,11 @@ int sluice_tcpgen_run(struct sluice_tcpgen *t, struct sluice_tcpgen_plan *p,
 		now = sluice_now();
 		if (now >= until)
 			break;
+		if (t->o.stop && *t->o.stop) {
+			ret = sluice_i_errf(err, errlen, -EINTR,
+					    "interrupted");
+			break;
+		}
 		ret = launch_due(&r, now, err, errlen);
 		if (ret)
 			break;

@@ -132,7 +132,7 @@ int sluice_udpgen_init(struct sluice_udpgen *t,
  * @o:		frames, rate (per sending host), DSCP, port
  * @src:	global host index of each flow's source
  * @dst:	and of its destination, a host under another node
- * @n:		the flows; a pair given twice is one flow
+ * @n:		the flows; a pair given twice is refused
  * @err:	the message on failure
  * @errlen:	room in @err
  *

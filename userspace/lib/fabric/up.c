@@ -175,7 +175,9 @@ static void describe(const struct up *up, uint64_t tag, char *buf,
 		sluice_fabric_host_name(up->f, u, i, host, sizeof(host));
 		snprintf(buf, len, "%s of %s on %s",
 			 kind == TAG_HOST_ADDR ? "address" : "neighbour",
-			 v % 2 ? "eth0" : "its switch port", host);
+			 !(v % 2) ? "its switch port" :
+			 sluice_fabric_self_hosted(up->f, u) ? "lo" : "eth0",
+			 host);
 		break;
 	case TAG_QDISC:
 		snprintf(buf, len, "sluice qdisc on device %llu of %s",
@@ -429,9 +431,12 @@ static int make_links(struct up *up)
 		ret = queue_link_up(up, &up->ns[g->links[l].b],
 				    2 + sluice_fabric_port_index(g, g->links[l].b, l),
 				    TAG(TAG_LINK, l));
-	for (h = g->n_nodes; !ret && h < up->n_ns; h++)
-		ret = queue_link_up(up, &up->ns[h], 2, TAG(TAG_HOST_VETH,
-							  h - g->n_nodes));
+	for (u = 0; !ret && u < g->n_nodes; u++)
+		for (i = 0; !ret && !sluice_fabric_self_hosted(f, u) &&
+		     i < f->hosts[u]; i++)
+			ret = queue_link_up(up, &up->ns[host_ns(up, u, i)], 2,
+					    TAG(TAG_HOST_VETH,
+						f->host_first[u] + i));
 	for (h = 0; !ret && h < up->n_ns; h++)
 		ret = queue_link_up(up, &up->ns[h], 1, TAG(TAG_LO, h));
 	ret = ret ? ret : wait_all(up);
@@ -932,6 +937,21 @@ int sluice_fabric_up(const struct sluice_fabric *f,
 	return ret;
 }
 
+/* Removes namespace @name if it exists; the first failure goes to @ret. */
+static void remove_ns(const char *name, int *ret, uint32_t *removed,
+		      char *err, size_t errlen)
+{
+	int r;
+
+	if (!sluice_netns_exists(name))
+		return;
+	r = sluice_netns_delete(name, *ret ? NULL : err, *ret ? 0 : errlen);
+	if (r && !*ret)
+		*ret = r;
+	if (!r)
+		++*removed;
+}
+
 /**
  * sluice_fabric_down() - remove every namespace of a fabric
  * @f:		the plan
@@ -950,26 +970,29 @@ int sluice_fabric_down(const struct sluice_fabric *f, uint32_t *removed,
 {
 	char name[SLUICE_NETNS_NAME_MAX];
 	const struct sluice_graph *g = f->g;
-	int ret = 0, r;
+	int ret = 0;
 	uint32_t u, i;
 
 	*removed = 0;
 	/* hosts first: a switch's veths to them go with either end */
-	for (u = 0; u < g->n_nodes; u++)
-		for (i = sluice_fabric_self_hosted(f, u) ? f->hosts[u] : 0;
-		     i <= f->hosts[u]; i++) {
-			if (i < f->hosts[u])
+	for (u = 0; u < g->n_nodes; u++) {
+		if (!sluice_fabric_self_hosted(f, u)) {
+			for (i = 0; i < f->hosts[u]; i++) {
 				sluice_fabric_host_ns(f, u, i, name, sizeof(name));
-			else
-				sluice_fabric_switch_ns(f, u, name, sizeof(name));
-			if (!sluice_netns_exists(name))
-				continue;
-			r = sluice_netns_delete(name, ret ? NULL : err,
-						ret ? 0 : errlen);
-			if (r && !ret)
-				ret = r;
-			if (!r)
-				++*removed;
+				remove_ns(name, &ret, removed, err, errlen);
+			}
+		} else {
+			/* a server has none, but an older sluicectl made them */
+			for (i = 0; i < SLUICE_FABRIC_HOSTS_MAX; i++) {
+				snprintf(name, sizeof(name), "%s-%s-h%u",
+					 f->name, g->nodes[u].name, i);
+				if (!sluice_netns_exists(name))
+					break;
+				remove_ns(name, &ret, removed, err, errlen);
+			}
 		}
+		sluice_fabric_switch_ns(f, u, name, sizeof(name));
+		remove_ns(name, &ret, removed, err, errlen);
+	}
 	return ret;
 }

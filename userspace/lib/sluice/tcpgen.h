@@ -27,6 +27,7 @@
 #ifndef _SLUICE_TCPGEN_H
 #define _SLUICE_TCPGEN_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -127,6 +128,11 @@ struct sluice_tcpgen_opts {
 	double		timeout;	/* s from planned start; 0: none */
 	const char	*cc;		/* TCP_CONGESTION; NULL: default */
 	uint8_t		tos;		/* DSCP << 2 */
+	/*
+	 * Set (by a signal handler) to stop a run: it ends at once with
+	 * -EINTR, within a second; NULL: never.
+	 */
+	const volatile sig_atomic_t *stop;
 };
 
 struct sluice_tcpgen {
