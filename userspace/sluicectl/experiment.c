@@ -271,8 +271,9 @@ int exp_derive_headroom(uint64_t rate, uint32_t *headroom)
 	return 0;
 }
 
-static int parse_u32(const struct command *cmd, const char *opt,
-		     const char *s, uint64_t min, uint64_t max, uint32_t *v)
+/* @s as a number from @min to @max into @v; EXIT_USAGE (printed) if not. */
+int exp_parse_u32(const struct command *cmd, const char *opt, const char *s,
+		  uint64_t min, uint64_t max, uint32_t *v)
 {
 	uint64_t x;
 
@@ -355,20 +356,20 @@ static int parse(const struct command *cmd, struct exp *e, int argc,
 	e->xon = 17408;
 	e->hosts_per_switch = SLUICE_FABRIC_HOSTS_DEFAULT;
 	if (!ret && val[OPT_DURATION])
-		ret = parse_u32(cmd, "--duration", val[OPT_DURATION], 1, 3600,
+		ret = exp_parse_u32(cmd, "--duration", val[OPT_DURATION], 1, 3600,
 				&e->duration_s);
 	if (!ret && val[OPT_INTERVAL])
-		ret = parse_u32(cmd, "--interval", val[OPT_INTERVAL], 10, 60000,
+		ret = exp_parse_u32(cmd, "--interval", val[OPT_INTERVAL], 10, 60000,
 				&e->interval_ms);
 	if (!ret && val[OPT_QUIET])
-		ret = parse_u32(cmd, "--quiet", val[OPT_QUIET], 1, 3600000,
+		ret = exp_parse_u32(cmd, "--quiet", val[OPT_QUIET], 1, 3600000,
 				&e->quiet_ms);
 	if (!ret && val[OPT_FRAME])
-		ret = parse_u32(cmd, "--frame", val[OPT_FRAME],
+		ret = exp_parse_u32(cmd, "--frame", val[OPT_FRAME],
 				SLUICE_UDPGEN_OVERHEAD + SLUICE_UDPGEN_HDR,
 				SLUICE_FABRIC_HOST_MTU + 14, &e->frame);
 	if (!ret && val[OPT_HOSTS]) {
-		ret = parse_u32(cmd, "--hosts-per-switch", val[OPT_HOSTS], 1,
+		ret = exp_parse_u32(cmd, "--hosts-per-switch", val[OPT_HOSTS], 1,
 				SLUICE_FABRIC_HOSTS_MAX, &h);
 		e->hosts_per_switch = h;
 	}

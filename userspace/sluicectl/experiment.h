@@ -56,6 +56,8 @@ void exp_on_signal(int sig);
 int exp_cpu_times(uint64_t *busy, uint64_t *total);
 int64_t exp_arp_discards(void);
 int exp_derive_headroom(uint64_t rate, uint32_t *headroom);
+int exp_parse_u32(const struct command *cmd, const char *opt, const char *s,
+		  uint64_t min, uint64_t max, uint32_t *v);
 int exp_load_routes(const struct fabric_state *fs,
 		    const struct sluice_routes *r);
 int exp_detect(const struct fabric_state *fs, char *text, size_t len);

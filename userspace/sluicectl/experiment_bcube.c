@@ -95,6 +95,18 @@ static const struct opt opts[] = {
 	[OPT_VERBOSE]	= { "--verbose", "-v", false },
 };
 
+/* A lossless run dropped frames: not as predicted, and where. */
+void drops_why(struct brun *run)
+{
+	run->as_predicted = false;
+	snprintf(run->why, sizeof(run->why),
+		 "%llu frames dropped (%llu at a class limit, %llu past the headroom; most at %s, %llu)",
+		 (unsigned long long)run->drops,
+		 (unsigned long long)run->limit_drops,
+		 (unsigned long long)run->headroom_drops, run->drop_port,
+		 (unsigned long long)run->drop_port_n);
+}
+
 void progress(const struct bexp *e, const char *fmt, ...)
 {
 	va_list ap;
@@ -157,19 +169,6 @@ static int parse_list(const struct command *cmd, const char *opt,
 	return 0;
 }
 
-static int parse_u32(const struct command *cmd, const char *opt,
-		     const char *s, uint64_t min, uint64_t max, uint32_t *v)
-{
-	uint64_t x;
-
-	if (!opts_number(s, min, max, &x))
-		return sub_usage_error(cmd, "%s: \"%s\" is not a number from %llu to %llu",
-				       opt, s, (unsigned long long)min,
-				       (unsigned long long)max);
-	*v = x;
-	return 0;
-}
-
 static int parse(const struct command *cmd, struct bexp *e, int argc,
 		 char **argv)
 {
@@ -205,19 +204,19 @@ static int parse(const struct command *cmd, struct bexp *e, int argc,
 				 mode_names, N_MODES, e->modes);
 	/* BCube(n,1): a ring and the HoLB case need n >= 4; PortFC n <= 16 */
 	if (!ret && val[OPT_N])
-		ret = parse_u32(cmd, "--n", val[OPT_N], 4,
+		ret = exp_parse_u32(cmd, "--n", val[OPT_N], 4,
 				TC_SLUICE_PORTFC_MAX_N, &e->n);
 	if (!ret && val[OPT_DURATION])
-		ret = parse_u32(cmd, "--duration", val[OPT_DURATION], 2, 3600,
+		ret = exp_parse_u32(cmd, "--duration", val[OPT_DURATION], 2, 3600,
 				&e->duration_s);
 	if (!ret && val[OPT_INTERVAL])
-		ret = parse_u32(cmd, "--interval", val[OPT_INTERVAL], 10, 60000,
+		ret = exp_parse_u32(cmd, "--interval", val[OPT_INTERVAL], 10, 60000,
 				&e->interval_ms);
 	if (!ret && val[OPT_QUIET])
-		ret = parse_u32(cmd, "--quiet", val[OPT_QUIET], 1, 3600000,
+		ret = exp_parse_u32(cmd, "--quiet", val[OPT_QUIET], 1, 3600000,
 				&e->quiet_ms);
 	if (!ret && val[OPT_FRAME])
-		ret = parse_u32(cmd, "--frame", val[OPT_FRAME],
+		ret = exp_parse_u32(cmd, "--frame", val[OPT_FRAME],
 				SLUICE_UDPGEN_OVERHEAD + SLUICE_UDPGEN_HDR,
 				SLUICE_FABRIC_HOST_MTU + 14, &e->frame);
 	e->load = 0.5;
@@ -231,7 +230,7 @@ static int parse(const struct command *cmd, struct bexp *e, int argc,
 	if (!ret && val[OPT_FCT_DURATION]) {
 		uint32_t secs = 0;
 
-		ret = parse_u32(cmd, "--fct-duration", val[OPT_FCT_DURATION],
+		ret = exp_parse_u32(cmd, "--fct-duration", val[OPT_FCT_DURATION],
 				1, 3600, &secs);
 		e->fct_duration = secs;
 	}
@@ -881,13 +880,7 @@ static void judge(const struct bexp *e, const struct scenario *sc,
 		return;
 	}
 	if (run->drops) {
-		run->as_predicted = false;
-		snprintf(run->why, sizeof(run->why),
-			 "%llu frames dropped (%llu at a class limit, %llu past the headroom; most at %s, %llu)",
-			 (unsigned long long)run->drops,
-			 (unsigned long long)run->limit_drops,
-			 (unsigned long long)run->headroom_drops,
-			 run->drop_port, (unsigned long long)run->drop_port_n);
+		drops_why(run);
 		return;
 	}
 	switch (sc->part) {

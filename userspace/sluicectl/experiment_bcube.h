@@ -155,6 +155,7 @@ struct bexp {
 
 void progress(const struct bexp *e, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+void drops_why(struct brun *run);
 
 /* experiment_fct.c */
 int fct_plan(struct bexp *e, struct scenario *sc, char *err, size_t errlen);

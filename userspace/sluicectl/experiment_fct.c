@@ -191,13 +191,7 @@ void fct_judge(const struct bexp *e, const struct scenario *sc,
 
 	run->as_predicted = true;
 	if (run->fc != SLUICE_FABRIC_FC_NONE && run->drops) {
-		run->as_predicted = false;
-		snprintf(run->why, sizeof(run->why),
-			 "%llu frames dropped (%llu at a class limit, %llu past the headroom; most at %s, %llu)",
-			 (unsigned long long)run->drops,
-			 (unsigned long long)run->limit_drops,
-			 (unsigned long long)run->headroom_drops,
-			 run->drop_port, (unsigned long long)run->drop_port_n);
+		drops_why(run);
 		return;
 	}
 	if (run->fc != SLUICE_FABRIC_FC_PFC && run->unfinished) {
