@@ -980,7 +980,9 @@ portfc_bcube_routes()
 		ip netns exec "${!i}" sysctl -qw net.ipv4.ip_forward=1 \
 			net.mpls.platform_labels=200
 	done
-	cmds_x="addr add 172.16.0.0/31 dev l0
+	# srv00 (node 0) holds its own address: its routes name it as source
+	cmds_x="addr add 10.0.0.1/32 dev lo
+addr add 172.16.0.0/31 dev l0
 addr add 172.16.0.32/31 dev l16
 link set l0 up
 link set l16 up"
