@@ -693,7 +693,7 @@ static int run_set(struct exp *e, struct set *s, bool keep)
 	char err[SLUICE_ERRLEN];
 	struct fabric_state fs;
 	uint32_t i, k, quiet, qf;
-	double t0, end, now, next;
+	double t0, end;
 	int ret;
 
 	memset(&fs, 0, sizeof(fs));
@@ -775,10 +775,7 @@ static int run_set(struct exp *e, struct set *s, bool keep)
 			ret = EXIT_RUNTIME;
 			goto out;
 		}
-		for (now = sluice_now(); now < end; now = sluice_now()) {
-			next = now + TICK < end ? now + TICK : end;
-			sluice_udpgen_step(&t, now, next);
-		}
+		sluice_udpgen_run_until(&t, end, TICK);
 		for (k = 0; k < t.n_flows; k++) {
 			s->active[i] += t.fl[k].rx_bytes > cum[k];
 			cum[k] = t.fl[k].rx_bytes;

@@ -682,7 +682,7 @@ static int run_one(struct bexp *e, struct scenario *sc, struct brun *run,
 	struct sluice_fabric_stats st;
 	char err[SLUICE_ERRLEN], ns[SLUICE_NETNS_NAME_MAX];
 	struct fabric_state fs;
-	double t0, end, now, next;
+	double t0, end;
 	int self = -1, ret;
 
 	memset(&fs, 0, sizeof(fs));
@@ -775,10 +775,7 @@ static int run_one(struct bexp *e, struct scenario *sc, struct brun *run,
 			ret = EXIT_RUNTIME;
 			goto out;
 		}
-		for (now = sluice_now(); now < end; now = sluice_now()) {
-			next = now + TICK < end ? now + TICK : end;
-			sluice_udpgen_step(&t, now, next);
-		}
+		sluice_udpgen_run_until(&t, end, TICK);
 		/* t's flows are in (source, destination) order, as ours */
 		for (k = 0; k < t.n_flows; k++) {
 			for (f = 0; f < sc->n_flows; f++)

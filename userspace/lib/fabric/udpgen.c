@@ -459,6 +459,22 @@ void sluice_udpgen_step(struct sluice_udpgen *t, double now, double until)
 	receive_until(t, until);
 }
 
+/**
+ * sluice_udpgen_run_until() - send and receive until @end
+ * @t:		opened
+ * @end:	CLOCK_MONOTONIC seconds (sluice_now())
+ * @tick:	seconds between steps (sluice_udpgen_step())
+ */
+void sluice_udpgen_run_until(struct sluice_udpgen *t, double end, double tick)
+{
+	double now, next;
+
+	for (now = sluice_now(); now < end; now = sluice_now()) {
+		next = now + tick < end ? now + tick : end;
+		sluice_udpgen_step(t, now, next);
+	}
+}
+
 uint64_t sluice_udpgen_rx_bytes(const struct sluice_udpgen *t)
 {
 	uint64_t s = 0;

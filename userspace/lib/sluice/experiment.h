@@ -100,6 +100,7 @@ int sluice_udpgen_warmup(struct sluice_udpgen *t, double seconds);
 void sluice_udpgen_reset(struct sluice_udpgen *t, double now);
 /* Sends what the hosts' buckets allow at @now, then receives until @until. */
 void sluice_udpgen_step(struct sluice_udpgen *t, double now, double until);
+void sluice_udpgen_run_until(struct sluice_udpgen *t, double end, double tick);
 uint64_t sluice_udpgen_rx_bytes(const struct sluice_udpgen *t);
 uint64_t sluice_udpgen_tx_bytes(const struct sluice_udpgen *t);
 double sluice_now(void);
