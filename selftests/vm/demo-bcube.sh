@@ -14,8 +14,9 @@
 #   3. the experiment (sluicectl experiment bcube): deadlock, head-of-line
 #      blocking, incast, and WebSearch's and Hadoop's flow completion
 #      times, under PFC, PFC*, PortFC and lossy tail drop, each on a fresh
-#      fabric: predictions, measurements, verdicts; its plots and its JSON
-#      copied out of the VM to build/demo/bcube-*.svg and bcube.json
+#      fabric: predictions, measurements, verdicts; its plots (per part,
+#      and per flow for each run of the deadlock and HoLB parts) and its
+#      JSON copied out of the VM to build/demo/bcube-*.svg and bcube.json
 #
 # Exits non-zero if a step fails; a run that did not do what its mode
 # predicts is said (exit 3 of the experiment) but does not fail the demo.
@@ -76,7 +77,7 @@ sluicectl experiment bcube --name $NAME --parts deadlock,holb,incast -j \
 	>bcube.json || rc=$?
 [ $rc = 0 ] || [ $rc = 3 ] || { echo "demo: FAILED: -j exited $rc"; exit 1; }
 
-files="bcube-deadlock.svg bcube-holb.svg bcube-incast.svg bcube-websearch.svg bcube-hadoop.svg bcube.json"
+files=$(echo bcube-*.svg bcube.json)
 if [ -n "${SLUICE_FILES_TTY:-}" ]; then
 	for f in $files; do
 		echo "sluice-file $f"

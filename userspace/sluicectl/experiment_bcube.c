@@ -1203,7 +1203,53 @@ static int print_json(const struct bexp *e, bool all_ok)
 struct svg_arg {
 	const struct bexp	*e;
 	int			part;
+	int			mode;	/* per-flow plot of this mode's run */
 };
+
+/* One run's flows over time, each its own series (deadlock and holb). */
+static int write_flows_svg(const void *arg, FILE *f)
+{
+	const struct svg_arg *a = arg;
+	const struct bexp *e = a->e;
+	const struct scenario *sc = &e->sc[a->part];
+	const struct brun *run = &e->runs[a->part][a->mode];
+	struct sluice_svg_series ser[FLOWS_MAX];
+	char names[FLOWS_MAX][2 * SLUICE_NAME_MAX + 24], title[192];
+	char r[SLUICE_RATE_STRLEN], flow[2 * SLUICE_NAME_MAX + 3];
+	double *y = calloc((size_t)sc->n_flows * (run->n ? run->n : 1),
+			   sizeof(*y));
+	struct sluice_svg_plot p = {
+		.title = title,
+		.x_label = "time (s)",
+		.y_label = "delivered (Mbit/s)",
+		.x_step = e->interval_ms / 1000.0,
+		.series = ser,
+		.n_series = sc->n_flows,
+	};
+	uint32_t fl, i;
+	int ret = 0;
+
+	if (!y)
+		return -ENOMEM;
+	snprintf(title, sizeof(title), "BCube(%u,1) %s under %s, %s links, per flow",
+		 e->n, part_titles[a->part], mode_name(run->fc),
+		 sluice_format_rate(e->rate, r, sizeof(r)));
+	for (fl = 0; fl < sc->n_flows; fl++) {
+		for (i = 0; i < run->n; i++)
+			y[(size_t)fl * run->n + i] =
+				mbps(e, run->rx[(size_t)i * sc->n_flows + fl]);
+		flow_name(e, &sc->fl[fl], flow, sizeof(flow));
+		snprintf(names[fl], sizeof(names[fl]), "%s (%s)", flow,
+			 sc->fl[fl].role);
+		ser[fl].name = names[fl];
+		ser[fl].y = &y[(size_t)fl * run->n];
+		ser[fl].n = run->n;
+	}
+	if (sluice_svg_write(&p, f))
+		ret = -EIO;
+	free(y);
+	return ret;
+}
 
 /*
  * Deadlock: total delivered per mode; HoLB: the victim per mode; incast:
@@ -1357,7 +1403,7 @@ int experiment_bcube_main(const struct command *cmd, int argc, char **argv)
 	else
 		print_text(e);
 	for (p = 0; !ret && e->val[OPT_SVG] && p < N_PARTS; p++) {
-		struct svg_arg a = { .e = e, .part = p };
+		struct svg_arg a = { .e = e, .part = p, .mode = -1 };
 
 		if (!e->parts[p])
 			continue;
@@ -1367,6 +1413,18 @@ int experiment_bcube_main(const struct command *cmd, int argc, char **argv)
 			ret = EXIT_RUNTIME;
 		else if (!e->val[OPT_JSON])
 			printf("plot: %s\n", path);
+		/* per-flow throughput, each run of the pinned parts */
+		for (m = 0; !ret && e->sc[p].pinned && m < N_MODES; m++) {
+			if (!e->runs[p][m].ran)
+				continue;
+			a.mode = m;
+			snprintf(path, sizeof(path), "%s-%s-%s.svg",
+				 e->val[OPT_SVG], part_names[p], mode_names[m]);
+			if (write_out(path, write_flows_svg, &a))
+				ret = EXIT_RUNTIME;
+			else if (!e->val[OPT_JSON])
+				printf("plot: %s\n", path);
+		}
 	}
 	if (!ret && !all_ok)
 		ret = EXIT_UNEXPECTED;
