@@ -667,6 +667,36 @@ int exp_detect(const struct fabric_state *fs, char *text, size_t len)
 	return 1;
 }
 
+/**
+ * exp_fabric_up() - bring planned fabric @fs up with qdisc @q
+ * @fs:	planned; freed on failure
+ * @q:	every port's qdisc
+ *
+ * The state is saved first, so that "fabric down" finds what a crash
+ * leaves; a fabric that fails half-way is taken down again.
+ *
+ * Return: 0 or an exit status (printed).
+ */
+int exp_fabric_up(struct fabric_state *fs, const struct sluice_fabric_qdisc *q)
+{
+	struct sluice_fabric_stats st;
+	char err[SLUICE_ERRLEN];
+	int ret;
+
+	ret = fabric_state_save(fs);
+	if (ret) {
+		fabric_state_free(fs);
+		return ret;
+	}
+	if (sluice_fabric_up(&fs->f, q, &st, err, sizeof(err))) {
+		fprintf(stderr, "sluicectl: fabric %s: %s\n", fs->name, err);
+		exp_fabric_down(fs);
+		fabric_state_free(fs);
+		return EXIT_RUNTIME;
+	}
+	return 0;
+}
+
 void exp_fabric_down(const struct fabric_state *fs)
 {
 	char err[SLUICE_ERRLEN];
@@ -686,7 +716,6 @@ static int run_set(struct exp *e, struct set *s, bool keep)
 		.port = UDP_PORT, .sndbuf = 4096,
 	};
 	struct sluice_fabric_qdisc q = { 0 };
-	struct sluice_fabric_stats st;
 	uint64_t busy0 = 0, total0 = 0, busy1, total1, rx0, tx0, *cum = NULL;
 	int64_t unres0 = exp_arp_discards(), unres1;
 	struct sluice_udpgen t = { 0 };
@@ -718,17 +747,9 @@ static int run_set(struct exp *e, struct set *s, bool keep)
 	t0 = sluice_now();
 	progress(e, "%s: fabric %s up (%s)", sluice_route_algo_name(s->algo),
 		 fs.name, e->words);
-	ret = fabric_state_save(&fs);
-	if (ret) {
-		fabric_state_free(&fs);
+	ret = exp_fabric_up(&fs, &q);
+	if (ret)
 		return ret;
-	}
-	if (sluice_fabric_up(&fs.f, &q, &st, err, sizeof(err))) {
-		fprintf(stderr, "sluicectl: fabric %s: %s\n", fs.name, err);
-		exp_fabric_down(&fs);
-		fabric_state_free(&fs);
-		return EXIT_RUNTIME;
-	}
 	ret = exp_load_routes(&fs, &s->r);
 	if (!ret && sluice_udpgen_init(&t, &fs.f, &uo, err, sizeof(err)) == 0)
 		ret = sluice_udpgen_open(&t, err, sizeof(err)) ? -1 : 0;

@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sluice/fabric_nl.h>
 #include <sluice/route.h>
 #include "fabric.h"
 #include "sluicectl.h"
@@ -61,6 +62,7 @@ int exp_parse_u32(const struct command *cmd, const char *opt, const char *s,
 int exp_load_routes(const struct fabric_state *fs,
 		    const struct sluice_routes *r);
 int exp_detect(const struct fabric_state *fs, char *text, size_t len);
+int exp_fabric_up(struct fabric_state *fs, const struct sluice_fabric_qdisc *q);
 void exp_fabric_down(const struct fabric_state *fs);
 
 int experiment_bcube_main(const struct command *cmd, int argc, char **argv);

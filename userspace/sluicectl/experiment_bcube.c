@@ -679,7 +679,6 @@ static int run_one(struct bexp *e, struct scenario *sc, struct brun *run,
 	int64_t unres0 = exp_arp_discards(), unres1;
 	struct sluice_fabric_qdisc q = { 0 };
 	struct sluice_udpgen t = { 0 };
-	struct sluice_fabric_stats st;
 	char err[SLUICE_ERRLEN], ns[SLUICE_NETNS_NAME_MAX];
 	struct fabric_state fs;
 	double t0, end;
@@ -707,17 +706,9 @@ static int run_one(struct bexp *e, struct scenario *sc, struct brun *run,
 	}
 	progress(e, "%s, %s: fabric %s up (%s)", part_names[sc->part],
 		 mode_name(run->fc), fs.name, fs.qdisc_args);
-	ret = fabric_state_save(&fs);
-	if (ret) {
-		fabric_state_free(&fs);
+	ret = exp_fabric_up(&fs, &q);
+	if (ret)
 		return ret;
-	}
-	if (sluice_fabric_up(&fs.f, &q, &st, err, sizeof(err))) {
-		fprintf(stderr, "sluicectl: fabric %s: %s\n", fs.name, err);
-		exp_fabric_down(&fs);
-		fabric_state_free(&fs);
-		return EXIT_RUNTIME;
-	}
 	ret = exp_load_routes(&fs, &sc->r);
 	if (!ret && run->fc == SLUICE_FABRIC_FC_PFC_STAR)
 		ret = load_tags(&fs, sc);

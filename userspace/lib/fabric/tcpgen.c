@@ -38,6 +38,7 @@
 #include <sluice/fabric_nl.h>
 #include <sluice/tcpgen.h>
 #include "graph/internal.h"
+#include "fabric/internal.h"
 
 #define BUF_LEN		(64 * 1024)
 /*
@@ -823,20 +824,6 @@ static double next_due(const struct run *r, double until)
 	return next;
 }
 
-static void put32(unsigned char *p, uint32_t v)
-{
-	v = htonl(v);
-	memcpy(p, &v, 4);
-}
-
-static uint32_t get32(const unsigned char *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return ntohl(v);
-}
-
 /* Flow @q's connection is writable (or failed): writes what it takes. */
 static void sender_ready(struct run *r, uint32_t q, uint32_t events)
 {
@@ -861,8 +848,8 @@ static void sender_ready(struct run *r, uint32_t q, uint32_t events)
 		}
 		s->connected = true;
 	}
-	put32(hdr, SLUICE_TCPGEN_MAGIC);
-	put32(hdr + 4, q);
+	sluice_i_put32(hdr, SLUICE_TCPGEN_MAGIC);
+	sluice_i_put32(hdr + 4, q);
 	while (s->sent < wire) {
 		if (moved >= EVENT_BYTES)
 			return;
@@ -927,9 +914,9 @@ static void accept_all(struct run *r, uint32_t k)
 static bool conn_claim(struct run *r, uint32_t ci)
 {
 	struct conn *c = &r->c[ci];
-	uint32_t q = get32(c->hdr + 4);
+	uint32_t q = sluice_i_get32(c->hdr + 4);
 
-	if (get32(c->hdr) != SLUICE_TCPGEN_MAGIC || q >= r->n ||
+	if (sluice_i_get32(c->hdr) != SLUICE_TCPGEN_MAGIC || q >= r->n ||
 	    r->fl[q].dst != c->host ||
 	    r->fl[q].status != SLUICE_TCPGEN_OPEN || r->s[q].conn != NONE)
 		return false;

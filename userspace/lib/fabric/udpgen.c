@@ -30,6 +30,7 @@
 #include <sluice/experiment.h>
 #include <sluice/fabric_nl.h>
 #include "graph/internal.h"
+#include "fabric/internal.h"
 
 #define BUF_LEN		2048
 
@@ -252,20 +253,6 @@ int sluice_udpgen_open(struct sluice_udpgen *t, char *err, size_t errlen)
 	return ret;
 }
 
-static void put32(unsigned char *p, uint32_t v)
-{
-	v = htonl(v);
-	memcpy(p, &v, 4);
-}
-
-static uint32_t get32(const unsigned char *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return ntohl(v);
-}
-
 /* Sends one frame of flow @q with @len bytes of payload. */
 static int send_one(struct sluice_udpgen *t, uint32_t q, size_t len)
 {
@@ -276,10 +263,10 @@ static int send_one(struct sluice_udpgen *t, uint32_t q, size_t len)
 		.sin_addr.s_addr = htonl(t->h[fl->dst].addr),
 	};
 
-	put32(t->buf, SLUICE_UDPGEN_MAGIC);
-	put32(t->buf + 4, fl->src);
-	put32(t->buf + 8, fl->dst);
-	put32(t->buf + 12, fl->seq);
+	sluice_i_put32(t->buf, SLUICE_UDPGEN_MAGIC);
+	sluice_i_put32(t->buf + 4, fl->src);
+	sluice_i_put32(t->buf + 8, fl->dst);
+	sluice_i_put32(t->buf + 12, fl->seq);
 	if (sendto(t->h[fl->src].fd, t->buf, len, MSG_DONTWAIT,
 		   (struct sockaddr *)&to, sizeof(to)) < 0)
 		return -errno;
@@ -295,12 +282,12 @@ static void receive(struct sluice_udpgen *t, uint32_t k)
 
 	while ((n = recv(t->h[k].fd, t->buf, BUF_LEN, MSG_DONTWAIT)) >= 0) {
 		if (n < SLUICE_UDPGEN_HDR ||
-		    get32(t->buf) != SLUICE_UDPGEN_MAGIC) {
+		    sluice_i_get32(t->buf) != SLUICE_UDPGEN_MAGIC) {
 			t->rx_bad++;
 			continue;
 		}
-		src = get32(t->buf + 4);
-		dst = get32(t->buf + 8);
+		src = sluice_i_get32(t->buf + 4);
+		dst = sluice_i_get32(t->buf + 8);
 		if (src >= t->n_hosts || dst != k ||
 		    (q = t->by_pair[(size_t)src * t->n_hosts + dst]) ==
 		    UINT32_MAX) {
