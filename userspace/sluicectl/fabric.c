@@ -17,6 +17,9 @@
 #include <unistd.h>
 #include <sluice/fabric.h>
 #include <sluice/fabric_nl.h>
+#include <sluice/host.h>
+#include <sluice/portfc.h>
+#include <sluice/size.h>
 #include <sluice/qopt.h>
 #include <sluice/route.h>
 #include "fabric.h"
@@ -36,7 +39,14 @@ static const struct command fabric_commands[] = {
 	{ "up", up_main, "Bring a fabric of namespaces up from a topology",
 	  "TOPOLOGY [--name NAME] [--hosts-per-switch H] [--no-qdisc]\n"
 	  "\t[--flow-control { pfc | pfc-star | portfc }] [--portfc-rtt TIME]\n"
-	  QDISC_OPTS_USAGE " [-v | --verbose] [-j | --json]", "fabric" },
+	  "\t[--ecn { BYTES | auto | off }] [--host-profile { bolt | off }] [--host-rtt TIME]\n"
+	  QDISC_OPTS_USAGE " [-v | --verbose] [-j | --json]\n"
+	  "\t--ecn: every class of every switch port marks ECT frames CE above BYTES of\n"
+	  "\tbacklog; auto: DCTCP's C x RTT / 7 (at least two frames).  --host-profile bolt:\n"
+	  "\tTCP-Bolt on every host's routes (sluicectl host bolt), its first window the\n"
+	  "\tbandwidth-delay product.  Both need --rate, and the fabric's round trip: --host-rtt,\n"
+	  "\tor measured (5 full-sized echoes host-switch, times the links of the longest path).",
+	  "fabric" },
 	{ "down", down_main, "Remove a fabric's namespaces, also after a crash",
 	  "[--name NAME] [-j | --json]", "fabric" },
 	{ "show", show_main, "List a fabric's switches, hosts and links",
@@ -61,7 +71,7 @@ int fabric_main(const struct command *cmd, int argc, char **argv)
 
 enum opt_id {
 	OPT_NAME, OPT_HOSTS, OPT_NO_QDISC, OPT_VERBOSE, OPT_JSON, OPT_FC,
-	OPT_PORTFC_RTT,
+	OPT_PORTFC_RTT, OPT_ECN, OPT_HOST_PROFILE, OPT_HOST_RTT,
 	/* the qdisc's options (qdisc_args.h) */
 	OPT_Q_FIRST,
 	N_OPTS = OPT_Q_FIRST + N_QOPTS,
@@ -78,6 +88,9 @@ static const struct opt opts[] = {
 	[OPT_JSON]		= { "--json", "-j", false },
 	[OPT_FC]		= { "--flow-control", NULL, true },
 	[OPT_PORTFC_RTT]	= { "--portfc-rtt", NULL, true },
+	[OPT_ECN]		= { "--ecn", NULL, true },
+	[OPT_HOST_PROFILE]	= { "--host-profile", NULL, true },
+	[OPT_HOST_RTT]		= { "--host-rtt", NULL, true },
 	QDISC_OPTS(OPT_Q_FIRST),
 };
 
@@ -175,8 +188,95 @@ static void print_up(const struct fabric_state *s,
 	json_object_put(o);
 }
 
+/* What "fabric up" does for TCP after the ports are made. */
+struct tcp_opts {
+	bool		ecn_auto;
+	uint64_t	rtt_ns;		/* --host-rtt, or measured */
+	char		how[256];	/* how the round trip was had */
+};
+
+static int parse_tcp(const struct command *cmd, const struct args *a,
+		     struct fabric_state *s,
+		     const struct sluice_fabric_qdisc *q, struct tcp_opts *t)
+{
+	const char *ecn = a->val[OPT_ECN], *hp = a->val[OPT_HOST_PROFILE];
+	__u64 rtt;
+	__u32 k;
+	int kind;
+
+	memset(t, 0, sizeof(*t));
+	if (ecn && !s->qdisc)
+		return sub_usage_error(cmd, "--ecn marks in the sluice qdisc: not with --no-qdisc");
+	if (ecn && !strcmp(ecn, "auto"))
+		t->ecn_auto = true;
+	else if (ecn && strcmp(ecn, "off") &&
+		 (sluice_parse_size(ecn, &k) || !k ||
+		  k > TC_SLUICE_MAX_LIMIT))
+		return sub_usage_error(cmd, "--ecn: \"%s\" is not auto, off or a size of 1 to %u bytes (30kb, 7500)",
+				       ecn, TC_SLUICE_MAX_LIMIT);
+	else if (ecn && strcmp(ecn, "off"))
+		s->ecn = k;
+	if (hp) {
+		kind = sluice_host_profile_parse(hp);
+		if (kind < 0)
+			return sub_usage_error(cmd, "--host-profile: \"%s\" is not bolt or off",
+					       hp);
+		s->host_profile = kind;
+	}
+	if (a->val[OPT_HOST_RTT]) {
+		if (sluice_parse_ns(a->val[OPT_HOST_RTT], &rtt) || !rtt)
+			return sub_usage_error(cmd, "--host-rtt: \"%s\" is not a time above 0 (240us, 20ms)",
+					       a->val[OPT_HOST_RTT]);
+		if (!t->ecn_auto && !s->host_profile)
+			return sub_usage_error(cmd, "--host-rtt sizes --ecn auto and --host-profile bolt: give one of them");
+		t->rtt_ns = rtt;
+		snprintf(t->how, sizeof(t->how), "given");
+	}
+	if ((t->ecn_auto || s->host_profile) &&
+	    (!s->qdisc || !(q->link.present & SLUICE_QOPT_RATE) ||
+	     !q->link.rate))
+		return sub_usage_error(cmd, "--%s needs the links' --rate: the bandwidth-delay product is its product with the round trip",
+				       t->ecn_auto ? "ecn auto" : "host-profile bolt");
+	return 0;
+}
+
+/* The fabric's round trip when needed, then ECN, then the host profile. */
+static int tcp_up(struct fabric_state *s,
+		  const struct sluice_fabric_qdisc *q, struct tcp_opts *t)
+{
+	char err[SLUICE_ERRLEN];
+	struct sluice_host_profile p;
+	struct sluice_host_apply res;
+	uint32_t done;
+
+	if ((t->ecn_auto || s->host_profile) && !t->rtt_ns &&
+	    sluice_fabric_rtt(&s->f, false, SLUICE_FABRIC_HOST_MTU,
+			      &t->rtt_ns, t->how, sizeof(t->how), err,
+			      sizeof(err)))
+		goto fail;
+	if (t->ecn_auto)
+		s->ecn = sluice_ecn_threshold(q->link.rate, t->rtt_ns,
+					      SLUICE_FABRIC_HOST_MTU);
+	if (s->ecn && sluice_fabric_ecn(&s->f, q, s->ecn, err, sizeof(err)))
+		goto fail;
+	if (s->host_profile) {
+		if (sluice_host_profile_bolt(&p, q->link.rate, t->rtt_ns,
+					     SLUICE_FABRIC_HOST_MTU, err,
+					     sizeof(err)) ||
+		    sluice_fabric_host_profile(&s->f, &p, &res, &done, err,
+					       sizeof(err)))
+			goto fail;
+		s->initcwnd = p.initcwnd;
+	}
+	return s->ecn || s->host_profile ? fabric_state_save(s) : 0;
+fail:
+	fprintf(stderr, "sluicectl: fabric %s: %s\n", s->name, err);
+	return EXIT_RUNTIME;
+}
+
 static int up_main(const struct command *cmd, int argc, char **argv)
 {
+	struct tcp_opts tcp;
 	struct sluice_fabric_stats st;
 	struct sluice_fabric_qdisc q = { 0 };
 	struct fabric_state s, old;
@@ -188,7 +288,9 @@ static int up_main(const struct command *cmd, int argc, char **argv)
 	ret = parse(cmd, argc, argv, OPT_BIT(OPT_NAME) | OPT_BIT(OPT_HOSTS) |
 		    OPT_BIT(OPT_NO_QDISC) | OPT_BIT(OPT_VERBOSE) |
 		    OPT_BIT(OPT_JSON) | OPT_BIT(OPT_FC) |
-		    OPT_BIT(OPT_PORTFC_RTT) | Q_OPTS, &a);
+		    OPT_BIT(OPT_PORTFC_RTT) | OPT_BIT(OPT_ECN) |
+		    OPT_BIT(OPT_HOST_PROFILE) | OPT_BIT(OPT_HOST_RTT) | Q_OPTS,
+		    &a);
 	if (ret)
 		return ret < 0 ? 0 : ret;
 	if (a.n_files != 1)
@@ -230,6 +332,9 @@ static int up_main(const struct command *cmd, int argc, char **argv)
 			return ret;
 		q.fc = s.fc;
 	}
+	ret = parse_tcp(cmd, &a, &s, &q, &tcp);
+	if (ret)
+		return ret;
 	ret = load_topo(a.files[0], &s.g);
 	if (ret)
 		return ret;
@@ -274,7 +379,23 @@ static int up_main(const struct command *cmd, int argc, char **argv)
 		ret = EXIT_RUNTIME;
 		goto out;
 	}
+	ret = tcp_up(&s, &q, &tcp);
+	if (ret) {
+		uint32_t removed;
+
+		if (sluice_fabric_down(&s.f, &removed, err, sizeof(err)))
+			fprintf(stderr, "sluicectl: fabric %s: %s\n", s.name,
+				err);
+		fabric_state_remove(s.name);
+		goto out;
+	}
 	print_up(&s, &st, a.val[OPT_JSON], a.val[OPT_VERBOSE]);
+	if (tcp.how[0] && !a.val[OPT_JSON])
+		printf("round trip %.3f ms (%s)%s%.0u%s%s%.0u\n",
+		       tcp.rtt_ns / 1e6, tcp.how,
+		       s.ecn ? "; ecn " : "", s.ecn, s.ecn ? " bytes" : "",
+		       s.host_profile ? "; host profile bolt, initcwnd " : "",
+		       s.initcwnd);
 out:
 	fabric_state_free(&s);
 	return ret;
@@ -405,6 +526,11 @@ static void show_text(const struct fabric_state *s)
 	printf(" hosts %u links %u", s->f.n_hosts, g->n_links);
 	if (s->fc != SLUICE_FABRIC_FC_NONE)
 		printf(" flow-control %s", sluice_fabric_fc_name(s->fc));
+	if (s->ecn)
+		printf(" ecn %u", s->ecn);
+	if (s->host_profile)
+		printf(" host-profile %s initcwnd %u",
+		       sluice_host_profile_name(s->host_profile), s->initcwnd);
 	printf(" qdisc %s%s%s\n", s->qdisc ? "sluice" : "none",
 	       s->qdisc_args[0] ? " " : "", s->qdisc_args);
 	for (u = 0; u < g->n_nodes; u++) {
@@ -473,6 +599,10 @@ static json_object *show_json(const struct fabric_state *s)
 	     jadd(o, "qdisc", json_object_new_boolean(s->qdisc)) &&
 	     jadd(o, "qdisc_options", jstr(s->qdisc_args)) &&
 	     jadd(o, "flow_control", jstr(sluice_fabric_fc_name(s->fc))) &&
+	     jadd(o, "ecn", jnum(s->ecn)) &&
+	     jadd(o, "host_profile",
+		  jstr(sluice_host_profile_name(s->host_profile))) &&
+	     jadd(o, "initcwnd", jnum(s->initcwnd)) &&
 	     jadd(o, "switches", arr = json_object_new_array());
 	for (u = 0; ok && u < g->n_nodes; u++) {
 		sluice_fabric_switch_ns(&s->f, u, ns, sizeof(ns));

@@ -28,6 +28,9 @@ struct fabric_state {
 	int			hosts_per_switch;	/* or _DEFAULT */
 	bool			qdisc;		/* a sluice qdisc on ports */
 	uint8_t			fc;		/* enum sluice_fabric_fc */
+	uint32_t		ecn;		/* K on switch classes; 0: off */
+	uint8_t			host_profile;	/* sluice_host_profile_kind */
+	uint32_t		initcwnd;	/* of the profile, segments */
 	char			qdisc_args[FABRIC_QDISC_MAX];
 	struct sluice_graph	g;
 	struct sluice_fabric	f;

@@ -13,10 +13,12 @@
  *	hosts-per-switch default
  *	qdisc yes rate 100mbit pfc 3
  *	flow-control pfc
+ *	ecn 7500
+ *	host-profile bolt initcwnd 42
  *	end
  *
- * ("flow-control" is left out for none, as states written before it had
- * it.)
+ * ("flow-control", "ecn" and "host-profile" are left out when not set, as
+ * states written before them had them.)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -26,6 +28,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <sluice/fabric_nl.h>
+#include <sluice/host.h>
 #include <sluice/route.h>
 #include "fabric.h"
 #include "sluicectl.h"
@@ -81,6 +84,12 @@ static int write_state(const void *arg, FILE *f)
 		s->qdisc_args[0] ? " " : "", s->qdisc_args);
 	if (s->fc != SLUICE_FABRIC_FC_NONE)
 		fprintf(f, "flow-control %s\n", sluice_fabric_fc_name(s->fc));
+	if (s->ecn)
+		fprintf(f, "ecn %u\n", s->ecn);
+	if (s->host_profile)
+		fprintf(f, "host-profile %s initcwnd %u\n",
+			sluice_host_profile_name(s->host_profile),
+			s->initcwnd);
 	fputs("end\n", f);
 	return 0;
 }
@@ -182,6 +191,20 @@ static int parse_state(FILE *f, const char *path, struct fabric_state *s)
 			if (h < 0)
 				break;
 			s->fc = h;
+		} else if ((v = value_of(line, "ecn"))) {
+			h = strtol(v, &end, 10);
+			if (*end || !*v || h <= 0)
+				break;
+			s->ecn = h;
+		} else if ((v = value_of(line, "host-profile"))) {
+			char name[16];
+			unsigned int cwnd;
+
+			if (sscanf(v, "%15s initcwnd %u", name, &cwnd) != 2 ||
+			    sluice_host_profile_parse(name) <= 0)
+				break;
+			s->host_profile = sluice_host_profile_parse(name);
+			s->initcwnd = cwnd;
 		} else if (!strcmp(line, "end")) {
 			ret = 0;
 			break;

@@ -52,6 +52,7 @@ int map_main(const struct command *cmd, int argc, char **argv);
 int port_stats_main(const struct command *cmd, int argc, char **argv);
 int monitor_main(const struct command *cmd, int argc, char **argv);
 int fabric_main(const struct command *cmd, int argc, char **argv);
+int host_main(const struct command *cmd, int argc, char **argv);
 int experiment_main(const struct command *cmd, int argc, char **argv);
 int fabric_ping_main(const struct command *cmd, int argc, char **argv);
 int fabric_deadlock_main(const struct command *cmd, int argc, char **argv);

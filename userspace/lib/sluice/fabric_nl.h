@@ -75,6 +75,11 @@ struct sluice_fabric_qdisc {
 	uint8_t			fc;	/* enum sluice_fabric_fc */
 	struct sluice_qopt	link;	/* "xoff auto" resolved */
 	struct sluice_qopt	host;
+	/*
+	 * Every class of every switch port (not the hosts' own) marks ECT
+	 * frames CE above this many bytes (the class option "ecn"); 0: off.
+	 */
+	uint32_t		ecn;
 };
 
 /* A fabric's flow control, one for all its ports (lib/fabric/fc.c). */

@@ -1,0 +1,494 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sluicectl host { bolt | show | off }: a host's TCP profile toward the
+ * fabric, as route metrics (sluice/host.h).
+ *
+ *   host bolt { --fabric NAME [HOST...] | [-n NS] --dev DEV }
+ *             --rate RATE [--rtt TIME] [--mtu BYTES] [-j]
+ *   host show { --fabric NAME [HOST...] | [-n NS] [--dev DEV] } [-j]
+ *   host off  { --fabric NAME [HOST...] | [-n NS] --dev DEV } [-j]
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <sluice/fabric.h>
+#include <sluice/fabric_nl.h>
+#include <sluice/host.h>
+#include <sluice/portfc.h>
+#include <sluice/rate.h>
+#include "fabric.h"
+#include "jout.h"
+#include "opts.h"
+#include "sluicectl.h"
+
+static int bolt_main(const struct command *cmd, int argc, char **argv);
+static int show_main(const struct command *cmd, int argc, char **argv);
+static int off_main(const struct command *cmd, int argc, char **argv);
+
+#define WHERE	"{ --fabric NAME [HOST...] | --dev DEV }"
+
+static const struct command host_commands[] = {
+	{ "bolt", bolt_main,
+	  "TCP-Bolt on a host's routes: dctcp (locked), ECN, a first window of the bandwidth-delay product",
+	  WHERE " --rate RATE [--rtt TIME | --ping ADDR]\n"
+	  "\t[--mtu BYTES] [-j | --json]\n"
+	  "\tThe round trip is --rtt, or measured: the median of 5 ICMP echoes of --mtu bytes\n"
+	  "\t(default 1500), end to end across a fabric's longest path (routes loaded), or to\n"
+	  "\t--ping ADDR with --dev.  The first window is ceil(RATE x RTT / 8 / (MTU - 52))\n"
+	  "\tsegments, never below 10.  Applying it again changes nothing.",
+	  "host" },
+	{ "show", show_main, "The profile metrics in force on a host's routes",
+	  "{ --fabric NAME [HOST...] | [--dev DEV] } [-j | --json]", "host" },
+	{ "off", off_main,
+	  "Remove the profile's metrics (congctl, features ecn, initcwnd, initrwnd) from a host's routes",
+	  WHERE " [-j | --json]", "host" },
+};
+
+int host_main(const struct command *cmd, int argc, char **argv)
+{
+	return group_main(cmd, host_commands, ARRAY_SIZE(host_commands), argc,
+			  argv);
+}
+
+enum {
+	OPT_FABRIC, OPT_DEV, OPT_RATE, OPT_RTT, OPT_MTU, OPT_PING, OPT_JSON,
+	N_OPTS
+};
+
+static const struct opt opts[N_OPTS] = {
+	[OPT_FABRIC]	= { "--fabric", NULL, true },
+	[OPT_DEV]	= { "--dev", NULL, true },
+	[OPT_RATE]	= { "--rate", NULL, true },
+	[OPT_RTT]	= { "--rtt", NULL, true },
+	[OPT_MTU]	= { "--mtu", NULL, true },
+	[OPT_PING]	= { "--ping", NULL, true },
+	[OPT_JSON]	= { "--json", "-j", false },
+};
+
+#define MAX_HOSTS	256
+
+struct args {
+	const char	*val[N_OPTS];
+	const char	*hosts[MAX_HOSTS];
+	int		n_hosts;
+	struct fabric_state s;
+	bool		loaded;
+	/* the hosts chosen: (node, host) pairs */
+	uint32_t	*node, *host;
+	uint32_t	n;
+};
+
+static void args_free(struct args *a)
+{
+	if (a->loaded)
+		fabric_state_free(&a->s);
+	free(a->node);
+	free(a->host);
+}
+
+/* Options, and the fabric's hosts (all, or those named). */
+static int parse(const struct command *cmd, int argc, char **argv,
+		 unsigned int allowed, bool need_where, struct args *a)
+{
+	char msg[160];
+	uint32_t u, i, h;
+	int ret, k;
+
+	memset(a, 0, sizeof(*a));
+	ret = opts_parse(argc, argv, opts, N_OPTS, allowed, a->val, a->hosts,
+			 MAX_HOSTS, &a->n_hosts, msg, sizeof(msg));
+	if (ret > 0) {
+		sub_help(cmd);
+		return -1;
+	}
+	if (ret)
+		return sub_usage_error(cmd, "%s", msg);
+	if (a->val[OPT_FABRIC] && a->val[OPT_DEV])
+		return sub_usage_error(cmd, "--fabric and --dev exclude each other: a fabric's hosts, or one device here");
+	if (need_where && !a->val[OPT_FABRIC] && !a->val[OPT_DEV])
+		return sub_usage_error(cmd, "which routes? --fabric NAME (its hosts) or --dev DEV (routes out of DEV here)");
+	if (a->n_hosts && !a->val[OPT_FABRIC])
+		return sub_usage_error(cmd, "HOST names go with --fabric");
+	if (a->val[OPT_PING] && !a->val[OPT_DEV])
+		return sub_usage_error(cmd, "--ping goes with --dev (a fabric is measured end to end)");
+	if (!a->val[OPT_FABRIC])
+		return 0;
+	if (sluice_fabric_name_check(a->val[OPT_FABRIC], msg, sizeof(msg)))
+		return sub_usage_error(cmd, "--fabric: %s", msg);
+	if (fabric_state_load(a->val[OPT_FABRIC], &a->s, false))
+		return EXIT_RUNTIME;
+	a->loaded = true;
+	a->node = calloc(a->s.f.n_hosts + 1, sizeof(*a->node));
+	a->host = calloc(a->s.f.n_hosts + 1, sizeof(*a->host));
+	if (!a->node || !a->host) {
+		fputs("sluicectl: out of memory\n", stderr);
+		return EXIT_RUNTIME;
+	}
+	if (!a->n_hosts) {
+		for (u = 0; u < a->s.g.n_nodes; u++)
+			for (i = 0; i < a->s.f.hosts[u]; i++) {
+				a->node[a->n] = u;
+				a->host[a->n++] = i;
+			}
+		return 0;
+	}
+	for (k = 0; k < a->n_hosts; k++) {
+		if (sluice_fabric_find(&a->s.f, a->hosts[k], &u, &h) ||
+		    h == UINT32_MAX) {
+			fprintf(stderr, "sluicectl: fabric %s has no host %s\n",
+				a->s.name, a->hosts[k]);
+			return EXIT_USAGE;
+		}
+		a->node[a->n] = u;
+		a->host[a->n++] = h;
+	}
+	return 0;
+}
+
+static void host_label(const struct args *a, uint32_t k, char *buf,
+		       size_t len)
+{
+	if (a->loaded)
+		sluice_fabric_host_name(&a->s.f, a->node[k], a->host[k], buf,
+					len);
+	else
+		snprintf(buf, len, "%s", "");
+}
+
+/*
+ * Opens the rtnetlink socket of host @k (or of this namespace), and the
+ * device the profile is for (0: any).
+ */
+static int open_host(const struct args *a, uint32_t k, int self,
+		     struct sluice_rtnl **r, int *ifindex, char *err,
+		     size_t errlen)
+{
+	char ns[SLUICE_NETNS_NAME_MAX];
+	int ret;
+
+	*ifindex = 0;
+	if (!a->loaded) {
+		ret = sluice_rtnl_open(r, err, errlen);
+		if (ret || !a->val[OPT_DEV])
+			return ret;
+		ret = sluice_rtnl_ifindex(*r, a->val[OPT_DEV], err, errlen);
+		if (ret < 0) {
+			sluice_rtnl_close(*r);
+			return ret;
+		}
+		*ifindex = ret;
+		return 0;
+	}
+	sluice_fabric_host_ns(&a->s.f, a->node[k], a->host[k], ns, sizeof(ns));
+	/* a host's eth0 is its ifindex 2; a server's routes leave by any */
+	if (!sluice_fabric_self_hosted(&a->s.f, a->node[k]))
+		*ifindex = 2;
+	return sluice_rtnl_open_in(ns, self, r, err, errlen);
+}
+
+static json_object *route_json(const struct sluice_host_route *rt)
+{
+	json_object *o = json_object_new_object();
+	char dst[24], gw[16];
+
+	sluice_ipv4_format(rt->dst, dst, sizeof(dst));
+	snprintf(dst + strlen(dst), sizeof(dst) - strlen(dst), "/%u",
+		 rt->dst_len);
+	sluice_ipv4_format(rt->gateway, gw, sizeof(gw));
+	if (o && jadd(o, "dst", json_object_new_string(dst)) &&
+	    jadd(o, "gateway", json_object_new_string(rt->gateway ? gw : "")) &&
+	    jadd(o, "dev", json_object_new_string(rt->dev)) &&
+	    jadd(o, "congctl", json_object_new_string(rt->p.cc)) &&
+	    jadd(o, "congctl_lock", json_object_new_boolean(rt->p.cc_lock)) &&
+	    jadd(o, "ecn", json_object_new_boolean(rt->p.ecn)) &&
+	    jadd(o, "initcwnd", jnum(rt->p.initcwnd)) &&
+	    jadd(o, "initrwnd", jnum(rt->p.initrwnd)))
+		return o;
+	json_object_put(o);
+	return NULL;
+}
+
+static void route_text(const char *host, const struct sluice_host_route *rt)
+{
+	char dst[24], gw[16], prof[128];
+
+	if (rt->dst_len) {
+		sluice_ipv4_format(rt->dst, dst, sizeof(dst));
+		snprintf(dst + strlen(dst), sizeof(dst) - strlen(dst), "/%u",
+			 rt->dst_len);
+	} else {
+		strcpy(dst, "default");
+	}
+	sluice_ipv4_format(rt->gateway, gw, sizeof(gw));
+	sluice_host_profile_format(&rt->p, prof, sizeof(prof));
+	printf("%s%s%s%s%s%s%s %s\n", host, host[0] ? ": " : "", dst,
+	       rt->gateway ? " via " : "", rt->gateway ? gw : "",
+	       rt->dev[0] ? " dev " : "", rt->dev, prof);
+}
+
+static int show_main(const struct command *cmd, int argc, char **argv)
+{
+	char err[SLUICE_ERRLEN], name[SLUICE_NETNS_NAME_MAX];
+	struct sluice_host_routes rs;
+	json_object *arr = NULL, *o;
+	struct sluice_rtnl *r;
+	int self = -1, ifindex, ret;
+	struct args a;
+	uint32_t k, n, i;
+
+	ret = parse(cmd, argc, argv, OPT_BIT(OPT_FABRIC) | OPT_BIT(OPT_DEV) |
+		    OPT_BIT(OPT_JSON), false, &a);
+	if (ret) {
+		args_free(&a);
+		return ret < 0 ? 0 : ret;
+	}
+	if (a.val[OPT_JSON] && !(arr = json_object_new_array())) {
+		fputs("sluicectl: out of memory\n", stderr);
+		args_free(&a);
+		return EXIT_RUNTIME;
+	}
+	n = a.loaded ? a.n : 1;
+	if (a.loaded && (self = sluice_netns_self(err, sizeof(err))) < 0)
+		goto fail;
+	for (k = 0; k < n; k++) {
+		host_label(&a, k, name, sizeof(name));
+		ret = open_host(&a, k, self, &r, &ifindex, err, sizeof(err));
+		if (ret)
+			goto fail;
+		ret = sluice_host_routes_read(r, ifindex, &rs, err,
+					      sizeof(err));
+		sluice_rtnl_close(r);
+		if (ret)
+			goto fail;
+		for (i = 0; i < rs.n; i++) {
+			if (!arr) {
+				route_text(name, &rs.r[i]);
+				continue;
+			}
+			o = route_json(&rs.r[i]);
+			if (!o || (a.loaded &&
+				   !jadd(o, "host", json_object_new_string(name))) ||
+			    json_object_array_add(arr, o)) {
+				json_object_put(o);
+				sluice_host_routes_free(&rs);
+				snprintf(err, sizeof(err), "out of memory");
+				goto fail;
+			}
+		}
+		sluice_host_routes_free(&rs);
+	}
+	if (arr)
+		puts(json_object_to_json_string_ext(arr, JSON_C_TO_STRING_PLAIN));
+	json_object_put(arr);
+	if (self >= 0)
+		close(self);
+	args_free(&a);
+	return 0;
+fail:
+	fprintf(stderr, "sluicectl: %s%s%s\n", a.loaded ? name : "",
+		a.loaded ? ": " : "", err);
+	json_object_put(arr);
+	if (self >= 0)
+		close(self);
+	args_free(&a);
+	return EXIT_RUNTIME;
+}
+
+static void print_applied(const char *what, const struct args *a,
+			  uint32_t hosts, const struct sluice_host_apply *res,
+			  const struct sluice_host_profile *p, uint64_t rtt_ns,
+			  const char *how, uint64_t rate, bool json)
+{
+	char prof[128];
+	json_object *o;
+
+	if (p)
+		sluice_host_profile_format(p, prof, sizeof(prof));
+	if (!json) {
+		if (p)
+			printf("round trip %.3f ms (%s); rate %llu bit/s\n",
+			       rtt_ns / 1e6, how, (unsigned long long)rate);
+		printf("%s: %u route%s on %u host%s%s%s, %u changed, %u unchanged%s%s\n",
+		       what, res->routes, res->routes == 1 ? "" : "s", hosts,
+		       hosts == 1 ? "" : "s", a->loaded ? " of fabric " : "",
+		       a->loaded ? a->s.name : "", res->changed,
+		       res->unchanged, p ? ": " : "", p ? prof : "");
+		return;
+	}
+	o = json_object_new_object();
+	if (o && jadd(o, "profile", json_object_new_string(what)) &&
+	    jadd(o, "hosts", jnum(hosts)) && jadd(o, "routes", jnum(res->routes)) &&
+	    jadd(o, "changed", jnum(res->changed)) &&
+	    jadd(o, "unchanged", jnum(res->unchanged)) &&
+	    (!p || (jadd(o, "rate", jnum(rate)) &&
+		    jadd(o, "rtt_ns", jnum(rtt_ns)) &&
+		    jadd(o, "rtt_measured", json_object_new_string(how)) &&
+		    jadd(o, "congctl", json_object_new_string(p->cc)) &&
+		    jadd(o, "ecn", json_object_new_boolean(p->ecn)) &&
+		    jadd(o, "initcwnd", jnum(p->initcwnd)) &&
+		    jadd(o, "initrwnd", jnum(p->initrwnd)))))
+		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	else
+		fputs("sluicectl: out of memory\n", stderr);
+	json_object_put(o);
+}
+
+/* Applies @p (NULL: off) to the chosen hosts, all or a host at a time. */
+static int apply(const struct args *a, const struct sluice_host_profile *p,
+		 struct sluice_host_apply *res, uint32_t *hosts, char *err,
+		 size_t errlen)
+{
+	char name[SLUICE_NETNS_NAME_MAX];
+	struct sluice_host_apply one;
+	struct sluice_rtnl *r;
+	int self = -1, ifindex, ret = 0;
+	uint32_t k, n = a->loaded ? a->n : 1;
+
+	memset(res, 0, sizeof(*res));
+	*hosts = 0;
+	if (a->loaded && (self = sluice_netns_self(err, errlen)) < 0)
+		return self;
+	for (k = 0; !ret && k < n; k++) {
+		ret = open_host(a, k, self, &r, &ifindex, err, errlen);
+		if (!ret) {
+			ret = sluice_host_profile_apply(r, ifindex, p, &one,
+							err, errlen);
+			sluice_rtnl_close(r);
+		}
+		if (ret && a->loaded) {
+			char tmp[SLUICE_ERRLEN];
+
+			host_label(a, k, name, sizeof(name));
+			snprintf(tmp, sizeof(tmp), "%s: %s", name, err);
+			snprintf(err, errlen, "%s", tmp);
+		}
+		if (ret)
+			break;
+		res->routes += one.routes;
+		res->changed += one.changed;
+		res->unchanged += one.unchanged;
+		++*hosts;
+	}
+	if (self >= 0)
+		close(self);
+	if (ret && *hosts)
+		snprintf(err + strlen(err), errlen - strlen(err),
+			 " (the %u host%s before it have the change: run the command again once fixed)",
+			 *hosts, *hosts == 1 ? "" : "s");
+	return ret;
+}
+
+static int bolt_main(const struct command *cmd, int argc, char **argv)
+{
+	char err[SLUICE_ERRLEN], how[256];
+	struct sluice_host_profile p;
+	struct sluice_host_apply res;
+	uint64_t rtt_ns = 0, v;
+	__u64 rate, given;
+	uint32_t mtu = 1500, hosts;
+	struct args a;
+	int ret;
+
+	ret = parse(cmd, argc, argv, OPT_BIT(OPT_FABRIC) | OPT_BIT(OPT_DEV) |
+		    OPT_BIT(OPT_RATE) | OPT_BIT(OPT_RTT) | OPT_BIT(OPT_MTU) |
+		    OPT_BIT(OPT_PING) | OPT_BIT(OPT_JSON), true, &a);
+	if (ret)
+		goto out;
+	ret = EXIT_USAGE;
+	if (!a.val[OPT_RATE]) {
+		sub_usage_error(cmd, "--rate RATE is needed: the hosts' link rate (as tc writes it: 10mbit, 25gbit)");
+		goto out;
+	}
+	if (sluice_parse_rate(a.val[OPT_RATE], &rate) || !rate) {
+		sub_usage_error(cmd, "--rate: \"%s\" is not a rate above 0 (10mbit, 25gbit)",
+				a.val[OPT_RATE]);
+		goto out;
+	}
+	if (a.val[OPT_MTU]) {
+		if (!opts_number(a.val[OPT_MTU], 68, 65535, &v)) {
+			sub_usage_error(cmd, "--mtu: \"%s\" is not a number of bytes from 68 to 65535",
+					a.val[OPT_MTU]);
+			goto out;
+		}
+		mtu = v;
+	}
+	if (a.val[OPT_RTT] && (sluice_parse_ns(a.val[OPT_RTT], &given) ||
+			       !given)) {
+		sub_usage_error(cmd, "--rtt: \"%s\" is not a time above 0 (240us, 2ms)",
+				a.val[OPT_RTT]);
+		goto out;
+	}
+	if (a.val[OPT_RTT] && a.val[OPT_PING]) {
+		sub_usage_error(cmd, "--rtt gives the round trip, --ping measures it: one of them");
+		goto out;
+	}
+	if (!a.val[OPT_RTT] && a.val[OPT_DEV] && !a.val[OPT_PING]) {
+		sub_usage_error(cmd, "the round trip: --rtt TIME, or --ping ADDR to measure it");
+		goto out;
+	}
+	ret = EXIT_RUNTIME;
+	if (a.val[OPT_RTT]) {
+		rtt_ns = given;
+		snprintf(how, sizeof(how), "given");
+	} else if (a.val[OPT_PING]) {
+		struct in_addr in;
+		uint32_t dst;
+
+		if (inet_pton(AF_INET, a.val[OPT_PING], &in) != 1) {
+			ret = sub_usage_error(cmd, "--ping: \"%s\" is not an IPv4 address",
+					      a.val[OPT_PING]);
+			goto out;
+		}
+		dst = ntohl(in.s_addr);
+		if (sluice_echo_rtt("", dst, mtu, 5, 2.0, &rtt_ns, err,
+				    sizeof(err)))
+			goto fail;
+		snprintf(how, sizeof(how), "median of 5 echoes of %u bytes to %s",
+			 mtu, a.val[OPT_PING]);
+	} else if (sluice_fabric_rtt(&a.s.f, true, mtu, &rtt_ns, how,
+				     sizeof(how), err, sizeof(err))) {
+		snprintf(err + strlen(err), sizeof(err) - strlen(err),
+			 " (are the routes loaded? or give --rtt)");
+		goto fail;
+	}
+	if (sluice_host_profile_bolt(&p, rate, rtt_ns, mtu, err, sizeof(err)))
+		goto fail;
+	if (apply(&a, &p, &res, &hosts, err, sizeof(err)))
+		goto fail;
+	print_applied("bolt", &a, hosts, &res, &p, rtt_ns, how, rate,
+		      a.val[OPT_JSON]);
+	ret = 0;
+	goto out;
+fail:
+	fprintf(stderr, "sluicectl: %s\n", err);
+out:
+	args_free(&a);
+	return ret < 0 ? 0 : ret;
+}
+
+static int off_main(const struct command *cmd, int argc, char **argv)
+{
+	char err[SLUICE_ERRLEN];
+	struct sluice_host_apply res;
+	uint32_t hosts;
+	struct args a;
+	int ret;
+
+	ret = parse(cmd, argc, argv, OPT_BIT(OPT_FABRIC) | OPT_BIT(OPT_DEV) |
+		    OPT_BIT(OPT_JSON), true, &a);
+	if (ret) {
+		args_free(&a);
+		return ret < 0 ? 0 : ret;
+	}
+	ret = apply(&a, NULL, &res, &hosts, err, sizeof(err));
+	if (ret)
+		fprintf(stderr, "sluicectl: %s\n", err);
+	else
+		print_applied("off", &a, hosts, &res, NULL, 0, NULL, 0,
+			      a.val[OPT_JSON]);
+	args_free(&a);
+	return ret ? EXIT_RUNTIME : 0;
+}
