@@ -51,6 +51,22 @@
 	"PREFIX-PART.svg plots.  Exit 0 when every run did what its mode predicts, 3 when not,\n" \
 	"1 on errors."
 
+#define EXPERIMENT_BOLT_USAGE \
+	"[--name NAME] [--parts PARTS] [--rate RATE] [--unit S] [--interval MS]\n" \
+	"\t[--delay TIME] [--reps N] [--seed N] [--svg PREFIX] [--keep] [-j | --json] [-v | --verbose]\n" \
+	"PARTS, comma-separated (default all): window (Fig. 1: one flow's FCT with a BDP first\n" \
+	"window over PFC against TCP's 10), fairness (Figs. 4, 5, 9: B->A and H1..H4->A, 2 to 5\n" \
+	"flows), holb (Figs. 7, 10: A->D behind A->C's congestion), edst (Fig. 14: EDST with 1, 2\n" \
+	"and 4 lanes against ECMP on Jellyfish, flow analysis).  Each fabric part runs once per\n" \
+	"transport on a fresh fabric NAME (default sluice): switches x (4 hosts) and y (5 hosts),\n" \
+	"one link, every port shaped to --rate (default 4mbit), DSCP 24 on priority 3 (PFC at\n" \
+	"xoff 20000, xon 17000 in the lossless modes, tail drop past xoff + headroom otherwise).\n" \
+	"window: sizes 1/4 to 16 BDPs, --reps each (default 3, the median kept), the receiver's ACKs\n" \
+	"delayed --delay (default 100ms, netem).  fairness and holb: flows join and leave one --unit\n" \
+	"apart (default 3 s), throughput sampled every --interval ms (default 500).  TCP-Bolt: DCTCP\n" \
+	"locked on the hosts' routes, ECN at DCTCP's K on every switch class, a first window of the\n" \
+	"measured BDP.  Exit 0 when every part did what the paper predicts, 3 when not, 1 on errors."
+
 /* Shared steps (experiment.c). */
 extern volatile sig_atomic_t exp_interrupted;
 void exp_on_signal(int sig);
@@ -65,6 +81,7 @@ int exp_detect(const struct fabric_state *fs, char *text, size_t len);
 int exp_fabric_up(struct fabric_state *fs, const struct sluice_fabric_qdisc *q);
 void exp_fabric_down(const struct fabric_state *fs);
 
+int experiment_bolt_main(const struct command *cmd, int argc, char **argv);
 int experiment_bcube_main(const struct command *cmd, int argc, char **argv);
 
 #endif /* _SLUICECTL_EXPERIMENT_H */

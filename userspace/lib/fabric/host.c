@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include <arpa/inet.h>
 #include <linux/icmp.h>
+#include <linux/pkt_sched.h>
 #include <linux/rtnetlink.h>
 #include <netinet/in.h>
 #include <netinet/ip.h>
@@ -825,5 +826,93 @@ int sluice_fabric_host_profile(const struct sluice_fabric *f,
 			++*done;
 		}
 	close(self);
+	return ret;
+}
+
+/**
+ * sluice_host_delay() - delay what a host's device sends (netem)
+ * @ns:		the host's namespace ("": ours)
+ * @ifindex:	its device
+ * @delay_ns:	the delay
+ * @err:	the reason, on failure
+ * @errlen:	room in @err
+ *
+ * Replaces the device's root qdisc with netem delaying every frame by
+ * @delay_ns (10000 frames of queue), as "tc qdisc replace dev X root netem
+ * delay T limit 10000" does: an emulated propagation delay, put on a
+ * receiver's ACKs so that the round trip (and with it the bandwidth-delay
+ * product) is long while the data path keeps its lossless qdiscs.  The
+ * device then honours no pause: use it on a port that sends only ACKs.
+ * Needs sch_netem.  O(1).
+ *
+ * Return: 0 or a negative errno.
+ */
+int sluice_host_delay(const char *ns, int ifindex, uint64_t delay_ns,
+		      char *err, size_t errlen)
+{
+	struct tcmsg t = {
+		.tcm_family = AF_UNSPEC,
+		.tcm_ifindex = ifindex,
+		.tcm_parent = TC_H_ROOT,
+	};
+	struct tc_netem_qopt qopt = { .limit = 10000 };
+	const struct sluice_i_nlerr *e;
+	struct sluice_rtnl *r = NULL;
+	struct nl_msg *msg;
+	int64_t latency = (int64_t)delay_ns;
+	int self = -1, ret;
+
+	msg = nlmsg_alloc_simple(RTM_NEWQDISC, NLM_F_CREATE | NLM_F_REPLACE);
+	if (!msg || nlmsg_append(msg, &t, sizeof(t), NLMSG_ALIGNTO) < 0 ||
+	    nla_put_string(msg, TCA_KIND, "netem")) {
+		nlmsg_free(msg);
+		return sluice_i_errf(err, errlen, -ENOMEM, "out of memory");
+	}
+	/* netem's options: the struct, then its attributes, not nested */
+	{
+		struct nlattr *opts = nla_reserve(msg, TCA_OPTIONS,
+						  NLA_ALIGN(sizeof(qopt)) +
+						  nla_total_size(8));
+		struct nlattr *lat;
+
+		if (!opts) {
+			nlmsg_free(msg);
+			return sluice_i_errf(err, errlen, -ENOMEM,
+					     "out of memory");
+		}
+		memset(nla_data(opts), 0, nla_len(opts));
+		memcpy(nla_data(opts), &qopt, sizeof(qopt));
+		lat = (struct nlattr *)((char *)nla_data(opts) +
+					NLA_ALIGN(sizeof(qopt)));
+		lat->nla_type = TCA_NETEM_LATENCY64;
+		lat->nla_len = nla_attr_size(8);
+		memcpy(nla_data(lat), &latency, 8);
+	}
+	if (ns && ns[0]) {
+		self = sluice_netns_self(err, errlen);
+		ret = self < 0 ? self :
+		      sluice_rtnl_open_in(ns, self, &r, err, errlen);
+	} else {
+		ret = sluice_rtnl_open(&r, err, errlen);
+	}
+	if (!ret) {
+		sluice_i_rtnl_clear_errors(r);
+		ret = sluice_i_rtnl_queue(r, msg, 0, err, errlen);
+	}
+	if (!ret)
+		ret = sluice_i_rtnl_wait(r, err, errlen);
+	if (!ret && sluice_i_rtnl_n_errors(r)) {
+		e = sluice_i_rtnl_error(r, 0);
+		ret = sluice_i_errf(err, errlen, e->error,
+				    "netem on device %d%s%s: %s%s%s (is sch_netem available?)",
+				    ifindex, ns && ns[0] ? " of " : "",
+				    ns ? ns : "", strerror(-e->error),
+				    e->extack[0] ? ": " : "", e->extack);
+	}
+	nlmsg_free(msg);
+	if (r)
+		sluice_rtnl_close(r);
+	if (self >= 0)
+		close(self);
 	return ret;
 }

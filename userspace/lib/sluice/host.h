@@ -141,6 +141,10 @@ int sluice_echo_rtt(const char *ns, uint32_t dst, uint32_t size,
 		    uint32_t count, double timeout, uint64_t *rtt_ns,
 		    char *err, size_t errlen);
 
+/* An emulated delay on what a host's device sends (netem). O(1). */
+int sluice_host_delay(const char *ns, int ifindex, uint64_t delay_ns,
+		      char *err, size_t errlen);
+
 /* A fabric's round trip, and a profile on its hosts (see host.c). */
 int sluice_fabric_rtt(const struct sluice_fabric *f, bool routed,
 		      uint32_t size, uint64_t *rtt_ns, char *how,

@@ -1,0 +1,1053 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sluicectl experiment bolt: TCP-Bolt (Practical DCB, Stephens et al.) on
+ * a fabric of namespaces.
+ *
+ * One fabric shape serves the testbed figures: two switches x and y, one
+ * link between them, four hosts on x and five on y, every port shaped to
+ * --rate.  Each part runs once per transport on a fresh fabric:
+ *
+ *   window    Fig. 1: one flow at a time, x-h0 -> y-h0, of sizes from a
+ *             quarter of the bandwidth-delay product to 16 of them; TCP
+ *             (cubic, the kernel's first window of 10, tail drop) against
+ *             TCP-DCB (cubic, a first window of the BDP, PFC).  The
+ *             round trip is stretched by --delay on the receiver's ACKs
+ *             (netem on its eth0, which sends nothing else), so that the
+ *             BDP is many segments as at 10 Gbit/s and 240 us.
+ *   fairness  Figs. 4, 5 and 9 (the topology of Fig. 3): B -> A and
+ *             H1..H4 -> A (A, B on y; H1..H4 on x); B and H1 all along,
+ *             H2, H3, H4 joining and leaving one --unit apart: 2 to 5
+ *             flows share A's link.  TCP without PFC, TCP with PFC,
+ *             TCP-Bolt (DCTCP, ECN at K, a BDP first window, PFC).
+ *   holb      Figs. 7 and 10 (Fig. 6): A on x sends to C and to D on y,
+ *             H1..H3 on y send to C; A -> C stops after two units.  A -> D
+ *             under TCP with PFC is held by C's pauses; under TCP-Bolt
+ *             it is not.
+ *   edst      Fig. 14's question in the flow analysis: the throughput of
+ *             a random permutation on Jellyfish fabrics under EDST with 1,
+ *             2 and 4 lanes against ECMP (sluice_flow_theta()).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sluice/experiment.h>
+#include <sluice/fabric.h>
+#include <sluice/fabric_nl.h>
+#include <sluice/flow.h>
+#include <sluice/host.h>
+#include <sluice/portfc.h>
+#include <sluice/rate.h>
+#include <sluice/switch.h>
+#include <sluice/route.h>
+#include <sluice/tcpgen.h>
+#include <sluice/tcpstream.h>
+#include <sluice/topo.h>
+#include "experiment.h"
+#include "fabric.h"
+#include "jout.h"
+#include "opts.h"
+#include "qdisc_args.h"
+#include "sluicectl.h"
+
+#define DSCP		24		/* class 3 by the default DSCP map */
+#define LOSSLESS	3
+#define X_HOSTS		4
+#define Y_HOSTS		5
+#define MTU		SLUICE_FABRIC_HOST_MTU
+#define WIN_SIZES	7		/* BDP / 4 .. 16 BDP */
+#define STREAM_FLOWS	5
+
+enum part { P_WINDOW, P_FAIRNESS, P_HOLB, P_EDST, N_PARTS };
+
+static const char *const part_names[N_PARTS] = {
+	"window", "fairness", "holb", "edst",
+};
+
+/* Transports: a congestion control, a first window, ECN, PFC. */
+enum mode { M_TCP, M_TCP_PFC, M_TCP_DCB, M_BOLT, N_MODES };
+
+static const char *const mode_names[N_MODES] = {
+	"tcp", "tcp-pfc", "tcp-dcb", "bolt",
+};
+
+static const char *const mode_titles[N_MODES] = {
+	"TCP (cubic, no PFC)", "TCP with PFC",
+	"TCP-DCB (cubic, BDP first window, PFC)",
+	"TCP-Bolt (DCTCP, ECN, BDP first window, PFC)",
+};
+
+static bool lossless(int m)
+{
+	return m != M_TCP;
+}
+
+/* A part's modes, in the order they run. */
+static const int part_modes[N_PARTS][N_MODES + 1] = {
+	[P_WINDOW]	= { M_TCP, M_TCP_DCB, -1 },
+	[P_FAIRNESS]	= { M_TCP, M_TCP_PFC, M_BOLT, -1 },
+	[P_HOLB]	= { M_TCP_PFC, M_BOLT, -1 },
+	[P_EDST]	= { -1 },
+};
+
+struct stream_run {
+	bool				ran;
+	struct sluice_stream_opts	so;	/* the run's own */
+	uint64_t			rtt_ns;
+	uint32_t			initcwnd, ecn;
+	struct sluice_stream_flow	fl[STREAM_FLOWS];
+	uint32_t			n_flows;
+	uint64_t			drops, pauses;	/* switch ports */
+	uint64_t			marks;
+};
+
+struct window_run {
+	bool		ran;
+	uint64_t	rtt_ns;
+	uint32_t	initcwnd;
+	double		fct[WIN_SIZES];		/* median, s; < 0: failed */
+};
+
+#define EDST_SIZES	3
+#define EDST_ALGOS	4	/* ecmp, edst 1, 2, 4 lanes */
+
+struct bexp {
+	const char			*name;
+	unsigned int			parts;
+	uint64_t			rate;
+	double				unit;		/* s */
+	double				interval;	/* s */
+	uint64_t			delay_ns;	/* window: ACK delay */
+	uint32_t			reps;
+	uint64_t			seed;
+	const char			*svg;
+	bool				keep, json, verbose;
+	uint32_t			xoff, xon, headroom, limit;
+	struct sluice_stream_opts	so;
+	struct window_run		win[N_MODES];
+	uint64_t			win_size[WIN_SIZES];
+	struct stream_run		fair[N_MODES], holb[N_MODES];
+	/* edst */
+	uint32_t			edst_n[EDST_SIZES];
+	double				edst_theta[EDST_SIZES][EDST_ALGOS];
+	bool				edst_ran;
+};
+
+static const struct opt opts[] = {
+	{ "--name", NULL, true },	{ "--parts", NULL, true },
+	{ "--rate", NULL, true },	{ "--unit", NULL, true },
+	{ "--interval", NULL, true },	{ "--delay", NULL, true },
+	{ "--reps", NULL, true },	{ "--seed", NULL, true },
+	{ "--svg", NULL, true },	{ "--keep", NULL, false },
+	{ "--json", "-j", false },	{ "--verbose", "-v", false },
+};
+
+enum { O_NAME, O_PARTS, O_RATE, O_UNIT, O_INTERVAL, O_DELAY, O_REPS,
+	O_SEED, O_SVG, O_KEEP, O_JSON, O_VERBOSE };
+
+static void progress(const struct bexp *e, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (e->json && !e->verbose)
+		return;
+	va_start(ap, fmt);
+	fputs("bolt: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+static int parse(const struct command *cmd, struct bexp *e, int argc,
+		 char **argv)
+{
+	const char *val[ARRAY_SIZE(opts)];
+	char msg[160], *list, *tok, *save;
+	int n_files, ret, p;
+	uint32_t v;
+	__u64 ns;
+
+	ret = opts_parse(argc, argv, opts, ARRAY_SIZE(opts), 0xfff, val, NULL,
+			 0, &n_files, msg, sizeof(msg));
+	if (ret > 0) {
+		sub_help(cmd);
+		return -1;
+	}
+	if (ret)
+		return sub_usage_error(cmd, "%s", msg);
+	e->name = val[O_NAME] ? val[O_NAME] : SLUICE_FABRIC_DEFAULT_NAME;
+	if (sluice_fabric_name_check(e->name, msg, sizeof(msg)))
+		return sub_usage_error(cmd, "--name: %s", msg);
+	e->parts = (1u << N_PARTS) - 1;
+	if (val[O_PARTS]) {
+		e->parts = 0;
+		list = strdup(val[O_PARTS]);
+		if (!list)
+			return EXIT_RUNTIME;
+		for (tok = strtok_r(list, ",", &save); tok;
+		     tok = strtok_r(NULL, ",", &save)) {
+			for (p = 0; p < N_PARTS && strcmp(tok, part_names[p]);
+			     p++)
+				;
+			if (p == N_PARTS) {
+				ret = sub_usage_error(cmd, "--parts: \"%s\" is not window, fairness, holb or edst",
+						      tok);
+				free(list);
+				return ret;
+			}
+			e->parts |= 1u << p;
+		}
+		free(list);
+		if (!e->parts)
+			return sub_usage_error(cmd, "--parts: no part named");
+	}
+	e->rate = 4000000;
+	if (val[O_RATE] && (sluice_parse_rate(val[O_RATE], (__u64 *)&e->rate) ||
+			    e->rate < 100000 || e->rate > 100000000))
+		return sub_usage_error(cmd, "--rate: \"%s\" is not a rate from 100kbit to 100mbit (the VM fills what it can emulate)",
+				       val[O_RATE]);
+	e->unit = 3;
+	if (val[O_UNIT]) {
+		if (exp_parse_u32(cmd, "--unit", val[O_UNIT], 1, 600, &v))
+			return EXIT_USAGE;
+		e->unit = v;
+	}
+	e->interval = 0.5;
+	if (val[O_INTERVAL]) {
+		if (exp_parse_u32(cmd, "--interval", val[O_INTERVAL], 50, 10000,
+				  &v))
+			return EXIT_USAGE;
+		e->interval = v / 1000.0;
+	}
+	e->delay_ns = 100000000;
+	if (val[O_DELAY]) {
+		if (sluice_parse_ns(val[O_DELAY], &ns) || ns > 2000000000ull)
+			return sub_usage_error(cmd, "--delay: \"%s\" is not a time up to 2s (100ms)",
+					       val[O_DELAY]);
+		e->delay_ns = ns;
+	}
+	e->reps = 3;
+	if (val[O_REPS] && exp_parse_u32(cmd, "--reps", val[O_REPS], 1, 99,
+					 &e->reps))
+		return EXIT_USAGE;
+	e->seed = 1;
+	if (val[O_SEED]) {
+		if (exp_parse_u32(cmd, "--seed", val[O_SEED], 0, UINT32_MAX, &v))
+			return EXIT_USAGE;
+		e->seed = v;
+	}
+	e->svg = val[O_SVG];
+	e->keep = val[O_KEEP];
+	e->json = val[O_JSON];
+	e->verbose = val[O_VERBOSE];
+	return 0;
+}
+
+/* x with four hosts, y with five, one link. */
+static int dumbbell(struct sluice_graph *g, char *err, size_t errlen)
+{
+	if (sluice_graph_init(g, 2, err, errlen))
+		return -1;
+	if (sluice_graph_set_node(g, 0, "x", SLUICE_NODE_SWITCH, X_HOSTS, 0,
+				  err, errlen) ||
+	    sluice_graph_set_node(g, 1, "y", SLUICE_NODE_SWITCH, Y_HOSTS, 0,
+				  err, errlen) ||
+	    sluice_graph_add_link(g, 0, 1, 0, 0, err, errlen) ||
+	    sluice_graph_finalize(g, err, errlen)) {
+		sluice_graph_free(g);
+		return -1;
+	}
+	return 0;
+}
+
+/* Host index of x-hI (@y false) or y-hI in the fabric's host order. */
+static uint32_t host_of(const struct fabric_state *fs, bool y, uint32_t i)
+{
+	return fs->f.host_first[y ? 1 : 0] + i;
+}
+
+/*
+ * A fresh fabric for mode @m: up, ECMP routes, ECN and the host profile
+ * of the mode, and its round trip measured end to end.  @pre runs after
+ * the routes and before the measure (the window part's ACK delay).
+ */
+static int bolt_fabric(struct bexp *e, int m, struct fabric_state *fs,
+		       int (*pre)(struct bexp *e, struct fabric_state *fs),
+		       uint64_t *rtt_ns, uint32_t *initcwnd, uint32_t *ecn)
+{
+	struct sluice_route_opts ro = { .algo = SLUICE_ROUTE_ECMP };
+	struct sluice_compute_opts co = { 0 };
+	struct sluice_fabric_qdisc q = { 0 };
+	struct sluice_host_profile p;
+	struct sluice_host_apply res;
+	struct sluice_routes r = { 0 };
+	char err[SLUICE_ERRLEN], how[256], rs[SLUICE_RATE_STRLEN];
+	uint32_t done;
+	int ret;
+
+	memset(fs, 0, sizeof(*fs));
+	snprintf(fs->name, sizeof(fs->name), "%s", e->name);
+	snprintf(fs->topo_path, sizeof(fs->topo_path), "dumbbell(%u,%u)",
+		 X_HOSTS, Y_HOSTS);
+	fs->hosts_per_switch = SLUICE_FABRIC_HOSTS_DEFAULT;
+	fs->qdisc = true;
+	sluice_format_rate(e->rate, rs, sizeof(rs));
+	if (lossless(m))
+		snprintf(fs->qdisc_args, sizeof(fs->qdisc_args),
+			 "rate %s pfc %d xoff %u xon %u headroom %u", rs,
+			 LOSSLESS, e->xoff, e->xon, e->headroom);
+	else
+		snprintf(fs->qdisc_args, sizeof(fs->qdisc_args),
+			 "rate %s limit %u", rs, e->limit);
+	ret = qdisc_args_parse(fs->qdisc_args, &q);
+	if (ret)
+		return ret == EXIT_USAGE ? EXIT_RUNTIME : ret;
+	if (dumbbell(&fs->g, err, sizeof(err)) ||
+	    sluice_fabric_plan(&fs->f, &fs->g, fs->name,
+			       SLUICE_FABRIC_HOSTS_DEFAULT, err, sizeof(err))) {
+		fprintf(stderr, "sluicectl: %s\n", err);
+		return EXIT_RUNTIME;
+	}
+	fs->hash = sluice_graph_hash(&fs->g);
+	ret = exp_fabric_up(fs, &q);
+	if (ret)
+		return ret;
+	if (sluice_routes_compute(&fs->g, &ro, &co, &r, err, sizeof(err))) {
+		fprintf(stderr, "sluicectl: %s\n", err);
+		ret = EXIT_RUNTIME;
+		goto fail;
+	}
+	ret = exp_load_routes(fs, &r);
+	sluice_routes_free(&r);
+	if (!ret && pre)
+		ret = pre(e, fs);
+	if (ret)
+		goto fail;
+	if (sluice_fabric_rtt(&fs->f, true, MTU, rtt_ns, how, sizeof(how),
+			      err, sizeof(err)))
+		goto fail_msg;
+	progress(e, "  round trip %.2f ms (%s)", *rtt_ns / 1e6, how);
+	*ecn = 0;
+	*initcwnd = SLUICE_HOST_INIT_CWND;
+	if (m == M_BOLT) {
+		*ecn = sluice_ecn_threshold(e->rate, *rtt_ns, MTU);
+		if (sluice_fabric_ecn(&fs->f, &q, *ecn, err, sizeof(err)))
+			goto fail_msg;
+	}
+	if (m == M_BOLT || m == M_TCP_DCB) {
+		if (sluice_host_profile_bolt(&p, e->rate, *rtt_ns, MTU, err,
+					     sizeof(err)))
+			goto fail_msg;
+		if (m == M_TCP_DCB) {
+			/* Fig. 1's TCP-DCB: the kernel's TCP, only the window */
+			p.cc[0] = '\0';
+			p.cc_lock = false;
+			p.ecn = false;
+		}
+		if (sluice_fabric_host_profile(&fs->f, &p, &res, &done, err,
+					       sizeof(err)))
+			goto fail_msg;
+		*initcwnd = p.initcwnd;
+	}
+	return 0;
+fail_msg:
+	fprintf(stderr, "sluicectl: fabric %s: %s\n", fs->name, err);
+	ret = EXIT_RUNTIME;
+fail:
+	exp_fabric_down(fs);
+	fabric_state_free(fs);
+	return ret;
+}
+
+static void bolt_fabric_down(struct bexp *e, struct fabric_state *fs)
+{
+	if (!e->keep)
+		exp_fabric_down(fs);
+	fabric_state_free(fs);
+}
+
+/* The switches' drops, pauses sent and CE marks, summed (genl stats). */
+static int switch_counters(const struct fabric_state *fs, uint64_t *drops,
+			   uint64_t *pauses, uint64_t *marks)
+{
+	char err[SLUICE_ERRLEN], ns[SLUICE_NETNS_NAME_MAX];
+	struct sluice_port_info *pi;
+	struct sluice_nl *nl;
+	uint32_t u, n, k, c;
+	int ret = 0;
+
+	*drops = *pauses = *marks = 0;
+	for (u = 0; !ret && u < fs->g.n_nodes; u++) {
+		sluice_fabric_switch_ns(&fs->f, u, ns, sizeof(ns));
+		pi = NULL;
+		n = 0;
+		ret = sluice_nl_open(&nl, ns, err, sizeof(err));
+		if (!ret) {
+			ret = sluice_nl_stats_get(nl, 0, &pi, &n, err,
+						  sizeof(err));
+			sluice_nl_close(nl);
+		}
+		for (k = 0; !ret && k < n; k++) {
+			*pauses += pi[k].port.pfc_tx;
+			*drops += pi[k].port.limit_drops +
+				  pi[k].port.headroom_drops;
+			for (c = 0; c < pi[k].n_prio; c++)
+				*marks += pi[k].prio[c].ecn_marks;
+		}
+		free(pi);
+	}
+	if (ret)
+		fprintf(stderr, "sluicectl: %s\n", err);
+	return ret ? EXIT_RUNTIME : 0;
+}
+
+/* ---- window (Fig. 1) ---- */
+
+static int ack_delay(struct bexp *e, struct fabric_state *fs)
+{
+	char ns[SLUICE_NETNS_NAME_MAX], err[SLUICE_ERRLEN];
+
+	/* y-h0 receives: its eth0 (ifindex 2) sends only ACKs */
+	sluice_fabric_host_ns(&fs->f, 1, 0, ns, sizeof(ns));
+	if (sluice_host_delay(ns, 2, e->delay_ns, err, sizeof(err))) {
+		fprintf(stderr, "sluicectl: the ACK delay: %s\n", err);
+		return EXIT_RUNTIME;
+	}
+	return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int window_mode(struct bexp *e, int m)
+{
+	struct window_run *w = &e->win[m];
+	struct sluice_tcpgen_opts o = {
+		.tos = DSCP << 2, .stop = &exp_interrupted,
+		.cc = m == M_TCP ? "cubic" : NULL,
+	};
+	struct sluice_tcpgen_host h[2] = { 0 };
+	struct sluice_tcpgen t = { 0 };
+	struct sluice_tcpgen_plan p = { 0 };
+	struct fabric_state fs;
+	char err[SLUICE_ERRLEN];
+	double fct[99], bdp;
+	uint32_t s, k, ecn;
+	int ret;
+
+	progress(e, "window: %s", mode_titles[m]);
+	ret = bolt_fabric(e, m, &fs, ack_delay, &w->rtt_ns, &w->initcwnd,
+			  &ecn);
+	if (ret)
+		return ret;
+	/* sizes from the first mode's round trip, the same for both */
+	bdp = e->rate / 8.0 * w->rtt_ns / 1e9;
+	if (!e->win_size[0])
+		for (s = 0; s < WIN_SIZES; s++)
+			e->win_size[s] = (uint64_t)(bdp * pow(2, s - 2.0));
+	sluice_fabric_host_ns(&fs.f, 0, 0, h[0].ns, sizeof(h[0].ns));
+	sluice_fabric_host_ns(&fs.f, 1, 0, h[1].ns, sizeof(h[1].ns));
+	h[0].addr = sluice_fabric_host_addr(0, 0, true);
+	h[1].addr = sluice_fabric_host_addr(1, 0, true);
+	ret = sluice_tcpgen_init(&t, h, 2, &o, err, sizeof(err));
+	if (!ret)
+		ret = sluice_tcpgen_open(&t, err, sizeof(err));
+	for (s = 0; !ret && s < WIN_SIZES; s++) {
+		for (k = 0; !ret && k < e->reps; k++) {
+			double ideal = e->win_size[s] * 8.0 / e->rate;
+
+			sluice_tcpgen_plan_free(&p);
+			ret = sluice_tcpgen_plan_incast(&p, (uint32_t[]){ 0 }, 1,
+							1, e->win_size[s], 0,
+							0, err, sizeof(err));
+			if (!ret)
+				ret = sluice_tcpgen_run(&t, &p, sluice_now(),
+							sluice_now() + 20 +
+							10 * ideal, err,
+							sizeof(err));
+			fct[k] = !ret && p.fl[0].status == SLUICE_TCPGEN_DONE ?
+				 p.fl[0].fct : INFINITY;
+			if (exp_interrupted)
+				ret = -EINTR;
+			/* a gap: the next flow finds the queues empty */
+			if (!ret)
+				usleep(200000);
+		}
+		qsort(fct, e->reps, sizeof(*fct), cmp_double);
+		w->fct[s] = isinf(fct[e->reps / 2]) ? -1 : fct[e->reps / 2];
+		progress(e, "  %llu bytes (%.2f BDP): median FCT %.1f ms",
+			 (unsigned long long)e->win_size[s],
+			 e->win_size[s] / bdp, w->fct[s] * 1e3);
+	}
+	if (ret)
+		fprintf(stderr, "sluicectl: window: %s\n", err);
+	sluice_tcpgen_plan_free(&p);
+	sluice_tcpgen_free(&t);
+	bolt_fabric_down(e, &fs);
+	w->ran = !ret;
+	return ret ? EXIT_RUNTIME : 0;
+}
+
+/*
+ * The slow-start model of Fig. 1: a flow of S bytes with a first window
+ * of W segments of M bytes needs the rounds that doubling W takes to
+ * cover S before the pipe is full, then S / rate.
+ */
+static double window_model(const struct bexp *e, uint64_t size, uint32_t w,
+			   uint64_t rtt_ns)
+{
+	double rtt = rtt_ns / 1e9, mss = MTU - SLUICE_HOST_TCP_OVERHEAD;
+	double bdp_seg = e->rate / 8.0 * rtt / mss, sent = 0, win = w, t = 0;
+	double seg = ceil(size / mss);
+
+	/* rounds while the window is below the pipe */
+	while (sent + win < seg && win < bdp_seg) {
+		sent += win;
+		win *= 2;
+		t += rtt;
+	}
+	return t + rtt + (seg - sent) * mss * 8 / e->rate;
+}
+
+/* ---- fairness and holb: long flows ---- */
+
+static void set_flow(struct stream_run *s, uint32_t i, uint32_t src,
+		     uint32_t dst, double start, double stop)
+{
+	s->fl[i].src = src;
+	s->fl[i].dst = dst;
+	s->fl[i].start = start;
+	s->fl[i].stop = stop;
+}
+
+/* Fig. 3: B -> A, H1 -> A all along; H2, H3, H4 nested a unit apart. */
+static double fairness_flows(const struct bexp *e,
+			     const struct fabric_state *fs,
+			     struct stream_run *s)
+{
+	double u = e->unit;
+	uint32_t a = host_of(fs, true, 0), b = host_of(fs, true, 1);
+
+	s->n_flows = 5;
+	set_flow(s, 0, b, a, 0, 7 * u);
+	set_flow(s, 1, host_of(fs, false, 0), a, 0, 7 * u);
+	set_flow(s, 2, host_of(fs, false, 1), a, 1 * u, 6 * u);
+	set_flow(s, 3, host_of(fs, false, 2), a, 2 * u, 5 * u);
+	set_flow(s, 4, host_of(fs, false, 3), a, 3 * u, 4 * u);
+	return 7 * u;
+}
+
+/* Fig. 6: A -> C (two units), A -> D, H1..H3 -> C (three). */
+static double holb_flows(const struct bexp *e, const struct fabric_state *fs,
+			 struct stream_run *s)
+{
+	double u = e->unit;
+	uint32_t a = host_of(fs, false, 0), c = host_of(fs, true, 0);
+	uint32_t i;
+
+	s->n_flows = 5;
+	set_flow(s, 0, a, c, 0, 2 * u);
+	set_flow(s, 1, a, host_of(fs, true, 1), 0, 3 * u);
+	for (i = 0; i < 3; i++)
+		set_flow(s, 2 + i, host_of(fs, true, 2 + i), c, 0, 3 * u);
+	return 3 * u;
+}
+
+static const char *const fair_names[STREAM_FLOWS] = {
+	"B->A", "H1->A", "H2->A", "H3->A", "H4->A",
+};
+
+static const char *const holb_names[STREAM_FLOWS] = {
+	"A->C", "A->D", "H1->C", "H2->C", "H3->C",
+};
+
+static int stream_mode(struct bexp *e, enum part part, int m)
+{
+	struct stream_run *s = part == P_FAIRNESS ? &e->fair[m] : &e->holb[m];
+	struct sluice_tcpgen_host *h;
+	struct fabric_state fs;
+	char err[SLUICE_ERRLEN];
+	uint32_t k;
+	int ret;
+
+	progress(e, "%s: %s", part_names[part], mode_titles[m]);
+	ret = bolt_fabric(e, m, &fs, NULL, &s->rtt_ns, &s->initcwnd, &s->ecn);
+	if (ret)
+		return ret;
+	s->so = e->so;
+	s->so.duration = part == P_FAIRNESS ? fairness_flows(e, &fs, s) :
+			 holb_flows(e, &fs, s);
+	s->so.cc = m == M_BOLT ? NULL : "cubic";
+	h = calloc(fs.f.n_hosts, sizeof(*h));
+	if (!h) {
+		bolt_fabric_down(e, &fs);
+		return EXIT_RUNTIME;
+	}
+	for (k = 0; k < fs.f.n_hosts; k++) {
+		bool y = k >= X_HOSTS;
+		uint32_t i = y ? k - X_HOSTS : k;
+
+		sluice_fabric_host_ns(&fs.f, y, i, h[k].ns, sizeof(h[k].ns));
+		h[k].addr = sluice_fabric_host_addr(y, i, true);
+	}
+	ret = sluice_stream_run(h, fs.f.n_hosts, s->fl, s->n_flows, &s->so,
+				err, sizeof(err));
+	free(h);
+	if (ret)
+		fprintf(stderr, "sluicectl: %s: %s\n", part_names[part], err);
+	else
+		ret = switch_counters(&fs, &s->drops, &s->pauses, &s->marks);
+	bolt_fabric_down(e, &fs);
+	s->ran = !ret;
+	return ret ? EXIT_RUNTIME : 0;
+}
+
+/*
+ * Bins of [@from, @to) units, less the first after a change (the flows
+ * settle): the steady part of a phase.
+ */
+static void phase_bins(const struct bexp *e, double from, double to,
+		       uint32_t *b0, uint32_t *b1)
+{
+	*b0 = (uint32_t)ceil(from * e->unit / e->interval - 1e-9) + 1;
+	*b1 = (uint32_t)floor(to * e->unit / e->interval + 1e-9);
+	if (*b1 < *b0)
+		*b1 = *b0;
+}
+
+/* Per-flow means (bit/s) of phase [@from, @to) units; their sum. */
+static double phase_rates(const struct bexp *e, const struct stream_run *s,
+			  double from, double to, double *rate)
+{
+	uint32_t b0, b1, i;
+	double sum = 0;
+
+	phase_bins(e, from, to, &b0, &b1);
+	for (i = 0; i < s->n_flows; i++) {
+		rate[i] = sluice_stream_rate(&s->fl[i], &s->so, b0, b1);
+		sum += rate[i];
+	}
+	return sum;
+}
+
+/* The fairness phases: [k, k + 1) units with 2 + k flows, k = 0..3. */
+#define FAIR_PHASES	4
+
+/* Jain's index of the @n active rates. */
+static double jain(const double *r, uint32_t n)
+{
+	double s = 0, s2 = 0;
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		s += r[i];
+		s2 += r[i] * r[i];
+	}
+	return s2 > 0 ? s * s / (n * s2) : 0;
+}
+
+/* Whether mode @m did what the paper says of it in the fairness part. */
+static bool fairness_ok(const struct bexp *e, int m, double *b_share,
+			double *j5)
+{
+	double r[STREAM_FLOWS], sum;
+
+	sum = phase_rates(e, &e->fair[m], 3, 4, r);
+	*b_share = sum > 0 ? r[0] / sum : 0;
+	*j5 = jain(r, 5);
+	if (m == M_TCP_PFC)	/* per-port: B keeps about half */
+		return *b_share >= 0.35;
+	if (m == M_BOLT)	/* per-flow: every share near a fifth */
+		return *j5 >= 0.9;
+	return true;		/* TCP alone: no claim beyond the numbers */
+}
+
+/*
+ * A -> D while A -> C runs, and after (@after); @fair: its fair rate, A's
+ * link less A -> C's quarter of C's link (the goodput C's link carried).
+ */
+static double holb_victim(const struct bexp *e, int m, double *after,
+			  double *fair)
+{
+	double r[STREAM_FLOWS], v;
+
+	phase_rates(e, &e->holb[m], 2, 3, r);
+	*after = r[1];
+	phase_rates(e, &e->holb[m], 0, 2, r);
+	v = r[1];
+	*fair = 0.75 * (r[0] + r[2] + r[3] + r[4]);
+	return v;
+}
+
+/* PFC holds A -> D under 60 % of its fair rate; TCP-Bolt does not. */
+static bool holb_ok(const struct bexp *e, int m)
+{
+	double after, fair, v = holb_victim(e, m, &after, &fair);
+
+	return m == M_TCP_PFC ? v < 0.6 * fair : v >= 0.6 * fair;
+}
+
+/* ---- edst (Fig. 14) ---- */
+
+static int edst_part(struct bexp *e)
+{
+	static const uint32_t sizes[EDST_SIZES] = { 16, 32, 64 };
+	static const uint32_t lanes[EDST_ALGOS] = { 0, 1, 2, 4 };
+	struct sluice_traffic_spec ts = { .kind = SLUICE_TRAFFIC_UNIFORM,
+					  .count = 1 };
+	struct sluice_flow_opts fo = { .method = SLUICE_FLOW_FPTAS,
+				       .epsilon = 0.02 };
+	struct sluice_flow_result res;
+	struct sluice_traffic tr;
+	struct sluice_graph g;
+	char err[SLUICE_ERRLEN];
+	uint32_t s, a;
+	int ret = 0;
+
+	progress(e, "edst: Jellyfish of 16, 32 and 64 switches (degree 6, 3 hosts each), a random permutation");
+	for (s = 0; !ret && s < EDST_SIZES; s++) {
+		e->edst_n[s] = sizes[s];
+		if (sluice_topo_jellyfish(&g, sizes[s], 6, 3, e->seed, err,
+					  sizeof(err))) {
+			fprintf(stderr, "sluicectl: edst: %s\n", err);
+			return EXIT_RUNTIME;
+		}
+		ts.seed = e->seed;
+		ret = sluice_traffic_make(&g, &ts, &tr, err, sizeof(err));
+		for (a = 0; !ret && a < EDST_ALGOS; a++) {
+			struct sluice_route_opts ro = {
+				.algo = lanes[a] ? SLUICE_ROUTE_EDST :
+				       SLUICE_ROUTE_ECMP,
+				.lanes = lanes[a], .seed = e->seed,
+			};
+			struct sluice_compute_opts co = { 0 };
+			struct sluice_routes r = { 0 };
+
+			ret = sluice_routes_compute(&g, &ro, &co, &r, err,
+						    sizeof(err));
+			if (!ret)
+				ret = sluice_flow_theta(&g, &r, &tr, &fo, &res,
+							err, sizeof(err));
+			sluice_routes_free(&r);
+			e->edst_theta[s][a] = ret ? -1 : res.theta;
+			if (!ret)
+				progress(e, "  %u switches, %s%.0u%s: theta %.3f",
+					 sizes[s], lanes[a] ? "edst " : "ecmp",
+					 lanes[a], lanes[a] ? " lanes" : "",
+					 res.theta);
+			if (exp_interrupted)
+				ret = -EINTR;
+		}
+		sluice_traffic_free(&tr);
+		sluice_graph_free(&g);
+	}
+	if (ret)
+		fprintf(stderr, "sluicectl: edst: %s\n", err);
+	e->edst_ran = !ret;
+	return ret ? EXIT_RUNTIME : 0;
+}
+
+/* ---- output ---- */
+
+static double mbit(double bps)
+{
+	return bps / 1e6;
+}
+
+static void print_window(const struct bexp *e, bool *ok)
+{
+	const struct window_run *t = &e->win[M_TCP], *d = &e->win[M_TCP_DCB];
+	uint32_t s;
+
+	if (!t->ran || !d->ran)
+		return;
+	printf("window (Fig. 1): one flow x-h0 -> y-h0, round trip %.1f ms with a %.0f ms ACK delay, BDP %u segments\n",
+	       d->rtt_ns / 1e6, e->delay_ns / 1e6, d->initcwnd);
+	printf("  predicts: TCP-DCB skips slow start, %.1fx to %.1fx faster from 1 to 16 BDPs (paper: 1.5x-3x from 0.3 to 33 BDPs at 10 Gbit/s, 240 us)\n",
+	       window_model(e, e->win_size[2], 10, t->rtt_ns) /
+	       window_model(e, e->win_size[2], d->initcwnd, d->rtt_ns),
+	       window_model(e, e->win_size[WIN_SIZES - 1], 10, t->rtt_ns) /
+	       window_model(e, e->win_size[WIN_SIZES - 1], d->initcwnd,
+			    d->rtt_ns));
+	printf("  %10s %6s %12s %12s %8s %8s\n", "bytes", "BDPs", "TCP ms",
+	       "TCP-DCB ms", "speedup", "model");
+	for (s = 0; s < WIN_SIZES; s++) {
+		double sp = t->fct[s] > 0 && d->fct[s] > 0 ?
+			    t->fct[s] / d->fct[s] : 0;
+		double model = window_model(e, e->win_size[s], 10, t->rtt_ns) /
+			       window_model(e, e->win_size[s], d->initcwnd,
+					    d->rtt_ns);
+
+		printf("  %10llu %6.2f %12.1f %12.1f %7.2fx %7.2fx\n",
+		       (unsigned long long)e->win_size[s], pow(2, s - 2.0),
+		       t->fct[s] * 1e3, d->fct[s] * 1e3, sp, model);
+		if (s >= 2 && sp < 1.1)
+			*ok = false;
+	}
+}
+
+static void print_stream(const struct bexp *e, enum part part, bool *ok)
+{
+	const char *const *names = part == P_FAIRNESS ? fair_names :
+				   holb_names;
+	double r[STREAM_FLOWS], sum, bs, j5, fair, after, v;
+	const int *mp;
+	uint32_t i;
+
+	if (part == P_FAIRNESS) {
+		printf("fairness (Figs. 4, 5, 9): B->A, H1..H4->A, 2 to 5 flows on A's link; phase means (Mbit/s), the first %.1f s of each left out\n",
+		       e->interval);
+		printf("  predicts: TCP-Bolt per-flow shares (1/2, 1/3, 1/4, 1/5: paper 5, 3.33, 2.5, 2 of 10 Gbit/s); TCP with PFC per port (B keeps 1/2); TCP alone about per flow, noisy\n");
+	} else {
+		printf("holb (Figs. 7, 10): A->C and A->D from A, H1..H3->C; A->C stops at %.0f s (Mbit/s)\n",
+		       2 * e->unit);
+	}
+	for (mp = part_modes[part]; *mp >= 0; mp++) {
+		const struct stream_run *s = part == P_FAIRNESS ?
+					     &e->fair[*mp] : &e->holb[*mp];
+
+		if (!s->ran)
+			continue;
+		printf("  %s: rtt %.1f ms initcwnd %u ecn %u; switches: %llu drops, %llu pauses, %llu CE marks\n",
+		       mode_titles[*mp], s->rtt_ns / 1e6, s->initcwnd, s->ecn,
+		       (unsigned long long)s->drops,
+		       (unsigned long long)s->pauses,
+		       (unsigned long long)s->marks);
+		if (part == P_FAIRNESS) {
+			uint32_t k;
+
+			for (k = 0; k < FAIR_PHASES; k++) {
+				sum = phase_rates(e, s, k, k + 1, r);
+				printf("    %u flows:", 2 + k);
+				for (i = 0; i < 2 + k; i++)
+					printf(" %s %.3f", names[i],
+					       mbit(r[i]));
+				printf(" (sum %.3f, Jain %.3f)\n", mbit(sum),
+				       jain(r, 2 + k));
+			}
+			if (!fairness_ok(e, *mp, &bs, &j5))
+				*ok = false;
+			printf("    5 flows: B's share %.2f (per port 0.50, per flow 0.20), Jain %.3f: %s\n",
+			       bs, j5, fairness_ok(e, *mp, &bs, &j5) ?
+			       "as predicted" : "NOT as predicted");
+		} else {
+			phase_rates(e, s, 0, 2, r);
+			for (i = 0; i < s->n_flows; i++)
+				printf("    %s %.3f", names[i], mbit(r[i]));
+			printf("\n");
+			v = holb_victim(e, *mp, &after, &fair);
+			printf("    A->D %.3f while A->C runs (%.0f%% of its fair %.3f), %.3f after: %s\n",
+			       mbit(v), fair > 0 ? 100 * v / fair : 0,
+			       mbit(fair), mbit(after),
+			       holb_ok(e, *mp) ? "as predicted" :
+			       "NOT as predicted");
+			if (!holb_ok(e, *mp))
+				*ok = false;
+		}
+	}
+}
+
+static void print_edst(const struct bexp *e)
+{
+	uint32_t s;
+
+	if (!e->edst_ran)
+		return;
+	printf("edst (Fig. 14): throughput theta of a random permutation (max concurrent flow over each pair's paths)\n");
+	printf("  predicts: EDST within 15%% of ECMP (paper: >= 85%% at 7200 servers), more lanes closing the gap\n");
+	printf("  %8s %8s %12s %12s %12s\n", "switches", "ecmp", "edst 1", "edst 2",
+	       "edst 4");
+	for (s = 0; s < EDST_SIZES; s++)
+		printf("  %8u %8.3f %6.3f (%3.0f%%) %6.3f (%3.0f%%) %6.3f (%3.0f%%)\n",
+		       e->edst_n[s], e->edst_theta[s][0],
+		       e->edst_theta[s][1],
+		       100 * e->edst_theta[s][1] / e->edst_theta[s][0],
+		       e->edst_theta[s][2],
+		       100 * e->edst_theta[s][2] / e->edst_theta[s][0],
+		       e->edst_theta[s][3],
+		       100 * e->edst_theta[s][3] / e->edst_theta[s][0]);
+}
+
+static json_object *jd(double v)
+{
+	return json_object_new_double(v);
+}
+
+static json_object *stream_json(const struct bexp *e, enum part part, int m)
+{
+	const struct stream_run *s = part == P_FAIRNESS ? &e->fair[m] :
+				     &e->holb[m];
+	json_object *o = json_object_new_object(), *ph, *row, *fl;
+	double r[STREAM_FLOWS], bs, j5, after, fair, v;
+	uint32_t k, i, b;
+	bool ok = o != NULL;
+
+	ok = ok && jadd(o, "rtt_ns", jnum(s->rtt_ns)) &&
+	     jadd(o, "initcwnd", jnum(s->initcwnd)) &&
+	     jadd(o, "ecn", jnum(s->ecn)) && jadd(o, "drops", jnum(s->drops)) &&
+	     jadd(o, "pauses", jnum(s->pauses)) &&
+	     jadd(o, "ce_marks", jnum(s->marks)) &&
+	     jadd(o, "flows", fl = json_object_new_array());
+	for (i = 0; ok && i < s->n_flows; i++) {
+		row = json_object_new_array();
+		ok = row && !json_object_array_add(fl, row);
+		for (b = 0; ok && b < sluice_stream_bins(&s->so); b++)
+			ok = !json_object_array_add(row,
+				jd(s->fl[i].bins[b] * 8 / e->interval));
+	}
+	if (part == P_FAIRNESS) {
+		ok = ok && jadd(o, "phases", ph = json_object_new_array());
+		for (k = 0; ok && k < FAIR_PHASES; k++) {
+			phase_rates(e, s, k, k + 1, r);
+			row = json_object_new_array();
+			ok = row && !json_object_array_add(ph, row);
+			for (i = 0; ok && i < 2 + k; i++)
+				ok = !json_object_array_add(row, jd(r[i]));
+		}
+		ok = ok && jadd(o, "as_predicted",
+				json_object_new_boolean(fairness_ok(e, m, &bs,
+								    &j5))) &&
+		     jadd(o, "b_share_5", jd(bs)) && jadd(o, "jain_5", jd(j5));
+	} else {
+		v = holb_victim(e, m, &after, &fair);
+		ok = ok && jadd(o, "victim", jd(v)) &&
+		     jadd(o, "victim_fair", jd(fair)) &&
+		     jadd(o, "victim_after", jd(after)) &&
+		     jadd(o, "as_predicted",
+			  json_object_new_boolean(holb_ok(e, m)));
+	}
+	if (ok)
+		return o;
+	json_object_put(o);
+	return NULL;
+}
+
+static int print_json(const struct bexp *e, bool all_ok)
+{
+	json_object *o = json_object_new_object(), *w, *a, *m;
+	const int *mp;
+	uint32_t s, k;
+	bool ok = o != NULL;
+	int p;
+
+	ok = ok && jadd(o, "rate", jnum(e->rate)) &&
+	     jadd(o, "unit_s", jd(e->unit)) &&
+	     jadd(o, "interval_s", jd(e->interval));
+	if (ok && e->win[M_TCP].ran && e->win[M_TCP_DCB].ran) {
+		ok = jadd(o, "window", w = json_object_new_object()) &&
+		     jadd(w, "rtt_ns", jnum(e->win[M_TCP_DCB].rtt_ns)) &&
+		     jadd(w, "delay_ns", jnum(e->delay_ns)) &&
+		     jadd(w, "initcwnd", jnum(e->win[M_TCP_DCB].initcwnd)) &&
+		     jadd(w, "sizes", a = json_object_new_array());
+		for (s = 0; ok && s < WIN_SIZES; s++)
+			ok = !json_object_array_add(a, jnum(e->win_size[s]));
+		for (k = 0; ok && k < 2; k++) {
+			int mode = k ? M_TCP_DCB : M_TCP;
+
+			ok = jadd(w, k ? "tcp_dcb_fct_s" : "tcp_fct_s",
+				  a = json_object_new_array());
+			for (s = 0; ok && s < WIN_SIZES; s++)
+				ok = !json_object_array_add(a,
+					jd(e->win[mode].fct[s]));
+		}
+	}
+	for (p = P_FAIRNESS; ok && p <= P_HOLB; p++) {
+		m = NULL;
+		for (mp = part_modes[p]; ok && *mp >= 0; mp++) {
+			const struct stream_run *sr = p == P_FAIRNESS ?
+				&e->fair[*mp] : &e->holb[*mp];
+
+			if (!sr->ran)
+				continue;
+			if (!m)
+				ok = jadd(o, part_names[p],
+					  m = json_object_new_object());
+			ok = ok && jadd(m, mode_names[*mp],
+					stream_json(e, p, *mp));
+		}
+	}
+	if (ok && e->edst_ran) {
+		ok = jadd(o, "edst", a = json_object_new_array());
+		for (s = 0; ok && s < EDST_SIZES; s++) {
+			ok = !json_object_array_add(a,
+				w = json_object_new_object()) &&
+			     jadd(w, "switches", jnum(e->edst_n[s])) &&
+			     jadd(w, "ecmp", jd(e->edst_theta[s][0])) &&
+			     jadd(w, "edst_1", jd(e->edst_theta[s][1])) &&
+			     jadd(w, "edst_2", jd(e->edst_theta[s][2])) &&
+			     jadd(w, "edst_4", jd(e->edst_theta[s][3]));
+		}
+	}
+	ok = ok && jadd(o, "as_predicted", json_object_new_boolean(all_ok));
+	if (ok)
+		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	else
+		fputs("sluicectl: out of memory\n", stderr);
+	json_object_put(o);
+	return ok ? 0 : EXIT_RUNTIME;
+}
+
+int experiment_bolt_main(const struct command *cmd, int argc, char **argv)
+{
+	struct bexp e = { 0 };
+	bool ok = true;
+	const int *mp;
+	int ret, p;
+
+	ret = parse(cmd, &e, argc, argv);
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	e.xoff = 20000;
+	e.xon = 17000;
+	if (exp_derive_headroom(e.rate, &e.headroom))
+		return EXIT_RUNTIME;
+	e.limit = e.xoff + e.headroom;
+	e.so.interval = e.interval;
+	e.so.tos = DSCP << 2;
+	e.so.stop = &exp_interrupted;
+	signal(SIGINT, exp_on_signal);
+	signal(SIGTERM, exp_on_signal);
+	for (p = 0; !ret && p < N_PARTS; p++) {
+		if (!(e.parts & 1u << p))
+			continue;
+		if (p == P_EDST) {
+			ret = edst_part(&e);
+			continue;
+		}
+		for (mp = part_modes[p]; !ret && *mp >= 0; mp++)
+			ret = p == P_WINDOW ? window_mode(&e, *mp) :
+			      stream_mode(&e, p, *mp);
+	}
+	if (!ret || exp_interrupted) {
+		/* the text judges; -j prints the same verdicts as JSON */
+		FILE *out = stdout;
+
+		if (e.json)
+			stdout = fopen("/dev/null", "w");
+		print_window(&e, &ok);
+		print_stream(&e, P_FAIRNESS, &ok);
+		print_stream(&e, P_HOLB, &ok);
+		print_edst(&e);
+		if (e.json) {
+			fclose(stdout);
+			stdout = out;
+			if (print_json(&e, ok))
+				ret = EXIT_RUNTIME;
+		}
+	}
+	for (p = 0; p < N_MODES; p++) {
+		sluice_stream_free(e.fair[p].fl, e.fair[p].n_flows);
+		sluice_stream_free(e.holb[p].fl, e.holb[p].n_flows);
+	}
+	if (ret)
+		return ret;
+	return ok ? 0 : 3;
+}
