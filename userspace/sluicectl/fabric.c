@@ -35,7 +35,7 @@ static int stats_main(const struct command *cmd, int argc, char **argv);
 static const struct command fabric_commands[] = {
 	{ "up", up_main, "Bring a fabric of namespaces up from a topology",
 	  "TOPOLOGY [--name NAME] [--hosts-per-switch H] [--no-qdisc]\n"
-	  "\t[--flow-control { pfc | pfc-star | portfc }] [--portfc-rtt TIME]\n"
+	  "\t[--flow-control { pfc | pfc-star | portfc }] [--portfc-rtt TIME] [--lanes L]\n"
 	  QDISC_OPTS_USAGE " [-v | --verbose] [-j | --json]", "fabric" },
 	{ "down", down_main, "Remove a fabric's namespaces, also after a crash",
 	  "[--name NAME] [-j | --json]", "fabric" },
@@ -61,7 +61,7 @@ int fabric_main(const struct command *cmd, int argc, char **argv)
 
 enum opt_id {
 	OPT_NAME, OPT_HOSTS, OPT_NO_QDISC, OPT_VERBOSE, OPT_JSON, OPT_FC,
-	OPT_PORTFC_RTT,
+	OPT_PORTFC_RTT, OPT_LANES,
 	/* the qdisc's options (qdisc_args.h) */
 	OPT_Q_FIRST,
 	N_OPTS = OPT_Q_FIRST + N_QOPTS,
@@ -78,6 +78,7 @@ static const struct opt opts[] = {
 	[OPT_JSON]		= { "--json", "-j", false },
 	[OPT_FC]		= { "--flow-control", NULL, true },
 	[OPT_PORTFC_RTT]	= { "--portfc-rtt", NULL, true },
+	[OPT_LANES]		= { "--lanes", NULL, true },
 	QDISC_OPTS(OPT_Q_FIRST),
 };
 
@@ -132,6 +133,8 @@ static void print_up(const struct fabric_state *s,
 			       s->g.n_links, st->qdiscs);
 		if (s->fc != SLUICE_FABRIC_FC_NONE)
 			printf(", flow control %s", sluice_fabric_fc_name(s->fc));
+		if (s->lanes)
+			printf(", %u lane%s", s->lanes, s->lanes == 1 ? "" : "s");
 		printf(" in %.1f s\n", st->t_total);
 		if (st->neigh_raised)
 			puts("raised net.ipv4.neigh.default.gc_thresh1-3: the kernel's ARP table is shared by all namespaces");
@@ -151,6 +154,7 @@ static void print_up(const struct fabric_state *s,
 	    jadd(o, "servers", jnum(servers)) &&
 	    jadd(o, "hosts", jnum(s->f.n_hosts)) &&
 	    jadd(o, "flow_control", json_object_new_string(sluice_fabric_fc_name(s->fc))) &&
+	    jadd(o, "lanes", jnum(s->lanes)) &&
 	    jadd(o, "links", jnum(s->g.n_links)) &&
 	    jadd(o, "namespaces", jnum(st->namespaces)) &&
 	    jadd(o, "veths", jnum(st->veths)) &&
@@ -188,7 +192,7 @@ static int up_main(const struct command *cmd, int argc, char **argv)
 	ret = parse(cmd, argc, argv, OPT_BIT(OPT_NAME) | OPT_BIT(OPT_HOSTS) |
 		    OPT_BIT(OPT_NO_QDISC) | OPT_BIT(OPT_VERBOSE) |
 		    OPT_BIT(OPT_JSON) | OPT_BIT(OPT_FC) |
-		    OPT_BIT(OPT_PORTFC_RTT) | Q_OPTS, &a);
+		    OPT_BIT(OPT_PORTFC_RTT) | OPT_BIT(OPT_LANES) | Q_OPTS, &a);
 	if (ret)
 		return ret < 0 ? 0 : ret;
 	if (a.n_files != 1)
@@ -213,6 +217,14 @@ static int up_main(const struct command *cmd, int argc, char **argv)
 	}
 	if (a.val[OPT_PORTFC_RTT] && s.fc != SLUICE_FABRIC_FC_PORTFC)
 		return sub_usage_error(cmd, "--portfc-rtt goes with --flow-control portfc");
+	if (a.val[OPT_LANES]) {
+		if (!opts_number(a.val[OPT_LANES], 1, SLUICE_LANES_MAX, &h))
+			return sub_usage_error(cmd, "--lanes: \"%s\" is not a number from 1 to %d",
+					       a.val[OPT_LANES], SLUICE_LANES_MAX);
+		if (a.val[OPT_NO_QDISC])
+			return sub_usage_error(cmd, "--lanes needs every port's qdisc to keep the lanes apart: not with --no-qdisc");
+		s.lanes = h;
+	}
 	ret = qdisc_args_words(cmd, opts + OPT_Q_FIRST, a.val + OPT_Q_FIRST,
 			       s.qdisc_args, sizeof(s.qdisc_args));
 	if (ret)
@@ -229,6 +241,7 @@ static int up_main(const struct command *cmd, int argc, char **argv)
 		if (ret)
 			return ret;
 		q.fc = s.fc;
+		q.lanes = s.lanes;
 	}
 	ret = load_topo(a.files[0], &s.g);
 	if (ret)
@@ -245,8 +258,13 @@ static int up_main(const struct command *cmd, int argc, char **argv)
 		return EXIT_RUNTIME;
 	}
 	if (s.qdisc && sluice_fabric_fc_apply(&s.f, &q, err, sizeof(err))) {
-		fprintf(stderr, "sluicectl: --flow-control %s: %s\n",
-			sluice_fabric_fc_name(s.fc), err);
+		fprintf(stderr, "sluicectl: ");
+		if (s.fc || !s.lanes)
+			fprintf(stderr, "--flow-control %s%s",
+				sluice_fabric_fc_name(s.fc), s.lanes ? " " : "");
+		if (s.lanes)
+			fprintf(stderr, "--lanes %u", s.lanes);
+		fprintf(stderr, ": %s\n", err);
 		ret = EXIT_USAGE;
 		goto out;
 	}
@@ -405,6 +423,8 @@ static void show_text(const struct fabric_state *s)
 	printf(" hosts %u links %u", s->f.n_hosts, g->n_links);
 	if (s->fc != SLUICE_FABRIC_FC_NONE)
 		printf(" flow-control %s", sluice_fabric_fc_name(s->fc));
+	if (s->lanes)
+		printf(" lanes %u", s->lanes);
 	printf(" qdisc %s%s%s\n", s->qdisc ? "sluice" : "none",
 	       s->qdisc_args[0] ? " " : "", s->qdisc_args);
 	for (u = 0; u < g->n_nodes; u++) {
@@ -473,6 +493,7 @@ static json_object *show_json(const struct fabric_state *s)
 	     jadd(o, "qdisc", json_object_new_boolean(s->qdisc)) &&
 	     jadd(o, "qdisc_options", jstr(s->qdisc_args)) &&
 	     jadd(o, "flow_control", jstr(sluice_fabric_fc_name(s->fc))) &&
+	     jadd(o, "lanes", jnum(s->lanes)) &&
 	     jadd(o, "switches", arr = json_object_new_array());
 	for (u = 0; ok && u < g->n_nodes; u++) {
 		sluice_fabric_switch_ns(&s->f, u, ns, sizeof(ns));

@@ -6,7 +6,8 @@
  * find the namespaces again:
  *
  *   fabric          "sluice-fabric 1", the name, the topology's path and
- *                   hash, the hosts per switch, the qdisc's options
+ *                   hash, the hosts per switch, the qdisc's options, the
+ *                   flow control and the lanes
  *   topology.json   the topology itself, as sluice_graph_write() writes it
  */
 #ifndef _SLUICECTL_FABRIC_H
@@ -28,6 +29,7 @@ struct fabric_state {
 	int			hosts_per_switch;	/* or _DEFAULT */
 	bool			qdisc;		/* a sluice qdisc on ports */
 	uint8_t			fc;		/* enum sluice_fabric_fc */
+	uint8_t			lanes;		/* --lanes; 0: none */
 	char			qdisc_args[FABRIC_QDISC_MAX];
 	struct sluice_graph	g;
 	struct sluice_fabric	f;

@@ -13,10 +13,11 @@
  *	hosts-per-switch default
  *	qdisc yes rate 100mbit pfc 3
  *	flow-control pfc
+ *	lanes 2
  *	end
  *
- * ("flow-control" is left out for none, as states written before it had
- * it.)
+ * ("flow-control" is left out for none and "lanes" for none, as states
+ * written before them had them.)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -81,6 +82,8 @@ static int write_state(const void *arg, FILE *f)
 		s->qdisc_args[0] ? " " : "", s->qdisc_args);
 	if (s->fc != SLUICE_FABRIC_FC_NONE)
 		fprintf(f, "flow-control %s\n", sluice_fabric_fc_name(s->fc));
+	if (s->lanes)
+		fprintf(f, "lanes %u\n", s->lanes);
 	fputs("end\n", f);
 	return 0;
 }
@@ -182,6 +185,11 @@ static int parse_state(FILE *f, const char *path, struct fabric_state *s)
 			if (h < 0)
 				break;
 			s->fc = h;
+		} else if ((v = value_of(line, "lanes"))) {
+			h = strtol(v, &end, 10);
+			if (*end || !*v || h < 1 || h > SLUICE_LANES_MAX)
+				break;
+			s->lanes = h;
 		} else if (!strcmp(line, "end")) {
 			ret = 0;
 			break;
