@@ -101,6 +101,22 @@ static bool check_lanes(const struct sluice_graph *g,
 			       sluice_graph_degree(g, u) + inet + rules);
 }
 
+/* s0's routes of the ring below, formatted or described. */
+static const struct {
+	uint64_t	route;
+	bool		describe;
+	const char	*text;
+} ring_text[] = {
+	{ 2, false, "10.0.1.0/24 via 172.16.0.6 dev l3 labels 100/100" },
+	{ 2, true, "route to s1 on lane 0 (10.0.1.0/24; paths 3 2 1)" },
+	{ 5, false, "10.0.1.0/24 table 1771 via 172.16.0.1 dev l0" },
+	{ 3, false, "10.0.2.0/24 via 172.16.0.6 dev l3 labels 100" },
+	{ 6, false, "10.0.2.0/24 table 1771 via 172.16.0.6 dev l3 labels 100" },
+	{ 6, true, "route to s2 on lane 1 (10.0.2.0/24 table 1771; paths 3 2)" },
+	{ 8, false, "rule pref 1771 tos 0x04 lookup 1771" },
+	{ 8, true, "rule of lane 1 (rule pref 1771 tos 0x04 lookup 1771)" },
+};
+
 /* A ring of 4, two lanes: s0 -> s2 takes 3 2 on both, s0 -> s1 differs. */
 static void test_ring(void)
 {
@@ -127,22 +143,15 @@ static void test_ring(void)
 					i < 2 ? SLUICE_LR_MPLS : i < 8 ?
 					SLUICE_LR_INET : SLUICE_LR_RULE);
 		/* s3's first port is l2, s2's l1: label 100 each */
-		sluice_lroute_format(&s, 2, buf, sizeof(buf));
-		KTAP_EXPECT_STR(buf, "10.0.1.0/24 via 172.16.0.6 dev l3 labels 100/100");
-		sluice_lroute_describe(&g, &r, &s, 2, buf, sizeof(buf));
-		KTAP_EXPECT_STR(buf, "route to s1 on lane 0 (10.0.1.0/24; paths 3 2 1)");
-		sluice_lroute_format(&s, 5, buf, sizeof(buf));
-		KTAP_EXPECT_STR(buf, "10.0.1.0/24 table 1771 via 172.16.0.1 dev l0");
-		sluice_lroute_format(&s, 3, buf, sizeof(buf));
-		KTAP_EXPECT_STR(buf, "10.0.2.0/24 via 172.16.0.6 dev l3 labels 100");
-		sluice_lroute_format(&s, 6, buf, sizeof(buf));
-		KTAP_EXPECT_STR(buf, "10.0.2.0/24 table 1771 via 172.16.0.6 dev l3 labels 100");
-		sluice_lroute_describe(&g, &r, &s, 6, buf, sizeof(buf));
-		KTAP_EXPECT_STR(buf, "route to s2 on lane 1 (10.0.2.0/24 table 1771; paths 3 2)");
-		sluice_lroute_format(&s, 8, buf, sizeof(buf));
-		KTAP_EXPECT_STR(buf, "rule pref 1771 tos 0x04 lookup 1771");
-		sluice_lroute_describe(&g, &r, &s, 8, buf, sizeof(buf));
-		KTAP_EXPECT_STR(buf, "rule of lane 1 (rule pref 1771 tos 0x04 lookup 1771)");
+		for (i = 0; i < ARRAY_SIZE(ring_text); i++) {
+			if (ring_text[i].describe)
+				sluice_lroute_describe(&g, &r, &s, ring_text[i].route,
+						       buf, sizeof(buf));
+			else
+				sluice_lroute_format(&s, ring_text[i].route, buf,
+						     sizeof(buf));
+			KTAP_EXPECT_STR(buf, ring_text[i].text);
+		}
 	}
 	sluice_routes_free(&r);
 

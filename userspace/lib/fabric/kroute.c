@@ -75,7 +75,7 @@ static int labels_of(struct nl_addr *a, uint32_t *labels)
 }
 
 /* Whether IPv4 routes of table @table are sluice's: main, or a lane's. */
-static bool sluice_table(uint32_t table)
+static bool lane_or_main_table(uint32_t table)
 {
 	return table == SLUICE_TABLE_MAIN ||
 	       (table > SLUICE_LANE_BASE &&
@@ -93,7 +93,7 @@ static void route_cb(struct nl_object *obj, void *arg)
 	int family = rtnl_route_get_family(route), k, n;
 
 	if (rd->ret || rtnl_route_get_protocol(route) != SLUICE_RTPROT ||
-	    (family == AF_INET && !sluice_table(rtnl_route_get_table(route))))
+	    (family == AF_INET && !lane_or_main_table(rtnl_route_get_table(route))))
 		return;
 	a = rtnl_route_get_dst(route);
 	if (family == AF_INET) {
