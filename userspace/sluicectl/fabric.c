@@ -38,7 +38,7 @@ static int stats_main(const struct command *cmd, int argc, char **argv);
 static const struct command fabric_commands[] = {
 	{ "up", up_main, "Bring a fabric of namespaces up from a topology",
 	  "TOPOLOGY [--name NAME] [--hosts-per-switch H] [--no-qdisc]\n"
-	  "\t[--flow-control { pfc | pfc-star | portfc }] [--portfc-rtt TIME]\n"
+	  "\t[--flow-control { pfc | pfc-star | portfc }] [--portfc-rtt TIME] [--lanes L]\n"
 	  "\t[--ecn { BYTES | auto | off }] [--host-profile { bolt | off }] [--host-rtt TIME]\n"
 	  QDISC_OPTS_USAGE " [-v | --verbose] [-j | --json]\n"
 	  "\t--ecn: every class of every switch port marks ECT frames CE above BYTES of\n"
@@ -71,7 +71,7 @@ int fabric_main(const struct command *cmd, int argc, char **argv)
 
 enum opt_id {
 	OPT_NAME, OPT_HOSTS, OPT_NO_QDISC, OPT_VERBOSE, OPT_JSON, OPT_FC,
-	OPT_PORTFC_RTT, OPT_ECN, OPT_HOST_PROFILE, OPT_HOST_RTT,
+	OPT_PORTFC_RTT, OPT_ECN, OPT_HOST_PROFILE, OPT_HOST_RTT, OPT_LANES,
 	/* the qdisc's options (qdisc_args.h) */
 	OPT_Q_FIRST,
 	N_OPTS = OPT_Q_FIRST + N_QOPTS,
@@ -91,6 +91,7 @@ static const struct opt opts[] = {
 	[OPT_ECN]		= { "--ecn", NULL, true },
 	[OPT_HOST_PROFILE]	= { "--host-profile", NULL, true },
 	[OPT_HOST_RTT]		= { "--host-rtt", NULL, true },
+	[OPT_LANES]		= { "--lanes", NULL, true },
 	QDISC_OPTS(OPT_Q_FIRST),
 };
 
@@ -145,6 +146,8 @@ static void print_up(const struct fabric_state *s,
 			       s->g.n_links, st->qdiscs);
 		if (s->fc != SLUICE_FABRIC_FC_NONE)
 			printf(", flow control %s", sluice_fabric_fc_name(s->fc));
+		if (s->lanes)
+			printf(", %u lane%s", s->lanes, s->lanes == 1 ? "" : "s");
 		printf(" in %.1f s\n", st->t_total);
 		if (st->neigh_raised)
 			puts("raised net.ipv4.neigh.default.gc_thresh1-3: the kernel's ARP table is shared by all namespaces");
@@ -164,6 +167,7 @@ static void print_up(const struct fabric_state *s,
 	    jadd(o, "servers", jnum(servers)) &&
 	    jadd(o, "hosts", jnum(s->f.n_hosts)) &&
 	    jadd(o, "flow_control", json_object_new_string(sluice_fabric_fc_name(s->fc))) &&
+	    jadd(o, "lanes", jnum(s->lanes)) &&
 	    jadd(o, "links", jnum(s->g.n_links)) &&
 	    jadd(o, "namespaces", jnum(st->namespaces)) &&
 	    jadd(o, "veths", jnum(st->veths)) &&
@@ -289,8 +293,8 @@ static int up_main(const struct command *cmd, int argc, char **argv)
 		    OPT_BIT(OPT_NO_QDISC) | OPT_BIT(OPT_VERBOSE) |
 		    OPT_BIT(OPT_JSON) | OPT_BIT(OPT_FC) |
 		    OPT_BIT(OPT_PORTFC_RTT) | OPT_BIT(OPT_ECN) |
-		    OPT_BIT(OPT_HOST_PROFILE) | OPT_BIT(OPT_HOST_RTT) | Q_OPTS,
-		    &a);
+		    OPT_BIT(OPT_HOST_PROFILE) | OPT_BIT(OPT_HOST_RTT) |
+		    OPT_BIT(OPT_LANES) | Q_OPTS, &a);
 	if (ret)
 		return ret < 0 ? 0 : ret;
 	if (a.n_files != 1)
@@ -315,6 +319,14 @@ static int up_main(const struct command *cmd, int argc, char **argv)
 	}
 	if (a.val[OPT_PORTFC_RTT] && s.fc != SLUICE_FABRIC_FC_PORTFC)
 		return sub_usage_error(cmd, "--portfc-rtt goes with --flow-control portfc");
+	if (a.val[OPT_LANES]) {
+		if (!opts_number(a.val[OPT_LANES], 1, SLUICE_LANES_MAX, &h))
+			return sub_usage_error(cmd, "--lanes: \"%s\" is not a number from 1 to %d",
+					       a.val[OPT_LANES], SLUICE_LANES_MAX);
+		if (a.val[OPT_NO_QDISC])
+			return sub_usage_error(cmd, "--lanes needs every port's qdisc to keep the lanes apart: not with --no-qdisc");
+		s.lanes = h;
+	}
 	ret = qdisc_args_words(cmd, opts + OPT_Q_FIRST, a.val + OPT_Q_FIRST,
 			       s.qdisc_args, sizeof(s.qdisc_args));
 	if (ret)
@@ -331,6 +343,7 @@ static int up_main(const struct command *cmd, int argc, char **argv)
 		if (ret)
 			return ret;
 		q.fc = s.fc;
+		q.lanes = s.lanes;
 	}
 	ret = parse_tcp(cmd, &a, &s, &q, &tcp);
 	if (ret)
@@ -350,8 +363,13 @@ static int up_main(const struct command *cmd, int argc, char **argv)
 		return EXIT_RUNTIME;
 	}
 	if (s.qdisc && sluice_fabric_fc_apply(&s.f, &q, err, sizeof(err))) {
-		fprintf(stderr, "sluicectl: --flow-control %s: %s\n",
-			sluice_fabric_fc_name(s.fc), err);
+		fprintf(stderr, "sluicectl: ");
+		if (s.fc || !s.lanes)
+			fprintf(stderr, "--flow-control %s%s",
+				sluice_fabric_fc_name(s.fc), s.lanes ? " " : "");
+		if (s.lanes)
+			fprintf(stderr, "--lanes %u", s.lanes);
+		fprintf(stderr, ": %s\n", err);
 		ret = EXIT_USAGE;
 		goto out;
 	}
@@ -531,6 +549,8 @@ static void show_text(const struct fabric_state *s)
 	if (s->host_profile)
 		printf(" host-profile %s initcwnd %u",
 		       sluice_host_profile_name(s->host_profile), s->initcwnd);
+	if (s->lanes)
+		printf(" lanes %u", s->lanes);
 	printf(" qdisc %s%s%s\n", s->qdisc ? "sluice" : "none",
 	       s->qdisc_args[0] ? " " : "", s->qdisc_args);
 	for (u = 0; u < g->n_nodes; u++) {
@@ -603,6 +623,7 @@ static json_object *show_json(const struct fabric_state *s)
 	     jadd(o, "host_profile",
 		  jstr(sluice_host_profile_name(s->host_profile))) &&
 	     jadd(o, "initcwnd", jnum(s->initcwnd)) &&
+	     jadd(o, "lanes", jnum(s->lanes)) &&
 	     jadd(o, "switches", arr = json_object_new_array());
 	for (u = 0; ok && u < g->n_nodes; u++) {
 		sluice_fabric_switch_ns(&s->f, u, ns, sizeof(ns));

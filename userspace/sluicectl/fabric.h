@@ -6,7 +6,8 @@
  * find the namespaces again:
  *
  *   fabric          "sluice-fabric 1", the name, the topology's path and
- *                   hash, the hosts per switch, the qdisc's options
+ *                   hash, the hosts per switch, the qdisc's options, the
+ *                   flow control and the lanes
  *   topology.json   the topology itself, as sluice_graph_write() writes it
  */
 #ifndef _SLUICECTL_FABRIC_H
@@ -31,6 +32,7 @@ struct fabric_state {
 	uint32_t		ecn;		/* K on switch classes; 0: off */
 	uint8_t			host_profile;	/* sluice_host_profile_kind */
 	uint32_t		initcwnd;	/* of the profile, segments */
+	uint8_t			lanes;		/* --lanes; 0: none */
 	char			qdisc_args[FABRIC_QDISC_MAX];
 	struct sluice_graph	g;
 	struct sluice_fabric	f;

@@ -15,10 +15,11 @@
  *	flow-control pfc
  *	ecn 7500
  *	host-profile bolt initcwnd 42
+ *	lanes 2
  *	end
  *
- * ("flow-control", "ecn" and "host-profile" are left out when not set, as
- * states written before them had them.)
+ * ("flow-control", "ecn", "host-profile" and "lanes" are left out when not
+ * set, as states written before them had them.)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -90,6 +91,8 @@ static int write_state(const void *arg, FILE *f)
 		fprintf(f, "host-profile %s initcwnd %u\n",
 			sluice_host_profile_name(s->host_profile),
 			s->initcwnd);
+	if (s->lanes)
+		fprintf(f, "lanes %u\n", s->lanes);
 	fputs("end\n", f);
 	return 0;
 }
@@ -205,6 +208,11 @@ static int parse_state(FILE *f, const char *path, struct fabric_state *s)
 				break;
 			s->host_profile = sluice_host_profile_parse(name);
 			s->initcwnd = cwnd;
+		} else if ((v = value_of(line, "lanes"))) {
+			h = strtol(v, &end, 10);
+			if (*end || !*v || h < 1 || h > SLUICE_LANES_MAX)
+				break;
+			s->lanes = h;
 		} else if (!strcmp(line, "end")) {
 			ret = 0;
 			break;

@@ -3,7 +3,8 @@
  * sluicectl route { load | unload | show } ...: a route set in the kernel.
  *
  * Each switch gets its share of a route file as MPLS label routes and
- * multipath IPv4 routes (sluice/fabric.h): every switch of a fabric made
+ * multipath IPv4 routes (sluice/fabric.h), and for a file of several
+ * lanes a table of routes and a rule per lane: every switch of a fabric made
  * by "fabric up" (the default), or one switch, also on a real machine
  * ("--topo FILE --switch NODE", in this namespace or --netns NS; its
  * ports must then be named l<LINK> and addressed as a fabric's are).
@@ -667,7 +668,7 @@ static json_object *switch_json(const struct ctx *c, const struct target *t)
 static int print_result(const struct ctx *c, const char *verb, bool json,
 			bool verbose)
 {
-	json_object *o, *arr;
+	json_object *o, *arr = NULL;
 	struct totals tot;
 	uint32_t u;
 	bool ok;
@@ -738,6 +739,28 @@ static void warn_portfc_detours(const struct ctx *c)
 }
 
 /*
+ * A route set of several lanes keeps them apart only on a fabric whose
+ * ports put each lane's DSCP in its own lossless priority (fabric up
+ * --lanes, sluice/fabric.h): refused on a fabric without as many.  One
+ * switch outside a fabric (--topo, --local) is the user's to set up.
+ */
+static int check_lanes(const struct ctx *c)
+{
+	uint32_t lanes = sluice_routes_lanes(&c->r);
+
+	if (!c->fabric || lanes <= 1 || c->s.lanes >= lanes)
+		return 0;
+	if (c->s.lanes)
+		fprintf(stderr, "sluicectl: %s has %u lanes; fabric %s carries %u (fabric up --lanes %u)\n",
+			c->files[0], lanes, c->s.name, c->s.lanes, lanes);
+	else
+		fprintf(stderr, "sluicectl: %s has %u lanes; fabric %s was brought up without lanes, so its ports would not keep them apart (fabric up --lanes %u)\n",
+			c->files[0], lanes, c->s.name, lanes);
+	fputs("sluicectl: nothing loaded\n", stderr);
+	return EXIT_RUNTIME;
+}
+
+/*
  * What a fabric's flow control (fabric up --flow-control) asks of a load:
  * PFC* picks each hop's priority by the routes' tag tables, so routes come
  * with them; the qdisc options of a fabric with flow control were chosen
@@ -782,6 +805,8 @@ int route_load_main(const struct command *cmd, int argc, char **argv)
 	ret = setup(&c, true);
 	if (!ret)
 		ret = check_flow_control(&c);
+	if (!ret)
+		ret = check_lanes(&c);
 	if (!ret)
 		ret = prepare(&c, true, "loaded");
 	if (!ret)

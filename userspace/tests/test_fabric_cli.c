@@ -6,7 +6,9 @@
  * before touching the kernel, fabric show of a fabric's state (kept in a
  * scratch $SLUICE_RUN_DIR, its namespaces missing), fabric down clearing
  * it, and route load refusing a file of another topology, an unknown
- * switch or missing namespaces with nothing changed.  Nothing here writes
+ * switch or missing namespaces with nothing changed; --lanes: what fabric
+ * up refuses, the state and show, and route load refusing a file of more
+ * lanes than the fabric carries.  Nothing here writes
  * to the host's network configuration: every command that would stops
  * earlier, at the error under test.
  */
@@ -58,7 +60,8 @@ static void make_state(void)
 		   "qdisc yes rate 1mbit\nend\n");
 }
 
-static void set_hash(void)
+/* Writes fabric t's state, of the ring's hash, @extra lines before "end". */
+static void state_with(const char *extra)
 {
 	char *routes = cli_read_all(cli_path("ring.routes")), *h, text[512];
 
@@ -67,10 +70,15 @@ static void set_hash(void)
 		return;
 	snprintf(text, sizeof(text),
 		 "sluice-fabric 1\nname t\ntopology /x/ring.json\n"
-		 "hash %.16s\nhosts-per-switch 1\nqdisc yes rate 1mbit\nend\n",
-		 h + 6);
+		 "hash %.16s\nhosts-per-switch 1\nqdisc yes rate 1mbit\n%send\n",
+		 h + 6, extra);
 	write_file("run/t/fabric", text);
 	free(routes);
+}
+
+static void set_hash(void)
+{
+	state_with("");
 }
 
 static void test_usage(void)
@@ -291,6 +299,73 @@ static void test_route_refusals(void)
 	KTAP_EXPECT_INT(r.status, 1);
 	KTAP_EXPECT(strstr(r.err, "network namespace t-s0-h0 does not exist"));
 	ktap_result("route_refusals");
+}
+
+/* What "fabric up TOPO --name u --lanes ..." refuses, before anything is made. */
+static const struct {
+	const char	*args[6];
+	const char	*err;	/* in stderr (usage errors add the usage) */
+} lanes_refused[] = {
+	{ { "9" }, "--lanes: \"9\" is not a number from 1 to 8\n" },
+	{ { "2", "--no-qdisc" },
+	  "--lanes needs every port's qdisc to keep the lanes apart: not with --no-qdisc\n" },
+	{ { "2", "--tag", "pcp" },
+	  "sluicectl: --lanes 2: lanes are told apart by DSCP: link ports: --tag must be dscp (or left out)\n" },
+	{ { "2", "--dscp-map", "1:4" },
+	  "sluicectl: --lanes 2: link ports: --lanes makes the DSCP map (DSCP i to lane i's priority): leave --dscp-map out\n" },
+	{ { "3", "--pfc", "3,4" },
+	  "sluicectl: --lanes 3: 3 lanes need 3 lossless priorities, one each: --pfc gives 2\n" },
+	{ { "2", "--flow-control", "pfc-star", "--xoff", "20000" },
+	  "sluicectl: --flow-control pfc-star --lanes 2: lanes choose each frame's priority by its DSCP; pfc-star chooses it by other means: use --flow-control pfc or none\n" },
+	{ { "2", "--flow-control", "pfc" },
+	  "sluicectl: --flow-control pfc --lanes 2: PFC needs an xoff (--xoff BYTES, or --xoff auto with --rate)\n" },
+};
+
+static void test_lanes(void)
+{
+	const char *topo = cli_path("run/t/topology.json");
+	struct run r;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(lanes_refused); i++) {
+		const char *const *a = lanes_refused[i].args;
+
+		RUN(&r, "fabric", "up", topo, "--name", "u", "--lanes", a[0],
+		    a[1], a[2], a[3], a[4], a[5]);
+		KTAP_EXPECT_INT(r.status, 2);
+		if (!KTAP_EXPECT(strstr(r.err, lanes_refused[i].err)))
+			ktap_diag("stderr: %s", r.err);
+	}
+	KTAP_EXPECT_INT(access(cli_path("run/u"), F_OK), -1);
+
+	/* two lanes' routes on a fabric without lanes, or with one */
+	RUN(&r, "route", "compute", "--topo", topo, "--algo", "edst",
+	    "--lanes", "2", "-o", cli_path("lanes.routes"));
+	KTAP_EXPECT_INT(r.status, 0);
+	RUN(&r, "route", "load", cli_path("lanes.routes"), "--name", "t");
+	KTAP_EXPECT_INT(r.status, 1);
+	KTAP_EXPECT(strstr(r.err, "lanes.routes has 2 lanes; fabric t was brought up without lanes, so its ports would not keep them apart (fabric up --lanes 2)\n"
+			   "sluicectl: nothing loaded\n"));
+	state_with("lanes 1\n");
+	RUN(&r, "route", "load", cli_path("lanes.routes"), "--name", "t");
+	KTAP_EXPECT_INT(r.status, 1);
+	KTAP_EXPECT(strstr(r.err, "lanes.routes has 2 lanes; fabric t carries 1 (fabric up --lanes 2)\n"));
+	/* enough lanes: past the check, to the missing namespaces */
+	state_with("flow-control pfc\nlanes 2\n");
+	RUN(&r, "route", "load", cli_path("lanes.routes"), "--name", "t");
+	KTAP_EXPECT_INT(r.status, 1);
+	KTAP_EXPECT(strstr(r.err, "sluicectl: switch s0: network namespace t-s0 does not exist\n"));
+	RUN(&r, "fabric", "show", "--name", "t");
+	KTAP_EXPECT(strstr(r.out, "\nswitches 3 hosts 3 links 3 flow-control pfc lanes 2 qdisc sluice rate 1mbit\n"));
+	RUN(&r, "fabric", "show", "--name", "t", "-j");
+	KTAP_EXPECT(strstr(r.out, "\"flow_control\":\"pfc\",\"lanes\":2,"));
+	state_with("lanes 9\n");
+	RUN(&r, "fabric", "show", "--name", "t");
+	KTAP_EXPECT_INT(r.status, 1);
+	KTAP_EXPECT(strstr(r.err, "/run/t/fabric:7: not a fabric state file\n"));
+	set_hash();
+	unlink(cli_path("lanes.routes"));
+	ktap_result("lanes");
 }
 
 /*
@@ -530,7 +605,7 @@ static void test_down(void)
 
 int main(void)
 {
-	ktap_plan(6);
+	ktap_plan(7);
 	cli_init();
 	cli_mkdtemp("fabric");
 	setenv("SLUICE_RUN_DIR", cli_path("run"), 1);
@@ -538,6 +613,7 @@ int main(void)
 	test_up_refusals();
 	test_show();
 	test_route_refusals();
+	test_lanes();
 	test_deadlock();
 	test_down();
 	/* cli_rmdir() empties one level: the state directories first */

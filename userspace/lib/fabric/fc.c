@@ -113,14 +113,22 @@ static int check_pfc(struct sluice_qopt *o, const char *what,
 	return 0;
 }
 
-/* Plain PFC: one lossless priority, priority 3 unless another is given. */
-static int apply_pfc(struct sluice_qopt *o, char *err, size_t errlen)
+/*
+ * Plain PFC: one lossless priority, priority 3 unless another is given;
+ * with lanes, one per lane (sluice_fabric_lanes_apply() chose them).
+ */
+static int apply_pfc(struct sluice_qopt *o, uint32_t lanes, char *err,
+		     size_t errlen)
 {
 	if (!(o->present & SLUICE_QOPT_PFC)) {
 		o->pfc = 1u << 3;
 		o->present |= SLUICE_QOPT_PFC;
 	}
-	if (o->pfc & (o->pfc - 1))
+	if (lanes > 1 && __builtin_popcount(o->pfc) != (int)lanes)
+		return sluice_i_errf(err, errlen, -EINVAL,
+				     "plain PFC has one lossless priority per lane (%u), not %d",
+				     lanes, __builtin_popcount(o->pfc));
+	if (lanes <= 1 && o->pfc & (o->pfc - 1))
 		return sluice_i_errf(err, errlen, -EINVAL,
 				     "plain PFC has one lossless priority, not %d (pfc-star gives each hop its own)",
 				     __builtin_popcount(o->pfc));
@@ -192,7 +200,8 @@ static int apply_portfc(const struct sluice_graph *g, struct sluice_qopt *o,
  * @err:	the reason, if they do not fit it
  * @errlen:	room in @err
  *
- * Plain PFC defaults to priority 3 and refuses more than one; PFC* makes
+ * Lanes first (sluice_fabric_lanes_apply()).  Plain PFC defaults to
+ * priority 3 and refuses more than one (one per lane); PFC* makes
  * every priority lossless; both need an xoff.  PortFC needs a BCube of n up
  * to 16 and k up to 4 and a rate, refuses the PFC options, and takes n
  * and k from the topology and, unless thresholds or "portfc-rtt" are
@@ -208,12 +217,15 @@ int sluice_fabric_fc_apply(const struct sluice_fabric *f,
 {
 	int ret;
 
+	ret = sluice_fabric_lanes_apply(q, err, errlen);
+	if (ret)
+		return ret;
 	switch (q->fc) {
 	case SLUICE_FABRIC_FC_NONE:
 		return 0;
 	case SLUICE_FABRIC_FC_PFC:
-		ret = apply_pfc(&q->link, err, errlen);
-		return ret ? ret : apply_pfc(&q->host, err, errlen);
+		ret = apply_pfc(&q->link, q->lanes, err, errlen);
+		return ret ? ret : apply_pfc(&q->host, q->lanes, err, errlen);
 	case SLUICE_FABRIC_FC_PFC_STAR:
 		ret = apply_pfc_star(&q->link, err, errlen);
 		return ret ? ret : apply_pfc_star(&q->host, err, errlen);

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A switch's routes in the kernel: read back (IPv4 routes of the main
- * table and MPLS label routes, only those of protocol SLUICE_RTPROT, as
- * struct sluice_lroutes), and changed by a diff (sluice/fabric.h) in one
- * batch through libnl-route-3.
+ * table and of the lanes' tables, MPLS label routes and the lanes' IPv4
+ * rules, only those of protocol SLUICE_RTPROT, as struct sluice_lroutes),
+ * and changed by a diff (sluice/fabric.h) in one batch through
+ * libnl-route-3.  Rules are written and read as plain messages (struct
+ * fib_rule_hdr and FRA_* attributes): they are a handful of fields, and
+ * libnl's rule object has no parser to read a dump with.
  *
  * A change is transactional: if the kernel refuses any operation, every
  * operation it took is undone (an added route deleted, a replaced one put
@@ -16,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <arpa/inet.h>
+#include <linux/fib_rules.h>
 #include <linux/rtnetlink.h>
 #include <netlink/addr.h>
 #include <netlink/msg.h>
@@ -70,6 +74,14 @@ static int labels_of(struct nl_addr *a, uint32_t *labels)
 	return n;
 }
 
+/* Whether IPv4 routes of table @table are sluice's: main, or a lane's. */
+static bool lane_or_main_table(uint32_t table)
+{
+	return table == SLUICE_TABLE_MAIN ||
+	       (table > SLUICE_LANE_BASE &&
+		table < SLUICE_LANE_TABLE(SLUICE_LANES_MAX));
+}
+
 static void route_cb(struct nl_object *obj, void *arg)
 {
 	uint32_t labels[SLUICE_FABRIC_LABELS_MAX], dst = 0;
@@ -81,8 +93,7 @@ static void route_cb(struct nl_object *obj, void *arg)
 	int family = rtnl_route_get_family(route), k, n;
 
 	if (rd->ret || rtnl_route_get_protocol(route) != SLUICE_RTPROT ||
-	    (family == AF_INET &&
-	     rtnl_route_get_table(route) != RT_TABLE_MAIN))
+	    (family == AF_INET && !lane_or_main_table(rtnl_route_get_table(route))))
 		return;
 	a = rtnl_route_get_dst(route);
 	if (family == AF_INET) {
@@ -96,9 +107,12 @@ static void route_cb(struct nl_object *obj, void *arg)
 				     family == AF_MPLS ? 20 :
 				     nl_addr_get_prefixlen(a), rd->err,
 				     rd->errlen);
-	if (!rd->ret && family == AF_INET)
+	if (!rd->ret && family == AF_INET) {
 		rd->have->routes[rd->have->n_routes - 1].src =
 			addr4(rtnl_route_get_pref_src(route));
+		rd->have->routes[rd->have->n_routes - 1].table =
+			rtnl_route_get_table(route);
+	}
 	for (k = 0; !rd->ret && k < rtnl_route_get_nnexthops(route); k++) {
 		nh = rtnl_route_nexthop_n(route, k);
 		dev = sluice_i_rtnl_ifname(rd->r, rtnl_route_nh_get_ifindex(nh));
@@ -116,12 +130,42 @@ static void route_cb(struct nl_object *obj, void *arg)
 	}
 }
 
+/* A rule of sluice's (protocol SLUICE_RTPROT), as a route of family RULE. */
+static int rule_cb(struct reader *rd, struct nlmsghdr *h)
+{
+	const struct fib_rule_hdr *frh = nlmsg_data(h);
+	struct nlattr *tb[FRA_MAX + 1];
+	struct sluice_lroute *x;
+	int ret;
+
+	ret = nlmsg_parse(h, sizeof(*frh), tb, FRA_MAX, NULL);
+	if (ret < 0) {
+		rd->ret = sluice_i_errf(rd->err, rd->errlen, -EIO,
+					"cannot parse a rule: %s",
+					nl_geterror(ret));
+		return NL_STOP;
+	}
+	if (frh->family != AF_INET || !tb[FRA_PROTOCOL] ||
+	    nla_get_u8(tb[FRA_PROTOCOL]) != SLUICE_RTPROT)
+		return NL_OK;
+	rd->ret = sluice_lroutes_add(rd->have, SLUICE_LR_RULE, frh->tos >> 2, 0,
+				     rd->err, rd->errlen);
+	if (rd->ret)
+		return NL_STOP;
+	x = &rd->have->routes[rd->have->n_routes - 1];
+	x->table = tb[FRA_TABLE] ? nla_get_u32(tb[FRA_TABLE]) : frh->table;
+	x->pref = tb[FRA_PRIORITY] ? nla_get_u32(tb[FRA_PRIORITY]) : 0;
+	return NL_OK;
+}
+
 static int parse_cb(struct nl_msg *msg, void *arg)
 {
 	struct rtnl_route *route = NULL;
 	struct reader *rd = arg;
 	int ret;
 
+	if (nlmsg_hdr(msg)->nlmsg_type == RTM_NEWRULE)
+		return rule_cb(rd, nlmsg_hdr(msg));
 	if (nlmsg_hdr(msg)->nlmsg_type != RTM_NEWROUTE)
 		return NL_SKIP;
 	ret = rtnl_route_parse(nlmsg_hdr(msg), &route);
@@ -136,13 +180,15 @@ static int parse_cb(struct nl_msg *msg, void *arg)
 	return rd->ret ? NL_STOP : NL_OK;
 }
 
-static int dump(struct reader *rd, int family)
+/* Dumps @family's routes (@type RTM_GETROUTE) or rules (RTM_GETRULE). */
+static int dump(struct reader *rd, int type, int family)
 {
 	struct nl_sock *sk = sluice_i_rtnl_sock(rd->r);
 	struct rtmsg rtm = { .rtm_family = family };
 	int ret;
 
-	ret = nl_send_simple(sk, RTM_GETROUTE, NLM_F_DUMP, &rtm, sizeof(rtm));
+	/* struct fib_rule_hdr is the size of struct rtmsg, family first */
+	ret = nl_send_simple(sk, type, NLM_F_DUMP, &rtm, sizeof(rtm));
 	if (ret >= 0) {
 		nl_socket_modify_cb(sk, NL_CB_VALID, NL_CB_CUSTOM, parse_cb, rd);
 		ret = nl_recvmsgs_default(sk);
@@ -154,8 +200,9 @@ static int dump(struct reader *rd, int family)
 		return 0;
 	if (ret < 0)
 		return sluice_i_errf(rd->err, rd->errlen, -EIO,
-				     "cannot read the %s routes: %s",
+				     "cannot read the %s %s: %s",
 				     family == AF_MPLS ? "MPLS" : "IPv4",
+				     type == RTM_GETRULE ? "rules" : "routes",
 				     nl_geterror(ret));
 	return 0;
 }
@@ -163,8 +210,9 @@ static int dump(struct reader *rd, int family)
 /**
  * sluice_kroutes_read() - the routes sluice installed in a namespace
  * @r:		a socket in the switch's namespace, nothing outstanding
- * @have:	emptied, filled with the IPv4 (main table) and MPLS routes
- *		of protocol SLUICE_RTPROT, and sorted; devices by name
+ * @have:	emptied, filled with the IPv4 (main and lane tables) and
+ *		MPLS routes and the IPv4 rules of protocol SLUICE_RTPROT,
+ *		and sorted; devices by name
  * @err:	the reason, on failure
  * @errlen:	room in @err
  *
@@ -183,9 +231,11 @@ int sluice_kroutes_read(struct sluice_rtnl *r, struct sluice_lroutes *have,
 	sluice_lroutes_free(have);
 	ret = sluice_i_rtnl_links(r, err, errlen);
 	if (!ret)
-		ret = dump(&rd, AF_MPLS);
+		ret = dump(&rd, RTM_GETROUTE, AF_MPLS);
 	if (!ret)
-		ret = dump(&rd, AF_INET);
+		ret = dump(&rd, RTM_GETROUTE, AF_INET);
+	if (!ret)
+		ret = dump(&rd, RTM_GETRULE, AF_INET);
 	if (!ret)
 		sluice_lroutes_sort(have);
 	return ret;
@@ -251,23 +301,56 @@ static struct nl_addr *mpls(const uint32_t *labels, uint32_t n)
 	return a;
 }
 
+/*
+ * A lane's rule added (@cmd RTM_NEWROUTE) or deleted: "ip rule add pref P
+ * tos T lookup TABLE proto 177", which deletes by the same fields.
+ */
+static int build_rule(const struct sluice_lroute *x, int cmd, int flags,
+		      struct nl_msg **msg)
+{
+	struct fib_rule_hdr frh = {
+		.family = AF_INET,
+		.tos = x->dst << 2,
+		.table = x->table < 256 ? x->table : RT_TABLE_UNSPEC,
+		.action = FR_ACT_TO_TBL,
+	};
+
+	*msg = nlmsg_alloc_simple(cmd == RTM_NEWROUTE ? RTM_NEWRULE :
+				  RTM_DELRULE, cmd == RTM_NEWROUTE ?
+				  flags & ~NLM_F_REPLACE : 0);
+	if (!*msg)
+		return -ENOMEM;
+	if (nlmsg_append(*msg, &frh, sizeof(frh), NLMSG_ALIGNTO) < 0 ||
+	    nla_put_u32(*msg, FRA_TABLE, x->table) < 0 ||
+	    nla_put_u32(*msg, FRA_PRIORITY, x->pref) < 0 ||
+	    nla_put_u8(*msg, FRA_PROTOCOL, SLUICE_RTPROT) < 0) {
+		nlmsg_free(*msg);
+		*msg = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 /* The request that adds, replaces (@cmd RTM_NEWROUTE) or deletes a route. */
 static int build(struct sluice_rtnl *r, const struct sluice_lroutes *s,
 		 uint64_t i, int cmd, int flags, struct nl_msg **msg)
 {
 	const struct sluice_lroute *x = &s->routes[i];
 	bool is_mpls = x->family == SLUICE_LR_MPLS;
-	struct rtnl_route *route = rtnl_route_alloc();
+	struct rtnl_route *route;
 	struct rtnl_nexthop *nh;
 	struct nl_addr *a;
 	uint32_t k;
 	int ret;
 
 	*msg = NULL;
+	if (x->family == SLUICE_LR_RULE)
+		return build_rule(x, cmd, flags, msg);
+	route = rtnl_route_alloc();
 	if (!route)
 		return -ENOMEM;
 	rtnl_route_set_family(route, is_mpls ? AF_MPLS : AF_INET);
-	rtnl_route_set_table(route, RT_TABLE_MAIN);
+	rtnl_route_set_table(route, is_mpls ? RT_TABLE_MAIN : x->table);
 	rtnl_route_set_protocol(route, SLUICE_RTPROT);
 	rtnl_route_set_scope(route, RT_SCOPE_UNIVERSE);
 	rtnl_route_set_type(route, RTN_UNICAST);

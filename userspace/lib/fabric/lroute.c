@@ -12,6 +12,14 @@
  * link port, whatever the route set: label 100 + j pops and sends out of
  * port j via the peer's address, so that any stack a neighbour pushes
  * finds its way.
+ *
+ * A route set of several lanes gives the pair one IPv4 route per lane,
+ * each with that lane's paths only, lane 0's in the main table and lane
+ * i's in table SLUICE_LANE_TABLE(i), and every switch a rule per lane i >=
+ * 1 that sends the lane's DSCP to its table (sluice/fabric.h has why).  A
+ * pair with paths must have some on every lane: a lane without would fall
+ * through to lane 0's routes with its own DSCP, in the wrong class on every
+ * hop.  A set of one lane is built as it always was.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -73,9 +81,39 @@ int sluice_lroutes_add(struct sluice_lroutes *s,
 	r->dst = dst;
 	r->dst_len = dst_len;
 	r->nh = s->n_nhs;
+	r->table = SLUICE_TABLE_MAIN;
 	r->dst_node = SLUICE_NONE;
 	r->link = SLUICE_NONE;
+	r->lane = SLUICE_NONE;
 	r->pair = UINT64_MAX;
+	return 0;
+}
+
+/**
+ * sluice_lroutes_add_rule() - the rule of lane @lane: its DSCP to its table
+ * @s:		the set
+ * @lane:	1 to SLUICE_LANES_MAX - 1
+ * @err:	"out of memory"
+ * @errlen:	room in @err
+ *
+ * Time: O(1) amortized.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int sluice_lroutes_add_rule(struct sluice_lroutes *s, uint32_t lane,
+			    char *err, size_t errlen)
+{
+	struct sluice_lroute *r;
+	int ret;
+
+	ret = sluice_lroutes_add(s, SLUICE_LR_RULE, SLUICE_LANE_DSCP(lane), 0,
+				 err, errlen);
+	if (ret)
+		return ret;
+	r = &s->routes[s->n_routes - 1];
+	r->table = SLUICE_LANE_TABLE(lane);
+	r->pref = SLUICE_LANE_RULE_PREF(lane);
+	r->lane = lane;
 	return 0;
 }
 
@@ -116,20 +154,40 @@ int sluice_lroutes_add_nh(struct sluice_lroutes *s, uint32_t via,
 	return 0;
 }
 
+/* Label routes first, then IPv4 routes, then rules (see below). */
+static int family_rank(uint8_t family)
+{
+	return family == SLUICE_LR_MPLS ? 0 : family == SLUICE_LR_INET ? 1 : 2;
+}
+
+static int cmp_u32(uint32_t a, uint32_t b)
+{
+	return a < b ? -1 : a > b;
+}
+
 /*
  * The key routes are sorted and matched by: label routes first (they do
- * not depend on anything), then IPv4 by address and prefix length.
+ * not depend on anything), then IPv4 by table, address and prefix length,
+ * then rules, last, so that a lane's routes are in before the rule that
+ * leads to them.  A rule's key is all of it (DSCP, table, priority): two
+ * rules of one key are equal, so a diff never replaces a rule (the kernel
+ * has no replace for rules), it deletes one and adds another.
  */
 int sluice_lroute_cmp_key(const struct sluice_lroute *a,
 			  const struct sluice_lroute *b)
 {
-	if (a->family != b->family)
-		return a->family == SLUICE_LR_MPLS ? -1 : 1;
-	if (a->dst != b->dst)
-		return a->dst < b->dst ? -1 : 1;
-	if (a->dst_len != b->dst_len)
-		return a->dst_len < b->dst_len ? -1 : 1;
-	return 0;
+	int c = family_rank(a->family) - family_rank(b->family);
+
+	if (c)
+		return c < 0 ? -1 : 1;
+	if (a->family == SLUICE_LR_INET && (c = cmp_u32(a->table, b->table)))
+		return c;
+	if ((c = cmp_u32(a->dst, b->dst)))
+		return c;
+	if (a->family == SLUICE_LR_RULE)
+		return (c = cmp_u32(a->table, b->table)) ? c :
+		       cmp_u32(a->pref, b->pref);
+	return cmp_u32(a->dst_len, b->dst_len);
 }
 
 static int cmp_route(const void *a, const void *b)
@@ -171,10 +229,15 @@ static void dev_of_link(uint32_t link, char *buf)
 	snprintf(buf, SLUICE_IFNAME_MAX, "l%u", link);
 }
 
-/* The IPv4 route of pair @p at its source: one nexthop per path. */
+/*
+ * The IPv4 route of pair @p at its source: one nexthop per path of lane
+ * @lane, in the lane's table, or per path whatever its lane (SLUICE_NONE)
+ * in the main table.
+ */
 static int pair_route(const struct sluice_graph *g,
 		      const struct sluice_routes *r, uint64_t p,
-		      struct sluice_lroutes *s, char *err, size_t errlen)
+		      uint32_t lane, struct sluice_lroutes *s,
+		      char *err, size_t errlen)
 {
 	uint32_t labels[SLUICE_FABRIC_LABELS_MAX], u = r->pair_src[p];
 	uint32_t v = r->pair_dst[p], at, next, len, k, link;
@@ -190,10 +253,15 @@ static int pair_route(const struct sluice_graph *g,
 	route = &s->routes[s->n_routes - 1];
 	route->dst_node = v;
 	route->pair = p;
+	route->lane = lane;
+	if (lane != SLUICE_NONE)
+		route->table = SLUICE_LANE_TABLE(lane);
 	/* a server sends as itself: replies find it (sluice/fabric.h) */
 	if (sluice_node_self_hosted(&g->nodes[u]))
 		route->src = sluice_fabric_host_addr(u, 0, true);
 	for (q = r->pair_path[p]; q < r->pair_path[p + 1]; q++) {
+		if (lane != SLUICE_NONE && r->path_lane[q] != lane)
+			continue;
 		h = r->path_hop[q];
 		len = sluice_routes_path_len(r, q);
 		if (len - 1 > SLUICE_FABRIC_LABELS_MAX)
@@ -224,10 +292,32 @@ static int pair_route(const struct sluice_graph *g,
 		if (ret)
 			return ret;
 	}
+	if (s->routes[s->n_routes - 1].n_nh)
+		return 0;
 	/* a pair without a path gets no route at all */
-	if (!s->routes[s->n_routes - 1].n_nh)
-		s->n_routes--;
+	s->n_routes--;
+	if (lane != SLUICE_NONE && sluice_routes_pair_paths(r, p))
+		return sluice_i_errf(err, errlen, -EINVAL,
+				     "%s -> %s has no path on lane %u: its frames would take lane 0's paths in lane %u's class",
+				     g->nodes[u].name, g->nodes[v].name, lane,
+				     lane);
 	return 0;
+}
+
+/* Pair @p's routes: one, or one per lane of a set of @lanes > 1. */
+static int pair_routes(const struct sluice_graph *g,
+		       const struct sluice_routes *r, uint64_t p,
+		       uint32_t lanes, struct sluice_lroutes *s,
+		       char *err, size_t errlen)
+{
+	uint32_t lane;
+	int ret = 0;
+
+	if (lanes == 1)
+		return pair_route(g, r, p, SLUICE_NONE, s, err, errlen);
+	for (lane = 0; !ret && lane < lanes; lane++)
+		ret = pair_route(g, r, p, lane, s, err, errlen);
+	return ret;
 }
 
 /**
@@ -240,10 +330,12 @@ static int pair_route(const struct sluice_graph *g,
  * @errlen:	room in @err
  *
  * A label route per link port of @u, and an IPv4 route per destination
- * of @u's pairs that has a path.  A path of more than 31 links needs more
- * labels than the kernel pushes and is refused, naming it.
- * Time: O(log P + D + H_u + R_u log R_u) for P pairs, D the degree of @u,
- * H_u the hops of @u's paths and R_u its routes.
+ * of @u's pairs that has a path; for a set of L > 1 lanes, one per lane and
+ * destination, and L - 1 rules (see the top of the file).  A path of more
+ * than 31 links needs more labels than the kernel pushes and is refused,
+ * naming it, as is a pair with paths but none on some lane.
+ * Time: O(log P + D + L * H_u + R_u log R_u + Q) for P pairs, D the degree
+ * of @u, H_u the hops of @u's paths, R_u its routes and Q the set's paths.
  *
  * Return: 0, -E2BIG, -EINVAL or -ENOMEM.
  */
@@ -251,8 +343,8 @@ int sluice_lroutes_build(const struct sluice_graph *g,
 			 const struct sluice_routes *r, uint32_t u,
 			 struct sluice_lroutes *s, char *err, size_t errlen)
 {
+	uint32_t k, link, lanes = sluice_routes_lanes(r);
 	char dev[SLUICE_IFNAME_MAX];
-	uint32_t k, link;
 	uint64_t p;
 	int ret;
 
@@ -279,7 +371,12 @@ int sluice_lroutes_build(const struct sluice_graph *g,
 	}
 	for (p = first_pair(r, u); p < r->n_pairs && r->pair_src[p] == u;
 	     p++) {
-		ret = pair_route(g, r, p, s, err, errlen);
+		ret = pair_routes(g, r, p, lanes, s, err, errlen);
+		if (ret)
+			return ret;
+	}
+	for (k = 1; k < lanes; k++) {
+		ret = sluice_lroutes_add_rule(s, k, err, errlen);
 		if (ret)
 			return ret;
 	}
@@ -431,8 +528,10 @@ static size_t put(char *buf, size_t len, size_t at, const char *fmt, ...)
  * @len:	room in @buf
  *
  * "10.0.3.0/24 nexthop via 172.16.0.1 dev l0 labels 101/102 nexthop ..."
- * (a single nexthop without the word "nexthop"), "label 101 via
- * 172.16.0.5 dev l3".  Time: O(nexthops + labels).
+ * (a single nexthop without the word "nexthop"; " table 1771" after the
+ * prefix outside the main table), "label 101 via 172.16.0.5 dev l3",
+ * "rule pref 1771 tos 0x04 lookup 1771" (as "ip rule add" takes it).
+ * Time: O(nexthops + labels).
  *
  * Return: the length of the whole text, as snprintf().
  */
@@ -446,11 +545,16 @@ size_t sluice_lroute_format(const struct sluice_lroutes *s, uint64_t i,
 
 	if (len)
 		buf[0] = '\0';
+	if (r->family == SLUICE_LR_RULE)
+		return put(buf, len, at, "rule pref %u tos 0x%02x lookup %u",
+			   r->pref, r->dst << 2, r->table);
 	if (r->family == SLUICE_LR_MPLS) {
 		at = put(buf, len, at, "label %u", r->dst);
 	} else {
 		sluice_ipv4_format(r->dst, addr, sizeof(addr));
 		at = put(buf, len, at, "%s/%u", addr, r->dst_len);
+		if (r->table != SLUICE_TABLE_MAIN)
+			at = put(buf, len, at, " table %u", r->table);
 		if (r->src) {
 			sluice_ipv4_format(r->src, addr, sizeof(addr));
 			at = put(buf, len, at, " src %s", addr);
@@ -479,8 +583,10 @@ size_t sluice_lroute_format(const struct sluice_lroutes *s, uint64_t i,
  * @r:		the route set it was built from (or NULL)
  * @s:		the set
  * @i:		the route
- * @buf:	"route to s3 (10.0.3.0/24; paths 0 5 2 | 4)" or "label 101
- *		(port l5 to s4)"
+ * @buf:	"route to s3 (10.0.3.0/24; paths 0 5 2 | 4)", "route to s3 on
+ *		lane 1 (10.0.3.0/24 table 1771; paths 1 3)" (that lane's
+ *		paths), "rule of lane 1 (rule pref ...)" or "label 101 (port l5
+ *		to s4)"
  * @len:	room in @buf
  *
  * Routes read from the kernel know no provenance: they are formatted as
@@ -503,16 +609,30 @@ size_t sluice_lroute_describe(const struct sluice_graph *g,
 		return put(buf, len, 0, "label %u (port l%u to %s)", x->dst,
 			   x->link,
 			   g->nodes[sluice_fabric_peer(g, s->node, x->link)].name);
+	if (x->family == SLUICE_LR_RULE && x->lane != SLUICE_NONE) {
+		at = put(buf, len, 0, "rule of lane %u (", x->lane);
+		at += sluice_lroute_format(s, i, at < len ? buf + at : NULL,
+					   at < len ? len - at : 0);
+		return put(buf, len, at, ")");
+	}
 	if (x->family != SLUICE_LR_INET || x->dst_node == SLUICE_NONE)
 		return sluice_lroute_format(s, i, buf, len);
 	sluice_ipv4_format(x->dst, addr, sizeof(addr));
-	at = put(buf, len, at, "route to %s (%s/%u", g->nodes[x->dst_node].name,
-		 addr, x->dst_len);
+	at = put(buf, len, at, "route to %s", g->nodes[x->dst_node].name);
+	if (x->lane != SLUICE_NONE)
+		at = put(buf, len, at, " on lane %u", x->lane);
+	at = put(buf, len, at, " (%s/%u", addr, x->dst_len);
+	if (x->table != SLUICE_TABLE_MAIN)
+		at = put(buf, len, at, " table %u", x->table);
 	if (r && x->pair != UINT64_MAX) {
+		bool first = true;
+
 		for (q = r->pair_path[x->pair]; q < r->pair_path[x->pair + 1];
 		     q++) {
-			at = put(buf, len, at, q == r->pair_path[x->pair] ?
-				 "; paths" : " |");
+			if (x->lane != SLUICE_NONE && r->path_lane[q] != x->lane)
+				continue;
+			at = put(buf, len, at, first ? "; paths" : " |");
+			first = false;
 			for (h = r->path_hop[q]; h < r->path_hop[q + 1]; h++)
 				at = put(buf, len, at, " %u", r->hops[h]);
 		}

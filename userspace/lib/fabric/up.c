@@ -7,8 +7,10 @@
  *
  *   1. namespaces, each set up from inside while the thread is there:
  *      IPv6 off (no autoconfiguration chatter on the ports), and on
- *      switches IPv4 forwarding, MPLS labels, the L4 multipath hash; an
- *      rtnetlink socket opened in it for the phases below;
+ *      switches IPv4 forwarding, MPLS labels, the L4 multipath hash; with
+ *      lanes, TCP's replies in the lane (DSCP) of the connection's SYN
+ *      (net.ipv4.tcp_reflect_tos); an rtnetlink socket opened in it for
+ *      the phases below;
  *   2. veths, created up and with fixed interface indexes from the
  *      switch's side, the peer put straight into its namespace
  *      (IFLA_NET_NS_FD), so no device is ever moved or looked up;
@@ -251,6 +253,14 @@ static int ns_setup(struct up *up, struct ns *ns, int switch_degree)
 		if (ret)
 			return ret;
 		up->st->sysctls += 2;
+	}
+	/* hosts and servers answer in the lane asked; harmless on switches */
+	if (up->q && up->q->enabled && up->q->lanes > 1) {
+		ret = sluice_sysctl_write("net/ipv4/tcp_reflect_tos", "1",
+					  up->err, up->errlen);
+		if (ret)
+			return ret;
+		up->st->sysctls++;
 	}
 	if (switch_degree >= 0) {
 		for (k = 0; k < ARRAY_SIZE(sw); k++) {

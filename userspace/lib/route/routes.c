@@ -387,6 +387,26 @@ int sluice_routes_compute(const struct sluice_graph *g,
 	return ret;
 }
 
+/**
+ * sluice_routes_lanes() - how many lanes a route set's paths use
+ * @r:	a route set
+ *
+ * The highest lane of any path plus one; 1 for a set without paths.
+ * Time: O(paths).
+ *
+ * Return: 1 to SLUICE_LANES_MAX for a validated set.
+ */
+uint32_t sluice_routes_lanes(const struct sluice_routes *r)
+{
+	uint32_t lanes = 1;
+	uint64_t q;
+
+	for (q = 0; q < r->n_paths; q++)
+		if (r->path_lane[q] + 1u > lanes)
+			lanes = r->path_lane[q] + 1u;
+	return lanes;
+}
+
 void sluice_routes_free(struct sluice_routes *r)
 {
 	free(r->pair_src);

@@ -37,6 +37,40 @@
  * path of the pair (u, v), so that the kernel's multipath hash spreads
  * flows over the paths.
  *
+ * Lanes (a route set of "--algo edst --lanes L", sluice/route.h): lane
+ * i's trees stay apart from the others' only if its frames use their own
+ * lossless priority on every hop, so a frame carries its lane from the
+ * host to the last switch, in its DSCP:
+ *
+ *   - the host marks a flow's lane as its DSCP (IP_TOS: DSCP i for lane
+ *     i; TCP's replies keep it with net.ipv4.tcp_reflect_tos, ICMP's
+ *     echo replies copy the request's);
+ *   - the ingress switch picks the lane's paths by policy routing: lane
+ *     0's IPv4 routes stay in the main table (unmarked traffic takes lane
+ *     0), lane i's go to table SLUICE_LANE_TABLE(i), and a rule "tos
+ *     (i << 2) lookup SLUICE_LANE_TABLE(i)" (protocol SLUICE_RTPROT, so
+ *     that sluice finds its own) sends lane i's frames there.  A lookup
+ *     that finds nothing in a lane's table falls through to the main
+ *     table: the last switch delivers to its hosts by its connected
+ *     routes, whatever the lane;
+ *   - transit switches never look at IPv4 (label routes pop and forward),
+ *     and MPLS leaves the inner DSCP alone;
+ *   - every port, link and host ports alike, classifies by DSCP (the
+ *     qdisc reads it under label stacks too) with a map that sends lane
+ *     i's DSCP to lane i's lossless priority (sluice_fabric_lanes_apply()).
+ *
+ * Why DSCP, and why lanes are DSCP 0 to 7: DSCP survives every hop (MPLS
+ * does not touch it, and no switch rewrites it), the host sets it per
+ * socket, and the kernel's rules can select a table by it, which is what
+ * the ingress switch needs: MPLS TC would be lost when the last label is
+ * popped and PCP would need VLANs.  But the 6.1 kernel's IPv4 rules take
+ * only TOS values inside IPTOS_TOS_MASK (0x1e, fib4_rule_configure():
+ * "Invalid tos"), and match forwarded frames on their TOS masked with
+ * IPTOS_RT_MASK (0x1c, ip_route_input_noref()): only DSCP 0 to 7 can be
+ * told apart, and a frame of DSCP d is routed as DSCP d & 7.  That is
+ * SLUICE_LANES_MAX (8) lanes; the DSCP map follows the same d & 7, so
+ * that a frame's class is always that of the lane it is routed on.
+ *
  * A switch's routes as data (struct sluice_lroutes) are what
  * sluice_lroutes_build() wants from a route set, what the kernel holds when
  * read back (lib/fabric/kroute.c), and what sluice_lroutes_diff() compares.
@@ -76,6 +110,17 @@
  * sluice's routes.
  */
 #define SLUICE_RTPROT			0xb1
+/*
+ * Lane i >= 1's IPv4 routes: table SLUICE_LANE_TABLE(i), selected by a rule
+ * of priority SLUICE_LANE_RULE_PREF(i) (before the main table's 32766) for
+ * DSCP SLUICE_LANE_DSCP(i).  Lane 0 is the main table: no rule.
+ */
+#define SLUICE_TABLE_MAIN		254	/* RT_TABLE_MAIN */
+#define SLUICE_LANE_BASE		1770
+#define SLUICE_LANE_TABLE(lane)		((lane) ? SLUICE_LANE_BASE + (lane) : \
+					 SLUICE_TABLE_MAIN)
+#define SLUICE_LANE_RULE_PREF(lane)	(SLUICE_LANE_BASE + (lane))
+#define SLUICE_LANE_DSCP(lane)		(lane)
 /* Hosts keep Ethernet's MTU; links carry it plus a full label stack. */
 #define SLUICE_FABRIC_HOST_MTU		1500
 #define SLUICE_FABRIC_LINK_MTU		(SLUICE_FABRIC_HOST_MTU + \
@@ -190,6 +235,7 @@ void sluice_ipv4_format(uint32_t addr, char *buf, size_t len);
 enum sluice_lroute_family {
 	SLUICE_LR_INET,		/* an IPv4 prefix */
 	SLUICE_LR_MPLS,		/* a label */
+	SLUICE_LR_RULE,		/* a lane's rule: DSCP to its table */
 };
 
 /*
@@ -206,15 +252,26 @@ struct sluice_lnh {
 /* Where a route came from, for messages: SLUICE_NONE if not known. */
 #define SLUICE_NONE	UINT32_MAX
 
+/*
+ * A route, or a lane's rule: family SLUICE_LR_RULE, @dst the DSCP it
+ * matches, @table the table it looks up, @pref its priority, no nexthop.
+ */
 struct sluice_lroute {
 	uint8_t		family;		/* enum sluice_lroute_family */
 	uint8_t		dst_len;	/* prefix length; 20 for labels */
-	uint32_t	dst;		/* IPv4 address, host order, or label */
+	uint32_t	dst;		/* IPv4 address, host order, label or
+					 * DSCP
+					 */
+	uint32_t	table;		/* IPv4 and rules; SLUICE_TABLE_MAIN */
+	uint32_t	pref;		/* rules: priority; else 0 */
 	uint32_t	nh;		/* first of n_nh in nhs[] */
 	uint32_t	n_nh;
 	uint32_t	dst_node;	/* IPv4: the destination switch */
 	uint32_t	src;		/* IPv4: preferred source, 0 none */
 	uint32_t	link;		/* MPLS: the port's link */
+	uint32_t	lane;		/* IPv4 and rules: of a route set of
+					 * several lanes; SLUICE_NONE
+					 */
 	uint64_t	pair;		/* IPv4: the route set's pair */
 };
 
@@ -236,6 +293,8 @@ int sluice_lroutes_add(struct sluice_lroutes *s,
 int sluice_lroutes_add_nh(struct sluice_lroutes *s, uint32_t via,
 			  const char *dev, const uint32_t *labels,
 			  uint32_t n_labels, char *err, size_t errlen);
+int sluice_lroutes_add_rule(struct sluice_lroutes *s, uint32_t lane,
+			    char *err, size_t errlen);
 void sluice_lroutes_sort(struct sluice_lroutes *s);
 int sluice_lroutes_build(const struct sluice_graph *g,
 			 const struct sluice_routes *r, uint32_t u,

@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <sluice/fabric.h>
 #include <sluice/qopt.h>
+#include <sluice/route.h>
 
 #define SLUICE_NETNS_DIR	"/run/netns"
 
@@ -73,6 +74,9 @@ struct sluice_fabric_stats {
 struct sluice_fabric_qdisc {
 	bool			enabled;
 	uint8_t			fc;	/* enum sluice_fabric_fc */
+	/* lanes (0: none; sluice_fabric_lanes_apply()) and their priorities */
+	uint8_t			lanes;
+	uint8_t			lane_prio[SLUICE_LANES_MAX];
 	struct sluice_qopt	link;	/* "xoff auto" resolved */
 	struct sluice_qopt	host;
 	/*
@@ -97,6 +101,8 @@ bool sluice_fabric_bcube(const struct sluice_graph *g, uint32_t *n,
 int sluice_fabric_fc_apply(const struct sluice_fabric *f,
 			   struct sluice_fabric_qdisc *q, char *err,
 			   size_t errlen);
+int sluice_fabric_lanes_apply(struct sluice_fabric_qdisc *q, char *err,
+			      size_t errlen);
 void sluice_fabric_port_qopt(const struct sluice_fabric *f,
 			     const struct sluice_fabric_qdisc *q, uint32_t u,
 			     uint32_t port, struct sluice_qopt *o);

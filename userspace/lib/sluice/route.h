@@ -169,6 +169,7 @@ int sluice_routes_compute(const struct sluice_graph *g,
 			  const struct sluice_compute_opts *c,
 			  struct sluice_routes *r, char *err, size_t errlen);
 void sluice_routes_free(struct sluice_routes *r);
+uint32_t sluice_routes_lanes(const struct sluice_routes *r);
 
 /*
  * Checks a route set against its topology: hashes match, pairs in order and
