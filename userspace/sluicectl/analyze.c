@@ -184,7 +184,7 @@ static int parse_values(struct args *a)
 }
 
 /* Returns 0, EXIT_USAGE (message printed) or -1 (help printed). */
-static int parse(int argc, char **argv, unsigned int allowed, struct args *a)
+static int parse(int argc, char **argv, uint64_t allowed, struct args *a)
 {
 	char msg[128];
 	int n, ret;

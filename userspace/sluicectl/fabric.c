@@ -78,7 +78,7 @@ enum opt_id {
 };
 
 /* opts_parse() takes the allowed options as bits of an unsigned int. */
-_Static_assert(N_OPTS <= 32, "too many options for opts_parse()");
+_Static_assert(N_OPTS <= 64, "too many options for opts_parse()");
 
 static const struct opt opts[] = {
 	[OPT_NAME]		= { "--name", NULL, true },
@@ -105,7 +105,7 @@ struct args {
 };
 
 static int parse(const struct command *cmd, int argc, char **argv,
-		 unsigned int allowed, struct args *a)
+		 uint64_t allowed, struct args *a)
 {
 	char msg[128];
 	int ret;
@@ -619,11 +619,11 @@ static json_object *show_json(const struct fabric_state *s)
 	     jadd(o, "qdisc", json_object_new_boolean(s->qdisc)) &&
 	     jadd(o, "qdisc_options", jstr(s->qdisc_args)) &&
 	     jadd(o, "flow_control", jstr(sluice_fabric_fc_name(s->fc))) &&
+	     jadd(o, "lanes", jnum(s->lanes)) &&
 	     jadd(o, "ecn", jnum(s->ecn)) &&
 	     jadd(o, "host_profile",
 		  jstr(sluice_host_profile_name(s->host_profile))) &&
 	     jadd(o, "initcwnd", jnum(s->initcwnd)) &&
-	     jadd(o, "lanes", jnum(s->lanes)) &&
 	     jadd(o, "switches", arr = json_object_new_array());
 	for (u = 0; ok && u < g->n_nodes; u++) {
 		sluice_fabric_switch_ns(&s->f, u, ns, sizeof(ns));

@@ -91,7 +91,7 @@ static void args_free(struct args *a)
 
 /* Options, and the fabric's hosts (all, or those named). */
 static int parse(const struct command *cmd, int argc, char **argv,
-		 unsigned int allowed, bool need_where, struct args *a)
+		 uint64_t allowed, bool need_where, struct args *a)
 {
 	char msg[160];
 	uint32_t u, i, h;

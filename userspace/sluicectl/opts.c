@@ -33,7 +33,7 @@
  * a value", "unexpected argument \"x\"", "too many files").
  */
 int opts_parse(int argc, char **argv, const struct opt *opts, size_t n,
-	       unsigned int allowed, const char **val, const char **files,
+	       uint64_t allowed, const char **val, const char **files,
 	       int max_files, int *n_files, char *msg, size_t msglen)
 {
 	size_t k;

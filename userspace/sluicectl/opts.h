@@ -16,10 +16,10 @@ struct opt {
 	bool		value;	/* takes a value; else a flag */
 };
 
-#define OPT_BIT(id)	(1u << (id))
+#define OPT_BIT(id)	(1ull << (id))
 
 int opts_parse(int argc, char **argv, const struct opt *opts, size_t n,
-	       unsigned int allowed, const char **val, const char **files,
+	       uint64_t allowed, const char **val, const char **files,
 	       int max_files, int *n_files, char *msg, size_t msglen);
 bool opts_number(const char *s, uint64_t min, uint64_t max, uint64_t *v);
 

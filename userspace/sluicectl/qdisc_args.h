@@ -47,7 +47,7 @@ enum qdisc_opt_id {
 	[(first) + QOPT_MTU]		= { "--mtu", NULL, true }
 
 /* The bits of opts_parse()'s @allowed for the qdisc options. */
-#define QDISC_OPTS_BITS(first)	(((1u << N_QOPTS) - 1) << (first))
+#define QDISC_OPTS_BITS(first)	(((1ull << N_QOPTS) - 1) << (first))
 
 #define QDISC_OPTS_USAGE \
 	"\t[--rate RATE] [--pfc PRIOS] [--xoff { BYTES | auto }] [--xon BYTES] [--headroom BYTES]\n" \

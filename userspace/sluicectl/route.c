@@ -146,7 +146,7 @@ static int parse_values(const struct command *cmd, struct args *a)
  * printing --help.
  */
 static int parse(const struct command *cmd, int argc, char **argv,
-		 unsigned int allowed, struct args *a)
+		 uint64_t allowed, struct args *a)
 {
 	char msg[128];
 	int ret;

@@ -47,7 +47,7 @@ enum opt_id {
 };
 
 /* opts_parse() takes the allowed options as bits of an unsigned int. */
-_Static_assert(N_OPTS <= 32, "too many options for opts_parse()");
+_Static_assert(N_OPTS <= 64, "too many options for opts_parse()");
 
 static const struct opt opts[] = {
 	[OPT_NAME]	= { "--name", NULL, true },
@@ -97,7 +97,7 @@ struct ctx {
 	uint32_t		q_ports, q_changed;
 };
 
-static int parse(struct ctx *c, int argc, char **argv, unsigned int allowed,
+static int parse(struct ctx *c, int argc, char **argv, uint64_t allowed,
 		 bool routes)
 {
 	const struct command *cmd = c->cmd;

@@ -76,7 +76,7 @@ struct args {
  * message printed), or -1 after printing --help.
  */
 static int parse(const struct command *cmd, int argc, char **argv,
-		 unsigned int allowed, struct args *a)
+		 uint64_t allowed, struct args *a)
 {
 	char msg[128];
 	const char *v;
