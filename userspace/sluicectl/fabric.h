@@ -16,10 +16,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sluice/fabric.h>
+#include <sluice/fabric_state.h>
 #include <sluice/graph.h>
 
-#define FABRIC_RUN_DIR		"/run/sluice"
-#define FABRIC_QDISC_MAX	2048
+#define FABRIC_QDISC_MAX	SLUICE_FABRIC_QDISC_MAX
 
 struct fabric_state {
 	char			name[SLUICE_FABRIC_NAME_MAX];
