@@ -360,6 +360,9 @@ int sluice_tcpgen_init(struct sluice_tcpgen *t,
 	if (o->timeout < 0 || !isfinite(o->timeout))
 		return sluice_i_errf(err, errlen, -EINVAL,
 				     "a flow timeout of %g s", o->timeout);
+	if (o->progress_every < 0 || !isfinite(o->progress_every))
+		return sluice_i_errf(err, errlen, -EINVAL,
+				     "progress every %g s", o->progress_every);
 	if (o->cc && (!o->cc[0] || strlen(o->cc) >= sizeof(t->cc)))
 		return sluice_i_errf(err, errlen, -EINVAL,
 				     "\"%s\" cannot be a congestion control's name",
@@ -649,7 +652,8 @@ struct run {
 	uint32_t			*order;	/* flows by planned start */
 	uint32_t			launched; /* into order: started */
 	uint32_t			oldest;	/* into order: none older open */
-	uint32_t			n_open, n_closed;
+	uint32_t			n_open, n_closed, n_done;
+	double				next_progress;
 	struct conn			*c;
 	uint32_t			free_conn;
 };
@@ -706,10 +710,19 @@ static void flow_close(struct run *r, uint32_t q,
 	s->conn = NONE;
 	fl->status = status;
 	fl->error = error;
-	if (status == SLUICE_TCPGEN_DONE)
+	if (status == SLUICE_TCPGEN_DONE) {
 		fl->fct = now - due(r, q);
+		r->n_done++;
+	}
 	r->n_open--;
 	r->n_closed++;
+}
+
+/* A flow's own DSCP, or the run's. */
+static int flow_tos(const struct sluice_tcpgen *t,
+		    const struct sluice_tcpgen_flow *fl)
+{
+	return fl->has_tos ? fl->tos : t->o.tos;
 }
 
 static int sender_socket(struct run *r, uint32_t q)
@@ -724,7 +737,7 @@ static int sender_socket(struct run *r, uint32_t q)
 		.events = EPOLLOUT,
 		.data.u64 = key(K_SEND, q),
 	};
-	int one = 1, tos = r->t->o.tos, fd, ret;
+	int one = 1, tos = flow_tos(r->t, &r->fl[q]), fd, ret;
 	struct sender *s = &r->s[q];
 
 	fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
@@ -824,6 +837,18 @@ static double next_due(const struct run *r, double until)
 	return next;
 }
 
+/* The port @fd is bound to, or 0. */
+static uint16_t local_port(int fd)
+{
+	struct sockaddr_in a;
+	socklen_t len = sizeof(a);
+
+	if (getsockname(fd, (struct sockaddr *)&a, &len) ||
+	    a.sin_family != AF_INET)
+		return 0;
+	return ntohs(a.sin_port);
+}
+
 /* Flow @q's connection is writable (or failed): writes what it takes. */
 static void sender_ready(struct run *r, uint32_t q, uint32_t events)
 {
@@ -847,6 +872,7 @@ static void sender_ready(struct run *r, uint32_t q, uint32_t events)
 			return;
 		}
 		s->connected = true;
+		r->fl[q].sport = local_port(s->fd);
 	}
 	sluice_i_put32(hdr, SLUICE_TCPGEN_MAGIC);
 	sluice_i_put32(hdr + 4, q);
@@ -915,11 +941,19 @@ static bool conn_claim(struct run *r, uint32_t ci)
 {
 	struct conn *c = &r->c[ci];
 	uint32_t q = sluice_i_get32(c->hdr + 4);
+	int tos;
 
 	if (sluice_i_get32(c->hdr) != SLUICE_TCPGEN_MAGIC || q >= r->n ||
 	    r->fl[q].dst != c->host ||
 	    r->fl[q].status != SLUICE_TCPGEN_OPEN || r->s[q].conn != NONE)
 		return false;
+	/*
+	 * The receiver's ACKs take the flow's lane from now on; its SYN-ACK
+	 * and first ACKs went with the listener's (the run's) DSCP.
+	 */
+	tos = flow_tos(r->t, &r->fl[q]);
+	if (r->fl[q].has_tos)
+		setsockopt(c->fd, IPPROTO_IP, IP_TOS, &tos, sizeof(tos));
 	c->flow = q;
 	r->s[q].conn = ci;
 	r->fl[q].first_byte = c->t_first - r->s[q].t_connect;
@@ -1068,6 +1102,7 @@ static int run_init(struct run *r, struct sluice_tcpgen *t,
 		fl->status = SLUICE_TCPGEN_PENDING;
 		fl->error = 0;
 		fl->fct = fl->late = fl->first_byte = -1;
+		fl->sport = 0;
 		r->s[q].fd = -1;
 		r->s[q].conn = NONE;
 		r->order[q] = q;
@@ -1079,7 +1114,26 @@ static int run_init(struct run *r, struct sluice_tcpgen *t,
 	}
 	t->capped = 0;
 	t->rx_stray = 0;
+	r->next_progress = start;
 	return 0;
+}
+
+/* Calls the progress callback if one is due (@last: the run's end). */
+static void report(struct run *r, double now, bool last)
+{
+	const struct sluice_tcpgen_opts *o = &r->t->o;
+	struct sluice_tcpgen_progress pr;
+
+	if (!o->progress || (!last && now < r->next_progress))
+		return;
+	r->next_progress = now + (o->progress_every > 0 ?
+				  o->progress_every : 1);
+	pr.total = r->n;
+	pr.closed = r->n_closed;
+	pr.done = r->n_done;
+	pr.open = r->n_open;
+	pr.elapsed = now > r->start ? now - r->start : 0;
+	o->progress(o->progress_arg, &pr);
 }
 
 /* The flows still open stay OPEN, unfinished; every socket is closed. */
@@ -1112,7 +1166,10 @@ static void run_end(struct run *r)
  * whose connection breaks is FAILED with the errno; one not complete
  * within the timeout is TIMEOUT; when the run ends, one started is OPEN
  * and one not started PENDING: every flow ends with a status.  Flows
- * under SLUICE_TCPGEN_HDR bytes send that many.
+ * under SLUICE_TCPGEN_HDR bytes send that many.  A flow's source port is
+ * kept once it connects; a flow with its own DSCP sends with it, and its
+ * receiver acknowledges with it once the flow's header is in.  The
+ * progress callback, if any, is called as the options say.
  *
  * Time: O(F log F) for F flows, besides the traffic.
  *
@@ -1145,8 +1202,11 @@ int sluice_tcpgen_run(struct sluice_tcpgen *t, struct sluice_tcpgen_plan *p,
 		if (ret)
 			break;
 		expire(&r, now);
+		report(&r, now, false);
 		/* a second at most, so that a far @until cannot overflow */
-		wait = next_due(&r, until) - sluice_now();
+		wait = next_due(&r, t->o.progress &&
+				r.next_progress < until ?
+				r.next_progress : until) - sluice_now();
 		wait = wait > 0 ? (wait < 1 ? wait : 1) : 0;
 		n = wait_events(t, ev, wait);
 		if (n < 0 && errno != EINTR) {
@@ -1157,6 +1217,8 @@ int sluice_tcpgen_run(struct sluice_tcpgen *t, struct sluice_tcpgen_plan *p,
 		for (i = 0; i < n; i++)
 			dispatch(&r, ev[i].data.u64, ev[i].events);
 	}
+	if (r.s)
+		report(&r, sluice_now(), true);
 	run_end(&r);
 	back = enter(t, -1, ret ? NULL : err, ret ? 0 : errlen);
 	return ret ? ret : back;
