@@ -162,8 +162,21 @@ double sluice_tcpgen_mean(const struct sluice_tcpgen_dist *d, double scale)
 	return s * scale;
 }
 
-static int dist_check(const struct sluice_tcpgen_dist *d, char *err,
-		      size_t errlen)
+/**
+ * sluice_tcpgen_dist_check() - whether @d is a CDF a plan can draw from
+ * @d:		the distribution
+ * @err:	the message if not
+ * @errlen:	room in @err
+ *
+ * Points from 0 % to 100 %, neither sizes nor percentages going back,
+ * sizes not negative.
+ *
+ * Time: O(points).
+ *
+ * Return: 0 or -EINVAL.
+ */
+int sluice_tcpgen_dist_check(const struct sluice_tcpgen_dist *d, char *err,
+			     size_t errlen)
 {
 	uint32_t i;
 
@@ -180,8 +193,17 @@ static int dist_check(const struct sluice_tcpgen_dist *d, char *err,
 	return 0;
 }
 
-/* A new flow at the end of @p, its results blank; NULL: no memory. */
-static struct sluice_tcpgen_flow *plan_add(struct sluice_tcpgen_plan *p)
+/**
+ * sluice_tcpgen_plan_add() - a new flow at the end of a plan
+ * @p:		the plan
+ *
+ * Zeroed, its results blank (negative FCT, lateness and first byte).
+ *
+ * Time: O(1) amortized.
+ *
+ * Return: the flow, or NULL if out of memory.
+ */
+struct sluice_tcpgen_flow *sluice_tcpgen_plan_add(struct sluice_tcpgen_plan *p)
 {
 	struct sluice_tcpgen_flow *fl;
 
@@ -226,7 +248,7 @@ int sluice_tcpgen_plan(struct sluice_tcpgen_plan *p,
 	double gap, at;
 	int ret;
 
-	ret = dist_check(l->dist, err, errlen);
+	ret = sluice_tcpgen_dist_check(l->dist, err, errlen);
 	if (ret)
 		return ret;
 	if (l->n_hosts < 2 || !(l->scale > 0) || !isfinite(l->scale) ||
@@ -244,7 +266,7 @@ int sluice_tcpgen_plan(struct sluice_tcpgen_plan *p,
 		at = -gap * log(1 - sluice_tcpgen_uniform(&r));
 		for (; at < l->duration;
 		     at += -gap * log(1 - sluice_tcpgen_uniform(&r))) {
-			fl = plan_add(p);
+			fl = sluice_tcpgen_plan_add(p);
 			if (!fl) {
 				p->n_flows = n0;
 				return sluice_i_errf(err, errlen, -ENOMEM,
@@ -294,7 +316,7 @@ int sluice_tcpgen_plan_incast(struct sluice_tcpgen_plan *p,
 					     "incast to host %u from itself",
 					     dst);
 	for (i = 0; i < n_src; i++) {
-		fl = plan_add(p);
+		fl = sluice_tcpgen_plan_add(p);
 		if (!fl) {
 			p->n_flows = n0;
 			return sluice_i_errf(err, errlen, -ENOMEM,

@@ -61,6 +61,8 @@ uint64_t sluice_tcpgen_sample(const struct sluice_tcpgen_dist *d,
 			      double scale, struct sluice_rng *r);
 double sluice_tcpgen_mean(const struct sluice_tcpgen_dist *d, double scale);
 double sluice_tcpgen_uniform(struct sluice_rng *r);
+int sluice_tcpgen_dist_check(const struct sluice_tcpgen_dist *d, char *err,
+			     size_t errlen);
 
 enum sluice_tcpgen_status {
 	SLUICE_TCPGEN_PENDING,	/* not started when the run ended */
@@ -117,6 +119,7 @@ int sluice_tcpgen_plan_incast(struct sluice_tcpgen_plan *p,
 			      const uint32_t *src, uint32_t n_src,
 			      uint32_t dst, uint64_t size, double start,
 			      uint32_t tag, char *err, size_t errlen);
+struct sluice_tcpgen_flow *sluice_tcpgen_plan_add(struct sluice_tcpgen_plan *p);
 void sluice_tcpgen_plan_free(struct sluice_tcpgen_plan *p);
 
 /* A host: its namespace ("" for the caller's) and IPv4 address. */
