@@ -479,7 +479,8 @@ double sluice_flowgen_path_t0(const struct sluice_flowgen_paths *ps,
  * A probe is a flow of one segment (SLUICE_TCPGEN_HDR bytes) alone on its
  * path: from its connect() to its last byte read, a handshake and a
  * one-way trip.  Probes go one path after the other, @tries rounds, @gap
- * apart, with the engine's options (congestion control, DSCP).
+ * apart, with the engine's options (congestion control, DSCP) but no
+ * progress reports.
  *
  * Time: @tries * paths * @gap seconds, and O(paths log paths).
  *
@@ -492,6 +493,7 @@ int sluice_flowgen_probe(struct sluice_tcpgen *t,
 			 char *err, size_t errlen)
 {
 	double own = sluice_flowgen_wire_bytes(1, mtu) * 8.0 / rate, start, x;
+	sluice_tcpgen_progress_fn *report;
 	struct sluice_tcpgen_plan p = { 0 };
 	struct sluice_flowgen_path *path;
 	uint32_t i, q;
@@ -507,11 +509,15 @@ int sluice_flowgen_probe(struct sluice_tcpgen *t,
 			 q * gap, 0, 0))
 			ret = sluice_i_errf(err, errlen, -ENOMEM,
 					    "out of memory");
+	/* the caller's progress is the workload's: probes report none */
+	report = t->o.progress;
+	t->o.progress = NULL;
 	start = sluice_now() + 0.1;
 	if (!ret)
 		ret = sluice_tcpgen_run(t, &p, start,
 					start + tries * ps->n * gap + 2, err,
 					errlen);
+	t->o.progress = report;
 	for (q = 0; !ret && q < p.n_flows; q++) {
 		if (p.fl[q].status != SLUICE_TCPGEN_DONE)
 			continue;
