@@ -575,6 +575,7 @@ struct report {
 	struct sluice_tcpgen_summary	slow[ARRAY_SIZE(kinds)];
 	uint32_t			n_incasts, complete;
 	double				ict_p50, ict_p99;
+	double				t0_min, t0_max;	/* over the paths */
 };
 
 static int summarize(const struct job *j, struct report *r)
@@ -584,6 +585,12 @@ static int summarize(const struct job *j, struct report *r)
 	uint32_t k, m = 0;
 
 	memset(r, 0, sizeof(*r));
+	for (k = 0; k < j->paths.n; k++) {
+		if (!k || j->paths.p[k].t0 < r->t0_min)
+			r->t0_min = j->paths.p[k].t0;
+		if (j->paths.p[k].t0 > r->t0_max)
+			r->t0_max = j->paths.p[k].t0;
+	}
 	for (k = 0; k < ARRAY_SIZE(kinds); k++)
 		if (sluice_tcpgen_summarize(j->plan.fl, j->plan.n_flows,
 					    &kinds[k].f, &r->fct[k]) ||
@@ -631,7 +638,10 @@ static void print_text(FILE *f, const struct job *j, const struct report *r)
 		fprintf(f, "incasts: %u, %u complete, completion p50 %.2f ms, p99 %.2f ms\n",
 			r->n_incasts, r->complete, r->ict_p50 * 1e3,
 			r->ict_p99 * 1e3);
-	fprintf(f, "latest start %.1f ms late\n", r->fct[0].max_late * 1e3);
+	fprintf(f, "alone: %.3f to %.3f ms (%s) + bytes at %s; latest start %.1f ms late\n",
+		r->t0_min * 1e3, r->t0_max * 1e3,
+		j->o.rtt >= 0 ? "1.5 --rtt" : "measured", rate,
+		r->fct[0].max_late * 1e3);
 }
 
 static void json_summary(FILE *f, const char *key,
@@ -645,11 +655,12 @@ static void print_json(FILE *f, const struct job *j, const struct report *r)
 {
 	uint32_t k;
 
-	fprintf(f, "{\"workload\": \"%s\", \"hosts\": %u, \"rate_bps\": %.0f, \"duration_s\": %g, \"seed\": %llu, \"scale\": %g, \"elapsed_s\": %.3f, \"capped\": %u, \"stray\": %llu, \"max_late_s\": %.6f, \"flows\": {",
+	fprintf(f, "{\"workload\": \"%s\", \"hosts\": %u, \"rate_bps\": %.0f, \"duration_s\": %g, \"seed\": %llu, \"scale\": %g, \"elapsed_s\": %.3f, \"capped\": %u, \"stray\": %llu, \"max_late_s\": %.6f, \"alone_t0_s\": {\"min\": %.9g, \"max\": %.9g, \"measured\": %s}, \"flows\": {",
 		j->o.cdf ? "cdf" : j->o.workload, j->n_hosts, j->o.rate,
 		j->o.duration, (unsigned long long)j->o.seed, j->o.scale,
 		j->elapsed, j->t.capped, (unsigned long long)j->t.rx_stray,
-		r->fct[0].max_late);
+		r->fct[0].max_late, r->t0_min, r->t0_max,
+		j->o.rtt >= 0 ? "false" : "true");
 	for (k = 0; k < n_kinds(j); k++) {
 		fprintf(f, "%s\"%s\": {\"count\": %u, \"done\": %u, ",
 			k ? ", " : "", kinds[k].name, r->fct[k].count,
