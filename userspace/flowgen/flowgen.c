@@ -385,27 +385,22 @@ static double fabric_rate(const char *args)
 
 static int engine(struct job *j, const struct sluice_tcpgen_opts *to)
 {
-	struct sluice_fabric_saved *s = malloc(sizeof(*s));
+	struct sluice_fabric_state *s = calloc(1, sizeof(*s));
 	char err[SLUICE_ERRLEN];
-	struct sluice_graph g;
-	struct sluice_fabric f;
 	uint32_t k;
 	int ret;
 
 	if (!s)
 		return fail("", "out of memory");
-	memset(&g, 0, sizeof(g));
-	memset(&f, 0, sizeof(f));
 	if (j->o.fabric) {
-		ret = sluice_fabric_state_read(j->o.fabric, s, &g, &f, err,
+		ret = sluice_fabric_state_read(j->o.fabric, s, err,
 					       sizeof(err));
 		if (!ret && !j->o.rate)
 			j->o.rate = fabric_rate(s->qdisc_args);
 		if (!ret)
-			ret = sluice_tcpgen_init_fabric(&j->t, &f, to, err,
+			ret = sluice_tcpgen_init_fabric(&j->t, &s->f, to, err,
 							sizeof(err));
-		sluice_fabric_free(&f);
-		sluice_graph_free(&g);
+		sluice_fabric_state_free(s);
 	} else {
 		if (j->o.loopback) {
 			j->h = calloc(j->o.loopback, sizeof(*j->h));

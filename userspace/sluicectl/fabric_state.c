@@ -140,30 +140,12 @@ int fabric_state_save(const struct fabric_state *s)
 int fabric_state_load(const char *name, struct fabric_state *s,
 		      bool quiet_missing)
 {
-	struct sluice_fabric_saved *saved = malloc(sizeof(*saved));
 	char err[SLUICE_ERRLEN];
 	int ret;
 
-	memset(s, 0, sizeof(*s));
-	if (!saved) {
-		fputs("sluicectl: out of memory\n", stderr);
-		return EXIT_RUNTIME;
-	}
-	ret = sluice_fabric_state_read(name, saved, &s->g, &s->f, err,
-				       sizeof(err));
+	ret = sluice_fabric_state_read(name, s, err, sizeof(err));
 	if (ret && (ret != -ENOENT || !quiet_missing))
 		fprintf(stderr, "sluicectl: %s\n", err);
-	memcpy(s->name, saved->name, sizeof(s->name));
-	memcpy(s->topo_path, saved->topo_path, sizeof(s->topo_path));
-	s->hash = saved->hash;
-	s->hosts_per_switch = saved->hosts_per_switch;
-	s->qdisc = saved->qdisc;
-	s->fc = saved->fc;
-	s->ecn = saved->ecn;
-	s->host_profile = saved->host_profile;
-	s->initcwnd = saved->initcwnd;
-	memcpy(s->qdisc_args, saved->qdisc_args, sizeof(s->qdisc_args));
-	free(saved);
 	if (ret == -ENOENT)
 		return ret;
 	return ret ? EXIT_RUNTIME : 0;
@@ -171,8 +153,7 @@ int fabric_state_load(const char *name, struct fabric_state *s,
 
 void fabric_state_free(struct fabric_state *s)
 {
-	sluice_fabric_free(&s->f);
-	sluice_graph_free(&s->g);
+	sluice_fabric_state_free(s);
 }
 
 /* Removes RUN_DIR/NAME and its two files; 0 or EXIT_RUNTIME (printed). */

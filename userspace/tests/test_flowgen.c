@@ -14,6 +14,8 @@
  * - HPCC's lines, byte for byte, incast completion, slowdowns;
  * - on loopback: probes measure every path, a run with a DSCP per flow
  *   completes and reports its progress;
+ * - a fabric's saved state, keys of every era, read by the library, its
+ *   hosts found by the binary (which then needs their namespaces: root);
  * - the binary: a short run over loopback, its files, --help, and errors
  *   that leave no file behind.
  */
@@ -24,8 +26,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <sluice/experiment.h>
+#include <sluice/fabric_state.h>
 #include <sluice/flowgen.h>
+#include <sluice/graph.h>
+#include <sluice/route.h>
 #include <sluice/tcpgen.h>
 #include "cli.h"
 #include "ktap.h"
@@ -426,11 +432,40 @@ static int data_lines(const char *text, int fields)
 	return n;
 }
 
+/* Command lines refused, with their exit status and message. */
+static const struct {
+	const char	*args[8];
+	int		status;
+	const char	*err;
+} bad[] = {
+	{ { "--loopback", "3", "--rate", "fast" }, 2,
+	  "--rate fast: out of range or not a value" },
+	{ { "--loopback", "3", "--hosts", "10.0.0.1,10.0.0.3" }, 2,
+	  "give one of --fabric, --hosts and --loopback" },
+	{ { "--hosts", "10.0.0.1@", "--rate", "1gbit" }, 2,
+	  "\"\" cannot be a namespace" },
+	{ { "--hosts", "10.0.0.1", "--rate", "1gbit" }, 2,
+	  "--hosts: 2 hosts or more" },
+	{ { "--loopback", "3", "--tos", "3", "--lanes", "2" }, 2,
+	  "--tos and --lanes: give one" },
+	{ { "--loopback", "3", "--workload", "datamining" }, 2,
+	  "unknown workload \"datamining\"" },
+	{ { "--loopback", "3", "--workload", "hadoop", "--cdf", "x" }, 2,
+	  "--cdf and --workload: give one" },
+	{ { "--loopback", "3", "--load", "1" }, 2,
+	  "--load 1: out of range" },
+	{ { "--loopback", "3" }, 2, "give --rate" },
+	{ { "--loopback", "3", "extra" }, 2, "unexpected argument \"extra\"" },
+	{ { "--fabric", "nosuch", "--rate", "1gbit" }, 1,
+	  "no fabric nosuch" },
+};
+
 static void test_cli(void)
 {
 	const char *out = cli_path("fct.txt"), *json = cli_path("fct.json");
 	char *text, *j;
 	struct run r;
+	size_t i;
 
 	RUN(&r, "--loopback", "3", "--rate", "100mbit", "--duration", "0.3",
 	    "--scale", "0.05", "--rtt", "0.0001", "--lanes", "2",
@@ -458,24 +493,12 @@ static void test_cli(void)
 		if (!strstr(r.out, *o))
 			KTAP_EXPECT_STR(*o, "in --help");
 
-	RUN(&r, "--loopback", "3", "--rate", "fast");
-	KTAP_EXPECT_INT(r.status, 2);
-	KTAP_EXPECT(strstr(r.err, "--rate fast: out of range or not a value"));
-	RUN(&r, "--loopback", "3", "--hosts", "10.0.0.1,10.0.0.3");
-	KTAP_EXPECT_INT(r.status, 2);
-	KTAP_EXPECT(strstr(r.err, "give one of --fabric, --hosts and --loopback"));
-	RUN(&r, "--hosts", "10.0.0.1@", "--rate", "1gbit");
-	KTAP_EXPECT_INT(r.status, 2);
-	KTAP_EXPECT(strstr(r.err, "\"\" cannot be a namespace"));
-	RUN(&r, "--loopback", "3", "--tos", "3", "--lanes", "2");
-	KTAP_EXPECT(r.status == 2 && strstr(r.err, "--tos and --lanes"));
-	RUN(&r, "--loopback", "3", "--workload", "datamining");
-	KTAP_EXPECT(r.status == 2 && strstr(r.err, "unknown workload"));
-	RUN(&r, "--loopback", "3");
-	KTAP_EXPECT(r.status == 2 && strstr(r.err, "give --rate"));
-	RUN(&r, "--fabric", "nosuch", "--rate", "1gbit");
-	KTAP_EXPECT_INT(r.status, 1);
-	KTAP_EXPECT(strstr(r.err, "no fabric nosuch"));
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		cli_run(&r, NULL, bad[i].args);
+		if (!KTAP_EXPECT_INT(r.status, bad[i].status) ||
+		    !KTAP_EXPECT(strstr(r.err, bad[i].err)))
+			ktap_diag("%s: %s", bad[i].args[0], r.err);
+	}
 	/* a failure leaves no file */
 	RUN(&r, "--loopback", "3", "--rate", "1gbit", "--cdf",
 	    cli_path("none"), "-o", out);
@@ -484,12 +507,65 @@ static void test_cli(void)
 	ktap_result("cli");
 }
 
+static const char dumbbell[] =
+	"{\"format\": \"sluice-topology\", \"version\": 1,\n"
+	" \"nodes\": [{\"name\": \"x\", \"kind\": \"switch\", \"hosts\": 2},\n"
+	"           {\"name\": \"y\", \"kind\": \"switch\", \"hosts\": 1}],\n"
+	" \"links\": [{\"id\": 0, \"a\": 0, \"b\": 1}]}\n";
+
+/* A state as "fabric up --rate 10mbit --ecn 7500 --host-profile bolt". */
+static void test_fabric_state(void)
+{
+	struct sluice_fabric_state st;
+	struct sluice_graph g;
+	char path[512], text[1024];
+	struct run r;
+
+	mkdir(cli_path("run"), 0755);
+	mkdir(cli_path("run/fgt"), 0755);
+	snprintf(path, sizeof(path), "%s", cli_path("run/fgt/topology.json"));
+	write_text(path, dumbbell);
+	if (!KTAP_EXPECT_INT(sluice_graph_read_file(&g, path, err,
+						    sizeof(err)), 0)) {
+		ktap_result("fabric_state");
+		return;
+	}
+	snprintf(text, sizeof(text),
+		 "sluice-fabric 1\nname fgt\ntopology %s\nhash %016llx\n"
+		 "hosts-per-switch default\nqdisc yes rate 10mbit pfc 3\n"
+		 "flow-control pfc\necn 7500\nhost-profile bolt initcwnd 42\n"
+		 "end\n", path, (unsigned long long)sluice_graph_hash(&g));
+	sluice_graph_free(&g);
+	write_text(cli_path("run/fgt/fabric"), text);
+	if (KTAP_EXPECT_INT(sluice_fabric_state_read("fgt", &st, err,
+						     sizeof(err)), 0)) {
+		KTAP_EXPECT_INT(st.f.n_hosts, 3);
+		KTAP_EXPECT_INT(st.ecn, 7500);
+		KTAP_EXPECT_INT(st.initcwnd, 42);
+		KTAP_EXPECT_STR(st.qdisc_args, "rate 10mbit pfc 3");
+		sluice_fabric_state_free(&st);
+	}
+	/* the rate from the state; the first host's namespace is missing */
+	RUN(&r, "--fabric", "fgt");
+	KTAP_EXPECT_INT(r.status, 1);
+	KTAP_EXPECT(strstr(r.err, "network namespace fgt-x-h0 does not exist"));
+	write_text(cli_path("run/fgt/fabric"), "sluice-fabric 1\nname fgt\nbogus\n");
+	KTAP_EXPECT_INT(sluice_fabric_state_read("fgt", &st, err, sizeof(err)),
+			-EINVAL);
+	KTAP_EXPECT(strstr(err, "run/fgt/fabric:3: not a fabric state file"));
+	unlink(cli_path("run/fgt/fabric"));
+	unlink(path);
+	rmdir(cli_path("run/fgt"));
+	rmdir(cli_path("run"));
+	ktap_result("fabric_state");
+}
+
 int main(void)
 {
 	cli_init_binary("FLOWGEN", "../flowgen/sluice-flowgen");
 	cli_mkdtemp("flowgen");
 	setenv("SLUICE_RUN_DIR", cli_path("run"), 1);
-	ktap_plan(8);
+	ktap_plan(9);
 	test_bolt_plan();
 	test_bolt_refused();
 	test_lanes();
@@ -497,6 +573,7 @@ int main(void)
 	test_cdf();
 	test_hpcc_lines();
 	test_loopback();
+	test_fabric_state();
 	test_cli();
 	cli_rmdir();
 	return ktap_exit();

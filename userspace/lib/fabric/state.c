@@ -58,7 +58,7 @@ static const char *value_of(const char *line, const char *key)
 }
 
 /* "NAME initcwnd N": 0 or -EINVAL. */
-static int parse_profile(const char *v, struct sluice_fabric_saved *s)
+static int parse_profile(const char *v, struct sluice_fabric_state *s)
 {
 	unsigned int cwnd;
 	char name[16];
@@ -75,7 +75,7 @@ static int parse_profile(const char *v, struct sluice_fabric_saved *s)
 }
 
 /* One line after the first: 0, or -EINVAL if it is not one we know. */
-static int parse_line(const char *line, struct sluice_fabric_saved *s)
+static int parse_line(const char *line, struct sluice_fabric_state *s)
 {
 	unsigned long long hash;
 	const char *v;
@@ -126,7 +126,7 @@ static int parse_line(const char *line, struct sluice_fabric_saved *s)
 }
 
 static int parse_state(FILE *f, const char *path,
-		       struct sluice_fabric_saved *s, char *err, size_t errlen)
+		       struct sluice_fabric_state *s, char *err, size_t errlen)
 {
 	char *line = NULL;
 	size_t cap = 0;
@@ -156,10 +156,11 @@ static int parse_state(FILE *f, const char *path,
 }
 
 /* The saved topology, checked against the state's hash, and its plan. */
-static int plan_saved(const char *name, const struct sluice_fabric_saved *s,
-		      struct sluice_graph *g, struct sluice_fabric *f,
+static int plan_saved(const char *name, struct sluice_fabric_state *s,
 		      char *err, size_t errlen)
 {
+	struct sluice_graph *g = &s->g;
+	struct sluice_fabric *f = &s->f;
 	char path[PATH_MAX];
 	int ret;
 
@@ -198,19 +199,17 @@ static int plan_saved(const char *name, const struct sluice_fabric_saved *s,
 /**
  * sluice_fabric_state_read() - fabric @name's state, its topology and plan
  * @name:	the fabric's name
- * @s:		the "fabric" file's fields
- * @g:		its topology; sluice_graph_free() it after @f
- * @f:		its plan (hosts, namespaces); sluice_fabric_free() it
+ * @s:		the "fabric" file's fields, the topology and its plan (hosts,
+ *		namespaces); sluice_fabric_state_free() it
  * @err:	the message on failure
  * @errlen:	room in @err
  *
  * Time: O(the topology's size).
  *
  * Return: 0, -ENOENT if the fabric has no state, or another negative errno
- * (a bad name, file or topology), @g and @f then left empty.
+ * (a bad name, file or topology), the topology and plan then left empty.
  */
-int sluice_fabric_state_read(const char *name, struct sluice_fabric_saved *s,
-			     struct sluice_graph *g, struct sluice_fabric *f,
+int sluice_fabric_state_read(const char *name, struct sluice_fabric_state *s,
 			     char *err, size_t errlen)
 {
 	char path[PATH_MAX];
@@ -235,5 +234,12 @@ int sluice_fabric_state_read(const char *name, struct sluice_fabric_saved *s,
 	if (!ret && strcmp(s->name, name))
 		ret = sluice_i_errf(err, errlen, -EINVAL,
 				    "%s names fabric \"%s\"", path, s->name);
-	return ret ? ret : plan_saved(name, s, g, f, err, errlen);
+	return ret ? ret : plan_saved(name, s, err, errlen);
+}
+
+/* Frees what sluice_fabric_state_read() read.  O(the topology's size). */
+void sluice_fabric_state_free(struct sluice_fabric_state *s)
+{
+	sluice_fabric_free(&s->f);
+	sluice_graph_free(&s->g);
 }

@@ -24,8 +24,8 @@
 #define SLUICE_FABRIC_RUN_DIR		"/run/sluice"
 #define SLUICE_FABRIC_QDISC_MAX		2048
 
-/* The "fabric" file's fields. */
-struct sluice_fabric_saved {
+/* The "fabric" file's fields, the topology and the fabric's plan. */
+struct sluice_fabric_state {
 	char		name[SLUICE_FABRIC_NAME_MAX];
 	char		topo_path[PATH_MAX];
 	uint64_t	hash;
@@ -36,13 +36,15 @@ struct sluice_fabric_saved {
 	uint8_t		host_profile;		/* sluice_host_profile_kind */
 	uint32_t	initcwnd;		/* of the profile, segments */
 	char		qdisc_args[SLUICE_FABRIC_QDISC_MAX];
+	struct sluice_graph	g;
+	struct sluice_fabric	f;		/* of g: do not move */
 };
 
 const char *sluice_fabric_run_dir(void);
 int sluice_fabric_state_path(const char *name, const char *file, char *buf,
 			     size_t len);
-int sluice_fabric_state_read(const char *name, struct sluice_fabric_saved *s,
-			     struct sluice_graph *g, struct sluice_fabric *f,
+int sluice_fabric_state_read(const char *name, struct sluice_fabric_state *s,
 			     char *err, size_t errlen);
+void sluice_fabric_state_free(struct sluice_fabric_state *s);
 
 #endif /* _SLUICE_FABRIC_STATE_H */
