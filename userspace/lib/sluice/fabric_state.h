@@ -32,7 +32,7 @@ struct sluice_fabric_state {
 	int		hosts_per_switch;	/* or _DEFAULT */
 	bool		qdisc;			/* a sluice qdisc on ports */
 	uint8_t		fc;			/* enum sluice_fabric_fc */
-	uint32_t	ecn;			/* K on switch classes; 0: off */
+	uint32_t	ecn;			/* K of switch classes; 0: off */
 	uint8_t		host_profile;		/* sluice_host_profile_kind */
 	uint32_t	initcwnd;		/* of the profile, segments */
 	char		qdisc_args[SLUICE_FABRIC_QDISC_MAX];
@@ -40,9 +40,11 @@ struct sluice_fabric_state {
 	struct sluice_fabric	f;		/* of g: do not move */
 };
 
+/* O(1) each */
 const char *sluice_fabric_run_dir(void);
 int sluice_fabric_state_path(const char *name, const char *file, char *buf,
 			     size_t len);
+/* O(the topology's size) each */
 int sluice_fabric_state_read(const char *name, struct sluice_fabric_state *s,
 			     char *err, size_t errlen);
 void sluice_fabric_state_free(struct sluice_fabric_state *s);

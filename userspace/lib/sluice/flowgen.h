@@ -55,17 +55,20 @@ struct sluice_flowgen_bolt {
 	double		bg_min, bg_max;	/* bytes, before scaling */
 };
 
+/* O(1) each */
 double sluice_flowgen_incast_rate(const struct sluice_flowgen_bolt *b);
 double sluice_flowgen_loguniform_mean(double min, double max);
 uint64_t sluice_flowgen_loguniform(double min, double max,
 				   struct sluice_rng *r);
+/* O(F + hosts) for F flows planned */
 int sluice_flowgen_plan_bolt(struct sluice_tcpgen_plan *p,
 			     const struct sluice_flowgen_bolt *b,
 			     char *err, size_t errlen);
+/* O(flows) */
 int sluice_flowgen_lanes(struct sluice_tcpgen_plan *p, uint32_t lanes,
 			 uint64_t seed, char *err, size_t errlen);
 
-/* A distribution read from a file: sluice_flowgen_cdf_free() it. */
+/* A distribution read from a file, O(lines): sluice_flowgen_cdf_free() it. */
 int sluice_flowgen_cdf_read(const char *path, struct sluice_tcpgen_dist *d,
 			    char *err, size_t errlen);
 void sluice_flowgen_cdf_free(struct sluice_tcpgen_dist *d);
@@ -77,6 +80,7 @@ void sluice_flowgen_cdf_free(struct sluice_tcpgen_dist *d);
 #define SLUICE_FLOWGEN_MTU		1500
 #define SLUICE_FLOWGEN_HDRS		66	/* Ethernet, IPv4, TCP + TS */
 
+/* O(1) each */
 uint64_t sluice_flowgen_wire_bytes(uint64_t size, uint32_t mtu);
 double sluice_flowgen_alone(double t0, double rate, uint32_t mtu,
 			    uint64_t size);
@@ -92,13 +96,16 @@ struct sluice_flowgen_paths {
 	uint32_t			n;
 };
 
+/* O(F log F) for F flows */
 int sluice_flowgen_paths_of(struct sluice_flowgen_paths *ps,
 			    const struct sluice_tcpgen_plan *p, double t0,
 			    char *err, size_t errlen);
+/* tries * paths * gap seconds; O(paths log paths) besides */
 int sluice_flowgen_probe(struct sluice_tcpgen *t,
 			 struct sluice_flowgen_paths *ps, double rate,
 			 uint32_t mtu, uint32_t tries, double gap,
 			 char *err, size_t errlen);
+/* O(log paths) */
 double sluice_flowgen_path_t0(const struct sluice_flowgen_paths *ps,
 			      uint32_t src, uint32_t dst);
 void sluice_flowgen_paths_free(struct sluice_flowgen_paths *ps);
@@ -113,9 +120,11 @@ struct sluice_flowgen_incast {
 	double		ict;
 };
 
+/* O(n + incasts) */
 int sluice_flowgen_incasts(const struct sluice_tcpgen_flow *fl, uint32_t n,
 			   struct sluice_flowgen_incast **out,
 			   uint32_t *n_out);
+/* O(n log n) */
 int sluice_flowgen_slowdowns(const struct sluice_tcpgen_flow *fl, uint32_t n,
 			     const double *alone,
 			     const struct sluice_tcpgen_filter *f,
@@ -128,6 +137,7 @@ int sluice_flowgen_slowdowns(const struct sluice_tcpgen_flow *fl, uint32_t n,
 /* sluice_flowgen_write_hpcc() flags */
 #define SLUICE_FLOWGEN_SLOWDOWN		(1u << 0)	/* header, 9th column */
 
+/* O(n) */
 int sluice_flowgen_write_hpcc(FILE *out, const struct sluice_tcpgen *t,
 			      const struct sluice_tcpgen_flow *fl, uint32_t n,
 			      const double *alone, unsigned int flags);

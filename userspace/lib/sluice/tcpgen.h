@@ -61,6 +61,7 @@ uint64_t sluice_tcpgen_sample(const struct sluice_tcpgen_dist *d,
 			      double scale, struct sluice_rng *r);
 double sluice_tcpgen_mean(const struct sluice_tcpgen_dist *d, double scale);
 double sluice_tcpgen_uniform(struct sluice_rng *r);
+/* O(points) */
 int sluice_tcpgen_dist_check(const struct sluice_tcpgen_dist *d, char *err,
 			     size_t errlen);
 
@@ -119,6 +120,7 @@ int sluice_tcpgen_plan_incast(struct sluice_tcpgen_plan *p,
 			      const uint32_t *src, uint32_t n_src,
 			      uint32_t dst, uint64_t size, double start,
 			      uint32_t tag, char *err, size_t errlen);
+/* O(1) amortized */
 struct sluice_tcpgen_flow *sluice_tcpgen_plan_add(struct sluice_tcpgen_plan *p);
 void sluice_tcpgen_plan_free(struct sluice_tcpgen_plan *p);
 
@@ -148,7 +150,7 @@ struct sluice_tcpgen_opts {
 	uint32_t	max_open;	/* flows at once; 0: the default */
 	double		timeout;	/* s from planned start; 0: none */
 	const char	*cc;		/* TCP_CONGESTION; NULL: default */
-	uint8_t		tos;		/* DSCP << 2, of flows without their own */
+	uint8_t		tos;		/* DSCP << 2; a flow's own wins */
 	/*
 	 * Called from the run's thread every @progress_every s (0: every
 	 * second) and once at its end; NULL: never.
