@@ -17,26 +17,16 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sluice/fabric.h>
+#include <sluice/fabric_state.h>
 #include <sluice/graph.h>
 
-#define FABRIC_RUN_DIR		"/run/sluice"
-#define FABRIC_QDISC_MAX	2048
+#define FABRIC_QDISC_MAX	SLUICE_FABRIC_QDISC_MAX
 
-struct fabric_state {
-	char			name[SLUICE_FABRIC_NAME_MAX];
-	char			topo_path[PATH_MAX];
-	uint64_t		hash;
-	int			hosts_per_switch;	/* or _DEFAULT */
-	bool			qdisc;		/* a sluice qdisc on ports */
-	uint8_t			fc;		/* enum sluice_fabric_fc */
-	uint32_t		ecn;		/* K on switch classes; 0: off */
-	uint8_t			host_profile;	/* sluice_host_profile_kind */
-	uint32_t		initcwnd;	/* of the profile, segments */
-	uint8_t			lanes;		/* --lanes; 0: none */
-	char			qdisc_args[FABRIC_QDISC_MAX];
-	struct sluice_graph	g;
-	struct sluice_fabric	f;
-};
+/*
+ * The state is the library's (sluice/fabric_state.h), which reads it for
+ * other programs too; the commands keep calling it by its old name.
+ */
+#define fabric_state		sluice_fabric_state
 
 const char *fabric_run_dir(void);
 int fabric_state_path(const char *name, const char *file, char *buf,

@@ -12,15 +12,19 @@
 
 char sluicectl[PATH_MAX + 32];
 
-void cli_init(void)
+/*
+ * The binary under test: $@env, else @rel (a path from the tests'
+ * directory).
+ */
+void cli_init_binary(const char *env, const char *rel)
 {
-	const char *env = getenv("SLUICECTL");
+	const char *path = getenv(env);
 	char self[PATH_MAX];
 	ssize_t n;
 	char *slash;
 
-	if (env) {
-		snprintf(sluicectl, sizeof(sluicectl), "%s", env);
+	if (path) {
+		snprintf(sluicectl, sizeof(sluicectl), "%s", path);
 		return;
 	}
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
@@ -28,7 +32,12 @@ void cli_init(void)
 	slash = strrchr(self, '/');
 	if (slash)
 		*slash = '\0';
-	snprintf(sluicectl, sizeof(sluicectl), "%s/../sluicectl/sluicectl", self);
+	snprintf(sluicectl, sizeof(sluicectl), "%s/%s", self, rel);
+}
+
+void cli_init(void)
+{
+	cli_init_binary("SLUICECTL", "../sluicectl/sluicectl");
 }
 
 static void slurp(FILE *f, char *buf, size_t len)

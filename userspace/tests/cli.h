@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Running the sluicectl binary from a unit test, as a user runs it.  The
- * binary is $SLUICECTL, or the one built next to the tests.
+ * binary is $SLUICECTL, or the one built next to the tests; another
+ * binary of the project (sluice-flowgen) with cli_init_binary().
  */
 #ifndef _SLUICE_TESTS_CLI_H
 #define _SLUICE_TESTS_CLI_H
@@ -18,6 +19,7 @@ struct run {
 extern char sluicectl[PATH_MAX + 32];
 
 void cli_init(void);
+void cli_init_binary(const char *env, const char *rel);
 void cli_run(struct run *r, const char *out_path, const char *const *args);
 
 /* A scratch directory for the test's files, and paths in it. */

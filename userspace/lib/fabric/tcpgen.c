@@ -162,8 +162,21 @@ double sluice_tcpgen_mean(const struct sluice_tcpgen_dist *d, double scale)
 	return s * scale;
 }
 
-static int dist_check(const struct sluice_tcpgen_dist *d, char *err,
-		      size_t errlen)
+/**
+ * sluice_tcpgen_dist_check() - whether @d is a CDF a plan can draw from
+ * @d:		the distribution
+ * @err:	the message if not
+ * @errlen:	room in @err
+ *
+ * Points from 0 % to 100 %, neither sizes nor percentages going back,
+ * sizes not negative.
+ *
+ * Time: O(points).
+ *
+ * Return: 0 or -EINVAL.
+ */
+int sluice_tcpgen_dist_check(const struct sluice_tcpgen_dist *d, char *err,
+			     size_t errlen)
 {
 	uint32_t i;
 
@@ -180,8 +193,17 @@ static int dist_check(const struct sluice_tcpgen_dist *d, char *err,
 	return 0;
 }
 
-/* A new flow at the end of @p, its results blank; NULL: no memory. */
-static struct sluice_tcpgen_flow *plan_add(struct sluice_tcpgen_plan *p)
+/**
+ * sluice_tcpgen_plan_add() - a new flow at the end of a plan
+ * @p:		the plan
+ *
+ * Zeroed, its results blank (negative FCT, lateness and first byte).
+ *
+ * Time: O(1) amortized.
+ *
+ * Return: the flow, or NULL if out of memory.
+ */
+struct sluice_tcpgen_flow *sluice_tcpgen_plan_add(struct sluice_tcpgen_plan *p)
 {
 	struct sluice_tcpgen_flow *fl;
 
@@ -226,7 +248,7 @@ int sluice_tcpgen_plan(struct sluice_tcpgen_plan *p,
 	double gap, at;
 	int ret;
 
-	ret = dist_check(l->dist, err, errlen);
+	ret = sluice_tcpgen_dist_check(l->dist, err, errlen);
 	if (ret)
 		return ret;
 	if (l->n_hosts < 2 || !(l->scale > 0) || !isfinite(l->scale) ||
@@ -244,7 +266,7 @@ int sluice_tcpgen_plan(struct sluice_tcpgen_plan *p,
 		at = -gap * log(1 - sluice_tcpgen_uniform(&r));
 		for (; at < l->duration;
 		     at += -gap * log(1 - sluice_tcpgen_uniform(&r))) {
-			fl = plan_add(p);
+			fl = sluice_tcpgen_plan_add(p);
 			if (!fl) {
 				p->n_flows = n0;
 				return sluice_i_errf(err, errlen, -ENOMEM,
@@ -294,7 +316,7 @@ int sluice_tcpgen_plan_incast(struct sluice_tcpgen_plan *p,
 					     "incast to host %u from itself",
 					     dst);
 	for (i = 0; i < n_src; i++) {
-		fl = plan_add(p);
+		fl = sluice_tcpgen_plan_add(p);
 		if (!fl) {
 			p->n_flows = n0;
 			return sluice_i_errf(err, errlen, -ENOMEM,
@@ -360,6 +382,9 @@ int sluice_tcpgen_init(struct sluice_tcpgen *t,
 	if (o->timeout < 0 || !isfinite(o->timeout))
 		return sluice_i_errf(err, errlen, -EINVAL,
 				     "a flow timeout of %g s", o->timeout);
+	if (o->progress_every < 0 || !isfinite(o->progress_every))
+		return sluice_i_errf(err, errlen, -EINVAL,
+				     "progress every %g s", o->progress_every);
 	if (o->cc && (!o->cc[0] || strlen(o->cc) >= sizeof(t->cc)))
 		return sluice_i_errf(err, errlen, -EINVAL,
 				     "\"%s\" cannot be a congestion control's name",
@@ -649,7 +674,8 @@ struct run {
 	uint32_t			*order;	/* flows by planned start */
 	uint32_t			launched; /* into order: started */
 	uint32_t			oldest;	/* into order: none older open */
-	uint32_t			n_open, n_closed;
+	uint32_t			n_open, n_closed, n_done;
+	double				next_progress;
 	struct conn			*c;
 	uint32_t			free_conn;
 };
@@ -706,10 +732,19 @@ static void flow_close(struct run *r, uint32_t q,
 	s->conn = NONE;
 	fl->status = status;
 	fl->error = error;
-	if (status == SLUICE_TCPGEN_DONE)
+	if (status == SLUICE_TCPGEN_DONE) {
 		fl->fct = now - due(r, q);
+		r->n_done++;
+	}
 	r->n_open--;
 	r->n_closed++;
+}
+
+/* A flow's own DSCP, or the run's. */
+static int flow_tos(const struct sluice_tcpgen *t,
+		    const struct sluice_tcpgen_flow *fl)
+{
+	return fl->has_tos ? fl->tos : t->o.tos;
 }
 
 static int sender_socket(struct run *r, uint32_t q)
@@ -724,7 +759,7 @@ static int sender_socket(struct run *r, uint32_t q)
 		.events = EPOLLOUT,
 		.data.u64 = key(K_SEND, q),
 	};
-	int one = 1, tos = r->t->o.tos, fd, ret;
+	int one = 1, tos = flow_tos(r->t, &r->fl[q]), fd, ret;
 	struct sender *s = &r->s[q];
 
 	fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
@@ -824,6 +859,18 @@ static double next_due(const struct run *r, double until)
 	return next;
 }
 
+/* The port @fd is bound to, or 0. */
+static uint16_t local_port(int fd)
+{
+	struct sockaddr_in a;
+	socklen_t len = sizeof(a);
+
+	if (getsockname(fd, (struct sockaddr *)&a, &len) ||
+	    a.sin_family != AF_INET)
+		return 0;
+	return ntohs(a.sin_port);
+}
+
 /* Flow @q's connection is writable (or failed): writes what it takes. */
 static void sender_ready(struct run *r, uint32_t q, uint32_t events)
 {
@@ -847,6 +894,7 @@ static void sender_ready(struct run *r, uint32_t q, uint32_t events)
 			return;
 		}
 		s->connected = true;
+		r->fl[q].sport = local_port(s->fd);
 	}
 	sluice_i_put32(hdr, SLUICE_TCPGEN_MAGIC);
 	sluice_i_put32(hdr + 4, q);
@@ -915,11 +963,19 @@ static bool conn_claim(struct run *r, uint32_t ci)
 {
 	struct conn *c = &r->c[ci];
 	uint32_t q = sluice_i_get32(c->hdr + 4);
+	int tos;
 
 	if (sluice_i_get32(c->hdr) != SLUICE_TCPGEN_MAGIC || q >= r->n ||
 	    r->fl[q].dst != c->host ||
 	    r->fl[q].status != SLUICE_TCPGEN_OPEN || r->s[q].conn != NONE)
 		return false;
+	/*
+	 * The receiver's ACKs take the flow's lane from now on; its SYN-ACK
+	 * and first ACKs went with the listener's (the run's) DSCP.
+	 */
+	tos = flow_tos(r->t, &r->fl[q]);
+	if (r->fl[q].has_tos)
+		setsockopt(c->fd, IPPROTO_IP, IP_TOS, &tos, sizeof(tos));
 	c->flow = q;
 	r->s[q].conn = ci;
 	r->fl[q].first_byte = c->t_first - r->s[q].t_connect;
@@ -1068,6 +1124,7 @@ static int run_init(struct run *r, struct sluice_tcpgen *t,
 		fl->status = SLUICE_TCPGEN_PENDING;
 		fl->error = 0;
 		fl->fct = fl->late = fl->first_byte = -1;
+		fl->sport = 0;
 		r->s[q].fd = -1;
 		r->s[q].conn = NONE;
 		r->order[q] = q;
@@ -1079,7 +1136,26 @@ static int run_init(struct run *r, struct sluice_tcpgen *t,
 	}
 	t->capped = 0;
 	t->rx_stray = 0;
+	r->next_progress = start;
 	return 0;
+}
+
+/* Calls the progress callback if one is due (@last: the run's end). */
+static void report(struct run *r, double now, bool last)
+{
+	const struct sluice_tcpgen_opts *o = &r->t->o;
+	struct sluice_tcpgen_progress pr;
+
+	if (!o->progress || (!last && now < r->next_progress))
+		return;
+	r->next_progress = now + (o->progress_every > 0 ?
+				  o->progress_every : 1);
+	pr.total = r->n;
+	pr.closed = r->n_closed;
+	pr.done = r->n_done;
+	pr.open = r->n_open;
+	pr.elapsed = now > r->start ? now - r->start : 0;
+	o->progress(o->progress_arg, &pr);
 }
 
 /* The flows still open stay OPEN, unfinished; every socket is closed. */
@@ -1112,7 +1188,10 @@ static void run_end(struct run *r)
  * whose connection breaks is FAILED with the errno; one not complete
  * within the timeout is TIMEOUT; when the run ends, one started is OPEN
  * and one not started PENDING: every flow ends with a status.  Flows
- * under SLUICE_TCPGEN_HDR bytes send that many.
+ * under SLUICE_TCPGEN_HDR bytes send that many.  A flow's source port is
+ * kept once it connects; a flow with its own DSCP sends with it, and its
+ * receiver acknowledges with it once the flow's header is in.  The
+ * progress callback, if any, is called as the options say.
  *
  * Time: O(F log F) for F flows, besides the traffic.
  *
@@ -1145,8 +1224,11 @@ int sluice_tcpgen_run(struct sluice_tcpgen *t, struct sluice_tcpgen_plan *p,
 		if (ret)
 			break;
 		expire(&r, now);
+		report(&r, now, false);
 		/* a second at most, so that a far @until cannot overflow */
-		wait = next_due(&r, until) - sluice_now();
+		wait = next_due(&r, t->o.progress &&
+				r.next_progress < until ?
+				r.next_progress : until) - sluice_now();
 		wait = wait > 0 ? (wait < 1 ? wait : 1) : 0;
 		n = wait_events(t, ev, wait);
 		if (n < 0 && errno != EINTR) {
@@ -1157,6 +1239,8 @@ int sluice_tcpgen_run(struct sluice_tcpgen *t, struct sluice_tcpgen_plan *p,
 		for (i = 0; i < n; i++)
 			dispatch(&r, ev[i].data.u64, ev[i].events);
 	}
+	if (r.s)
+		report(&r, sluice_now(), true);
 	run_end(&r);
 	back = enter(t, -1, ret ? NULL : err, ret ? 0 : errlen);
 	return ret ? ret : back;

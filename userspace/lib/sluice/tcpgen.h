@@ -61,6 +61,9 @@ uint64_t sluice_tcpgen_sample(const struct sluice_tcpgen_dist *d,
 			      double scale, struct sluice_rng *r);
 double sluice_tcpgen_mean(const struct sluice_tcpgen_dist *d, double scale);
 double sluice_tcpgen_uniform(struct sluice_rng *r);
+/* O(points) */
+int sluice_tcpgen_dist_check(const struct sluice_tcpgen_dist *d, char *err,
+			     size_t errlen);
 
 enum sluice_tcpgen_status {
 	SLUICE_TCPGEN_PENDING,	/* not started when the run ended */
@@ -75,8 +78,14 @@ struct sluice_tcpgen_flow {
 	uint64_t			size;		/* bytes, at least 1 */
 	double				start;		/* planned, s after the run's */
 	uint32_t			tag;		/* the caller's class */
+	/* the incast (partition-aggregate job) it answers, from 1; 0: none */
+	uint32_t			job;
+	/* IP_TOS of both its ends (DSCP << 2) if set, else the run's */
+	bool				has_tos;
+	uint8_t				tos;
 	/* filled by sluice_tcpgen_run() */
 	enum sluice_tcpgen_status	status;
+	uint16_t			sport;		/* 0: never bound */
 	int				error;		/* errno, if FAILED */
 	double				fct;		/* s; negative unless DONE */
 	/* connect() minus the planned start, s; negative: never started */
@@ -111,6 +120,8 @@ int sluice_tcpgen_plan_incast(struct sluice_tcpgen_plan *p,
 			      const uint32_t *src, uint32_t n_src,
 			      uint32_t dst, uint64_t size, double start,
 			      uint32_t tag, char *err, size_t errlen);
+/* O(1) amortized */
+struct sluice_tcpgen_flow *sluice_tcpgen_plan_add(struct sluice_tcpgen_plan *p);
 void sluice_tcpgen_plan_free(struct sluice_tcpgen_plan *p);
 
 /* A host: its namespace ("" for the caller's) and IPv4 address. */
@@ -122,12 +133,31 @@ struct sluice_tcpgen_host {
 	int		ns_fd;		/* -1: the caller's namespace */
 };
 
+/* Where a run is, for a progress report. */
+struct sluice_tcpgen_progress {
+	uint32_t	total;		/* flows in the plan */
+	uint32_t	closed;		/* done, timed out or failed */
+	uint32_t	done;		/* of those, DONE */
+	uint32_t	open;		/* started, not closed */
+	double		elapsed;	/* s since the run's start */
+};
+
+typedef void sluice_tcpgen_progress_fn(void *arg,
+				       const struct sluice_tcpgen_progress *pr);
+
 struct sluice_tcpgen_opts {
 	uint16_t	port;		/* of every listener; 0: any free */
 	uint32_t	max_open;	/* flows at once; 0: the default */
 	double		timeout;	/* s from planned start; 0: none */
 	const char	*cc;		/* TCP_CONGESTION; NULL: default */
-	uint8_t		tos;		/* DSCP << 2 */
+	uint8_t		tos;		/* DSCP << 2; a flow's own wins */
+	/*
+	 * Called from the run's thread every @progress_every s (0: every
+	 * second) and once at its end; NULL: never.
+	 */
+	sluice_tcpgen_progress_fn	*progress;
+	void				*progress_arg;
+	double				progress_every;
 	/*
 	 * Set (by a signal handler) to stop a run: it ends at once with
 	 * -EINTR, within a second; NULL: never.

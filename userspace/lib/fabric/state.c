@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A fabric's saved state, read back (sluice/fabric_state.h): sluicectl's
+ * commands and sluice-flowgen find a fabric's hosts from it.  The "fabric"
+ * file reads
+ *
+ *	sluice-fabric 1
+ *	name sluice
+ *	topology /home/me/fc4.json
+ *	hash ad2c6e89336629e9
+ *	hosts-per-switch default
+ *	qdisc yes rate 100mbit pfc 3
+ *	flow-control pfc
+ *	ecn 7500
+ *	host-profile bolt initcwnd 42
+ *	lanes 2
+ *	end
+ *
+ * ("flow-control", "ecn", "host-profile" and "lanes" are left out when not
+ * set, as states written before them had them.)
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sluice/fabric_nl.h>
+#include <sluice/fabric_state.h>
+#include <sluice/host.h>
+#include <sluice/route.h>
+#include "graph/internal.h"
+
+/* $SLUICE_RUN_DIR, for tests, else /run/sluice.  O(1). */
+const char *sluice_fabric_run_dir(void)
+{
+	const char *dir = getenv("SLUICE_RUN_DIR");
+
+	return dir && dir[0] ? dir : SLUICE_FABRIC_RUN_DIR;
+}
+
+/* RUN_DIR/NAME/FILE (RUN_DIR/NAME without @file); -ENAMETOOLONG.  O(1). */
+int sluice_fabric_state_path(const char *name, const char *file, char *buf,
+			     size_t len)
+{
+	int n = snprintf(buf, len, "%s/%s%s%s", sluice_fabric_run_dir(), name,
+			 file ? "/" : "", file ? file : "");
+
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+/* The value of line "KEY value" of @line, or NULL. */
+static const char *value_of(const char *line, const char *key)
+{
+	size_t len = strlen(key);
+
+	if (strncmp(line, key, len) || (line[len] != ' ' && line[len]))
+		return NULL;
+	return line[len] ? line + len + 1 : line + len;
+}
+
+/* "NAME initcwnd N": 0 or -EINVAL. */
+static int parse_profile(const char *v, struct sluice_fabric_state *s)
+{
+	unsigned int cwnd;
+	char name[16];
+	int kind;
+
+	if (sscanf(v, "%15s initcwnd %u", name, &cwnd) != 2)
+		return -EINVAL;
+	kind = sluice_host_profile_parse(name);
+	if (kind <= 0)
+		return -EINVAL;
+	s->host_profile = kind;
+	s->initcwnd = cwnd;
+	return 0;
+}
+
+/* One line after the first: 0, or -EINVAL if it is not one we know. */
+static int parse_line(const char *line, struct sluice_fabric_state *s)
+{
+	unsigned long long hash;
+	const char *v;
+	char *end;
+	long h;
+
+	if ((v = value_of(line, "name"))) {
+		if (snprintf(s->name, sizeof(s->name), "%s", v) >=
+		    (int)sizeof(s->name))
+			return -EINVAL;
+	} else if ((v = value_of(line, "topology"))) {
+		snprintf(s->topo_path, sizeof(s->topo_path), "%s", v);
+	} else if ((v = value_of(line, "hash"))) {
+		hash = strtoull(v, &end, 16);
+		if (*end || !*v)
+			return -EINVAL;
+		s->hash = hash;
+	} else if ((v = value_of(line, "hosts-per-switch"))) {
+		if (!strcmp(v, "default")) {
+			s->hosts_per_switch = SLUICE_FABRIC_HOSTS_DEFAULT;
+			return 0;
+		}
+		h = strtol(v, &end, 10);
+		if (*end || !*v || h < 0 || h > SLUICE_FABRIC_HOSTS_MAX)
+			return -EINVAL;
+		s->hosts_per_switch = h;
+	} else if ((v = value_of(line, "qdisc"))) {
+		s->qdisc = !strncmp(v, "yes", 3);
+		v += strncmp(v, "yes", 3) ? 2 : 3;
+		snprintf(s->qdisc_args, sizeof(s->qdisc_args), "%s",
+			 *v ? v + 1 : "");
+	} else if ((v = value_of(line, "flow-control"))) {
+		h = sluice_fabric_fc_parse(v);
+		if (h < 0)
+			return -EINVAL;
+		s->fc = h;
+	} else if ((v = value_of(line, "ecn"))) {
+		h = strtol(v, &end, 10);
+		if (*end || !*v || h <= 0)
+			return -EINVAL;
+		s->ecn = h;
+	} else if ((v = value_of(line, "host-profile"))) {
+		return parse_profile(v, s);
+	} else if ((v = value_of(line, "lanes"))) {
+		h = strtol(v, &end, 10);
+		if (*end || !*v || h < 1 || h > SLUICE_LANES_MAX)
+			return -EINVAL;
+		s->lanes = h;
+	} else {
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int parse_state(FILE *f, const char *path,
+		       struct sluice_fabric_state *s, char *err, size_t errlen)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	int lineno = 0, ret = -EINVAL;
+
+	while ((n = getline(&line, &cap, f)) > 0) {
+		lineno++;
+		if (line[n - 1] == '\n')
+			line[--n] = '\0';
+		if (lineno == 1) {
+			if (strcmp(line, "sluice-fabric 1"))
+				break;
+		} else if (!strcmp(line, "end")) {
+			ret = 0;
+			break;
+		} else if (parse_line(line, s)) {
+			break;
+		}
+	}
+	free(line);
+	if (ret)
+		return sluice_i_errf(err, errlen, ret,
+				     "%s:%d: not a fabric state file", path,
+				     lineno);
+	return 0;
+}
+
+/* The saved topology, checked against the state's hash, and its plan. */
+static int plan_saved(const char *name, struct sluice_fabric_state *s,
+		      char *err, size_t errlen)
+{
+	struct sluice_graph *g = &s->g;
+	struct sluice_fabric *f = &s->f;
+	char path[PATH_MAX];
+	int ret;
+
+	sluice_fabric_state_path(name, "topology.json", path, sizeof(path));
+	ret = sluice_graph_read_file(g, path, err, errlen);
+	if (ret)
+		return ret;
+	if (sluice_graph_hash(g) != s->hash) {
+		ret = sluice_i_errf(err, errlen, -EINVAL,
+				    "%s: the topology's hash is %016llx, the fabric's %016llx",
+				    path,
+				    (unsigned long long)sluice_graph_hash(g),
+				    (unsigned long long)s->hash);
+		sluice_graph_free(g);
+		return ret;
+	}
+	/*
+	 * An older sluicectl gave BCube servers host namespaces and took
+	 * --hosts-per-switch for them: plan such a state as servers are
+	 * planned now (sluice_fabric_down() still removes the old hosts).
+	 */
+	ret = sluice_fabric_plan(f, g, s->name, s->hosts_per_switch, err,
+				 errlen);
+	if (ret && s->hosts_per_switch != SLUICE_FABRIC_HOSTS_DEFAULT)
+		ret = sluice_fabric_plan(f, g, s->name,
+					 SLUICE_FABRIC_HOSTS_DEFAULT, err,
+					 errlen);
+	if (ret) {
+		snprintf(path, sizeof(path), "%s", err);
+		sluice_i_errf(err, errlen, ret, "fabric %s: %s", name, path);
+		sluice_graph_free(g);
+	}
+	return ret;
+}
+
+/**
+ * sluice_fabric_state_read() - fabric @name's state, its topology and plan
+ * @name:	the fabric's name
+ * @s:		the "fabric" file's fields, the topology and its plan (hosts,
+ *		namespaces); sluice_fabric_state_free() it
+ * @err:	the message on failure
+ * @errlen:	room in @err
+ *
+ * Time: O(the topology's size).
+ *
+ * Return: 0, -ENOENT if the fabric has no state, or another negative errno
+ * (a bad name, file or topology), the topology and plan then left empty.
+ */
+int sluice_fabric_state_read(const char *name, struct sluice_fabric_state *s,
+			     char *err, size_t errlen)
+{
+	char path[PATH_MAX];
+	FILE *file;
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	ret = sluice_fabric_name_check(name, err, errlen);
+	if (ret)
+		return ret;
+	sluice_fabric_state_path(name, "fabric", path, sizeof(path));
+	file = fopen(path, "r");
+	if (!file && errno == ENOENT)
+		return sluice_i_errf(err, errlen, -ENOENT,
+				     "no fabric %s (no %s): sluicectl fabric up",
+				     name, path);
+	if (!file)
+		return sluice_i_errf(err, errlen, -errno, "%s: %s", path,
+				     strerror(errno));
+	ret = parse_state(file, path, s, err, errlen);
+	fclose(file);
+	if (!ret && strcmp(s->name, name))
+		ret = sluice_i_errf(err, errlen, -EINVAL,
+				    "%s names fabric \"%s\"", path, s->name);
+	return ret ? ret : plan_saved(name, s, err, errlen);
+}
+
+/* Frees what sluice_fabric_state_read() read.  O(the topology's size). */
+void sluice_fabric_state_free(struct sluice_fabric_state *s)
+{
+	sluice_fabric_free(&s->f);
+	sluice_graph_free(&s->g);
+}

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A fabric's saved state, read back (lib/fabric/state.c): what "fabric up"
+ * was given, kept under $SLUICE_RUN_DIR/NAME (default /run/sluice/NAME)
+ * so that later commands, and other programs, find its namespaces again:
+ *
+ *   fabric          "sluice-fabric 1", the name, the topology's path and
+ *                   hash, the hosts per switch, the qdisc's options
+ *   topology.json   the topology itself, as sluice_graph_write() writes it
+ *
+ * sluicectl writes it (sluicectl/fabric_state.c); anyone may read it.
+ * Functions that fail return a negative errno with a message in @err.
+ */
+#ifndef _SLUICE_FABRIC_STATE_H
+#define _SLUICE_FABRIC_STATE_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sluice/fabric.h>
+#include <sluice/graph.h>
+
+#define SLUICE_FABRIC_RUN_DIR		"/run/sluice"
+#define SLUICE_FABRIC_QDISC_MAX		2048
+
+/* The "fabric" file's fields, the topology and the fabric's plan. */
+struct sluice_fabric_state {
+	char		name[SLUICE_FABRIC_NAME_MAX];
+	char		topo_path[PATH_MAX];
+	uint64_t	hash;
+	int		hosts_per_switch;	/* or _DEFAULT */
+	bool		qdisc;			/* a sluice qdisc on ports */
+	uint8_t		fc;			/* enum sluice_fabric_fc */
+	uint32_t	ecn;			/* K of switch classes; 0: off */
+	uint8_t		host_profile;		/* sluice_host_profile_kind */
+	uint32_t	initcwnd;		/* of the profile, segments */
+	uint8_t		lanes;			/* --lanes; 0: none */
+	char		qdisc_args[SLUICE_FABRIC_QDISC_MAX];
+	struct sluice_graph	g;
+	struct sluice_fabric	f;		/* of g: do not move */
+};
+
+/* O(1) each */
+const char *sluice_fabric_run_dir(void);
+int sluice_fabric_state_path(const char *name, const char *file, char *buf,
+			     size_t len);
+/* O(the topology's size) each */
+int sluice_fabric_state_read(const char *name, struct sluice_fabric_state *s,
+			     char *err, size_t errlen);
+void sluice_fabric_state_free(struct sluice_fabric_state *s);
+
+#endif /* _SLUICE_FABRIC_STATE_H */
