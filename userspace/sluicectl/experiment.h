@@ -52,13 +52,15 @@
 	"1 on errors."
 
 #define EXPERIMENT_BOLT_USAGE \
-	"[--name NAME] [--parts PARTS] [--rate RATE] [--unit S] [--interval MS]\n" \
+	"[--name NAME] [--parts PARTS] [--modes MODES] [--rate RATE] [--unit S] [--interval MS]\n" \
 	"\t[--delay TIME] [--reps N] [--seed N] [--svg PREFIX] [--keep] [-j | --json] [-v | --verbose]\n" \
 	"PARTS, comma-separated (default all): window (Fig. 1: one flow's FCT with a BDP first\n" \
 	"window over PFC against TCP's 10), fairness (Figs. 4, 5, 9: B->A and H1..H4->A, 2 to 5\n" \
 	"flows), holb (Figs. 7, 10: A->D behind A->C's congestion), edst (Fig. 14: EDST with 1, 2\n" \
-	"and 4 lanes against ECMP on Jellyfish, flow analysis).  Each fabric part runs once per\n" \
-	"transport on a fresh fabric NAME (default sluice): switches x (4 hosts) and y (5 hosts),\n" \
+	"and 4 lanes against ECMP on Jellyfish, flow analysis).  MODES (default all): tcp (cubic, tail\n" \
+	"drop), tcp-pfc, tcp-dcb (cubic with a BDP first window, PFC; window only), bolt.  Each\n" \
+	"fabric part runs once per mode on a fresh fabric NAME (default sluice): switches x (4\n" \
+	"hosts) and y (5 hosts),\n" \
 	"one link, every port shaped to --rate (default 4mbit), DSCP 24 on priority 3 (PFC at\n" \
 	"xoff 20000, xon 17000 in the lossless modes, tail drop past xoff + headroom otherwise).\n" \
 	"window: sizes 1/4 to 16 BDPs, --reps each (default 3, the median kept), the receiver's ACKs\n" \
