@@ -313,6 +313,16 @@ static json_object *j6(double v)
 	return json_object_new_double_s(v, buf);
 }
 
+/* "unrouted" and, if there are any, the first pair without a path. */
+static bool jadd_unrouted(json_object *o, const struct sluice_graph *g,
+			  uint64_t unrouted, uint32_t src, uint32_t dst)
+{
+	return jadd(o, "unrouted", jnum(unrouted)) &&
+	       (!unrouted ||
+		(jadd(o, "unrouted_src", json_object_new_string(g->nodes[src].name)) &&
+		 jadd(o, "unrouted_dst", json_object_new_string(g->nodes[dst].name))));
+}
+
 static int print_json(const struct sluice_graph *g,
 		      const struct sluice_routes *r, const char *traffic,
 		      const struct args *a, const struct sluice_traffic *t,
@@ -331,10 +341,8 @@ static int print_json(const struct sluice_graph *g,
 	     jadd(o, "demand", j6(t->total)) &&
 	     jadd(o, "algo", json_object_new_string(r->algo)) &&
 	     jadd(o, "paths", jnum(res->paths)) &&
-	     jadd(o, "unrouted", jnum(res->unrouted)) &&
-	     (!res->unrouted ||
-	      (jadd(o, "unrouted_src", json_object_new_string(g->nodes[res->unrouted_src].name)) &&
-	       jadd(o, "unrouted_dst", json_object_new_string(g->nodes[res->unrouted_dst].name)))) &&
+	     jadd_unrouted(o, g, res->unrouted, res->unrouted_src,
+			   res->unrouted_dst) &&
 	     jadd(o, "method", json_object_new_string(sluice_flow_method_name(res->method))) &&
 	     jadd(o, "theta", j6(res->theta)) &&
 	     jadd(o, "theta_upper", j6(res->theta_upper)) &&
@@ -344,12 +352,7 @@ static int print_json(const struct sluice_graph *g,
 	     (!fptas || (jadd(o, "epsilon", j6(res->epsilon)) &&
 			 jadd(o, "phases", jnum(res->phases)) &&
 			 jadd(o, "converged", json_object_new_boolean(res->converged))));
-	if (ok)
-		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
-	else
-		fputs("sluicectl: out of memory\n", stderr);
-	json_object_put(o);
-	return ok ? 0 : EXIT_RUNTIME;
+	return jprint(o, ok);
 }
 
 static void print_text(const struct sluice_graph *g,
@@ -395,10 +398,8 @@ static int print_maxmin_json(const struct sluice_graph *g,
 	     jadd(o, "servers", jnum(res->servers)) &&
 	     jadd(o, "local", j6(res->local)) &&
 	     jadd(o, "algo", json_object_new_string(r->algo)) &&
-	     jadd(o, "unrouted", jnum(res->unrouted)) &&
-	     (!res->unrouted ||
-	      (jadd(o, "unrouted_src", json_object_new_string(g->nodes[res->unrouted_src].name)) &&
-	       jadd(o, "unrouted_dst", json_object_new_string(g->nodes[res->unrouted_dst].name)))) &&
+	     jadd_unrouted(o, g, res->unrouted, res->unrouted_src,
+			   res->unrouted_dst) &&
 	     jadd(o, "model", json_object_new_string("maxmin")) &&
 	     jadd(o, "throughput", j6(res->throughput)) &&
 	     jadd(o, "throughput_sd", j6(res->throughput_sd)) &&
@@ -407,12 +408,7 @@ static int print_maxmin_json(const struct sluice_graph *g,
 	     jadd(o, "fabric_rate", j6(res->fabric_rate)) &&
 	     jadd(o, "path_len", j6(res->path_len)) &&
 	     jadd(o, "saturated", j6(res->saturated));
-	if (ok)
-		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
-	else
-		fputs("sluicectl: out of memory\n", stderr);
-	json_object_put(o);
-	return ok ? 0 : EXIT_RUNTIME;
+	return jprint(o, ok);
 }
 
 static void print_maxmin_text(const struct sluice_graph *g,
@@ -520,12 +516,7 @@ static int clos_main(int argc, char **argv)
 	/* jadd() takes arr whether it succeeds or not */
 	ok = ok ? jadd(o, "layer_switches", arr) :
 		  (json_object_put(arr), false);
-	if (ok)
-		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
-	else
-		fputs("sluicectl: out of memory\n", stderr);
-	json_object_put(o);
-	return ok ? 0 : EXIT_RUNTIME;
+	return jprint(o, ok);
 }
 
 /**
