@@ -5,8 +5,10 @@
  * FC compares against (Appendix A.3).
  *
  *   sluicectl analyze --topo FILE { --routes FILE | --algo ALGO [...] }
- *	--traffic { all2all | uniform:P | uniform:P% | worst } [--seed S]
- *	[--method { auto | lp | fptas }] [--epsilon E] [--max-phases N] [-j]
+ *	--traffic { all2all | uniform:P | uniform:P% | worst | permutation }
+ *	[--seed S] [--model concurrent] [--method { auto | lp | fptas }]
+ *	[--epsilon E] [--max-phases N] [-j]
+ *   sluicectl analyze ... --traffic permutation --model maxmin [--runs R]
  *   sluicectl analyze clos --ports P --hosts H --switches N [-o FILE] [-j]
  */
 #define _GNU_SOURCE
@@ -27,7 +29,7 @@ enum opt_id {
 	OPT_TOPO, OPT_ROUTES, OPT_ALGO, OPT_PATHS, OPT_LANES, OPT_ROUTE_SEED,
 	OPT_ORIENT, OPT_ROOT, OPT_THREADS, OPT_TRAFFIC, OPT_SEED, OPT_METHOD,
 	OPT_EPSILON, OPT_MAX_PHASES, OPT_JSON, OPT_PORTS, OPT_HOSTS,
-	OPT_SWITCHES, OPT_OUT,
+	OPT_SWITCHES, OPT_OUT, OPT_MODEL, OPT_RUNS,
 };
 
 static const struct opt opts[] = {
@@ -50,6 +52,8 @@ static const struct opt opts[] = {
 	[OPT_HOSTS]	= { "--hosts", NULL, true },
 	[OPT_SWITCHES]	= { "--switches", NULL, true },
 	[OPT_OUT]	= { "--output", "-o", true },
+	[OPT_MODEL]	= { "--model", NULL, true },
+	[OPT_RUNS]	= { "--runs", NULL, true },
 };
 
 #define N_OPTS (sizeof(opts) / sizeof(opts[0]))
@@ -62,7 +66,12 @@ static const struct opt opts[] = {
 #define ANALYZE_OPTS	(OPT_BIT(OPT_TOPO) | OPT_BIT(OPT_ROUTES) | OPT_BIT(OPT_ALGO) | \
 			 ALGO_OPTS | OPT_BIT(OPT_TRAFFIC) | OPT_BIT(OPT_SEED) | \
 			 OPT_BIT(OPT_METHOD) | OPT_BIT(OPT_EPSILON) | \
-			 OPT_BIT(OPT_MAX_PHASES) | OPT_BIT(OPT_JSON))
+			 OPT_BIT(OPT_MAX_PHASES) | OPT_BIT(OPT_JSON) | \
+			 OPT_BIT(OPT_MODEL) | OPT_BIT(OPT_RUNS))
+
+/* The options of the concurrent flow model's solvers. */
+#define SOLVER_OPTS	(OPT_BIT(OPT_METHOD) | OPT_BIT(OPT_EPSILON) | \
+			 OPT_BIT(OPT_MAX_PHASES))
 
 #define CLOS_OPTS	(OPT_BIT(OPT_PORTS) | OPT_BIT(OPT_HOSTS) | \
 			 OPT_BIT(OPT_SWITCHES) | OPT_BIT(OPT_OUT) | OPT_BIT(OPT_JSON))
@@ -70,21 +79,35 @@ static const struct opt opts[] = {
 static const char usage_text[] =
 	"Usage: sluicectl analyze --topo FILE { --routes FILE | --algo ALGO [--paths K] [--lanes L]\n"
 	"\t[--route-seed S] [--orient O] [--root NODE] [--threads T] }\n"
-	"\t--traffic { all2all | uniform:P | uniform:P% | worst } [--seed S]\n"
-	"\t[--method { auto | lp | fptas }] [--epsilon E] [--max-phases N] [-j | --json]\n"
+	"\t--traffic { all2all | uniform:P | uniform:P% | worst | permutation } [--seed S]\n"
+	"\t[--model concurrent] [--method { auto | lp | fptas }] [--epsilon E] [--max-phases N]\n"
+	"\t[-j | --json]\n"
+	"       sluicectl analyze --topo FILE { --routes FILE | --algo ALGO [...] }\n"
+	"\t--traffic permutation --model maxmin [--seed S] [--runs R] [-j | --json]\n"
 	"       sluicectl analyze clos --ports P --hosts H --switches N [-o FILE] [-j | --json]\n";
 
 static const char help_text[] =
-	"\nThe throughput theta of a traffic matrix on a route set: the largest theta\n"
-	"such that theta times every demand fits on the pair's own paths, with each\n"
-	"link carrying at most 1 (a server's line rate) in each direction.  Each\n"
-	"server sends at most 1; theta is the rate all of them get at once.\n"
+	"\n--model concurrent (the default): the throughput theta of a traffic matrix\n"
+	"on a route set: the largest theta such that theta times every demand fits\n"
+	"on the pair's own paths, split over them in any way, with each link\n"
+	"carrying at most 1 (a server's line rate) in each direction.  Each server\n"
+	"sends at most 1; theta is the rate all of them get at once.\n"
+	"\n"
+	"--model maxmin (TCP-Bolt's flow simulator; permutation traffic only): each\n"
+	"server's flow takes ONE path, drawn at random among its pair's shortest\n"
+	"paths in the set (ECMP's hash; for edst, a random tree among those giving\n"
+	"the shortest route, over all lanes), and the flows get max-min fair rates\n"
+	"(progressive filling, exact), links and each server's host link carrying\n"
+	"1 each way.  Throughput is the sum of the rates over the servers, averaged\n"
+	"over --runs R permutations (default 1; run i draws from seed + i).\n"
 	"\n"
 	"  all2all      every server to every other, evenly\n"
 	"  uniform:P    each endpoint picks P others at random (P% of them with\n"
 	"               a percent sign) and spreads its servers' traffic over them\n"
 	"  worst        the permutation of endpoints that maximises the total\n"
 	"               shortest-path distance (near-worst, Jyothi et al.)\n"
+	"  permutation  a random permutation of the servers (--seed), each sending\n"
+	"               once and receiving once, never to itself\n"
 	"\n"
 	"  --method lp      exact, by GLPK's simplex (small route sets)\n"
 	"  --method fptas   Garg-Koenemann/Fleischer, stopped when a feasible flow is\n"
@@ -98,9 +121,11 @@ static const char help_text[] =
 struct args {
 	const char	*val[N_OPTS];
 	uint64_t	paths, lanes, route_seed, threads, seed, max_phases;
+	uint64_t	runs;
 	uint64_t	ports, hosts, switches;
 	double		epsilon;
 	int		algo, method;
+	bool		maxmin;
 };
 
 static int usage(const char *fmt, ...)
@@ -136,6 +161,11 @@ static int parse_values(struct args *a)
 
 	a->algo = -1;
 	a->method = SLUICE_FLOW_AUTO;
+	a->runs = 1;
+	v = a->val[OPT_MODEL];
+	if (v && strcmp(v, "concurrent") && strcmp(v, "maxmin"))
+		return usage("--model: \"%s\" is not concurrent or maxmin", v);
+	a->maxmin = v && !strcmp(v, "maxmin");
 	v = a->val[OPT_ALGO];
 	if (v) {
 		a->algo = sluice_route_algo_parse(v);
@@ -173,6 +203,9 @@ static int parse_values(struct args *a)
 	if (!ret)
 		ret = parse_number(a, OPT_MAX_PHASES, 1, UINT64_MAX,
 				   &a->max_phases);
+	if (!ret)
+		ret = parse_number(a, OPT_RUNS, 1, SLUICE_MAXMIN_RUNS_MAX,
+				   &a->runs);
 	if (!ret)
 		ret = parse_number(a, OPT_PORTS, 2, 1024, &a->ports);
 	if (!ret)
@@ -280,6 +313,16 @@ static json_object *j6(double v)
 	return json_object_new_double_s(v, buf);
 }
 
+/* "unrouted" and, if there are any, the first pair without a path. */
+static bool jadd_unrouted(json_object *o, const struct sluice_graph *g,
+			  uint64_t unrouted, uint32_t src, uint32_t dst)
+{
+	return jadd(o, "unrouted", jnum(unrouted)) &&
+	       (!unrouted ||
+		(jadd(o, "unrouted_src", json_object_new_string(g->nodes[src].name)) &&
+		 jadd(o, "unrouted_dst", json_object_new_string(g->nodes[dst].name))));
+}
+
 static int print_json(const struct sluice_graph *g,
 		      const struct sluice_routes *r, const char *traffic,
 		      const struct args *a, const struct sluice_traffic *t,
@@ -289,16 +332,17 @@ static int print_json(const struct sluice_graph *g,
 	bool ok, fptas = res->method == SLUICE_FLOW_FPTAS;
 
 	ok = o && jadd(o, "traffic", json_object_new_string(traffic)) &&
+	     (t->kind != SLUICE_TRAFFIC_PERMUTATION ||
+	      (jadd(o, "seed", jnum(a->seed)) &&
+	       jadd(o, "local", jnum(t->local)))) &&
 	     (!t->picks || (jadd(o, "seed", jnum(a->seed)) &&
 			    jadd(o, "picks", jnum(t->picks)))) &&
 	     jadd(o, "demands", jnum(t->n_dem)) &&
 	     jadd(o, "demand", j6(t->total)) &&
 	     jadd(o, "algo", json_object_new_string(r->algo)) &&
 	     jadd(o, "paths", jnum(res->paths)) &&
-	     jadd(o, "unrouted", jnum(res->unrouted)) &&
-	     (!res->unrouted ||
-	      (jadd(o, "unrouted_src", json_object_new_string(g->nodes[res->unrouted_src].name)) &&
-	       jadd(o, "unrouted_dst", json_object_new_string(g->nodes[res->unrouted_dst].name)))) &&
+	     jadd_unrouted(o, g, res->unrouted, res->unrouted_src,
+			   res->unrouted_dst) &&
 	     jadd(o, "method", json_object_new_string(sluice_flow_method_name(res->method))) &&
 	     jadd(o, "theta", j6(res->theta)) &&
 	     jadd(o, "theta_upper", j6(res->theta_upper)) &&
@@ -308,12 +352,7 @@ static int print_json(const struct sluice_graph *g,
 	     (!fptas || (jadd(o, "epsilon", j6(res->epsilon)) &&
 			 jadd(o, "phases", jnum(res->phases)) &&
 			 jadd(o, "converged", json_object_new_boolean(res->converged))));
-	if (ok)
-		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
-	else
-		fputs("sluicectl: out of memory\n", stderr);
-	json_object_put(o);
-	return ok ? 0 : EXIT_RUNTIME;
+	return jprint(o, ok);
 }
 
 static void print_text(const struct sluice_graph *g,
@@ -322,6 +361,9 @@ static void print_text(const struct sluice_graph *g,
 		       const struct sluice_flow_result *res)
 {
 	printf("traffic %s", traffic);
+	if (t->kind == SLUICE_TRAFFIC_PERMUTATION)
+		printf(" seed %llu local %llu", (unsigned long long)a->seed,
+		       (unsigned long long)t->local);
 	if (t->picks)
 		printf(" seed %llu picks %u", (unsigned long long)a->seed,
 		       t->picks);
@@ -341,6 +383,70 @@ static void print_text(const struct sluice_graph *g,
 		printf("fptas epsilon %.6f phases %llu converged %s\n",
 		       res->epsilon, (unsigned long long)res->phases,
 		       res->converged ? "yes" : "no");
+}
+
+static int print_maxmin_json(const struct sluice_graph *g,
+			     const struct sluice_routes *r, const struct args *a,
+			     const struct sluice_maxmin_result *res)
+{
+	json_object *o = json_object_new_object();
+	bool ok;
+
+	ok = o && jadd(o, "traffic", json_object_new_string("permutation")) &&
+	     jadd(o, "seed", jnum(a->seed)) &&
+	     jadd(o, "runs", jnum(res->runs)) &&
+	     jadd(o, "servers", jnum(res->servers)) &&
+	     jadd(o, "local", j6(res->local)) &&
+	     jadd(o, "algo", json_object_new_string(r->algo)) &&
+	     jadd_unrouted(o, g, res->unrouted, res->unrouted_src,
+			   res->unrouted_dst) &&
+	     jadd(o, "model", json_object_new_string("maxmin")) &&
+	     jadd(o, "throughput", j6(res->throughput)) &&
+	     jadd(o, "throughput_sd", j6(res->throughput_sd)) &&
+	     jadd(o, "throughput_min", j6(res->throughput_min)) &&
+	     jadd(o, "rate_min", j6(res->rate_min)) &&
+	     jadd(o, "fabric_rate", j6(res->fabric_rate)) &&
+	     jadd(o, "path_len", j6(res->path_len)) &&
+	     jadd(o, "saturated", j6(res->saturated));
+	return jprint(o, ok);
+}
+
+static void print_maxmin_text(const struct sluice_graph *g,
+			      const struct sluice_routes *r,
+			      const struct args *a,
+			      const struct sluice_maxmin_result *res)
+{
+	printf("traffic permutation seed %llu runs %u servers %u local %.2f\n",
+	       (unsigned long long)a->seed, res->runs, res->servers,
+	       res->local);
+	printf("routes %s unrouted %llu", r->algo,
+	       (unsigned long long)res->unrouted);
+	if (res->unrouted)
+		printf(" first %s %s", g->nodes[res->unrouted_src].name,
+		       g->nodes[res->unrouted_dst].name);
+	printf("\nmaxmin throughput %.6f sd %.6f min %.6f\n", res->throughput,
+	       res->throughput_sd, res->throughput_min);
+	printf("rate-min %.6f fabric-rate %.6f path-length %.4f saturated %.2f\n",
+	       res->rate_min, res->fabric_rate, res->path_len,
+	       res->saturated);
+}
+
+/* --model maxmin: the routes are in @r, the traffic spec checked. */
+static int maxmin_main(const struct sluice_graph *g,
+		       const struct sluice_routes *r, const struct args *a,
+		       const struct sluice_traffic_spec *spec)
+{
+	struct sluice_maxmin_result res;
+	char err[SLUICE_ERRLEN];
+
+	if (sluice_flow_maxmin(g, r, spec, a->runs, &res, err, sizeof(err))) {
+		fprintf(stderr, "sluicectl: %s: %s\n", a->val[OPT_TOPO], err);
+		return EXIT_RUNTIME;
+	}
+	if (a->val[OPT_JSON])
+		return print_maxmin_json(g, r, a, &res);
+	print_maxmin_text(g, r, a, &res);
+	return 0;
 }
 
 static int clos_write(const void *arg, FILE *f)
@@ -410,12 +516,7 @@ static int clos_main(int argc, char **argv)
 	/* jadd() takes arr whether it succeeds or not */
 	ok = ok ? jadd(o, "layer_switches", arr) :
 		  (json_object_put(arr), false);
-	if (ok)
-		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
-	else
-		fputs("sluicectl: out of memory\n", stderr);
-	json_object_put(o);
-	return ok ? 0 : EXIT_RUNTIME;
+	return jprint(o, ok);
 }
 
 /**
@@ -459,8 +560,18 @@ int analyze_main(const struct command *cmd, int argc, char **argv)
 				     opts[i].name);
 	if (sluice_traffic_parse(a.val[OPT_TRAFFIC], &spec, err, sizeof(err)))
 		return usage("--traffic: %s", err);
-	if (a.val[OPT_SEED] && spec.kind != SLUICE_TRAFFIC_UNIFORM)
-		return usage("--seed applies to uniform traffic");
+	if (a.val[OPT_SEED] && spec.kind != SLUICE_TRAFFIC_UNIFORM &&
+	    spec.kind != SLUICE_TRAFFIC_PERMUTATION)
+		return usage("--seed applies to uniform and permutation traffic");
+	if (a.maxmin && spec.kind != SLUICE_TRAFFIC_PERMUTATION)
+		return usage("--model maxmin takes --traffic permutation only: it rates one flow per server, and %s is a matrix of demands",
+			     a.val[OPT_TRAFFIC]);
+	for (i = 0; a.maxmin && i < N_OPTS; i++)
+		if ((SOLVER_OPTS & OPT_BIT(i)) && a.val[i])
+			return usage("%s applies to --model concurrent",
+				     opts[i].name);
+	if (!a.maxmin && a.val[OPT_RUNS])
+		return usage("--runs applies to --model maxmin");
 	if ((a.val[OPT_EPSILON] || a.val[OPT_MAX_PHASES]) &&
 	    a.method == SLUICE_FLOW_LP)
 		return usage("--epsilon and --max-phases apply to fptas (and auto)");
@@ -480,6 +591,10 @@ int analyze_main(const struct command *cmd, int argc, char **argv)
 	ret = get_routes(&a, &ro, &co, &g, &r);
 	if (ret)
 		goto out;
+	if (a.maxmin) {
+		ret = maxmin_main(&g, &r, &a, &spec);
+		goto out;
+	}
 	if (sluice_traffic_make(&g, &spec, &t, err, sizeof(err)) ||
 	    sluice_flow_theta(&g, &r, &t, &fo, &res, err, sizeof(err))) {
 		fprintf(stderr, "sluicectl: %s: %s\n", a.val[OPT_TOPO], err);

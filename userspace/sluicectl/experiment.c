@@ -1126,12 +1126,7 @@ static int print_json(const struct exp *e, bool all_ok)
 		if (!ok)
 			json_object_put(x);
 	}
-	if (ok)
-		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
-	else
-		fputs("sluicectl: out of memory\n", stderr);
-	json_object_put(o);
-	return ok ? 0 : EXIT_RUNTIME;
+	return jprint(o, ok);
 }
 
 static int write_svg(const void *arg, FILE *f)

@@ -1183,12 +1183,7 @@ static int print_json(const struct bexp *e, bool all_ok)
 			ok = r && !json_object_array_add(runs, r);
 		}
 	}
-	if (ok)
-		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
-	else
-		fputs("sluicectl: out of memory\n", stderr);
-	json_object_put(o);
-	return ok ? 0 : EXIT_RUNTIME;
+	return jprint(o, ok);
 }
 
 struct svg_arg {

@@ -1128,12 +1128,7 @@ static int print_json(const struct bexp *e, bool all_ok)
 		}
 	}
 	ok = ok && jadd(o, "as_predicted", json_object_new_boolean(all_ok));
-	if (ok)
-		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
-	else
-		fputs("sluicectl: out of memory\n", stderr);
-	json_object_put(o);
-	return ok ? 0 : EXIT_RUNTIME;
+	return jprint(o, ok);
 }
 
 int experiment_bolt_main(const struct command *cmd, int argc, char **argv)

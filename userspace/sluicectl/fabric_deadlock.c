@@ -663,12 +663,7 @@ static int print_json(const struct source *src, const struct sluice_graph *g,
 	     jadd(o, "switches", jnum(src->switches)) &&
 	     (!src->fabric || jadd(o, "interval_s", jfixed(dl->interval_s))) &&
 	     deadlock_json_add(o, g, dl);
-	if (ok)
-		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
-	else
-		fputs("sluicectl: out of memory\n", stderr);
-	json_object_put(o);
-	return ok ? 0 : EXIT_RUNTIME;
+	return jprint(o, ok);
 }
 
 int fabric_deadlock_main(const struct command *cmd, int argc, char **argv)

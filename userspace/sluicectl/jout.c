@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 #include "jout.h"
+#include "sluicectl.h"
 
 bool jadd(json_object *o, const char *key, json_object *v)
 {
@@ -39,4 +40,18 @@ json_object *jrange(uint64_t min, uint64_t max, json_object *avg)
 		return o;
 	json_object_put(o);
 	return NULL;
+}
+
+/*
+ * Prints @o on one line if @ok (every jadd() succeeded), else says that
+ * memory ran out; puts @o either way.  Returns 0 or EXIT_RUNTIME.
+ */
+int jprint(json_object *o, bool ok)
+{
+	if (ok)
+		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	else
+		fputs("sluicectl: out of memory\n", stderr);
+	json_object_put(o);
+	return ok ? 0 : EXIT_RUNTIME;
 }

@@ -16,5 +16,7 @@ json_object *jnum(uint64_t v);
 json_object *jfixed(double v);
 /* {"min":..,"max":..[,"avg":..]}; takes @avg (may be NULL). */
 json_object *jrange(uint64_t min, uint64_t max, json_object *avg);
+/* Prints @o if @ok, else "out of memory"; puts @o; 0 or EXIT_RUNTIME. */
+int jprint(json_object *o, bool ok);
 
 #endif /* _SLUICECTL_JOUT_H */

@@ -399,12 +399,7 @@ static int print_cycle_json(const struct sluice_graph *g,
 	     jadd(o, "dependencies", jnum(res->dependencies));
 	if (ok && !res->cbd_free)
 		ok = jadd(o, "cycle", cycle_json(g, r, res, "lane"));
-	if (ok)
-		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
-	else
-		fputs("sluicectl: out of memory\n", stderr);
-	json_object_put(o);
-	return ok ? 0 : EXIT_RUNTIME;
+	return jprint(o, ok);
 }
 
 static int check_main(const struct command *cmd, int argc, char **argv)
@@ -523,12 +518,7 @@ static int print_stats_json(const struct sluice_route_stats *st,
 			     jadd(e, "avg_length", jfixed(avg));
 		}
 	}
-	if (ok)
-		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
-	else
-		fputs("sluicectl: out of memory\n", stderr);
-	json_object_put(o);
-	return ok ? 0 : EXIT_RUNTIME;
+	return jprint(o, ok);
 }
 
 static int stats_main(const struct command *cmd, int argc, char **argv)

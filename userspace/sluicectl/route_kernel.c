@@ -708,12 +708,7 @@ static int print_result(const struct ctx *c, const char *verb, bool json,
 	     jadd(o, "per_switch", arr = json_object_new_array());
 	for (u = 0; ok && u < c->n; u++)
 		ok = !json_object_array_add(arr, switch_json(c, &c->t[u]));
-	if (ok)
-		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
-	else
-		fputs("sluicectl: out of memory\n", stderr);
-	json_object_put(o);
-	return ok ? 0 : EXIT_RUNTIME;
+	return jprint(o, ok);
 }
 
 /*

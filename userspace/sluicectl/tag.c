@@ -200,12 +200,7 @@ static int print_compute(const struct sluice_tagger_tables *t,
 	     jadd(o, "egress", jnum(st.out_entries)) &&
 	     jadd(o, "climbs", jnum(tg->climbs)) &&
 	     jadd(o, "conflicts", jnum(tg->conflicts));
-	if (ok)
-		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
-	else
-		fputs("sluicectl: out of memory\n", stderr);
-	json_object_put(o);
-	return ok ? 0 : EXIT_RUNTIME;
+	return jprint(o, ok);
 }
 
 static int compute_main(const struct command *cmd, int argc, char **argv)
@@ -297,12 +292,7 @@ static int print_check_json(const struct sluice_graph *g,
 		     jadd(o, "unused_entries", jnum(res->entries_unused));
 	if (ok && res->consistent && !res->cbd.cbd_free)
 		ok = jadd(o, "cycle", cycle_json(g, r, &res->cbd, "priority"));
-	if (ok)
-		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
-	else
-		fputs("sluicectl: out of memory\n", stderr);
-	json_object_put(o);
-	return ok ? 0 : EXIT_RUNTIME;
+	return jprint(o, ok);
 }
 
 static int check_main(const struct command *cmd, int argc, char **argv)
@@ -402,12 +392,7 @@ static int print_stats_json(const struct sluice_tagger_stats *st,
 						     node_entries(t, v, false)));
 		}
 	}
-	if (ok)
-		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
-	else
-		fputs("sluicectl: out of memory\n", stderr);
-	json_object_put(o);
-	return ok ? 0 : EXIT_RUNTIME;
+	return jprint(o, ok);
 }
 
 static int stats_main(const struct command *cmd, int argc, char **argv)

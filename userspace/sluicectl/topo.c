@@ -153,12 +153,7 @@ static int print_json(const struct sluice_graph *g,
 	     jadd(o, "unreachable_pairs", jnum(st->unreachable_pairs)) &&
 	     jadd(o, "diameter", jnum(st->diameter)) &&
 	     jadd(o, "avg_shortest_path", jfixed(st->avg_shortest_path));
-	if (ok)
-		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
-	else
-		fputs("sluicectl: out of memory\n", stderr);
-	json_object_put(o);
-	return ok ? 0 : EXIT_RUNTIME;
+	return jprint(o, ok);
 }
 
 static int show_main(const struct command *cmd, int argc, char **argv)

@@ -5,7 +5,10 @@
  * where it is known by hand, theta of single-path routes against the
  * obvious 1 / (most loaded link direction), the LP against the
  * approximation on many random small fabrics (within epsilon, and never
- * above the simple bounds), the Clos baseline, and every error.
+ * above the simple bounds), the Clos baseline, and every error; then the
+ * permutation traffic and the max-min model: progressive filling against
+ * a naive filling and the definition on random instances, whole runs
+ * against the naive filling where paths are fixed, and by hand.
  */
 #include <errno.h>
 #include <math.h>
@@ -938,6 +941,506 @@ static void test_clos_build(void)
 	ktap_result("clos built: degrees, servers, tiers; non-blocking under up-down");
 }
 
+/* ---- max-min fair rates (TCP-Bolt's flow model) ---- */
+
+static void test_permutation(void)
+{
+	static const uint32_t hosts[] = { 2, 0, 3, 1 };
+	static const uint32_t a[] = { 0, 1, 2 }, b[] = { 1, 2, 3 };
+	uint32_t out[5], in[5], i, seed;
+	struct sluice_traffic t, t2;
+	struct sluice_graph g;
+	bool ok = true;
+	double sum;
+
+	make_graph(&g, 4, hosts, a, b, 3);
+	for (seed = 1; seed <= 50; seed++) {
+		traffic(&g, "permutation", seed, &t);
+		memset(out, 0, sizeof(out));
+		memset(in, 0, sizeof(in));
+		for (i = 0, sum = 0; i < t.n_dem; i++) {
+			ok &= t.demand[i] == floor(t.demand[i]) &&
+			      t.src[i] != t.dst[i];
+			out[t.src[i]] += (uint32_t)t.demand[i];
+			in[t.dst[i]] += (uint32_t)t.demand[i];
+			sum += t.demand[i];
+		}
+		/* whatever a switch does not send out stays inside it */
+		for (i = 0; i < 4; i++)
+			ok &= out[i] <= hosts[i] && in[i] <= hosts[i] &&
+			      hosts[i] - out[i] == hosts[i] - in[i];
+		ok &= sum == t.total && sum + t.local == 6 &&
+		      t.kind == SLUICE_TRAFFIC_PERMUTATION;
+		traffic(&g, "permutation", seed, &t2);
+		ok &= same_traffic(&t, &t2) && t.local == t2.local;
+		sluice_traffic_free(&t);
+		sluice_traffic_free(&t2);
+	}
+	KTAP_EXPECT(ok);
+	sluice_graph_free(&g);
+
+	/* one server a node: a derangement of the nodes */
+	if (sluice_topo_ring(&g, 5, 0, err, sizeof(err)))
+		die();
+	traffic(&g, "permutation", 7, &t);
+	KTAP_EXPECT_INT(t.n_dem, 5);
+	KTAP_EXPECT_INT(t.local, 0);
+	memset(in, 0, sizeof(in));
+	for (i = 0; i < t.n_dem && i < 5; i++) {
+		KTAP_EXPECT_INT(t.src[i], i);
+		KTAP_EXPECT(t.dst[i] != i && t.dst[i] < 5 && t.demand[i] == 1);
+		in[t.dst[i] % 5]++;
+	}
+	for (i = 0; i < 5; i++)
+		KTAP_EXPECT_INT(in[i], 1);
+	sluice_traffic_free(&t);
+	sluice_graph_free(&g);
+	ktap_result("permutation: each server sends once and receives once, never to itself");
+}
+
+/*
+ * The obvious max-min filling, with no data structure: raise every
+ * unfrozen flow by the least headroom per unfrozen flow of any resource,
+ * then freeze the flows on every resource that is full; scan again.
+ */
+#define NAIVE_MAX	256
+
+static void naive_fill(uint32_t n_res, const double *cap, uint32_t n_flows,
+		       const uint64_t *off, const uint32_t *res, double *rate)
+{
+	static double load[NAIVE_MAX];
+	static uint32_t cnt[NAIVE_MAX];
+	static bool frozen[NAIVE_MAX];
+	uint32_t f, j, left = n_flows;
+	double delta;
+	uint64_t k;
+
+	for (f = 0; f < n_flows; f++) {
+		rate[f] = 0;
+		frozen[f] = false;
+	}
+	while (left) {
+		memset(cnt, 0, sizeof(cnt));
+		memset(load, 0, sizeof(load));
+		for (f = 0; f < n_flows; f++)
+			for (k = off[f]; k < off[f + 1]; k++) {
+				load[res[k]] += rate[f];
+				cnt[res[k]] += !frozen[f];
+			}
+		delta = INFINITY;
+		for (j = 0; j < n_res; j++)
+			if (cnt[j] && (cap[j] - load[j]) / cnt[j] < delta)
+				delta = (cap[j] - load[j]) / cnt[j];
+		memset(load, 0, sizeof(load));
+		for (f = 0; f < n_flows; f++) {
+			if (!frozen[f])
+				rate[f] += delta;
+			for (k = off[f]; k < off[f + 1]; k++)
+				load[res[k]] += rate[f];
+		}
+		for (f = 0; f < n_flows; f++)
+			for (k = off[f]; k < off[f + 1] && !frozen[f]; k++)
+				if (load[res[k]] >= cap[res[k]] -
+						    1e-12 * (1 + cap[res[k]])) {
+					frozen[f] = true;
+					left--;
+				}
+	}
+}
+
+/*
+ * Max-min fairness checked from its definition: the rates fit, and every
+ * flow crosses a full resource on which no flow has more.
+ */
+static bool maxmin_fair(uint32_t n_res, const double *cap, uint32_t n_flows,
+			const uint64_t *off, const uint32_t *res,
+			const double *rate)
+{
+	static double load[NAIVE_MAX], top[NAIVE_MAX];
+	uint32_t f, j;
+	bool bottleneck;
+	uint64_t k;
+
+	memset(load, 0, sizeof(load));
+	memset(top, 0, sizeof(top));
+	for (f = 0; f < n_flows; f++)
+		for (k = off[f]; k < off[f + 1]; k++) {
+			load[res[k]] += rate[f];
+			top[res[k]] = fmax(top[res[k]], rate[f]);
+		}
+	for (j = 0; j < n_res; j++)
+		if (load[j] > cap[j] + 1e-9)
+			return false;
+	for (f = 0; f < n_flows; f++) {
+		bottleneck = false;
+		for (k = off[f]; k < off[f + 1]; k++)
+			bottleneck |= load[res[k]] >= cap[res[k]] - 1e-9 &&
+				      rate[f] >= top[res[k]] - 1e-9;
+		if (!bottleneck)
+			return false;
+	}
+	return true;
+}
+
+static void fill(uint32_t n_res, const double *cap, uint32_t n_flows,
+		 const uint64_t *off, const uint32_t *res, double *rate)
+{
+	if (sluice_maxmin_fill(n_res, cap, n_flows, off, res, rate, err,
+			       sizeof(err)))
+		die();
+}
+
+/* Resources 0 and 1 of capacity 1 and 2: flows {0, 1}, {0} and {1}. */
+static void test_fill_hand(void)
+{
+	static const double cap2[] = { 1, 2 }, cap3[] = { 1, 1, 1 };
+	static const double cap_db[] = { 1, 0.2, 1, 1 };
+	static const uint64_t off2[] = { 0, 2, 3, 4 };
+	static const uint32_t res2[] = { 0, 1, 0, 1 };
+	/* parking lot: one flow over 3 links, one flow on each */
+	static const uint64_t off_pl[] = { 0, 3, 4, 5, 6 };
+	static const uint32_t res_pl[] = { 0, 1, 2, 0, 1, 2 };
+	/* dumbbell: three flows over bottleneck 0, their access links 1-3 */
+	static const uint64_t off_db[] = { 0, 2, 4, 6 };
+	static const uint32_t res_db[] = { 0, 1, 0, 2, 0, 3 };
+	double rate[4];
+
+	fill(2, cap2, 3, off2, res2, rate);
+	EXPECT_NEAR(rate[0], 0.5, 1e-12);
+	EXPECT_NEAR(rate[1], 0.5, 1e-12);
+	EXPECT_NEAR(rate[2], 1.5, 1e-12);
+	fill(3, cap3, 4, off_pl, res_pl, rate);
+	EXPECT_NEAR(rate[0], 0.5, 1e-12);
+	EXPECT_NEAR(rate[3], 0.5, 1e-12);
+	fill(4, cap_db, 3, off_db, res_db, rate);
+	EXPECT_NEAR(rate[0], 0.2, 1e-12);
+	EXPECT_NEAR(rate[1], 0.4, 1e-12);
+	EXPECT_NEAR(rate[2], 0.4, 1e-12);
+	ktap_result("max-min filling: two links, parking lot, dumbbell by hand");
+}
+
+/*
+ * Random small graphs, each flow a random walk that never repeats a link
+ * direction between two random servers (several flows may share one), on
+ * link directions of random capacity: the filling against naive_fill()
+ * and against the definition.
+ */
+static uint32_t random_instance(struct sluice_rng *rng, double *cap,
+				uint32_t *n_res, uint64_t *off, uint32_t *res)
+{
+	uint32_t n = 3 + sluice_rng_below(rng, 5), m, servers, i, f, flows;
+	uint32_t la[16], lb[16], at, len, l, arc, k;
+	bool used[32];
+
+	m = n - 1 + sluice_rng_below(rng, 6);
+	for (i = 0; i < m; i++) {
+		/* a spanning path first, then random chords */
+		la[i] = i < n - 1 ? i : sluice_rng_below(rng, n);
+		lb[i] = i < n - 1 ? i + 1 :
+			(la[i] + 1 + sluice_rng_below(rng, n - 1)) % n;
+	}
+	servers = 1 + sluice_rng_below(rng, 6);
+	*n_res = 2 * m + 2 * servers;
+	for (i = 0; i < 2 * m; i++)
+		cap[i] = sluice_rng_below(rng, 5) * 0.5;
+	for (; i < *n_res; i++)
+		cap[i] = 1;
+	flows = 1 + sluice_rng_below(rng, 24);
+	off[0] = 0;
+	for (f = 0, k = 0; f < flows; f++) {
+		res[k++] = 2 * m + 2 * sluice_rng_below(rng, servers);
+		memset(used, 0, sizeof(used));
+		at = sluice_rng_below(rng, n);
+		len = sluice_rng_below(rng, 6);
+		for (i = 0; i < len; i++) {
+			l = sluice_rng_below(rng, m);
+			if (la[l] != at && lb[l] != at)
+				continue;
+			arc = 2 * l + (lb[l] == at);
+			if (used[arc])
+				continue;
+			used[arc] = true;
+			res[k++] = arc;
+			at = la[l] == at ? lb[l] : la[l];
+		}
+		res[k++] = 2 * m + 2 * sluice_rng_below(rng, servers) + 1;
+		off[f + 1] = k;
+	}
+	return flows;
+}
+
+static void test_fill_random(void)
+{
+	static double cap[NAIVE_MAX], fast[NAIVE_MAX], slow[NAIVE_MAX];
+	static uint64_t off[NAIVE_MAX];
+	static uint32_t res[8 * NAIVE_MAX];
+	uint32_t inst, n_res, flows, f, bad = 0;
+	struct sluice_rng rng;
+
+	sluice_rng_seed(&rng, 18);
+	for (inst = 0; inst < 400; inst++) {
+		flows = random_instance(&rng, cap, &n_res, off, res);
+		fill(n_res, cap, flows, off, res, fast);
+		naive_fill(n_res, cap, flows, off, res, slow);
+		for (f = 0; f < flows; f++)
+			if (fabs(fast[f] - slow[f]) > 1e-9)
+				break;
+		if (f < flows ||
+		    !maxmin_fair(n_res, cap, flows, off, res, fast)) {
+			if (!bad++)
+				ktap_diag("instance %u flow %u: %.12f, naive %.12f",
+					  inst, f, fast[f < flows ? f : 0],
+					  slow[f < flows ? f : 0]);
+		}
+	}
+	KTAP_EXPECT_INT(bad, 0);
+	ktap_result("max-min filling: the naive filling's rates to 1e-9 on 400 random instances, fair by definition");
+}
+
+static int maxmin(const struct sluice_graph *g, const struct sluice_routes *r,
+		  uint64_t seed, uint32_t runs, struct sluice_maxmin_result *res)
+{
+	struct sluice_traffic_spec s = {
+		.kind = SLUICE_TRAFFIC_PERMUTATION, .seed = seed,
+	};
+
+	err[0] = '\0';
+	return sluice_flow_maxmin(g, r, &s, runs, res, err, sizeof(err));
+}
+
+/* Path @q of @r from @src as arcs (link 2 l from a to b, 2 l + 1 back). */
+static uint32_t path_arcs(const struct sluice_graph *g,
+			  const struct sluice_routes *r, uint64_t q,
+			  uint32_t src, uint32_t *out)
+{
+	uint32_t n = 0, l;
+	uint64_t h;
+
+	for (h = r->path_hop[q]; h < r->path_hop[q + 1]; h++) {
+		l = r->hops[h];
+		out[n++] = 2 * l + (g->links[l].a != src);
+		src = g->links[l].a == src ? g->links[l].b : g->links[l].a;
+	}
+	return n;
+}
+
+/*
+ * One path a pair (ksp 1) leaves no choice: the permutation's flows on
+ * those paths, each with host links of its own, through naive_fill().
+ */
+static double naive_throughput(const struct sluice_graph *g,
+			       const struct sluice_routes *r, uint64_t seed,
+			       uint32_t *saturated)
+{
+	static double cap[NAIVE_MAX], rate[NAIVE_MAX], load[NAIVE_MAX];
+	static uint64_t off[NAIVE_MAX];
+	static uint32_t res[8 * NAIVE_MAX];
+	uint32_t flows = 0, n_res, j, c, p;
+	struct sluice_traffic t;
+	double sum;
+	uint64_t i, k = 0;
+
+	traffic(g, "permutation", seed, &t);
+	n_res = 2 * g->n_links + 2 * (uint32_t)(t.total + t.local);
+	for (j = 0; j < n_res; j++)
+		cap[j] = 1;
+	for (i = 0, p = 0; i < t.n_dem; i++) {
+		while (r->pair_src[p] != t.src[i] || r->pair_dst[p] != t.dst[i])
+			p++;
+		for (c = 0; c < t.demand[i]; c++) {
+			res[k++] = 2 * g->n_links + 2 * flows;
+			k += path_arcs(g, r, r->pair_path[p], t.src[i],
+				       res + k);
+			res[k++] = 2 * g->n_links + 2 * flows + 1;
+			off[++flows] = k;
+		}
+	}
+	naive_fill(n_res, cap, flows, off, res, rate);
+	memset(load, 0, sizeof(load));
+	for (c = 0, sum = t.local; c < flows; c++) {
+		sum += rate[c];
+		for (k = off[c]; k < off[c + 1]; k++)
+			load[res[k]] += rate[c];
+	}
+	for (j = 0, *saturated = 0; j < 2 * g->n_links; j++)
+		*saturated += load[j] >= 1 - 1e-6;
+	sum /= t.total + t.local;
+	sluice_traffic_free(&t);
+	return sum;
+}
+
+static void test_maxmin_random(void)
+{
+	static const struct fabric fabrics[] = {
+		{ 0, 6, 3, 1, SLUICE_ROUTE_KSP, 1 },
+		{ 0, 8, 3, 2, SLUICE_ROUTE_KSP, 1 },
+		{ 0, 10, 4, 3, SLUICE_ROUTE_KSP, 1 },
+		{ 0, 12, 3, 4, SLUICE_ROUTE_KSP, 1 },
+	};
+	struct sluice_maxmin_result res;
+	uint32_t f, seed, sat, cases = 0, bad = 0;
+	struct sluice_routes r;
+	struct sluice_graph g;
+	double want;
+
+	for (f = 0; f < ARRAY_SIZE(fabrics); f++)
+		for (seed = 1; seed <= 50; seed++) {
+			make_fabric(&fabrics[f], seed, &g);
+			routes(&g, fabrics[f].algo, fabrics[f].paths, &r);
+			want = naive_throughput(&g, &r, seed, &sat);
+			if (maxmin(&g, &r, seed, 1, &res) ||
+			    fabs(res.throughput - want) > 1e-9 ||
+			    res.saturated != sat) {
+				if (!bad++)
+					ktap_diag("fabric %u seed %u: %.12f (saturated %.0f), naive %.12f (%u): %s",
+						  f, seed, res.throughput,
+						  res.saturated, want, sat, err);
+			}
+			cases++;
+			sluice_routes_free(&r);
+			sluice_graph_free(&g);
+		}
+	KTAP_EXPECT_INT(bad, 0);
+	ktap_result("maxmin on %u random jellyfish with one path a pair: the naive filling's throughput to 1e-9",
+		    cases);
+}
+
+/*
+ * Hand-checked fabrics.  A line s0 (2 servers) - s1 - s2 (2): a direction
+ * of the middle carries all its flows at 1 in total, so the rates sum to
+ * the local flows plus one per direction used.  Two parallel links: ECMP
+ * draws one of them per flow, a direction used adds 1.  A star of four
+ * one-server leaves: every flow alone on its up and down links.
+ */
+static void test_maxmin_hand(void)
+{
+	static const uint32_t line_h[] = { 2, 0, 2 }, par_h[] = { 3, 3 };
+	static const uint32_t star_h[] = { 0, 1, 1, 1, 1 };
+	static const uint32_t la[] = { 0, 1 }, lb[] = { 1, 2 };
+	static const uint32_t pa[] = { 0, 0 }, pb[] = { 1, 1 };
+	static const uint32_t sa[] = { 0, 0, 0, 0 }, sb[] = { 1, 2, 3, 4 };
+	struct sluice_maxmin_result res;
+	uint32_t seed, d01, d10, spread = 0;
+	struct sluice_routes r;
+	struct sluice_traffic t;
+	struct sluice_graph g;
+	bool ok = true;
+	double low, high, sum;
+	uint64_t i;
+
+	make_graph(&g, 3, line_h, la, lb, 2);
+	routes(&g, SLUICE_ROUTE_ECMP, 0, &r);
+	for (seed = 1; seed <= 40; seed++) {
+		traffic(&g, "permutation", seed, &t);
+		sum = (double)t.local + t.n_dem;	/* one per direction */
+		ok &= !maxmin(&g, &r, seed, 1, &res) &&
+		      near(res.throughput, sum / 4, 1e-12) &&
+		      res.local == t.local && res.servers == 4;
+		sluice_traffic_free(&t);
+	}
+	sluice_routes_free(&r);
+	sluice_graph_free(&g);
+	KTAP_EXPECT(ok);
+
+	make_graph(&g, 2, par_h, pa, pb, 2);
+	routes(&g, SLUICE_ROUTE_ECMP, 0, &r);
+	for (seed = 1; seed <= 40; seed++) {
+		traffic(&g, "permutation", seed, &t);
+		for (i = 0, d01 = d10 = 0; i < t.n_dem; i++)
+			*(t.src[i] ? &d10 : &d01) = (uint32_t)t.demand[i];
+		low = t.local + !!d01 + !!d10;
+		high = t.local + (d01 < 2 ? d01 : 2) + (d10 < 2 ? d10 : 2);
+		ok &= !maxmin(&g, &r, seed, 1, &res);
+		sum = res.throughput * 6;
+		ok &= sum >= low - 1e-9 && sum <= high + 1e-9 &&
+		      fabs(sum - round(sum)) < 1e-9;
+		spread += sum > low + 0.5;
+		sluice_traffic_free(&t);
+	}
+	sluice_routes_free(&r);
+	sluice_graph_free(&g);
+	KTAP_EXPECT(ok);
+	KTAP_EXPECT(spread > 0);
+
+	make_graph(&g, 5, star_h, sa, sb, 4);
+	routes(&g, SLUICE_ROUTE_ECMP, 0, &r);
+	KTAP_EXPECT_INT(maxmin(&g, &r, 3, 5, &res), 0);
+	EXPECT_NEAR(res.throughput, 1, 1e-12);
+	EXPECT_NEAR(res.rate_min, 1, 1e-12);
+	EXPECT_NEAR(res.path_len, 2, 1e-12);
+	EXPECT_NEAR(res.saturated, 8, 1e-12);
+	KTAP_EXPECT(res.throughput_sd == 0 && res.runs == 5 && !res.local);
+	sluice_routes_free(&r);
+	sluice_graph_free(&g);
+	ktap_result("maxmin by hand: a line, parallel links under ECMP, a star");
+}
+
+static void test_maxmin_runs(void)
+{
+	static const struct fabric fab = { 0, 12, 4, 2, SLUICE_ROUTE_ECMP, 0 };
+	struct sluice_maxmin_result x, y, one[3];
+	struct sluice_routes r;
+	struct sluice_graph g;
+	double mean = 0, var = 0;
+	uint32_t i;
+
+	make_fabric(&fab, 5, &g);
+	routes(&g, fab.algo, 0, &r);
+	KTAP_EXPECT_INT(maxmin(&g, &r, 10, 3, &x), 0);
+	KTAP_EXPECT_INT(maxmin(&g, &r, 10, 3, &y), 0);
+	KTAP_EXPECT(!memcmp(&x, &y, sizeof(x)));
+	for (i = 0; i < 3; i++) {
+		KTAP_EXPECT_INT(maxmin(&g, &r, 10 + i, 1, &one[i]), 0);
+		mean += one[i].throughput / 3;
+	}
+	for (i = 0; i < 3; i++)
+		var += (one[i].throughput - mean) * (one[i].throughput - mean);
+	EXPECT_NEAR(x.throughput, mean, 1e-12);
+	EXPECT_NEAR(x.throughput_sd, sqrt(var / 2), 1e-9);
+	KTAP_EXPECT(x.throughput_sd > 0);
+	KTAP_EXPECT(x.throughput_min <= x.throughput && x.rate_min > 0 &&
+		    x.rate_min <= x.throughput_min);
+	KTAP_EXPECT(one[0].throughput != one[1].throughput ||
+		    one[1].throughput != one[2].throughput);
+	sluice_routes_free(&r);
+	sluice_graph_free(&g);
+	ktap_result("maxmin: the same bits for a seed; runs are seeds S, S+1, ... averaged");
+}
+
+static void test_maxmin_errors(void)
+{
+	static const double cap[] = { 1, -1 };
+	static const uint64_t off[] = { 0, 1, 1 }, off1[] = { 0, 1 };
+	static const uint32_t res1[] = { 0 }, res_far[] = { 7 };
+	struct sluice_traffic_spec s = { .kind = SLUICE_TRAFFIC_ALL2ALL };
+	struct sluice_maxmin_result res;
+	struct sluice_routes r;
+	struct sluice_graph g;
+	double rate[2];
+
+	if (sluice_topo_ring(&g, 4, 1, err, sizeof(err)))
+		die();
+	routes(&g, SLUICE_ROUTE_ECMP, 0, &r);
+	expect_err(sluice_flow_maxmin(&g, &r, &s, 1, &res, err, sizeof(err)),
+		   -EINVAL, "permutation traffic only");
+	expect_err(maxmin(&g, &r, 1, 0, &res), -EINVAL, "0 runs");
+	r.n_links++;
+	expect_err(maxmin(&g, &r, 1, 1, &res), -EINVAL, "the routes are for");
+	r.n_links--;
+	expect_err(sluice_maxmin_fill(1, cap, 2, off, res1, rate, err,
+				      sizeof(err)), -EINVAL,
+		   "flow 1 crosses no resource");
+	expect_err(sluice_maxmin_fill(2, cap, 1, off1, res1, rate, err,
+				      sizeof(err)), -EINVAL,
+		   "resource 1 has capacity -1");
+	expect_err(sluice_maxmin_fill(1, cap, 1, off1, res_far, rate, err,
+				      sizeof(err)), -EINVAL,
+		   "flow 0 crosses resource 7 of 1");
+	sluice_routes_free(&r);
+	sluice_graph_free(&g);
+	ktap_result("maxmin: bad inputs refused with a message");
+}
+
 static void (*const tests[])(void) = {
 	test_parse,
 	test_all2all,
@@ -952,6 +1455,13 @@ static void (*const tests[])(void) = {
 	test_errors,
 	test_clos_size,
 	test_clos_build,
+	test_permutation,
+	test_fill_hand,
+	test_fill_random,
+	test_maxmin_random,
+	test_maxmin_hand,
+	test_maxmin_runs,
+	test_maxmin_errors,
 };
 
 int main(void)

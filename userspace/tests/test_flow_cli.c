@@ -196,7 +196,7 @@ static void test_usage_errors(void)
 	expect_usage("sluicectl: --algo: unknown algorithm \"spf\"\n", &r);
 	RUN(&r, "analyze", "--topo", topo, "--algo", "ecmp", "--traffic",
 	    "some");
-	expect_usage("sluicectl: --traffic: traffic \"some\" is not all2all, uniform:P, uniform:P% or worst\n",
+	expect_usage("sluicectl: --traffic: traffic \"some\" is not all2all, uniform:P, uniform:P%, worst or permutation\n",
 		     &r);
 	RUN(&r, "analyze", "--topo", topo, "--algo", "ecmp", "--traffic",
 	    "uniform:0");
@@ -204,7 +204,25 @@ static void test_usage_errors(void)
 		     &r);
 	RUN(&r, "analyze", "--topo", topo, "--algo", "ecmp", "--traffic",
 	    "all2all", "--seed", "1");
-	expect_usage("sluicectl: --seed applies to uniform traffic\n", &r);
+	expect_usage("sluicectl: --seed applies to uniform and permutation traffic\n",
+		     &r);
+	RUN(&r, "analyze", "--topo", topo, "--algo", "ecmp", "--traffic",
+	    "all2all", "--model", "maxmin");
+	expect_usage("sluicectl: --model maxmin takes --traffic permutation only: it rates one flow per server, and all2all is a matrix of demands\n",
+		     &r);
+	RUN(&r, "analyze", "--topo", topo, "--algo", "ecmp", "--traffic",
+	    "permutation", "--model", "maxmin", "--epsilon", "0.1");
+	expect_usage("sluicectl: --epsilon applies to --model concurrent\n", &r);
+	RUN(&r, "analyze", "--topo", topo, "--algo", "ecmp", "--traffic",
+	    "permutation", "--runs", "3");
+	expect_usage("sluicectl: --runs applies to --model maxmin\n", &r);
+	RUN(&r, "analyze", "--topo", topo, "--algo", "ecmp", "--traffic",
+	    "permutation", "--model", "fair");
+	expect_usage("sluicectl: --model: \"fair\" is not concurrent or maxmin\n",
+		     &r);
+	RUN(&r, "analyze", "--topo", topo, "--algo", "ecmp", "--traffic",
+	    "permutation", "--model", "maxmin", "--runs", "0");
+	expect_usage("sluicectl: --runs: \"0\" is not a number from 1 to", &r);
 	RUN(&r, "analyze", "--topo", topo, "--algo", "ecmp", "--traffic",
 	    "all2all", "--method", "lp", "--epsilon", "0.1");
 	expect_usage("sluicectl: --epsilon and --max-phases apply to fptas (and auto)\n",
@@ -289,6 +307,48 @@ static void test_runtime_errors(void)
 	ktap_result("runtime errors: exit 1 and what is wrong; a phase cap warns");
 }
 
+/*
+ * The ring's six servers: a derangement puts each flow alone on its host
+ * links, and flows over the ring share its link directions.  Text and
+ * JSON say the same; the default model takes the permutation too.
+ */
+static void test_maxmin(void)
+{
+	char text[64];
+	json_object *o;
+	struct run r;
+
+	RUN(&r, "analyze", "--topo", topo, "--algo", "ecmp", "--traffic",
+	    "permutation", "--model", "maxmin", "--seed", "3", "--runs", "4");
+	KTAP_EXPECT_INT(r.status, 0);
+	KTAP_EXPECT_STR(r.err, "");
+	KTAP_EXPECT(!strncmp(r.out,
+			     "traffic permutation seed 3 runs 4 servers 6 local 0.00\n"
+			     "routes ecmp unrouted 0\n"
+			     "maxmin throughput ", 96));
+	RUN(&r, "analyze", "--topo", topo, "--routes", routes, "--traffic",
+	    "permutation", "--model", "maxmin", "--seed", "3", "--runs", "4",
+	    "-j");
+	KTAP_EXPECT_INT(r.status, 0);
+	o = json_tokener_parse(r.out);
+	if (KTAP_EXPECT(o)) {
+		KTAP_EXPECT_STR(field(o, "model"), "maxmin");
+		KTAP_EXPECT_STR(field(o, "runs"), "4");
+		snprintf(text, sizeof(text), "maxmin throughput %s sd %s",
+			 field(o, "throughput"), field(o, "throughput_sd"));
+	}
+	json_object_put(o);
+	RUN(&r, "analyze", "--topo", topo, "--algo", "ecmp", "--traffic",
+	    "permutation", "--model", "maxmin", "--seed", "3", "--runs", "4");
+	KTAP_EXPECT(strstr(r.out, text));
+	RUN(&r, "analyze", "--topo", topo, "--algo", "ecmp", "--traffic",
+	    "permutation", "--seed", "3");
+	KTAP_EXPECT_INT(r.status, 0);
+	KTAP_EXPECT(!strncmp(r.out, "traffic permutation seed 3 local 0 demands 6 demand 6.000000\n",
+			     61));
+	ktap_result("analyze --model maxmin: text and -j agree; permutation under both models");
+}
+
 static void test_help(void)
 {
 	struct run r;
@@ -297,6 +357,7 @@ static void test_help(void)
 	KTAP_EXPECT_INT(r.status, 0);
 	KTAP_EXPECT(!strncmp(r.out, "Usage: sluicectl analyze --topo FILE", 36));
 	KTAP_EXPECT(strstr(r.out, "near-worst"));
+	KTAP_EXPECT(strstr(r.out, "--model maxmin (TCP-Bolt's flow simulator"));
 	RUN(&r, "help", "analyze");
 	KTAP_EXPECT_INT(r.status, 0);
 	RUN(&r, "help");
@@ -310,6 +371,7 @@ static void (*const tests[])(void) = {
 	test_clos,
 	test_usage_errors,
 	test_runtime_errors,
+	test_maxmin,
 	test_help,
 };
 

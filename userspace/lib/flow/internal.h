@@ -6,6 +6,7 @@
 #ifndef _SLUICE_LIB_FLOW_INTERNAL_H
 #define _SLUICE_LIB_FLOW_INTERNAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sluice/flow.h>
@@ -45,6 +46,19 @@ int sluice_i_flow_fptas(const struct sluice_i_mcf *m,
 			const struct sluice_flow_opts *o,
 			struct sluice_flow_result *res,
 			char *err, size_t errlen);
+
+int sluice_i_flow_routes_check(const struct sluice_graph *g,
+			       const struct sluice_routes *r,
+			       char *err, size_t errlen);
+int64_t sluice_i_find_pair(const struct sluice_routes *r, uint32_t u,
+			   uint32_t v, uint64_t from);
+bool sluice_i_walk(const struct sluice_graph *g, const struct sluice_routes *r,
+		   uint64_t q, uint32_t src, uint32_t dst, uint32_t *out);
+
+/* traffic.c: the servers in endpoint order, and a random derangement. */
+int sluice_i_server_permutation(const struct sluice_graph *g, uint64_t seed,
+				uint32_t **perm, uint32_t **owner,
+				uint32_t *servers, char *err, size_t errlen);
 
 /* Arcs loaded to within this of their capacity count as saturated. */
 #define SLUICE_I_SATURATED	1e-6

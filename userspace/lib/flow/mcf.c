@@ -84,9 +84,17 @@ void sluice_i_mcf_free(struct sluice_i_mcf *m)
 	memset(m, 0, sizeof(*m));
 }
 
-/* Pair index of (u, v) in the route set, or -1: pairs are sorted. */
-static int64_t find_pair(const struct sluice_routes *r, uint32_t u, uint32_t v,
-			 uint64_t from)
+/**
+ * sluice_i_find_pair() - the pair (u, v) of a route set
+ * @r:		a route set
+ * @u:		source node
+ * @v:		destination node
+ * @from:	the first pair index to look at (pairs are sorted)
+ *
+ * Return: its index, or -1.  Time: O(log P).
+ */
+int64_t sluice_i_find_pair(const struct sluice_routes *r, uint32_t u,
+			   uint32_t v, uint64_t from)
 {
 	uint64_t lo = from, hi = r->n_pairs, mid;
 
@@ -103,13 +111,21 @@ static int64_t find_pair(const struct sluice_routes *r, uint32_t u, uint32_t v,
 	return -1;
 }
 
-/*
- * Writes path @q of the route set, walked from @src, as arcs into @out.
- * Returns false if a hop does not start where the walk stands or the walk
+/**
+ * sluice_i_walk() - a path as arcs
+ * @g:		a finalized graph
+ * @r:		a route set of @g
+ * @q:		a path of @r
+ * @src:	where it starts
+ * @dst:	where it must end
+ * @out:	its arcs, as many as its hops
+ *
+ * Return: false if a hop does not start where the walk stands or the walk
  * does not end at @dst (a route set that does not belong to the graph).
+ * Time: O(hops).
  */
-static bool walk(const struct sluice_graph *g, const struct sluice_routes *r,
-		 uint64_t q, uint32_t src, uint32_t dst, uint32_t *out)
+bool sluice_i_walk(const struct sluice_graph *g, const struct sluice_routes *r,
+		   uint64_t q, uint32_t src, uint32_t dst, uint32_t *out)
 {
 	uint32_t at = src, id;
 	uint64_t h;
@@ -131,12 +147,20 @@ static bool walk(const struct sluice_graph *g, const struct sluice_routes *r,
 	return at == dst;
 }
 
-static int check_inputs(const struct sluice_graph *g,
-			const struct sluice_routes *r,
-			const struct sluice_traffic *t, char *err, size_t errlen)
+/**
+ * sluice_i_flow_routes_check() - a whole route set that belongs to a graph
+ * @g:		the graph
+ * @r:		the route set
+ * @err:	the message on failure
+ * @errlen:	size of @err
+ *
+ * Return: 0, -EINVAL or -E2BIG (too many link directions for arc ids).
+ * Time: O(1).
+ */
+int sluice_i_flow_routes_check(const struct sluice_graph *g,
+			       const struct sluice_routes *r,
+			       char *err, size_t errlen)
 {
-	uint64_t i;
-
 	if (!g->finalized)
 		return sluice_i_errf(err, errlen, -EINVAL,
 				     "the graph is not finalized");
@@ -149,14 +173,27 @@ static int check_inputs(const struct sluice_graph *g,
 		return sluice_i_errf(err, errlen, -EINVAL,
 				     "the routes are shard %u of %u: merge the shards first",
 				     r->shard_index, r->shard_count);
-	if (t->n_nodes != g->n_nodes)
-		return sluice_i_errf(err, errlen, -EINVAL,
-				     "the traffic matrix is for %u nodes, the graph has %u",
-				     t->n_nodes, g->n_nodes);
 	if (2ull * g->n_links > UINT32_MAX)
 		return sluice_i_errf(err, errlen, -E2BIG,
 				     "%u links: too many link directions",
 				     g->n_links);
+	return 0;
+}
+
+static int check_inputs(const struct sluice_graph *g,
+			const struct sluice_routes *r,
+			const struct sluice_traffic *t, char *err, size_t errlen)
+{
+	uint64_t i;
+	int ret;
+
+	ret = sluice_i_flow_routes_check(g, r, err, errlen);
+	if (ret)
+		return ret;
+	if (t->n_nodes != g->n_nodes)
+		return sluice_i_errf(err, errlen, -EINVAL,
+				     "the traffic matrix is for %u nodes, the graph has %u",
+				     t->n_nodes, g->n_nodes);
 	for (i = 0; i < t->n_dem; i++) {
 		if (!(t->demand[i] > 0) || t->demand[i] > 1e12)
 			return sluice_i_errf(err, errlen, -EINVAL,
@@ -213,7 +250,7 @@ int sluice_i_mcf_build(const struct sluice_graph *g,
 		return no_memory(err, errlen);
 	/* join, and count what the arrays need */
 	for (i = 0; i < t->n_dem; i++) {
-		pair[i] = find_pair(r, t->src[i], t->dst[i], from);
+		pair[i] = sluice_i_find_pair(r, t->src[i], t->dst[i], from);
 		if (pair[i] < 0) {
 			ret = sluice_i_errf(err, errlen, -EINVAL,
 					    "traffic %s -> %s has no pair in the route set (not between its endpoints?)",
@@ -253,7 +290,7 @@ int sluice_i_mcf_build(const struct sluice_graph *g,
 		for (q = r->pair_path[p]; q < r->pair_path[p + 1]; q++) {
 			ph = m->n_hops;
 			lenq = sluice_routes_path_len(r, q);
-			if (!lenq || !walk(g, r, q, t->src[i], t->dst[i],
+			if (!lenq || !sluice_i_walk(g, r, q, t->src[i], t->dst[i],
 						   m->arcs + ph)) {
 				ret = sluice_i_errf(err, errlen, -EINVAL,
 						    "path %llu of %s -> %s is not a walk between them in the graph",

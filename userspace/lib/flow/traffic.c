@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Traffic matrices between the endpoints of a fabric: all-to-all, uniform
- * random and near-worst (sluice/flow.h says what each one sends).
+ * random, near-worst and a random permutation of the servers
+ * (sluice/flow.h says what each one sends).
  */
 #include <errno.h>
 #include <limits.h>
@@ -11,6 +12,7 @@
 #include <sluice/flow.h>
 #include <sluice/rng.h>
 #include "graph/internal.h"
+#include "internal.h"
 
 /* Near-worst builds an n x n distance matrix and matches it in O(n^3). */
 #define WORST_ENDPOINTS_MAX	4096
@@ -23,8 +25,8 @@ static int no_memory(char *err, size_t errlen)
 /**
  * sluice_traffic_parse() - read a traffic matrix's name
  * @s:		"all2all", "uniform:P" (P destinations per source),
- *		"uniform:P%" (P percent of the other endpoints, 1 to 100)
- *		or "worst"
+ *		"uniform:P%" (P percent of the other endpoints, 1 to 100),
+ *		"worst" or "permutation"
  * @spec:	filled; its seed is left 0
  * @err:	the message on failure
  * @errlen:	size of @err
@@ -47,9 +49,13 @@ int sluice_traffic_parse(const char *s, struct sluice_traffic_spec *spec,
 		spec->kind = SLUICE_TRAFFIC_WORST;
 		return 0;
 	}
+	if (!strcmp(s, "permutation")) {
+		spec->kind = SLUICE_TRAFFIC_PERMUTATION;
+		return 0;
+	}
 	if (strncmp(s, "uniform:", 8))
 		return sluice_i_errf(err, errlen, -EINVAL,
-				     "traffic \"%.40s\" is not all2all, uniform:P, uniform:P%% or worst",
+				     "traffic \"%.40s\" is not all2all, uniform:P, uniform:P%%, worst or permutation",
 				     s);
 	p = s + 8;
 	errno = 0;
@@ -250,6 +256,132 @@ static int worst(const struct sluice_graph *g, const uint32_t *ep,
 	return ret;
 }
 
+/*
+ * A uniformly random permutation of 0..@n-1 without a fixed point (@n >= 2):
+ * shuffles until none is left, e (2.72) shuffles on average, since a
+ * fraction 1/e of all permutations are derangements.
+ */
+static void derangement(struct sluice_rng *rng, uint32_t *perm, uint32_t n)
+{
+	uint32_t i;
+
+	do {
+		for (i = 0; i < n; i++)
+			perm[i] = i;
+		sluice_rng_shuffle(rng, perm, n);
+		for (i = 0; i < n && perm[i] != i; i++)
+			;
+	} while (i < n);
+}
+
+/**
+ * sluice_i_server_permutation() - a random permutation of the servers
+ * @g:		a finalized graph
+ * @seed:	the seed; the same seed gives the same permutation
+ * @perm:	filled with the servers' count: server s sends to perm[s]
+ * @owner:	filled likewise: the endpoint server s sits on
+ * @servers:	the count, at least 2
+ * @err:	the message on failure
+ * @errlen:	size of @err
+ *
+ * Servers are numbered in endpoint order, each endpoint's w of them in a
+ * row.  No server sends to itself (a derangement, uniform over all of
+ * them); two servers of one endpoint may well pair up.
+ *
+ * Return: 0, -EINVAL (fewer than two servers), -E2BIG or -ENOMEM; free
+ * @perm and @owner.  Time: O(n + H) expected.
+ */
+int sluice_i_server_permutation(const struct sluice_graph *g, uint64_t seed,
+				uint32_t **perm, uint32_t **owner,
+				uint32_t *servers, char *err, size_t errlen)
+{
+	uint32_t *ep, n, i, j, k;
+	struct sluice_rng rng;
+	uint64_t h = 0;
+
+	*perm = NULL;
+	*owner = NULL;
+	ep = sluice_i_calloc(g->n_nodes, sizeof(*ep));
+	if (!ep)
+		return no_memory(err, errlen);
+	n = sluice_graph_endpoints(g, ep);
+	for (i = 0; i < n; i++)
+		h += sluice_traffic_servers(g, ep[i]);
+	if (h < 2 || h > SLUICE_PERMUTATION_SERVERS_MAX) {
+		free(ep);
+		return sluice_i_errf(err, errlen, h < 2 ? -EINVAL : -E2BIG,
+				     "a permutation needs 2 to %u servers; the fabric has %llu",
+				     SLUICE_PERMUTATION_SERVERS_MAX,
+				     (unsigned long long)h);
+	}
+	*perm = sluice_i_calloc(h, sizeof(**perm));
+	*owner = sluice_i_calloc(h, sizeof(**owner));
+	if (!*perm || !*owner) {
+		free(ep);
+		free(*perm);
+		free(*owner);
+		*perm = *owner = NULL;
+		return no_memory(err, errlen);
+	}
+	for (i = 0, k = 0; i < n; i++)
+		for (j = sluice_traffic_servers(g, ep[i]); j; j--)
+			(*owner)[k++] = ep[i];
+	free(ep);
+	sluice_rng_seed(&rng, seed);
+	derangement(&rng, *perm, h);
+	*servers = h;
+	return 0;
+}
+
+static int cmp_pair(const void *a, const void *b)
+{
+	const uint32_t *x = a, *y = b;
+
+	if (x[0] != y[0])
+		return (x[0] > y[0]) - (x[0] < y[0]);
+	return (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+/*
+ * Each server to its image under a random derangement of the servers;
+ * u sends to v as many as its servers that drew one of v's.
+ */
+static int permutation(const struct sluice_graph *g, uint64_t seed,
+		       struct sluice_traffic *t, char *err, size_t errlen)
+{
+	uint32_t *perm, *owner, *pairs, h, s, m = 0;
+	int ret;
+
+	ret = sluice_i_server_permutation(g, seed, &perm, &owner, &h, err,
+					  errlen);
+	if (ret)
+		return ret;
+	pairs = sluice_i_calloc(2 * (size_t)h, sizeof(*pairs));
+	ret = pairs ? traffic_alloc(t, h, err, errlen) : no_memory(err, errlen);
+	for (s = 0; s < h && !ret; s++) {
+		if (owner[s] == owner[perm[s]]) {
+			t->local++;
+			continue;
+		}
+		pairs[2 * m] = owner[s];
+		pairs[2 * m++ + 1] = owner[perm[s]];
+	}
+	if (!ret)
+		qsort(pairs, m, 2 * sizeof(*pairs), cmp_pair);
+	for (s = 0; s < m && !ret; s++) {
+		if (s && !cmp_pair(pairs + 2 * s, pairs + 2 * (s - 1))) {
+			t->demand[t->n_dem - 1] += 1;
+			t->total += 1;
+		} else {
+			add_demand(t, pairs[2 * s], pairs[2 * s + 1], 1);
+		}
+	}
+	free(perm);
+	free(owner);
+	free(pairs);
+	return ret;
+}
+
 /**
  * sluice_traffic_make() - build a traffic matrix for a fabric
  * @g:		a finalized graph
@@ -260,10 +392,12 @@ static int worst(const struct sluice_graph *g, const uint32_t *ep,
  *
  * Needs at least two endpoints and two servers.  uniform:P% picks
  * round(P (E - 1) / 100) of the E - 1 other endpoints, at least one.
+ * permutation draws from @spec->seed as uniform does.
  *
  * Return: 0, -EINVAL (too few endpoints, P above E - 1), -E2BIG or
  * -ENOMEM.  Time: O(E^2) for all2all, O(E^2) for uniform, O(E (n + m) +
- * E^3) for worst (one BFS per endpoint, then the matching).
+ * E^3) for worst (one BFS per endpoint, then the matching), O(n + H log H)
+ * for permutation (H servers).
  */
 int sluice_traffic_make(const struct sluice_graph *g,
 			const struct sluice_traffic_spec *spec,
@@ -291,6 +425,7 @@ int sluice_traffic_make(const struct sluice_graph *g,
 		servers += w[i];
 	}
 	t->n_nodes = g->n_nodes;
+	t->kind = spec->kind;
 	if (n < 2 || servers < 2) {
 		ret = sluice_i_errf(err, errlen, -EINVAL,
 				    "traffic needs two endpoints and two servers; the fabric has %u and %llu",
@@ -320,6 +455,9 @@ int sluice_traffic_make(const struct sluice_graph *g,
 		break;
 	case SLUICE_TRAFFIC_WORST:
 		ret = worst(g, ep, w, n, t, err, errlen);
+		break;
+	case SLUICE_TRAFFIC_PERMUTATION:
+		ret = permutation(g, spec->seed, t, err, errlen);
 		break;
 	default:
 		ret = sluice_i_errf(err, errlen, -EINVAL,

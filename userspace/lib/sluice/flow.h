@@ -23,6 +23,12 @@
  *    each endpoint and its image (a maximum-weight perfect matching of the
  *    complete bipartite graph, never an endpoint to itself); u sends w(u),
  *    all its servers at line rate, to its image.
+ *  - permutation (TCP-Bolt, Section IV-B): a random permutation of the
+ *    servers drawn from the seed, each server sending once and receiving
+ *    once at line rate; never a server to itself (a derangement, uniform
+ *    over all of them, so a fabric needs two servers).  u sends to v as
+ *    many as its servers drew one of v's; a server that drew another
+ *    server of its own switch stays off the fabric (counted in local).
  *
  * Throughput theta(T) is the largest theta such that theta T can be routed
  * on the paths of the route set - any split of each pair's demand over its
@@ -56,15 +62,22 @@ enum sluice_traffic_kind {
 	SLUICE_TRAFFIC_ALL2ALL,
 	SLUICE_TRAFFIC_UNIFORM,
 	SLUICE_TRAFFIC_WORST,
+	SLUICE_TRAFFIC_PERMUTATION,
 };
 
-/* Which matrix: "all2all", "uniform:P", "uniform:P%" or "worst". */
+/* The most servers a permutation takes. */
+#define SLUICE_PERMUTATION_SERVERS_MAX	(1u << 24)
+
+/*
+ * Which matrix: "all2all", "uniform:P", "uniform:P%", "worst" or
+ * "permutation".
+ */
 struct sluice_traffic_spec {
 	enum sluice_traffic_kind	kind;
 	/* uniform: P destinations per source, or P percent of the others */
 	uint32_t			count;
 	bool				percent;
-	uint64_t			seed;	/* uniform */
+	uint64_t			seed;	/* uniform, permutation */
 };
 
 /*
@@ -72,6 +85,7 @@ struct sluice_traffic_spec {
  * increasing (src, dst) order, between distinct endpoints.
  */
 struct sluice_traffic {
+	enum sluice_traffic_kind kind;
 	uint32_t	n_nodes;
 	uint64_t	n_dem;
 	uint32_t	*src;
@@ -79,6 +93,7 @@ struct sluice_traffic {
 	double		*demand;
 	double		total;		/* sum of demand[] */
 	uint32_t	picks;		/* uniform: destinations per source */
+	uint64_t	local;		/* permutation: flows inside a switch */
 };
 
 int sluice_traffic_parse(const char *s, struct sluice_traffic_spec *spec,
@@ -201,5 +216,75 @@ int sluice_clos_size(uint32_t ports, uint32_t hosts, uint32_t switches,
 		     struct sluice_clos_size *c, char *err, size_t errlen);
 int sluice_clos_build(const struct sluice_clos_size *c, struct sluice_graph *g,
 		      char *err, size_t errlen);
+
+/* ---- max-min fair rates (TCP-Bolt's flow simulator) ---- */
+
+/*
+ * The model of TCP-Bolt's EDST analysis (Sections IV-B and V-C, Fig. 14),
+ * as against the concurrent flow above: each server's flow takes ONE path,
+ * and the flows share the links max-min fairly, as TCP would.
+ *
+ * A flow of a permutation (the traffic kind above, one flow per server)
+ * from a server of u to a server of v != u takes one path of the pair
+ * (u, v) of the route set, drawn uniformly among the pair's shortest paths
+ * in the set (fewest links).  That is ECMP's per-flow hash on an ecmp
+ * route set, and TCP-Bolt's "randomly selects a tree from among the trees
+ * that offer the shortest routes" on an edst one: the trees of every lane
+ * compete, each with its own path.  A flow between two servers of one
+ * switch crosses only host links.
+ *
+ * Capacities are 1 for each link direction and for each server's own up
+ * and down host link; rates are max-min fair, found by progressive
+ * filling: all flows rise together, and a flow stops when a link it
+ * crosses fills.  For fixed paths that is exact (it is the unique max-min
+ * fair allocation).  Aggregate throughput is the sum of the rates over
+ * the servers H - the mean rate, 1 with no contention - and is averaged
+ * over runs, each a new permutation and new path draws: run i draws its
+ * permutation from seed + i (so it is the matrix sluice_traffic_make()
+ * makes with that seed) and its paths from a generator of its own.
+ */
+
+/* The most runs sluice_flow_maxmin() averages over. */
+#define SLUICE_MAXMIN_RUNS_MAX	100000
+
+struct sluice_maxmin_result {
+	uint32_t	runs;
+	uint32_t	servers;	/* H, and the flows of each run */
+	/* mean over runs of (sum of rates) / H, and its standard deviation */
+	double		throughput;
+	double		throughput_sd;	/* sample (n - 1); 0 for one run */
+	double		throughput_min;	/* the worst run */
+	double		rate_min;	/* the least rate of any flow, any run */
+	/* per run, averaged over runs */
+	double		local;		/* flows inside one switch */
+	double		fabric_rate;	/* mean rate of the other flows */
+	double		path_len;	/* mean links of their paths */
+	double		saturated;	/* link directions loaded to 1 */
+	/* flows whose pair has no path (rate 0), all runs; the first one */
+	uint64_t	unrouted;
+	uint32_t	unrouted_src, unrouted_dst;
+};
+
+/*
+ * @runs permutations of @spec (kind permutation, else -EINVAL) on @r.
+ * Time: per run O(n + H (log P + K) + (L + H l) log(L + H l)) for n nodes,
+ * H servers, P pairs, K paths a pair, L links and paths of l links.
+ */
+int sluice_flow_maxmin(const struct sluice_graph *g,
+		       const struct sluice_routes *r,
+		       const struct sluice_traffic_spec *spec, uint32_t runs,
+		       struct sluice_maxmin_result *res,
+		       char *err, size_t errlen);
+
+/*
+ * The max-min fair rates of flows on resources, by progressive filling:
+ * resource j has capacity cap[j] >= 0; flow f crosses the resources
+ * res[flow_res[f]] to res[flow_res[f + 1] - 1] (at least one; a resource
+ * listed twice counts twice).  Time: O((R + I) log(R + I)) for R
+ * resources and I incidences (the length of @res).
+ */
+int sluice_maxmin_fill(uint32_t n_res, const double *cap, uint64_t n_flows,
+		       const uint64_t *flow_res, const uint32_t *res,
+		       double *rate, char *err, size_t errlen);
 
 #endif /* _SLUICE_FLOW_H */
