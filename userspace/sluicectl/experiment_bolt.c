@@ -40,6 +40,7 @@
 #include <sluice/fabric.h>
 #include <sluice/fabric_nl.h>
 #include <sluice/flow.h>
+#include <sluice/flowgen.h>
 #include <sluice/host.h>
 #include <sluice/portfc.h>
 #include <sluice/rate.h>
@@ -63,28 +64,28 @@
 #define WIN_SIZES	7		/* BDP / 4 .. 16 BDP */
 #define STREAM_FLOWS	5
 
-enum part { P_WINDOW, P_FAIRNESS, P_HOLB, P_EDST, N_PARTS };
+enum part { P_WINDOW, P_FAIRNESS, P_HOLB, P_WORKLOAD, P_EDST, N_PARTS };
 
 static const char *const part_names[N_PARTS] = {
-	"window", "fairness", "holb", "edst",
+	"window", "fairness", "holb", "workload", "edst",
 };
 
 /* Transports: a congestion control, a first window, ECN, PFC. */
-enum mode { M_TCP, M_TCP_PFC, M_TCP_DCB, M_BOLT, N_MODES };
+enum mode { M_TCP, M_DCTCP, M_TCP_PFC, M_TCP_DCB, M_BOLT, N_MODES };
 
 static const char *const mode_names[N_MODES] = {
-	"tcp", "tcp-pfc", "tcp-dcb", "bolt",
+	"tcp", "dctcp", "tcp-pfc", "tcp-dcb", "bolt",
 };
 
 static const char *const mode_titles[N_MODES] = {
-	"TCP (cubic, no PFC)", "TCP with PFC",
+	"TCP (cubic, no PFC)", "DCTCP (ECN, no PFC)", "TCP with PFC",
 	"TCP-DCB (cubic, BDP first window, PFC)",
 	"TCP-Bolt (DCTCP, ECN, BDP first window, PFC)",
 };
 
 static bool lossless(int m)
 {
-	return m != M_TCP;
+	return m != M_TCP && m != M_DCTCP;
 }
 
 /* A part's modes, in the order they run. */
@@ -92,6 +93,7 @@ static const int part_modes[N_PARTS][N_MODES + 1] = {
 	[P_WINDOW]	= { M_TCP, M_TCP_DCB, -1 },
 	[P_FAIRNESS]	= { M_TCP, M_TCP_PFC, M_BOLT, -1 },
 	[P_HOLB]	= { M_TCP_PFC, M_BOLT, -1 },
+	[P_WORKLOAD]	= { M_TCP, M_DCTCP, M_TCP_PFC, M_BOLT, -1 },
 	[P_EDST]	= { -1 },
 };
 
@@ -111,6 +113,20 @@ struct window_run {
 	uint64_t	rtt_ns;
 	uint32_t	initcwnd;
 	double		fct[WIN_SIZES];		/* median, s; < 0: failed */
+};
+
+/* Background flows by size before scaling: 64K-256K .. 8M-32M. */
+#define WL_BUCKETS	4
+
+struct workload_run {
+	bool		ran;
+	uint64_t	rtt_ns;
+	uint32_t	initcwnd, ecn;
+	uint32_t	flows, done, incasts, incasts_done;
+	double		max_late;
+	uint64_t	drops, pauses, marks;
+	struct sluice_tcpgen_summary bg[WL_BUCKETS];	/* slowdowns */
+	struct sluice_tcpgen_summary ict;		/* slowdowns */
 };
 
 #define EDST_SIZES	4
@@ -133,6 +149,8 @@ struct bexp {
 	struct window_run		win[N_MODES];
 	uint64_t			win_size[WIN_SIZES];
 	struct stream_run		fair[N_MODES], holb[N_MODES];
+	struct workload_run		wl[N_MODES];
+	double				wl_scale, wl_load, wl_duration;
 	/* edst */
 	uint32_t			edst_n[EDST_SIZES];
 	double				edst_theta[EDST_SIZES][EDST_ALGOS];
@@ -169,11 +187,15 @@ static int parse_names(const struct command *cmd, const char *opt,
 		for (k = 0; k < n && strcmp(tok, names[k]); k++)
 			;
 		if (k == n) {
-			sub_usage_error(cmd, "%s: \"%s\" is not one of %s%s%s%s%s%s%s",
-					opt, tok, names[0], n > 1 ? ", " : "",
-					n > 1 ? names[1] : "", n > 2 ? ", " : "",
-					n > 2 ? names[2] : "", n > 3 ? " or " : "",
-					n > 3 ? names[3] : "");
+			char all[128] = "";
+
+			for (k = 0; k < n; k++)
+				snprintf(all + strlen(all),
+					 sizeof(all) - strlen(all), "%s%s",
+					 k ? (k == n - 1 ? " or " : ", ") : "",
+					 names[k]);
+			sub_usage_error(cmd, "%s: \"%s\" is not %s", opt, tok,
+					all);
 			free(list);
 			return EXIT_USAGE;
 		}
@@ -298,7 +320,15 @@ static uint32_t host_of(const struct fabric_state *fs, bool y, uint32_t i)
  * of the mode, and its round trip measured end to end.  @pre runs after
  * the routes and before the measure (the window part's ACK delay).
  */
+/* Three leaves of four hosts under two spines (the workload's). */
+static int leafspine(struct sluice_graph *g, char *err, size_t errlen)
+{
+	return sluice_topo_leafspine(g, 3, 2, 1, 4, err, errlen) ? -1 : 0;
+}
+
 static int bolt_fabric(struct bexp *e, int m, struct fabric_state *fs,
+		       int (*topo)(struct sluice_graph *g, char *err,
+				   size_t errlen),
 		       int (*pre)(struct bexp *e, struct fabric_state *fs),
 		       uint64_t *rtt_ns, uint32_t *initcwnd, uint32_t *ecn)
 {
@@ -314,8 +344,8 @@ static int bolt_fabric(struct bexp *e, int m, struct fabric_state *fs,
 
 	memset(fs, 0, sizeof(*fs));
 	snprintf(fs->name, sizeof(fs->name), "%s", e->name);
-	snprintf(fs->topo_path, sizeof(fs->topo_path), "dumbbell(%u,%u)",
-		 X_HOSTS, Y_HOSTS);
+	snprintf(fs->topo_path, sizeof(fs->topo_path), "%s",
+		 topo == leafspine ? "leafspine(3,2,4)" : "dumbbell(4,5)");
 	fs->hosts_per_switch = SLUICE_FABRIC_HOSTS_DEFAULT;
 	fs->qdisc = true;
 	sluice_format_rate(e->rate, rs, sizeof(rs));
@@ -329,7 +359,7 @@ static int bolt_fabric(struct bexp *e, int m, struct fabric_state *fs,
 	ret = qdisc_args_parse(fs->qdisc_args, &q);
 	if (ret)
 		return ret == EXIT_USAGE ? EXIT_RUNTIME : ret;
-	if (dumbbell(&fs->g, err, sizeof(err)) ||
+	if (topo(&fs->g, err, sizeof(err)) ||
 	    sluice_fabric_plan(&fs->f, &fs->g, fs->name,
 			       SLUICE_FABRIC_HOSTS_DEFAULT, err, sizeof(err))) {
 		fprintf(stderr, "sluicectl: %s\n", err);
@@ -356,15 +386,17 @@ static int bolt_fabric(struct bexp *e, int m, struct fabric_state *fs,
 	progress(e, "  round trip %.2f ms (%s)", *rtt_ns / 1e6, how);
 	*ecn = 0;
 	*initcwnd = SLUICE_HOST_INIT_CWND;
-	if (m == M_BOLT) {
+	if (m == M_BOLT || m == M_DCTCP) {
 		*ecn = sluice_ecn_threshold(e->rate, *rtt_ns, MTU);
 		if (sluice_fabric_ecn(&fs->f, &q, *ecn, err, sizeof(err)))
 			goto fail_msg;
 	}
-	if (m == M_BOLT || m == M_TCP_DCB) {
+	if (m == M_BOLT || m == M_TCP_DCB || m == M_DCTCP) {
 		if (sluice_host_profile_bolt(&p, e->rate, *rtt_ns, MTU, err,
 					     sizeof(err)))
 			goto fail_msg;
+		if (m == M_DCTCP)	/* DCTCP alone: the kernel's window */
+			p.initcwnd = p.initrwnd = 0;
 		if (m == M_TCP_DCB) {
 			/* Fig. 1's TCP-DCB: the kernel's TCP, only the window */
 			p.cc[0] = '\0';
@@ -374,7 +406,7 @@ static int bolt_fabric(struct bexp *e, int m, struct fabric_state *fs,
 		if (sluice_fabric_host_profile(&fs->f, &p, &res, &done, err,
 					       sizeof(err)))
 			goto fail_msg;
-		*initcwnd = p.initcwnd;
+		*initcwnd = p.initcwnd ? p.initcwnd : SLUICE_HOST_INIT_CWND;
 	}
 	return 0;
 fail_msg:
@@ -467,8 +499,8 @@ static int window_mode(struct bexp *e, int m)
 	int ret;
 
 	progress(e, "window: %s", mode_titles[m]);
-	ret = bolt_fabric(e, m, &fs, ack_delay, &w->rtt_ns, &w->initcwnd,
-			  &ecn);
+	ret = bolt_fabric(e, m, &fs, dumbbell, ack_delay, &w->rtt_ns,
+			  &w->initcwnd, &ecn);
 	if (ret)
 		return ret;
 	/* sizes from the first mode's round trip, the same for both */
@@ -602,7 +634,8 @@ static int stream_mode(struct bexp *e, enum part part, int m)
 	int ret;
 
 	progress(e, "%s: %s", part_names[part], mode_titles[m]);
-	ret = bolt_fabric(e, m, &fs, NULL, &s->rtt_ns, &s->initcwnd, &s->ecn);
+	ret = bolt_fabric(e, m, &fs, dumbbell, NULL, &s->rtt_ns, &s->initcwnd,
+			  &s->ecn);
 	if (ret)
 		return ret;
 	s->so = e->so;
@@ -716,6 +749,185 @@ static bool holb_ok(const struct bexp *e, int m)
 	double after, fair, v = holb_victim(e, m, &after, &fair);
 
 	return m == M_TCP_PFC ? v < 0.6 * fair : v >= 0.6 * fair;
+}
+
+/* ---- workload (Section V-B) ---- */
+
+static const char *const wl_bucket_names[WL_BUCKETS] = {
+	"64K-256K", "256K-1M", "1M-4M", "4M-32M",
+};
+
+static int workload_mode(struct bexp *e, int m)
+{
+	struct workload_run *w = &e->wl[m];
+	struct sluice_flowgen_bolt b = {
+		.scale = e->wl_scale, .duration = e->wl_duration,
+		.seed = e->seed, .load = e->wl_load, .rate = e->rate,
+	};
+	struct sluice_tcpgen_opts o = {
+		.tos = DSCP << 2, .stop = &exp_interrupted,
+		.cc = m == M_TCP || m == M_TCP_PFC ? "cubic" : NULL,
+	};
+	struct sluice_tcpgen_filter f = { .by_tag = true };
+	struct sluice_flowgen_incast *inc = NULL;
+	struct sluice_tcpgen_plan p = { 0 };
+	struct sluice_tcpgen t = { 0 };
+	struct fabric_state fs;
+	char err[SLUICE_ERRLEN];
+	double *alone = NULL, t0, *ict = NULL, lo = 64 * 1024;
+	uint32_t q, k, n_inc = 0, c, ecn;
+	int ret;
+
+	progress(e, "workload: %s", mode_titles[m]);
+	ret = bolt_fabric(e, m, &fs, leafspine, NULL, &w->rtt_ns,
+			  &w->initcwnd, &ecn);
+	if (ret)
+		return ret;
+	w->ecn = ecn;
+	b.n_hosts = fs.f.n_hosts;
+	ret = sluice_flowgen_plan_bolt(&p, &b, err, sizeof(err));
+	if (!ret)
+		ret = sluice_tcpgen_init_fabric(&t, &fs.f, &o, err,
+						sizeof(err));
+	if (!ret)
+		ret = sluice_tcpgen_open(&t, err, sizeof(err));
+	if (!ret) {
+		progress(e, "  %u flows over %.0f s", p.n_flows,
+			 e->wl_duration);
+		ret = sluice_tcpgen_run(&t, &p, sluice_now(), sluice_now() +
+					e->wl_duration + 30, err, sizeof(err));
+	}
+	if (ret) {
+		fprintf(stderr, "sluicectl: workload: %s\n", err);
+		goto out;
+	}
+	/* a flow alone: 1.5 round trips, then its bytes at the rate */
+	t0 = 1.5 * w->rtt_ns / 1e9;
+	alone = calloc(p.n_flows ? p.n_flows : 1, sizeof(*alone));
+	if (!alone || sluice_flowgen_incasts(p.fl, p.n_flows, &inc, &n_inc)) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (q = 0; q < p.n_flows; q++) {
+		alone[q] = sluice_flowgen_alone(t0, e->rate, MTU, p.fl[q].size);
+		w->done += p.fl[q].status == SLUICE_TCPGEN_DONE;
+		if (p.fl[q].late > w->max_late)
+			w->max_late = p.fl[q].late;
+	}
+	w->flows = p.n_flows;
+	f.tag = SLUICE_FLOWGEN_BACKGROUND;
+	for (k = 0; k < WL_BUCKETS; k++) {
+		f.min_size = (uint64_t)(lo * pow(4, k) * e->wl_scale);
+		f.max_size = (uint64_t)(lo * pow(4, k + 1) * e->wl_scale) +
+			     (k == WL_BUCKETS - 1);
+		sluice_flowgen_slowdowns(p.fl, p.n_flows, alone, &f, &w->bg[k]);
+	}
+	/* an incast's completion against its responses' bytes alone */
+	ict = calloc(n_inc ? n_inc : 1, sizeof(*ict));
+	if (!ict) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (k = 0, c = 0; k < n_inc; k++) {
+		uint64_t bytes = 0;
+
+		for (q = 0; q < p.n_flows; q++)
+			if (p.fl[q].tag == SLUICE_FLOWGEN_INCAST &&
+			    p.fl[q].job == inc[k].job)
+				bytes += p.fl[q].size;
+		w->incasts++;
+		if (inc[k].ict < 0)
+			continue;
+		w->incasts_done++;
+		ict[c++] = inc[k].ict /
+			   sluice_flowgen_alone(t0, e->rate, MTU, bytes);
+	}
+	w->ict.count = n_inc;
+	w->ict.finished = c;
+	if (c) {
+		double sum = 0;
+
+		for (k = 0; k < c; k++)
+			sum += ict[k];
+		w->ict.mean = sum / c;
+		w->ict.p50 = sluice_tcpgen_percentile(ict, c, 50);
+		w->ict.p99 = sluice_tcpgen_percentile(ict, c, 99);
+	}
+	ret = switch_counters(&fs, &w->drops, &w->pauses, &w->marks);
+	w->ran = !ret;
+out:
+	free(ict);
+	free(inc);
+	free(alone);
+	sluice_tcpgen_free(&t);
+	sluice_tcpgen_plan_free(&p);
+	bolt_fabric_down(e, &fs);
+	return ret ? EXIT_RUNTIME : 0;
+}
+
+/*
+ * TCP-Bolt finishes background flows of 64 KB to 1 MB (before scaling)
+ * sooner on average than TCP, the paper's 50-70 % lower average FCT for
+ * 10 KB-1 MB; and in the lossless modes every flow completes.
+ */
+static bool workload_ok(const struct bexp *e, double *gain)
+{
+	const struct workload_run *b = &e->wl[M_BOLT], *t = &e->wl[M_TCP];
+	double tb = t->bg[0].mean * t->bg[0].finished +
+		    t->bg[1].mean * t->bg[1].finished;
+	double bb = b->bg[0].mean * b->bg[0].finished +
+		    b->bg[1].mean * b->bg[1].finished;
+	uint32_t tn = t->bg[0].finished + t->bg[1].finished;
+	uint32_t bn = b->bg[0].finished + b->bg[1].finished;
+
+	*gain = tn && bn && tb > 0 ? 1 - (bb / bn) / (tb / tn) : 0;
+	return b->ran && t->ran && *gain > 0 && b->done == b->flows &&
+	       (!e->wl[M_TCP_PFC].ran ||
+		e->wl[M_TCP_PFC].done == e->wl[M_TCP_PFC].flows);
+}
+
+static void print_workload(const struct bexp *e, bool *ok)
+{
+	const int *mp;
+	bool any = false;
+	double gain;
+	uint32_t k;
+
+	for (mp = part_modes[P_WORKLOAD]; *mp >= 0; mp++)
+		any |= e->wl[*mp].ran;
+	if (!any)
+		return;
+	printf("workload (Section V-B): 12 hosts of a leaf-spine (3 leaves, 2 spines), Poisson incasts of fan-in 10 (SRU 2/4/8 KB) and log-uniform background flows (64 KB-32 MB) at load %.2f, sizes x %g, %.0f s\n",
+	       e->wl_load, e->wl_scale, e->wl_duration);
+	printf("  slowdown = FCT / the flow alone (1.5 round trips + its bytes at the rate); buckets by size before scaling\n");
+	printf("  predicts: TCP-Bolt best for short and medium flows (paper: 50-70%% lower average FCT for 10 KB-1 MB than TCP); DCTCP good for incasts, slow for medium flows; TCP with PFC bad for incasts\n");
+	printf("  %-44s", "");
+	for (k = 0; k < WL_BUCKETS; k++)
+		printf(" %13s", wl_bucket_names[k]);
+	printf(" %13s %s\n", "incast", "flows done, drops, pauses, marks");
+	for (mp = part_modes[P_WORKLOAD]; *mp >= 0; mp++) {
+		const struct workload_run *w = &e->wl[*mp];
+
+		if (!w->ran)
+			continue;
+		printf("  %-44s", mode_titles[*mp]);
+		for (k = 0; k < WL_BUCKETS; k++)
+			printf(" %6.1f/%6.1f", w->bg[k].mean, w->bg[k].p99);
+		printf(" %6.1f/%6.1f %u/%u, %llu, %llu, %llu\n", w->ict.mean,
+		       w->ict.p99, w->done, w->flows,
+		       (unsigned long long)w->drops,
+		       (unsigned long long)w->pauses,
+		       (unsigned long long)w->marks);
+	}
+	printf("  (mean/p99 slowdowns; incast: completion of all 10 responses against their bytes alone)\n");
+	if (e->wl[M_BOLT].ran && e->wl[M_TCP].ran) {
+		bool good = workload_ok(e, &gain);
+
+		printf("  TCP-Bolt's mean slowdown of 64 KB-1 MB flows %.0f%% below TCP's: %s\n",
+		       100 * gain, good ? "as predicted" : "NOT as predicted");
+		if (!good)
+			*ok = false;
+	}
 }
 
 /* ---- edst (Fig. 14) ---- */
@@ -1131,6 +1343,42 @@ static int print_json(const struct bexp *e, bool all_ok)
 					stream_json(e, p, *mp));
 		}
 	}
+	m = NULL;
+	for (mp = part_modes[P_WORKLOAD]; ok && *mp >= 0; mp++) {
+		const struct workload_run *wr = &e->wl[*mp];
+		json_object *b;
+
+		if (!wr->ran)
+			continue;
+		if (!m)
+			ok = jadd(o, "workload", m = json_object_new_object()) &&
+			     jadd(m, "scale", jd(e->wl_scale)) &&
+			     jadd(m, "load", jd(e->wl_load)) &&
+			     jadd(m, "duration_s", jd(e->wl_duration));
+		ok = ok && jadd(m, mode_names[*mp], w = json_object_new_object()) &&
+		     jadd(w, "rtt_ns", jnum(wr->rtt_ns)) &&
+		     jadd(w, "initcwnd", jnum(wr->initcwnd)) &&
+		     jadd(w, "ecn", jnum(wr->ecn)) &&
+		     jadd(w, "flows", jnum(wr->flows)) &&
+		     jadd(w, "done", jnum(wr->done)) &&
+		     jadd(w, "max_late_s", jd(wr->max_late)) &&
+		     jadd(w, "drops", jnum(wr->drops)) &&
+		     jadd(w, "pauses", jnum(wr->pauses)) &&
+		     jadd(w, "ce_marks", jnum(wr->marks)) &&
+		     jadd(w, "incast", b = json_object_new_object()) &&
+		     jadd(b, "count", jnum(wr->incasts)) &&
+		     jadd(b, "done", jnum(wr->incasts_done)) &&
+		     jadd(b, "mean", jd(wr->ict.mean)) &&
+		     jadd(b, "p50", jd(wr->ict.p50)) &&
+		     jadd(b, "p99", jd(wr->ict.p99)) &&
+		     jadd(w, "background", a = json_object_new_array());
+		for (k = 0; ok && k < WL_BUCKETS; k++)
+			ok = !json_object_array_add(a, b = json_object_new_object()) &&
+			     jadd(b, "sizes", json_object_new_string(wl_bucket_names[k])) &&
+			     jadd(b, "flows", jnum(wr->bg[k].finished)) &&
+			     jadd(b, "mean", jd(wr->bg[k].mean)) &&
+			     jadd(b, "p99", jd(wr->bg[k].p99));
+	}
 	if (ok && e->edst_ran) {
 		ok = jadd(o, "edst", a = json_object_new_array());
 		for (s = 0; ok && s < EDST_SIZES; s++) {
@@ -1169,6 +1417,9 @@ int experiment_bolt_main(const struct command *cmd, int argc, char **argv)
 	if (exp_derive_headroom(e.rate, &e.headroom))
 		return EXIT_RUNTIME;
 	e.limit = e.xoff + e.headroom;
+	e.wl_scale = 0.1;
+	e.wl_load = 0.3;
+	e.wl_duration = 20;
 	e.so.interval = e.interval;
 	e.so.tos = DSCP << 2;
 	e.so.stop = &exp_interrupted;
@@ -1184,6 +1435,7 @@ int experiment_bolt_main(const struct command *cmd, int argc, char **argv)
 		for (mp = part_modes[p]; !ret && *mp >= 0; mp++)
 			if (e.modes & 1u << *mp)
 				ret = p == P_WINDOW ? window_mode(&e, *mp) :
+				      p == P_WORKLOAD ? workload_mode(&e, *mp) :
 				      stream_mode(&e, p, *mp);
 	}
 	if (!ret || exp_interrupted) {
@@ -1195,6 +1447,7 @@ int experiment_bolt_main(const struct command *cmd, int argc, char **argv)
 		print_window(&e, &ok);
 		print_stream(&e, P_FAIRNESS, &ok);
 		print_stream(&e, P_HOLB, &ok);
+		print_workload(&e, &ok);
 		print_edst(&e, &ok);
 		if (e.json) {
 			fclose(stdout);
