@@ -25,7 +25,7 @@ BOOTSTRAP ?= scripts/bootstrap
 PREPARE_TARGETS ?= all
 
 .PHONY: all kmod userspace tools check check-debug unit selftests bootstrap prepare install \
-	uninstall clean sparse checkpatch vm-shell demo demo-bcube bench bench-routing \
+	uninstall clean sparse checkpatch vm-shell demo demo-bcube demo-bolt bench bench-routing \
 	reproduce-routing reproduce-tagger reproduce-throughput kdir
 
 all: kmod userspace tools
@@ -98,6 +98,11 @@ demo: prepare
 # "Experiment: PortFC on BCube"); about 8 minutes.
 demo-bcube: prepare
 	SLUICE_DEMO=bcube selftests/vm/run --demo
+
+# TCP-Bolt: every part of "sluicectl experiment bolt", its text and plots
+# (README.md, "Experiment: TCP-Bolt"); about 6 minutes.
+demo-bolt: prepare
+	SLUICE_DEMO=bolt selftests/vm/run --mem 2G --demo
 
 # What a frame costs through sluice, prio and ets, in the VM (README.md,
 # "Benchmark").

@@ -81,6 +81,18 @@ bolt_up()
 
 hroutes() { ip -n "$NAME-$1" route show; }
 
+# wait_listen NS: until something listens on TCP port 5001 in NS (5 s).
+wait_listen()
+{
+	local i
+
+	for ((i = 0; i < 50; i++)); do
+		[[ -n $(ip netns exec "$1" ss -Hltn 'sport = :5001') ]] && return 0
+		nap 0.1
+	done
+	return 1
+}
+
 bolt_profile()
 {
 	local before after out h
@@ -115,6 +127,17 @@ bolt_profile()
 		"host off"
 	after=$(hroutes x-h0)
 	check_eq "$after" "$before" "x-h0's routes after host off"
+
+	# one namespace's device, as on a machine of its own
+	out=$(sc -n $NAME-x-h0 host bolt --dev eth0 --rate 4mbit --rtt 86ms 2>&1)
+	check_err $? "host bolt --dev: $out"
+	[[ $(hroutes x-h0) == *"initcwnd 30 features ecn initrwnd 30 congctl lock dctcp"* ]]
+	check_err $? "x-h0's routes after host bolt --dev: $(hroutes x-h0)"
+	[[ $(hroutes x-h1) != *congctl* ]]
+	check_err $? "x-h1's routes changed by x-h0's --dev: $(hroutes x-h1)"
+	out=$(sc -n $NAME-x-h0 host off --dev eth0 2>&1)
+	check_err $? "host off --dev: $out"
+	check_eq "$(hroutes x-h0)" "$before" "x-h0's routes after host off --dev"
 }
 
 # first_window CAP: FW, the data segments x-h0 sends before y-h0's first
@@ -128,7 +151,7 @@ first_window()
 	dst=$(ip -n $NAME-y-h0 -4 -o addr show dev eth0 | awk '{ sub("/.*", "", $4); print $4 }')
 	ip netns exec $NAME-y-h0 nc -l 5001 >/dev/null </dev/null &
 	pid=$!
-	nap 0.3
+	wait_listen $NAME-y-h0 || { check_err 1 "nc does not listen in y-h0"; return 1; }
 	tcpdump_start $NAME-x-h0 eth0 "$cap" tcp port 5001 </dev/null >/dev/null ||
 		return 1
 	head -c 200000 /dev/zero |
@@ -177,7 +200,10 @@ bolt_dctcp_ce()
 		ip netns exec $NAME-y-h$i nc -l 5001 >"$TMP/rx$i" </dev/null &
 		pids+=($!)
 	done
-	nap 0.3
+	for i in 0 1 2; do
+		wait_listen $NAME-y-h$i
+		check_err $? "nc does not listen in y-h$i"
+	done
 	for i in 0 1 2; do
 		dst=$(ip -n $NAME-y-h$i -4 -o addr show dev eth0 | awk '{ sub("/.*", "", $4); print $4 }')
 		ip netns exec $NAME-x-h$i nstat -n

@@ -42,6 +42,10 @@ set -eu
 if [ "${SLUICE_DEMO:-}" = bcube ]; then
 	exec bash "$(dirname "${BASH_SOURCE[0]}")/demo-bcube.sh"
 fi
+# SLUICE_DEMO=bolt (make demo-bolt): TCP-Bolt's demonstration instead.
+if [ "${SLUICE_DEMO:-}" = bolt ]; then
+	exec bash "$(dirname "${BASH_SOURCE[0]}")/demo-bolt.sh"
+fi
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 export TC_LIB_DIR=${TC_LIB_DIR:-$REPO/userspace}

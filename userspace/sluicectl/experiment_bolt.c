@@ -270,8 +270,8 @@ static int parse(const struct command *cmd, struct bexp *e, int argc,
 	}
 	e->delay_ns = 100000000;
 	if (val[O_DELAY]) {
-		if (sluice_parse_ns(val[O_DELAY], &ns) || ns > 2000000000ull)
-			return sub_usage_error(cmd, "--delay: \"%s\" is not a time up to 2s (100ms)",
+		if (sluice_parse_ns(val[O_DELAY], &ns) || ns > 1000000000ull)
+			return sub_usage_error(cmd, "--delay: \"%s\" is not a time up to 1s (100ms)",
 					       val[O_DELAY]);
 		e->delay_ns = ns;
 	}
@@ -285,6 +285,10 @@ static int parse(const struct command *cmd, struct bexp *e, int argc,
 			return EXIT_USAGE;
 		e->seed = v;
 	}
+	/* a phase must keep bins after the one left out as settling */
+	if (e->unit < 3 * e->interval)
+		return sub_usage_error(cmd, "--unit %.0f s holds fewer than 3 samples of --interval %.0f ms: a phase needs some after the first",
+				       e->unit, e->interval * 1000);
 	e->svg = val[O_SVG];
 	e->keep = val[O_KEEP];
 	e->json = val[O_JSON];
@@ -359,11 +363,12 @@ static int bolt_fabric(struct bexp *e, int m, struct fabric_state *fs,
 	ret = qdisc_args_parse(fs->qdisc_args, &q);
 	if (ret)
 		return ret == EXIT_USAGE ? EXIT_RUNTIME : ret;
-	if (topo(&fs->g, err, sizeof(err)) ||
-	    sluice_fabric_plan(&fs->f, &fs->g, fs->name,
+	if (topo(&fs->g, err, sizeof(err)))
+		goto fail_plan;
+	if (sluice_fabric_plan(&fs->f, &fs->g, fs->name,
 			       SLUICE_FABRIC_HOSTS_DEFAULT, err, sizeof(err))) {
-		fprintf(stderr, "sluicectl: %s\n", err);
-		return EXIT_RUNTIME;
+		sluice_graph_free(&fs->g);
+		goto fail_plan;
 	}
 	fs->hash = sluice_graph_hash(&fs->g);
 	ret = exp_fabric_up(fs, &q);
@@ -416,6 +421,9 @@ fail:
 	exp_fabric_down(fs);
 	fabric_state_free(fs);
 	return ret;
+fail_plan:
+	fprintf(stderr, "sluicectl: %s\n", err);
+	return EXIT_RUNTIME;
 }
 
 static void bolt_fabric_down(struct bexp *e, struct fabric_state *fs)
@@ -494,7 +502,7 @@ static int window_mode(struct bexp *e, int m)
 	struct sluice_tcpgen_plan p = { 0 };
 	struct fabric_state fs;
 	char err[SLUICE_ERRLEN];
-	double fct[99], bdp;
+	double fct[99] = { 0 }, bdp;
 	uint32_t s, k, ecn;
 	int ret;
 
@@ -516,6 +524,8 @@ static int window_mode(struct bexp *e, int m)
 	if (!ret)
 		ret = sluice_tcpgen_open(&t, err, sizeof(err));
 	for (s = 0; !ret && s < WIN_SIZES; s++) {
+		for (k = 0; k < e->reps; k++)
+			fct[k] = INFINITY;
 		for (k = 0; !ret && k < e->reps; k++) {
 			double ideal = e->win_size[s] * 8.0 / e->rate;
 
@@ -560,7 +570,9 @@ static double window_model(const struct bexp *e, uint64_t size, uint32_t w,
 			   uint64_t rtt_ns)
 {
 	double rtt = rtt_ns / 1e9, mss = MTU - SLUICE_HOST_TCP_OVERHEAD;
-	double bdp_seg = e->rate / 8.0 * rtt / mss, sent = 0, win = w, t = 0;
+	double bdp_seg = e->rate / 8.0 * rtt / mss, sent = 0, t = 0;
+	/* the SYN-ACK's unscaled window bounds the first flight */
+	double win = sluice_host_first_flight(w, MTU);
 	double seg = ceil(size / mss);
 
 	/* rounds while the window is below the pipe */
@@ -1030,6 +1042,7 @@ static void print_window(const struct bexp *e)
 {
 	const struct window_run *t = &e->win[M_TCP], *d = &e->win[M_TCP_DCB];
 	double best, sp, model, lo, hi;
+	bool good;
 	uint32_t s;
 
 	if (!t->ran || !d->ran)
@@ -1048,9 +1061,9 @@ static void print_window(const struct bexp *e)
 		       (unsigned long long)e->win_size[s], pow(2, s - 2.0),
 		       t->fct[s] * 1e3, d->fct[s] * 1e3, sp, model);
 	}
+	good = window_ok(e, &best);
 	printf("  %s: the largest speedup %.2fx (the model within 25%% at every size, and at least 1.3x somewhere)\n",
-	       window_ok(e, &best) ? "as predicted" : "NOT as predicted",
-	       best);
+	       good ? "as predicted" : "NOT as predicted", best);
 }
 
 static void print_stream(const struct bexp *e, enum part part)

@@ -253,6 +253,13 @@ static int tcp_up(struct fabric_state *s,
 	struct sluice_host_apply res;
 	uint32_t done;
 
+	for (uint32_t u = 0; s->host_profile && u < s->g.n_nodes; u++)
+		if (sluice_fabric_self_hosted(&s->f, u)) {
+			snprintf(err, sizeof(err),
+				 "--host-profile: %s is a server, whose routes route load replaces: load the routes, then sluicectl host bolt --fabric %s",
+				 s->g.nodes[u].name, s->name);
+			goto fail;
+		}
 	if ((t->ecn_auto || s->host_profile) && !t->rtt_ns &&
 	    sluice_fabric_rtt(&s->f, false, SLUICE_FABRIC_HOST_MTU,
 			      &t->rtt_ns, t->how, sizeof(t->how), err,

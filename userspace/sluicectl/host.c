@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <arpa/inet.h>
+#include <net/if.h>
 #include <sluice/fabric.h>
 #include <sluice/fabric_nl.h>
 #include <sluice/host.h>
@@ -167,20 +168,18 @@ static int open_host(const struct args *a, uint32_t k, int self,
 		     size_t errlen)
 {
 	char ns[SLUICE_NETNS_NAME_MAX];
-	int ret;
 
 	*ifindex = 0;
 	if (!a->loaded) {
-		ret = sluice_rtnl_open(r, err, errlen);
-		if (ret || !a->val[OPT_DEV])
-			return ret;
-		ret = sluice_rtnl_ifindex(*r, a->val[OPT_DEV], err, errlen);
-		if (ret < 0) {
-			sluice_rtnl_close(*r);
-			return ret;
+		/* the thread is in -n NETNS already: the name is looked up there */
+		if (a->val[OPT_DEV]) {
+			*ifindex = if_nametoindex(a->val[OPT_DEV]);
+			if (!*ifindex) {
+				snprintf(err, errlen, "no device %s", a->val[OPT_DEV]);
+				return -ENODEV;
+			}
 		}
-		*ifindex = ret;
-		return 0;
+		return sluice_rtnl_open(r, err, errlen);
 	}
 	sluice_fabric_host_ns(&a->s.f, a->node[k], a->host[k], ns, sizeof(ns));
 	/* a host's eth0 is its ifindex 2; a server's routes leave by any */
@@ -381,6 +380,20 @@ static int apply(const struct args *a, const struct sluice_host_profile *p,
 	return ret;
 }
 
+/*
+ * A fabric's state says the profile its hosts have (fabric show), when
+ * every host was given it; a profile on some hosts only is not a fabric's.
+ */
+static int save_profile(struct args *a, const struct sluice_host_profile *p)
+{
+	if (!a->loaded || (a->n_hosts && p))
+		return 0;
+	a->s.host_profile = p ? SLUICE_HOST_PROFILE_BOLT :
+			    SLUICE_HOST_PROFILE_OFF;
+	a->s.initcwnd = p ? p->initcwnd : 0;
+	return fabric_state_save(&a->s);
+}
+
 static int bolt_main(const struct command *cmd, int argc, char **argv)
 {
 	char err[SLUICE_ERRLEN], how[256];
@@ -460,7 +473,12 @@ static int bolt_main(const struct command *cmd, int argc, char **argv)
 		goto fail;
 	print_applied("bolt", &a, hosts, &res, &p, rtt_ns, how, rate,
 		      a.val[OPT_JSON]);
-	ret = 0;
+	if (p.initcwnd > sluice_host_first_flight(p.initcwnd, mtu) &&
+	    !a.val[OPT_JSON])
+		printf("note: the first round trip carries %u segments, not %u: a SYN-ACK offers at most %u bytes (its window is never scaled); the window grows from the first ACK\n",
+		       sluice_host_first_flight(p.initcwnd, mtu), p.initcwnd,
+		       SLUICE_HOST_SYN_WINDOW);
+	ret = save_profile(&a, &p) ? EXIT_RUNTIME : 0;
 	goto out;
 fail:
 	fprintf(stderr, "sluicectl: %s\n", err);
@@ -489,6 +507,8 @@ static int off_main(const struct command *cmd, int argc, char **argv)
 	else
 		print_applied("off", &a, hosts, &res, NULL, 0, NULL, 0,
 			      a.val[OPT_JSON]);
+	if (!ret && save_profile(&a, NULL))
+		ret = EXIT_RUNTIME;
 	args_free(&a);
 	return ret ? EXIT_RUNTIME : 0;
 }

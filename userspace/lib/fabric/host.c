@@ -89,6 +89,15 @@ int sluice_host_profile_bolt(struct sluice_host_profile *p, uint64_t rate,
 	return 0;
 }
 
+uint32_t sluice_host_first_flight(uint32_t initcwnd, uint32_t mtu)
+{
+	uint32_t cap = SLUICE_HOST_SYN_WINDOW /
+		       (mtu > SLUICE_HOST_TCP_OVERHEAD ?
+			mtu - SLUICE_HOST_TCP_OVERHEAD : 1);
+
+	return initcwnd < cap ? initcwnd : cap;
+}
+
 /* O(1). */
 bool sluice_host_profile_equal(const struct sluice_host_profile *a,
 			       const struct sluice_host_profile *b)
@@ -336,6 +345,35 @@ static bool kept_attr(int type)
 }
 
 /*
+ * What a route through a nexthop object (RTA_NH_ID) must not repeat: the
+ * kernel dumps both (nexthop_compat_mode) and refuses both in a request.
+ */
+static bool nh_only(int type)
+{
+	return type == RTA_OIF || type == RTA_GATEWAY ||
+	       type == RTA_MULTIPATH || type == RTA_VIA ||
+	       type == RTA_ENCAP || type == RTA_ENCAP_TYPE;
+}
+
+/* RTA_MULTIPATH again, each nexthop's state flags left out (onlink kept). */
+static int put_multipath(struct nl_msg *msg, const struct nlattr *a)
+{
+	int left = nla_len(a), ret;
+	unsigned char *copy = malloc(left ? left : 1);
+	struct rtnexthop *nh = (struct rtnexthop *)copy;
+
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, nla_data(a), left);
+	for (; RTNH_OK(nh, left); left -= NLMSG_ALIGN(nh->rtnh_len),
+	     nh = RTNH_NEXT(nh))
+		nh->rtnh_flags &= RTNH_F_ONLINK;
+	ret = nla_put(msg, RTA_MULTIPATH, nla_len(a), copy);
+	free(copy);
+	return ret;
+}
+
+/*
  * RTM_NEWROUTE (replace) of route @h with profile @p in place of the
  * metrics it owns (@p NULL: without them), every other metric kept.
  * O(size of the route).
@@ -346,7 +384,7 @@ static struct nl_msg *replacement(const struct hroute *h,
 	const uint32_t owned_lock = 1u << RTAX_CC_ALGO;
 	const struct rtmsg *src = nlmsg_data(h->msg);
 	struct rtmsg rtm = *src;
-	struct nlattr *a, *nest;
+	struct nlattr *a, *nest, *nh_id;
 	uint32_t features, lock;
 	struct nl_msg *msg;
 	int rem, t;
@@ -354,13 +392,25 @@ static struct nl_msg *replacement(const struct hroute *h,
 	msg = nlmsg_alloc_simple(RTM_NEWROUTE, NLM_F_REPLACE);
 	if (!msg)
 		return NULL;
-	rtm.rtm_flags = 0;
+	/*
+	 * A dump's rtm_flags carry the nexthop's state (dead, linkdown),
+	 * which a request must not: only onlink is the route's own.
+	 */
+	rtm.rtm_flags &= RTNH_F_ONLINK;
 	if (nlmsg_append(msg, &rtm, sizeof(rtm), NLMSG_ALIGNTO) < 0)
 		goto fail;
-	nlmsg_for_each_attr(a, h->msg, sizeof(struct rtmsg), rem)
-		if (kept_attr(nla_type(a)) &&
-		    nla_put(msg, nla_type(a), nla_len(a), nla_data(a)))
+	nh_id = nlmsg_find_attr(h->msg, sizeof(struct rtmsg), RTA_NH_ID);
+	nlmsg_for_each_attr(a, h->msg, sizeof(struct rtmsg), rem) {
+		t = nla_type(a);
+		if (!kept_attr(t) || (nh_id && nh_only(t)))
+			continue;
+		if (t == RTA_MULTIPATH) {
+			if (put_multipath(msg, a))
+				goto fail;
+		} else if (nla_put(msg, t, nla_len(a), nla_data(a))) {
 			goto fail;
+		}
+	}
 	nest = nla_nest_start(msg, RTA_METRICS);
 	if (!nest)
 		goto fail;
@@ -607,10 +657,14 @@ int sluice_echo_rtt(const char *ns, uint32_t dst, uint32_t size,
 				    "cannot open an ICMP socket%s%s: %s",
 				    ns && ns[0] ? " in " : "", ns ? ns : "",
 				    strerror(errno));
-	if (self >= 0 && sluice_netns_enter_fd(self, "of sluicectl",
+	/* back, whatever happened: a thread left in @ns is worse than any */
+	if (self >= 0 && sluice_netns_enter_fd(self, "of this process",
 					       ret ? NULL : err,
-					       ret ? 0 : errlen) && !ret)
+					       ret ? 0 : errlen)) {
+		if (ret)
+			snprintf(err, errlen, "cannot return from %s", ns);
 		ret = -EIO;
+	}
 	if (ret)
 		goto out;
 	for (i = 0; i < count; i++) {
@@ -657,17 +711,20 @@ out:
 	return ret;
 }
 
-/* The farthest endpoint from @src, and its distance in links. O(N + E). */
-static uint32_t farthest(const struct sluice_graph *g, uint32_t src,
+/*
+ * The farthest node with hosts (as the plan gave them) from @src, and its
+ * distance in links. O(N + E).
+ */
+static uint32_t farthest(const struct sluice_fabric *f, uint32_t src,
 			 uint32_t *dist, uint32_t *queue, uint32_t *d)
 {
+	const struct sluice_graph *g = f->g;
 	uint32_t u, best = src;
 
 	sluice_graph_bfs(g, src, dist, queue);
 	*d = 0;
 	for (u = 0; u < g->n_nodes; u++)
-		if (dist[u] != UINT32_MAX && dist[u] > *d &&
-		    sluice_node_is_endpoint(&g->nodes[u])) {
+		if (dist[u] != UINT32_MAX && dist[u] > *d && f->hosts[u]) {
 			*d = dist[u];
 			best = u;
 		}
@@ -728,8 +785,8 @@ int sluice_fabric_rtt(const struct sluice_fabric *f, bool routed,
 		free(queue);
 		return sluice_i_errf(err, errlen, -ENOMEM, "out of memory");
 	}
-	a = farthest(g, first_endpoint(f), dist, queue, &d);
-	b = farthest(g, a, dist, queue, &d);
+	a = farthest(f, first_endpoint(f), dist, queue, &d);
+	b = farthest(f, a, dist, queue, &d);
 	free(dist);
 	free(queue);
 	/* a server is its own host: no host link at either end */

@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/sluice.h>
 #include <sluice/fabric_nl.h>
 #include <sluice/fabric_state.h>
 #include <sluice/host.h>
@@ -63,9 +64,10 @@ static int parse_profile(const char *v, struct sluice_fabric_state *s)
 {
 	unsigned int cwnd;
 	char name[16];
-	int kind;
+	int kind, end = 0;
 
-	if (sscanf(v, "%15s initcwnd %u", name, &cwnd) != 2)
+	if (sscanf(v, "%15s initcwnd %u%n", name, &cwnd, &end) != 2 ||
+	    v[end] || cwnd > SLUICE_HOST_CWND_MAX)
 		return -EINVAL;
 	kind = sluice_host_profile_parse(name);
 	if (kind <= 0)
@@ -115,7 +117,7 @@ static int parse_line(const char *line, struct sluice_fabric_state *s)
 		s->fc = h;
 	} else if ((v = value_of(line, "ecn"))) {
 		h = strtol(v, &end, 10);
-		if (*end || !*v || h <= 0)
+		if (*end || !*v || h <= 0 || h > TC_SLUICE_MAX_LIMIT)
 			return -EINVAL;
 		s->ecn = h;
 	} else if ((v = value_of(line, "host-profile"))) {

@@ -160,6 +160,8 @@ static int open_listeners(struct srun *r)
 	return ret;
 }
 
+static void stop_flow(struct srun *r, uint32_t q);
+
 /* Flow @q's connection, from its source's namespace. */
 static int start_flow(struct srun *r, uint32_t q)
 {
@@ -193,8 +195,11 @@ static int start_flow(struct srun *r, uint32_t q)
 	}
 	r->snd[q] = fd;
 	if (connect(fd, (struct sockaddr *)&a, sizeof(a)) &&
-	    errno != EINPROGRESS)
+	    errno != EINPROGRESS) {
 		f->error = errno;
+		stop_flow(r, q);
+		return 0;
+	}
 	return add(r, fd, EPOLLOUT, key(K_SEND, q));
 }
 
@@ -211,14 +216,23 @@ static void sample_cwnd(struct srun *r, uint32_t q)
 	}
 }
 
+/*
+ * A flow stops at once: closed with a reset, so that what its send buffer
+ * still holds (seconds of it, for a cubic flow PFC never slowed) is not
+ * delivered after its stop; what is in flight still arrives.
+ */
 static void stop_flow(struct srun *r, uint32_t q)
 {
+	struct linger l = { .l_onoff = 1, .l_linger = 0 };
+
 	if (r->done[q])
 		return;
 	r->done[q] = true;
 	sample_cwnd(r, q);
-	if (r->snd[q] >= 0)
+	if (r->snd[q] >= 0) {
+		setsockopt(r->snd[q], SOL_SOCKET, SO_LINGER, &l, sizeof(l));
 		close(r->snd[q]);
+	}
 	r->snd[q] = -1;
 }
 
@@ -316,8 +330,10 @@ static int on_accept(struct srun *r, uint32_t k)
 					     "out of memory");
 		}
 		r->rx[r->n_rx] = (struct recv_side){ .fd = fd, .flow = NONE };
-		if (add(r, fd, EPOLLIN, key(K_RECV, r->n_rx)))
+		if (add(r, fd, EPOLLIN, key(K_RECV, r->n_rx))) {
+			close(fd);
 			return -EIO;
+		}
 		r->n_rx++;
 	}
 	return 0;

@@ -48,6 +48,14 @@
 #define SLUICE_HOST_INIT_CWND	10
 /* A first window beyond this is a mistake (rate or round trip wrong). */
 #define SLUICE_HOST_CWND_MAX	65535
+/*
+ * The first flight is also bounded by the receiver's first window, which a
+ * SYN-ACK carries unscaled (RFC 7323): 65535 bytes, 45 segments of 1448,
+ * whatever initrwnd says.  A profile may ask for more (the window is
+ * larger from the first ACK on); sluice_host_first_flight() says what the
+ * first round trip carries.
+ */
+#define SLUICE_HOST_SYN_WINDOW	65535
 /* IPv4 and TCP headers with timestamps: a segment's payload is MTU - 52 */
 #define SLUICE_HOST_TCP_OVERHEAD	52
 
@@ -79,6 +87,8 @@ int sluice_host_profile_parse(const char *s);
 int sluice_host_profile_bolt(struct sluice_host_profile *p, uint64_t rate,
 			     uint64_t rtt_ns, uint32_t mtu, char *err,
 			     size_t errlen);
+/* Segments of the first round trip: min(initcwnd, 65535 / MSS). O(1). */
+uint32_t sluice_host_first_flight(uint32_t initcwnd, uint32_t mtu);
 bool sluice_host_profile_equal(const struct sluice_host_profile *a,
 			       const struct sluice_host_profile *b);
 /* "congctl lock dctcp features ecn initcwnd 40 initrwnd 40", or "none". */
