@@ -57,7 +57,10 @@
 	"PARTS, comma-separated (default all): window (Fig. 1: one flow's FCT with a BDP first\n" \
 	"window over PFC against TCP's 10), fairness (Figs. 4, 5, 9: B->A and H1..H4->A, 2 to 5\n" \
 	"flows), holb (Figs. 7, 10: A->D behind A->C's congestion), edst (Fig. 14: EDST with 1, 2\n" \
-	"and 4 lanes against ECMP on Jellyfish, flow analysis).  MODES (default all): tcp (cubic, tail\n" \
+	"and 4 lanes against ECMP on Jellyfish, flow analysis), lanes (the same on a fabric: a\n" \
+	"Jellyfish of 8 switches, ECMP and EDST with 1 and 2 lanes carried in the datapath, against\n" \
+	"the flow model for the same paths), workload (Section V-B: TCP-Bolt's workload of incasts\n" \
+	"and background flows, slowdowns).  MODES (default all): tcp (cubic, tail\n" \
 	"drop), tcp-pfc, tcp-dcb (cubic with a BDP first window, PFC; window only), bolt.  Each\n" \
 	"fabric part runs once per mode on a fresh fabric NAME (default sluice): switches x (4\n" \
 	"hosts) and y (5 hosts),\n" \

@@ -45,6 +45,7 @@
 #include <sluice/portfc.h>
 #include <sluice/rate.h>
 #include <sluice/switch.h>
+#include <sluice/rng.h>
 #include <sluice/route.h>
 #include <sluice/tcpgen.h>
 #include <sluice/tcpstream.h>
@@ -64,10 +65,11 @@
 #define WIN_SIZES	7		/* BDP / 4 .. 16 BDP */
 #define STREAM_FLOWS	5
 
-enum part { P_WINDOW, P_FAIRNESS, P_HOLB, P_WORKLOAD, P_EDST, N_PARTS };
+enum part { P_WINDOW, P_FAIRNESS, P_HOLB, P_WORKLOAD, P_EDST, P_LANES,
+	N_PARTS };
 
 static const char *const part_names[N_PARTS] = {
-	"window", "fairness", "holb", "workload", "edst",
+	"window", "fairness", "holb", "workload", "edst", "lanes",
 };
 
 /* Transports: a congestion control, a first window, ECN, PFC. */
@@ -95,6 +97,7 @@ static const int part_modes[N_PARTS][N_MODES + 1] = {
 	[P_HOLB]	= { M_TCP_PFC, M_BOLT, -1 },
 	[P_WORKLOAD]	= { M_TCP, M_DCTCP, M_TCP_PFC, M_BOLT, -1 },
 	[P_EDST]	= { -1 },
+	[P_LANES]	= { -1 },
 };
 
 struct stream_run {
@@ -129,6 +132,22 @@ struct workload_run {
 	struct sluice_tcpgen_summary ict;		/* slowdowns */
 };
 
+/* The lanes part: a Jellyfish fabric, ECMP and EDST with 1, 2 lanes. */
+#define LN_RUNS		3
+#define LN_SWITCHES	8
+#define LN_FLOWS	LN_SWITCHES
+
+struct lanes_run {
+	bool				ran;
+	uint32_t			lanes;		/* 0: ECMP */
+	struct sluice_stream_opts	so;
+	struct sluice_stream_flow	fl[LN_FLOWS];
+	double				measured;	/* sum / hosts / rate */
+	double				model;		/* maxmin, 20 runs */
+	double				exact;		/* these flows; < 0: n/a */
+	uint64_t			drops, pauses;
+};
+
 #define EDST_SIZES	4
 #define EDST_ALGOS	5	/* ecmp, edst 1, 2, 4, 8 lanes */
 
@@ -156,6 +175,9 @@ struct bexp {
 	double				edst_theta[EDST_SIZES][EDST_ALGOS];
 	double				edst_sd[EDST_SIZES][EDST_ALGOS];
 	bool				edst_ran;
+	/* lanes: ECMP, EDST with 1 and 2 lanes on a fabric */
+	uint32_t			lane_quantum;	/* 0: strict */
+	struct lanes_run		ln[LN_RUNS];
 };
 
 static const struct opt opts[] = {
@@ -1003,6 +1025,259 @@ static int edst_part(struct bexp *e)
 	return ret ? EXIT_RUNTIME : 0;
 }
 
+/*
+ * The model for exactly the flows that ran, where the route set fixes
+ * each flow's path (one path a pair on the flow's lane: EDST with a tree
+ * a lane): max-min fair rates with every link direction and host link of
+ * capacity 1; -1 where a flow's lane has several paths (ECMP: the kernel's
+ * hash picks, unknown here).
+ */
+static double lanes_exact(const struct sluice_graph *g,
+			  const struct sluice_routes *r,
+			  const struct sluice_stream_flow *fl, uint32_t n)
+{
+	uint32_t res[LN_FLOWS * (2 + 64)], nres = 0, i, lane, u, l;
+	uint64_t flow_res[LN_FLOWS + 1], p, q, found, h;
+	double cap[2 * 64 + 2 * LN_FLOWS], rate[LN_FLOWS], sum = 0;
+	char err[SLUICE_ERRLEN];
+
+	if (g->n_links > 64)
+		return -1;
+	for (i = 0; i < 2 * g->n_links + 2 * n; i++)
+		cap[i] = 1;
+	for (i = 0; i < n; i++) {
+		flow_res[i] = nres;
+		lane = fl[i].tos >> 2;
+		for (p = 0; p < r->n_pairs; p++)
+			if (r->pair_src[p] == fl[i].src &&
+			    r->pair_dst[p] == fl[i].dst)
+				break;
+		if (p == r->n_pairs)
+			return -1;
+		found = UINT64_MAX;
+		for (q = r->pair_path[p]; q < r->pair_path[p + 1]; q++)
+			if (r->path_lane[q] == lane) {
+				if (found != UINT64_MAX)
+					return -1;
+				found = q;
+			}
+		if (found == UINT64_MAX ||
+		    r->path_hop[found + 1] - r->path_hop[found] > 64)
+			return -1;
+		res[nres++] = 2 * g->n_links + 2 * fl[i].src;
+		u = fl[i].src;
+		for (h = r->path_hop[found]; h < r->path_hop[found + 1]; h++) {
+			l = r->hops[h];
+			res[nres++] = 2 * l + (g->links[l].a == u ? 0 : 1);
+			u = g->links[l].a == u ? g->links[l].b : g->links[l].a;
+		}
+		res[nres++] = 2 * g->n_links + 2 * fl[i].dst + 1;
+	}
+	flow_res[n] = nres;
+	if (sluice_maxmin_fill(2 * g->n_links + 2 * n, cap, n, flow_res, res,
+			       rate, err, sizeof(err)))
+		return -1;
+	for (i = 0; i < n; i++)
+		sum += rate[i];
+	return sum / n;
+}
+
+/*
+ * Fig. 14 on a fabric: a Jellyfish of 8 switches (3 network ports, a host
+ * each) at 1 Mbit/s, every host sending one long TCP flow to another (a
+ * random derangement), under ECMP and under EDST with 1 and 2 lanes, each
+ * flow on a random lane (its DSCP); the aggregate throughput measured
+ * against the flow model's for the same routes.
+ */
+static int lanes_run(struct bexp *e, struct lanes_run *ln, uint32_t k)
+{
+	static const uint32_t lanes[LN_RUNS] = { 0, 1, 2 };
+	struct sluice_route_opts ro = { 0 };
+	struct sluice_compute_opts co = { 0 };
+	struct sluice_traffic_spec ts = {
+		.kind = SLUICE_TRAFFIC_PERMUTATION, .seed = e->seed,
+	};
+	struct sluice_fabric_qdisc q = { 0 };
+	struct sluice_tcpgen_host h[LN_FLOWS];
+	struct sluice_maxmin_result mm;
+	struct sluice_routes r = { 0 };
+	struct fabric_state fs;
+	struct sluice_rng rng;
+	char err[SLUICE_ERRLEN];
+	uint32_t perm[LN_FLOWS], i, b0, b1;
+	uint64_t marks;
+	double sum = 0;
+	int ret;
+
+	ln->lanes = lanes[k];
+	ro.algo = ln->lanes ? SLUICE_ROUTE_EDST : SLUICE_ROUTE_ECMP;
+	ro.lanes = ln->lanes ? ln->lanes : 0;
+	progress(e, "lanes: %s%.0u%s", ln->lanes ? "EDST, " : "ECMP",
+		 ln->lanes, ln->lanes ? " lane(s)" : "");
+	memset(&fs, 0, sizeof(fs));
+	snprintf(fs.name, sizeof(fs.name), "%s", e->name);
+	snprintf(fs.topo_path, sizeof(fs.topo_path), "jellyfish(%u,3,1)",
+		 LN_SWITCHES);
+	fs.hosts_per_switch = SLUICE_FABRIC_HOSTS_DEFAULT;
+	fs.qdisc = true;
+	fs.fc = SLUICE_FABRIC_FC_PFC;
+	fs.lanes = ln->lanes ? ln->lanes : 1;
+	snprintf(fs.qdisc_args, sizeof(fs.qdisc_args),
+		 "rate 1mbit xoff %u xon %u headroom %u", e->xoff, e->xon,
+		 e->headroom);
+	ret = qdisc_args_parse(fs.qdisc_args, &q);
+	if (ret)
+		return EXIT_RUNTIME;
+	q.fc = fs.fc;
+	q.lanes = fs.lanes;
+	if (sluice_topo_jellyfish(&fs.g, LN_SWITCHES, 3, 1, e->seed, err,
+				  sizeof(err)))
+		goto fail_plan;
+	if (sluice_fabric_plan(&fs.f, &fs.g, fs.name,
+			       SLUICE_FABRIC_HOSTS_DEFAULT, err, sizeof(err)) ||
+	    sluice_fabric_fc_apply(&fs.f, &q, err, sizeof(err)) ||
+	    sluice_routes_compute(&fs.g, &ro, &co, &r, err, sizeof(err))) {
+		sluice_fabric_free(&fs.f);
+		sluice_graph_free(&fs.g);
+		sluice_routes_free(&r);
+		goto fail_plan;
+	}
+	fs.hash = sluice_graph_hash(&fs.g);
+	/* what the model says of these routes */
+	ret = sluice_flow_maxmin(&fs.g, &r, &ts, 20, &mm, err, sizeof(err));
+	ln->model = ret ? -1 : mm.throughput;
+	ret = exp_fabric_up(&fs, &q);
+	if (ret) {
+		sluice_routes_free(&r);
+		return ret;
+	}
+	ret = exp_load_routes(&fs, &r);
+	/*
+	 * The lanes' classes share a link by DWRR, equal quanta: under strict
+	 * priority a higher lane's standing queue (cubic over PFC never backs
+	 * off) would starve a lower one on every link they share.
+	 */
+	if (!ret && e->lane_quantum) {
+		struct sluice_copt c = { .present = SLUICE_COPT_QUANTUM,
+					 .quantum = e->lane_quantum };
+
+		if (sluice_fabric_classes(&fs.f, &q, &c, err, sizeof(err))) {
+			fprintf(stderr, "sluicectl: lanes: %s\n", err);
+			ret = EXIT_RUNTIME;
+		}
+	}
+	if (ret) {
+		sluice_routes_free(&r);
+		goto out;
+	}
+	/* a random derangement of the hosts, a random lane a flow */
+	sluice_rng_seed(&rng, e->seed);
+	do {
+		for (i = 0; i < LN_FLOWS; i++)
+			perm[i] = i;
+		sluice_rng_shuffle(&rng, perm, LN_FLOWS);
+		for (i = 0; i < LN_FLOWS && perm[i] != i; i++)
+			;
+	} while (i < LN_FLOWS);
+	for (i = 0; i < LN_FLOWS; i++) {
+		sluice_fabric_host_ns(&fs.f, i, 0, h[i].ns, sizeof(h[i].ns));
+		h[i].addr = sluice_fabric_host_addr(i, 0, true);
+		ln->fl[i] = (struct sluice_stream_flow){
+			.src = i, .dst = perm[i], .start = 0,
+			.stop = 4 * e->unit,
+			.tos = ln->lanes > 1 ?
+			       sluice_rng_below(&rng, ln->lanes) << 2 : 0,
+		};
+	}
+	ln->exact = lanes_exact(&fs.g, &r, ln->fl, LN_FLOWS);
+	sluice_routes_free(&r);
+	ln->so = e->so;
+	ln->so.tos = 0;
+	ln->so.duration = 4 * e->unit;
+	ln->so.cc = "cubic";
+	ret = sluice_stream_run(h, LN_FLOWS, ln->fl, LN_FLOWS, &ln->so, err,
+				sizeof(err));
+	if (ret) {
+		fprintf(stderr, "sluicectl: lanes: %s\n", err);
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
+	/* the last three units: every flow past its start */
+	b0 = (uint32_t)ceil(e->unit / e->interval - 1e-9);
+	b1 = sluice_stream_bins(&ln->so);
+	for (i = 0; i < LN_FLOWS; i++)
+		sum += sluice_stream_rate(&ln->fl[i], &ln->so, b0, b1);
+	ln->measured = sum / LN_FLOWS / 1e6;
+	ret = switch_counters(&fs, &ln->drops, &ln->pauses, &marks);
+	ln->ran = !ret;
+out:
+	bolt_fabric_down(e, &fs);
+	return ret;
+fail_plan:
+	fprintf(stderr, "sluicectl: lanes: %s\n", err);
+	return EXIT_RUNTIME;
+}
+
+static int lanes_part(struct bexp *e)
+{
+	uint32_t k;
+	int ret = 0;
+
+	for (k = 0; !ret && k < LN_RUNS; k++)
+		ret = lanes_run(e, &e->ln[k], k);
+	return ret;
+}
+
+/*
+ * The fabric carries the lanes at the rates the flow model gives the same
+ * flows on the same paths (within 20 %: TCP over PFC is not max-min), and
+ * loses nothing.  Whether more lanes do better is the edst part's claim,
+ * over 20 permutations; one permutation's random lanes may say either.
+ */
+static bool lanes_ok(const struct bexp *e)
+{
+	uint32_t k;
+
+	for (k = 0; k < LN_RUNS; k++) {
+		const struct lanes_run *ln = &e->ln[k];
+
+		if (!ln->ran || ln->drops)
+			return false;
+		if (ln->exact > 0 && fabs(ln->measured / ln->exact - 1) > 0.2)
+			return false;
+	}
+	return true;
+}
+
+static void print_lanes(const struct bexp *e)
+{
+	uint32_t k;
+
+	if (!e->ln[0].ran && !e->ln[1].ran && !e->ln[2].ran)
+		return;
+	printf("lanes (Fig. 14 on a fabric): Jellyfish of %u switches (3 network ports, a host each) at 1 Mbit/s, a random derangement of long TCP flows (cubic over PFC), each on a random lane\n",
+	       LN_SWITCHES);
+	printf("  predicts: each EDST run within 20%% of the flow model for its flows' paths (the route file fixes a flow's path by its lane; ECMP's the kernel's hash picks), no drop; the lanes' classes share links by DWRR\n");
+	for (k = 0; k < LN_RUNS; k++) {
+		const struct lanes_run *ln = &e->ln[k];
+
+		if (!ln->ran)
+			continue;
+		char ex[16];
+
+		snprintf(ex, sizeof(ex), ln->exact > 0 ? "%.3f" : "-",
+			 ln->exact);
+		printf("  %-14s measured %.3f of the host rate; model %s for these flows' paths, %.3f over 20 permutations; %llu drops, %llu pauses\n",
+		       ln->lanes == 0 ? "ECMP" : ln->lanes == 1 ? "EDST, 1 lane" :
+		       "EDST, 2 lanes", ln->measured, ex, ln->model,
+		       (unsigned long long)ln->drops,
+		       (unsigned long long)ln->pauses);
+	}
+	if (e->ln[0].ran && e->ln[1].ran && e->ln[2].ran)
+		printf("  %s\n", lanes_ok(e) ? "as predicted" :
+		       "NOT as predicted");
+}
+
 /* ---- output ---- */
 
 static double mbit(double bps)
@@ -1329,6 +1604,8 @@ static bool judge(const struct bexp *e)
 		ok &= workload_ok(e, &x);
 	if (e->edst_ran)
 		ok &= edst_ok(e);
+	if (e->ln[0].ran && e->ln[1].ran && e->ln[2].ran)
+		ok &= lanes_ok(e);
 	return ok;
 }
 
@@ -1431,6 +1708,24 @@ static int print_json(const struct bexp *e, bool all_ok)
 					jd(e->edst_sd[s][k]));
 		}
 	}
+	for (k = 0; ok && k < LN_RUNS; k++) {
+		const struct lanes_run *ln = &e->ln[k];
+
+		if (!ln->ran)
+			continue;
+		if (!json_object_object_get_ex(o, "lanes", &a))
+			ok = jadd(o, "lanes", a = json_object_new_array());
+		ok = ok && !json_object_array_add(a,
+				w = json_object_new_object()) &&
+		     jadd(w, "routes", json_object_new_string(ln->lanes ?
+							      "edst" : "ecmp")) &&
+		     jadd(w, "lanes", jnum(ln->lanes ? ln->lanes : 1)) &&
+		     jadd(w, "measured", jd(ln->measured)) &&
+		     jadd(w, "model_these_paths", jd(ln->exact)) &&
+		     jadd(w, "model_20_permutations", jd(ln->model)) &&
+		     jadd(w, "drops", jnum(ln->drops)) &&
+		     jadd(w, "pauses", jnum(ln->pauses));
+	}
 	ok = ok && jadd(o, "as_predicted", json_object_new_boolean(all_ok));
 	return jprint(o, ok);
 }
@@ -1453,6 +1748,7 @@ int experiment_bolt_main(const struct command *cmd, int argc, char **argv)
 	e.wl_scale = 0.1;
 	e.wl_load = 0.3;
 	e.wl_duration = 20;
+	e.lane_quantum = 1514;
 	e.so.interval = e.interval;
 	e.so.tos = DSCP << 2;
 	e.so.stop = &exp_interrupted;
@@ -1461,8 +1757,8 @@ int experiment_bolt_main(const struct command *cmd, int argc, char **argv)
 	for (p = 0; !ret && p < N_PARTS; p++) {
 		if (!(e.parts & 1u << p))
 			continue;
-		if (p == P_EDST) {
-			ret = edst_part(&e);
+		if (p == P_EDST || p == P_LANES) {
+			ret = p == P_EDST ? edst_part(&e) : lanes_part(&e);
 			continue;
 		}
 		for (mp = part_modes[p]; !ret && *mp >= 0; mp++)
@@ -1482,6 +1778,7 @@ int experiment_bolt_main(const struct command *cmd, int argc, char **argv)
 			print_stream(&e, P_HOLB);
 			print_workload(&e);
 			print_edst(&e);
+			print_lanes(&e);
 		}
 	}
 	if (e.svg && !ret && write_plots(&e))

@@ -3,7 +3,7 @@
  * The switch side of TCP-Bolt: every class of every switch port marks ECT
  * frames CE above K bytes of backlog ("tc class change ... sluice ecn K"),
  * the step marking DCTCP reacts to, and the K a rate and round trip call
- * for.
+ * for; class options on every switch port in general.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -45,8 +45,8 @@ uint32_t sluice_ecn_threshold(uint64_t rate, uint64_t rtt_ns, uint32_t mtu)
 }
 
 static int queue_classes(struct sluice_rtnl *r, int ifindex,
-			 uint32_t classes, uint32_t ecn, char *err,
-			 size_t errlen)
+			 uint32_t classes, const struct sluice_copt *c,
+			 char *err, size_t errlen)
 {
 	struct tcmsg t = {
 		.tcm_family = AF_UNSPEC,
@@ -55,23 +55,29 @@ static int queue_classes(struct sluice_rtnl *r, int ifindex,
 	};
 	struct nl_msg *msg;
 	struct nlattr *opts;
-	uint32_t c;
+	uint32_t k;
 	int ret = 0;
 
-	for (c = 0; !ret && c < classes; c++) {
-		t.tcm_handle = 1u << 16 | (c + 1);
+	for (k = 0; !ret && k < classes; k++) {
+		t.tcm_handle = 1u << 16 | (k + 1);
 		msg = nlmsg_alloc_simple(RTM_NEWTCLASS, 0);
 		opts = NULL;
 		if (msg && nlmsg_append(msg, &t, sizeof(t), NLMSG_ALIGNTO) >= 0 &&
 		    !nla_put_string(msg, TCA_KIND, "sluice"))
 			opts = nla_nest_start(msg, TCA_OPTIONS | NLA_F_NESTED);
-		if (!opts || nla_put_u32(msg, TCA_SLUICE_CLASS_ECN, ecn)) {
+		if (!opts ||
+		    ((c->present & SLUICE_COPT_LIMIT) &&
+		     nla_put_u32(msg, TCA_SLUICE_CLASS_LIMIT, c->limit)) ||
+		    ((c->present & SLUICE_COPT_ECN) &&
+		     nla_put_u32(msg, TCA_SLUICE_CLASS_ECN, c->ecn)) ||
+		    ((c->present & SLUICE_COPT_QUANTUM) &&
+		     nla_put_u32(msg, TCA_SLUICE_CLASS_QUANTUM, c->quantum))) {
 			nlmsg_free(msg);
 			return sluice_i_errf(err, errlen, -ENOMEM,
 					     "out of memory");
 		}
 		nla_nest_end(msg, opts);
-		ret = sluice_i_rtnl_queue(r, msg, (uint64_t)ifindex << 8 | c,
+		ret = sluice_i_rtnl_queue(r, msg, (uint64_t)ifindex << 8 | k,
 					  err, errlen);
 		nlmsg_free(msg);
 	}
@@ -85,10 +91,10 @@ static uint32_t classes_of(const struct sluice_qopt *o)
 }
 
 /* Switch @u's ports, through @r. O(ports x classes). */
-static int switch_ecn(const struct sluice_fabric *f,
-		      const struct sluice_fabric_qdisc *q, uint32_t u,
-		      struct sluice_rtnl *r, uint32_t ecn, char *err,
-		      size_t errlen)
+static int switch_classes(const struct sluice_fabric *f,
+			  const struct sluice_fabric_qdisc *q, uint32_t u,
+			  struct sluice_rtnl *r, const struct sluice_copt *c,
+			  char *err, size_t errlen)
 {
 	uint32_t deg = sluice_graph_degree(f->g, u), k, i;
 	const struct sluice_i_nlerr *e;
@@ -98,12 +104,11 @@ static int switch_ecn(const struct sluice_fabric *f,
 	sluice_i_rtnl_clear_errors(r);
 	for (k = 0; !ret && k < deg; k++) {
 		sluice_fabric_port_qopt(f, q, u, k, &o);
-		ret = queue_classes(r, 2 + k, classes_of(&o), ecn, err,
-				    errlen);
+		ret = queue_classes(r, 2 + k, classes_of(&o), c, err, errlen);
 	}
 	for (i = 0; !ret && !sluice_fabric_self_hosted(f, u) &&
 	     i < f->hosts[u]; i++)
-		ret = queue_classes(r, 2 + deg + i, classes_of(&q->host), ecn,
+		ret = queue_classes(r, 2 + deg + i, classes_of(&q->host), c,
 				    err, errlen);
 	if (!ret)
 		ret = sluice_i_rtnl_wait(r, err, errlen);
@@ -111,7 +116,7 @@ static int switch_ecn(const struct sluice_fabric *f,
 		return ret;
 	e = sluice_i_rtnl_error(r, 0);
 	return sluice_i_errf(err, errlen, e->error,
-			     "%s: the kernel refused ecn on class 1:%u of %s: %s%s%s",
+			     "%s: the kernel refused the options of class 1:%u of %s: %s%s%s",
 			     f->g->nodes[u].name, (unsigned int)(e->tag & 255) + 1,
 			     sluice_i_rtnl_ifname(r, (int)(e->tag >> 8)) ?: "?",
 			     strerror(-e->error), e->extack[0] ? ": " : "",
@@ -119,23 +124,24 @@ static int switch_ecn(const struct sluice_fabric *f,
 }
 
 /**
- * sluice_fabric_ecn() - DCTCP's marking threshold on every switch port
+ * sluice_fabric_classes() - class options on every switch port
  * @f:		the fabric, up with qdiscs @q
  * @q:		its qdiscs' options (for each port's class count)
- * @ecn:	K in bytes; 0 turns marking off
+ * @c:		the options (limit, ecn, quantum: those present)
  * @err:	which switch and class failed, and why
  * @errlen:	room in @err
  *
  * Every class of every switch port (link ports and the ports to hosts;
- * not the hosts' own ends, which forward nothing) gets "ecn K".  Setting
- * it again is harmless, so a failure is repaired by calling again.
- * Time: O(switch ports x classes) requests, one batch per switch.
+ * not the hosts' own ends) gets @c, as "tc class change" gives one.
+ * Setting them again is harmless, so a failure is repaired by calling
+ * again.  Time: O(switch ports x classes) requests, one batch per switch.
  *
  * Return: 0 or a negative errno.
  */
-int sluice_fabric_ecn(const struct sluice_fabric *f,
-		      const struct sluice_fabric_qdisc *q, uint32_t ecn,
-		      char *err, size_t errlen)
+int sluice_fabric_classes(const struct sluice_fabric *f,
+			  const struct sluice_fabric_qdisc *q,
+			  const struct sluice_copt *c, char *err,
+			  size_t errlen)
 {
 	char ns[SLUICE_NETNS_NAME_MAX];
 	struct sluice_rtnl *r;
@@ -152,9 +158,31 @@ int sluice_fabric_ecn(const struct sluice_fabric *f,
 			break;
 		ret = sluice_i_rtnl_links(r, err, errlen);
 		if (!ret)
-			ret = switch_ecn(f, q, u, r, ecn, err, errlen);
+			ret = switch_classes(f, q, u, r, c, err, errlen);
 		sluice_rtnl_close(r);
 	}
 	close(self);
 	return ret;
+}
+
+/**
+ * sluice_fabric_ecn() - DCTCP's marking threshold on every switch port
+ * @f:		the fabric, up with qdiscs @q
+ * @q:		its qdiscs' options (for each port's class count)
+ * @ecn:	K in bytes; 0 turns marking off
+ * @err:	which switch and class failed, and why
+ * @errlen:	room in @err
+ *
+ * "ecn K" on every class of every switch port (sluice_fabric_classes()).
+ * Time: as sluice_fabric_classes().
+ *
+ * Return: 0 or a negative errno.
+ */
+int sluice_fabric_ecn(const struct sluice_fabric *f,
+		      const struct sluice_fabric_qdisc *q, uint32_t ecn,
+		      char *err, size_t errlen)
+{
+	struct sluice_copt c = { .present = SLUICE_COPT_ECN, .ecn = ecn };
+
+	return sluice_fabric_classes(f, q, &c, err, errlen);
 }

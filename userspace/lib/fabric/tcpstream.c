@@ -172,7 +172,7 @@ static int start_flow(struct srun *r, uint32_t q)
 		.sin_port = htons(d->port),
 		.sin_addr.s_addr = htonl(d->addr),
 	};
-	int fd, ret;
+	int fd, ret, tos;
 
 	ret = enter(r, f->src);
 	if (ret)
@@ -182,10 +182,10 @@ static int start_flow(struct srun *r, uint32_t q)
 		return sluice_i_errf(r->err, r->errlen, -errno,
 				     "a TCP socket in %s: %s",
 				     r->h[f->src].ns, strerror(errno));
+	tos = f->tos ? f->tos : r->o->tos;
 	if ((r->o->cc && setsockopt(fd, IPPROTO_TCP, TCP_CONGESTION,
 				    r->o->cc, strlen(r->o->cc))) ||
-	    (r->o->tos && setsockopt(fd, IPPROTO_IP, IP_TOS,
-				     &(int){ r->o->tos }, sizeof(int)))) {
+	    (tos && setsockopt(fd, IPPROTO_IP, IP_TOS, &tos, sizeof(tos)))) {
 		ret = sluice_i_errf(r->err, r->errlen, -errno,
 				    "socket options (congestion control %s) in %s: %s",
 				    r->o->cc ? r->o->cc : "default",

@@ -42,6 +42,7 @@
 #include <stdint.h>
 #include <sluice/fabric.h>
 #include <sluice/fabric_nl.h>
+#include <sluice/qopt.h>
 
 #define SLUICE_CC_NAME_MAX	16	/* TCP_CA_NAME_MAX */
 /* Linux's own first window (TCP_INIT_CWND): no profile goes below it. */
@@ -169,5 +170,10 @@ uint32_t sluice_ecn_threshold(uint64_t rate, uint64_t rtt_ns, uint32_t mtu);
 int sluice_fabric_ecn(const struct sluice_fabric *f,
 		      const struct sluice_fabric_qdisc *q, uint32_t ecn,
 		      char *err, size_t errlen);
+/* Class options (limit, ecn, quantum) on every switch port's classes. */
+int sluice_fabric_classes(const struct sluice_fabric *f,
+			  const struct sluice_fabric_qdisc *q,
+			  const struct sluice_copt *c, char *err,
+			  size_t errlen);
 
 #endif /* _SLUICE_HOST_H */

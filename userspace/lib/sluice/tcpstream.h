@@ -23,6 +23,7 @@
 struct sluice_stream_flow {
 	uint32_t	src, dst;	/* indexes in the hosts given */
 	double		start, stop;	/* s from the run's start */
+	uint8_t		tos;		/* DSCP << 2; 0: the run's */
 	/* filled by sluice_stream_run() */
 	uint64_t	*bins;		/* bytes read per interval */
 	uint64_t	bytes;		/* read in all */
