@@ -214,10 +214,9 @@ static int parse_names(const struct command *cmd, const char *opt,
 			for (k = 0; k < n; k++)
 				snprintf(all + strlen(all),
 					 sizeof(all) - strlen(all), "%s%s",
-					 k ? (k == n - 1 ? " or " : ", ") : "",
-					 names[k]);
-			sub_usage_error(cmd, "%s: \"%s\" is not %s", opt, tok,
-					all);
+					 k ? ", " : "", names[k]);
+			sub_usage_error(cmd, "%s: \"%s\" is not one of %s", opt,
+					tok, all);
 			free(list);
 			return EXIT_USAGE;
 		}
@@ -225,7 +224,7 @@ static int parse_names(const struct command *cmd, const char *opt,
 	}
 	free(list);
 	if (!*mask)
-		return sub_usage_error(cmd, "%s: nothing named", opt);
+		return sub_usage_error(cmd, "%s: none given", opt);
 	return 0;
 }
 

@@ -505,9 +505,35 @@ static void test_bcube_cli(void)
 	ktap_result("experiment bcube: usage errors, exit 2, nothing on stdout");
 }
 
+static void test_bolt_cli(void)
+{
+	struct run r;
+
+	RUN(&r, "experiment", "bolt", "--help");
+	KTAP_EXPECT_INT(r.status, 0);
+	KTAP_EXPECT(strstr(r.out, "Usage: sluicectl experiment bolt"));
+	RUN(&r, "experiment", "bolt", "--parts", "window,fig3");
+	expect_usage(&r, "sluicectl: --parts: \"fig3\" is not one of window, fairness, holb, workload, edst, lanes\n");
+	RUN(&r, "experiment", "bolt", "--modes", "bolt,reno");
+	expect_usage(&r, "sluicectl: --modes: \"reno\" is not one of tcp, dctcp, tcp-pfc, tcp-dcb, bolt\n");
+	RUN(&r, "experiment", "bolt", "--modes", ",");
+	expect_usage(&r, "sluicectl: --modes: none given\n");
+	RUN(&r, "experiment", "bolt", "--rate", "1gbit");
+	expect_usage(&r, "sluicectl: --rate: \"1gbit\" is not a rate from 100kbit to 100mbit (the VM fills what it can emulate)\n");
+	RUN(&r, "experiment", "bolt", "--delay", "2s");
+	expect_usage(&r, "sluicectl: --delay: \"2s\" is not a time up to 1s (100ms)\n");
+	RUN(&r, "experiment", "bolt", "--unit", "1", "--interval", "500");
+	expect_usage(&r, "sluicectl: --unit 1 s holds fewer than 3 samples of --interval 500 ms: a phase needs some after the first\n");
+	RUN(&r, "experiment", "bolt", "--reps", "0");
+	expect_usage(&r, "sluicectl: --reps: \"0\" is not a number from 1 to 99\n");
+	RUN(&r, "experiment", "bolt", "extra");
+	expect_usage(&r, "sluicectl: unexpected argument \"extra\"\n");
+	ktap_result("experiment bolt: usage errors, exit 2, nothing on stdout");
+}
+
 int main(void)
 {
-	ktap_plan(6);
+	ktap_plan(7);
 	cli_init();
 	test_testbed();
 	test_random();
@@ -515,5 +541,6 @@ int main(void)
 	test_svg();
 	test_cli();
 	test_bcube_cli();
+	test_bolt_cli();
 	return ktap_exit();
 }

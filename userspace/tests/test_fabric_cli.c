@@ -603,9 +603,74 @@ static void test_down(void)
 	ktap_result("down");
 }
 
+/* TCP-Bolt's options: refused before anything is made or measured. */
+static void test_bolt(void)
+{
+	struct run r;
+
+	make_state();
+	set_hash();
+	RUN(&r, "host", "bolt", "--fabric", "t");
+	KTAP_EXPECT_INT(r.status, 2);
+	KTAP_EXPECT(strstr(r.err, "sluicectl: --rate RATE is needed: the hosts' link rate (as tc writes it: 10mbit, 25gbit)\n"));
+	RUN(&r, "host", "bolt", "--fabric", "t", "--dev", "eth0");
+	KTAP_EXPECT_INT(r.status, 2);
+	KTAP_EXPECT(strstr(r.err, "--fabric and --dev exclude each other"));
+	RUN(&r, "host", "bolt", "--rate", "1mbit");
+	KTAP_EXPECT_INT(r.status, 2);
+	KTAP_EXPECT(strstr(r.err, "which routes? --fabric NAME (its hosts) or --dev DEV (routes out of DEV here)"));
+	RUN(&r, "host", "bolt", "--fabric", "t", "--rate", "1mbit", "--rtt", "0");
+	KTAP_EXPECT_INT(r.status, 2);
+	KTAP_EXPECT(strstr(r.err, "--rtt: \"0\" is not a time above 0 (240us, 2ms)"));
+	RUN(&r, "host", "bolt", "--fabric", "t", "--rate", "1mbit", "--rtt",
+	    "1ms", "--ping", "10.0.0.1");
+	KTAP_EXPECT_INT(r.status, 2);
+	KTAP_EXPECT(strstr(r.err, "--ping goes with --dev"));
+	RUN(&r, "host", "bolt", "--fabric", "t", "s9-h0", "--rate", "1mbit",
+	    "--rtt", "1ms");
+	KTAP_EXPECT_INT(r.status, 2);
+	KTAP_EXPECT(strstr(r.err, "sluicectl: fabric t has no host s9-h0\n"));
+	RUN(&r, "host", "off", "--dev", "eth0", "s0-h0");
+	KTAP_EXPECT_INT(r.status, 2);
+	KTAP_EXPECT(strstr(r.err, "HOST names go with --fabric"));
+	/* fabric up: the options' checks come before the topology is read */
+	RUN(&r, "fabric", "up", "none.json", "--name", "u", "--ecn", "lots");
+	KTAP_EXPECT_INT(r.status, 2);
+	KTAP_EXPECT(strstr(r.err, "--ecn: \"lots\" is not auto, off or a size of 1 to"));
+	RUN(&r, "fabric", "up", "none.json", "--name", "u", "--host-profile",
+	    "reno");
+	KTAP_EXPECT_INT(r.status, 2);
+	KTAP_EXPECT(strstr(r.err, "--host-profile: \"reno\" is not bolt or off"));
+	RUN(&r, "fabric", "up", "none.json", "--name", "u", "--host-rtt", "1ms");
+	KTAP_EXPECT_INT(r.status, 2);
+	KTAP_EXPECT(strstr(r.err, "--host-rtt sizes --ecn auto and --host-profile bolt: give one of them"));
+	RUN(&r, "fabric", "up", "none.json", "--name", "u", "--ecn", "auto");
+	KTAP_EXPECT_INT(r.status, 2);
+	KTAP_EXPECT(strstr(r.err, "--ecn auto needs the links' --rate"));
+	RUN(&r, "fabric", "up", "none.json", "--name", "u", "--no-qdisc",
+	    "--ecn", "3000");
+	KTAP_EXPECT_INT(r.status, 2);
+	KTAP_EXPECT(strstr(r.err, "--ecn marks in the sluice qdisc: not with --no-qdisc"));
+	/* the state's new lines, read back and shown */
+	state_with("ecn 3000\nhost-profile bolt initcwnd 30\n");
+	RUN(&r, "fabric", "show", "--name", "t");
+	KTAP_EXPECT_INT(r.status, 0);
+	KTAP_EXPECT(strstr(r.out, " ecn 3000 host-profile bolt initcwnd 30 qdisc sluice rate 1mbit\n"));
+	RUN(&r, "fabric", "show", "--name", "t", "-j");
+	KTAP_EXPECT(strstr(r.out, "\"ecn\":3000,\"host_profile\":\"bolt\",\"initcwnd\":30,"));
+	state_with("host-profile bolt initcwnd 30 extra\n");
+	RUN(&r, "fabric", "show", "--name", "t");
+	KTAP_EXPECT_INT(r.status, 1);
+	state_with("ecn 999999999999\n");
+	RUN(&r, "fabric", "show", "--name", "t");
+	KTAP_EXPECT_INT(r.status, 1);
+	set_hash();
+	ktap_result("bolt");
+}
+
 int main(void)
 {
-	ktap_plan(7);
+	ktap_plan(8);
 	cli_init();
 	cli_mkdtemp("fabric");
 	setenv("SLUICE_RUN_DIR", cli_path("run"), 1);
@@ -614,6 +679,7 @@ int main(void)
 	test_show();
 	test_route_refusals();
 	test_lanes();
+	test_bolt();
 	test_deadlock();
 	test_down();
 	/* cli_rmdir() empties one level: the state directories first */
