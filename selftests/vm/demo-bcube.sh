@@ -30,6 +30,8 @@ export PATH=$REPO/userspace/sluicectl:$PATH
 WORK=$(mktemp -d)
 NAME=bcdemo
 
+source "$REPO/selftests/vm/demo-out.sh"
+
 say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 run() { echo "\$ $*"; "$@"; }
 
@@ -77,17 +79,4 @@ sluicectl experiment bcube --name $NAME --parts deadlock,holb,incast -j \
 	>bcube.json || rc=$?
 [ $rc = 0 ] || [ $rc = 3 ] || { echo "demo: FAILED: -j exited $rc"; exit 1; }
 
-files=$(echo bcube-*.svg bcube.json)
-if [ -n "${SLUICE_FILES_TTY:-}" ]; then
-	for f in $files; do
-		echo "sluice-file $f"
-		base64 "$f"
-		echo "sluice-file-end"
-	done >"$SLUICE_FILES_TTY"
-	echo "plots and JSON: build/demo/ (copied out of the VM when it ends)"
-elif mkdir -p "$REPO/build/demo" 2>/dev/null && cp $files "$REPO/build/demo/"; then
-	echo "plots and JSON: $REPO/build/demo/"
-else
-	cp $files /tmp/
-	echo "plots and JSON: /tmp/"
-fi
+demo_out "plots and JSON" bcube-*.svg bcube.json

@@ -21,6 +21,8 @@ export PATH=$REPO/userspace/sluicectl:$PATH
 WORK=$(mktemp -d)
 NAME=btdemo
 
+source "$REPO/selftests/vm/demo-out.sh"
+
 say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 
 for m in veth mpls_router mpls_iptunnel tcp_dctcp sch_netem; do
@@ -44,17 +46,4 @@ case $rc in
 *) echo "demo: FAILED: the experiment exited $rc"; exit 1 ;;
 esac
 
-files=$(echo bolt-*.svg bolt.txt)
-if [ -n "${SLUICE_FILES_TTY:-}" ]; then
-	for f in $files; do
-		echo "sluice-file $f"
-		base64 "$f"
-		echo "sluice-file-end"
-	done >"$SLUICE_FILES_TTY"
-	echo "plots and text: build/demo/ (copied out of the VM when it ends)"
-elif mkdir -p "$REPO/build/demo" 2>/dev/null && cp $files "$REPO/build/demo/"; then
-	echo "plots and text: $REPO/build/demo/"
-else
-	cp $files /tmp/
-	echo "plots and text: /tmp/"
-fi
+demo_out "plots and text" bolt-*.svg bolt.txt
