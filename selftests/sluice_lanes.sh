@@ -17,7 +17,8 @@
 #                    says 2 lanes; link ports, switch host ports and hosts'
 #                    eth0 classify by DSCP with the lanes' map (DSCP d to
 #                    the priority of lane d & 7, else lane 0's), PFC on
-#                    3 and 4; hosts reflect TCP's TOS
+#                    3 and 4; hosts reflect TCP's TOS; every switch class
+#                    is DWRR with a quantum of 1514 bytes
 #   lanes_datapath   the routes CBD-free (route check), loaded: a rule "tos
 #                    0x04 lookup 1771" and lane 1's table at every switch;
 #                    five pings at once, two lanes from s0-h0 to s2-h0 and
@@ -101,6 +102,9 @@ lanes_fabric()
 	check_eq "${v[1]}" '{"tag":"dscp","pfc":[3,4],"d":[3,4,3,3,4,3]}' "a port's options"
 	check_eq "$(ip netns exec $NAME-s1-h0 sysctl -n net.ipv4.tcp_reflect_tos)" \
 		"1" "a host's tcp_reflect_tos"
+	# the lanes share a link by DWRR: every switch class has a quantum
+	check_eq "$(tc -n $NAME-s2 class show dev l1 | grep -c 'quantum 1514b')" \
+		"8" "switch classes with quantum 1514"
 }
 
 # counts: "NODE/DEV/CLASS packets" of every port of every switch and host.

@@ -260,6 +260,21 @@ static int tcp_up(struct fabric_state *s,
 				 s->g.nodes[u].name, s->name);
 			goto fail;
 		}
+	/*
+	 * Lanes share each link by DWRR, equal quanta: under strict priority
+	 * a higher lane's standing queue (TCP over PFC does not back off)
+	 * starves a lower lane on every link they share (experiment bolt's
+	 * lanes part measured 31 % of the aggregate lost).
+	 */
+	if (q->lanes > 1) {
+		struct sluice_copt c = {
+			.present = SLUICE_COPT_QUANTUM,
+			.quantum = SLUICE_FABRIC_HOST_MTU + 14,
+		};
+
+		if (sluice_fabric_classes(&s->f, q, &c, err, sizeof(err)))
+			goto fail;
+	}
 	if ((t->ecn_auto || s->host_profile) && !t->rtt_ns &&
 	    sluice_fabric_rtt(&s->f, false, SLUICE_FABRIC_HOST_MTU,
 			      &t->rtt_ns, t->how, sizeof(t->how), err,
