@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * make bench-routing: what FC's routing costs at the size of the paper's
  * Table 1 (N = 1000 ToRs, s = 40, h = 24, k = 4, layers 7,13,13,7).

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The reference solver of the routing benchmark, LEMON's, two ways:
  * Preflow for the max flow F, then NetworkSimplex for the min cost of

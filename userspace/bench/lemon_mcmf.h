@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* LEMON's min-cost max-flow, for the routing benchmark (lemon_mcmf.cc). */
 #ifndef _SLUICE_BENCH_LEMON_MCMF_H
 #define _SLUICE_BENCH_LEMON_MCMF_H

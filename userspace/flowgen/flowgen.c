@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * sluice-flowgen: a workload of TCP flows over a fabric's hosts, one
  * connection per flow, and the completion time of every flow, in HPCC's

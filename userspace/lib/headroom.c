@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * PFC headroom, after eq. (1) of the Tagger paper, "Practical PFC Deadlock
  * Prevention in Datacenter Networks", section 3.3 "Limited Number of

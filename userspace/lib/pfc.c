@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Lists of PFC priorities: "none", or items "P" and "LOW-HIGH" separated by
  * commas, with no spaces, so that a list is one word of a tc command.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * PortFC's words and numbers (see "PortFC" in <linux/sluice.h>): the role,
  * the HQ list, the classes each role gets and the thresholds of the paper's

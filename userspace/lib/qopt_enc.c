@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The sluice qdisc's options as netlink attributes: what goes inside
  * TCA_OPTIONS of an RTM_NEWQDISC.  The tc plugin sends these bytes, and

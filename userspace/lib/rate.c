@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Link rates in tc's units.  tc's get_rate() reads a plain number as bits/s,
  * "bit", "kbit" ... "tbit" as 1000-based bits/s, "kibit" ... "tibit" as

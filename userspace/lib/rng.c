@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * xoshiro256** seeded by splitmix64; see sluice/rng.h for why we carry our
  * own.  The reference outputs are checked in tests/test_graph.c.

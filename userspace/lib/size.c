@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Byte sizes in tc's units.  tc's get_size() is 1024-based and reads the bit
  * units as bytes divided by 8; sluice does the same so that a size means one

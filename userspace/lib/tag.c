@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The tag sources of enum tc_sluice_tag: their names and their maps.  This
  * table is the one place that ties a name to a uapi number.

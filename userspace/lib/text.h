@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Reading the line-oriented text files libsluice writes (the route file,
  * the tag file; internal, not installed): lines with their numbers for

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * sluicectl analyze: the throughput of a fabric under a traffic matrix on a
  * route set (FC, NSDI'23, Section 4; sluice/flow.h), and the Clos baseline

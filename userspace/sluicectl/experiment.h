@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * "sluicectl experiment deadlock" (experiment.c) and "experiment bcube"
  * (experiment_bcube.c): their usages, shared with the command table, and

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * "sluicectl experiment bcube": what its parts share (experiment_bcube.c
  * runs the fabric and the UDP parts, experiment_fct.c the flow completion

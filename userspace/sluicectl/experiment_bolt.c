@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * sluicectl experiment bolt: TCP-Bolt (Practical DCB, Stephens et al.) on
  * a fabric of namespaces.

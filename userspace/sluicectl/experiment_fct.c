@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * "sluicectl experiment bcube", parts websearch and hadoop: PortFC's
  * Section 5.2 in software.  Every server starts TCP flows as a Poisson

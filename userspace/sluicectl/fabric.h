@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * A fabric's state, shared by the fabric and route commands
  * (fabric_state.c): what "fabric up" was given, kept under

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * sluicectl fabric deadlock [--name NAME] [--interval MS] [-j]
  * sluicectl fabric deadlock --topo FILE --state DIR [--state-later DIR2] [-j]

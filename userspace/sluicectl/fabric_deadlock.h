@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * A deadlock report (sluice/deadlock.h) as "sluicectl fabric deadlock"
  * prints it, for the commands that find one too (fabric_deadlock.c).

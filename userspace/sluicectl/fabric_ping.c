@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * sluicectl fabric ping [--name NAME] [--count N] [--timeout SECONDS] [-j]
  *

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The state "fabric up" leaves for the other fabric and route commands
  * (fabric.h has the layout).  It is written before the first namespace is

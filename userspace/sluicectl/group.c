@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Command groups ("sluicectl topo ...", "sluicectl route ..."): the list of
  * a group's commands, their usage lines and the dispatch, from the group's

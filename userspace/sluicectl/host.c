@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * sluicectl host { bolt | show | off }: a host's TCP profile toward the
  * fabric, as route metrics (sluice/host.h).

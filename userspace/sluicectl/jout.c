@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Small json-c helpers for the commands' -j output: each takes ownership of
  * the value it is given, so a chain of jadd() calls leaks nothing when one

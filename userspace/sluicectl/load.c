@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * What the route, tag and analyze commands share: loading a topology and a
  * route file with the library's message on failure, finding a node by

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Loading topologies and route files, node names, dependency cycles:
  * shared by the route, tag and analyze commands (load.c).

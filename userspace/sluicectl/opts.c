@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Options of the commands that take many ("route", "tag", "analyze"): each
  * command has an enum of its options and a table of struct opt indexed by

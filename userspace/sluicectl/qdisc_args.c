@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The sluice qdisc's options given as --OPTION VALUE ("fabric up", "route
  * load"): turned into the words tc takes ("rate 100mbit pfc 3 ...") and

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The sluice qdisc's options as --OPTION VALUE (qdisc_args.c), shared by
  * "fabric up" and "route load": each puts QDISC_OPTS(first) at the end of

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * route load ROUTES --tags TAGFILE [--tag-source SOURCE]: each switch's
  * Tagger tables, with its routes.

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Tagger's tables loaded with a route set (route_tags.c): "route load
  * ROUTES --tags TAGFILE" gives each switch its node's tables as maps

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * sluicectl's command table.  Each command lives in its own file as a
  * *_main() and is listed once in commands[] (main.c); "sluicectl help" is

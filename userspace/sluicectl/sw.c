@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The switch commands' shared pieces: "switch", "map", "stats" and
  * "monitor" each open one connection to the switch of a namespace

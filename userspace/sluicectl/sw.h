@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * What the commands that talk to a switch share (sw.c): the connection to
  * a namespace's switch, kernel errors as messages, and their -j pieces.

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Shared by the "sluicectl topo" files: topo.c (the group, show, dot) and
  * topo_gen.c (gen).

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 #ifndef _SLUICECTL_VERSION_H
 #define _SLUICECTL_VERSION_H
 

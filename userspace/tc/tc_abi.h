@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The part of tc's plugin ABI that q_sluice.so uses, as in iproute2 6.1
  * (Debian bookworm's /sbin/tc).

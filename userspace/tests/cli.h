@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Running the sluicectl binary from a unit test, as a user runs it.  The
  * binary is $SLUICECTL, or the one built next to the tests; another

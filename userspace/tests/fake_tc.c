@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Fakes of tc's functions for the plugin test, behaving as iproute2 6.1's
  * do for every input the plugin may give, and stricter where the plugin's

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Stand-ins for the tc functions q_sluice.c calls (tc/tc_abi.h), so that the
  * plugin runs inside a test.  The netlink helpers build real attributes in

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * A small KTAP (Documentation/dev-tools/ktap.rst) producer for the unit
  * tests.  A test binary announces its plan, runs checks, and closes each test

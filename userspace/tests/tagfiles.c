@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 #include <stdlib.h>
 #include <string.h>
 #include "tagfiles.h"

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Tag files the tests share (tests/tagfiles.c): test_tagger builds them,
  * test_switch reads them without a topology.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Live deadlock detection's wait-for graph (sluice/deadlock.h) on
  * hand-built switch dumps: FC's 4-switch ring (Fig. 4a) with a clockwise

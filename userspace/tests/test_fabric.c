@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The fabric plan and route translation (sluice/fabric.h), without a
  * kernel: names and addresses by hand; port indexes against a scan; every

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * "sluicectl fabric" and "sluicectl route load/unload/show" as a user runs
  * them, as far as a host without namespaces allows (the VM selftest

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Throughput (sluice/flow.h): traffic matrices against their definitions,
  * the matching against brute force over all permutations, theta on fabrics

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * "sluicectl analyze" as a user runs it: throughput on a ring worked out
  * by hand (all-to-all 10/9, near-worst 2/3), the same answer from a route

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * libsluice's PFC headroom, eq. (1) of Tagger.  Expected values are worked
  * out by hand in the comments, never by the code under test.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * TCP-Bolt's host side and its switch side, without a kernel to talk to:
  *

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * EDST lanes in the datapath (sluice/fabric.h), without a kernel: each
  * lane's routes in its own table with exactly that lane's paths, on a ring

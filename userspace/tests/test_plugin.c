@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * q_sluice.c as tc runs it, against the fakes of tests/fake_tc.c.
  *

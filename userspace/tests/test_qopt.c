@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * libsluice's option model: the qdisc and class parsers, sizes, tags and
  * maps.  Expected results are written out by hand, never computed by the

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * sluice_qopt_encode() against the tc plugin: for the same command line,
  * the attributes it writes are byte for byte those the plugin puts in

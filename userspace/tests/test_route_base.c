@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The baseline routing algorithms - ecmp, ksp, updown, bcube - driven
  * through their ops as the compute driver would, against brute force on

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The cyclic buffer dependency check (sluice/cbd.h): FC's own examples
  * (Section 2.2.1's four switches, Fig. 11's three paths), lanes breaking a

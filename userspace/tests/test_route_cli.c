@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * "sluicectl route" as a user runs it: exact statistics on a ring worked
  * out by hand, the same bytes for any thread count and for a set computed

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * EDST routing (lib/route/edst.c): the tree count against the
  * Nash-Williams/Tutte formula by brute force over set partitions, every

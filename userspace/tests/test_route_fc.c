@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * FC's edge-disjoint virtual up-down routing (lib/route/fc.c) against
  * brute force: for every ordered pair of many small FC topologies, the

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The route-set core: the compute driver (threads, shards, progress,
  * errors), the route file's writer and reader, merging shards, validation

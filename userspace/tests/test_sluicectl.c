@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The sluicectl binary as a user runs it: exit codes, where messages go,
  * and the JSON it prints.  The binary is $SLUICECTL, or the one built next

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The switch's maps without a kernel (sluice/switch.h): a node's tables
  * read from a tag file alone against the same node taken from tables and

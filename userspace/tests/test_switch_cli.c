@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * "sluicectl switch|map|stats|monitor" as a user runs them, on a host
  * without the sluice family: --help at every level, every usage error with

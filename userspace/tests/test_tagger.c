@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Tagger (sluice/tagger.h): the greedy pass worked out by hand on a ring,
  * against an exhaustive search for the fewest priorities on many tiny

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * "sluicectl tag" as a user runs it: the tables of a ring worked out by
  * hand (see test_tagger.c), check and stats in text and JSON, a node's

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * libsluice's graphs and topology generators: structural properties on many
  * seeds, exact counts from the formulas, determinism, the file format's

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * "sluicectl topo" as a user runs it: files written whole or not at all,
  * exit codes (2 usage, 1 runtime), exact messages, show -j, dot.  The

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Splits a command line on spaces into an argv, as a shell would for the
  * simple words the tests use.

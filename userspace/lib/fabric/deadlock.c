@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The wait-for graph of a fabric's pause state, and its cycles
  * (sluice/deadlock.h says what the vertices and edges are).  Pure: the

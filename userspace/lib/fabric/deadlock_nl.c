@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The pause state of a fabric's switches, live: every switch's STATS_GET
  * through a generic netlink socket opened in its namespace (the sockets

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The switch side of TCP-Bolt: every class of every switch port marks ECT
  * frames CE above K bytes of backlog ("tc class change ... sluice ecn K"),

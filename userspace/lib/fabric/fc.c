@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * A fabric's flow control, chosen once for all its ports ("fabric up
  * --flow-control"): what each choice asks of the qdisc options, checked

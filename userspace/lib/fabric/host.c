@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * A host's TCP profile as route metrics (sluice/host.h), and the round
  * trip it is sized by.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * A switch's routes in the kernel: read back (IPv4 routes of the main
  * table and of the lanes' tables, MPLS label routes and the lanes' IPv4

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * A fabric's lanes ("fabric up --lanes L"): what they ask of every port's
  * qdisc options.  Lane i's frames carry DSCP i (sluice/fabric.h has why

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * A switch's routes as data: built from a route set (what the switch
  * should hold), read from the kernel (lib/fabric/kroute.c: what it holds),

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Network namespaces as ip-netns(8) keeps them: a namespace NAME is held by
  * a bind mount of its nsfs file on /run/netns/NAME, and /run/netns is a

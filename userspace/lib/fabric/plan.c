@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The plan of a fabric: which namespaces, devices, addresses and labels a
  * topology becomes (sluice/fabric.h has the scheme).  Everything here is

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The root sluice qdiscs of a namespace's ports: their options read
  * (RTM_GETQDISC dump, TCA_OPTIONS as the kernel dumps them), changed

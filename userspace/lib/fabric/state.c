@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * A fabric's saved state, read back (sluice/fabric_state.h): sluicectl's
  * commands and sluice-flowgen find a fabric's hosts from it.  The "fabric"

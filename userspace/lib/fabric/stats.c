@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Per-port counters of a namespace: every device's (RTM_GETLINK) and, on
  * a device with a sluice root qdisc, every class's (RTM_GETTCLASS), read

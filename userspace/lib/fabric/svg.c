@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * A line plot in SVG, written by hand (sluice/experiment.h): axes with
  * round ticks, one polyline per series, a legend.  Pure; the same input

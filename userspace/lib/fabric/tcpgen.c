@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Flow completion times over TCP (sluice/tcpgen.h): flow size
  * distributions, a plan of flows, the engine that runs it, and the

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Long-lived TCP flows and their throughput over time (sluice/tcpstream.h).
  *

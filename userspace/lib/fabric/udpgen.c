@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The deadlock experiment's traffic (sluice/experiment.h): every host of a
  * fabric sends UDP to every host under another switch, from one process.

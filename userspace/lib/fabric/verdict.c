@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The verdict of one run of the deadlock experiment (sluice/experiment.h),
  * from the bytes delivered in each sample and what the live detector

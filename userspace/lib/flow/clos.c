@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The Clos baseline FC compares against (Appendix A.3): the folded Clos with
  * the most throughput for H servers from at most N switches of p ports, and

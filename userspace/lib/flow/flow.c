@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * sluice_flow_theta(): the throughput of a traffic matrix on a route set,
  * by the solver asked for (sluice/flow.h).

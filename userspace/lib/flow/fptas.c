@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The path-restricted maximum concurrent flow, approximately: Garg and
  * Koenemann's multiplicative-weights method ("Faster and simpler algorithms

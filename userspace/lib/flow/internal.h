@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Shared inside libsluice's throughput code (not installed): the
  * path-restricted concurrent flow problem both solvers read.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The exact path-restricted maximum concurrent flow, as a linear program
  * solved by GLPK's simplex method:

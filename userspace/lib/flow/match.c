@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Maximum-weight perfect matching of a complete bipartite graph (the
  * assignment problem), for the near-worst traffic matrix: the Hungarian

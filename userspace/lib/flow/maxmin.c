@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Max-min fair rates of a random server permutation, one path per flow:
  * TCP-Bolt's flow simulator (sluice/flow.h says the model).

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The concurrent flow problem of a traffic matrix on a route set: each
  * demand joined to its pair's paths, each path turned into arcs (link and

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Traffic matrices between the endpoints of a fabric: all-to-all, uniform
  * random, near-worst and a random permutation of the servers

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Breadth-first search and the summary numbers of a fabric: components,
  * degrees, diameter and average shortest path length.

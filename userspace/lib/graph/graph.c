@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The multigraph of a switch fabric: building, validating, the CSR
  * adjacency.  See sluice/graph.h.

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * What a routing algorithm provides to the compute driver (routes.c).
  * Inside libsluice only.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * bcube: BCube's source routes (Guo et al., "BCube: A High Performance,
  * Server-centric Network Architecture for Modular Data Centers",

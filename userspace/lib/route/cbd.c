@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The cyclic buffer dependency check (sluice/cbd.h): FC's Algorithm 2 -
  * build the link dependency graph of Definition 3, then look for a cycle

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * EDST routing (TCP-Bolt, Section III-B): pack the fabric into the largest
  * possible number T of edge-disjoint spanning trees and route every pair

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Inside libsluice: what an edst / edst-shallow context (edst.c) holds, for
  * the tests and the statistics that look at the trees themselves rather

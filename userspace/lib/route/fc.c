@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * FC's edge-disjoint virtual up-down routing: Zhang et al., "Flattened Clos:
  * Designing High-performance Deadlock-free Expander Data Center Networks

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * FC routing's per-pair min-cost max-flow, taken apart for the routing
  * benchmark (userspace/bench), which times it against another solver on

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * ksp: the k shortest loopless paths of each pair (Yen, 1971), every link of
  * length one, parallel links distinct.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The growable per-source path buffer algorithms fill (sluice/route.h),
  * the algorithm names, and the endpoints and identity of a topology.

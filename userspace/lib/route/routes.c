@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The compute driver: runs an algorithm over the sources of a fabric on
  * several threads and joins the per-source results in source order, so

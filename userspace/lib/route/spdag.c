@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * All shortest paths of a source along a shortest-path DAG of states
  * (route/spdag.h): the engine behind ecmp and updown.

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * All shortest paths of one source, counted and listed in order, over the
  * links of a multigraph or over the legal turns of an up*_/down* orientation

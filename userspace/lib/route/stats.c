@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * What a route set offers, in the columns of FC's Tables 1, 2 and 7.
  */

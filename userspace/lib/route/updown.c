@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * updown: up*_/down* routing (Autonet, Schroeder et al., 1991).
  *

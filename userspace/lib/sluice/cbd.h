@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The cyclic buffer dependency (CBD) check of a route set: FC (NSDI'23)
  * Appendix A.2, Definition 3, Theorem 7 and Algorithm 2.

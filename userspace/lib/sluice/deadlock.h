@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Live deadlock detection: the wait-for graph of a fabric's switches from
  * their pause state (lib/fabric/deadlock.c, pure; deadlock_nl.c reads it

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The kernel side of a fabric (lib/fabric/{netns,rtnl,up,kroute}.c):
  * network namespaces kept as `ip netns` keeps them, rtnetlink through

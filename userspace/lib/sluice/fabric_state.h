@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * A fabric's saved state, read back (lib/fabric/state.c): what "fabric up"
  * was given, kept under $SLUICE_RUN_DIR/NAME (default /run/sluice/NAME)

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Throughput of a fabric under a traffic matrix, restricted to a route set:
  * the maximum concurrent flow of FC (Zhang et al., NSDI'23), Section 4.

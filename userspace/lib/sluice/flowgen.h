@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Workloads and FCT reports for sluice-flowgen (lib/fabric/flowgen.c), on
  * top of the TCP engine of sluice/tcpgen.h (one connection per flow):

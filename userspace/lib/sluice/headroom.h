@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The PFC headroom a port needs per lossless priority: what the upstream
  * port can still send after this one decided to pause it.

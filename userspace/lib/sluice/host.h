@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * A host's TCP profile toward a lossless fabric (lib/fabric/host.c): the
  * route metrics that make the kernel's TCP behave as TCP-Bolt (Practical

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Maps from a tag value to a class, written as entries "VALUE:CLASS" and
  * "LOW-HIGH:CLASS": "0-7:0 8-15:1 46:5".

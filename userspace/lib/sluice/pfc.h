@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Sets of PFC priorities, TCA_SLUICE_PFC's bitmap, written as lists:
  * "3", "3,4", "0-2,5" or "none".

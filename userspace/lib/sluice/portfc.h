@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * PortFC (ICS'25) as tc and sluicectl write it: the port's role, its HQ
  * list ("ack,arp", "none"), the classes a role needs and the thresholds

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The options of the sluice qdisc and of its classes, as tc and sluicectl
  * take them on the command line.  Parsing checks everything that can be known

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Link rates as tc writes them: "100mbit", "2.5gbit", "10gbps".
  */

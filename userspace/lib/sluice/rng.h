@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The random numbers behind every seeded generator: xoshiro256** 1.0
  * (Blackman and Vigna, https://prng.di.unimi.it/), its state filled from the

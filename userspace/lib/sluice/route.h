@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Route sets: for every ordered pair of distinct endpoints of a fabric, the
  * paths traffic between them may take.

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Byte sizes as tc writes them: "1500", "64k", "1Mb", "2gbit".
  */

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The switch of a network namespace (the uapi's "The switch and its generic
  * netlink family"): its three Tagger maps as data, as the map file, as

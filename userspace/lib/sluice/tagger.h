@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Tagger (Hu et al., "Tagger: Practical PFC Deadlock Prevention in Data
  * Center Networks", CoNEXT'17): lossless priorities for any route set, the

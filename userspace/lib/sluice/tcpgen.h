@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Flow completion times over TCP (lib/fabric/tcpgen.c), for workloads like
  * PortFC's Section 5.2: flows arrive at every host as a Poisson process,

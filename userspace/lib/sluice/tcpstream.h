@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Long-lived TCP flows between a fabric's hosts, and each one's throughput
  * over time (lib/fabric/tcpstream.c): what TCP-Bolt's Figs. 4, 5, 7, 9 and

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Topology generators.  Each fills an uninitialized struct sluice_graph with
  * a finalized graph, records its family, seed and parameters in it (they

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * A node's tag tables as its switch's maps (sluice/switch.h, "Tag tables
  * to maps").  Pure: no kernel, no devices; the caller says which devices

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Maps by device name (sluice/switch.h): the tag sources' names, the
  * container, its duplicate check, and the map file.

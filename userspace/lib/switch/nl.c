@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * A client of the "sluice" generic netlink family (sluice/switch.h), on
  * libnl-genl-3.

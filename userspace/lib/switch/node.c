@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * One node's tag tables for its switch (struct sluice_switch_node): taken
  * from tables and their topology, or read from a tag file without the

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Tagger's priority per hop (sluice/tagger.h): ttl, and the greedy pass by
  * levels with Pearce and Kelly's dynamic topological order.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The tag file: Tagger's tables (sluice/tagger.h) as text, written and read
  * here - read by one parser (sluice_i_tags_*(), lib/tagger/internal.h)

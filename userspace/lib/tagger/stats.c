@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The size of Tagger's tables: Section 7.3.1's resource counts - lossless
  * priorities, table entries in all ("ACL rules") and at the bottleneck

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Tagger's tables (sluice/tagger.h): built from the priority of every hop,
  * and checked against the routes they were built for.

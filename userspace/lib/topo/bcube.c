@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * BCube(n, k) (Guo et al., SIGCOMM'09; as restated in PortFC, ICS'25,
  * Section 3.1): n^(k+1) servers with k + 1 ports each and (k + 1) n^k

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Clos fabrics: the two-tier leaf-spine and the three-tier k-ary fat-tree
  * (Al-Fares et al., SIGCOMM'08).  Nodes carry their tier (1 leaf/edge,

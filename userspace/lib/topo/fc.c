@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Flattened Clos (FC): Zhang et al., "Flattened Clos: Designing
  * High-performance Deadlock-free Expander Data Center Networks Using Graph

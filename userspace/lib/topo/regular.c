@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Regular fabrics of alike switches: Jellyfish (random regular graphs),
  * Xpander (random lifts of a complete graph) and the ring.

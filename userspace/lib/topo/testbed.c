@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * FC's testbed (NSDI'23 Section 6.1, Fig. 4a): 4 switches s1..s4, each
  * with 4 inter-switch ports split into virtual layers of 1, 2 and 1 ports

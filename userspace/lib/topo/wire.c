@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Random simple wiring: a random pairing of port stubs, then degree-keeping
  * edge swaps that remove its loops and repeated pairs.
