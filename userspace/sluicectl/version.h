@@ -2,7 +2,7 @@
 #ifndef _SLUICECTL_VERSION_H
 #define _SLUICECTL_VERSION_H
 
-/* The one place the version is written. */
-#define SLUICE_VERSION "0.1.0"
+/* sluicectl is libsluice's: one version, written in sluice/version.h. */
+#include <sluice/version.h>
 
 #endif /* _SLUICECTL_VERSION_H */
