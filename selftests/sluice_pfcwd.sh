@@ -640,6 +640,15 @@ pfcwd_drop()
 	((x1 > x3))
 	check_err $? "no XOFF after restoration"
 	check_eq "$wd_drops" 8 "wd_drops after restoration"
+	# The same under SONiC's names (stats --format sai) and as OpenMetrics.
+	out=$("$SLUICECTL" stats -n "$SW" --format sai p2 |
+		grep ' PFC_WD_QUEUE_STATS_[A-Z_]*:3 ' | tr '\n' '|')
+	check_eq "$out" "p2 PFC_WD_QUEUE_STATS_DEADLOCK_DETECTED:3 1|p2 PFC_WD_QUEUE_STATS_DEADLOCK_RESTORED:3 1|p2 PFC_WD_QUEUE_STATS_TX_DROPPED_PACKETS:3 8|p2 PFC_WD_QUEUE_STATS_RX_DROPPED_PACKETS:3 ${P[wd_ingress_drops]}|" \
+		"stats --format sai"
+	out=$("$SLUICECTL" stats -n "$SW" --format openmetrics p2)
+	grep -qx "sluice_pfcwd_deadlock_detected_total{netns=\"$SW\",device=\"p2\",queue=\"3\"} 1" <<<"$out" &&
+		[[ ${out##*$'\n'} == "# EOF" ]]
+	check_err $? "stats --format openmetrics: $(grep deadlock_detected_total <<<"$out")"
 
 	log_info "monitor: $(cut -d' ' -f2- "$mon" | tr '\n' '|')"
 	grep -Eq '^[0-9]+ storm p2 ifindex [0-9]+ prio 3 action drop storms 1 restored 0 drops 5 forwarded 0 pfc_rx [0-9]+ backlog 0 qlen 0$' "$mon"

@@ -1,6 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * sluicectl stats [-n NETNS] [-j | --json] [DEV]
+ * sluicectl stats [-n NETNS] [-j | --json | --format FORMAT] [DEV]
+ *
+ * FORMAT: text (the default), json (-j), sai (a line per counter under
+ * SAI's and SONiC's names: "DEV NAME VALUE"), openmetrics (Prometheus's
+ * node_exporter textfile collector takes it).  JSON's rows carry the SAI
+ * names too ("sai"), beside sluice's own (sluice/opnames.h).
  *
  * The ports of the switch: each one's link and PFC settings and counters
  * (struct sluice_port_stats), then a row per egress class and ingress
@@ -19,14 +24,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sluice/opnames.h>
 #include "opts.h"
 #include "sw.h"
 
-enum opt_id { OPT_NETNS, OPT_JSON };
+enum opt_id { OPT_NETNS, OPT_JSON, OPT_FORMAT };
 
 static const struct opt opts[] = {
 	[OPT_NETNS]	= { "--netns", "-n", true },
 	[OPT_JSON]	= { "--json", "-j", false },
+	[OPT_FORMAT]	= { "--format", NULL, true },
+};
+
+enum format { FMT_TEXT, FMT_JSON, FMT_SAI, FMT_OPENMETRICS };
+
+static const char *const formats[] = {
+	[FMT_TEXT] = "text", [FMT_JSON] = "json", [FMT_SAI] = "sai",
+	[FMT_OPENMETRICS] = "openmetrics",
 };
 
 #define N_OPTS	ARRAY_SIZE(opts)
@@ -250,6 +264,48 @@ static json_object *jflags(uint32_t flags)
 	return a;
 }
 
+/* A row's counters under SAI's and SONiC's names. */
+static json_object *jsai(const struct sluice_prio_stats *s)
+{
+	json_object *o = json_object_new_object();
+	char name[64];
+	unsigned int j;
+
+	for (j = 0; o && j < sluice_n_opnames; j++) {
+		sluice_opname_sai(&sluice_opnames[j], s->index, name,
+				  sizeof(name));
+		if (!jadd(o, name, jnum(sluice_opnames[j].value(s)))) {
+			json_object_put(o);
+			return NULL;
+		}
+	}
+	return o;
+}
+
+/* "DEV NAME VALUE", a line per counter of every class a port has. */
+static void print_sai(const struct sluice_port_info *p, uint32_t n)
+{
+	char name[64];
+	uint32_t i, k;
+	unsigned int j;
+
+	for (i = 0; i < n; i++)
+		for (k = 0; k < p[i].n_prio; k++) {
+			if (!(p[i].prio[k].flags & SLUICE_PRIO_F_CLASS))
+				continue;
+			for (j = 0; j < sluice_n_opnames; j++) {
+				sluice_opname_sai(&sluice_opnames[j],
+						  p[i].prio[k].index, name,
+						  sizeof(name));
+				printf("%s %s%s%u %llu\n", p[i].ifname, name,
+				       strstr(sluice_opnames[j].sai, "%u") ?
+				       "" : ":", p[i].prio[k].index,
+				       (unsigned long long)
+				       sluice_opnames[j].value(&p[i].prio[k]));
+			}
+		}
+}
+
 static json_object *jport(const struct sluice_port_info *p)
 {
 	json_object *o = json_object_new_object(), *rows = NULL, *r;
@@ -281,7 +337,8 @@ static json_object *jport(const struct sluice_port_info *p)
 		     add_fields(r, &p->prio[k], prio_counters,
 				ARRAY_SIZE(prio_counters)) &&
 		     (!portfc || add_fields(r, &p->prio[k], portfc_prio_counters,
-					 ARRAY_SIZE(portfc_prio_counters)));
+					 ARRAY_SIZE(portfc_prio_counters))) &&
+		     jadd(r, "sai", jsai(&p->prio[k]));
 	}
 	if (ok)
 		return o;
@@ -317,10 +374,12 @@ int port_stats_main(const struct command *cmd, int argc, char **argv)
 	char err[SLUICE_ERRLEN];
 	struct sluice_nl *nl;
 	uint32_t ifindex = 0, n;
+	unsigned int fmt;
 	int n_dev, ret;
 
 	ret = opts_parse(argc, argv, opts, N_OPTS,
-			 OPT_BIT(OPT_NETNS) | OPT_BIT(OPT_JSON), val, dev,
+			 OPT_BIT(OPT_NETNS) | OPT_BIT(OPT_JSON) |
+			 OPT_BIT(OPT_FORMAT), val, dev,
 			 ARRAY_SIZE(dev), &n_dev, err, sizeof(err));
 	if (ret > 0) {
 		print_help(cmd);
@@ -328,6 +387,18 @@ int port_stats_main(const struct command *cmd, int argc, char **argv)
 	}
 	if (ret)
 		return usage_error(cmd, "%s", err);
+	fmt = val[OPT_JSON] ? FMT_JSON : FMT_TEXT;
+	if (val[OPT_FORMAT]) {
+		for (fmt = 0; fmt < ARRAY_SIZE(formats) &&
+		     strcmp(val[OPT_FORMAT], formats[fmt]); fmt++)
+			;
+		if (fmt == ARRAY_SIZE(formats))
+			return usage_error(cmd, "--format: \"%s\" is not text, json, sai or openmetrics",
+					   val[OPT_FORMAT]);
+		if (val[OPT_JSON] && fmt != FMT_JSON)
+			return usage_error(cmd, "-j and --format %s: one format",
+					   val[OPT_FORMAT]);
+	}
 	if (n_dev > 1)
 		return usage_error(cmd, "one device at most, not %d", n_dev);
 	if (n_dev && !sluice_ifname_ok(dev[0]))
@@ -352,8 +423,14 @@ int port_stats_main(const struct command *cmd, int argc, char **argv)
 		fprintf(stderr, "sluicectl: stats: %s is not a port of the switch (no sluice root qdisc)\n",
 			dev[0]);
 		ret = EXIT_RUNTIME;
-	} else if (val[OPT_JSON]) {
+	} else if (fmt == FMT_JSON) {
 		ret = print_json(ports, n);
+	} else if (fmt == FMT_SAI) {
+		print_sai(ports, n);
+	} else if (fmt == FMT_OPENMETRICS) {
+		if (sluice_openmetrics_write(stdout, val[OPT_NETNS] ?
+					     val[OPT_NETNS] : "", ports, n))
+			ret = EXIT_RUNTIME;
 	} else {
 		print_text(ports, n);
 	}
