@@ -56,7 +56,7 @@ static void test_help(void)
 		{ { "map", "flush", "--help" },
 		  "Usage: sluicectl map flush [-n NETNS]" },
 		{ { "stats", "--help" },
-		  "Usage: sluicectl stats [-n NETNS] [-j | --json] [DEV]" },
+		  "Usage: sluicectl stats [-n NETNS] [-j | --json | --format { text | json | sai | openmetrics }] [DEV]" },
 		{ { "monitor", "--help" },
 		  "Usage: sluicectl monitor [-n NETNS] [-j | --json] [--count N] [--timeout SECONDS]" },
 		{ { "help", "map" },
@@ -149,7 +149,13 @@ static void test_usage(void)
 			"\t[--generation G] [-j | --json]\n");
 	RUN(&r, "stats", "a", "b");
 	KTAP_EXPECT_STR(r.err, "sluicectl: one device at most, not 2\n"
-			"Usage: sluicectl stats [-n NETNS] [-j | --json] [DEV]\n");
+			"Usage: sluicectl stats [-n NETNS] [-j | --json | --format { text | json | sai | openmetrics }] [DEV]\n");
+	RUN(&r, "stats", "--format", "prometheus");
+	KTAP_EXPECT_INT(r.status, 2);
+	KTAP_EXPECT(!strncmp(r.err, "sluicectl: --format: \"prometheus\" is not text, json, sai or openmetrics\n", 71));
+	RUN(&r, "stats", "-j", "--format", "sai");
+	KTAP_EXPECT_INT(r.status, 2);
+	KTAP_EXPECT(!strncmp(r.err, "sluicectl: -j and --format sai: one format\n", 43));
 	ktap_result("usage errors: the message, the usage, exit 2");
 }
 
