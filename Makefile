@@ -26,6 +26,7 @@ PREPARE_TARGETS ?= all
 
 .PHONY: all kmod userspace tools check check-debug unit selftests bootstrap prepare install \
 	uninstall clean sparse checkpatch vm-shell demo demo-bcube demo-bolt bench bench-routing \
+	dkms-source dkms-install dkms-uninstall \
 	reproduce-routing reproduce-tagger reproduce-throughput kdir
 
 all: kmod userspace tools
@@ -141,6 +142,31 @@ install: all
 	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=extra modules_install
 	depmod -a $(KVER)
 	$(MAKE) -C userspace install PREFIX=$(PREFIX) TC_LIB_DIR=$(TC_LIB_DIR)
+
+# DKMS: the module's sources and dkms.conf in $(DKMS_SRC)/sluice-VERSION,
+# registered, built and installed for the running kernel and every one
+# Debian installs later.  VERSION is libsluice's (one version).
+VERSION := $(shell sed -n 's/^\#define SLUICE_VERSION[[:space:]]*"\(.*\)"/\1/p' userspace/lib/sluice/version.h)
+DKMS_SRC ?= /usr/src
+DKMS_DIR = $(DESTDIR)$(DKMS_SRC)/sluice-$(VERSION)
+
+dkms-source:
+	install -d $(DKMS_DIR)/kmod $(DKMS_DIR)/include/uapi/linux
+	install -m 0644 Kbuild COPYING $(DKMS_DIR)/
+	install -m 0644 kmod/*.c kmod/*.h $(DKMS_DIR)/kmod/
+	install -m 0644 include/uapi/linux/sluice.h $(DKMS_DIR)/include/uapi/linux/
+	sed 's|@VERSION@|$(VERSION)|' dkms.conf.in > $(DKMS_DIR)/dkms.conf
+
+# Built for the kernel "make" builds for (scripts/kdir); later kernels get
+# theirs from DKMS's autoinstall when Debian installs them.
+dkms-install: dkms-source check-kdir
+	dkms add -m sluice -v $(VERSION)
+	dkms build -m sluice -v $(VERSION) -k $(KVER)
+	dkms install -m sluice -v $(VERSION) -k $(KVER)
+
+dkms-uninstall:
+	-dkms remove -m sluice -v $(VERSION) --all
+	rm -rf $(DKMS_DIR)
 
 uninstall:
 	rm -f /lib/modules/$(KVER)/extra/sch_sluice.ko
