@@ -26,7 +26,7 @@ PREPARE_TARGETS ?= all
 
 .PHONY: all kmod userspace tools check check-debug unit selftests bootstrap prepare install \
 	uninstall clean sparse checkpatch vm-shell demo demo-bcube demo-bolt bench bench-routing \
-	dkms-source dkms-install dkms-uninstall \
+	dkms-source dkms-install dkms-uninstall install-man \
 	reproduce-routing reproduce-tagger reproduce-throughput kdir
 
 all: kmod userspace tools
@@ -142,6 +142,12 @@ install: all
 	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=extra modules_install
 	depmod -a $(KVER)
 	$(MAKE) -C userspace install PREFIX=$(PREFIX) TC_LIB_DIR=$(TC_LIB_DIR)
+	$(MAKE) install-man
+
+# The manual pages (man -l man/PAGE reads them from the tree).
+install-man:
+	install -d $(DESTDIR)$(PREFIX)/share/man/man8
+	install -m 0644 man/*.8 $(DESTDIR)$(PREFIX)/share/man/man8/
 
 # DKMS: the module's sources and dkms.conf in $(DKMS_SRC)/sluice-VERSION,
 # registered, built and installed for the running kernel and every one
@@ -171,6 +177,7 @@ dkms-uninstall:
 uninstall:
 	rm -f /lib/modules/$(KVER)/extra/sch_sluice.ko
 	depmod -a $(KVER)
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/share/man/man8/,$(notdir $(wildcard man/*.8)))
 	$(MAKE) -C userspace uninstall PREFIX=$(PREFIX) TC_LIB_DIR=$(TC_LIB_DIR)
 
 clean:
