@@ -303,9 +303,11 @@ unsigned int sluice_portfc_classify(struct Qdisc *sch, struct sk_buff *skb)
 	 * 2(g + 1) hops take 2g + 1 labels: the first switch's port on top.
 	 * BCube's parallel paths (BuildPathSet) can be longer than the k + 1
 	 * switches of a shortest one; those go with the longest group.  Only
-	 * the first switch's type-A signals pause them: type-A congestion
-	 * further on reaches the next relay, whose relay queue is never
-	 * paused, and not this server (README, "Known limits").
+	 * the first switch's type-A signals pause them: congestion further
+	 * on (type A, or type B relayed one hop back into a type-A queue)
+	 * stops at the relay before the congested switch, whose relay queue
+	 * is never paused, and does not reach this server (README, "Known
+	 * limits").
 	 */
 	if (!(depth & 1))
 		goto unknown;
