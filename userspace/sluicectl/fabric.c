@@ -289,7 +289,8 @@ static int tcp_up(struct fabric_state *s,
 		if (sluice_host_profile_bolt(&p, q->link.rate, t->rtt_ns,
 					     SLUICE_FABRIC_HOST_MTU, err,
 					     sizeof(err)) ||
-		    sluice_fabric_host_profile(&s->f, &p, &res, &done, err,
+		    sluice_fabric_host_profile(&s->f, NULL, NULL, 0, &p, &res,
+					       &done, err,
 					       sizeof(err)))
 			goto fail;
 		s->initcwnd = p.initcwnd;

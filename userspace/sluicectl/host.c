@@ -335,48 +335,30 @@ static void print_applied(const char *what, const struct args *a,
 	json_object_put(o);
 }
 
-/* Applies @p (NULL: off) to the chosen hosts, all or a host at a time. */
+/*
+ * Applies @p (NULL: off) to the fabric's chosen hosts, a host at a time
+ * (sluice_fabric_host_profile()), or to the routes out of --dev here.
+ */
 static int apply(const struct args *a, const struct sluice_host_profile *p,
 		 struct sluice_host_apply *res, uint32_t *hosts, char *err,
 		 size_t errlen)
 {
-	char name[SLUICE_NETNS_NAME_MAX];
-	struct sluice_host_apply one;
 	struct sluice_rtnl *r;
-	int self = -1, ifindex, ret = 0;
-	uint32_t k, n = a->loaded ? a->n : 1;
+	int ifindex, ret;
 
+	if (a->loaded)
+		return sluice_fabric_host_profile(&a->s.f, a->node, a->host,
+						  a->n, p, res, hosts, err,
+						  errlen);
 	memset(res, 0, sizeof(*res));
 	*hosts = 0;
-	if (a->loaded && (self = sluice_netns_self(err, errlen)) < 0)
-		return self;
-	for (k = 0; !ret && k < n; k++) {
-		ret = open_host(a, k, self, &r, &ifindex, err, errlen);
-		if (!ret) {
-			ret = sluice_host_profile_apply(r, ifindex, p, &one,
-							err, errlen);
-			sluice_rtnl_close(r);
-		}
-		if (ret && a->loaded) {
-			char tmp[SLUICE_ERRLEN];
-
-			host_label(a, k, name, sizeof(name));
-			snprintf(tmp, sizeof(tmp), "%s: %s", name, err);
-			snprintf(err, errlen, "%s", tmp);
-		}
-		if (ret)
-			break;
-		res->routes += one.routes;
-		res->changed += one.changed;
-		res->unchanged += one.unchanged;
-		++*hosts;
-	}
-	if (self >= 0)
-		close(self);
-	if (ret && *hosts)
-		snprintf(err + strlen(err), errlen - strlen(err),
-			 " (the %u host%s before it have the change: run the command again once fixed)",
-			 *hosts, *hosts == 1 ? "" : "s");
+	ret = open_host(a, 0, -1, &r, &ifindex, err, errlen);
+	if (ret)
+		return ret;
+	ret = sluice_host_profile_apply(r, ifindex, p, res, err, errlen);
+	sluice_rtnl_close(r);
+	if (!ret)
+		*hosts = 1;
 	return ret;
 }
 

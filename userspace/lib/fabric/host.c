@@ -824,8 +824,11 @@ int sluice_fabric_rtt(const struct sluice_fabric *f, bool routed,
 }
 
 /**
- * sluice_fabric_host_profile() - a profile on every host of a fabric
+ * sluice_fabric_host_profile() - a profile on a fabric's hosts
  * @f:		the fabric, up
+ * @node:	the hosts' nodes, @n of them with @host; NULL: every host
+ * @host:	each one's number at its node
+ * @n:		how many (ignored when @node is NULL)
  * @p:		the profile, or NULL to remove it ("off")
  * @res:	summed over the hosts
  * @done:	set to the hosts changed before a failure (or all)
@@ -834,54 +837,64 @@ int sluice_fabric_rtt(const struct sluice_fabric *f, bool routed,
  *
  * Each host's routes out of its eth0 (a server's: all its routes, out of
  * any link); host by host, each all or nothing.  A failure stops at the
- * host that failed: the hosts before it keep the profile (@done says how
- * many), which applying again completes.  Time: O(hosts x routes).
+ * host that failed: the hosts before it keep the profile (@done, and the
+ * message, say how many), which applying again completes.
+ * Time: O(hosts x routes).
  *
  * Return: 0 or a negative errno.
  */
 int sluice_fabric_host_profile(const struct sluice_fabric *f,
-			       const struct sluice_host_profile *p,
+			       const uint32_t *node, const uint32_t *host,
+			       uint32_t n, const struct sluice_host_profile *p,
 			       struct sluice_host_apply *res, uint32_t *done,
 			       char *err, size_t errlen)
 {
 	char ns[SLUICE_NETNS_NAME_MAX], name[SLUICE_NETNS_NAME_MAX];
+	char why[SLUICE_ERRLEN];
 	struct sluice_host_apply one;
 	struct sluice_rtnl *r;
+	uint32_t k, u = 0, i = 0;
 	int self, ret = 0;
-	uint32_t u, i;
-	size_t n;
 
 	memset(res, 0, sizeof(*res));
 	*done = 0;
+	if (!node)
+		n = f->n_hosts;
 	self = sluice_netns_self(err, errlen);
 	if (self < 0)
 		return self;
-	for (u = 0; !ret && u < f->g->n_nodes; u++)
-		for (i = 0; !ret && i < f->hosts[u]; i++) {
-			sluice_fabric_host_ns(f, u, i, ns, sizeof(ns));
-			sluice_fabric_host_name(f, u, i, name, sizeof(name));
-			ret = sluice_rtnl_open_in(ns, self, &r, err, errlen);
-			if (ret)
-				break;
+	for (k = 0; k < n; k++) {
+		if (node) {
+			u = node[k];
+			i = host[k];
+		} else {
+			/* every host in turn: the next node that has one */
+			for (; i >= f->hosts[u]; u++, i = 0)
+				;
+		}
+		sluice_fabric_host_ns(f, u, i, ns, sizeof(ns));
+		ret = sluice_rtnl_open_in(ns, self, &r, why, sizeof(why));
+		if (!ret) {
 			ret = sluice_host_profile_apply(r,
 				sluice_fabric_self_hosted(f, u) ? 0 : 2, p,
-				&one, err, errlen);
+				&one, why, sizeof(why));
 			sluice_rtnl_close(r);
-			if (ret) {
-				n = strlen(name) + 2;
-				if (n < errlen) {
-					memmove(err + n, err, errlen - n);
-					err[errlen - 1] = '\0';
-					memcpy(err, name, n - 2);
-					memcpy(err + n - 2, ": ", 2);
-				}
-				break;
-			}
-			res->routes += one.routes;
-			res->changed += one.changed;
-			res->unchanged += one.unchanged;
-			++*done;
 		}
+		if (ret) {
+			sluice_fabric_host_name(f, u, i, name, sizeof(name));
+			snprintf(err, errlen, "%s: %s", name, why);
+			if (*done)
+				snprintf(err + strlen(err), errlen - strlen(err),
+					 " (the %u host%s before it have the change: apply again once fixed)",
+					 *done, *done == 1 ? "" : "s");
+			break;
+		}
+		res->routes += one.routes;
+		res->changed += one.changed;
+		res->unchanged += one.unchanged;
+		++*done;
+		i++;
+	}
 	close(self);
 	return ret;
 }

@@ -161,7 +161,8 @@ int sluice_fabric_rtt(const struct sluice_fabric *f, bool routed,
 		      uint32_t size, uint64_t *rtt_ns, char *how,
 		      size_t howlen, char *err, size_t errlen);
 int sluice_fabric_host_profile(const struct sluice_fabric *f,
-			       const struct sluice_host_profile *p,
+			       const uint32_t *node, const uint32_t *host,
+			       uint32_t n, const struct sluice_host_profile *p,
 			       struct sluice_host_apply *res, uint32_t *done,
 			       char *err, size_t errlen);
 
