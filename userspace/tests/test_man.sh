@@ -10,27 +10,9 @@
 
 set -u
 here=$(cd "$(dirname "$0")/../.." && pwd)
-n=0
-failed=0
+. "$(dirname "$0")/ktap.sh"
 
-result() {
-	rc=$1
-	name=$2
-	shift 2
-	n=$((n + 1))
-	if [ "$rc" -eq 0 ]; then
-		echo "ok $n $name"
-		return
-	fi
-	for line in "$@"; do
-		echo "$line" | sed 's/^/# /'
-	done
-	echo "not ok $n $name"
-	failed=$((failed + 1))
-}
-
-echo "KTAP version 1"
-echo "1..2"
+ktap_plan 2
 
 warn=""
 for page in "$here"/man/*.[1-8]; do
@@ -56,4 +38,4 @@ done
 [ -z "$missing" ] && [ "$count" -ge 30 ]
 result $? tc_sluice_options "not in tc-sluice(8):$missing ($count options read)"
 
-[ "$failed" -eq 0 ]
+ktap_exit

@@ -15,28 +15,9 @@ set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-n=0
-failed=0
+. "$(dirname "$0")/ktap.sh"
 
-# result RC NAME [DIAGNOSTIC...]
-result() {
-	rc=$1
-	name=$2
-	shift 2
-	n=$((n + 1))
-	if [ "$rc" -eq 0 ]; then
-		echo "ok $n $name"
-		return
-	fi
-	for line in "$@"; do
-		echo "$line" | sed 's/^/# /'
-	done
-	echo "not ok $n $name"
-	failed=$((failed + 1))
-}
-
-echo "KTAP version 1"
-echo "1..3"
+ktap_plan 3
 
 out=$(make --no-print-directory -C "$here" install DESTDIR="$tmp/root" \
 	PREFIX=/usr TC_LIB_DIR=/usr/lib/tc 2>&1)
@@ -108,4 +89,4 @@ esac
 echo "$out" | sed 's/^/# /'
 result $rc link_and_run "$out"
 
-[ "$failed" -eq 0 ]
+ktap_exit
