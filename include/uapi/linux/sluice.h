@@ -376,6 +376,9 @@ enum {
 	TCA_SLUICE_PORTFC_XON_B,	/* u32, bytes, <= XOFF_B */
 	TCA_SLUICE_PORTFC_HQ,		/* u8, TC_SLUICE_PORTFC_HQ_* */
 	TCA_SLUICE_PORTFC_HQ_DSCP,	/* u8, 0..63, 255: none */
+	TCA_SLUICE_INT_PORT,		/* u16, UDP port of probes; 0: off */
+	TCA_SLUICE_INT_NODE,		/* u32, node id written in records */
+	TCA_SLUICE_INT_LINK,		/* u32, link label written in records */
 	__TCA_SLUICE_MAX,
 };
 
@@ -494,6 +497,57 @@ struct tc_sluice_map_entry {
  * The PortFC signal EtherType (0x88B5) is a control frame, sent ahead of
  * data, on a PortFC port only.
  */
+/*
+ * In-band telemetry (INT) probes, for FaCa's host-side load balancing.
+ *
+ * A probe is an IPv4 UDP datagram to destination port TCA_SLUICE_INT_PORT
+ * (set on each port; 0, the default, turns stamping off), possibly under
+ * VLAN tags or an MPLS label stack, whose payload starts with a struct
+ * sluice_int_hdr followed by @nrec pre-allocated struct sluice_int_rec.
+ * Every sluice port the probe leaves fills record @nused at dequeue and
+ * increments @nused; a port that finds @nused == @nrec sets
+ * SLUICE_INT_F_FULL and writes nothing else.  The frame's length never
+ * changes, and its UDP checksum stays valid (updated incrementally when
+ * not zero).  A datagram whose magic or version does not match, or whose
+ * payload is shorter than its header says, is left alone (counted as
+ * malformed).  Multi-byte fields are big-endian.  Timestamps are
+ * CLOCK_REALTIME nanoseconds of the stamping kernel.
+ */
+#define SLUICE_INT_MAGIC	0x534c4954	/* "SLIT" */
+#define SLUICE_INT_VERSION	1
+#define SLUICE_INT_MAX_RECS	32
+#define SLUICE_INT_PRIO_OWN	0xff	/* hdr->prio: the probe's own class */
+
+#define SLUICE_INT_F_FULL	0x1	/* a port found no free record */
+#define SLUICE_INT_F_ECHO	0x2	/* the receiver's copy sent back */
+
+struct sluice_int_hdr {
+	__be32	magic;		/* SLUICE_INT_MAGIC */
+	__u8	version;	/* SLUICE_INT_VERSION */
+	__u8	nrec;		/* records allocated, 1..SLUICE_INT_MAX_RECS */
+	__u8	nused;		/* records filled, by the ports, in path order */
+	__u8	flags;		/* SLUICE_INT_F_* */
+	__u8	prio;		/* priority whose class backlog is recorded */
+	__u8	reserved[3];	/* 0 */
+	__be32	seq;		/* the sender's */
+	__be64	tx_ns;		/* sender's clock when sent */
+	__be64	echo_ns;	/* receiver's clock when echoed, 0 before */
+};
+
+struct sluice_int_rec {
+	__be32	node;		/* TCA_SLUICE_INT_NODE of the port */
+	__be32	ifindex;	/* the port, in its namespace */
+	__be32	link;		/* TCA_SLUICE_INT_LINK of the port */
+	__be32	backlog;	/* bytes queued in the class of hdr->prio */
+	__be32	port_backlog;	/* bytes queued in all classes of the port */
+	__u8	class;		/* that class */
+	__u8	paused;		/* 1: that class is paused now */
+	__be16	reserved;	/* 0 */
+	__be64	tx_bytes;	/* bytes the port has sent, this one excluded */
+	__be64	ts_ns;		/* when the port dequeued the probe */
+	__be64	rate;		/* TCA_SLUICE_RATE, bits/s; 0: unshaped */
+};
+
 enum {
 	TC_SLUICE_XSTATS_QDISC,
 	TC_SLUICE_XSTATS_CLASS,
