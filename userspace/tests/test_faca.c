@@ -539,7 +539,7 @@ static pid_t start_agent(const char *sock, uint16_t port, uint16_t lo)
 	struct sluice_faca a;
 	char e[256];
 	pid_t pid;
-	int k, ret;
+	int k, d, ret;
 
 	pid = fork();
 	if (pid)
@@ -550,15 +550,18 @@ static pid_t start_agent(const char *sock, uint16_t port, uint16_t lo)
 	o.sport_hi = lo + 3;
 	o.lease_ns = 60000000000ull;
 	/*
-	 * 127.0.0.1's two paths learned beforehand: the agent's own probes
-	 * to it come back without records (no sluice port on lo), which
-	 * keeps the ports where they are
+	 * Two paths to 127.0.0.1, .3 and .4 learned beforehand: the agent's
+	 * own probes to them come back without records (no sluice port on
+	 * lo), which keeps the ports where they are
 	 */
 	ret = sluice_faca_init(&a, &o, e, sizeof(e));
-	sluice_faca_dst_add(&a, htonl(INADDR_LOOPBACK), 0);
-	for (k = 0; k < 4; k++) {
-		mkprobe(&p, k & 1 ? via1 : via0, 4, T0, NULL, NULL);
-		sluice_faca_learn(&a, 0, lo + k, &p, 1000, 1);
+	for (d = 0; d < 3; d++) {
+		sluice_faca_dst_add(&a, htonl(INADDR_LOOPBACK + (d ? d + 1 : 0)),
+				    0);
+		for (k = 0; k < 4; k++) {
+			mkprobe(&p, k & 1 ? via1 : via0, 4, T0, NULL, NULL);
+			sluice_faca_learn(&a, d, lo + k, &p, 1000, 1);
+		}
 	}
 	sigaction(SIGTERM, &sa, NULL);
 	if (!ret)
@@ -588,8 +591,9 @@ static void test_agent(void)
 	uint16_t port, lo, sport, sport2, tcp;
 	uint32_t lb = htonl(INADDR_LOOPBACK);
 	socklen_t len = sizeof(me);
-	char sock[100], line[512], *json = NULL;
+	char sock[100], line[512], *json = NULL, *text;
 	int status, lfd, fd, n;
+	struct run r;
 	pid_t pid;
 
 	cli_mkdtemp("faca");
@@ -605,6 +609,8 @@ static void test_agent(void)
 	KTAP_EXPECT_INT(sluice_faca_sport(sock, lb, 500, &sport2, err,
 					  sizeof(err)), 0);
 	KTAP_EXPECT(sport2 != sport && sport2 >= lo && sport2 <= lo + 3);
+	KTAP_EXPECT_INT(sluice_faca_release_port(sock, lb, sport2, err,
+						 sizeof(err)), 0);
 	KTAP_EXPECT_INT(sluice_faca_release_port(sock, lb, sport, err,
 						 sizeof(err)), 0);
 	KTAP_EXPECT_INT(sluice_faca_release_port(sock, lb, sport, err,
@@ -647,6 +653,28 @@ static void test_agent(void)
 	free(socks);
 	close(fd);
 	close(lfd);
+	KTAP_EXPECT_INT(sluice_faca_release_port(sock, lb, sport, err,
+						 sizeof(err)), 0);
+
+	/* the flow generator's pairs, 127.0.0.1 to .3 and .2 to .4 */
+	cli_init_binary("FLOWGEN", "../flowgen/sluice-flowgen");
+	snprintf(line, sizeof(line), "--faca=%s", sock);
+	RUN(&r, "--loopback", "4", "--workload", "pairs", "--duration", "0.3",
+	    line, "-o", cli_path("pairs.txt"));
+	cli_init();
+	KTAP_EXPECT_INT(r.status, 0);
+	KTAP_EXPECT(strstr(r.out, "source ports: 2 from the FaCa agents, 0 the kernel's"));
+	text = cli_read_all(cli_path("pairs.txt"));
+	KTAP_EXPECT(text && sscanf(text, "%*[^\n]\n%*x %*x %hu %*u %*u %d\n%*x %*x %hu",
+				   &sport, &n, &sport2) == 3 &&
+		    n == 1 && sport >= lo && sport <= lo + 3 && sport2 >= lo &&
+		    sport2 <= lo + 3);
+	free(text);
+	/* and their leases given back when they stopped */
+	KTAP_EXPECT_INT(sluice_faca_show(sock, &json, err, sizeof(err)), 0);
+	KTAP_EXPECT(json && strstr(json, "\"leases\":[]") &&
+		    !strstr(json, "\"sport\":"));
+	free(json);
 
 	kill(pid, SIGTERM);
 	KTAP_EXPECT(waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <arpa/inet.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -277,26 +278,48 @@ static void receive(struct srv *v, uint32_t k, uint64_t now)
 
 /*
  * Other hosts' probes, each sent back with its arrival time (as
- * sluice_int_echo_one() does, without its wait); datagrams that are not
- * probes are dropped.
+ * sluice_int_echo_one() does, without its wait) from the address it was
+ * sent to (IP_PKTINFO), which the prober expects on a host of several
+ * addresses; datagrams that are not probes are dropped.
  */
 static void answer_probes(struct srv *v)
 {
+	char cbuf[CMSG_SPACE(sizeof(struct in_pktinfo))];
+	struct in_pktinfo *pi = NULL;
 	struct sockaddr_in from;
 	uint8_t buf[PROBE_BUF];
-	socklen_t flen;
+	struct iovec iov;
+	struct msghdr m;
+	struct cmsghdr *c;
 	ssize_t n;
 
 	for (;;) {
-		flen = sizeof(from);
-		n = recvfrom(v->echo_fd, buf, sizeof(buf), MSG_DONTWAIT,
-			     (struct sockaddr *)&from, &flen);
+		iov = (struct iovec){ .iov_base = buf, .iov_len = sizeof(buf) };
+		m = (struct msghdr){
+			.msg_name = &from, .msg_namelen = sizeof(from),
+			.msg_iov = &iov, .msg_iovlen = 1,
+			.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
+		};
+		n = recvmsg(v->echo_fd, &m, MSG_DONTWAIT);
 		if (n < 0 && errno != EINTR && errno != ECONNREFUSED)
 			return;
 		if (n < 0 || sluice_int_probe_echo(buf, n, sluice_int_now()))
 			continue;
-		sendto(v->echo_fd, buf, n, MSG_DONTWAIT,
-		       (struct sockaddr *)&from, flen);
+		pi = NULL;
+		for (c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c))
+			if (c->cmsg_level == IPPROTO_IP &&
+			    c->cmsg_type == IP_PKTINFO)
+				pi = (struct in_pktinfo *)CMSG_DATA(c);
+		iov.iov_len = n;
+		if (pi) {
+			/* from the address it came to, by whatever device */
+			pi->ipi_spec_dst = pi->ipi_addr;
+			pi->ipi_ifindex = 0;
+		} else {
+			m.msg_control = NULL;
+			m.msg_controllen = 0;
+		}
+		sendmsg(v->echo_fd, &m, MSG_DONTWAIT);
 	}
 }
 
@@ -473,10 +496,15 @@ static bool handle(struct srv *v, struct client *c, char *line, uint64_t now)
 			return true;
 		c->dst = idx;
 		c->lease_ns = w2 ? n * 1000000ull : v->a->o.lease_ns;
+		/*
+		 * a destination found a moment ago: the answer waits for the
+		 * echoes of its first probes (up to the timeout), so that
+		 * Flowing&Jumping sees all its paths
+		 */
 		c->waiting = true;
-		c->deadline_ns = now + v->a->o.timeout_ns;
-		/* a destination without a path yet: its probes are out */
-		if (sluice_faca_placeable(v->a, idx) || found(v, idx))
+		c->deadline_ns = v->a->dst[idx].added_ns + v->a->o.timeout_ns;
+		if (sluice_faca_placeable(v->a, idx) || found(v, idx) ||
+		    now >= c->deadline_ns)
 			place(v, c, now);
 		return true;
 	}
@@ -591,7 +619,8 @@ static void clients_due(struct srv *v, uint64_t now)
 
 	while (i < v->n_cl) {
 		c = &v->cl[i];
-		if (c->waiting && (found(v, c->dst) || now >= c->deadline_ns)) {
+		if (c->waiting && (found(v, c->dst) || now >= c->deadline_ns ||
+				   sluice_faca_placeable(v->a, c->dst))) {
 			place(v, c, now);
 			/* the requests that waited behind it */
 			if (!client_lines(v, i, now))
@@ -651,6 +680,10 @@ static int open_sockets(struct srv *v)
 	v->echo_fd = sluice_int_socket(o->port, o->tos, v->err, v->errlen);
 	if (v->echo_fd < 0)
 		return v->echo_fd;
+	if (setsockopt(v->echo_fd, IPPROTO_IP, IP_PKTINFO, &(int){ 1 },
+		       sizeof(int)))
+		return sluice_i_errf(v->err, v->errlen, -errno,
+				     "IP_PKTINFO: %s", strerror(errno));
 	v->pool_fd = malloc(v->a->n_sports * sizeof(*v->pool_fd));
 	if (!v->pool_fd)
 		return sluice_i_errf(v->err, v->errlen, -ENOMEM,
