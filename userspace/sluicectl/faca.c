@@ -4,7 +4,7 @@
  * (sluice/faca.h) run as a daemon, its table printed, and a source port
  * asked for as an application would.
  *
- *   faca agent [--socket PATH] [--port PORT] [--sports A-B] [--k K]
+ *   faca agent [--socket PATH] [--port PORT] [--sports A-B[,C-D...]] [--k K]
  *              [--interval TIME] [--timeout TIME] [--lease TIME]
  *              [--tos TOS] [--load { time | bdp }] [--demand BYTES]
  *              [--records N] [--sweep N] [--seed N] [-v] [DST...]
@@ -34,11 +34,12 @@ static int sport_main(const struct command *cmd, int argc, char **argv);
 static const struct command faca_commands[] = {
 	{ "agent", agent_main,
 	  "Run FaCa's host agent: probe paths, estimate their load, lease source ports",
-	  "[--socket PATH] [--port PORT] [--sports A-B] [--k K] [--interval TIME]\n"
+	  "[--socket PATH] [--port PORT] [--sports A-B[,C-D...]] [--k K] [--interval TIME]\n"
 	  "\t[--timeout TIME] [--lease TIME] [--tos TOS] [--load { time | bdp }]\n"
 	  "\t[--demand BYTES] [--records N] [--sweep N] [--seed N] [-v | --verbose] [DST...]\n"
 	  "\tProbes every destination DST (IPv4), and those flows ask for, every --interval\n"
-	  "\t(default 100ms) from each source port of --sports (default 20000-20063) until\n"
+	  "\t(default 100ms) from each source port of --sports (default 20000-20063; several\n"
+	  "\tranges, e.g. an exact fabric's per path: 20000-20007,20064-20071) until\n"
 	  "\tthe port's path is known, then from a port of each path, learning which port\n"
 	  "\ttakes which path from the records sluice ports write (int-port PORT on them).\n"
 	  "\tAnswers other hosts' probes on UDP --port (default 7771): run one agent on\n"
@@ -125,30 +126,11 @@ static bool parse_k(const char *s, double *k)
 	return s[0] && !*end && !errno && isfinite(*k) && *k > 0 && *k <= 1e6;
 }
 
-static bool parse_sports(const char *s, uint16_t *lo, uint16_t *hi)
-{
-	char buf[32], *dash;
-	uint64_t a, b;
-
-	if (strlen(s) >= sizeof(buf))
-		return false;
-	strcpy(buf, s);
-	dash = strchr(buf, '-');
-	if (!dash)
-		return false;
-	*dash = '\0';
-	if (!opts_number(buf, 1, 65535, &a) ||
-	    !opts_number(dash + 1, a, 65535, &b))
-		return false;
-	*lo = a;
-	*hi = b;
-	return true;
-}
-
 /* The agent's options, each checked; usage errors are printed. */
 static int agent_opts(const struct command *cmd, const char **val,
 		      struct sluice_faca_opts *o)
 {
+	char msg[256];
 	__u64 ns;
 	__u32 bytes;
 	uint64_t v;
@@ -161,9 +143,8 @@ static int agent_opts(const struct command *cmd, const char **val,
 		o->port = v;
 	}
 	if (val[OPT_SPORTS] &&
-	    !parse_sports(val[OPT_SPORTS], &o->sport_lo, &o->sport_hi))
-		return sub_usage_error(cmd, "--sports: \"%s\" is not a range of ports A-B (1 <= A <= B <= 65535)",
-				       val[OPT_SPORTS]);
+	    sluice_faca_ranges_parse(val[OPT_SPORTS], o, msg, sizeof(msg)))
+		return sub_usage_error(cmd, "--sports: %s", msg);
 	if (val[OPT_K] && !parse_k(val[OPT_K], &o->k))
 		return sub_usage_error(cmd, "--k: \"%s\" is not a number above 0 (per second)",
 				       val[OPT_K]);
@@ -371,9 +352,9 @@ static void print_table(json_object *t)
 	size_t i, k, n = dsts ? json_object_array_length(dsts) : 0;
 	bool bdp = load && !strcmp(load, "bdp");
 
-	printf("load %s k %g demand %.0f bytes ports %.0f-%.0f probe port %.0f tos %.0f interval %g s lease %g s\n",
+	printf("load %s k %g demand %.0f bytes ports %s probe port %.0f tos %.0f interval %g s lease %g s\n",
 	       load ? load : "?", jdouble(t, "k"), jdouble(t, "demand"),
-	       jdouble(t, "sport_lo"), jdouble(t, "sport_hi"),
+	       json_object_get_string(jget(t, "sports")),
 	       jdouble(t, "port"), jdouble(t, "tos"),
 	       jdouble(t, "interval"), jdouble(t, "lease"));
 	for (i = 0; i < n; i++) {

@@ -99,8 +99,7 @@ static void table(struct sluice_faca *a, uint16_t lo, uint16_t hi,
 	struct sluice_faca_opts o;
 
 	sluice_faca_opts_default(&o);
-	o.sport_lo = lo;
-	o.sport_hi = hi;
+	o.sports[0] = (struct sluice_faca_range){ lo, hi };
 	o.load = load;
 	if (sluice_faca_init(a, &o, err, sizeof(err)))
 		ktap_diag("init: %s", err);
@@ -158,6 +157,43 @@ static void test_paths(void)
 	KTAP_EXPECT(sluice_faca_placeable(&a, d));
 	sluice_faca_free(&a);
 	ktap_result("paths");
+}
+
+/* A pool of several ranges: parsed, printed back, each port found. */
+static void test_pool(void)
+{
+	struct sluice_faca_opts o;
+	struct sluice_int_probe p;
+	struct sluice_faca a;
+	char buf[64];
+	uint16_t sport;
+
+	sluice_faca_opts_default(&o);
+	KTAP_EXPECT_INT(sluice_faca_ranges_parse("30000-30003,30010,30020-30021",
+						 &o, err, sizeof(err)), 0);
+	KTAP_EXPECT_INT(o.n_ranges, 3);
+	KTAP_EXPECT_STR(sluice_faca_ranges_format(&o, buf, sizeof(buf)),
+			"30000-30003,30010,30020-30021");
+	KTAP_EXPECT_INT(sluice_faca_init(&a, &o, err, sizeof(err)), 0);
+	KTAP_EXPECT_INT(a.n_sports, 7);
+	KTAP_EXPECT_INT(sluice_faca_sport_index(&a, 30000), 0);
+	KTAP_EXPECT_INT(sluice_faca_sport_index(&a, 30010), 4);
+	KTAP_EXPECT_INT(sluice_faca_sport_index(&a, 30021), 6);
+	KTAP_EXPECT_INT(sluice_faca_sport_index(&a, 30005), -1);
+	KTAP_EXPECT_INT(sluice_faca_sport_index(&a, 29999), -1);
+	/* the one port of 30010 learned: placed there, the others unknown */
+	sluice_faca_dst_add(&a, DST, 0);
+	mkprobe(&p, via0, 4, T0, NULL, NULL);
+	KTAP_EXPECT_INT(sluice_faca_learn(&a, 0, 30010, &p, 1, 1), 0);
+	KTAP_EXPECT_INT(sluice_faca_learn(&a, 0, 30005, &p, 1, 1), -ERANGE);
+	KTAP_EXPECT_INT(sluice_faca_place(&a, 0, 1, 1, &sport), 0);
+	KTAP_EXPECT_INT(sport, 30010);
+	sluice_faca_free(&a);
+	KTAP_EXPECT_INT(sluice_faca_ranges_parse("30000-30003,30002", &o, err,
+						 sizeof(err)), -EINVAL);
+	KTAP_EXPECT_INT(sluice_faca_ranges_parse("70000", &o, err, sizeof(err)),
+			-EINVAL);
+	ktap_result("pool");
 }
 
 /* Random paths over a few nodes, against sorting them all at the end. */
@@ -546,8 +582,7 @@ static pid_t start_agent(const char *sock, uint16_t port, uint16_t lo)
 		return pid;
 	sluice_faca_opts_default(&o);
 	o.port = port;
-	o.sport_lo = lo;
-	o.sport_hi = lo + 3;
+	o.sports[0] = (struct sluice_faca_range){ lo, lo + 3 };
 	o.lease_ns = 60000000000ull;
 	/*
 	 * Two paths to 127.0.0.1, .3 and .4 learned beforehand: the agent's
@@ -741,8 +776,13 @@ static void test_cli_errors(void)
 		const char *args[6];
 		const char *msg;
 	} cases[] = {
-		{ { "agent", "--sports", "5-3" }, "--sports: \"5-3\" is not a range" },
-		{ { "agent", "--sports", "20000" }, "--sports: \"20000\" is not a range" },
+		{ { "agent", "--sports", "5-3" }, "--sports: \"5-3\" is not ranges of ports" },
+		{ { "agent", "--sports", "9-10,10-12" }, "\"9-10,10-12\" is not ranges of ports" },
+		{ { "agent", "--sports", "9-10," }, "\"9-10,\" is not ranges of ports" },
+		{ { "agent", "--sports", "0-10" }, "\"0-10\" is not ranges of ports" },
+		{ { "agent", "--sports", "1-5000" }, "5000 source ports: at most 4096" },
+		{ { "agent", "--sports", "7000-7999", "--port", "7771" },
+		  "the probe port 7771 is among the source ports 7000-7999" },
 		{ { "agent", "--k", "0" }, "--k: \"0\" is not a number above 0" },
 		{ { "agent", "--load", "bdq" }, "--load: \"bdq\" is not time or bdp" },
 		{ { "agent", "--interval", "0" }, "--interval: \"0\" is not a time above 0" },
@@ -780,8 +820,9 @@ static void test_cli_errors(void)
 int main(void)
 {
 	cli_init();
-	ktap_plan(9);
+	ktap_plan(10);
 	test_paths();
+	test_pool();
 	test_paths_brute();
 	test_estimates();
 	test_ewma();

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <arpa/inet.h>
@@ -15,13 +16,11 @@
 
 #include "../graph/internal.h"
 
-#define POOL_MAX	4096
-
 void sluice_faca_opts_default(struct sluice_faca_opts *o)
 {
 	*o = (struct sluice_faca_opts){
-		.sport_lo = SLUICE_FACA_SPORT_LO,
-		.sport_hi = SLUICE_FACA_SPORT_HI,
+		.sports = { { SLUICE_FACA_SPORT_LO, SLUICE_FACA_SPORT_HI } },
+		.n_ranges = 1,
 		.port = SLUICE_INT_PORT_DEFAULT,
 		.records = SLUICE_FACA_RECORDS,
 		.k = SLUICE_FACA_K,
@@ -57,19 +56,114 @@ int sluice_faca_load_parse(const char *s, enum sluice_faca_load *l)
 	return 0;
 }
 
+int sluice_faca_ranges_parse(const char *s, struct sluice_faca_opts *o,
+			     char *err, size_t errlen)
+{
+	unsigned long lo, hi, prev = 0;
+	const char *p = s;
+	char *end;
+	uint32_t n = 0;
+
+	for (;;) {
+		if (*p < '0' || *p > '9')
+			goto bad;
+		lo = strtoul(p, &end, 10);
+		hi = lo;
+		if (*end == '-') {
+			p = end + 1;
+			if (*p < '0' || *p > '9')
+				goto bad;
+			hi = strtoul(p, &end, 10);
+		}
+		if (!lo || hi < lo || hi > UINT16_MAX || lo <= prev)
+			goto bad;
+		if (n == SLUICE_FACA_RANGES_MAX)
+			return sluice_i_errf(err, errlen, -EINVAL,
+					     "\"%s\": more than %u ranges", s,
+					     SLUICE_FACA_RANGES_MAX);
+		o->sports[n++] = (struct sluice_faca_range){ lo, hi };
+		prev = hi;
+		if (!*end)
+			break;
+		if (*end != ',')
+			goto bad;
+		p = end + 1;
+	}
+	o->n_ranges = n;
+	return 0;
+bad:
+	return sluice_i_errf(err, errlen, -EINVAL,
+			     "\"%s\" is not ranges of ports A-B[,C-D...] (1 to 65535, rising, apart)",
+			     s);
+}
+
+char *sluice_faca_ranges_format(const struct sluice_faca_opts *o, char *buf,
+				size_t len)
+{
+	size_t used = 0;
+	uint32_t k;
+	int n;
+
+	buf[0] = '\0';
+	for (k = 0; k < o->n_ranges && used < len; k++) {
+		if (o->sports[k].lo == o->sports[k].hi)
+			n = snprintf(buf + used, len - used, "%s%u", k ? "," : "",
+				     o->sports[k].lo);
+		else
+			n = snprintf(buf + used, len - used, "%s%u-%u",
+				     k ? "," : "", o->sports[k].lo,
+				     o->sports[k].hi);
+		if (n < 0)
+			break;
+		used += n;
+	}
+	return buf;
+}
+
+/* The pool's ports, checked: rising, apart, not the probe port. */
+static int pool(struct sluice_faca *a, const struct sluice_faca_opts *o,
+		char *err, size_t errlen)
+{
+	const struct sluice_faca_range *r;
+	uint32_t k, n = 0, p;
+
+	if (!o->n_ranges || o->n_ranges > SLUICE_FACA_RANGES_MAX)
+		return sluice_i_errf(err, errlen, -EINVAL,
+				     "1 to %u ranges of source ports, not %u",
+				     SLUICE_FACA_RANGES_MAX, o->n_ranges);
+	for (k = 0; k < o->n_ranges; k++) {
+		r = &o->sports[k];
+		if (!r->lo || r->hi < r->lo ||
+		    (k && r->lo <= o->sports[k - 1].hi))
+			return sluice_i_errf(err, errlen, -EINVAL,
+					     "source ports %u-%u: ranges rise from 1, apart",
+					     r->lo, r->hi);
+		if (o->port >= r->lo && o->port <= r->hi)
+			return sluice_i_errf(err, errlen, -EINVAL,
+					     "the probe port %u is among the source ports %u-%u",
+					     o->port, r->lo, r->hi);
+		n += r->hi - r->lo + 1;
+	}
+	if (n > SLUICE_FACA_POOL_MAX)
+		return sluice_i_errf(err, errlen, -EINVAL,
+				     "%u source ports: at most %u", n,
+				     SLUICE_FACA_POOL_MAX);
+	a->port = sluice_i_calloc(n, sizeof(*a->port));
+	if (!a->port)
+		return sluice_i_errf(err, errlen, -ENOMEM, "out of memory");
+	a->n_sports = 0;
+	for (k = 0; k < o->n_ranges; k++)
+		for (p = o->sports[k].lo; p <= o->sports[k].hi; p++)
+			a->port[a->n_sports++] = p;
+	return 0;
+}
+
 int sluice_faca_init(struct sluice_faca *a, const struct sluice_faca_opts *o,
 		     char *err, size_t errlen)
 {
+	int ret;
+
 	memset(a, 0, sizeof(*a));
-	if (!o->sport_lo || o->sport_hi < o->sport_lo ||
-	    o->sport_hi - o->sport_lo + 1 > POOL_MAX)
-		return sluice_i_errf(err, errlen, -EINVAL,
-				     "the source ports %u-%u: 1 to %u ports from 1 up",
-				     o->sport_lo, o->sport_hi, POOL_MAX);
-	if (o->port >= o->sport_lo && o->port <= o->sport_hi)
-		return sluice_i_errf(err, errlen, -EINVAL,
-				     "the probe port %u is among the source ports %u-%u",
-				     o->port, o->sport_lo, o->sport_hi);
 	if (!o->port)
 		return sluice_i_errf(err, errlen, -EINVAL, "no probe port");
 	if (!(o->k > 0) || !isfinite(o->k))
@@ -89,8 +183,10 @@ int sluice_faca_init(struct sluice_faca *a, const struct sluice_faca_opts *o,
 	if (!sluice_faca_load_name(o->load))
 		return sluice_i_errf(err, errlen, -EINVAL,
 				     "unknown load metric %d", o->load);
+	ret = pool(a, o, err, errlen);
+	if (ret)
+		return ret;
 	a->o = *o;
-	a->n_sports = o->sport_hi - o->sport_lo + 1;
 	sluice_rng_seed(&a->rng, o->seed);
 	return 0;
 }
@@ -104,6 +200,7 @@ void sluice_faca_free(struct sluice_faca *a)
 		free(a->dst[d].sport);
 	}
 	free(a->dst);
+	free(a->port);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -301,12 +398,28 @@ static void path_update(struct sluice_faca *a, struct sluice_faca_path *pa,
 	pa->probes++;
 }
 
+int sluice_faca_sport_index(const struct sluice_faca *a, uint16_t sport)
+{
+	uint32_t lo = 0, hi = a->n_sports, mid;
+
+	while (lo < hi) {
+		mid = (lo + hi) / 2;
+		if (a->port[mid] == sport)
+			return mid;
+		if (a->port[mid] < sport)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
 static struct sluice_faca_sport *sport_of(const struct sluice_faca *a,
 					  uint32_t dst, uint16_t sport)
 {
-	if (dst >= a->n_dst || sport < a->o.sport_lo || sport > a->o.sport_hi)
-		return NULL;
-	return &a->dst[dst].sport[sport - a->o.sport_lo];
+	int k = sluice_faca_sport_index(a, sport);
+
+	return dst < a->n_dst && k >= 0 ? &a->dst[dst].sport[k] : NULL;
 }
 
 /* Moves port @s (of @d) to path @to (-1: none), keeping counts. */
@@ -446,7 +559,7 @@ int sluice_faca_place(struct sluice_faca *a, uint32_t dst, uint64_t now_ns,
 	pa->leases++;
 	d->placed++;
 	d->sport[port].lease_until = now_ns + (lease_ns ? lease_ns : 1);
-	*sport = a->o.sport_lo + port;
+	*sport = a->port[port];
 	ret = ring[chosen];
 out:
 	free(load);
@@ -489,7 +602,7 @@ uint32_t sluice_faca_expire(struct sluice_faca *a, uint64_t now_ns,
 			s = &d->sport[k];
 			if (!s->lease_until || s->lease_until > now_ns)
 				continue;
-			if (in_use && in_use(arg, d->addr, a->o.sport_lo + k)) {
+			if (in_use && in_use(arg, d->addr, a->port[k])) {
 				s->lease_until = now_ns + a->o.lease_ns;
 				continue;
 			}

@@ -104,13 +104,13 @@ static json_object *path_json(const struct sluice_faca *a,
 		s = &d->sport[i];
 		if (s->path != (int32_t)k)
 			continue;
-		if (!push(ports, u64(a->o.sport_lo + i)))
+		if (!push(ports, u64(a->port[i])))
 			goto fail;
 		if (!s->lease_until)
 			continue;
 		l = json_object_new_object();
 		if (!push(leases, l) ||
-		    !add(l, "sport", u64(a->o.sport_lo + i)) ||
+		    !add(l, "sport", u64(a->port[i])) ||
 		    !add(l, "left", num(secs(s->lease_until, now_ns))))
 			goto fail;
 	}
@@ -136,7 +136,7 @@ static json_object *dst_json(const struct sluice_faca *a,
 			goto fail;
 	for (k = 0; k < a->n_sports; k++)
 		if (d->sport[k].path < 0 &&
-		    !push(none, u64(a->o.sport_lo + k)))
+		    !push(none, u64(a->port[k])))
 			goto fail;
 	return o;
 fail:
@@ -147,15 +147,15 @@ fail:
 char *sluice_faca_json(const struct sluice_faca *a, uint64_t now_ns)
 {
 	json_object *o = json_object_new_object(), *dsts;
-	char *text = NULL;
+	char ranges[SLUICE_FACA_RANGES_MAX * 12], *text = NULL;
 	uint32_t d;
 
 	if (!o || !add(o, "load", json_object_new_string(
 			sluice_faca_load_name(a->o.load))) ||
 	    !add(o, "k", num(a->o.k)) ||
 	    !add(o, "demand", num(a->o.demand)) ||
-	    !add(o, "sport_lo", u64(a->o.sport_lo)) ||
-	    !add(o, "sport_hi", u64(a->o.sport_hi)) ||
+	    !add(o, "sports", json_object_new_string(
+			sluice_faca_ranges_format(&a->o, ranges, sizeof(ranges)))) ||
 	    !add(o, "port", u64(a->o.port)) ||
 	    !add(o, "tos", u64(a->o.tos)) ||
 	    !add(o, "interval", num(a->o.interval_ns / 1e9)) ||

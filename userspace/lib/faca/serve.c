@@ -121,7 +121,7 @@ static void probe(struct srv *v, uint32_t dst, uint32_t k, uint64_t now)
 		.sin_port = htons(o->port),
 		.sin_addr.s_addr = v->a->dst[dst].addr,
 	};
-	uint16_t sport = o->sport_lo + k;
+	uint16_t sport = v->a->port[k];
 	uint8_t buf[PROBE_BUF];
 	int len;
 
@@ -224,7 +224,7 @@ static void learn(struct srv *v, uint64_t i, const struct sluice_int_probe *p,
 				now);
 	if (idx == -ENODATA) {
 		/* answered, so not lost, but nothing to learn */
-		d->sport[o.sport - v->a->o.sport_lo].misses = 0;
+		d->sport[sluice_faca_sport_index(v->a, o.sport)].misses = 0;
 		if (!v->told_no_records)
 			say(v, "%s: probes come back without records: no sluice port with int-port %u on the way",
 			     ntoa(d->addr, addr), v->a->o.port);
@@ -248,7 +248,7 @@ static void learn(struct srv *v, uint64_t i, const struct sluice_int_probe *p,
 /* Every datagram waiting on pool port @k's socket. */
 static void receive(struct srv *v, uint32_t k, uint64_t now)
 {
-	uint16_t sport = v->a->o.sport_lo + k;
+	uint16_t sport = v->a->port[k];
 	struct sluice_int_probe p;
 	struct sockaddr_in from;
 	uint8_t buf[PROBE_BUF];
@@ -674,6 +674,7 @@ static int open_sockets(struct srv *v)
 {
 	const struct sluice_faca_opts *o = &v->a->o;
 	char path[sizeof(v->path)], msg[256];
+	char ranges[SLUICE_FACA_RANGES_MAX * 12];
 	uint32_t k, bound = 0;
 	int ret;
 
@@ -689,18 +690,19 @@ static int open_sockets(struct srv *v)
 		return sluice_i_errf(v->err, v->errlen, -ENOMEM,
 				     "out of memory");
 	for (k = 0; k < v->a->n_sports; k++) {
-		v->pool_fd[k] = sluice_int_socket(o->sport_lo + k, o->tos, msg,
+		v->pool_fd[k] = sluice_int_socket(v->a->port[k], o->tos, msg,
 						  sizeof(msg));
 		if (v->pool_fd[k] < 0)
-			say(v, "source port %u left out: %s", o->sport_lo + k,
+			say(v, "source port %u left out: %s", v->a->port[k],
 			     msg);
 		else
 			bound++;
 	}
+	sluice_faca_ranges_format(o, ranges, sizeof(ranges));
 	if (!bound)
 		return sluice_i_errf(v->err, v->errlen, -EADDRINUSE,
-				     "no source port of %u-%u could be bound",
-				     o->sport_lo, o->sport_hi);
+				     "no source port of %s could be bound",
+				     ranges);
 	if (!v->s->socket) {
 		ret = sluice_faca_socket_path(path, sizeof(path), v->err,
 					      v->errlen);
@@ -713,8 +715,8 @@ static int open_sockets(struct srv *v)
 	}
 	ret = listen_unix(v, v->s->socket ? v->s->socket : path);
 	if (!ret)
-		say(v, "serving %s; probes to UDP port %u from %u-%u (%u bound), every %.3f s",
-		     v->path, o->port, o->sport_lo, o->sport_hi, bound,
+		say(v, "serving %s; probes to UDP port %u from %s (%u bound), every %.3f s",
+		     v->path, o->port, ranges, bound,
 		     o->interval_ns / 1e9);
 	return ret;
 }

@@ -102,14 +102,24 @@
 #define SLUICE_FACA_UTIL_MIN_NS		1000000ull
 /* The most destinations one agent probes. */
 #define SLUICE_FACA_MAX_DST		1024
+/* The pool: at most this many ranges, of at most this many ports in all. */
+#define SLUICE_FACA_RANGES_MAX		128
+#define SLUICE_FACA_POOL_MAX		4096
 
 enum sluice_faca_load {
 	SLUICE_FACA_LOAD_TIME,		/* D + demand / avail, s */
 	SLUICE_FACA_LOAD_BDP,		/* B * D, bits (Eq. 1) */
 };
 
+/* Source ports lo to hi, both included. */
+struct sluice_faca_range {
+	uint16_t	lo, hi;
+};
+
 struct sluice_faca_opts {
-	uint16_t		sport_lo, sport_hi;	/* the pool, inclusive */
+	/* the pool: ranges in rising order, apart */
+	struct sluice_faca_range	sports[SLUICE_FACA_RANGES_MAX];
+	uint32_t		n_ranges;
 	uint16_t		port;		/* probes go to (and are answered on) */
 	uint8_t			tos;		/* the probes' IP TOS: their class */
 	uint8_t			records;	/* per probe, 1..32 */
@@ -167,7 +177,7 @@ struct sluice_faca_dst {
 	struct sluice_faca_path	*path;
 	uint32_t		n_paths;
 	uint64_t		cap;
-	struct sluice_faca_sport *sport;	/* the pool's, in port order */
+	struct sluice_faca_sport *sport;	/* the pool's, as port[] */
 	uint32_t		sweep_next;	/* the next pool port swept */
 	uint64_t		added_ns;
 	uint64_t		placed;
@@ -175,7 +185,8 @@ struct sluice_faca_dst {
 
 struct sluice_faca {
 	struct sluice_faca_opts	o;
-	uint32_t		n_sports;	/* the pool's size */
+	uint16_t		*port;		/* the pool, rising */
+	uint32_t		n_sports;
 	struct sluice_faca_dst	*dst;
 	uint32_t		n_dst;
 	uint64_t		cap;
@@ -186,9 +197,21 @@ struct sluice_faca {
 void sluice_faca_opts_default(struct sluice_faca_opts *o);
 
 /*
- * An empty table with options @o, checked (a pool of 1 to 4096 ports, k
- * and demand above 0, 1 to 32 records, an interval and a timeout).
- * Returns 0 or -EINVAL, -ENOMEM.  Time: O(1).
+ * "A-B[,C-D...]" (a port alone is a range of one) into @o's pool: up to
+ * SLUICE_FACA_RANGES_MAX ranges in rising order, apart, ports from 1.
+ * Returns 0 or -EINVAL with a message.  Time: O(length).
+ */
+int sluice_faca_ranges_parse(const char *s, struct sluice_faca_opts *o,
+			     char *err, size_t errlen);
+/* @o's pool as the parser takes it, into @buf. Time: O(ranges). */
+char *sluice_faca_ranges_format(const struct sluice_faca_opts *o, char *buf,
+				size_t len);
+
+/*
+ * An empty table with options @o, checked (a pool of 1 to
+ * SLUICE_FACA_POOL_MAX ports without the probe port, k and demand above
+ * 0, 1 to 32 records, an interval and a timeout).  Returns 0 or -EINVAL,
+ * -ENOMEM.  Time: O(pool).
  */
 int sluice_faca_init(struct sluice_faca *a, const struct sluice_faca_opts *o,
 		     char *err, size_t errlen);
@@ -268,7 +291,10 @@ typedef bool sluice_faca_in_use_fn(void *arg, uint32_t addr, uint16_t sport);
 uint32_t sluice_faca_expire(struct sluice_faca *a, uint64_t now_ns,
 			    sluice_faca_in_use_fn *in_use, void *arg);
 
-/* The path @sport takes to @dst, or -1. Time: O(1). */
+/* @sport's index in the pool, or -1. Time: O(log pool). */
+int sluice_faca_sport_index(const struct sluice_faca *a, uint16_t sport);
+
+/* The path @sport takes to @dst, or -1. Time: O(log pool). */
 int sluice_faca_path_of(const struct sluice_faca *a, uint32_t dst,
 			uint16_t sport);
 
