@@ -80,6 +80,8 @@ int64_t exp_arp_discards(void);
 int exp_derive_headroom(uint64_t rate, uint32_t *headroom);
 int exp_parse_u32(const struct command *cmd, const char *opt, const char *s,
 		  uint64_t min, uint64_t max, uint32_t *v);
+int exp_parse_names(const struct command *cmd, const char *opt, const char *s,
+		    const char *const *names, int n, unsigned int *mask);
 int exp_load_routes(const struct fabric_state *fs,
 		    const struct sluice_routes *r);
 int exp_detect(const struct fabric_state *fs, char *text, size_t len);
