@@ -77,6 +77,9 @@ static const struct command experiment_commands[] = {
 	{ "bcube", experiment_bcube_main,
 	  "PortFC's Sections 2.2, 5.1 and 5.2: deadlock, head-of-line blocking, incast and flow completion times on BCube under PFC, PFC*, PortFC and tail drop",
 	  EXPERIMENT_BCUBE_USAGE, "experiment" },
+	{ "faca", experiment_faca_main,
+	  "FaCa's Sections 7.1 and 7.3: Flowing&Jumping against ECMP, WCMP, greedy and the optimum, congestion and port balance (flow-level model)",
+	  EXPERIMENT_FACA_USAGE, "experiment" },
 };
 
 int experiment_main(const struct command *cmd, int argc, char **argv)
