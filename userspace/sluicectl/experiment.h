@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * "sluicectl experiment deadlock" (experiment.c) and "experiment bcube"
- * (experiment_bcube.c): their usages, shared with the command table, and
- * the steps both take on a fabric.
+ * "sluicectl experiment deadlock" (experiment.c) and the others
+ * (experiment_bcube.c, experiment_bolt.c, experiment_faca.c): their
+ * usages, shared with the command table, and the steps they share.
  */
 #ifndef _SLUICECTL_EXPERIMENT_H
 #define _SLUICECTL_EXPERIMENT_H
