@@ -375,7 +375,10 @@ static void measure_optimum(struct frun *r, uint32_t round)
 	r->metric[M_CONGESTION] = u > OVER ? 1 : 0;
 	r->metric[M_OVERFLOW] = u > OVER ? (u - 1) / u : 0;
 	r->metric[M_MAX_UTIL] = u;
-	/* every sender's ports alike: the spread is the spines' */
+	/*
+	 * every sender's ports alike: the spread is the spines' (in the
+	 * view, which the optimum, placing nothing, leaves free)
+	 */
 	for (k = 0; k < r->spines; k++)
 		r->view[k] = d * r->cap[k] / r->cap_total * scale;
 	r->metric[M_PORT_SD] = pop_sd(r->view, r->spines);

@@ -12,8 +12,9 @@
  * its ports, and the spines' capacities are the only resources sources
  * share.  Leaves are paired (2i and 2i + 1) and each sends to its pair
  * (one way: only the even ones), so a link between a leaf and a spine
- * carries one pair's traffic alone; it is not a separate constraint, and
- * a leaf never offers more than it can send.
+ * carries one pair's traffic alone and adds no competition between
+ * sources: links are not modelled, and a leaf never offers more than it
+ * can send.
  *
  * A run is rounds of growing load.  In each round every sending leaf
  * adds @flows long-lived flows of @flow_size to its pair, placed by the

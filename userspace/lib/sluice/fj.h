@@ -43,10 +43,10 @@
  * A flow is compared before it is placed, so a path may end above a
  * neighbour by less than one flow.  What always holds: every flow goes on
  * a path strictly lighter than one of its neighbours at that moment,
- * unless all paths are level.  With unit flows on integer loads this
- * never raises the heaviest path above max(its initial load, ceil(total /
- * n)), which is the best any placement does; from equal loads, n m unit
- * flows end with every path at m more.  The randomness is the point
+ * unless all paths are level.  With unit flows on integer loads and no
+ * capacities this never raises the heaviest path above max(its initial
+ * load, ceil(total / n)), which is the best any placement does; from
+ * equal loads, n m unit flows end with every path at m more.  The randomness is the point
  * (Section 5.5): sources deciding at once on the same stale loads start
  * from different paths instead of all piling onto the lightest one.
  */
