@@ -470,7 +470,7 @@ static void result_fill(const struct sluice_faca_model *m,
  * @err:	the message on failure
  * @errlen:	size of @err
  *
- * Return: 0, -EINVAL (a model out of bounds: see model_check()), -E2BIG
+ * Return: 0, -EINVAL (a model out of sluice/faca_model.h's bounds), -E2BIG
  * (too many flows) or -ENOMEM.  Time: O(runs P R (N log N + L' f S)), see
  * sluice/faca_model.h.
  */
