@@ -77,6 +77,9 @@ static const struct command experiment_commands[] = {
 	{ "bcube", experiment_bcube_main,
 	  "PortFC's Sections 2.2, 5.1 and 5.2: deadlock, head-of-line blocking, incast and flow completion times on BCube under PFC, PFC*, PortFC and tail drop",
 	  EXPERIMENT_BCUBE_USAGE, "experiment" },
+	{ "faca", experiment_faca_main,
+	  "FaCa's Sections 7.1 and 7.3: Flowing&Jumping against ECMP, WCMP, greedy and the optimum, congestion and port balance (flow-level model)",
+	  EXPERIMENT_FACA_USAGE, "experiment" },
 };
 
 int experiment_main(const struct command *cmd, int argc, char **argv)
@@ -285,6 +288,43 @@ int exp_parse_u32(const struct command *cmd, const char *opt, const char *s,
 				       opt, s, (unsigned long long)min,
 				       (unsigned long long)max);
 	*v = x;
+	return 0;
+}
+
+/*
+ * A comma-separated list of @names (an experiment's --parts or --modes)
+ * into a bit mask; EXIT_USAGE, said on stderr, on a word not among them.
+ */
+int exp_parse_names(const struct command *cmd, const char *opt, const char *s,
+		    const char *const *names, int n, unsigned int *mask)
+{
+	char *list = strdup(s), *tok, *save;
+	int k;
+
+	if (!list)
+		return EXIT_RUNTIME;
+	*mask = 0;
+	for (tok = strtok_r(list, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		for (k = 0; k < n && strcmp(tok, names[k]); k++)
+			;
+		if (k == n) {
+			char all[128] = "";
+
+			for (k = 0; k < n; k++)
+				snprintf(all + strlen(all),
+					 sizeof(all) - strlen(all), "%s%s",
+					 k ? ", " : "", names[k]);
+			sub_usage_error(cmd, "%s: \"%s\" is not one of %s", opt,
+					tok, all);
+			free(list);
+			return EXIT_USAGE;
+		}
+		*mask |= 1u << k;
+	}
+	free(list);
+	if (!*mask)
+		return sub_usage_error(cmd, "%s: none given", opt);
 	return 0;
 }
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * "sluicectl experiment deadlock" (experiment.c) and "experiment bcube"
- * (experiment_bcube.c): their usages, shared with the command table, and
- * the steps both take on a fabric.
+ * "sluicectl experiment deadlock" (experiment.c) and the others
+ * (experiment_bcube.c, experiment_bolt.c, experiment_faca.c): their
+ * usages, shared with the command table, and the steps they share.
  */
 #ifndef _SLUICECTL_EXPERIMENT_H
 #define _SLUICECTL_EXPERIMENT_H
@@ -72,6 +72,23 @@
 	"locked on the hosts' routes, ECN at DCTCP's K on every switch class, a first window of the\n" \
 	"measured BDP.  Exit 0 when every part did what the paper predicts, 3 when not, 1 on errors."
 
+#define EXPERIMENT_FACA_USAGE \
+	"[--parts PARTS] [--leaves L] [--spines S] [--rounds R] [--flows F] [--runs N]\n" \
+	"\t[--seed N] [--svg PREFIX] [-j | --json] [-v | --verbose]\n" \
+	"PARTS, comma-separated (default all): model (Sections 7.1 and 7.3 in a flow-level model,\n" \
+	"no fabric: ECMP, WCMP, greedy \"lightest path\", Flowing&Jumping and the optimum).\n" \
+	"model: a leaf-spine of L leaves (default 16, even) of capacity 200 in pairs sending to\n" \
+	"each other, and S spines (default 8), half at 0.95 of an even share of the leaves' load and\n" \
+	"half at a full share (380 and 400 at the defaults); R rounds (default 10), in each every\n" \
+	"leaf adds F flows (default 2) sized so that the last round fills the leaf, every leaf\n" \
+	"deciding at once on the spines' loads at the round's start; per round and policy the\n" \
+	"congestion rate (spine ports into an overloaded spine), the highest utilisation, the std of\n" \
+	"per-port throughput and the aggregate throughput under max-min sharing, averaged over N runs\n" \
+	"(default 20) drawn from --seed (default 1).  Then the production test of Section 7.1: one\n" \
+	"leaf's 20 flows of 100 on 10 uplinks of 400.  Hundreds of switches take a second\n" \
+	"(--leaves 256 --spines 64).  --svg PREFIX writes PREFIX-model.svg (congestion rate by\n" \
+	"load).  Exit 0 when every part did what the paper predicts, 3 when not, 1 on errors."
+
 /* Shared steps (experiment.c). */
 extern volatile sig_atomic_t exp_interrupted;
 void exp_on_signal(int sig);
@@ -80,6 +97,8 @@ int64_t exp_arp_discards(void);
 int exp_derive_headroom(uint64_t rate, uint32_t *headroom);
 int exp_parse_u32(const struct command *cmd, const char *opt, const char *s,
 		  uint64_t min, uint64_t max, uint32_t *v);
+int exp_parse_names(const struct command *cmd, const char *opt, const char *s,
+		    const char *const *names, int n, unsigned int *mask);
 int exp_load_routes(const struct fabric_state *fs,
 		    const struct sluice_routes *r);
 int exp_detect(const struct fabric_state *fs, char *text, size_t len);
@@ -88,5 +107,6 @@ void exp_fabric_down(const struct fabric_state *fs);
 
 int experiment_bolt_main(const struct command *cmd, int argc, char **argv);
 int experiment_bcube_main(const struct command *cmd, int argc, char **argv);
+int experiment_faca_main(const struct command *cmd, int argc, char **argv);
 
 #endif /* _SLUICECTL_EXPERIMENT_H */
