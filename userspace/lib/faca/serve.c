@@ -503,8 +503,7 @@ static bool handle(struct srv *v, struct client *c, char *line, uint64_t now)
 		 */
 		c->waiting = true;
 		c->deadline_ns = v->a->dst[idx].added_ns + v->a->o.timeout_ns;
-		if (sluice_faca_placeable(v->a, idx) || found(v, idx) ||
-		    now >= c->deadline_ns)
+		if (found(v, idx) || now >= c->deadline_ns)
 			place(v, c, now);
 		return true;
 	}
@@ -619,8 +618,7 @@ static void clients_due(struct srv *v, uint64_t now)
 
 	while (i < v->n_cl) {
 		c = &v->cl[i];
-		if (c->waiting && (found(v, c->dst) || now >= c->deadline_ns ||
-				   sluice_faca_placeable(v->a, c->dst))) {
+		if (c->waiting && (found(v, c->dst) || now >= c->deadline_ns)) {
 			place(v, c, now);
 			/* the requests that waited behind it */
 			if (!client_lines(v, i, now))
@@ -808,6 +806,7 @@ int sluice_faca_serve(struct sluice_faca *a, const struct sluice_faca_serve *s,
 		.a = a, .s = s, .echo_fd = -1, .listen_fd = -1,
 		.err = err, .errlen = errlen,
 	};
+	uint32_t d;
 	int ret;
 
 	if (err && errlen)
@@ -816,6 +815,9 @@ int sluice_faca_serve(struct sluice_faca *a, const struct sluice_faca_serve *s,
 	ret = v.pfd ? open_sockets(&v) :
 	      sluice_i_errf(err, errlen, -ENOMEM, "out of memory");
 	v.next_round = mono_ns();
+	/* destinations given before: new now, their first round ahead */
+	for (d = 0; d < a->n_dst; d++)
+		a->dst[d].added_ns = v.next_round;
 	while (!ret && !(s->stop && *s->stop))
 		ret = step(&v);
 	if (ret && err && !err[0])

@@ -316,9 +316,11 @@ int sluice_faca_path_of(const struct sluice_faca *a, uint32_t dst,
  *                        for at least MS milliseconds (default: the
  *                        agent's --lease).  "ok PORT PATH PATHS": the
  *                        port, the index of its path and how many paths
- *                        the destination has.  A new destination is
- *                        probed first: the reply waits for its first
- *                        round of echoes (up to the probe timeout).
+ *                        the destination has.  A new destination (one
+ *                        a request adds, or given when the agent
+ *                        started) is probed first: the reply waits for
+ *                        the echoes of its first round, or the probe
+ *                        timeout, so that every path is known.
  *   release ADDR PORT    gives a lease back: "ok"
  *   add ADDR             probes ADDR from now on: "ok"
  *   show                 "ok JSON": the table as one line of JSON
