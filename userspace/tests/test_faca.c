@@ -335,6 +335,11 @@ static void test_estimates(void)
 	p.hop[2].tx_bytes += 100;
 	sluice_faca_learn(&a, 0, 30001, &p, 4000000, 5100500000ull);
 	EXPECT_NEAR(pa->hop[2].util, 0.9);
+	/* an older probe's echo taken after a newer one's: kept as it was */
+	mkprobe(&p, via0, 4, T0 + 50000000, dt1, tx1);
+	sluice_faca_learn(&a, 0, 30002, &p, 4000000, 5101000000ull);
+	EXPECT_NEAR(pa->util, 0.9);
+	EXPECT_NEAR(pa->hop[3].util, 0.2);
 	/* a counter that went back (a new qdisc): no utilisation there */
 	mkprobe(&p, via0, 4, T0 + 300000000, dt2, tx1);
 	sluice_faca_learn(&a, 0, 30001, &p, 4000000, 5300000000ull);
@@ -345,7 +350,7 @@ static void test_estimates(void)
 	p.hop[3].ts_ns = p.tx_ns - 5;
 	sluice_faca_learn(&a, 0, 30001, &p, 4000000, 5400000000ull);
 	EXPECT_NEAR(pa->D, 0);
-	KTAP_EXPECT_INT(pa->probes, 5);
+	KTAP_EXPECT_INT(pa->probes, 6);
 	sluice_faca_free(&a);
 
 	/* bdp: B * D in bits */
@@ -484,6 +489,40 @@ static void test_place(void)
 	EXPECT_NEAR(pa[1].E, 2e6 * 0.0006 + 65536.0 * 8);
 	sluice_faca_free(&a);
 	ktap_result("place");
+}
+
+/*
+ * A path slowed by delay, not rate (spine1 as fast as spine0, 20 ms
+ * further): both metrics send the flow to the other.
+ */
+static void test_delay(void)
+{
+	static const struct hopspec via1_fast[] = {
+		{ 100, 2, 0, 4000000 }, { 0, 3, 1, 8000000 },
+		{ 3, 3, 3, 8000000 }, { 1, 4, 5, 4000000 },
+	};
+	static const uint64_t near_[] = { 100000, 200000, 300000, 400000 };
+	static const uint64_t far_[] = { 100000, 200000, 20300000, 20400000 };
+	static const enum sluice_faca_load loads[] = {
+		SLUICE_FACA_LOAD_TIME, SLUICE_FACA_LOAD_BDP,
+	};
+	struct sluice_int_probe p;
+	struct sluice_faca a;
+	uint16_t sport;
+	size_t m;
+
+	for (m = 0; m < ARRAY_SIZE(loads); m++) {
+		table(&a, 30000, 30001, loads[m]);
+		sluice_faca_dst_add(&a, DST, 0);
+		mkprobe(&p, via0, 4, T0, near_, NULL);
+		sluice_faca_learn(&a, 0, 30000, &p, 1000, 1000);
+		mkprobe(&p, via1_fast, 4, T0, far_, NULL);
+		sluice_faca_learn(&a, 0, 30001, &p, 1000, 1000);
+		KTAP_EXPECT_INT(sluice_faca_place(&a, 0, 2000, 1000000, &sport), 0);
+		KTAP_EXPECT_INT(sport, 30000);
+		sluice_faca_free(&a);
+	}
+	ktap_result("delay");
 }
 
 static void test_miss(void)
@@ -820,13 +859,14 @@ static void test_cli_errors(void)
 int main(void)
 {
 	cli_init();
-	ktap_plan(10);
+	ktap_plan(11);
 	test_paths();
 	test_pool();
 	test_paths_brute();
 	test_estimates();
 	test_ewma();
 	test_place();
+	test_delay();
 	test_miss();
 	test_agent();
 	test_no_agent();

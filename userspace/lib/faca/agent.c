@@ -326,21 +326,28 @@ static void path_rates(struct sluice_faca_path *pa,
 		h = &pa->hop[i];
 		r = &p->hop[i];
 		h->rate = r->rate;
-		if (r->rate && h->ts_ns && r->tx_bytes >= h->tx_bytes &&
-		    r->ts_ns >= h->ts_ns + SLUICE_FACA_UTIL_MIN_NS) {
+		if (!r->rate || !h->ts_ns) {
+			h->util = -1;
+			h->tx_bytes = r->tx_bytes;
+			h->ts_ns = r->ts_ns;
+		} else if (r->ts_ns < h->ts_ns + SLUICE_FACA_UTIL_MIN_NS) {
+			/*
+			 * too close to the last probe, or older than it (two
+			 * probes of the path out at once, their echoes taken
+			 * in another order): both kept as they were
+			 */
+		} else if (r->tx_bytes < h->tx_bytes) {
+			/* a counter gone back: a new qdisc, start again */
+			h->util = -1;
+			h->tx_bytes = r->tx_bytes;
+			h->ts_ns = r->ts_ns;
+		} else {
 			u = (double)(r->tx_bytes - h->tx_bytes) * 8e9 /
 			    (double)(r->ts_ns - h->ts_ns) / (double)r->rate;
 			h->util = u > 1 ? 1 : u;
 			h->tx_bytes = r->tx_bytes;
 			h->ts_ns = r->ts_ns;
-		} else if (!r->rate || !h->ts_ns || r->tx_bytes < h->tx_bytes ||
-			   r->ts_ns < h->ts_ns) {
-			/* the first probe, or a counter gone back (a new qdisc) */
-			h->util = -1;
-			h->tx_bytes = r->tx_bytes;
-			h->ts_ns = r->ts_ns;
 		}
-		/* else too close to the last probe: both kept as they were */
 		if (!r->rate)
 			continue;
 		if (r->rate < B)
