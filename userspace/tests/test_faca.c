@@ -330,14 +330,18 @@ static void test_estimates(void)
 	EXPECT_NEAR(pa->E, alpha * e1 + (1 - alpha) * beta2);
 	EXPECT_NEAR(pa->E, sluice_faca_ewma(e1, beta2, 5.0, 0.1));
 
-	/* 0.5 ms later at the ports: too close for a utilisation, kept */
-	mkprobe(&p, via0, 4, T0 + 100500000, dt2, tx2);
-	p.hop[2].tx_bytes += 100;
-	sluice_faca_learn(&a, 0, 30001, &p, 4000000, 5100500000ull);
+	/*
+	 * 40 ms later at the ports, under half the 100 ms interval: a
+	 * window too short for a utilisation (it would be the probe before
+	 * alone), kept
+	 */
+	mkprobe(&p, via0, 4, T0 + 140000000, dt2, tx2);
+	p.hop[2].tx_bytes += 5000;
+	sluice_faca_learn(&a, 0, 30001, &p, 4000000, 5140000000ull);
 	EXPECT_NEAR(pa->hop[2].util, 0.9);
 	/* an older probe's echo taken after a newer one's: kept as it was */
 	mkprobe(&p, via0, 4, T0 + 50000000, dt1, tx1);
-	sluice_faca_learn(&a, 0, 30002, &p, 4000000, 5101000000ull);
+	sluice_faca_learn(&a, 0, 30002, &p, 4000000, 5141000000ull);
 	EXPECT_NEAR(pa->util, 0.9);
 	EXPECT_NEAR(pa->hop[3].util, 0.2);
 	/* a counter that went back (a new qdisc): no utilisation there */

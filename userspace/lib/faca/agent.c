@@ -313,9 +313,18 @@ static int path_find_or_add(struct sluice_faca_dst *d,
  * probe, and the path's bandwidth, bottleneck utilisation and available
  * bandwidth from them.
  */
-static void path_rates(struct sluice_faca_path *pa,
+static void path_rates(const struct sluice_faca *a,
+		       struct sluice_faca_path *pa,
 		       const struct sluice_int_probe *p)
 {
+	/*
+	 * Two probes of a path sent in one round (its own and the sweep's)
+	 * meet a port one after the other: between them the port sent the
+	 * first, and nothing else is seen.  A utilisation needs a window as
+	 * long as half a round at least.
+	 */
+	uint64_t window = a->o.interval_ns / 2 > SLUICE_FACA_UTIL_MIN_NS ?
+			  a->o.interval_ns / 2 : SLUICE_FACA_UTIL_MIN_NS;
 	double u, left, avail = INFINITY, B = INFINITY;
 	const struct sluice_int_hop *r;
 	struct sluice_faca_hop *h;
@@ -330,7 +339,7 @@ static void path_rates(struct sluice_faca_path *pa,
 			h->util = -1;
 			h->tx_bytes = r->tx_bytes;
 			h->ts_ns = r->ts_ns;
-		} else if (r->ts_ns < h->ts_ns + SLUICE_FACA_UTIL_MIN_NS) {
+		} else if (r->ts_ns < h->ts_ns + window) {
 			/*
 			 * too close to the last probe, or older than it (two
 			 * probes of the path out at once, their echoes taken
@@ -390,7 +399,7 @@ static void path_update(struct sluice_faca *a, struct sluice_faca_path *pa,
 	uint64_t last = p->hop[p->nused - 1].ts_ns;
 	double dt;
 
-	path_rates(pa, p);
+	path_rates(a, pa, p);
 	pa->D = last > p->tx_ns ? (double)(last - p->tx_ns) / 1e9 : 0;
 	pa->rtt = (double)rtt_ns / 1e9;
 	pa->beta = path_beta(a, pa);

@@ -24,8 +24,9 @@
  *                 paper's Section 5.2; unshaped ports, rate 0, are left
  *                 out); util, the bottleneck utilisation: per record the
  *                 bytes the port sent between two probes of the path over
- *                 the time between their stamps, over its rate, the
- *                 highest (in [0, 1]); avail, the available bandwidth, the
+ *                 the time between their stamps (half an interval at
+ *                 least: two probes back to back see only the first),
+ *                 over its rate, the highest (in [0, 1]); avail, the available bandwidth, the
  *                 lowest rate * (1 - utilisation) (at least
  *                 SLUICE_FACA_AVAIL_FLOOR of the rate); D, the probe's
  *                 delay through the path: the last record's timestamp
@@ -98,7 +99,10 @@
 #define SLUICE_FACA_LOST		3
 /* The least share of a port's rate counted as available. */
 #define SLUICE_FACA_AVAIL_FLOOR		0.05
-/* Two probes less apart at a port than this give no utilisation. */
+/*
+ * Two probes less apart at a port than this, or half the interval if
+ * longer, give no utilisation.
+ */
 #define SLUICE_FACA_UTIL_MIN_NS		1000000ull
 /* The most destinations one agent probes. */
 #define SLUICE_FACA_MAX_DST		1024
