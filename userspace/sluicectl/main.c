@@ -126,7 +126,8 @@ int help_main(const struct command *cmd, int argc, char **argv)
 	}
 	if (argc > 2)
 		return usage_error(cmd, "unexpected argument \"%s\"", argv[2]);
-	about = find_command(argv[1]);
+	/* "help --help" is about "help", as "help help" is */
+	about = is_help(argv[1]) ? cmd : find_command(argv[1]);
 	if (!about)
 		return unknown_command(argv[1]);
 	print_usage(stdout, about);
