@@ -61,9 +61,9 @@
 	"Jellyfish of 8 switches, ECMP and EDST with 1 and 2 lanes carried in the datapath, against\n" \
 	"the flow model for the same paths), workload (Section V-B: TCP-Bolt's workload of incasts\n" \
 	"and background flows, slowdowns).  MODES (default all): tcp (cubic, tail\n" \
-	"drop), dctcp (DCTCP and ECN, tail drop), tcp-pfc, tcp-dcb (cubic with a BDP first window, PFC; window only), bolt.  Each\n" \
-	"fabric part runs once per mode on a fresh fabric NAME (default sluice): switches x (4\n" \
-	"hosts) and y (5 hosts),\n" \
+	"drop), dctcp (DCTCP and ECN, tail drop), tcp-pfc, tcp-dcb (cubic with a BDP first\n" \
+	"window, PFC; window only), bolt.  Each fabric part runs once per mode on a fresh\n" \
+	"fabric NAME (default sluice): switches x (4 hosts) and y (5 hosts),\n" \
 	"one link, every port shaped to --rate (default 4mbit), DSCP 24 on priority 3 (PFC at\n" \
 	"xoff 20000, xon 17000 in the lossless modes, tail drop past xoff + headroom otherwise).\n" \
 	"window: sizes 1/4 to 16 BDPs, --reps each (default 3, the median kept), the receiver's ACKs\n" \
