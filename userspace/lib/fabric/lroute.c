@@ -336,17 +336,20 @@ static int path_nh(const struct sluice_graph *g,
 
 /*
  * wcmp's weights of the paths @pk picks of pair @p, in their order: each
- * path's bottleneck in proportion (sluice_wcmp_weights()); all 1 in the
- * other modes.  *@weight is set to an array to free(), or NULL for none
- * picked.
+ * path's bottleneck in proportion (sluice_wcmp_weights()).  *@weight is
+ * set to an array to free(); left NULL in the other modes, whose weights
+ * are all 1.
  */
 static int pick_weights(const struct sluice_routes *r, uint64_t p,
 			const struct pick *pk, uint32_t **weight, char *err,
 			size_t errlen)
 {
 	uint64_t q, *cap;
-	uint32_t n = 0, i;
+	uint32_t n = 0;
 
+	*weight = NULL;
+	if (pk->mp->mode != SLUICE_MP_WCMP)
+		return 0;
 	*weight = sluice_i_calloc(sluice_routes_pair_paths(r, p) + 1,
 				  sizeof(**weight));
 	cap = sluice_i_calloc(sluice_routes_pair_paths(r, p) + 1,
@@ -359,14 +362,8 @@ static int pick_weights(const struct sluice_routes *r, uint64_t p,
 	}
 	for (q = r->pair_path[p]; q < r->pair_path[p + 1]; q++)
 		if (picked(r, p, q, pk))
-			cap[n++] = pk->mp->mode == SLUICE_MP_WCMP ?
-				   sluice_path_capacity(r, q, pk->mp->link_rate) :
-				   1;
-	if (pk->mp->mode == SLUICE_MP_WCMP)
-		sluice_wcmp_weights(cap, n, *weight);
-	else
-		for (i = 0; i < n; i++)
-			(*weight)[i] = 1;
+			cap[n++] = sluice_path_capacity(r, q, pk->mp->link_rate);
+	sluice_wcmp_weights(cap, n, *weight);
 	free(cap);
 	return 0;
 }
@@ -406,7 +403,8 @@ static int pair_route(const struct sluice_graph *g,
 		route->src = sluice_fabric_host_addr(u, 0, true);
 	for (q = r->pair_path[p]; !ret && q < r->pair_path[p + 1]; q++)
 		if (picked(r, p, q, pk))
-			ret = path_nh(g, r, p, q, weight[n++], s, err, errlen);
+			ret = path_nh(g, r, p, q, weight ? weight[n++] : 1, s,
+				      err, errlen);
 	free(weight);
 	if (ret || s->routes[s->n_routes - 1].n_nh)
 		return ret;
