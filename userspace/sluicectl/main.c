@@ -21,7 +21,7 @@ static const struct command commands[] = {
 	  "{ gen FAMILY [OPTIONS] [-o FILE] | show FILE [-j] | dot FILE [-o FILE] }",
 	  NULL },
 	{ "route", route_main, "Compute, check, summarise, draw and load route sets",
-	  "{ compute | check | stats | dot | merge | load | unload | show } ...", NULL },
+	  "{ compute | check | stats | dot | merge | sport | load | unload | show } ...", NULL },
 	{ "tag", tag_main,
 	  "Tagger priorities for routes: compute, check and count tag tables",
 	  "{ compute | check | stats } ...", NULL },
