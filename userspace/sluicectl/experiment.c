@@ -554,7 +554,7 @@ static void cbd_text(const struct exp *e, const struct set *s, char *buf,
 			 e->g.nodes[s->cbd.cycle[0].from].name);
 }
 
-/* Every switch gets its routes of @r (as "route load" does). */
+/* Every switch gets its routes of @r in the fabric's mode (as "route load"). */
 int exp_load_routes(const struct fabric_state *fs,
 			   const struct sluice_routes *r)
 {
@@ -562,13 +562,21 @@ int exp_load_routes(const struct fabric_state *fs,
 	char err[SLUICE_ERRLEN], ns[SLUICE_NETNS_NAME_MAX];
 	struct sluice_rtnl *rt = NULL;
 	struct sluice_ldiff d = { 0 };
+	struct sluice_multipath mp;
 	struct sluice_kfail fail;
+	uint64_t *link_rate;
 	int self, ret = 0;
 	uint32_t u;
 
+	if (sluice_fabric_state_multipath(fs, fs->multipath, &mp, &link_rate,
+					  err, sizeof(err))) {
+		fprintf(stderr, "sluicectl: %s\n", err);
+		return EXIT_RUNTIME;
+	}
 	self = sluice_netns_self(err, sizeof(err));
 	if (self < 0) {
 		fprintf(stderr, "sluicectl: %s\n", err);
+		free(link_rate);
 		return EXIT_RUNTIME;
 	}
 	for (u = 0; !ret && u < fs->g.n_nodes; u++) {
@@ -578,8 +586,8 @@ int exp_load_routes(const struct fabric_state *fs,
 		sluice_fabric_switch_ns(&fs->f, u, ns, sizeof(ns));
 		ret = sluice_rtnl_open_in(ns, self, &rt, err, sizeof(err));
 		if (!ret)
-			ret = sluice_lroutes_build(&fs->g, r, u, &want, err,
-						   sizeof(err));
+			ret = sluice_lroutes_build_mp(&fs->g, r, u, &mp, &want,
+						      err, sizeof(err));
 		if (!ret)
 			ret = sluice_kroutes_read(rt, &have, err, sizeof(err));
 		if (!ret)
@@ -602,6 +610,7 @@ int exp_load_routes(const struct fabric_state *fs,
 		rt = NULL;
 	}
 	close(self);
+	free(link_rate);
 	return ret ? EXIT_RUNTIME : 0;
 }
 

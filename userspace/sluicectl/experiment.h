@@ -24,8 +24,8 @@
 	"SETS: route algorithms, comma-separated (default ecmp-cw,fc,edst); each runs on a\n" \
 	"fresh fabric NAME (default sluice) of FC's testbed (or --topo), priority 3 lossless,\n" \
 	"links shaped to --rate (default 1mbit), every host sending UDP DSCP 24 to every host\n" \
-	"under another switch at --send-rate (default twice the link rate) in --frame-byte frames\n" \
-	"(default 1442), for --duration seconds (default 20), sampled every --interval ms\n" \
+	"under another switch at --send-rate (default twice the link rate) in frames of --frame\n" \
+	"bytes (default 1442), for --duration seconds (default 20), sampled every --interval ms\n" \
 	"(default 500).  xoff/xon default 20Kb/17Kb; headroom default Tagger's eq. 1 at\n" \
 	"--rate plus 10 ms of it (8486 bytes at 1mbit).  A deadlock: nothing delivered for\n" \
 	"the last --quiet ms (default 2000) and a wait-for cycle.  Exit 0 when every set\n" \
@@ -41,7 +41,7 @@
 	"TCP).  MODES (default all): pfc, pfc-star, portfc, lossy (tail drop).  Each part runs\n" \
 	"once per mode on a fresh fabric NAME (default sluice) of BCube(N,1) (N default 4, 4 to\n" \
 	"16), every port shaped to --rate (default 1mbit).  deadlock, holb and incast: servers\n" \
-	"send UDP (DSCP 24) at the link rate in --frame-byte frames (default 1442) for --duration\n" \
+	"send UDP (DSCP 24) at the link rate in frames of --frame bytes (default 1442) for --duration\n" \
 	"seconds (default 10), sampled every --interval ms (default 500).  websearch and hadoop:\n" \
 	"Poisson arrivals at --load of each link (default 0.5) for --fct-duration seconds\n" \
 	"(default 10), sizes scaled by the ratio of bandwidth-delay products, drawn from --seed\n" \
@@ -56,21 +56,23 @@
 	"\t[--delay TIME] [--reps N] [--seed N] [--svg PREFIX] [--keep] [-j | --json] [-v | --verbose]\n" \
 	"PARTS, comma-separated (default all): window (Fig. 1: one flow's FCT with a BDP first\n" \
 	"window over PFC against TCP's 10), fairness (Figs. 4, 5, 9: B->A and H1..H4->A, 2 to 5\n" \
-	"flows), holb (Figs. 7, 10: A->D behind A->C's congestion), edst (Fig. 14: EDST with 1, 2\n" \
-	"and 4 lanes against ECMP on Jellyfish, flow analysis), lanes (the same on a fabric: a\n" \
+	"flows), holb (Figs. 7, 10: A->D behind A->C's congestion), edst (Fig. 14: EDST with 1, 2,\n" \
+	"4 and 8 lanes against ECMP on Jellyfish, flow analysis), lanes (the same on a fabric: a\n" \
 	"Jellyfish of 8 switches, ECMP and EDST with 1 and 2 lanes carried in the datapath, against\n" \
 	"the flow model for the same paths), workload (Section V-B: TCP-Bolt's workload of incasts\n" \
 	"and background flows, slowdowns).  MODES (default all): tcp (cubic, tail\n" \
-	"drop), tcp-pfc, tcp-dcb (cubic with a BDP first window, PFC; window only), bolt.  Each\n" \
-	"fabric part runs once per mode on a fresh fabric NAME (default sluice): switches x (4\n" \
-	"hosts) and y (5 hosts),\n" \
+	"drop), dctcp (DCTCP and ECN, tail drop), tcp-pfc, tcp-dcb (cubic with a BDP first\n" \
+	"window, PFC; window only), bolt.  Each fabric part runs once per mode on a fresh\n" \
+	"fabric NAME (default sluice): switches x (4 hosts) and y (5 hosts),\n" \
 	"one link, every port shaped to --rate (default 4mbit), DSCP 24 on priority 3 (PFC at\n" \
 	"xoff 20000, xon 17000 in the lossless modes, tail drop past xoff + headroom otherwise).\n" \
 	"window: sizes 1/4 to 16 BDPs, --reps each (default 3, the median kept), the receiver's ACKs\n" \
 	"delayed --delay (default 100ms, netem).  fairness and holb: flows join and leave one --unit\n" \
 	"apart (default 3 s), throughput sampled every --interval ms (default 500).  TCP-Bolt: DCTCP\n" \
 	"locked on the hosts' routes, ECN at DCTCP's K on every switch class, a first window of the\n" \
-	"measured BDP.  Exit 0 when every part did what the paper predicts, 3 when not, 1 on errors."
+	"measured BDP.  --seed N (default 1) draws the workload, edst and lanes parts.  --svg PREFIX\n" \
+	"writes PREFIX-window.svg, PREFIX-fairness-MODE.svg and PREFIX-holb-MODE.svg.  Exit 0 when\n" \
+	"every part did what the paper predicts, 3 when not, 1 on errors."
 
 #define EXPERIMENT_FACA_USAGE \
 	"[--parts PARTS] [--leaves L] [--spines S] [--rounds R] [--flows F] [--runs N]\n" \
