@@ -14,11 +14,13 @@
 # stamps INT probes (int-port 7771).  Multipath exact: leaf0's path 0 to
 # leaf1 (spine0) takes source ports 20000-20063, path 1 (spine1)
 # 20064-20127, probes and TCP alike, so that the path of every flow is
-# known from its port.  Every host runs an agent (probing 8 ports of each
-# path); leaf0-hI's probes leaf1-hI, its partner.
+# known from its port.  Every host runs an agent probing 8 ports of each
+# path (the senders' pool from the fabric: --fabric); leaf0-hI's probes
+# leaf1-hI, its partner.
 #
 #   faca_steer   the agents learn both paths (B: the senders' 500 kbit/s
-#                and spine1's 250 kbit/s); FaCa's IP pairs (sluice-flowgen --workload
+#                and spine1's 250 kbit/s), the senders' pool the first 8
+#                ports of each path's range; FaCa's IP pairs (sluice-flowgen --workload
 #                pairs, leaf0-hI to leaf1-hI) for 6 s with --faca: every
 #                port from the agents, all four flows on spine0's path,
 #                each delivering at least 60 % of its host's link; then
@@ -52,7 +54,8 @@ trap 'rm -rf "$TMP"' EXIT
 TOPO=$TMP/ls.json
 HOST_RATE=500000
 DURATION=6
-# each path's first 8 ports (exact: 64 a path from 20000)
+# each path's first 8 ports (exact: 64 a path from 20000), as --fabric
+# makes it for the senders
 POOL=20000-20007,20064-20071
 
 sc() { "$SLUICECTL" "$@"; }
@@ -91,9 +94,9 @@ agents()
 
 	for i in 0 1 2 3; do
 		ip netns exec $NAME-leaf0-h$i "$SLUICECTL" faca agent \
-			--sports $POOL --interval 500ms --timeout 2s \
-			--records 4 --sweep 1 10.0.1.$((2 * i + 1)) \
-			2>"$TMP/agent$i.log" &
+			--fabric $NAME --routes "$TMP/routes" --interval 500ms \
+			--timeout 2s --records 4 --sweep 1 \
+			10.0.1.$((2 * i + 1)) 2>"$TMP/agent$i.log" &
 		defer kill $!
 		ip netns exec $NAME-leaf1-h$i "$SLUICECTL" faca agent \
 			--sports $POOL --records 4 2>/dev/null &
@@ -144,8 +147,8 @@ faca_steer()
 	((RET)) && return
 	# leaf0-h0's table: a path of the hosts' rate, one of spine1's
 	out=$(sc faca show --socket "${SOCK[leaf0-h0]}" -j)
-	check_eq "$(jq -c '[.destinations[0].paths[].B] | sort' <<<"$out")" \
-		"[250000,500000]" "leaf0-h0's paths' B"
+	check_eq "$(jq -c '[.sports, ([.destinations[0].paths[].B] | sort)]' <<<"$out")" \
+		"[\"$POOL\",[250000,500000]]" "leaf0-h0's pool (--fabric) and paths' B"
 	pairs "$TMP/faca.json" --faca
 	check_err $? "the pairs with --faca"
 	v=$(jq -c '[.from_agent, .failed, [.pairs[] | select(.sport >= 20000 and .sport <= 20063)] | length]' \

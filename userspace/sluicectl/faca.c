@@ -4,7 +4,9 @@
  * (sluice/faca.h) run as a daemon, its table printed, and a source port
  * asked for as an application would.
  *
- *   faca agent [--socket PATH] [--port PORT] [--sports A-B[,C-D...]] [--k K]
+ *   faca agent [--socket PATH] [--port PORT]
+ *              [--sports A-B[,C-D...] | --fabric NAME --routes FILE
+ *              [--per-path N]] [--k K]
  *              [--interval TIME] [--timeout TIME] [--lease TIME]
  *              [--tos TOS] [--load { time | bdp }] [--demand BYTES]
  *              [--records N] [--sweep N] [--seed N] [-v] [DST...]
@@ -20,10 +22,13 @@
 #include <time.h>
 #include <arpa/inet.h>
 #include <sluice/faca.h>
+#include <sluice/fabric_state.h>
+#include <sluice/multipath.h>
 #include <sluice/portfc.h>
 #include <sluice/rate.h>
 #include <sluice/size.h>
 #include "jout.h"
+#include "load.h"
 #include "opts.h"
 #include "sluicectl.h"
 
@@ -34,20 +39,23 @@ static int sport_main(const struct command *cmd, int argc, char **argv);
 static const struct command faca_commands[] = {
 	{ "agent", agent_main,
 	  "Run FaCa's host agent: probe paths, estimate their load, lease source ports",
-	  "[--socket PATH] [--port PORT] [--sports A-B[,C-D...]] [--k K] [--interval TIME]\n"
-	  "\t[--timeout TIME] [--lease TIME] [--tos TOS] [--load { time | bdp }]\n"
+	  "[--socket PATH] [--port PORT] [--sports A-B[,C-D...] | --fabric NAME --routes FILE\n"
+	  "\t[--per-path N]] [--k K] [--interval TIME] [--timeout TIME] [--lease TIME] [--tos TOS]\n"
+	  "\t[--load { time | bdp }]\n"
 	  "\t[--demand BYTES] [--records N] [--sweep N] [--seed N] [-v | --verbose] [DST...]\n"
 	  "\tProbes every destination DST (IPv4), and those flows ask for, every --interval\n"
 	  "\t(default 100ms) from each source port of --sports (default 20000-20063; several\n"
-	  "\tranges, e.g. an exact fabric's per path: 20000-20007,20064-20071) until\n"
+	  "\tranges, e.g. an exact fabric's per path: 20000-20007,20064-20071; --fabric NAME\n"
+	  "\tin multipath mode exact: --per-path ports (8) of each path's range, for the\n"
+	  "\tpaths of --routes FILE, the routes it holds, from this host's switch) until\n"
 	  "\tthe port's path is known, then from a port of each path, learning which port\n"
 	  "\ttakes which path from the records sluice ports write (int-port PORT on them).\n"
 	  "\tAnswers other hosts' probes on UDP --port (default 7771): run one agent on\n"
 	  "\tevery host.  Per path: B (the lowest rate), the bottleneck utilisation, D (the\n"
 	  "\tprobe's one-way delay), and E, the EWMA of the load metric with Eq. 3's k\n"
 	  "\t(--k, default 5 per second).  --load time (default): D + --demand bytes (64k)\n"
-	  "\tat the bandwidth left; bdp: the paper's B * D, which sends flows to a path\n"
-	  "\tslowed by a lower rate (README, \"FaCa agent\").  New flows get a port of the\n"
+	  "\tat the bandwidth left; bdp: the paper's B * D, which can read a path slowed by\n"
+	  "\ta lower rate as the lighter (README, \"FaCa agent\").  New flows get a port of the\n"
 	  "\tpath Flowing&Jumping chooses, leased for at least --lease (default 10s) and\n"
 	  "\tas long as a TCP socket uses it.  --tos: the probes' TOS byte (default 0, a\n"
 	  "\tlossy class, so that a pause does not read as load).  --timeout: an echo's\n"
@@ -80,15 +88,19 @@ int faca_main(const struct command *cmd, int argc, char **argv)
 }
 
 enum {
-	OPT_SOCKET, OPT_PORT, OPT_SPORTS, OPT_K, OPT_INTERVAL, OPT_TIMEOUT,
-	OPT_LEASE, OPT_TOS, OPT_LOAD, OPT_DEMAND, OPT_RECORDS, OPT_SWEEP,
-	OPT_SEED, OPT_VERBOSE, OPT_JSON, N_OPTS
+	OPT_SOCKET, OPT_PORT, OPT_SPORTS, OPT_FABRIC, OPT_ROUTES, OPT_PER_PATH,
+	OPT_K, OPT_INTERVAL, OPT_TIMEOUT, OPT_LEASE, OPT_TOS, OPT_LOAD,
+	OPT_DEMAND, OPT_RECORDS, OPT_SWEEP, OPT_SEED, OPT_VERBOSE, OPT_JSON,
+	N_OPTS
 };
 
 static const struct opt opts[N_OPTS] = {
 	[OPT_SOCKET]	= { "--socket", NULL, true },
 	[OPT_PORT]	= { "--port", NULL, true },
 	[OPT_SPORTS]	= { "--sports", NULL, true },
+	[OPT_FABRIC]	= { "--fabric", NULL, true },
+	[OPT_ROUTES]	= { "--routes", NULL, true },
+	[OPT_PER_PATH]	= { "--per-path", NULL, true },
 	[OPT_K]		= { "--k", NULL, true },
 	[OPT_INTERVAL]	= { "--interval", NULL, true },
 	[OPT_TIMEOUT]	= { "--timeout", NULL, true },
@@ -145,6 +157,10 @@ static int agent_opts(const struct command *cmd, const char **val,
 	if (val[OPT_SPORTS] &&
 	    sluice_faca_ranges_parse(val[OPT_SPORTS], o, msg, sizeof(msg)))
 		return sub_usage_error(cmd, "--sports: %s", msg);
+	if (val[OPT_FABRIC] && (val[OPT_SPORTS] || !val[OPT_ROUTES]))
+		return sub_usage_error(cmd, "--fabric NAME takes --routes FILE, the routes it holds, and no --sports");
+	if (!val[OPT_FABRIC] && (val[OPT_ROUTES] || val[OPT_PER_PATH]))
+		return sub_usage_error(cmd, "--routes and --per-path go with --fabric NAME");
 	if (val[OPT_K] && !parse_k(val[OPT_K], &o->k))
 		return sub_usage_error(cmd, "--k: \"%s\" is not a number above 0 (per second)",
 				       val[OPT_K]);
@@ -205,6 +221,52 @@ static int agent_opts(const struct command *cmd, const char **val,
 	return 0;
 }
 
+/*
+ * The pool of an exact fabric's host: --per-path ports (default 8) of each
+ * path's range, from the routes the fabric holds.
+ */
+static int fabric_pool(const struct command *cmd, const char **val,
+		       struct sluice_faca_opts *o)
+{
+	struct sluice_fabric_state *st = calloc(1, sizeof(*st));
+	struct sluice_routes r = { 0 };
+	char err[SLUICE_ERRLEN];
+	uint64_t per_path = 8;
+	uint32_t node;
+	int ret;
+
+	if (val[OPT_PER_PATH] &&
+	    !opts_number(val[OPT_PER_PATH], 1, SLUICE_MP_SPORT_WIDTH, &per_path))
+		return sub_usage_error(cmd, "--per-path: \"%s\" is not a number from 1 to %d",
+				       val[OPT_PER_PATH], SLUICE_MP_SPORT_WIDTH);
+	if (!st) {
+		fputs("sluicectl: out of memory\n", stderr);
+		return EXIT_RUNTIME;
+	}
+	ret = sluice_fabric_state_read(val[OPT_FABRIC], st, err, sizeof(err));
+	if (!ret && st->multipath != SLUICE_MP_EXACT) {
+		ret = sub_usage_error(cmd, "fabric %s's multipath mode is %s: --fabric takes the ports of exact's ranges; give --sports",
+				      val[OPT_FABRIC],
+				      sluice_multipath_name(st->multipath));
+		sluice_fabric_state_free(st);
+		free(st);
+		return ret;
+	}
+	if (!ret)
+		ret = load_routes(val[OPT_ROUTES], &st->g, &r) ? -EINVAL : 0;
+	if (!ret)
+		ret = sluice_faca_fabric_node(&st->f, &node, err, sizeof(err));
+	if (!ret)
+		ret = sluice_faca_exact_pool(&r, node, per_path, o, err,
+					     sizeof(err));
+	if (ret && ret != -EINVAL)
+		fprintf(stderr, "sluicectl: %s\n", err);
+	sluice_routes_free(&r);
+	sluice_fabric_state_free(st);
+	free(st);
+	return ret ? EXIT_RUNTIME : 0;
+}
+
 static volatile sig_atomic_t stopping;
 
 static void on_signal(int sig)
@@ -243,6 +305,8 @@ static int agent_main(const struct command *cmd, int argc, char **argv)
 	if (ret)
 		return sub_usage_error(cmd, "%s", msg);
 	ret = agent_opts(cmd, val, &o);
+	if (!ret && val[OPT_FABRIC])
+		ret = fabric_pool(cmd, val, &o);
 	if (ret)
 		return ret;
 	for (i = 0; i < n_dsts; i++)

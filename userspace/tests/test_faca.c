@@ -35,6 +35,8 @@
 #include <sys/wait.h>
 #include <sluice/faca.h>
 #include <sluice/fj.h>
+#include <sluice/route.h>
+#include <sluice/topo.h>
 #include "faca/internal.h"
 #include "cli.h"
 #include "ktap.h"
@@ -194,6 +196,44 @@ static void test_pool(void)
 	KTAP_EXPECT_INT(sluice_faca_ranges_parse("70000", &o, err, sizeof(err)),
 			-EINVAL);
 	ktap_result("pool");
+}
+
+/*
+ * An exact fabric's pool: 3 paths a pair (a leaf-spine of 3 spines), the
+ * first ports of each path's range (20000 + 64 k).
+ */
+static void test_exact_pool(void)
+{
+	struct sluice_route_opts ro = { .algo = SLUICE_ROUTE_ECMP };
+	struct sluice_compute_opts c = { .threads = 1 };
+	struct sluice_faca_opts o;
+	struct sluice_routes r;
+	struct sluice_graph g;
+	char buf[128];
+
+	sluice_faca_opts_default(&o);
+	if (!KTAP_EXPECT_INT(sluice_topo_leafspine(&g, 2, 3, 1, 1, err,
+						   sizeof(err)), 0))
+		return;
+	if (KTAP_EXPECT_INT(sluice_routes_compute(&g, &ro, &c, &r, err,
+						  sizeof(err)), 0)) {
+		KTAP_EXPECT_INT(sluice_faca_exact_pool(&r, 0, 8, &o, err,
+						       sizeof(err)), 0);
+		KTAP_EXPECT_STR(sluice_faca_ranges_format(&o, buf, sizeof(buf)),
+				"20000-20007,20064-20071,20128-20135");
+		KTAP_EXPECT_INT(sluice_faca_exact_pool(&r, 1, 64, &o, err,
+						       sizeof(err)), 0);
+		KTAP_EXPECT_STR(sluice_faca_ranges_format(&o, buf, sizeof(buf)),
+				"20000-20063,20064-20127,20128-20191");
+		/* a spine is no endpoint: no pair from it */
+		KTAP_EXPECT_INT(sluice_faca_exact_pool(&r, 2, 8, &o, err,
+						       sizeof(err)), -ENOENT);
+		KTAP_EXPECT_INT(sluice_faca_exact_pool(&r, 0, 65, &o, err,
+						       sizeof(err)), -EINVAL);
+		sluice_routes_free(&r);
+	}
+	sluice_graph_free(&g);
+	ktap_result("exact_pool");
 }
 
 /* Random paths over a few nodes, against sorting them all at the end. */
@@ -816,7 +856,7 @@ static void test_no_agent(void)
 static void test_cli_errors(void)
 {
 	static const struct {
-		const char *args[6];
+		const char *args[8];
 		const char *msg;
 	} cases[] = {
 		{ { "agent", "--sports", "5-3" }, "--sports: \"5-3\" is not ranges of ports" },
@@ -839,8 +879,12 @@ static void test_cli_errors(void)
 		{ { "sport" }, "DST: the destination's IPv4 address" },
 		{ { "sport", "10.0.0.1", "--lease", "0" }, "--lease: \"0\" is not a time" },
 		{ { "show", "10.0.0.1" }, "unexpected argument \"10.0.0.1\"" },
+		{ { "agent", "--fabric", "f" }, "--fabric NAME takes --routes FILE" },
+		{ { "agent", "--fabric", "f", "--routes", "r", "--sports", "1-2" },
+		  "--fabric NAME takes --routes FILE, the routes it holds, and no --sports" },
+		{ { "agent", "--per-path", "3" }, "--routes and --per-path go with --fabric NAME" },
 	};
-	const char *argv[9];
+	const char *argv[10];
 	struct run r;
 	size_t k, i;
 
@@ -863,9 +907,10 @@ static void test_cli_errors(void)
 int main(void)
 {
 	cli_init();
-	ktap_plan(11);
+	ktap_plan(12);
 	test_paths();
 	test_pool();
+	test_exact_pool();
 	test_paths_brute();
 	test_estimates();
 	test_ewma();

@@ -295,6 +295,26 @@ typedef bool sluice_faca_in_use_fn(void *arg, uint32_t addr, uint16_t sport);
 uint32_t sluice_faca_expire(struct sluice_faca *a, uint64_t now_ns,
 			    sluice_faca_in_use_fn *in_use, void *arg);
 
+struct sluice_routes;
+struct sluice_fabric;
+
+/*
+ * A fabric in multipath mode exact (sluice/multipath.h) gives a pair's
+ * path k a range of source ports: @o's pool becomes the first @per_path
+ * (1..SLUICE_MP_SPORT_WIDTH) ports of each range, for as many paths as
+ * @node's pair with the most paths has in @r (lib/faca/exact.c).
+ * Returns 0, or -ENOENT with no pair from @node, -EINVAL.  Time: O(pairs).
+ */
+int sluice_faca_exact_pool(const struct sluice_routes *r, uint32_t node,
+			   uint32_t per_path, struct sluice_faca_opts *o,
+			   char *err, size_t errlen);
+/*
+ * The node of fabric @f whose host this namespace is, by its addresses.
+ * 0, or -ENOENT.  Time: O(addresses * hosts).
+ */
+int sluice_faca_fabric_node(const struct sluice_fabric *f, uint32_t *node,
+			    char *err, size_t errlen);
+
 /* @sport's index in the pool, or -1. Time: O(log pool). */
 int sluice_faca_sport_index(const struct sluice_faca *a, uint16_t sport);
 
