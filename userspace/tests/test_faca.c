@@ -616,6 +616,24 @@ static uint16_t free_port(int type)
 	return port;
 }
 
+/* A TCP listener on loopback, its address in @to. */
+static int listener(struct sockaddr_in *to)
+{
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	*to = (struct sockaddr_in){
+		.sin_family = AF_INET,
+		.sin_port = htons(free_port(SOCK_STREAM)),
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+	};
+	if (fd >= 0 && (bind(fd, (struct sockaddr *)to, sizeof(*to)) ||
+			listen(fd, 4))) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
 /* A raw request line, its reply line. */
 static void raw(const char *sock, const char *req, char *out, size_t len)
 {
@@ -704,9 +722,9 @@ static bool wait_socket(const char *sock)
 
 static void test_agent(void)
 {
-	struct sockaddr_in to = { .sin_family = AF_INET }, me;
+	struct sockaddr_in to, me;
 	struct sluice_i_tcp_sock *socks = NULL;
-	uint16_t port, lo, sport, sport2, tcp;
+	uint16_t port, lo, sport, sport2;
 	uint32_t lb = htonl(INADDR_LOOPBACK);
 	socklen_t len = sizeof(me);
 	char sock[100], line[512], *json = NULL, *text;
@@ -754,12 +772,8 @@ static void test_agent(void)
 	KTAP_EXPECT_STR(line, "err 22 \"x\" is not a lease in ms\n");
 
 	/* connect(): bound to the leased port, seen by sock_diag */
-	tcp = free_port(SOCK_STREAM);
-	lfd = socket(AF_INET, SOCK_STREAM, 0);
-	to.sin_port = htons(tcp);
-	to.sin_addr.s_addr = lb;
-	KTAP_EXPECT(!bind(lfd, (struct sockaddr *)&to, sizeof(to)) &&
-		    !listen(lfd, 4));
+	lfd = listener(&to);
+	KTAP_EXPECT(lfd >= 0);
 	fd = sluice_faca_connect(sock, &to, SOCK_CLOEXEC, 0, &sport, err,
 				 sizeof(err));
 	KTAP_EXPECT(fd >= 0);
@@ -804,12 +818,12 @@ static void test_agent(void)
 
 static void test_no_agent(void)
 {
-	struct sockaddr_in to = { .sin_family = AF_INET }, me;
+	struct sockaddr_in to, me;
 	struct sockaddr_un sun = { .sun_family = AF_UNIX };
 	uint32_t lb = htonl(INADDR_LOOPBACK);
 	socklen_t len = sizeof(me);
 	char sock[100];
-	uint16_t sport = 7, tcp;
+	uint16_t sport = 7;
 	int fd, lfd;
 	struct run r;
 
@@ -828,12 +842,8 @@ static void test_no_agent(void)
 	KTAP_EXPECT_INT(sluice_faca_sport(sock, lb, 0, &sport, err,
 					  sizeof(err)), -ECONNREFUSED);
 	/* connect() falls back to the kernel's port, or says why not */
-	tcp = free_port(SOCK_STREAM);
-	lfd = socket(AF_INET, SOCK_STREAM, 0);
-	to.sin_port = htons(tcp);
-	to.sin_addr.s_addr = lb;
-	KTAP_EXPECT(!bind(lfd, (struct sockaddr *)&to, sizeof(to)) &&
-		    !listen(lfd, 4));
+	lfd = listener(&to);
+	KTAP_EXPECT(lfd >= 0);
 	KTAP_EXPECT_INT(sluice_faca_connect(sock, &to, 0, 0, &sport, err,
 					    sizeof(err)), -ECONNREFUSED);
 	fd = sluice_faca_connect(sock, &to, 0, SLUICE_FACA_FALLBACK, &sport,

@@ -73,6 +73,8 @@ void sluice_i_sports_free(struct sluice_i_sports *s);
  */
 int sluice_i_sport_bind(struct sluice_i_sports *s, uint32_t src, uint32_t q,
 			uint32_t dst, int fd);
+/* The port @fd is bound to, or 0. */
+uint16_t sluice_i_local_port(int fd);
 /* Gives an agent's lease back, from any namespace. */
 void sluice_i_sport_release(struct sluice_i_sports *s, uint32_t src,
 			    uint32_t dst, uint16_t port);

@@ -122,6 +122,17 @@ int sluice_i_sport_bind(struct sluice_i_sports *s, uint32_t src, uint32_t q,
 	return ret ? ret : 0;
 }
 
+uint16_t sluice_i_local_port(int fd)
+{
+	struct sockaddr_in a;
+	socklen_t len = sizeof(a);
+
+	if (getsockname(fd, (struct sockaddr *)&a, &len) ||
+	    a.sin_family != AF_INET)
+		return 0;
+	return ntohs(a.sin_port);
+}
+
 void sluice_i_sport_release(struct sluice_i_sports *s, uint32_t src,
 			    uint32_t dst, uint16_t port)
 {

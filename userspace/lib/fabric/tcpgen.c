@@ -870,18 +870,6 @@ static double next_due(const struct run *r, double until)
 	return next;
 }
 
-/* The port @fd is bound to, or 0. */
-static uint16_t local_port(int fd)
-{
-	struct sockaddr_in a;
-	socklen_t len = sizeof(a);
-
-	if (getsockname(fd, (struct sockaddr *)&a, &len) ||
-	    a.sin_family != AF_INET)
-		return 0;
-	return ntohs(a.sin_port);
-}
-
 /* Flow @q's connection is writable (or failed): writes what it takes. */
 static void sender_ready(struct run *r, uint32_t q, uint32_t events)
 {
@@ -905,7 +893,7 @@ static void sender_ready(struct run *r, uint32_t q, uint32_t events)
 			return;
 		}
 		s->connected = true;
-		r->fl[q].sport = local_port(s->fd);
+		r->fl[q].sport = sluice_i_local_port(s->fd);
 	}
 	sluice_i_put32(hdr, SLUICE_TCPGEN_MAGIC);
 	sluice_i_put32(hdr + 4, q);

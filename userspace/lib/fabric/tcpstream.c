@@ -164,18 +164,6 @@ static int open_listeners(struct srun *r)
 
 static void stop_flow(struct srun *r, uint32_t q);
 
-/* The port @fd is bound to, or 0. */
-static uint16_t local_port(int fd)
-{
-	struct sockaddr_in a;
-	socklen_t len = sizeof(a);
-
-	if (getsockname(fd, (struct sockaddr *)&a, &len) ||
-	    a.sin_family != AF_INET)
-		return 0;
-	return ntohs(a.sin_port);
-}
-
 /* Flow @q's connection, from its source's namespace. */
 static int start_flow(struct srun *r, uint32_t q)
 {
@@ -222,7 +210,7 @@ static int start_flow(struct srun *r, uint32_t q)
 		stop_flow(r, q);
 		return 0;
 	}
-	f->sport = local_port(fd);
+	f->sport = sluice_i_local_port(fd);
 	return add(r, fd, EPOLLOUT, key(K_SEND, q));
 }
 
