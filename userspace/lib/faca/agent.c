@@ -59,6 +59,7 @@ int sluice_faca_load_parse(const char *s, enum sluice_faca_load *l)
 int sluice_faca_ranges_parse(const char *s, struct sluice_faca_opts *o,
 			     char *err, size_t errlen)
 {
+	struct sluice_faca_range r[SLUICE_FACA_RANGES_MAX];
 	unsigned long lo, hi, prev = 0;
 	const char *p = s;
 	char *end;
@@ -81,7 +82,7 @@ int sluice_faca_ranges_parse(const char *s, struct sluice_faca_opts *o,
 			return sluice_i_errf(err, errlen, -EINVAL,
 					     "\"%s\": more than %u ranges", s,
 					     SLUICE_FACA_RANGES_MAX);
-		o->sports[n++] = (struct sluice_faca_range){ lo, hi };
+		r[n++] = (struct sluice_faca_range){ lo, hi };
 		prev = hi;
 		if (!*end)
 			break;
@@ -89,6 +90,8 @@ int sluice_faca_ranges_parse(const char *s, struct sluice_faca_opts *o,
 			goto bad;
 		p = end + 1;
 	}
+	/* all or nothing */
+	memcpy(o->sports, r, n * sizeof(*r));
 	o->n_ranges = n;
 	return 0;
 bad:

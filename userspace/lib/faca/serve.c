@@ -35,11 +35,15 @@
 /* How long a reply may wait for room in the client's socket. */
 #define SEND_TIMEOUT_MS	500
 
-/* A probe sent, waiting for its echo. */
+/*
+ * A probe sent, in the order sent: its echo or its timeout ends it.  An
+ * answered probe's entry stays until its time comes (its port's seq has
+ * moved on by then), so that the queue need not be searched.
+ */
 struct outstanding {
 	uint32_t	seq;
 	uint32_t	dst;		/* index */
-	uint16_t	sport;
+	uint32_t	k;		/* the pool port's */
 	uint64_t	sent_ns;
 };
 
@@ -61,8 +65,8 @@ struct srv {
 	char				path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	int				echo_fd, listen_fd;
 	int				*pool_fd;	/* by pool index; -1 */
-	struct outstanding		*out;
-	uint64_t			n_out, cap_out;
+	struct outstanding		*out;	/* out[head .. n_out) */
+	uint64_t			head, n_out, cap_out;
 	struct client			cl[CLIENTS_MAX];
 	uint32_t			n_cl;
 	struct pollfd			*pfd;
@@ -102,45 +106,39 @@ static const char *ntoa(uint32_t addr, char *buf)
 
 /* ------------------------------------------------------------ probes */
 
-static bool outstanding(const struct srv *v, uint32_t dst, uint16_t sport)
-{
-	uint64_t i;
-
-	for (i = 0; i < v->n_out; i++)
-		if (v->out[i].dst == dst && v->out[i].sport == sport)
-			return true;
-	return false;
-}
-
 static void probe(struct srv *v, uint32_t dst, uint32_t k, uint64_t now)
 {
 	const struct sluice_faca_opts *o = &v->a->o;
-	struct sluice_faca_sport *s = &v->a->dst[dst].sport[k];
+	struct sluice_faca_dst *d = &v->a->dst[dst];
+	struct sluice_faca_sport *s = &d->sport[k];
 	struct sockaddr_in to = {
 		.sin_family = AF_INET,
 		.sin_port = htons(o->port),
-		.sin_addr.s_addr = v->a->dst[dst].addr,
+		.sin_addr.s_addr = d->addr,
 	};
-	uint16_t sport = v->a->port[k];
 	uint8_t buf[PROBE_BUF];
 	int len;
 
-	if (v->pool_fd[k] < 0 || s->sent_ns == now ||
-	    outstanding(v, dst, sport) ||
+	if (v->pool_fd[k] < 0 || s->sent_ns == now || s->seq ||
 	    SLUICE_I_GROW(v->out, v->cap_out, v->n_out + 1))
 		return;
+	/* 0 means none out */
+	if (!++v->seq)
+		++v->seq;
 	len = sluice_int_probe_build(buf, sizeof(buf), o->records,
-				     SLUICE_INT_PRIO_OWN, ++v->seq,
+				     SLUICE_INT_PRIO_OWN, v->seq,
 				     sluice_int_now());
 	s->sent_ns = now;
 	if (len < 0 || sendto(v->pool_fd[k], buf, len, MSG_DONTWAIT,
 			      (struct sockaddr *)&to, sizeof(to)) != len) {
 		/* no route, a full buffer: as good as lost */
-		sluice_faca_miss(v->a, dst, sport);
+		sluice_faca_miss(v->a, dst, v->a->port[k]);
 		return;
 	}
+	s->seq = v->seq;
+	d->probes_out++;
 	v->out[v->n_out++] = (struct outstanding){
-		.seq = v->seq, .dst = dst, .sport = sport, .sent_ns = now,
+		.seq = v->seq, .dst = dst, .k = k, .sent_ns = now,
 	};
 }
 
@@ -184,77 +182,94 @@ static void probe_dst(struct srv *v, uint32_t dst, uint64_t now)
 	}
 }
 
+/* The probe out from port @k to @dst is over: echoed or timed out. */
+static void probe_done(struct sluice_faca_dst *d, uint32_t k)
+{
+	d->sport[k].seq = 0;
+	d->probes_out--;
+}
+
 /* Echoes not back within the timeout: misses. */
 static void time_out(struct srv *v, uint64_t now)
 {
-	struct outstanding *o;
+	const struct outstanding *o;
+	struct sluice_faca_dst *d;
 	char addr[INET_ADDRSTRLEN];
+	uint16_t sport;
 	int before;
-	uint64_t i = 0;
 
-	while (i < v->n_out) {
-		o = &v->out[i];
-		if (now < o->sent_ns + v->a->o.timeout_ns) {
-			i++;
-			continue;
-		}
-		before = sluice_faca_path_of(v->a, o->dst, o->sport);
-		sluice_faca_miss(v->a, o->dst, o->sport);
-		if (before >= 0 &&
-		    sluice_faca_path_of(v->a, o->dst, o->sport) < 0)
+	for (; v->head < v->n_out; v->head++) {
+		o = &v->out[v->head];
+		if (now < o->sent_ns + v->a->o.timeout_ns)
+			break;
+		d = &v->a->dst[o->dst];
+		if (d->sport[o->k].seq != o->seq)
+			continue;	/* answered */
+		probe_done(d, o->k);
+		sport = v->a->port[o->k];
+		before = d->sport[o->k].path;
+		sluice_faca_miss(v->a, o->dst, sport);
+		if (before >= 0 && d->sport[o->k].path < 0)
 			say(v, "%s: port %u lost (path %d): %u probes unanswered",
-			     ntoa(v->a->dst[o->dst].addr, addr), o->sport,
-			     before, SLUICE_FACA_LOST);
-		*o = v->out[--v->n_out];
+			    ntoa(d->addr, addr), sport, before,
+			    SLUICE_FACA_LOST);
+	}
+	/* the queue's front gone: move the rest down now and then */
+	if (v->head > 1024 && v->head * 2 > v->n_out) {
+		memmove(v->out, v->out + v->head,
+			(v->n_out - v->head) * sizeof(*v->out));
+		v->n_out -= v->head;
+		v->head = 0;
+	} else if (v->head == v->n_out) {
+		v->head = v->n_out = 0;
 	}
 }
 
-static void learn(struct srv *v, uint64_t i, const struct sluice_int_probe *p,
-		  uint64_t now)
+/* The echo @p of the probe out from pool port @k to @dst. */
+static void learn(struct srv *v, uint32_t dst, uint32_t k,
+		  const struct sluice_int_probe *p, uint64_t now)
 {
-	struct outstanding o = v->out[i];
-	struct sluice_faca_dst *d = &v->a->dst[o.dst];
+	struct sluice_faca_dst *d = &v->a->dst[dst];
+	struct sluice_faca_sport *s = &d->sport[k];
+	uint16_t sport = v->a->port[k];
 	uint32_t paths = d->n_paths;
 	char addr[INET_ADDRSTRLEN];
-	int before, idx;
+	int before = s->path, idx;
 
-	v->out[i] = v->out[--v->n_out];
-	before = sluice_faca_path_of(v->a, o.dst, o.sport);
-	idx = sluice_faca_learn(v->a, o.dst, o.sport, p, now - o.sent_ns,
-				now);
+	probe_done(d, k);
+	idx = sluice_faca_learn(v->a, dst, sport, p, now - s->sent_ns, now);
 	if (idx == -ENODATA) {
 		/* answered, so not lost, but nothing to learn */
-		d->sport[sluice_faca_sport_index(v->a, o.sport)].misses = 0;
+		s->misses = 0;
 		if (!v->told_no_records)
 			say(v, "%s: probes come back without records: no sluice port with int-port %u on the way",
-			     ntoa(d->addr, addr), v->a->o.port);
+			    ntoa(d->addr, addr), v->a->o.port);
 		v->told_no_records = true;
 		return;
 	}
 	if (idx < 0) {
-		say(v, "%s: port %u: %s", ntoa(d->addr, addr), o.sport,
-		     strerror(-idx));
+		say(v, "%s: port %u: %s", ntoa(d->addr, addr), sport,
+		    strerror(-idx));
 		return;
 	}
 	if (d->n_paths != paths)
 		say(v, "%s: path %d found (%u hops, B %.0f bit/s), %u paths",
-		     ntoa(d->addr, addr), idx, d->path[idx].n_hops,
-		     d->path[idx].B, d->n_paths);
+		    ntoa(d->addr, addr), idx, d->path[idx].n_hops,
+		    d->path[idx].B, d->n_paths);
 	else if (before >= 0 && before != idx)
 		say(v, "%s: port %u moved from path %d to %d",
-		     ntoa(d->addr, addr), o.sport, before, idx);
+		    ntoa(d->addr, addr), sport, before, idx);
 }
 
 /* Every datagram waiting on pool port @k's socket. */
 static void receive(struct srv *v, uint32_t k, uint64_t now)
 {
-	uint16_t sport = v->a->port[k];
 	struct sluice_int_probe p;
 	struct sockaddr_in from;
 	uint8_t buf[PROBE_BUF];
 	socklen_t flen;
 	ssize_t n;
-	uint64_t i;
+	int dst;
 
 	for (;;) {
 		flen = sizeof(from);
@@ -267,12 +282,9 @@ static void receive(struct srv *v, uint32_t k, uint64_t now)
 		    sluice_int_probe_parse(buf, n, &p) ||
 		    !(p.flags & SLUICE_INT_F_ECHO))
 			continue;
-		for (i = 0; i < v->n_out; i++)
-			if (v->out[i].seq == p.seq && v->out[i].sport == sport &&
-			    v->a->dst[v->out[i].dst].addr == from.sin_addr.s_addr)
-				break;
-		if (i < v->n_out)
-			learn(v, i, &p, now);
+		dst = sluice_faca_dst_find(v->a, from.sin_addr.s_addr);
+		if (dst >= 0 && p.seq && v->a->dst[dst].sport[k].seq == p.seq)
+			learn(v, dst, k, &p, now);
 	}
 }
 
@@ -428,12 +440,7 @@ static void place(struct srv *v, struct client *c, uint64_t now)
 /* Whether @dst's first round is over: nothing of it outstanding. */
 static bool found(const struct srv *v, uint32_t dst)
 {
-	uint64_t i;
-
-	for (i = 0; i < v->n_out; i++)
-		if (v->out[i].dst == dst)
-			return false;
-	return true;
+	return !v->a->dst[dst].probes_out;
 }
 
 /* A destination named in a request, added (and probed) if new. */
@@ -746,9 +753,10 @@ static int sleep_ms(const struct srv *v, uint64_t now)
 {
 	uint64_t until = v->next_round, i;
 
-	for (i = 0; i < v->n_out; i++)
-		if (v->out[i].sent_ns + v->a->o.timeout_ns < until)
-			until = v->out[i].sent_ns + v->a->o.timeout_ns;
+	/* the oldest probe out times out first */
+	if (v->head < v->n_out &&
+	    v->out[v->head].sent_ns + v->a->o.timeout_ns < until)
+		until = v->out[v->head].sent_ns + v->a->o.timeout_ns;
 	for (i = 0; i < v->n_cl; i++)
 		if (v->cl[i].waiting && v->cl[i].deadline_ns < until)
 			until = v->cl[i].deadline_ns;

@@ -172,6 +172,7 @@ struct sluice_faca_sport {
 	uint8_t		misses;		/* unanswered probes in a row */
 	bool		probed;		/* ever answered */
 	uint64_t	sent_ns;	/* the last probe from it (agent's clock) */
+	uint32_t	seq;		/* that probe's while out; 0: none out */
 	uint64_t	lease_until;	/* the agent's clock; 0: free */
 	uint64_t	released_ns;	/* when last freed (0: never leased) */
 };
@@ -183,6 +184,7 @@ struct sluice_faca_dst {
 	uint64_t		cap;
 	struct sluice_faca_sport *sport;	/* the pool's, as port[] */
 	uint32_t		sweep_next;	/* the next pool port swept */
+	uint32_t		probes_out;	/* sent, no echo nor timeout yet */
 	uint64_t		added_ns;
 	uint64_t		placed;
 };
