@@ -298,7 +298,7 @@ static int verdict(struct sluice_faca_hook *h, uint32_t id, uint32_t mark)
  */
 static void decide(struct sluice_faca_hook *h, struct sluice_faca_flow *f)
 {
-	char msg[160];
+	char msg[160];	/* nft's words: the flow's report carries the errno */
 	int ret;
 
 	f->new_sport = f->sport;

@@ -52,11 +52,6 @@ void faca_ct_close(struct nfct_handle *ct)
 		nfct_close(ct);
 }
 
-/*
- * The kernel's lookup of a tuple searches both directions of every entry
- * (nf_conntrack_find_get), as NAT's nf_nat_used_tuple does: so the tuple
- * goes as it is, whichever direction it stands for.
- */
 struct open_count {
 	const uint8_t	*ports;
 	int		n;
@@ -109,6 +104,11 @@ int faca_ct_count_open(struct nfct_handle *h, const uint8_t *ports)
 	return ret;
 }
 
+/*
+ * The kernel's lookup of a tuple searches both directions of every entry
+ * (nf_conntrack_find_get), as NAT's nf_nat_used_tuple does: so the tuple
+ * goes as it is, whichever direction it stands for.
+ */
 int faca_ct_tuple_taken(struct nfct_handle *h, uint8_t proto, uint32_t src,
 			uint16_t sport, uint32_t dst, uint16_t dport)
 {

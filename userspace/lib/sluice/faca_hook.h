@@ -17,7 +17,7 @@
  *   the program's verdict: accept, with the packet mark
  *       SLUICE_FACA_HOOK_MARK | port when it chose another port;
  *   postrouting, priority srcnat:  a packet so marked gets "snat to its
- *       own address : the port the map sport gives its mark"; conntrack
+ *       own address : the port the map ports gives its mark"; conntrack
  *       keeps that binding for the flow's life, every later packet of the
  *       flow is translated without being queued;
  *   postrouting, priority srcnat + 1:  the mark is cleared again.
@@ -31,7 +31,7 @@
  * (queue full: the queue is fail-open) leaves new flows their own port,
  * plain ECMP.  A packet waiting for a verdict when the program dies is
  * dropped by the kernel; TCP sends its SYN again after its first
- * retransmission timeout (1 s), then unqueued.  The table a killed program
+ * retransmission timeout (1 s), and that one passes bypassed.  The table a killed program
  * leaves behind keeps translating the flows it rewrote; the next open
  * replaces it in one transaction, so their translation never stops.
  * Closing removes the table only once no rewritten flow is open (see
