@@ -143,6 +143,33 @@ hook_start()
 	return 1
 }
 
+# queue_wait N: until N packets wait in the hook's queue (10 s), as its
+# netns's /proc/net/netfilter/nfnetlink_queue says (its third field).
+queue_wait()
+{
+	local end=$((SECONDS + 10)) total
+
+	while ((SECONDS <= end)); do
+		read -r _ _ total _ <"/proc/$HOOK_PID/net/netfilter/nfnetlink_queue" &&
+			((total >= $1)) && return 0
+		nap 0.05
+	done
+	return 1
+}
+
+# connected OUT: until conntime, holding its connection, has said its
+# port in OUT (10 s).
+connected()
+{
+	local end=$((SECONDS + 10))
+
+	while ((SECONDS <= end)); do
+		[[ -s $1 ]] && return 0
+		nap 0.05
+	done
+	return 1
+}
+
 # hook_kill: SIGKILL, and the job reaped without bash's "Killed" line.
 hook_kill()
 {
@@ -256,7 +283,7 @@ ct_settled()
 
 faca_hook_rewrite()
 {
-	local out=$TMP/rewrite cli srv lport peer got want ports p mark spid cpid
+	local out=$TMP/rewrite cli srv lport peer got want ports p mark spid cpid end
 
 	hook_start "$out" --sports 40000-40009 --dst 10.0.0.2 -v || {
 		check_err 1 "hook start"; return; }
@@ -273,7 +300,8 @@ faca_hook_rewrite()
 	{ cat "$TMP/a"; while [[ ! -e $TMP/go ]]; do nap 0.05; done; } |
 		ip netns exec "$C" nc -N 10.0.0.2 5002 >"$TMP/rb" &
 	cpid=$!
-	for _ in {1..100}; do
+	end=$((SECONDS + 10))
+	while ((SECONDS <= end)); do
 		srv=$(ins ss -Htn state established '( sport = :5002 )')
 		[[ -n $srv ]] && break
 		nap 0.05
@@ -377,7 +405,8 @@ faca_hook_cost()
 	kill -STOP "$HOOK_PID"
 	mark=$(srv_lines)
 	ip netns exec "$C" "$CONNTIME" -t 5 10.0.0.2 5001 >"$TMP/syn" &
-	nap 0.3
+	queue_wait 1
+	check_err $? "the SYN never waited in the stopped hook's queue"
 	hook_kill
 	wait $!
 	check_err $? "the connect queued when the hook died: $(<"$TMP/syn")"
@@ -437,10 +466,8 @@ faca_hook_restart()
 	ip netns exec "$C" "$CONNTIME" -b 300000 -w "$TMP/go" -t 30 10.0.0.2 5004 >"$TMP/held" &
 	held=$!
 	defer kill $held
-	for _ in {1..100}; do
-		[[ -s $TMP/held ]] && break
-		nap 0.05
-	done
+	connected "$TMP/held"
+	check_err $? "the held flow did not connect"
 	inc bash -c 'echo faca >/dev/udp/10.0.0.2/5005'
 	udp=$(inc conntrack -L -p udp 2>/dev/null)
 	[[ $udp =~ dport=5005\ .*dport=420[0-9][0-9] ]]
@@ -464,10 +491,8 @@ faca_hook_restart()
 	# what the staying prevents: a held rewritten flow, its table deleted
 	ip netns exec "$C" "$CONNTIME" -b 300000 -w "$TMP/go2" 10.0.0.2 5004 >"$TMP/held2" 2>&1 &
 	held=$!
-	for _ in {1..100}; do
-		[[ -s $TMP/held2 ]] && break
-		nap 0.05
-	done
+	connected "$TMP/held2"
+	check_err $? "the held flow did not connect"
 	lport=$(own_ports "$(<"$TMP/held2")")
 	[[ $(flow_of "$out2" "$lport") == 420[0-9][0-9]" rewritten" ]]
 	check_err $? "the second held flow is not rewritten: $(flow_of "$out2" "$lport")"
