@@ -291,6 +291,8 @@ faca_hook_rewrite()
 	head -c 300000 /dev/urandom >"$TMP/a"
 	head -c 200000 /dev/urandom >"$TMP/b"
 	# each nc sends its file, then holds the connection until $TMP/go
+	# (made at the end whatever happens: no loop outlives the test)
+	defer touch "$TMP/go"
 	{ cat "$TMP/b"; while [[ ! -e $TMP/go ]]; do nap 0.05; done; } |
 		ip netns exec "$S" nc -l -N -p 5002 >"$TMP/ra" &
 	spid=$!
@@ -457,6 +459,7 @@ faca_hook_restart()
 	wait_listen 5004
 	check_err $? "no echo server on 5004"
 	rm -f "$TMP/go" "$TMP/go2"
+	defer touch "$TMP/go" "$TMP/go2"
 	# the flow reset below keeps an ESTABLISHED entry in C (its reset
 	# came untranslated): gone with the test
 	defer inc conntrack -F
@@ -491,6 +494,7 @@ faca_hook_restart()
 	# what the staying prevents: a held rewritten flow, its table deleted
 	ip netns exec "$C" "$CONNTIME" -b 300000 -w "$TMP/go2" 10.0.0.2 5004 >"$TMP/held2" 2>&1 &
 	held=$!
+	defer kill $held
 	connected "$TMP/held2"
 	check_err $? "the held flow did not connect"
 	lport=$(own_ports "$(<"$TMP/held2")")
