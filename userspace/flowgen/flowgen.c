@@ -130,7 +130,7 @@ struct opts {
 	const char	*cc;
 	bool		faca;
 	const char	*faca_socket;	/* NULL: each namespace's agent */
-	uint32_t	sport_lo, sport_hi;
+	struct sluice_sport_range sports;	/* min 0: none */
 	bool		hpcc;
 	int		progress;	/* -1: if stderr is a terminal */
 };
@@ -242,20 +242,6 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* "A-B", 1 <= A <= B <= 65535. */
-static bool sports(const char *arg, struct opts *o)
-{
-	const char *dash = strchr(arg, '-');
-	char lo[8];
-
-	if (!dash || dash == arg || dash - arg >= (long)sizeof(lo))
-		return false;
-	memcpy(lo, arg, dash - arg);
-	lo[dash - arg] = '\0';
-	return whole(lo, 1, 65535, &o->sport_lo) &&
-	       whole(dash + 1, o->sport_lo, 65535, &o->sport_hi);
-}
-
 /* One option's value into @o; false if it is out of range. */
 static bool set_opt(struct opts *o, int c, const char *arg)
 {
@@ -304,7 +290,7 @@ static bool set_opt(struct opts *o, int c, const char *arg)
 		o->faca_socket = arg;
 		return !arg || arg[0];
 	case O_SPORTS:
-		return sports(arg, o);
+		return !sluice_sport_range_parse(arg, &o->sports);
 	case O_PROGRESS: o->progress = 1; return true;
 	case O_NO_PROGRESS: o->progress = 0; return true;
 	}
@@ -366,7 +352,7 @@ static int parse(int argc, char **argv, struct opts *o)
 	    !sluice_tcpgen_dist_find(o->workload))
 		return usage_error("unknown workload \"%s\": bolt, websearch, hadoop or pairs",
 				   o->workload);
-	if (o->faca && o->sport_lo)
+	if (o->faca && o->sports.min)
 		return usage_error("--faca and --sports: give one");
 	if (pairs(o) && (o->hpcc || o->lanes))
 		return usage_error("--workload pairs has no FCTs for --hpcc, nor lanes");
@@ -600,7 +586,7 @@ static int run(struct job *j)
 		.progress_arg = j,
 		.sport = {
 			.faca = j->o.faca, .faca_socket = j->o.faca_socket,
-			.lo = j->o.sport_lo, .hi = j->o.sport_hi,
+			.range = j->o.sports,
 			.seed = j->o.seed,
 		},
 	};

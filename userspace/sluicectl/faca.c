@@ -1,83 +1,51 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * sluicectl faca { agent | show | sport }: FaCa's host agent
- * (sluice/faca.h) run as a daemon, its table printed, and a source port
- * asked for as an application would.
+ * sluicectl faca hook: FaCa for unmodified applications, with a fixed
+ * policy (sluice/faca_hook.h): new flows' source ports rewritten, by
+ * conntrack NAT, to the ports of a range in turn, until a signal.  The
+ * group's table lists the host agent's commands too (faca_agent.c).
  *
- *   faca agent [--socket PATH] [--port PORT]
- *              [--sports A-B[,C-D...] | --fabric NAME --routes FILE
- *              [--per-path N]] [--k K]
- *              [--interval TIME] [--timeout TIME] [--lease TIME]
- *              [--tos TOS] [--load { time | bdp }] [--demand BYTES]
- *              [--records N] [--sweep N] [--seed N] [-v] [DST...]
- *   faca show  [--socket PATH] [-j]
- *   faca sport DST [--socket PATH] [--lease TIME] [-j]
+ *   faca hook --sports A-B [--dst PREFIX[,PREFIX...]] [--queue N] [--udp]
+ *             [-v] [-j]
  */
+#define _GNU_SOURCE
 #include <errno.h>
-#include <math.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <arpa/inet.h>
-#include <sluice/faca.h>
-#include <sluice/fabric_state.h>
-#include <sluice/multipath.h>
-#include <sluice/portfc.h>
-#include <sluice/rate.h>
-#include <sluice/size.h>
+#include <netinet/in.h>
+#include <sluice/faca_hook.h>
+#include "faca.h"
 #include "jout.h"
-#include "load.h"
 #include "opts.h"
 #include "sluicectl.h"
 
-static int agent_main(const struct command *cmd, int argc, char **argv);
-static int show_main(const struct command *cmd, int argc, char **argv);
-static int sport_main(const struct command *cmd, int argc, char **argv);
+static int hook_main(const struct command *cmd, int argc, char **argv);
 
 static const struct command faca_commands[] = {
-	{ "agent", agent_main,
-	  "Run FaCa's host agent: probe paths, estimate their load, lease source ports",
-	  "[--socket PATH] [--port PORT] [--sports A-B[,C-D...] | --fabric NAME --routes FILE\n"
-	  "\t[--per-path N]] [--k K] [--interval TIME] [--timeout TIME] [--lease TIME] [--tos TOS]\n"
-	  "\t[--load { time | bdp }]\n"
-	  "\t[--demand BYTES] [--records N] [--sweep N] [--seed N] [-v | --verbose] [DST...]\n"
-	  "\tProbes every destination DST (IPv4), and those flows ask for, every --interval\n"
-	  "\t(default 100ms) from each source port of --sports (default 20000-20063; several\n"
-	  "\tranges, e.g. an exact fabric's per path: 20000-20007,20064-20071; --fabric NAME\n"
-	  "\tin multipath mode exact: --per-path ports (8) of each path's range, for the\n"
-	  "\tpaths of --routes FILE, the routes it holds, from this host's switch) until\n"
-	  "\tthe port's path is known, then from a port of each path, learning which port\n"
-	  "\ttakes which path from the records sluice ports write (int-port PORT on them).\n"
-	  "\tAnswers other hosts' probes on UDP --port (default 7771): run one agent on\n"
-	  "\tevery host.  Per path: B (the lowest rate), the bottleneck utilisation, D (the\n"
-	  "\tprobe's one-way delay), and E, the EWMA of the load metric with Eq. 3's k\n"
-	  "\t(--k, default 5 per second).  --load time (default): D + --demand bytes (64k)\n"
-	  "\tat the bandwidth left; bdp: the paper's B * D, which can read a path slowed by\n"
-	  "\ta lower rate as the lighter (README, \"FaCa agent\").  New flows get a port of the\n"
-	  "\tpath Flowing&Jumping chooses, leased for at least --lease (default 10s) and\n"
-	  "\tas long as a TCP socket uses it.  --tos: the probes' TOS byte (default 0, a\n"
-	  "\tlossy class, so that a pause does not read as load).  --timeout: an echo's\n"
-	  "\twait (default 500ms).  --records: per probe (default 8).  --sweep: pool ports\n"
-	  "\tprobed again each round to see them move (default 2).  --seed: of\n"
-	  "\tFlowing&Jumping's draws.  Serves requests on --socket (default\n"
-	  "\t/run/sluice/faca-net<inode>.sock, one per network namespace) until SIGINT or\n"
-	  "\tSIGTERM; -v prints what it learns on stderr.",
-	  "faca" },
-	{ "show", show_main,
-	  "Print the agent's table: destinations, paths, their load, ports and leases",
-	  "[--socket PATH] [-j | --json]\n"
-	  "\tAsks the agent of this network namespace (or at --socket).  Per path: its\n"
-	  "\trecords (node/ifindex/link), B, utilisation, the bandwidth left, D, round\n"
-	  "\ttrip, beta and E (seconds for --load time, bits for bdp), ports and leases.",
-	  "faca" },
-	{ "sport", sport_main,
-	  "Ask the agent for a source port for a new flow to DST, and print it",
-	  "DST [--socket PATH] [--lease TIME] [-j | --json]\n"
-	  "\tThe port is leased to the flow for --lease (default: the agent's), or as long\n"
-	  "\tas a TCP socket of the namespace uses it toward DST.  Without an agent it fails\n"
-	  "\t(exit 1), and the caller falls back to a port of the kernel's (plain ECMP).",
+	{ "agent", faca_agent_main, FACA_AGENT_HELP, FACA_AGENT_USAGE, "faca" },
+	{ "show", faca_show_main, FACA_SHOW_HELP, FACA_SHOW_USAGE, "faca" },
+	{ "sport", faca_sport_main, FACA_SPORT_HELP, FACA_SPORT_USAGE, "faca" },
+	{ "hook", hook_main,
+	  "Give new flows of unmodified programs source ports from a range (conntrack NAT)",
+	  "--sports A-B [--dst PREFIX[,PREFIX...]] [--queue N] [--udp] [-v | --verbose]\n"
+	  "\t[-j | --json]\n"
+	  "\tInstalls the nftables table ip " SLUICE_FACA_HOOK_TABLE " in this network namespace\n"
+	  "\t(-n NETNS: in that one), which queues the first packet of every new TCP\n"
+	  "\tflow (and UDP flow, with --udp) to the destinations PREFIX (default: any\n"
+	  "\tbut loopback) on NFQUEUE N (default 0), and gives each such flow the next\n"
+	  "\tport of A-B that no conntrack entry to the same destination holds: NAT\n"
+	  "\trewrites its source port on the way out and restores it on the way back,\n"
+	  "\tso the program's socket keeps its own.  A flow keeps its own port when\n"
+	  "\tevery port of the range is in use.  Runs until SIGINT, SIGTERM or SIGHUP,\n"
+	  "\tthen removes the table, unless flows it rewrote are still open: their\n"
+	  "\ttranslation needs it, so it stays, as it does when the hook is killed,\n"
+	  "\tand the queue's bypass lets new flows through with their own ports; the\n"
+	  "\tnext start replaces it.  -v prints each flow; -j prints JSON, one object\n"
+	  "\ta line (start, each flow with -v, stop).",
 	  "faca" },
 };
 
@@ -87,426 +55,321 @@ int faca_main(const struct command *cmd, int argc, char **argv)
 			  argv);
 }
 
-enum {
-	OPT_SOCKET, OPT_PORT, OPT_SPORTS, OPT_FABRIC, OPT_ROUTES, OPT_PER_PATH,
-	OPT_K, OPT_INTERVAL, OPT_TIMEOUT, OPT_LEASE, OPT_TOS, OPT_LOAD,
-	OPT_DEMAND, OPT_RECORDS, OPT_SWEEP, OPT_SEED, OPT_VERBOSE, OPT_JSON,
-	N_OPTS
-};
+enum { OPT_SPORTS, OPT_DST, OPT_QUEUE, OPT_UDP, OPT_VERBOSE, OPT_JSON, N_OPTS };
 
 static const struct opt opts[N_OPTS] = {
-	[OPT_SOCKET]	= { "--socket", NULL, true },
-	[OPT_PORT]	= { "--port", NULL, true },
 	[OPT_SPORTS]	= { "--sports", NULL, true },
-	[OPT_FABRIC]	= { "--fabric", NULL, true },
-	[OPT_ROUTES]	= { "--routes", NULL, true },
-	[OPT_PER_PATH]	= { "--per-path", NULL, true },
-	[OPT_K]		= { "--k", NULL, true },
-	[OPT_INTERVAL]	= { "--interval", NULL, true },
-	[OPT_TIMEOUT]	= { "--timeout", NULL, true },
-	[OPT_LEASE]	= { "--lease", NULL, true },
-	[OPT_TOS]	= { "--tos", NULL, true },
-	[OPT_LOAD]	= { "--load", NULL, true },
-	[OPT_DEMAND]	= { "--demand", NULL, true },
-	[OPT_RECORDS]	= { "--records", NULL, true },
-	[OPT_SWEEP]	= { "--sweep", NULL, true },
-	[OPT_SEED]	= { "--seed", NULL, true },
+	[OPT_DST]	= { "--dst", NULL, true },
+	[OPT_QUEUE]	= { "--queue", NULL, true },
+	[OPT_UDP]	= { "--udp", NULL, false },
 	[OPT_VERBOSE]	= { "--verbose", "-v", false },
 	[OPT_JSON]	= { "--json", "-j", false },
 };
 
-/* The longest time taken: an hour. */
-#define TIME_MAX_NS	3600000000000ull
-#define MAX_DSTS	SLUICE_FACA_MAX_DST
+struct args {
+	struct sluice_sport_range sports;
+	struct sluice_faca_prefix dst[SLUICE_FACA_HOOK_MAX_DST];
+	struct sluice_faca_hook_cfg cfg;
+	bool		verbose, json;
+};
 
-static bool parse_addr(const char *s, uint32_t *addr)
+/* "A/N,B/M,...": every prefix checked, none taken twice over the limit. */
+static int parse_dst(const struct command *cmd, const char *list,
+		     struct args *a)
 {
-	struct in_addr in;
+	char *copy = strdup(list), *tok, *save = NULL;
+	int ret = 0;
 
-	if (inet_pton(AF_INET, s, &in) != 1)
-		return false;
-	*addr = in.s_addr;
-	return true;
-}
-
-static bool parse_k(const char *s, double *k)
-{
-	char *end;
-
-	errno = 0;
-	*k = strtod(s, &end);
-	return s[0] && !*end && !errno && isfinite(*k) && *k > 0 && *k <= 1e6;
-}
-
-/* The agent's options, each checked; usage errors are printed. */
-static int agent_opts(const struct command *cmd, const char **val,
-		      struct sluice_faca_opts *o)
-{
-	char msg[256];
-	__u64 ns;
-	__u32 bytes;
-	uint64_t v;
-
-	sluice_faca_opts_default(o);
-	if (val[OPT_PORT]) {
-		if (!opts_number(val[OPT_PORT], 1, 65535, &v))
-			return sub_usage_error(cmd, "--port: \"%s\" is not a UDP port (1..65535)",
-					       val[OPT_PORT]);
-		o->port = v;
-	}
-	if (val[OPT_SPORTS] &&
-	    sluice_faca_ranges_parse(val[OPT_SPORTS], o, msg, sizeof(msg)))
-		return sub_usage_error(cmd, "--sports: %s", msg);
-	if (val[OPT_FABRIC] && (val[OPT_SPORTS] || !val[OPT_ROUTES]))
-		return sub_usage_error(cmd, "--fabric NAME takes --routes FILE, the routes it holds, and no --sports");
-	if (!val[OPT_FABRIC] && (val[OPT_ROUTES] || val[OPT_PER_PATH]))
-		return sub_usage_error(cmd, "--routes and --per-path go with --fabric NAME");
-	if (val[OPT_K] && !parse_k(val[OPT_K], &o->k))
-		return sub_usage_error(cmd, "--k: \"%s\" is not a number above 0 (per second)",
-				       val[OPT_K]);
-	if (val[OPT_INTERVAL]) {
-		if (sluice_parse_time(val[OPT_INTERVAL], TIME_MAX_NS, &ns) ||
-		    !ns)
-			return sub_usage_error(cmd, "--interval: \"%s\" is not a time above 0, up to 1 hour (e.g. 100ms)",
-					       val[OPT_INTERVAL]);
-		o->interval_ns = ns;
-	}
-	if (val[OPT_TIMEOUT]) {
-		if (sluice_parse_time(val[OPT_TIMEOUT], TIME_MAX_NS, &ns) ||
-		    !ns)
-			return sub_usage_error(cmd, "--timeout: \"%s\" is not a time above 0, up to 1 hour (e.g. 500ms)",
-					       val[OPT_TIMEOUT]);
-		o->timeout_ns = ns;
-	}
-	if (val[OPT_LEASE]) {
-		if (sluice_parse_time(val[OPT_LEASE], TIME_MAX_NS, &ns) || !ns)
-			return sub_usage_error(cmd, "--lease: \"%s\" is not a time above 0, up to 1 hour (e.g. 10s)",
-					       val[OPT_LEASE]);
-		o->lease_ns = ns;
-	}
-	if (val[OPT_TOS]) {
-		if (!opts_number(val[OPT_TOS], 0, 255, &v))
-			return sub_usage_error(cmd, "--tos: \"%s\" is not a TOS byte (0..255)",
-					       val[OPT_TOS]);
-		o->tos = v;
-	}
-	if (val[OPT_LOAD] && sluice_faca_load_parse(val[OPT_LOAD], &o->load))
-		return sub_usage_error(cmd, "--load: \"%s\" is not time or bdp",
-				       val[OPT_LOAD]);
-	if (val[OPT_DEMAND]) {
-		if (sluice_parse_size(val[OPT_DEMAND], &bytes) || !bytes)
-			return sub_usage_error(cmd, "--demand: \"%s\" is not a size above 0 (e.g. 64k)",
-					       val[OPT_DEMAND]);
-		o->demand = bytes;
-	}
-	if (val[OPT_RECORDS]) {
-		if (!opts_number(val[OPT_RECORDS], 1, SLUICE_INT_MAX_RECS, &v))
-			return sub_usage_error(cmd, "--records: \"%s\" is not a number from 1 to %u",
-					       val[OPT_RECORDS],
-					       SLUICE_INT_MAX_RECS);
-		o->records = v;
-	}
-	if (val[OPT_SWEEP]) {
-		if (!opts_number(val[OPT_SWEEP], 0, 4096, &v))
-			return sub_usage_error(cmd, "--sweep: \"%s\" is not a number from 0 to 4096",
-					       val[OPT_SWEEP]);
-		o->sweep = v;
-	}
-	if (val[OPT_SEED]) {
-		if (!opts_number(val[OPT_SEED], 0, UINT64_MAX, &v))
-			return sub_usage_error(cmd, "--seed: \"%s\" is not a whole number",
-					       val[OPT_SEED]);
-		o->seed = v;
-	}
-	return 0;
-}
-
-/*
- * The pool of an exact fabric's host: --per-path ports (default 8) of each
- * path's range, from the routes the fabric holds.
- */
-static int fabric_pool(const struct command *cmd, const char **val,
-		       struct sluice_faca_opts *o)
-{
-	struct sluice_fabric_state *st = calloc(1, sizeof(*st));
-	struct sluice_routes r = { 0 };
-	char err[SLUICE_ERRLEN];
-	uint64_t per_path = 8;
-	uint32_t node;
-	int ret;
-
-	if (val[OPT_PER_PATH] &&
-	    !opts_number(val[OPT_PER_PATH], 1, SLUICE_MP_SPORT_WIDTH, &per_path))
-		return sub_usage_error(cmd, "--per-path: \"%s\" is not a number from 1 to %d",
-				       val[OPT_PER_PATH], SLUICE_MP_SPORT_WIDTH);
-	if (!st) {
+	if (!copy) {
 		fputs("sluicectl: out of memory\n", stderr);
 		return EXIT_RUNTIME;
 	}
-	ret = sluice_fabric_state_read(val[OPT_FABRIC], st, err, sizeof(err));
-	if (!ret && st->multipath != SLUICE_MP_EXACT) {
-		ret = sub_usage_error(cmd, "fabric %s's multipath mode is %s: --fabric takes the ports of exact's ranges; give --sports",
-				      val[OPT_FABRIC],
-				      sluice_multipath_name(st->multipath));
-		sluice_fabric_state_free(st);
-		free(st);
-		return ret;
+	for (tok = strtok_r(copy, ",", &save); tok && !ret;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (a->cfg.n_dst == SLUICE_FACA_HOOK_MAX_DST)
+			ret = sub_usage_error(cmd, "--dst: more than %d prefixes",
+					      SLUICE_FACA_HOOK_MAX_DST);
+		else if (sluice_faca_prefix_parse(tok, &a->dst[a->cfg.n_dst++]))
+			ret = sub_usage_error(cmd, "--dst: \"%s\" is not an IPv4 prefix (A.B.C.D/LEN, no host bits set, or A.B.C.D)",
+					      tok);
 	}
-	if (!ret)
-		ret = load_routes(val[OPT_ROUTES], &st->g, &r) ? -EINVAL : 0;
-	if (!ret)
-		ret = sluice_faca_fabric_node(&st->f, &node, err, sizeof(err));
-	if (!ret)
-		ret = sluice_faca_exact_pool(&r, node, per_path, o, err,
-					     sizeof(err));
-	if (ret && ret != -EINVAL)
-		fprintf(stderr, "sluicectl: %s\n", err);
-	sluice_routes_free(&r);
-	sluice_fabric_state_free(st);
-	free(st);
-	return ret ? EXIT_RUNTIME : 0;
+	if (!ret && !a->cfg.n_dst)
+		ret = sub_usage_error(cmd, "--dst: no prefix in \"%s\"", list);
+	free(copy);
+	return ret;
 }
 
-static volatile sig_atomic_t stopping;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stopping = 1;
-}
-
-static void agent_log(void *arg, const char *line)
-{
-	const struct timespec *t0 = arg;
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	fprintf(stderr, "faca %.3f: %s\n", (double)(now.tv_sec - t0->tv_sec) +
-		(now.tv_nsec - t0->tv_nsec) / 1e9, line);
-}
-
-static int agent_main(const struct command *cmd, int argc, char **argv)
-{
-	struct sigaction sa = { .sa_handler = on_signal };
-	const char *val[N_OPTS], *dsts[MAX_DSTS];
-	struct sluice_faca_serve s = { .stop = &stopping };
-	struct sluice_faca_opts o;
-	struct sluice_faca a;
-	struct timespec t0;
-	char msg[256], err[256];
-	int n_dsts, ret, i;
-	uint32_t addr = 0;
-
-	ret = opts_parse(argc, argv, opts, N_OPTS,
-			 OPT_BIT(N_OPTS) - 1 - OPT_BIT(OPT_JSON), val, dsts,
-			 MAX_DSTS, &n_dsts, msg, sizeof(msg));
-	if (ret > 0)
-		return sub_help(cmd);
-	if (ret)
-		return sub_usage_error(cmd, "%s", msg);
-	ret = agent_opts(cmd, val, &o);
-	if (!ret && val[OPT_FABRIC])
-		ret = fabric_pool(cmd, val, &o);
-	if (ret)
-		return ret;
-	for (i = 0; i < n_dsts; i++)
-		if (!parse_addr(dsts[i], &addr))
-			return sub_usage_error(cmd, "\"%s\" is not an IPv4 address",
-					       dsts[i]);
-	if (sluice_faca_init(&a, &o, err, sizeof(err)))
-		return sub_usage_error(cmd, "%s", err);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (i = 0; i < n_dsts; i++) {
-		parse_addr(dsts[i], &addr);
-		ret = sluice_faca_dst_add(&a, addr, 0);
-		if (ret < 0) {
-			sluice_faca_free(&a);
-			return sub_usage_error(cmd, "%s: %s", dsts[i],
-					       ret == -EINVAL ? "not a unicast address" :
-					       strerror(-ret));
-		}
-	}
-	s.socket = val[OPT_SOCKET];
-	if (val[OPT_VERBOSE]) {
-		s.log = agent_log;
-		s.log_arg = &t0;
-	}
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	ret = sluice_faca_serve(&a, &s, err, sizeof(err));
-	sluice_faca_free(&a);
-	if (ret) {
-		fprintf(stderr, "sluicectl: %s\n", err);
-		return EXIT_RUNTIME;
-	}
-	return 0;
-}
-
-static double jdouble(json_object *o, const char *key)
-{
-	json_object *v;
-
-	return json_object_object_get_ex(o, key, &v) && v ?
-	       json_object_get_double(v) : -1;
-}
-
-static json_object *jget(json_object *o, const char *key)
-{
-	json_object *v = NULL;
-
-	json_object_object_get_ex(o, key, &v);
-	return v;
-}
-
-static const char *rate_str(double bps, char *buf, size_t len)
-{
-	if (bps <= 0)
-		return "-";
-	return sluice_format_rate((__u64)llround(bps), buf, len);
-}
-
-static void print_path(json_object *p, bool bdp)
-{
-	char r1[SLUICE_RATE_STRLEN], r2[SLUICE_RATE_STRLEN];
-	json_object *hops = jget(p, "hops"), *l, *h;
-	size_t i, n;
-	double u = jdouble(p, "util");
-
-	printf("  path %d: B %s util %s%.2f avail %s D %.3f ms rtt %.3f ms",
-	       (int)jdouble(p, "index"), rate_str(jdouble(p, "B"), r1, sizeof(r1)),
-	       u < 0 ? "-" : "", u < 0 ? 0 : u,
-	       rate_str(jdouble(p, "avail"), r2, sizeof(r2)),
-	       jdouble(p, "D") * 1e3, jdouble(p, "rtt") * 1e3);
-	if (bdp)
-		printf(" beta %.0f bit E %.0f bit", jdouble(p, "beta"),
-		       jdouble(p, "E"));
-	else
-		printf(" beta %.4f s E %.4f s", jdouble(p, "beta"),
-		       jdouble(p, "E"));
-	printf(" (%.1f s ago, %.0f probes, %.0f placed)\n", jdouble(p, "age"),
-	       jdouble(p, "probes"), jdouble(p, "placed"));
-	printf("    records:");
-	n = hops ? json_object_array_length(hops) : 0;
-	for (i = 0; i < n; i++) {
-		h = json_object_array_get_idx(hops, i);
-		printf(" %.0f/%.0f/%.0f", jdouble(h, "node"),
-		       jdouble(h, "ifindex"), jdouble(h, "link"));
-	}
-	printf("\n    ports:");
-	l = jget(p, "sports");
-	n = l ? json_object_array_length(l) : 0;
-	for (i = 0; i < n; i++)
-		printf(" %d", json_object_get_int(json_object_array_get_idx(l, i)));
-	l = jget(p, "leases");
-	n = l ? json_object_array_length(l) : 0;
-	if (n)
-		printf("\n    leased:");
-	for (i = 0; i < n; i++) {
-		h = json_object_array_get_idx(l, i);
-		printf(" %.0f (%.1f s left)", jdouble(h, "sport"),
-		       jdouble(h, "left"));
-	}
-	putchar('\n');
-}
-
-static void print_table(json_object *t)
-{
-	json_object *dsts = jget(t, "destinations"), *d, *paths, *none;
-	const char *load = json_object_get_string(jget(t, "load"));
-	size_t i, k, n = dsts ? json_object_array_length(dsts) : 0;
-	bool bdp = load && !strcmp(load, "bdp");
-
-	printf("load %s k %g demand %.0f bytes ports %s probe port %.0f tos %.0f interval %g s lease %g s\n",
-	       load ? load : "?", jdouble(t, "k"), jdouble(t, "demand"),
-	       json_object_get_string(jget(t, "sports")),
-	       jdouble(t, "port"), jdouble(t, "tos"),
-	       jdouble(t, "interval"), jdouble(t, "lease"));
-	for (i = 0; i < n; i++) {
-		d = json_object_array_get_idx(dsts, i);
-		paths = jget(d, "paths");
-		none = jget(d, "unmapped");
-		printf("%s: %zu path%s, %.0f flows placed, %zu ports without a path\n",
-		       json_object_get_string(jget(d, "addr")),
-		       paths ? json_object_array_length(paths) : 0,
-		       paths && json_object_array_length(paths) == 1 ? "" : "s",
-		       jdouble(d, "placed"),
-		       none ? json_object_array_length(none) : 0);
-		for (k = 0; paths && k < json_object_array_length(paths); k++)
-			print_path(json_object_array_get_idx(paths, k), bdp);
-	}
-}
-
-static int show_main(const struct command *cmd, int argc, char **argv)
+static int parse(const struct command *cmd, int argc, char **argv,
+		 struct args *a)
 {
 	const char *val[N_OPTS];
-	char msg[256], *text;
-	json_object *t;
-	int ret, n;
+	char msg[160];
+	int n_files, ret;
+	uint64_t v;
 
-	ret = opts_parse(argc, argv, opts, N_OPTS,
-			 OPT_BIT(OPT_SOCKET) | OPT_BIT(OPT_JSON), val, NULL, 0,
-			 &n, msg, sizeof(msg));
-	if (ret > 0)
-		return sub_help(cmd);
+	memset(a, 0, sizeof(*a));
+	ret = opts_parse(argc, argv, opts, N_OPTS, OPT_BIT(N_OPTS) - 1, val,
+			 NULL, 0, &n_files, msg, sizeof(msg));
+	if (ret > 0) {
+		sub_help(cmd);
+		return -1;
+	}
 	if (ret)
 		return sub_usage_error(cmd, "%s", msg);
-	ret = sluice_faca_show(val[OPT_SOCKET], &text, msg, sizeof(msg));
-	if (ret) {
-		fprintf(stderr, "sluicectl: %s\n", msg);
-		return EXIT_RUNTIME;
+	if (!val[OPT_SPORTS])
+		return sub_usage_error(cmd, "--sports A-B: the source ports to give new flows");
+	if (sluice_sport_range_parse(val[OPT_SPORTS], &a->sports))
+		return sub_usage_error(cmd, "--sports: \"%s\" is not a port range (A-B, 1 <= A <= B <= 65535)",
+				       val[OPT_SPORTS]);
+	if (val[OPT_QUEUE]) {
+		if (!opts_number(val[OPT_QUEUE], 0, UINT16_MAX, &v))
+			return sub_usage_error(cmd, "--queue: \"%s\" is not a queue number (0..65535)",
+					       val[OPT_QUEUE]);
+		a->cfg.queue = v;
 	}
-	t = json_tokener_parse(text);
-	if (!t) {
-		fprintf(stderr, "sluicectl: the agent's table is not JSON\n");
-		free(text);
-		return EXIT_RUNTIME;
-	}
-	free(text);
-	if (val[OPT_JSON])
-		return jprint(t, true);
-	print_table(t);
-	json_object_put(t);
+	a->cfg.dst = a->dst;
+	if (val[OPT_DST] && (ret = parse_dst(cmd, val[OPT_DST], a)))
+		return ret;
+	a->cfg.udp = val[OPT_UDP];
+	a->cfg.sport_min = a->sports.min;
+	a->cfg.sport_max = a->sports.max;
+	a->verbose = val[OPT_VERBOSE];
+	a->json = val[OPT_JSON];
 	return 0;
 }
 
-static int sport_main(const struct command *cmd, int argc, char **argv)
-{
-	const char *val[N_OPTS], *dst[1];
-	char msg[256];
-	uint16_t sport;
-	uint32_t addr;
-	__u64 lease = 0;
-	json_object *o;
-	int ret, n;
+static const char *const outcome_name[] = {
+	[SLUICE_FACA_REWRITTEN]	= "rewritten",
+	[SLUICE_FACA_KEPT]	= "kept",
+	[SLUICE_FACA_REFUSED]	= "refused",
+	[SLUICE_FACA_FAILED]	= "failed",
+};
 
-	ret = opts_parse(argc, argv, opts, N_OPTS,
-			 OPT_BIT(OPT_SOCKET) | OPT_BIT(OPT_LEASE) |
-			 OPT_BIT(OPT_JSON), val, dst, 1, &n, msg, sizeof(msg));
-	if (ret > 0)
-		return sub_help(cmd);
-	if (ret)
-		return sub_usage_error(cmd, "%s", msg);
-	if (n != 1)
-		return sub_usage_error(cmd, "DST: the destination's IPv4 address");
-	if (!parse_addr(dst[0], &addr))
-		return sub_usage_error(cmd, "\"%s\" is not an IPv4 address",
-				       dst[0]);
-	if (val[OPT_LEASE] &&
-	    (sluice_parse_time(val[OPT_LEASE], TIME_MAX_NS, &lease) ||
-	     lease < 1000000))
-		return sub_usage_error(cmd, "--lease: \"%s\" is not a time from 1ms to 1 hour (e.g. 10s)",
-				       val[OPT_LEASE]);
-	ret = sluice_faca_sport(val[OPT_SOCKET], addr, lease / 1000000, &sport,
-				msg, sizeof(msg));
-	if (ret) {
-		fprintf(stderr, "sluicectl: %s\n", msg);
-		return EXIT_RUNTIME;
+struct run {
+	struct sluice_faca_rr	rr;	/* first: the chooser's ctx is the run */
+	const struct args	*a;
+};
+
+static const char *proto_name(uint8_t proto)
+{
+	return proto == IPPROTO_UDP ? "udp" : "tcp";
+}
+
+static void print_flow_json(const struct sluice_faca_flow *f)
+{
+	char s[INET_ADDRSTRLEN], d[INET_ADDRSTRLEN];
+	json_object *o = json_object_new_object();
+
+	inet_ntop(AF_INET, &f->saddr, s, sizeof(s));
+	inet_ntop(AF_INET, &f->daddr, d, sizeof(d));
+	if (o && jadd(o, "event", json_object_new_string("flow")) &&
+	    jadd(o, "proto", json_object_new_string(proto_name(f->proto))) &&
+	    jadd(o, "saddr", json_object_new_string(s)) &&
+	    jadd(o, "sport", jnum(f->sport)) &&
+	    jadd(o, "daddr", json_object_new_string(d)) &&
+	    jadd(o, "dport", jnum(f->dport)) &&
+	    jadd(o, "new_sport", jnum(f->new_sport)) &&
+	    jadd(o, "outcome", json_object_new_string(outcome_name[f->outcome])) &&
+	    (!f->error || jadd(o, "error", json_object_new_string(strerror(-f->error)))))
+		jprint(o, true);
+	else
+		jprint(o, false);
+}
+
+/* Each flow once decided, with -v. */
+static void report(void *ctx, const struct sluice_faca_flow *f)
+{
+	const struct run *r = ctx;
+	char s[INET_ADDRSTRLEN], d[INET_ADDRSTRLEN];
+
+	if (!r->a->verbose)
+		return;
+	if (r->a->json) {
+		print_flow_json(f);
+		return;
 	}
-	if (!val[OPT_JSON]) {
-		printf("%u\n", sport);
+	inet_ntop(AF_INET, &f->saddr, s, sizeof(s));
+	inet_ntop(AF_INET, &f->daddr, d, sizeof(d));
+	printf("%s %s:%u -> %s:%u: ", proto_name(f->proto), s, f->sport, d,
+	       f->dport);
+	switch (f->outcome) {
+	case SLUICE_FACA_REWRITTEN:
+		printf("source port %u\n", f->new_sport);
+		break;
+	case SLUICE_FACA_KEPT:
+		printf("keeps its port (chosen)\n");
+		break;
+	case SLUICE_FACA_REFUSED:
+		printf("keeps its port (%s)\n", f->error == -EADDRINUSE ?
+		       "every port of the range in use" : strerror(-f->error));
+		break;
+	case SLUICE_FACA_FAILED:
+		printf("keeps its port (the port map: %s)\n",
+		       strerror(-f->error));
+		break;
+	}
+}
+
+static void print_start(const struct args *a)
+{
+	char addr[INET_ADDRSTRLEN];
+	json_object *o, *dst;
+	size_t i;
+
+	if (!a->json) {
+		printf("hook on NFQUEUE %u (table ip %s): new %s flows to ",
+		       a->cfg.queue, SLUICE_FACA_HOOK_TABLE,
+		       a->cfg.udp ? "TCP and UDP" : "TCP");
+		for (i = 0; i < a->cfg.n_dst; i++) {
+			inet_ntop(AF_INET, &a->dst[i].addr, addr, sizeof(addr));
+			printf("%s%s/%u", i ? "," : "", addr, a->dst[i].len);
+		}
+		printf("%s get source ports %u-%u\n", a->cfg.n_dst ? "" : "any destination",
+		       a->sports.min, a->sports.max);
+		return;
+	}
+	o = json_object_new_object();
+	dst = json_object_new_array();
+	for (i = 0; dst && i < a->cfg.n_dst; i++) {
+		inet_ntop(AF_INET, &a->dst[i].addr, addr, sizeof(addr));
+		snprintf(addr + strlen(addr), sizeof(addr) - strlen(addr), "/%u",
+			 a->dst[i].len);
+		json_object_array_add(dst, json_object_new_string(addr));
+	}
+	jprint(o, o && jadd(o, "event", json_object_new_string("start")) &&
+	       jadd(o, "queue", jnum(a->cfg.queue)) &&
+	       jadd(o, "table", json_object_new_string("ip " SLUICE_FACA_HOOK_TABLE)) &&
+	       jadd(o, "udp", json_object_new_boolean(a->cfg.udp)) &&
+	       jadd(o, "dst", dst) &&
+	       jadd(o, "sport_min", jnum(a->sports.min)) &&
+	       jadd(o, "sport_max", jnum(a->sports.max)));
+}
+
+/*
+ * @why: the signal's name, or "error"; @open: what closing the hook
+ * returned (flows that keep the table, or -errno).
+ */
+static int print_stop(const struct args *a,
+		      const struct sluice_faca_hook_stats *st, const char *why,
+		      int open)
+{
+	json_object *o;
+
+	if (!a->json) {
+		printf("stopped (%s): %llu flows queued, %llu rewritten, %llu kept their port (%llu chosen, %llu every port in use or refused, %llu failed)\n",
+		       why, (unsigned long long)st->queued,
+		       (unsigned long long)st->rewritten,
+		       (unsigned long long)(st->kept + st->refused + st->failed),
+		       (unsigned long long)st->kept,
+		       (unsigned long long)st->refused,
+		       (unsigned long long)st->failed);
+		if (open > 0)
+			printf("table ip %s left in place for %d rewritten flow%s still open (new flows bypass it); the next start replaces it\n",
+			       SLUICE_FACA_HOOK_TABLE, open, open == 1 ? "" : "s");
+		else if (open < 0)
+			printf("table ip %s left in place: cannot count the rewritten flows still open (%s)\n",
+			       SLUICE_FACA_HOOK_TABLE, strerror(-open));
+		else
+			printf("table ip %s removed\n", SLUICE_FACA_HOOK_TABLE);
 		return 0;
 	}
 	o = json_object_new_object();
-	return jprint(o, o && jadd(o, "dst", json_object_new_string(dst[0])) &&
-		      jadd(o, "sport", jnum(sport)));
+	return jprint(o, o && jadd(o, "event", json_object_new_string("stop")) &&
+		      jadd(o, "why", json_object_new_string(why)) &&
+		      jadd(o, "queued", jnum(st->queued)) &&
+		      jadd(o, "rewritten", jnum(st->rewritten)) &&
+		      jadd(o, "kept", jnum(st->kept)) &&
+		      jadd(o, "refused", jnum(st->refused)) &&
+		      jadd(o, "failed", jnum(st->failed)) &&
+		      jadd(o, "map_ports", jnum(st->map_ports)) &&
+		      jadd(o, "refused_verdicts", jnum(st->refused_verdicts)) &&
+		      jadd(o, "table_removed", json_object_new_boolean(!open)) &&
+		      (open <= 0 || jadd(o, "open_rewritten", jnum(open))));
+}
+
+static volatile sig_atomic_t stop_signal;
+
+static const char *signal_name(int sig)
+{
+	return sig == SIGINT ? "SIGINT" : sig == SIGHUP ? "SIGHUP" : "SIGTERM";
+}
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+/*
+ * The signals that stop the hook are blocked except inside ppoll(), so
+ * one that arrives while flows are decided is seen at the next wait, not
+ * lost before it.
+ */
+static int serve(struct sluice_faca_hook *h, sigset_t *wait_mask)
+{
+	struct pollfd pfd = { .fd = sluice_faca_hook_fd(h), .events = POLLIN };
+	char err[256];
+	int ret;
+
+	while (!stop_signal) {
+		ret = ppoll(&pfd, 1, NULL, wait_mask);
+		if (ret < 0 && errno == EINTR)
+			continue;
+		if (ret < 0) {
+			fprintf(stderr, "sluicectl: poll: %s\n", strerror(errno));
+			return EXIT_RUNTIME;
+		}
+		ret = sluice_faca_hook_process(h, err, sizeof(err));
+		if (ret < 0) {
+			fprintf(stderr, "sluicectl: %s\n", err);
+			return EXIT_RUNTIME;
+		}
+	}
+	return 0;
+}
+
+static int hook_main(const struct command *cmd, int argc, char **argv)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct sluice_faca_hook_stats st;
+	struct sluice_faca_hook *h;
+	sigset_t block, wait_mask;
+	struct run r = { 0 };
+	struct args a;
+	char err[256];
+	int ret, open;
+	size_t i;
+
+	ret = parse(cmd, argc, argv, &a);
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	sigemptyset(&block);
+	for (i = 0; i < ARRAY_SIZE(sigs); i++) {
+		sigaddset(&block, sigs[i]);
+		sigaction(sigs[i], &sa, NULL);
+	}
+	sigprocmask(SIG_BLOCK, &block, &wait_mask);
+	sigdelset(&wait_mask, SIGINT);
+	sigdelset(&wait_mask, SIGTERM);
+	sigdelset(&wait_mask, SIGHUP);
+
+	sluice_faca_rr_init(&r.rr, &a.sports);
+	r.a = &a;
+	a.cfg.report = report;
+	ret = sluice_faca_hook_open(&h, &a.cfg, sluice_faca_rr_choose, &r, err,
+				    sizeof(err));
+	if (ret) {
+		fprintf(stderr, "sluicectl: %s\n", err);
+		return EXIT_RUNTIME;
+	}
+	r.rr.hook = h;
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	print_start(&a);
+	ret = serve(h, &wait_mask);
+	sluice_faca_hook_stats(h, &st);
+	open = sluice_faca_hook_close(h);
+	if (print_stop(&a, &st, ret ? "error" : signal_name(stop_signal), open) &&
+	    !ret)
+		ret = EXIT_RUNTIME;
+	return ret;
 }

@@ -101,7 +101,7 @@ static void table(struct sluice_faca *a, uint16_t lo, uint16_t hi,
 	struct sluice_faca_opts o;
 
 	sluice_faca_opts_default(&o);
-	o.sports[0] = (struct sluice_faca_range){ lo, hi };
+	o.sports[0] = (struct sluice_sport_range){ lo, hi };
 	o.load = load;
 	if (sluice_faca_init(a, &o, err, sizeof(err)))
 		ktap_diag("init: %s", err);
@@ -683,7 +683,7 @@ static pid_t start_agent(const char *sock, uint16_t port, uint16_t lo)
 		return pid;
 	sluice_faca_opts_default(&o);
 	o.port = port;
-	o.sports[0] = (struct sluice_faca_range){ lo, lo + 3 };
+	o.sports[0] = (struct sluice_sport_range){ lo, lo + 3 };
 	o.lease_ns = 60000000000ull;
 	/*
 	 * Two paths to 127.0.0.1, .3 and .4 learned beforehand: the agent's

@@ -23,11 +23,12 @@
 int sluice_i_sport_check(const struct sluice_sport_opts *o, char *err,
 			 size_t errlen)
 {
-	if ((o->lo || o->hi) && (!o->lo || o->hi < o->lo))
+	if ((o->range.min || o->range.max) &&
+	    (!o->range.min || o->range.max < o->range.min))
 		return sluice_i_errf(err, errlen, -EINVAL,
 				     "source ports %u-%u: not a range from 1 up",
-				     o->lo, o->hi);
-	if (o->faca && o->lo)
+				     o->range.min, o->range.max);
+	if (o->faca && o->range.min)
 		return sluice_i_errf(err, errlen, -EINVAL,
 				     "source ports from the FaCa agent or at random, not both");
 	return 0;
@@ -57,7 +58,8 @@ static uint16_t random_port(const struct sluice_sport_opts *o, uint32_t q)
 	struct sluice_rng r;
 
 	sluice_rng_seed(&r, o->seed * 0x9e3779b97f4a7c15ull + q);
-	return o->lo + sluice_rng_below(&r, (uint64_t)o->hi - o->lo + 1);
+	return o->range.min + sluice_rng_below(&r, (uint64_t)o->range.max -
+					       o->range.min + 1);
 }
 
 /* The agent of host @src asked for a port to @dst; 0 if it cannot give. */
@@ -116,7 +118,7 @@ int sluice_i_sport_bind(struct sluice_i_sports *s, uint32_t src, uint32_t q,
 		s->fallbacks++;
 		return 0;
 	}
-	if (!s->o->lo)
+	if (!s->o->range.min)
 		return 0;
 	ret = bind_port(fd, random_port(s->o, q));
 	return ret ? ret : 0;

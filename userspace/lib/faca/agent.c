@@ -59,36 +59,24 @@ int sluice_faca_load_parse(const char *s, enum sluice_faca_load *l)
 int sluice_faca_ranges_parse(const char *s, struct sluice_faca_opts *o,
 			     char *err, size_t errlen)
 {
-	struct sluice_faca_range r[SLUICE_FACA_RANGES_MAX];
-	unsigned long lo, hi, prev = 0;
-	const char *p = s;
-	char *end;
+	struct sluice_sport_range r[SLUICE_FACA_RANGES_MAX];
+	char buf[SLUICE_FACA_RANGES_MAX * 12], *tok, *save;
 	uint32_t n = 0;
 
-	for (;;) {
-		if (*p < '0' || *p > '9')
-			goto bad;
-		lo = strtoul(p, &end, 10);
-		hi = lo;
-		if (*end == '-') {
-			p = end + 1;
-			if (*p < '0' || *p > '9')
-				goto bad;
-			hi = strtoul(p, &end, 10);
-		}
-		if (!lo || hi < lo || hi > UINT16_MAX || lo <= prev)
-			goto bad;
+	if (strlen(s) >= sizeof(buf) || !s[0] || s[0] == ',' ||
+	    s[strlen(s) - 1] == ',' || strstr(s, ",,"))
+		goto bad;
+	strcpy(buf, s);
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
 		if (n == SLUICE_FACA_RANGES_MAX)
 			return sluice_i_errf(err, errlen, -EINVAL,
 					     "\"%s\": more than %u ranges", s,
 					     SLUICE_FACA_RANGES_MAX);
-		r[n++] = (struct sluice_faca_range){ lo, hi };
-		prev = hi;
-		if (!*end)
-			break;
-		if (*end != ',')
+		if (sluice_sport_range_parse(tok, &r[n]) ||
+		    (n && r[n].min <= r[n - 1].max))
 			goto bad;
-		p = end + 1;
+		n++;
 	}
 	/* all or nothing */
 	memcpy(o->sports, r, n * sizeof(*r));
@@ -109,13 +97,13 @@ char *sluice_faca_ranges_format(const struct sluice_faca_opts *o, char *buf,
 
 	buf[0] = '\0';
 	for (k = 0; k < o->n_ranges && used < len; k++) {
-		if (o->sports[k].lo == o->sports[k].hi)
+		if (o->sports[k].min == o->sports[k].max)
 			n = snprintf(buf + used, len - used, "%s%u", k ? "," : "",
-				     o->sports[k].lo);
+				     o->sports[k].min);
 		else
 			n = snprintf(buf + used, len - used, "%s%u-%u",
-				     k ? "," : "", o->sports[k].lo,
-				     o->sports[k].hi);
+				     k ? "," : "", o->sports[k].min,
+				     o->sports[k].max);
 		if (n < 0)
 			break;
 		used += n;
@@ -127,7 +115,7 @@ char *sluice_faca_ranges_format(const struct sluice_faca_opts *o, char *buf,
 static int pool(struct sluice_faca *a, const struct sluice_faca_opts *o,
 		char *err, size_t errlen)
 {
-	const struct sluice_faca_range *r;
+	const struct sluice_sport_range *r;
 	uint32_t k, n = 0, p;
 
 	if (!o->n_ranges || o->n_ranges > SLUICE_FACA_RANGES_MAX)
@@ -136,16 +124,16 @@ static int pool(struct sluice_faca *a, const struct sluice_faca_opts *o,
 				     SLUICE_FACA_RANGES_MAX, o->n_ranges);
 	for (k = 0; k < o->n_ranges; k++) {
 		r = &o->sports[k];
-		if (!r->lo || r->hi < r->lo ||
-		    (k && r->lo <= o->sports[k - 1].hi))
+		if (!r->min || r->max < r->min ||
+		    (k && r->min <= o->sports[k - 1].max))
 			return sluice_i_errf(err, errlen, -EINVAL,
 					     "source ports %u-%u: ranges rise from 1, apart",
-					     r->lo, r->hi);
-		if (o->port >= r->lo && o->port <= r->hi)
+					     r->min, r->max);
+		if (o->port >= r->min && o->port <= r->max)
 			return sluice_i_errf(err, errlen, -EINVAL,
 					     "the probe port %u is among the source ports %u-%u",
-					     o->port, r->lo, r->hi);
-		n += r->hi - r->lo + 1;
+					     o->port, r->min, r->max);
+		n += r->max - r->min + 1;
 	}
 	if (n > SLUICE_FACA_POOL_MAX)
 		return sluice_i_errf(err, errlen, -EINVAL,
@@ -156,7 +144,7 @@ static int pool(struct sluice_faca *a, const struct sluice_faca_opts *o,
 		return sluice_i_errf(err, errlen, -ENOMEM, "out of memory");
 	a->n_sports = 0;
 	for (k = 0; k < o->n_ranges; k++)
-		for (p = o->sports[k].lo; p <= o->sports[k].hi; p++)
+		for (p = o->sports[k].min; p <= o->sports[k].max; p++)
 			a->port[a->n_sports++] = p;
 	return 0;
 }

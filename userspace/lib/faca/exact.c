@@ -49,7 +49,7 @@ int sluice_faca_exact_pool(const struct sluice_routes *r, uint32_t node,
 			break;
 		if (ret)
 			return ret;
-		o->sports[k] = (struct sluice_faca_range){
+		o->sports[k] = (struct sluice_sport_range){
 			lo, lo + per_path - 1 < hi ? lo + per_path - 1 : hi,
 		};
 	}

@@ -84,6 +84,7 @@
 #include <netinet/in.h>
 #include <sluice/int.h>
 #include <sluice/rng.h>
+#include <sluice/sport.h>
 
 /* Defaults of struct sluice_faca_opts. */
 #define SLUICE_FACA_SPORT_LO		20000
@@ -115,14 +116,9 @@ enum sluice_faca_load {
 	SLUICE_FACA_LOAD_BDP,		/* B * D, bits (Eq. 1) */
 };
 
-/* Source ports lo to hi, both included. */
-struct sluice_faca_range {
-	uint16_t	lo, hi;
-};
-
 struct sluice_faca_opts {
 	/* the pool: ranges in rising order, apart */
-	struct sluice_faca_range	sports[SLUICE_FACA_RANGES_MAX];
+	struct sluice_sport_range	sports[SLUICE_FACA_RANGES_MAX];
 	uint32_t		n_ranges;
 	uint16_t		port;		/* probes go to (and are answered on) */
 	uint8_t			tos;		/* the probes' IP TOS: their class */

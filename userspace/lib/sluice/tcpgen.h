@@ -33,6 +33,7 @@
 #include <stdint.h>
 #include <sluice/fabric.h>
 #include <sluice/rng.h>
+#include <sluice/sport.h>
 
 /* A flow's first bytes: magic, then its index in the plan (big endian). */
 #define SLUICE_TCPGEN_HDR		8
@@ -150,7 +151,7 @@ typedef void sluice_tcpgen_progress_fn(void *arg,
  * sluice/tcpstream.h): the kernel's by default; with @faca, from the FaCa
  * agent of the flow's source namespace (sluice/faca.h), the lease given
  * back when the flow closes, the kernel's port when the agent cannot
- * answer (counted); with @lo..@hi, one drawn at random from that range
+ * answer (counted); with @range, one drawn at random from that range
  * for each flow, from @seed and the flow's index, the same every run (the
  * ECMP baseline to a FaCa run: random ports the hash spreads).  A port
  * is bound with SO_REUSEADDR, so flows to other destinations may share it.
@@ -158,7 +159,7 @@ typedef void sluice_tcpgen_progress_fn(void *arg,
 struct sluice_sport_opts {
 	bool		faca;
 	const char	*faca_socket;	/* NULL: each namespace's own agent */
-	uint16_t	lo, hi;		/* both 0: not random */
+	struct sluice_sport_range range;	/* min 0: not random */
 	uint64_t	seed;
 };
 
