@@ -61,7 +61,7 @@ POOL=20000-20007,20064-20071
 sc() { "$SLUICECTL" "$@"; }
 
 sc topo gen leafspine --leaves 2 --spines 2 --host-ports 4 -o "$TOPO" >/dev/null &&
-	sc route compute --topo "$TOPO" --algo ecmp -o "$TMP/routes" 2>/dev/null >&2 ||
+	sc route compute --topo "$TOPO" --algo ecmp -o "$TMP/routes" >/dev/null 2>&1 ||
 	skip_all "cannot generate the leaf-spine or its routes"
 
 faca_up()
@@ -90,7 +90,7 @@ faca_up()
 declare -A SOCK
 agents()
 {
-	local i ns ino
+	local i ino
 
 	for i in 0 1 2 3; do
 		ip netns exec $NAME-leaf0-h$i "$SLUICECTL" faca agent \
