@@ -23,6 +23,10 @@
 #   mp_hash5   --multipath hash5: policy 3 hashing the 5-tuple; 16 source
 #              ports, 4 TCP attempts each: every port's 4 on one spine, and
 #              both spines used
+#   mp_sport   --multipath sport: policy 3 hashing the addresses and the
+#              source port (0x13); from each of 16 ports a UDP datagram to
+#              port 7771 (an INT probe's) and a TCP attempt to 5001 take the
+#              same spine, and both spines are used
 #   mp_exact   route load --multipath exact on a hash fabric: refused by
 #              leaf1 (a route of its own in a path table), everything put
 #              back (rules, routes, policy; the state, which the next load
@@ -43,6 +47,7 @@
 ALL_TESTS="
 	mp_hash
 	mp_hash5
+	mp_sport
 	mp_exact
 	mp_wcmp
 "
@@ -174,6 +179,22 @@ mp_hash5()
 			 $2 { s0++ } $3 { s1++ }
 			 END { print bad "", (s0 > 0 && s1 > 0) }' <<<"$out")" \
 		" 1" "ports split over the spines (listed), or one spine for all"
+}
+
+mp_sport()
+{
+	local out udp tcp
+
+	mp_up --multipath sport
+	check_eq "$(policy leaf0)" "3 19" "leaf0: policy 3, addresses and source port (0x13)"
+	out=$(sc route load "$ROUTES" --name $NAME)
+	check_err $? "route load: $out"
+	udp=$(probe -u -p 7771 -c 1 $(seq 40000 40015))
+	tcp=$(probe -t -c 1 $(seq 40000 40015))
+	log_info "UDP to 7771: ${udp//$'\n'/, }; TCP to 5001: ${tcp//$'\n'/, }"
+	check_eq "$tcp" "$udp" "each port's UDP probe and TCP attempt on one spine"
+	check_eq "$(awk '$2 { s0++ } $3 { s1++ } END { print (s0 > 0 && s1 > 0) }' <<<"$udp")" \
+		1 "both spines used"
 }
 
 # expected COUNT: "SPORT SPINE0 SPINE1" for the first and last port of each

@@ -40,13 +40,15 @@ static const struct command fabric_commands[] = {
 	  "TOPOLOGY [--name NAME] [--hosts-per-switch H] [--no-qdisc]\n"
 	  "\t[--flow-control { pfc | pfc-star | portfc }] [--portfc-rtt TIME] [--lanes L]\n"
 	  "\t[--ecn { BYTES | auto | off }] [--host-profile { bolt | off }] [--host-rtt TIME]\n"
-	  "\t[--multipath { hash | hash5 | exact | wcmp }] [--node-rate NODE=RATE[,NODE=RATE...]]\n"
+	  "\t[--multipath { hash | hash5 | exact | wcmp | sport }] [--node-rate NODE=RATE[,NODE=RATE...]]\n"
 	  QDISC_OPTS_USAGE " [-v | --verbose] [-j | --json]\n"
 	  "\t--multipath: how ingress switches spread a pair's flows over its paths: hash (the\n"
 	  "\tdefault) by the L4 hash, which for TCP is the socket's own, random; hash5 by the\n"
 	  "\t5-tuple, so that a source port picks a path; exact: each path of a pair takes its\n"
 	  "\town range of source ports (sluicectl route sport lists them), other ports hash5;\n"
-	  "\twcmp: hash5 weighted by each path's slowest link.  --node-rate: every link of NODE\n"
+	  "\twcmp: hash5 weighted by each path's slowest link; sport: by the addresses and the\n"
+	  "\tsource port alone, so that a UDP probe from a port takes the path of a TCP flow\n"
+	  "\tfrom it (FaCa's agent learns paths so).  --node-rate: every link of NODE\n"
 	  "\tat RATE, at most --rate (a leaf-spine with slower spines).\n"
 	  "\t--ecn: every class of every switch port marks ECT frames CE above BYTES of\n"
 	  "\tbacklog; auto: DCTCP's C x RTT / 7 (at least two frames).  --host-profile bolt:\n"
@@ -219,7 +221,7 @@ static int parse_multipath(const struct command *cmd, const struct args *a,
 	if (mp) {
 		mode = sluice_multipath_parse(mp);
 		if (mode < 0)
-			return sub_usage_error(cmd, "--multipath: \"%s\" is not hash, hash5, exact or wcmp",
+			return sub_usage_error(cmd, "--multipath: \"%s\" is not hash, hash5, exact, wcmp or sport",
 					       mp);
 		s->multipath = mode;
 	}

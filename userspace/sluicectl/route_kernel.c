@@ -144,7 +144,7 @@ static int parse(struct ctx *c, int argc, char **argv, uint64_t allowed,
 				       c->val[OPT_TOPO] ? "--topo" : "--local");
 	if (c->val[OPT_MULTIPATH] &&
 	    sluice_multipath_parse(c->val[OPT_MULTIPATH]) < 0)
-		return sub_usage_error(cmd, "--multipath: \"%s\" is not hash, hash5, exact or wcmp",
+		return sub_usage_error(cmd, "--multipath: \"%s\" is not hash, hash5, exact, wcmp or sport",
 				       c->val[OPT_MULTIPATH]);
 	if (c->val[OPT_NAME] &&
 	    sluice_fabric_name_check(c->val[OPT_NAME], msg, sizeof(msg)))

@@ -680,7 +680,7 @@ static void test_multipath(void)
 	snprintf(topo, sizeof(topo), "%s", cli_path("run/t/topology.json"));
 	RUN(&r, "fabric", "up", "a.json", "--multipath", "ecmp");
 	KTAP_EXPECT_INT(r.status, 2);
-	KTAP_EXPECT(strstr(r.err, "--multipath: \"ecmp\" is not hash, hash5, exact or wcmp"));
+	KTAP_EXPECT(strstr(r.err, "--multipath: \"ecmp\" is not hash, hash5, exact, wcmp or sport"));
 	RUN(&r, "fabric", "up", "a.json", "--multipath", "exact", "--lanes", "2");
 	KTAP_EXPECT_INT(r.status, 2);
 	KTAP_EXPECT(strstr(r.err, "--multipath exact: exact picks a path by source port, lanes pick one by DSCP: not both (hash5 and wcmp go with lanes)"));
@@ -713,7 +713,7 @@ static void test_multipath(void)
 	RUN(&r, "route", "load", cli_path("ring.routes"), "--name", "t",
 	    "--multipath", "ecmp");
 	KTAP_EXPECT_INT(r.status, 2);
-	KTAP_EXPECT(strstr(r.err, "--multipath: \"ecmp\" is not hash, hash5, exact or wcmp"));
+	KTAP_EXPECT(strstr(r.err, "--multipath: \"ecmp\" is not hash, hash5, exact, wcmp or sport"));
 	RUN(&r, "route", "load", cli_path("ring.routes"), "--topo", topo,
 	    "--switch", "s1", "--multipath", "exact");
 	KTAP_EXPECT_INT(r.status, 2);

@@ -52,6 +52,12 @@ static void test_names(void)
 	KTAP_EXPECT_STR(sluice_multipath_name(SLUICE_MP_HASH5), "hash5");
 	KTAP_EXPECT_STR(sluice_multipath_name(SLUICE_MP_EXACT), "exact");
 	KTAP_EXPECT_STR(sluice_multipath_name(SLUICE_MP_WCMP), "wcmp");
+	KTAP_EXPECT_STR(sluice_multipath_name(SLUICE_MP_SPORT), "sport");
+	/* the addresses and the source port; hash5 adds protocol and dport */
+	KTAP_EXPECT_INT(sluice_multipath_hash_fields(SLUICE_MP_SPORT), 0x13);
+	KTAP_EXPECT_INT(sluice_multipath_hash_fields(SLUICE_MP_HASH5), 0x37);
+	KTAP_EXPECT_INT(sluice_multipath_hash_fields(SLUICE_MP_EXACT), 0x37);
+	KTAP_EXPECT_INT(sluice_multipath_hash_fields(SLUICE_MP_HASH), 0);
 	KTAP_EXPECT_STR(sluice_multipath_name(SLUICE_MP__COUNT), "?");
 	KTAP_EXPECT_INT(sluice_multipath_parse("HASH"), -EINVAL);
 	KTAP_EXPECT_INT(sluice_multipath_parse(""), -EINVAL);
@@ -344,8 +350,9 @@ static void test_build_leafspine(void)
 							     sizeof(err)), 0))
 			continue;
 		routes_text(&s, buf, sizeof(buf));
-		/* hash5 is hash's routes: only the switch's hash differs */
-		KTAP_EXPECT_STR(buf, leaf0[mp.mode == SLUICE_MP_HASH5 ?
+		/* hash5 and sport are hash's routes: only the hash differs */
+		KTAP_EXPECT_STR(buf, leaf0[mp.mode == SLUICE_MP_HASH5 ||
+					   mp.mode == SLUICE_MP_SPORT ?
 					   SLUICE_MP_HASH : mp.mode]);
 	}
 	/* exact's routes and rules, described for messages */

@@ -21,6 +21,7 @@ static const char *const mp_names[] = {
 	[SLUICE_MP_HASH5]	= "hash5",
 	[SLUICE_MP_EXACT]	= "exact",
 	[SLUICE_MP_WCMP]	= "wcmp",
+	[SLUICE_MP_SPORT]	= "sport",
 };
 
 _Static_assert(sizeof(mp_names) / sizeof(mp_names[0]) == SLUICE_MP__COUNT,
@@ -51,6 +52,19 @@ int sluice_multipath_parse(const char *s)
 int sluice_multipath_hash_policy(unsigned int mode)
 {
 	return mode == SLUICE_MP_HASH ? 1 : 3;
+}
+
+/*
+ * net.ipv4.fib_multipath_hash_fields of @mode under policy 3: the
+ * addresses and the source port for sport, the 5-tuple for the others;
+ * 0 for hash, which leaves the fields alone.  O(1).
+ */
+int sluice_multipath_hash_fields(unsigned int mode)
+{
+	if (mode == SLUICE_MP_HASH)
+		return 0;
+	return mode == SLUICE_MP_SPORT ? SLUICE_MP_SPORT_FIELDS :
+					 SLUICE_MP_HASH_FIELDS;
 }
 
 /* Pair (@src, @dst) of @r, or -ENOENT with a message. */

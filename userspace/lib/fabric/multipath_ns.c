@@ -24,8 +24,8 @@
  * @err:	the reason, on failure
  * @errlen:	room in @err
  *
- * hash writes the policy (1) only, as fabrics always did; the others the
- * 5-tuple's fields, then policy 3.  Time: O(1).
+ * hash writes the policy (1) only, as fabrics always did; the others their
+ * fields (sluice_multipath_hash_fields()), then policy 3.  Time: O(1).
  *
  * Return: 0 or a negative errno.
  */
@@ -36,7 +36,8 @@ int sluice_multipath_sysctls(unsigned int mode, uint32_t *written, char *err,
 	int ret;
 
 	if (mode != SLUICE_MP_HASH) {
-		snprintf(v, sizeof(v), "%d", SLUICE_MP_HASH_FIELDS);
+		snprintf(v, sizeof(v), "%d",
+			 sluice_multipath_hash_fields(mode));
 		ret = sluice_sysctl_write(FIELDS, v, err, errlen);
 		if (ret)
 			return ret;

@@ -24,7 +24,13 @@
  *          through to the multipath route (hash5's);
  *   wcmp   hash5, the nexthops weighted by each path's bottleneck, the
  *          slowest rate of its links (fabric up's --rate and --node-rate),
- *          in the smallest whole ratio up to SLUICE_MP_WEIGHT_MAX.
+ *          in the smallest whole ratio up to SLUICE_MP_WEIGHT_MAX;
+ *   sport  policy 3 with the fields of the addresses and the source port
+ *          only: every frame from one source port to one destination takes
+ *          one path whatever its protocol and destination port, so a UDP
+ *          probe from port P (FaCa's agent, sluice/faca.h) learns the path
+ *          of a TCP flow from P.  Under hash5 it would not: the protocol
+ *          and the destination port move the hash.
  *
  * Every switch namespace gets the mode's sysctls (they only matter where a
  * frame meets an IPv4 multipath route: at its ingress switch; transit
@@ -51,14 +57,17 @@ enum sluice_multipath_mode {
 	SLUICE_MP_HASH5,
 	SLUICE_MP_EXACT,
 	SLUICE_MP_WCMP,
+	SLUICE_MP_SPORT,
 	SLUICE_MP__COUNT,
 };
 
 /*
  * FIB_MULTIPATH_HASH_FIELD_SRC_IP | _DST_IP | _IP_PROTO | _SRC_PORT |
- * _DST_PORT (include/net/ip_fib.h, not in the uapi headers)
+ * _DST_PORT (include/net/ip_fib.h, not in the uapi headers), and sport's
+ * FIB_MULTIPATH_HASH_FIELD_SRC_IP | _DST_IP | _SRC_PORT
  */
 #define SLUICE_MP_HASH_FIELDS	0x37
+#define SLUICE_MP_SPORT_FIELDS	0x13
 
 /*
  * exact: path k of a pair takes source ports SLUICE_MP_SPORT_BASE + k *
@@ -90,6 +99,8 @@ struct sluice_multipath {
 const char *sluice_multipath_name(unsigned int mode);
 int sluice_multipath_parse(const char *s);
 int sluice_multipath_hash_policy(unsigned int mode);
+/* The hash fields @mode sets under policy 3 (0: hash). O(1). */
+int sluice_multipath_hash_fields(unsigned int mode);
 
 /* exact's source ports: O(log P) for P pairs */
 int sluice_fabric_path_sport(const struct sluice_routes *r, uint32_t src,
