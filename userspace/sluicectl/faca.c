@@ -73,9 +73,8 @@ struct args {
 	bool		verbose, json;
 };
 
-/* "A/N,B/M,...": every prefix checked, none taken twice over the limit. */
-static int parse_dst(const struct command *cmd, const char *list,
-		     struct args *a)
+int faca_parse_dst(const struct command *cmd, const char *list,
+		   struct sluice_faca_prefix *dst, size_t *n)
 {
 	char *copy = strdup(list), *tok, *save = NULL;
 	int ret = 0;
@@ -84,16 +83,17 @@ static int parse_dst(const struct command *cmd, const char *list,
 		fputs("sluicectl: out of memory\n", stderr);
 		return EXIT_RUNTIME;
 	}
+	*n = 0;
 	for (tok = strtok_r(copy, ",", &save); tok && !ret;
 	     tok = strtok_r(NULL, ",", &save)) {
-		if (a->cfg.n_dst == SLUICE_FACA_HOOK_MAX_DST)
+		if (*n == SLUICE_FACA_HOOK_MAX_DST)
 			ret = sub_usage_error(cmd, "--dst: more than %d prefixes",
 					      SLUICE_FACA_HOOK_MAX_DST);
-		else if (sluice_faca_prefix_parse(tok, &a->dst[a->cfg.n_dst++]))
+		else if (sluice_faca_prefix_parse(tok, &dst[(*n)++]))
 			ret = sub_usage_error(cmd, "--dst: \"%s\" is not an IPv4 prefix (A.B.C.D/LEN, no host bits set, or A.B.C.D)",
 					      tok);
 	}
-	if (!ret && !a->cfg.n_dst)
+	if (!ret && !*n)
 		ret = sub_usage_error(cmd, "--dst: no prefix in \"%s\"", list);
 	free(copy);
 	return ret;
@@ -128,7 +128,8 @@ static int parse(const struct command *cmd, int argc, char **argv,
 		a->cfg.queue = v;
 	}
 	a->cfg.dst = a->dst;
-	if (val[OPT_DST] && (ret = parse_dst(cmd, val[OPT_DST], a)))
+	if (val[OPT_DST] &&
+	    (ret = faca_parse_dst(cmd, val[OPT_DST], a->dst, &a->cfg.n_dst)))
 		return ret;
 	a->cfg.udp = val[OPT_UDP];
 	a->cfg.sport_min = a->sports.min;

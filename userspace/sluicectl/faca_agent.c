@@ -5,12 +5,13 @@
  * asked for as an application would (their usage in faca.h, the group's
  * table in faca.c).
  *
- *   faca agent [--socket PATH] [--port PORT]
- *              [--sports A-B[,C-D...] | --fabric NAME --routes FILE
- *              [--per-path N]] [--k K]
+ *   faca agent [--socket PATH] [--port PORT] [--sports A-B[,C-D...]]
+ *              [--fabric NAME --routes FILE [--per-path N]] [--k K]
  *              [--interval TIME] [--timeout TIME] [--lease TIME]
  *              [--tos TOS] [--load { time | bdp }] [--demand BYTES]
- *              [--records N] [--sweep N] [--seed N] [-v] [DST...]
+ *              [--records N] [--sweep N] [--seed N]
+ *              [--hook [--dst PREFIX[,PREFIX...]] [--queue N] [--udp]]
+ *              [-v] [DST...]
  *   faca show  [--socket PATH] [-j]
  *   faca sport DST [--socket PATH] [--lease TIME] [-j]
  */
@@ -23,6 +24,7 @@
 #include <time.h>
 #include <arpa/inet.h>
 #include <sluice/faca.h>
+#include <sluice/faca_hook.h>
 #include <sluice/fabric_state.h>
 #include <sluice/multipath.h>
 #include <sluice/portfc.h>
@@ -34,13 +36,11 @@
 #include "opts.h"
 #include "sluicectl.h"
 
-
-
-
 enum {
 	OPT_SOCKET, OPT_PORT, OPT_SPORTS, OPT_FABRIC, OPT_ROUTES, OPT_PER_PATH,
 	OPT_K, OPT_INTERVAL, OPT_TIMEOUT, OPT_LEASE, OPT_TOS, OPT_LOAD,
-	OPT_DEMAND, OPT_RECORDS, OPT_SWEEP, OPT_SEED, OPT_VERBOSE, OPT_JSON,
+	OPT_DEMAND, OPT_RECORDS, OPT_SWEEP, OPT_SEED, OPT_HOOK, OPT_DST,
+	OPT_QUEUE, OPT_UDP, OPT_VERBOSE, OPT_JSON,
 	N_OPTS
 };
 
@@ -61,6 +61,10 @@ static const struct opt opts[N_OPTS] = {
 	[OPT_RECORDS]	= { "--records", NULL, true },
 	[OPT_SWEEP]	= { "--sweep", NULL, true },
 	[OPT_SEED]	= { "--seed", NULL, true },
+	[OPT_HOOK]	= { "--hook", NULL, false },
+	[OPT_DST]	= { "--dst", NULL, true },
+	[OPT_QUEUE]	= { "--queue", NULL, true },
+	[OPT_UDP]	= { "--udp", NULL, false },
 	[OPT_VERBOSE]	= { "--verbose", "-v", false },
 	[OPT_JSON]	= { "--json", "-j", false },
 };
@@ -107,10 +111,12 @@ static int agent_opts(const struct command *cmd, const char **val,
 	if (val[OPT_SPORTS] &&
 	    sluice_faca_ranges_parse(val[OPT_SPORTS], o, msg, sizeof(msg)))
 		return sub_usage_error(cmd, "--sports: %s", msg);
-	if (val[OPT_FABRIC] && (val[OPT_SPORTS] || !val[OPT_ROUTES]))
-		return sub_usage_error(cmd, "--fabric NAME takes --routes FILE, the routes it holds, and no --sports");
-	if (!val[OPT_FABRIC] && (val[OPT_ROUTES] || val[OPT_PER_PATH]))
-		return sub_usage_error(cmd, "--routes and --per-path go with --fabric NAME");
+	if (!val[OPT_FABRIC] != !val[OPT_ROUTES])
+		return sub_usage_error(cmd, "--fabric NAME and --routes FILE go together: the fabric's topology and the routes it holds");
+	if (val[OPT_PER_PATH] && (!val[OPT_FABRIC] || val[OPT_SPORTS]))
+		return sub_usage_error(cmd, "--per-path goes with --fabric NAME, without --sports: the pool of an exact fabric");
+	if (!val[OPT_HOOK] && (val[OPT_DST] || val[OPT_QUEUE] || val[OPT_UDP]))
+		return sub_usage_error(cmd, "--dst, --queue and --udp go with --hook");
 	if (val[OPT_K] && !parse_k(val[OPT_K], &o->k))
 		return sub_usage_error(cmd, "--k: \"%s\" is not a number above 0 (per second)",
 				       val[OPT_K]);
@@ -171,15 +177,28 @@ static int agent_opts(const struct command *cmd, const char **val,
 	return 0;
 }
 
-/*
- * The pool of an exact fabric's host: --per-path ports (default 8) of each
- * path's range, from the routes the fabric holds.
- */
-static int fabric_pool(const struct command *cmd, const char **val,
-		       struct sluice_faca_opts *o)
+/* What --fabric NAME --routes FILE load, kept while the agent runs. */
+struct fabric_routes {
+	struct sluice_fabric_state	*st;
+	struct sluice_routes		r;
+};
+
+static void fabric_routes_free(struct fabric_routes *fr)
 {
-	struct sluice_fabric_state *st = calloc(1, sizeof(*st));
-	struct sluice_routes r = { 0 };
+	sluice_routes_free(&fr->r);
+	if (fr->st)
+		sluice_fabric_state_free(fr->st);
+	free(fr->st);
+}
+
+/*
+ * The fabric's topology and routes, which name the paths; without
+ * --sports, on a fabric in multipath mode exact, the pool too: --per-path
+ * ports (default 8) of each path's range from this host's switch.
+ */
+static int fabric_load(const struct command *cmd, const char **val,
+		       struct fabric_routes *fr, struct sluice_faca_opts *o)
+{
 	char err[SLUICE_ERRLEN];
 	uint64_t per_path = 8;
 	uint32_t node;
@@ -189,32 +208,57 @@ static int fabric_pool(const struct command *cmd, const char **val,
 	    !opts_number(val[OPT_PER_PATH], 1, SLUICE_MP_SPORT_WIDTH, &per_path))
 		return sub_usage_error(cmd, "--per-path: \"%s\" is not a number from 1 to %d",
 				       val[OPT_PER_PATH], SLUICE_MP_SPORT_WIDTH);
-	if (!st) {
+	fr->st = calloc(1, sizeof(*fr->st));
+	if (!fr->st) {
 		fputs("sluicectl: out of memory\n", stderr);
 		return EXIT_RUNTIME;
 	}
-	ret = sluice_fabric_state_read(val[OPT_FABRIC], st, err, sizeof(err));
-	if (!ret && st->multipath != SLUICE_MP_EXACT) {
-		ret = sub_usage_error(cmd, "fabric %s's multipath mode is %s: --fabric takes the ports of exact's ranges; give --sports",
-				      val[OPT_FABRIC],
-				      sluice_multipath_name(st->multipath));
-		sluice_fabric_state_free(st);
-		free(st);
-		return ret;
-	}
-	if (!ret)
-		ret = load_routes(val[OPT_ROUTES], &st->g, &r) ? -EINVAL : 0;
-	if (!ret)
-		ret = sluice_faca_fabric_node(&st->f, &node, err, sizeof(err));
-	if (!ret)
-		ret = sluice_faca_exact_pool(&r, node, per_path, o, err,
-					     sizeof(err));
-	if (ret && ret != -EINVAL)
+	ret = sluice_fabric_state_read(val[OPT_FABRIC], fr->st, err,
+				       sizeof(err));
+	if (ret) {
 		fprintf(stderr, "sluicectl: %s\n", err);
-	sluice_routes_free(&r);
-	sluice_fabric_state_free(st);
-	free(st);
+		return EXIT_RUNTIME;
+	}
+	if (!val[OPT_SPORTS] && fr->st->multipath != SLUICE_MP_EXACT)
+		return sub_usage_error(cmd, "fabric %s's multipath mode is %s: the pool comes from exact's ranges; give --sports",
+				       val[OPT_FABRIC],
+				       sluice_multipath_name(fr->st->multipath));
+	if (load_routes(val[OPT_ROUTES], &fr->st->g, &fr->r))
+		return EXIT_RUNTIME;
+	if (val[OPT_SPORTS])
+		return 0;
+	ret = sluice_faca_fabric_node(&fr->st->f, &node, err, sizeof(err));
+	if (!ret)
+		ret = sluice_faca_exact_pool(&fr->r, node, per_path, o, err,
+					     sizeof(err));
+	if (ret)
+		fprintf(stderr, "sluicectl: %s\n", err);
 	return ret ? EXIT_RUNTIME : 0;
+}
+
+/* --hook's settings: the queue, UDP, the destinations it queues. */
+static int hook_cfg(const struct command *cmd, const char **val,
+		    struct sluice_faca_hook_cfg *cfg,
+		    struct sluice_faca_prefix *dst)
+{
+	uint64_t v;
+	int ret;
+
+	memset(cfg, 0, sizeof(*cfg));
+	if (val[OPT_QUEUE]) {
+		if (!opts_number(val[OPT_QUEUE], 0, UINT16_MAX, &v))
+			return sub_usage_error(cmd, "--queue: \"%s\" is not a queue number (0..65535)",
+					       val[OPT_QUEUE]);
+		cfg->queue = v;
+	}
+	cfg->udp = val[OPT_UDP];
+	cfg->dst = dst;
+	if (val[OPT_DST]) {
+		ret = faca_parse_dst(cmd, val[OPT_DST], dst, &cfg->n_dst);
+		if (ret)
+			return ret;
+	}
+	return 0;
 }
 
 static volatile sig_atomic_t stopping;
@@ -239,7 +283,10 @@ int faca_agent_main(const struct command *cmd, int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
 	const char *val[N_OPTS], *dsts[MAX_DSTS];
+	struct sluice_faca_prefix prefixes[SLUICE_FACA_HOOK_MAX_DST];
 	struct sluice_faca_serve s = { .stop = &stopping };
+	struct fabric_routes fr = { 0 };
+	struct sluice_faca_hook_cfg hook;
 	struct sluice_faca_opts o;
 	struct sluice_faca a;
 	struct timespec t0;
@@ -255,28 +302,45 @@ int faca_agent_main(const struct command *cmd, int argc, char **argv)
 	if (ret)
 		return sub_usage_error(cmd, "%s", msg);
 	ret = agent_opts(cmd, val, &o);
-	if (!ret && val[OPT_FABRIC])
-		ret = fabric_pool(cmd, val, &o);
-	if (ret)
-		return ret;
-	for (i = 0; i < n_dsts; i++)
+	if (!ret && val[OPT_HOOK])
+		ret = hook_cfg(cmd, val, &hook, prefixes);
+	for (i = 0; !ret && i < n_dsts; i++)
 		if (!parse_addr(dsts[i], &addr))
-			return sub_usage_error(cmd, "\"%s\" is not an IPv4 address",
-					       dsts[i]);
-	if (sluice_faca_init(&a, &o, err, sizeof(err)))
+			ret = sub_usage_error(cmd, "\"%s\" is not an IPv4 address",
+					      dsts[i]);
+	if (!ret && val[OPT_FABRIC])
+		ret = fabric_load(cmd, val, &fr, &o);
+	if (ret) {
+		fabric_routes_free(&fr);
+		return ret;
+	}
+	if (sluice_faca_init(&a, &o, err, sizeof(err))) {
+		fabric_routes_free(&fr);
 		return sub_usage_error(cmd, "%s", err);
+	}
+	ret = fr.st ? sluice_faca_routes(&a, &fr.st->g, &fr.r, err, sizeof(err)) : 0;
+	if (ret) {
+		fprintf(stderr, "sluicectl: %s: %s\n", val[OPT_ROUTES], err);
+		ret = EXIT_RUNTIME;
+	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (i = 0; i < n_dsts; i++) {
+	for (i = 0; !ret && i < n_dsts; i++) {
 		parse_addr(dsts[i], &addr);
 		ret = sluice_faca_dst_add(&a, addr, 0);
-		if (ret < 0) {
-			sluice_faca_free(&a);
-			return sub_usage_error(cmd, "%s: %s", dsts[i],
-					       ret == -EINVAL ? "not a unicast address" :
-					       strerror(-ret));
-		}
+		if (ret < 0)
+			ret = sub_usage_error(cmd, "%s: %s", dsts[i],
+					      ret == -EINVAL ? "not a unicast address" :
+					      strerror(-ret));
+		else
+			ret = 0;
+	}
+	if (ret) {
+		sluice_faca_free(&a);
+		fabric_routes_free(&fr);
+		return ret;
 	}
 	s.socket = val[OPT_SOCKET];
+	s.hook = val[OPT_HOOK] ? &hook : NULL;
 	if (val[OPT_VERBOSE]) {
 		s.log = agent_log;
 		s.log_arg = &t0;
@@ -285,6 +349,7 @@ int faca_agent_main(const struct command *cmd, int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	ret = sluice_faca_serve(&a, &s, err, sizeof(err));
 	sluice_faca_free(&a);
+	fabric_routes_free(&fr);
 	if (ret) {
 		fprintf(stderr, "sluicectl: %s\n", err);
 		return EXIT_RUNTIME;
@@ -315,15 +380,45 @@ static const char *rate_str(double bps, char *buf, size_t len)
 	return sluice_format_rate((__u64)llround(bps), buf, len);
 }
 
-static void print_path(json_object *p, bool bdp)
+/* " = leaf0 spine0 leaf1 (route 1)": the route a path matched, if any. */
+static void print_route(json_object *route)
+{
+	json_object *nodes = jget(route, "nodes");
+	size_t i, n = nodes ? json_object_array_length(nodes) : 0;
+
+	if (!route)
+		return;
+	printf(" =");
+	for (i = 0; i < n; i++)
+		printf(" %s", json_object_get_string(json_object_array_get_idx(nodes, i)));
+	printf(" (route %.0f)", jdouble(route, "index"));
+}
+
+/* A lease: its port, and the flow the hook placed on it. */
+static void print_lease(json_object *l, const char *dst)
+{
+	json_object *f = jget(l, "flow");
+
+	printf(" %.0f (%.1f s left", jdouble(l, "sport"), jdouble(l, "left"));
+	if (f)
+		printf(": %s %s:%.0f -> %s:%.0f",
+		       json_object_get_string(jget(f, "proto")),
+		       json_object_get_string(jget(f, "saddr")),
+		       jdouble(f, "sport"), dst, jdouble(f, "dport"));
+	putchar(')');
+}
+
+static void print_path(json_object *p, bool bdp, const char *dst)
 {
 	char r1[SLUICE_RATE_STRLEN], r2[SLUICE_RATE_STRLEN];
-	json_object *hops = jget(p, "hops"), *l, *h;
+	json_object *hops = jget(p, "hops"), *l;
 	size_t i, n;
 	double u = jdouble(p, "util");
 
-	printf("  path %d: B %s util %s%.2f avail %s D %.3f ms rtt %.3f ms",
-	       (int)jdouble(p, "index"), rate_str(jdouble(p, "B"), r1, sizeof(r1)),
+	printf("  path %d", (int)jdouble(p, "index"));
+	print_route(jget(p, "route"));
+	printf(": B %s util %s%.2f avail %s D %.3f ms rtt %.3f ms",
+	       rate_str(jdouble(p, "B"), r1, sizeof(r1)),
 	       u < 0 ? "-" : "", u < 0 ? 0 : u,
 	       rate_str(jdouble(p, "avail"), r2, sizeof(r2)),
 	       jdouble(p, "D") * 1e3, jdouble(p, "rtt") * 1e3);
@@ -338,9 +433,9 @@ static void print_path(json_object *p, bool bdp)
 	printf("    records:");
 	n = hops ? json_object_array_length(hops) : 0;
 	for (i = 0; i < n; i++) {
-		h = json_object_array_get_idx(hops, i);
-		printf(" %.0f/%.0f/%.0f", jdouble(h, "node"),
-		       jdouble(h, "ifindex"), jdouble(h, "link"));
+		l = json_object_array_get_idx(hops, i);
+		printf(" %.0f/%.0f/%.0f", jdouble(l, "node"),
+		       jdouble(l, "ifindex"), jdouble(l, "link"));
 	}
 	printf("\n    ports:");
 	l = jget(p, "sports");
@@ -351,12 +446,28 @@ static void print_path(json_object *p, bool bdp)
 	n = l ? json_object_array_length(l) : 0;
 	if (n)
 		printf("\n    leased:");
-	for (i = 0; i < n; i++) {
-		h = json_object_array_get_idx(l, i);
-		printf(" %.0f (%.1f s left)", jdouble(h, "sport"),
-		       jdouble(h, "left"));
-	}
+	for (i = 0; i < n; i++)
+		print_lease(json_object_array_get_idx(l, i), dst);
 	putchar('\n');
+}
+
+/* The hook's settings and counters, when the agent runs it. */
+static void print_hook(json_object *h)
+{
+	json_object *dst = jget(h, "dst");
+	size_t i, n = dst ? json_object_array_length(dst) : 0;
+
+	printf("hook on NFQUEUE %.0f: new %s flows to ", jdouble(h, "queue"),
+	       json_object_get_boolean(jget(h, "udp")) ? "TCP and UDP" : "TCP");
+	for (i = 0; i < n; i++)
+		printf("%s%s", i ? "," : "",
+		       json_object_get_string(json_object_array_get_idx(dst, i)));
+	printf("%s: %.0f queued, %.0f rewritten, %.0f kept their port (%.0f of the pool, %.0f refused, %.0f failed), %.0f waited for a first round, %.0f waiting\n",
+	       n ? "" : "any destination", jdouble(h, "queued"),
+	       jdouble(h, "rewritten"),
+	       jdouble(h, "kept") + jdouble(h, "refused") + jdouble(h, "failed"),
+	       jdouble(h, "kept"), jdouble(h, "refused"), jdouble(h, "failed"),
+	       jdouble(h, "deferred"), jdouble(h, "waiting"));
 }
 
 static void print_table(json_object *t)
@@ -371,6 +482,8 @@ static void print_table(json_object *t)
 	       json_object_get_string(jget(t, "sports")),
 	       jdouble(t, "port"), jdouble(t, "tos"),
 	       jdouble(t, "interval"), jdouble(t, "lease"));
+	if (jget(t, "hook"))
+		print_hook(jget(t, "hook"));
 	for (i = 0; i < n; i++) {
 		d = json_object_array_get_idx(dsts, i);
 		paths = jget(d, "paths");
@@ -382,7 +495,8 @@ static void print_table(json_object *t)
 		       jdouble(d, "placed"),
 		       none ? json_object_array_length(none) : 0);
 		for (k = 0; paths && k < json_object_array_length(paths); k++)
-			print_path(json_object_array_get_idx(paths, k), bdp);
+			print_path(json_object_array_get_idx(paths, k), bdp,
+				   json_object_get_string(jget(d, "addr")));
 	}
 }
 

@@ -13,6 +13,9 @@
  *   one port leased twice (-EBUSY when all are), release, expiry that
  *   keeps a lease a socket still uses; the literal B * D sends the first
  *   flow to the slower of two idle paths, time to the faster;
+ * - a hooked flow's placement: ports NAT could not give passed over, a
+ *   path without any left out, the lease recording the flow (and "show"
+ *   listing it); against a brute force on random leases and refusals;
  * - unanswered probes: a port belongs to no path after three;
  * - the agent on loopback: its unix socket's requests (sport, release,
  *   add, show, a bad one), sluice_faca_connect() binding the leased
@@ -535,6 +538,125 @@ static void test_place(void)
 	ktap_result("place");
 }
 
+/* Refuses the ports whose bit is set in the 64-bit mask @arg (from 30000). */
+static bool usable_mask(void *arg, uint16_t sport)
+{
+	return !(*(uint64_t *)arg >> (sport - 30000) & 1);
+}
+
+/* A hooked flow: ports refused passed over, the lease recording it. */
+static void test_place_flow(void)
+{
+	const struct sluice_faca_hooked f = {
+		.saddr = htonl(0x0a000001), .sport = 52790, .dport = 5001,
+		.proto = IPPROTO_TCP,
+	};
+	struct sluice_faca_path *pa;
+	uint64_t refused;
+	struct sluice_faca a;
+	uint16_t sport;
+	double E0, E1;
+	char *json;
+
+	/* path 0 (the lighter) has 30000, 30002, 30004, 30006 */
+	two_paths(&a, SLUICE_FACA_LOAD_TIME);
+	pa = a.dst[0].path;
+	refused = 1u << 0 | 1u << 2;
+	KTAP_EXPECT_INT(sluice_faca_place_flow(&a, 0, 1, 1000, &f, usable_mask,
+					       &refused, &sport), 0);
+	KTAP_EXPECT_INT(sport, 30004);
+	KTAP_EXPECT_INT(a.dst[0].sport[4].flow.sport, 52790);
+	KTAP_EXPECT_INT(a.dst[0].sport[4].flow.proto, IPPROTO_TCP);
+	json = sluice_faca_json(&a, 1);
+	if (!KTAP_EXPECT(json && strstr(json, "\"flow\":{\"proto\":\"tcp\",\"saddr\":\"10.0.0.1\",\"sport\":52790,\"dport\":5001}}]},{\"index\":1")))
+		ktap_diag("%s", json);
+	free(json);
+	/* path 0's free ports all refused: Flowing&Jumping without it */
+	refused = 1u << 0 | 1u << 2 | 1u << 6;
+	E0 = pa[0].E;
+	KTAP_EXPECT_INT(sluice_faca_place_flow(&a, 0, 1, 1000, &f, usable_mask,
+					       &refused, &sport), 1);
+	KTAP_EXPECT_INT(sport, 30001);
+	EXPECT_NEAR(pa[0].E, E0);
+	/* every free port refused: -EBUSY, nothing leased nor added */
+	refused = ~0ull;
+	E0 = pa[0].E;
+	E1 = pa[1].E;
+	KTAP_EXPECT_INT(sluice_faca_place_flow(&a, 0, 1, 1000, &f, usable_mask,
+					       &refused, &sport), -EBUSY);
+	KTAP_EXPECT_INT(pa[0].leases + pa[1].leases, 2);
+	EXPECT_NEAR(pa[0].E, E0);
+	EXPECT_NEAR(pa[1].E, E1);
+	/* a client's lease records no flow; a release forgets the flow */
+	KTAP_EXPECT_INT(sluice_faca_place(&a, 0, 1, 1000, &sport), 0);
+	KTAP_EXPECT_INT(a.dst[0].sport[sluice_faca_sport_index(&a, sport)].flow.proto, 0);
+	KTAP_EXPECT_INT(sluice_faca_release(&a, DST, 30004, 2), 0);
+	KTAP_EXPECT_INT(a.dst[0].sport[4].flow.proto, 0);
+	sluice_faca_free(&a);
+	ktap_result("place_flow");
+}
+
+/*
+ * Random leases, releases and refusals on the two paths, against the
+ * rule worked out by hand: of the paths with a usable free port, the
+ * lighter (Flowing&Jumping between two), and on it the usable free port
+ * given back longest ago, the lowest among equals.
+ */
+static void test_place_flow_brute(void)
+{
+	struct sluice_faca_sport *s;
+	struct sluice_rng rng;
+	struct sluice_faca a;
+	uint64_t refused, now;
+	int c, k, j, want, port, got, bad = 0;
+	uint16_t sport;
+
+	sluice_rng_seed(&rng, 23);
+	for (c = 0; c < 400; c++) {
+		two_paths(&a, SLUICE_FACA_LOAD_TIME);
+		now = 2000;
+		/* a random history: leases and releases at random times */
+		for (k = 0; k < 8; k++) {
+			if (sluice_rng_below(&rng, 2))
+				continue;
+			a.dst[0].sport[k].lease_until = now + 1000000;
+			a.dst[0].path[a.dst[0].sport[k].path].leases++;
+			if (sluice_rng_below(&rng, 2))
+				sluice_faca_release(&a, DST, 30000 + k,
+						    now + sluice_rng_below(&rng, 3));
+		}
+		a.dst[0].path[0].E = sluice_rng_below(&rng, 100) / 1e3;
+		a.dst[0].path[1].E = sluice_rng_below(&rng, 100) / 1e3 + 1e-6;
+		refused = sluice_rng_below(&rng, 256);
+		/* brute force */
+		want = -1;
+		port = -1;
+		for (j = 0; j < 2; j++) {
+			int best = -1;
+
+			for (k = 0; k < 8; k++) {
+				s = &a.dst[0].sport[k];
+				if (s->path != j || s->lease_until || refused >> k & 1)
+					continue;
+				if (best < 0 || s->released_ns < a.dst[0].sport[best].released_ns)
+					best = k;
+			}
+			if (best >= 0 && (want < 0 || a.dst[0].path[j].E < a.dst[0].path[want].E)) {
+				want = j;
+				port = best;
+			}
+		}
+		got = sluice_faca_place_flow(&a, 0, now + 10, 1000, NULL,
+					     usable_mask, &refused, &sport);
+		if (want < 0 ? got != -EBUSY :
+		    got != want || sport != 30000 + port)
+			bad++;
+		sluice_faca_free(&a);
+	}
+	KTAP_EXPECT_INT(bad, 0);
+	ktap_result("place_flow_brute_force");
+}
+
 /*
  * A path slowed by delay, not rate (spine1 as fast as spine0, 20 ms
  * further): both metrics send the flow to the other.
@@ -723,7 +845,7 @@ static bool wait_socket(const char *sock)
 static void test_agent(void)
 {
 	struct sockaddr_in to, me;
-	struct sluice_i_tcp_sock *socks = NULL;
+	struct sluice_i_port_peer *socks = NULL;
 	uint16_t port, lo, sport, sport2;
 	uint32_t lb = htonl(INADDR_LOOPBACK);
 	socklen_t len = sizeof(me);
@@ -780,8 +902,8 @@ static void test_agent(void)
 	KTAP_EXPECT(!getsockname(fd, (struct sockaddr *)&me, &len) &&
 		    ntohs(me.sin_port) == sport && sport >= lo);
 	n = sluice_i_tcp_socks(&socks);
-	KTAP_EXPECT(n > 0 && sluice_i_tcp_sock_has(socks, n, sport, lb));
-	KTAP_EXPECT(!sluice_i_tcp_sock_has(socks, n, sport, htonl(0x7f000002)));
+	KTAP_EXPECT(n > 0 && sluice_i_port_peer_has(socks, n, sport, lb));
+	KTAP_EXPECT(!sluice_i_port_peer_has(socks, n, sport, htonl(0x7f000002)));
 	free(socks);
 	close(fd);
 	close(lfd);
@@ -866,7 +988,7 @@ static void test_no_agent(void)
 static void test_cli_errors(void)
 {
 	static const struct {
-		const char *args[8];
+		const char *args[10];
 		const char *msg;
 	} cases[] = {
 		{ { "agent", "--sports", "5-3" }, "--sports: \"5-3\" is not ranges of ports" },
@@ -889,12 +1011,19 @@ static void test_cli_errors(void)
 		{ { "sport" }, "DST: the destination's IPv4 address" },
 		{ { "sport", "10.0.0.1", "--lease", "0" }, "--lease: \"0\" is not a time" },
 		{ { "show", "10.0.0.1" }, "unexpected argument \"10.0.0.1\"" },
-		{ { "agent", "--fabric", "f" }, "--fabric NAME takes --routes FILE" },
-		{ { "agent", "--fabric", "f", "--routes", "r", "--sports", "1-2" },
-		  "--fabric NAME takes --routes FILE, the routes it holds, and no --sports" },
-		{ { "agent", "--per-path", "3" }, "--routes and --per-path go with --fabric NAME" },
+		{ { "agent", "--fabric", "f" }, "--fabric NAME and --routes FILE go together" },
+		{ { "agent", "--routes", "r" }, "--fabric NAME and --routes FILE go together" },
+		{ { "agent", "--per-path", "3" }, "--per-path goes with --fabric NAME, without --sports" },
+		{ { "agent", "--fabric", "f", "--routes", "r", "--sports", "1-2", "--per-path", "3" },
+		  "--per-path goes with --fabric NAME, without --sports" },
+		{ { "agent", "--udp" }, "--dst, --queue and --udp go with --hook" },
+		{ { "agent", "--dst", "10.0.0.0/8" }, "--dst, --queue and --udp go with --hook" },
+		{ { "agent", "--hook", "--queue", "65536" },
+		  "--queue: \"65536\" is not a queue number (0..65535)" },
+		{ { "agent", "--hook", "--dst", "10.0.0.1/24" },
+		  "--dst: \"10.0.0.1/24\" is not an IPv4 prefix" },
 	};
-	const char *argv[10];
+	const char *argv[12];
 	struct run r;
 	size_t k, i;
 
@@ -917,7 +1046,7 @@ static void test_cli_errors(void)
 int main(void)
 {
 	cli_init();
-	ktap_plan(12);
+	ktap_plan(14);
 	test_paths();
 	test_pool();
 	test_exact_pool();
@@ -925,6 +1054,8 @@ int main(void)
 	test_estimates();
 	test_ewma();
 	test_place();
+	test_place_flow();
+	test_place_flow_brute();
 	test_delay();
 	test_miss();
 	test_agent();

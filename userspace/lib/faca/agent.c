@@ -13,6 +13,7 @@
 #include <arpa/inet.h>
 #include <sluice/faca.h>
 #include <sluice/fj.h>
+#include <sluice/route.h>
 
 #include "../graph/internal.h"
 
@@ -249,13 +250,46 @@ static int path_cmp(const struct sluice_faca_hop *x, unsigned int nx,
 	return nx == ny ? 0 : nx < ny ? -1 : 1;
 }
 
+/* @pa's path in the route set, if one is given and has it. */
+static void path_name(const struct sluice_faca *a, struct sluice_faca_path *pa)
+{
+	uint64_t pair, q;
+
+	pa->route = -1;
+	if (a->routes &&
+	    !sluice_faca_route_of(a->g, a->routes, pa->hop, pa->n_hops, &pair,
+				  &q))
+		pa->route = q;
+}
+
+int sluice_faca_routes(struct sluice_faca *a, const struct sluice_graph *g,
+		       const struct sluice_routes *r, char *err,
+		       size_t errlen)
+{
+	uint32_t d, k;
+
+	if (!g != !r)
+		return sluice_i_errf(err, errlen, -EINVAL,
+				     "a route set needs its topology");
+	if (r && (r->n_nodes != g->n_nodes || r->n_links != g->n_links ||
+		  r->topo_hash != sluice_graph_hash(g)))
+		return sluice_i_errf(err, errlen, -EINVAL,
+				     "the routes are not the topology's");
+	a->g = g;
+	a->routes = r;
+	for (d = 0; d < a->n_dst; d++)
+		for (k = 0; k < a->dst[d].n_paths; k++)
+			path_name(a, &a->dst[d].path[k]);
+	return 0;
+}
+
 /*
  * The index of @p's path in @d, inserted if new: the ring stays sorted,
  * so the ports of the paths after it move up by one.
  */
-static int path_find_or_add(struct sluice_faca_dst *d,
-			    const struct sluice_int_probe *p,
-			    uint32_t n_sports)
+static int path_find_or_add(const struct sluice_faca *a,
+			    struct sluice_faca_dst *d,
+			    const struct sluice_int_probe *p)
 {
 	struct sluice_faca_hop key[SLUICE_INT_MAX_RECS];
 	struct sluice_faca_path *np;
@@ -293,7 +327,8 @@ static int path_find_or_add(struct sluice_faca_dst *d,
 		np->hop[i] = key[i];
 		np->hop[i].util = -1;
 	}
-	for (k = 0; k < n_sports; k++)
+	path_name(a, np);
+	for (k = 0; k < a->n_sports; k++)
 		if (d->sport[k].path >= (int32_t)lo)
 			d->sport[k].path++;
 	return lo;
@@ -464,7 +499,7 @@ int sluice_faca_learn(struct sluice_faca *a, uint32_t dst, uint16_t sport,
 	if (!p->nused)
 		return -ENODATA;
 	d = &a->dst[dst];
-	idx = path_find_or_add(d, p, a->n_sports);
+	idx = path_find_or_add(a, d, p);
 	if (idx < 0)
 		return idx;
 	sport_move(d, s, idx);
@@ -506,35 +541,64 @@ bool sluice_faca_placeable(const struct sluice_faca *a, uint32_t dst)
 	return false;
 }
 
+/* Whether port @x of @d was given back before port @y (lower first). */
+static bool freed_before(const struct sluice_faca_dst *d, uint32_t x,
+			 uint32_t y)
+{
+	if (d->sport[x].released_ns != d->sport[y].released_ns)
+		return d->sport[x].released_ns < d->sport[y].released_ns;
+	return x < y;
+}
+
 /*
  * The free port of path @path released longest ago, lowest first among
- * equals; -1 if every one is leased.
+ * equals, that @usable takes (NULL: any); -1 if there is none.  The ports
+ * are tried in that order, each found by a scan: a refusal is rare (a
+ * port of the path held toward the same service), so no sort.
  */
 static int free_port(const struct sluice_faca *a,
-		     const struct sluice_faca_dst *d, int32_t path)
+		     const struct sluice_faca_dst *d, int32_t path,
+		     sluice_faca_usable_fn *usable, void *arg)
 {
 	const struct sluice_faca_sport *s;
-	int best = -1;
+	int best, tried = -1;
 	uint32_t k;
 
-	for (k = 0; k < a->n_sports; k++) {
-		s = &d->sport[k];
-		if (s->path != path || s->lease_until)
-			continue;
-		if (best < 0 || s->released_ns < d->sport[best].released_ns)
-			best = k;
+	for (;;) {
+		best = -1;
+		for (k = 0; k < a->n_sports; k++) {
+			s = &d->sport[k];
+			if (s->path != path || s->lease_until ||
+			    (tried >= 0 && !freed_before(d, tried, k)))
+				continue;
+			if (best < 0 || freed_before(d, k, best))
+				best = k;
+		}
+		if (best < 0 || !usable || usable(arg, a->port[best]))
+			return best;
+		tried = best;
 	}
-	return best;
 }
 
 int sluice_faca_place(struct sluice_faca *a, uint32_t dst, uint64_t now_ns,
 		      uint64_t lease_ns, uint16_t *sport)
 {
+	return sluice_faca_place_flow(a, dst, now_ns, lease_ns, NULL, NULL,
+				      NULL, sport);
+}
+
+int sluice_faca_place_flow(struct sluice_faca *a, uint32_t dst,
+			   uint64_t now_ns, uint64_t lease_ns,
+			   const struct sluice_faca_hooked *flow,
+			   sluice_faca_usable_fn *usable, void *arg,
+			   uint16_t *sport)
+{
 	double demand = a->o.demand, *load;
 	struct sluice_faca_path *pa;
 	struct sluice_faca_dst *d;
-	unsigned int n = 0, k, chosen;
+	unsigned int n, k, chosen;
 	uint32_t *ring;
+	bool *refused;
 	int port, ret;
 
 	if (dst >= a->n_dst)
@@ -542,35 +606,45 @@ int sluice_faca_place(struct sluice_faca *a, uint32_t dst, uint64_t now_ns,
 	d = &a->dst[dst];
 	load = sluice_i_calloc(d->n_paths + 1, sizeof(*load));
 	ring = sluice_i_calloc(d->n_paths + 1, sizeof(*ring));
+	refused = sluice_i_calloc(d->n_paths + 1, sizeof(*refused));
 	ret = -ENOMEM;
-	if (!load || !ring)
+	if (!load || !ring || !refused)
 		goto out;
-	/* the paths with a free port, in ring order */
-	for (k = 0; k < d->n_paths; k++)
-		if (d->path[k].n_sports > d->path[k].leases) {
-			ring[n] = k;
-			load[n++] = d->path[k].E;
-		}
-	ret = sluice_faca_placeable(a, dst) ? -EBUSY : -EAGAIN;
-	if (!n)
-		goto out;
-	ret = sluice_fj_place(load, n, &demand, 1, &a->rng, &chosen);
-	if (!ret && chosen >= n)
-		ret = -EINVAL;
-	if (ret)
-		goto out;
+	for (;;) {
+		/* the paths with a free port, in ring order */
+		for (n = 0, k = 0; k < d->n_paths; k++)
+			if (d->path[k].n_sports > d->path[k].leases &&
+			    !refused[k]) {
+				ring[n] = k;
+				load[n++] = d->path[k].E;
+			}
+		ret = sluice_faca_placeable(a, dst) ? -EBUSY : -EAGAIN;
+		if (!n)
+			goto out;
+		ret = sluice_fj_place(load, n, &demand, 1, &a->rng, &chosen);
+		if (!ret && chosen >= n)
+			ret = -EINVAL;
+		if (ret)
+			goto out;
+		port = free_port(a, d, ring[chosen], usable, arg);
+		if (port >= 0)
+			break;
+		refused[ring[chosen]] = true;
+	}
 	pa = &d->path[ring[chosen]];
-	port = free_port(a, d, ring[chosen]);
 	pa->E += path_increment(a, pa);
 	pa->placed++;
 	pa->leases++;
 	d->placed++;
 	d->sport[port].lease_until = now_ns + (lease_ns ? lease_ns : 1);
+	if (flow)
+		d->sport[port].flow = *flow;
 	*sport = a->port[port];
 	ret = ring[chosen];
 out:
 	free(load);
 	free(ring);
+	free(refused);
 	return ret;
 }
 
@@ -581,6 +655,7 @@ static void lease_end(struct sluice_faca_dst *d, struct sluice_faca_sport *s,
 		d->path[s->path].leases--;
 	s->lease_until = 0;
 	s->released_ns = now_ns;
+	memset(&s->flow, 0, sizeof(s->flow));
 }
 
 int sluice_faca_release(struct sluice_faca *a, uint32_t addr, uint16_t sport,

@@ -37,6 +37,11 @@ struct sluice_faca_hook {
 	sluice_faca_choose_fn	choose;
 	void			*ctx;
 	void			(*report)(void *ctx, const struct sluice_faca_flow *f);
+	/* flows the chooser decides later, in the order they came */
+	struct {
+		uint32_t		id;	/* the packet's */
+		struct sluice_faca_flow	f;
+	}			wait[SLUICE_FACA_HOOK_WAITING_MAX];
 	uint8_t			in_map[65536 / 8];	/* ports the map holds */
 	struct sluice_faca_hook_stats st;
 	/* a verdict failed in a callback: its error, for process() */
@@ -296,7 +301,8 @@ static int verdict(struct sluice_faca_hook *h, uint32_t id, uint32_t mark)
  * when this returns the flow's binding is made and the next choice sees
  * it in conntrack.
  */
-static void decide(struct sluice_faca_hook *h, struct sluice_faca_flow *f)
+static bool decide(struct sluice_faca_hook *h, struct sluice_faca_flow *f,
+		   bool may_wait)
 {
 	char msg[160];	/* nft's words: the flow's report carries the errno */
 	int ret;
@@ -304,6 +310,10 @@ static void decide(struct sluice_faca_hook *h, struct sluice_faca_flow *f)
 	f->new_sport = f->sport;
 	ret = h->choose(h->ctx, f->saddr, f->daddr, f->sport, f->dport,
 			f->proto, &f->new_sport);
+	if (ret == -EINPROGRESS && may_wait)
+		return false;
+	if (ret == -EINPROGRESS)
+		ret = -ENOBUFS;
 	if (!ret && !f->new_sport)
 		ret = -EINVAL;
 	if (ret) {
@@ -311,12 +321,12 @@ static void decide(struct sluice_faca_hook *h, struct sluice_faca_flow *f)
 		f->outcome = SLUICE_FACA_REFUSED;
 		f->error = ret;
 		h->st.refused++;
-		return;
+		return true;
 	}
 	if (f->new_sport == f->sport) {
 		f->outcome = SLUICE_FACA_KEPT;
 		h->st.kept++;
-		return;
+		return true;
 	}
 	if (!map_has(h, f->new_sport)) {
 		ret = faca_nft_map_add(h->nft, f->new_sport, msg, sizeof(msg));
@@ -325,12 +335,28 @@ static void decide(struct sluice_faca_hook *h, struct sluice_faca_flow *f)
 			f->outcome = SLUICE_FACA_FAILED;
 			f->error = ret;
 			h->st.failed++;
-			return;
+			return true;
 		}
 		map_set(h, f->new_sport);
 	}
 	f->outcome = SLUICE_FACA_REWRITTEN;
 	h->st.rewritten++;
+	return true;
+}
+
+/* A decided flow's packet goes on (@f NULL: not a flow), and is told. */
+static int finish(struct sluice_faca_hook *h, uint32_t id,
+		  const struct sluice_faca_flow *f)
+{
+	uint32_t mark = 0;
+	int ret;
+
+	if (f && f->outcome == SLUICE_FACA_REWRITTEN)
+		mark = SLUICE_FACA_HOOK_MARK | f->new_sport;
+	ret = verdict(h, id, mark);
+	if (!ret && f && h->report)
+		h->report(h->ctx, f);
+	return ret;
 }
 
 static int queued(const struct nlmsghdr *nlh, void *data)
@@ -339,29 +365,32 @@ static int queued(const struct nlmsghdr *nlh, void *data)
 	struct nlattr *attr[NFQA_MAX + 1] = { NULL };
 	struct nfqnl_msg_packet_hdr *ph;
 	struct sluice_faca_flow f = { 0 };
-	uint32_t mark = 0;
+	uint32_t id;
 	int ret;
 
 	if (nfq_nlmsg_parse(nlh, attr) < 0 || !attr[NFQA_PACKET_HDR])
 		return MNL_CB_OK;	/* not a packet: nothing to answer */
 	ph = mnl_attr_get_payload(attr[NFQA_PACKET_HDR]);
+	id = ntohl(ph->packet_id);
 	h->st.queued++;
 	if (!attr[NFQA_PAYLOAD] ||
 	    !flow_parse(mnl_attr_get_payload(attr[NFQA_PAYLOAD]),
 			mnl_attr_get_payload_len(attr[NFQA_PAYLOAD]), &f)) {
 		h->st.failed++;
+		ret = finish(h, id, NULL);
+	} else if (!decide(h, &f, h->st.waiting < SLUICE_FACA_HOOK_WAITING_MAX)) {
+		/* its packet waits in the kernel's queue meanwhile */
+		h->wait[h->st.waiting].id = id;
+		h->wait[h->st.waiting++].f = f;
+		h->st.deferred++;
+		return MNL_CB_OK;
 	} else {
-		decide(h, &f);
-		if (f.outcome == SLUICE_FACA_REWRITTEN)
-			mark = SLUICE_FACA_HOOK_MARK | f.new_sport;
+		ret = finish(h, id, &f);
 	}
-	ret = verdict(h, ntohl(ph->packet_id), mark);
 	if (ret) {
 		h->verdict_err = ret;
 		return MNL_CB_ERROR;
 	}
-	if (h->report && f.proto)
-		h->report(h->ctx, &f);
 	return MNL_CB_OK;
 }
 
@@ -412,12 +441,39 @@ int sluice_faca_hook_process(struct sluice_faca_hook *h, char *err,
 	return h->st.queued - before;
 }
 
+int sluice_faca_hook_retry(struct sluice_faca_hook *h, char *err,
+			   size_t errlen)
+{
+	uint32_t i, kept = 0;
+	int ret = 0, done = 0;
+
+	for (i = 0; i < h->st.waiting; i++) {
+		if (ret || !decide(h, &h->wait[i].f, true)) {
+			h->wait[kept++] = h->wait[i];
+			continue;
+		}
+		done++;
+		ret = finish(h, h->wait[i].id, &h->wait[i].f);
+	}
+	h->st.waiting = kept;
+	if (ret)
+		return sluice_i_errf(err, errlen, ret, "NFQUEUE %u: cannot send a verdict: %s",
+				     h->queue, strerror(-ret));
+	return done;
+}
+
 int sluice_faca_hook_port_taken(struct sluice_faca_hook *h, uint32_t saddr,
 				uint32_t daddr, uint16_t sport, uint16_t dport,
 				uint8_t proto)
 {
 	/* NAT looks up the new flow's reply: from the destination to us */
 	return faca_ct_tuple_taken(h->ct, proto, daddr, dport, saddr, sport);
+}
+
+int faca_hook_open_flows(struct sluice_faca_hook *h,
+			 struct sluice_i_port_peer **out)
+{
+	return faca_ct_open_flows(h->ct, out);
 }
 
 void sluice_faca_hook_stats(const struct sluice_faca_hook *h,
@@ -442,7 +498,7 @@ static int let_through(const struct nlmsghdr *nlh, void *data)
 /*
  * Unbinding drops what waits for a verdict (TCP would wait a second to
  * send its SYN again): everything queued before the table went is let
- * through first.
+ * through first, as are the flows the chooser was to decide later.
  */
 static void drain(struct sluice_faca_hook *h)
 {
@@ -460,6 +516,7 @@ int sluice_faca_hook_close(struct sluice_faca_hook *h)
 	struct nlmsghdr *nlh;
 	unsigned int queue;
 	int open = 0;
+	uint32_t i;
 
 	if (!h)
 		return 0;
@@ -477,6 +534,8 @@ int sluice_faca_hook_close(struct sluice_faca_hook *h)
 			faca_nft_table_delete(h->nft, msg, sizeof(msg));
 	}
 	if (h->nl) {
+		for (i = 0; i < h->st.waiting; i++)
+			verdict(h, h->wait[i].id, 0);
 		drain(h);
 		nlh = nfq_nlmsg_put(buf, NFQNL_MSG_CONFIG, h->queue);
 		nfq_nlmsg_cfg_put_cmd(nlh, AF_INET, NFQNL_CFG_CMD_UNBIND);

@@ -12,6 +12,8 @@
 
 struct nft_ctx;
 struct nfct_handle;
+struct sluice_i_port_peer;
+struct sluice_faca_hook;
 
 /* The table's comment, which names the queue of the hook that owns it. */
 #define FACA_HOOK_COMMENT_PREFIX	"sluice faca hook, queue "
@@ -38,8 +40,19 @@ void faca_ct_close(struct nfct_handle *ct);
  * still need their translation, or -errno.
  */
 int faca_ct_count_open(struct nfct_handle *ct, const uint8_t *ports);
+/*
+ * The open flows (TCP short of TIME_WAIT, any UDP) as their port on the
+ * wire and their peer, sorted, into *@out (malloc()ed): how many, or
+ * -errno.
+ */
+int faca_ct_open_flows(struct nfct_handle *ct,
+		       struct sluice_i_port_peer **out);
 /* 1 if a conntrack entry has the tuple (either direction), 0 if none. */
 int faca_ct_tuple_taken(struct nfct_handle *ct, uint8_t proto, uint32_t src,
 			uint16_t sport, uint32_t dst, uint16_t dport);
+
+/* faca_ct_open_flows() on the hook's conntrack socket. */
+int faca_hook_open_flows(struct sluice_faca_hook *h,
+			 struct sluice_i_port_peer **out);
 
 #endif /* _SLUICE_LIB_FACA_HOOK_H */

@@ -5,6 +5,7 @@
  * and NAT asks the conntrack table, so this asks it too.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -13,6 +14,7 @@
 
 #include "../graph/internal.h"
 #include "hook.h"
+#include "internal.h"
 
 /*
  * CONTINUE, not STOP: a GET's reply is followed by its acknowledgement,
@@ -52,56 +54,114 @@ void faca_ct_close(struct nfct_handle *ct)
 		nfct_close(ct);
 }
 
+/*
+ * A flow still open: TCP short of TIME_WAIT and CLOSE (the sockets are
+ * done with it), any UDP entry (conntrack cannot tell when UDP ends).
+ */
+static bool flow_open(struct nf_conntrack *ct)
+{
+	uint8_t state;
+
+	switch (nfct_get_attr_u8(ct, ATTR_L4PROTO)) {
+	case IPPROTO_TCP:
+		state = nfct_get_attr_u8(ct, ATTR_TCP_STATE);
+		return state != TCP_CONNTRACK_TIME_WAIT &&
+		       state != TCP_CONNTRACK_CLOSE;
+	case IPPROTO_UDP:
+		return true;
+	}
+	return false;
+}
+
+/* Runs a dump of conntrack's IPv4 entries through @cb. */
+static int dump(struct nfct_handle *h,
+		int (*cb)(enum nf_conntrack_msg_type, struct nf_conntrack *,
+			  void *), void *data)
+{
+	uint32_t family = AF_INET;
+	int ret;
+
+	if (nfct_callback_register(h, NFCT_T_ALL, cb, data))
+		return -errno;
+	ret = nfct_query(h, NFCT_Q_DUMP, &family) ? -errno : 0;
+	if (nfct_callback_register(h, NFCT_T_ALL, found, NULL) && !ret)
+		ret = -errno;
+	return ret;
+}
+
 struct open_count {
 	const uint8_t	*ports;
 	int		n;
 };
 
-/*
- * A flow the hook rewrote (source NAT to one of its ports) that still
- * needs its translation: TCP short of TIME_WAIT and CLOSE (the sockets
- * are done with it), any UDP entry (conntrack cannot tell when UDP ends).
- */
+/* A flow the hook rewrote (source NAT to one of its ports), still open. */
 static int count_open(enum nf_conntrack_msg_type type, struct nf_conntrack *ct,
 		      void *data)
 {
 	struct open_count *c = data;
 	uint16_t orig, repl;
-	uint8_t state;
 
 	(void)type;
 	if (!(nfct_get_attr_u32(ct, ATTR_STATUS) & IPS_SRC_NAT))
 		return NFCT_CB_CONTINUE;
 	orig = ntohs(nfct_get_attr_u16(ct, ATTR_ORIG_PORT_SRC));
 	repl = ntohs(nfct_get_attr_u16(ct, ATTR_REPL_PORT_DST));
-	if (orig == repl || !(c->ports[repl / 8] & (1u << (repl % 8))))
-		return NFCT_CB_CONTINUE;
-	switch (nfct_get_attr_u8(ct, ATTR_L4PROTO)) {
-	case IPPROTO_TCP:
-		state = nfct_get_attr_u8(ct, ATTR_TCP_STATE);
-		if (state != TCP_CONNTRACK_TIME_WAIT &&
-		    state != TCP_CONNTRACK_CLOSE)
-			c->n++;
-		break;
-	case IPPROTO_UDP:
+	if (orig != repl && c->ports[repl / 8] & (1u << (repl % 8)) &&
+	    flow_open(ct))
 		c->n++;
-		break;
-	}
 	return NFCT_CB_CONTINUE;
 }
 
 int faca_ct_count_open(struct nfct_handle *h, const uint8_t *ports)
 {
 	struct open_count c = { .ports = ports };
-	uint32_t family = AF_INET;
-	int ret;
+	int ret = dump(h, count_open, &c);
 
-	if (nfct_callback_register(h, NFCT_T_ALL, count_open, &c))
-		return -errno;
-	ret = nfct_query(h, NFCT_Q_DUMP, &family) ? -errno : c.n;
-	if (nfct_callback_register(h, NFCT_T_ALL, found, NULL) && !ret)
-		ret = -errno;
-	return ret;
+	return ret ? ret : c.n;
+}
+
+struct open_flows {
+	struct sluice_i_port_peer	*v;
+	uint64_t			n, cap;
+	int				ret;
+};
+
+/*
+ * An open flow's port on the wire and its peer: its reply's destination
+ * port (after NAT, if any) and source address.
+ */
+static int take_open(enum nf_conntrack_msg_type type, struct nf_conntrack *ct,
+		     void *data)
+{
+	struct open_flows *o = data;
+
+	(void)type;
+	if (o->ret || !flow_open(ct))
+		return NFCT_CB_CONTINUE;
+	/* the dump read to its end all the same (see found()) */
+	if (SLUICE_I_GROW(o->v, o->cap, o->n + 1)) {
+		o->ret = -ENOMEM;
+		return NFCT_CB_CONTINUE;
+	}
+	o->v[o->n].sport = ntohs(nfct_get_attr_u16(ct, ATTR_REPL_PORT_DST));
+	o->v[o->n++].dst = nfct_get_attr_u32(ct, ATTR_REPL_IPV4_SRC);
+	return NFCT_CB_CONTINUE;
+}
+
+int faca_ct_open_flows(struct nfct_handle *h, struct sluice_i_port_peer **out)
+{
+	struct open_flows o = { 0 };
+	int ret = dump(h, take_open, &o);
+
+	if (!ret)
+		ret = o.ret;
+	if (ret) {
+		free(o.v);
+		return ret;
+	}
+	sluice_i_port_peers_sort(o.v, o.n);
+	*out = o.v;
+	return (int)o.n;
 }
 
 /*

@@ -3,11 +3,16 @@
  * FaCa's table as JSON (sluice_faca_json()): what the agent's "show"
  * request answers and "sluicectl faca show" prints.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <arpa/inet.h>
 #include <json.h>
 #include <sluice/faca.h>
+#include <sluice/faca_hook.h>
+#include <sluice/route.h>
+
+#include "internal.h"
 
 static bool add(json_object *o, const char *key, json_object *v)
 {
@@ -73,6 +78,64 @@ static json_object *hop_json(const struct sluice_faca_hop *h)
 	return NULL;
 }
 
+/* The pair route @q of @r belongs to: the last whose first path is <= @q. */
+static uint64_t pair_of(const struct sluice_routes *r, uint64_t q)
+{
+	uint64_t lo = 0, hi = r->n_pairs, mid;
+
+	while (hi - lo > 1) {
+		mid = lo + (hi - lo) / 2;
+		if (r->pair_path[mid] <= q)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * Route @q of @a's route set: its index among its pair's paths (as the
+ * route file and multipath exact number them) and the nodes it walks.
+ */
+static json_object *route_json(const struct sluice_faca *a, uint64_t q)
+{
+	const struct sluice_routes *r = a->routes;
+	const struct sluice_graph *g = a->g;
+	json_object *o = json_object_new_object(), *nodes;
+	uint64_t p = pair_of(r, q), h;
+	const struct sluice_link *l;
+	uint32_t at = r->pair_src[p];
+
+	if (!o || !add(o, "index", u64(q - r->pair_path[p])) ||
+	    !add(o, "nodes", nodes = json_object_new_array()) ||
+	    !push(nodes, json_object_new_string(g->nodes[at].name)))
+		goto fail;
+	for (h = r->path_hop[q]; h < r->path_hop[q + 1]; h++) {
+		l = &g->links[r->hops[h]];
+		at = l->a == at ? l->b : l->a;
+		if (!push(nodes, json_object_new_string(g->nodes[at].name)))
+			goto fail;
+	}
+	return o;
+fail:
+	json_object_put(o);
+	return NULL;
+}
+
+static json_object *flow_json(const struct sluice_faca_hooked *f)
+{
+	json_object *o = json_object_new_object();
+
+	if (o && add(o, "proto", json_object_new_string(
+			f->proto == IPPROTO_UDP ? "udp" : "tcp")) &&
+	    add(o, "saddr", addr_str(f->saddr)) &&
+	    add(o, "sport", u64(f->sport)) &&
+	    add(o, "dport", u64(f->dport)))
+		return o;
+	json_object_put(o);
+	return NULL;
+}
+
 static json_object *path_json(const struct sluice_faca *a,
 			      const struct sluice_faca_dst *d, uint32_t k,
 			      uint64_t now_ns)
@@ -93,6 +156,8 @@ static json_object *path_json(const struct sluice_faca *a,
 	    !add(o, "age", num(-secs(pa->updated_ns, now_ns))) ||
 	    !add(o, "probes", u64(pa->probes)) ||
 	    !add(o, "placed", u64(pa->placed)) ||
+	    !(pa->route < 0 ? !json_object_object_add(o, "route", NULL) :
+	      add(o, "route", route_json(a, pa->route))) ||
 	    !add(o, "hops", hops = json_object_new_array()) ||
 	    !add(o, "sports", ports = json_object_new_array()) ||
 	    !add(o, "leases", leases = json_object_new_array()))
@@ -111,7 +176,8 @@ static json_object *path_json(const struct sluice_faca *a,
 		l = json_object_new_object();
 		if (!push(leases, l) ||
 		    !add(l, "sport", u64(a->port[i])) ||
-		    !add(l, "left", num(secs(s->lease_until, now_ns))))
+		    !add(l, "left", num(secs(s->lease_until, now_ns))) ||
+		    (s->flow.proto && !add(l, "flow", flow_json(&s->flow))))
 			goto fail;
 	}
 	return o;
@@ -144,10 +210,10 @@ fail:
 	return NULL;
 }
 
-char *sluice_faca_json(const struct sluice_faca *a, uint64_t now_ns)
+json_object *sluice_i_faca_json(const struct sluice_faca *a, uint64_t now_ns)
 {
 	json_object *o = json_object_new_object(), *dsts;
-	char ranges[SLUICE_FACA_RANGES_MAX * 12], *text = NULL;
+	char ranges[SLUICE_FACA_RANGES_MAX * 12];
 	uint32_t d;
 
 	if (!o || !add(o, "load", json_object_new_string(
@@ -161,13 +227,57 @@ char *sluice_faca_json(const struct sluice_faca *a, uint64_t now_ns)
 	    !add(o, "interval", num(a->o.interval_ns / 1e9)) ||
 	    !add(o, "lease", num(a->o.lease_ns / 1e9)) ||
 	    !add(o, "destinations", dsts = json_object_new_array()))
-		goto out;
+		goto fail;
 	for (d = 0; d < a->n_dst; d++)
 		if (!push(dsts, dst_json(a, &a->dst[d], now_ns)))
-			goto out;
-	text = strdup(json_object_to_json_string_ext(o,
-						     JSON_C_TO_STRING_PLAIN));
-out:
+			goto fail;
+	return o;
+fail:
+	json_object_put(o);
+	return NULL;
+}
+
+json_object *sluice_i_faca_hook_json(const struct sluice_faca_hook_cfg *cfg,
+				     const struct sluice_faca_hook_stats *st)
+{
+	json_object *o = json_object_new_object(), *dst;
+	char addr[INET_ADDRSTRLEN + 3];
+	size_t i;
+
+	if (!o || !add(o, "queue", u64(cfg->queue)) ||
+	    !add(o, "udp", json_object_new_boolean(cfg->udp)) ||
+	    !add(o, "dst", dst = json_object_new_array()) ||
+	    !add(o, "queued", u64(st->queued)) ||
+	    !add(o, "rewritten", u64(st->rewritten)) ||
+	    !add(o, "kept", u64(st->kept)) ||
+	    !add(o, "refused", u64(st->refused)) ||
+	    !add(o, "failed", u64(st->failed)) ||
+	    !add(o, "deferred", u64(st->deferred)) ||
+	    !add(o, "waiting", u64(st->waiting)))
+		goto fail;
+	for (i = 0; i < cfg->n_dst; i++) {
+		inet_ntop(AF_INET, &cfg->dst[i].addr, addr, sizeof(addr));
+		snprintf(addr + strlen(addr), sizeof(addr) - strlen(addr),
+			 "/%u", cfg->dst[i].len);
+		if (!push(dst, json_object_new_string(addr)))
+			goto fail;
+	}
+	return o;
+fail:
+	json_object_put(o);
+	return NULL;
+}
+
+char *sluice_i_json_text(json_object *o)
+{
+	char *text = o ? strdup(json_object_to_json_string_ext(o,
+					JSON_C_TO_STRING_PLAIN)) : NULL;
+
 	json_object_put(o);
 	return text;
+}
+
+char *sluice_faca_json(const struct sluice_faca *a, uint64_t now_ns)
+{
+	return sluice_i_json_text(sluice_i_faca_json(a, now_ns));
 }

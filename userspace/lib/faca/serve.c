@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * FaCa's agent on the network (sluice_faca_serve(), sluice/faca.h): one
- * thread, one poll() over the probe port (answering other hosts), a UDP
- * socket per pool port (its probes and their echoes) and the unix socket
- * applications ask on.  The table (agent.c) does the thinking; this file
- * sends, receives, times out and answers.
+ * thread, one poll() over the probe port (answering other hosts), the
+ * unix socket applications ask on, the netfilter hook's queue when it
+ * runs (serve_hook.c), a UDP socket per pool port (its probes and their
+ * echoes) and the clients.  The table (agent.c) does the thinking; this
+ * file sends, receives, times out and answers.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -20,7 +21,9 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <json.h>
 #include <sluice/faca.h>
+#include <sluice/faca_hook.h>
 
 #include "../graph/internal.h"
 #include "internal.h"
@@ -34,6 +37,8 @@
 #define CLIENT_IDLE_NS	60000000000ull
 /* How long a reply may wait for room in the client's socket. */
 #define SEND_TIMEOUT_MS	500
+/* poll()'s first descriptors: the probe port, the unix socket, the hook */
+enum { PFD_ECHO, PFD_LISTEN, PFD_HOOK, PFD_POOL };
 
 /*
  * A probe sent, in the order sent: its echo or its timeout ends it.  An
@@ -65,6 +70,7 @@ struct srv {
 	char				path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	int				echo_fd, listen_fd;
 	int				*pool_fd;	/* by pool index; -1 */
+	struct sluice_i_agent_hook	*hook;		/* NULL: none */
 	struct outstanding		*out;	/* out[head .. n_out) */
 	uint64_t			head, n_out, cap_out;
 	struct client			cl[CLIENTS_MAX];
@@ -337,37 +343,54 @@ static void answer_probes(struct srv *v)
 
 /* ------------------------------------------------------------ leases */
 
+/*
+ * The ports in use, read once a round when a lease is due: the sockets'
+ * (sock_diag) and, with the hook, the open flows conntrack has (a hooked
+ * flow's socket has a port of its own).
+ */
 struct in_use {
 	struct srv			*v;
-	struct sluice_i_tcp_sock	*socks;
-	int				n;		/* -1: not read yet */
+	struct sluice_i_port_peer	*socks, *flows;
+	int				n_socks, n_flows;	/* -1: not read */
 };
 
 static bool in_use(void *arg, uint32_t addr, uint16_t sport)
 {
 	struct in_use *u = arg;
 
-	if (u->n < 0) {
-		u->n = sluice_i_tcp_socks(&u->socks);
-		if (u->n < 0) {
+	if (u->n_socks < 0) {
+		u->n_socks = sluice_i_tcp_socks(&u->socks);
+		if (u->n_socks < 0) {
 			say(u->v, "sock_diag: %s: leases end at their time",
-			     strerror(-u->n));
-			u->n = 0;
+			     strerror(-u->n_socks));
+			u->n_socks = 0;
 			u->socks = NULL;
 		}
 	}
-	return sluice_i_tcp_sock_has(u->socks, u->n, sport, addr);
+	if (u->n_flows < 0 && u->v->hook) {
+		u->n_flows = sluice_i_agent_hook_flows(u->v->hook, &u->flows);
+		if (u->n_flows < 0) {
+			say(u->v, "conntrack: %s: hooked flows' leases end at their time",
+			     strerror(-u->n_flows));
+			u->n_flows = 0;
+			u->flows = NULL;
+		}
+	}
+	return sluice_i_port_peer_has(u->socks, u->n_socks, sport, addr) ||
+	       (u->n_flows > 0 &&
+		sluice_i_port_peer_has(u->flows, u->n_flows, sport, addr));
 }
 
 static void round_all(struct srv *v, uint64_t now)
 {
-	struct in_use u = { .v = v, .n = -1 };
+	struct in_use u = { .v = v, .n_socks = -1, .n_flows = -1 };
 	uint32_t d, ended;
 
 	for (d = 0; d < v->a->n_dst; d++)
 		probe_dst(v, d, now);
 	ended = sluice_faca_expire(v->a, now, in_use, &u);
 	free(u.socks);
+	free(u.flows);
 	if (ended)
 		say(v, "%u lease%s expired", ended, ended == 1 ? "" : "s");
 }
@@ -482,6 +505,22 @@ static bool number(const char *s, unsigned long max, unsigned long *v)
 	return !errno && !*end && *v <= max;
 }
 
+/* The table, and the hook's settings and counters when it runs. */
+static char *show(const struct srv *v, uint64_t now)
+{
+	json_object *o = sluice_i_faca_json(v->a, now), *h;
+
+	if (o && v->hook) {
+		h = sluice_i_agent_hook_json(v->hook);
+		if (!h || json_object_object_add(o, "hook", h)) {
+			json_object_put(h);
+			json_object_put(o);
+			return NULL;
+		}
+	}
+	return sluice_i_json_text(o);
+}
+
 /* One request line; false if the client is to be closed. */
 static bool handle(struct srv *v, struct client *c, char *line, uint64_t now)
 {
@@ -531,7 +570,7 @@ static bool handle(struct srv *v, struct client *c, char *line, uint64_t now)
 		return true;
 	}
 	if (cmd && !strcmp(cmd, "show") && !w1) {
-		json = sluice_faca_json(v->a, now);
+		json = show(v, now);
 		if (!json) {
 			reply_err(c, ENOMEM, "out of memory");
 			return true;
@@ -675,6 +714,24 @@ static int listen_unix(struct srv *v, const char *path)
 	return 0;
 }
 
+/* A destination a hooked flow added: probed at once, as a request's is. */
+static void hook_added(void *arg, uint32_t dst, uint64_t now)
+{
+	probe_dst(arg, dst, now);
+}
+
+static int open_hook(struct srv *v)
+{
+	int ret;
+
+	ret = sluice_i_agent_hook_open(&v->hook, v->a, v->s, hook_added, v,
+				       v->err, v->errlen);
+	if (!ret)
+		say(v, "hook on NFQUEUE %u (table ip sluice_faca): new %s flows placed",
+		    v->s->hook->queue, v->s->hook->udp ? "TCP and UDP" : "TCP");
+	return ret;
+}
+
 static int open_sockets(struct srv *v)
 {
 	const struct sluice_faca_opts *o = &v->a->o;
@@ -723,12 +780,24 @@ static int open_sockets(struct srv *v)
 		say(v, "serving %s; probes to UDP port %u from %s (%u bound), every %.3f s",
 		     v->path, o->port, ranges, bound,
 		     o->interval_ns / 1e9);
+	if (!ret && v->s->hook)
+		ret = open_hook(v);
 	return ret;
 }
 
 static void close_all(struct srv *v)
 {
 	uint32_t k;
+	int open;
+
+	/* first: the waiting flows go on before the sockets they need close */
+	open = sluice_i_agent_hook_close(v->hook);
+	if (open > 0)
+		say(v, "hook: table ip sluice_faca left for %d rewritten flow%s still open (new flows bypass it)",
+		    open, open == 1 ? "" : "s");
+	else if (open < 0)
+		say(v, "hook: table ip sluice_faca left: the rewritten flows cannot be counted (%s)",
+		    strerror(-open));
 
 	while (v->n_cl)
 		client_close(v, 0);
@@ -760,6 +829,8 @@ static int sleep_ms(const struct srv *v, uint64_t now)
 	for (i = 0; i < v->n_cl; i++)
 		if (v->cl[i].waiting && v->cl[i].deadline_ns < until)
 			until = v->cl[i].deadline_ns;
+	if (v->hook)
+		until = sluice_i_agent_hook_wake(v->hook, until);
 	if (until <= now)
 		return 0;
 	return (int)((until - now + 999999) / 1000000);
@@ -780,29 +851,49 @@ static int step(struct srv *v)
 	}
 	time_out(v, now);
 	clients_due(v, now);
-	v->pfd[0] = (struct pollfd){ .fd = v->echo_fd, .events = POLLIN };
-	v->pfd[1] = (struct pollfd){ .fd = v->listen_fd, .events = POLLIN };
+	/* hooked flows that wait for a round: the echoes taken may end it */
+	if (v->hook) {
+		ret = sluice_i_agent_hook_run(v->hook, false, now, v->err,
+					      v->errlen);
+		if (ret)
+			return ret;
+	}
+	v->pfd[PFD_ECHO] = (struct pollfd){ .fd = v->echo_fd, .events = POLLIN };
+	v->pfd[PFD_LISTEN] = (struct pollfd){ .fd = v->listen_fd,
+					      .events = POLLIN };
+	/* a negative descriptor is left out */
+	v->pfd[PFD_HOOK] = (struct pollfd){
+		.fd = v->hook ? sluice_i_agent_hook_fd(v->hook) : -1,
+		.events = POLLIN,
+	};
 	for (k = 0; k < n_pool; k++)
-		v->pfd[2 + k] = (struct pollfd){ .fd = v->pool_fd[k],
-						 .events = POLLIN };
+		v->pfd[PFD_POOL + k] = (struct pollfd){ .fd = v->pool_fd[k],
+							.events = POLLIN };
 	for (i = 0; i < v->n_cl; i++)
-		v->pfd[2 + n_pool + i] = (struct pollfd){ .fd = v->cl[i].fd,
-							  .events = POLLIN };
-	n = 2 + n_pool + v->n_cl;
+		v->pfd[PFD_POOL + n_pool + i] = (struct pollfd){
+			.fd = v->cl[i].fd, .events = POLLIN,
+		};
+	n = PFD_POOL + n_pool + v->n_cl;
 	ret = poll(v->pfd, n, sleep_ms(v, now));
 	if (ret < 0)
 		return errno == EINTR ? 0 : -errno;
 	now = mono_ns();
-	if (v->pfd[0].revents)
+	if (v->pfd[PFD_ECHO].revents)
 		answer_probes(v);
 	for (k = 0; k < n_pool; k++)
-		if (v->pfd[2 + k].revents)
+		if (v->pfd[PFD_POOL + k].revents)
 			receive(v, k, now);
+	if (v->pfd[PFD_HOOK].revents) {
+		ret = sluice_i_agent_hook_run(v->hook, true, now, v->err,
+					      v->errlen);
+		if (ret)
+			return ret;
+	}
 	/* backwards: a client closed moves the last one into its place */
-	for (i = n - 2 - n_pool; i-- > 0;)
-		if (v->pfd[2 + n_pool + i].revents)
+	for (i = n - PFD_POOL - n_pool; i-- > 0;)
+		if (v->pfd[PFD_POOL + n_pool + i].revents)
 			client_read(v, i, now);
-	if (v->pfd[1].revents)
+	if (v->pfd[PFD_LISTEN].revents)
 		client_accept(v, now);
 	return 0;
 }
@@ -819,7 +910,8 @@ int sluice_faca_serve(struct sluice_faca *a, const struct sluice_faca_serve *s,
 
 	if (err && errlen)
 		err[0] = '\0';
-	v.pfd = sluice_i_calloc(2 + a->n_sports + CLIENTS_MAX, sizeof(*v.pfd));
+	v.pfd = sluice_i_calloc(PFD_POOL + a->n_sports + CLIENTS_MAX,
+				sizeof(*v.pfd));
 	ret = v.pfd ? open_sockets(&v) :
 	      sluice_i_errf(err, errlen, -ENOMEM, "out of memory");
 	v.next_round = mono_ns();

@@ -21,17 +21,6 @@
 #include "../graph/internal.h"
 #include "internal.h"
 
-static int sock_cmp(const void *x, const void *y)
-{
-	const struct sluice_i_tcp_sock *a = x, *b = y;
-
-	if (a->sport != b->sport)
-		return a->sport < b->sport ? -1 : 1;
-	if (a->dst != b->dst)
-		return a->dst < b->dst ? -1 : 1;
-	return 0;
-}
-
 static int dump_request(int fd)
 {
 	struct {
@@ -58,7 +47,7 @@ static int dump_request(int fd)
 }
 
 /* Adds the sockets of one datagram; 1 at the dump's end. */
-static int take(const void *buf, ssize_t len, struct sluice_i_tcp_sock **v,
+static int take(const void *buf, ssize_t len, struct sluice_i_port_peer **v,
 		uint64_t *n, uint64_t *cap)
 {
 	const struct nlmsghdr *h;
@@ -85,9 +74,9 @@ static int take(const void *buf, ssize_t len, struct sluice_i_tcp_sock **v,
 	return 0;
 }
 
-int sluice_i_tcp_socks(struct sluice_i_tcp_sock **out)
+int sluice_i_tcp_socks(struct sluice_i_port_peer **out)
 {
-	struct sluice_i_tcp_sock *v = NULL;
+	struct sluice_i_port_peer *v = NULL;
 	uint64_t n = 0, cap = 0;
 	char buf[16384];
 	ssize_t len;
@@ -108,16 +97,7 @@ int sluice_i_tcp_socks(struct sluice_i_tcp_sock **out)
 		free(v);
 		return ret;
 	}
-	if (n)
-		qsort(v, n, sizeof(*v), sock_cmp);
+	sluice_i_port_peers_sort(v, n);
 	*out = v;
 	return (int)n;
-}
-
-bool sluice_i_tcp_sock_has(const struct sluice_i_tcp_sock *v, size_t n,
-			   uint16_t sport, uint32_t dst)
-{
-	struct sluice_i_tcp_sock key = { .sport = sport, .dst = dst };
-
-	return n && bsearch(&key, v, n, sizeof(*v), sock_cmp);
 }

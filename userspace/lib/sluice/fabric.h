@@ -122,6 +122,25 @@
 					 SLUICE_TABLE_MAIN)
 #define SLUICE_LANE_RULE_PREF(lane)	(SLUICE_LANE_BASE + (lane))
 #define SLUICE_LANE_DSCP(lane)		(lane)
+/*
+ * In-band telemetry (sluice/int.h): with "fabric up --int-port", every
+ * port's records name it by the topology, so that a probe's records spell
+ * its path's links (FaCa's agent matches them to a route set:
+ * sluice_faca_route_of()):
+ *
+ *   a switch's port of link L     int-node: the switch's node index
+ *                                 int-link: L
+ *   a switch's port to host h     int-node: the switch's node index
+ *                                 int-link: SLUICE_FABRIC_INT_HOST | h
+ *   host h's eth0                 int-node and int-link:
+ *                                 SLUICE_FABRIC_INT_HOST | h
+ *
+ * h is the fabric's host index (host i of node u is host_first[u] + i); a
+ * host's cable is labelled at both ends as a link is, and the flag keeps
+ * it apart from every link id (fewer than SLUICE_FABRIC_LINKS_MAX).
+ */
+#define SLUICE_FABRIC_INT_HOST		0x80000000u
+
 /* Hosts keep Ethernet's MTU; links carry it plus a full label stack. */
 #define SLUICE_FABRIC_HOST_MTU		1500
 #define SLUICE_FABRIC_LINK_MTU		(SLUICE_FABRIC_HOST_MTU + \

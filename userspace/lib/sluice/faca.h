@@ -86,6 +86,10 @@
 #include <sluice/rng.h>
 #include <sluice/sport.h>
 
+struct sluice_graph;
+struct sluice_routes;
+struct sluice_faca_hook_cfg;
+
 /* Defaults of struct sluice_faca_opts. */
 #define SLUICE_FACA_SPORT_LO		20000
 #define SLUICE_FACA_SPORT_HI		20063
@@ -148,6 +152,8 @@ struct sluice_faca_hop {
 struct sluice_faca_path {
 	struct sluice_faca_hop	hop[SLUICE_INT_MAX_RECS];
 	uint8_t			n_hops;
+	/* its path in the route set (sluice_faca_routes()); -1: none */
+	int64_t			route;
 	uint32_t		n_sports;	/* pool ports that take it */
 	uint32_t		leases;		/* of those, leased */
 	double			B;		/* bits/s; 0: no shaped port */
@@ -162,6 +168,18 @@ struct sluice_faca_path {
 	uint64_t		placed;		/* flows placed on it */
 };
 
+/*
+ * A flow the netfilter hook placed (sluice/faca_hook.h): what holds its
+ * lease, for "show".  The socket keeps its own port; the wire carries the
+ * lease's.
+ */
+struct sluice_faca_hooked {
+	uint32_t	saddr;		/* network order */
+	uint16_t	sport;		/* host order: the socket's own */
+	uint16_t	dport;
+	uint8_t		proto;		/* IPPROTO_TCP, IPPROTO_UDP; 0: none */
+};
+
 /* A pool port toward one destination. */
 struct sluice_faca_sport {
 	int32_t		path;		/* index, -1: none known */
@@ -171,6 +189,8 @@ struct sluice_faca_sport {
 	uint32_t	seq;		/* that probe's while out; 0: none out */
 	uint64_t	lease_until;	/* the agent's clock; 0: free */
 	uint64_t	released_ns;	/* when last freed (0: never leased) */
+	/* the lease's flow when the hook placed it; proto 0: a client's */
+	struct sluice_faca_hooked flow;
 };
 
 struct sluice_faca_dst {
@@ -193,6 +213,9 @@ struct sluice_faca {
 	uint32_t		n_dst;
 	uint64_t		cap;
 	struct sluice_rng	rng;
+	/* the route set paths are matched to (sluice_faca_routes()), or NULL */
+	const struct sluice_graph	*g;
+	const struct sluice_routes	*routes;
 };
 
 /* The defaults above, the load metric time. Time: O(1). */
@@ -272,6 +295,27 @@ int sluice_faca_place(struct sluice_faca *a, uint32_t dst, uint64_t now_ns,
 		      uint64_t lease_ns, uint16_t *sport);
 
 /*
+ * Whether pool port @sport may carry the flow being placed: for the hook,
+ * whether NAT would find the flow's tuple from it free.
+ */
+typedef bool sluice_faca_usable_fn(void *arg, uint16_t sport);
+
+/*
+ * sluice_faca_place() for a flow the hook saw: a free port @usable refuses
+ * is passed over (the next free port of the path, in the same order), a
+ * path with no usable free port is left out of the ring and
+ * Flowing&Jumping runs again without it; the lease records @flow (may be
+ * NULL).  @usable NULL takes every free port.  Returns as
+ * sluice_faca_place().  Time: O(paths * (pool + Flowing&Jumping's) + tries
+ * * pool), and @usable's per port tried.
+ */
+int sluice_faca_place_flow(struct sluice_faca *a, uint32_t dst,
+			   uint64_t now_ns, uint64_t lease_ns,
+			   const struct sluice_faca_hooked *flow,
+			   sluice_faca_usable_fn *usable, void *arg,
+			   uint16_t *sport);
+
+/*
  * Gives back the lease of @sport toward @addr (network order) at @now_ns.
  * Returns 0; -ENOENT if there is no such lease.  Time: O(destinations).
  */
@@ -293,7 +337,6 @@ typedef bool sluice_faca_in_use_fn(void *arg, uint32_t addr, uint16_t sport);
 uint32_t sluice_faca_expire(struct sluice_faca *a, uint64_t now_ns,
 			    sluice_faca_in_use_fn *in_use, void *arg);
 
-struct sluice_routes;
 struct sluice_fabric;
 
 /*
@@ -312,6 +355,34 @@ int sluice_faca_exact_pool(const struct sluice_routes *r, uint32_t node,
  */
 int sluice_faca_fabric_node(const struct sluice_fabric *f, uint32_t *node,
 			    char *err, size_t errlen);
+
+/*
+ * Paths named by a route set (lib/faca/routes.c).  On a fabric whose ports
+ * carry fabric up's INT labels (sluice/fabric.h: a switch's link port its
+ * node's index and the link's id, hosts' ports SLUICE_FABRIC_INT_HOST), a
+ * path's records name the links it takes: the records of link ports,
+ * walked from the node of the first, are a route's link ids.
+ *
+ * sluice_faca_route_of() finds that route in @r (of topology @g): 0 with
+ * *@pair and *@path (the route set's indexes) set, or -ENOENT when the
+ * records are not such a walk (no labels: every record reads node 0 link
+ * 0) or the set has no such path.  Time: O(hops + log pairs + the pair's
+ * paths * hops).
+ */
+int sluice_faca_route_of(const struct sluice_graph *g,
+			 const struct sluice_routes *r,
+			 const struct sluice_faca_hop *hop, unsigned int n_hops,
+			 uint64_t *pair, uint64_t *path);
+
+/*
+ * Names @a's paths, those known and those found later, by route set @r of
+ * topology @g (both kept by the caller while @a lives; NULL: none).
+ * Returns 0, or -EINVAL if @r is not @g's.  Time: O(paths *
+ * sluice_faca_route_of()).
+ */
+int sluice_faca_routes(struct sluice_faca *a, const struct sluice_graph *g,
+		       const struct sluice_routes *r, char *err,
+		       size_t errlen);
 
 /* @sport's index in the pool, or -1. Time: O(log pool). */
 int sluice_faca_sport_index(const struct sluice_faca *a, uint16_t sport);
@@ -345,16 +416,52 @@ int sluice_faca_path_of(const struct sluice_faca *a, uint32_t dst,
  *                        timeout, so that every path is known.
  *   release ADDR PORT    gives a lease back: "ok"
  *   add ADDR             probes ADDR from now on: "ok"
- *   show                 "ok JSON": the table as one line of JSON
+ *   show                 "ok JSON": the table as one line of JSON,
+ *                        with the hook's settings and counters ("hook")
+ *                        when it runs
  *
  * A request that fails is answered "err ERRNO MESSAGE" (ERRNO the
  * positive errno value); a line that is not a request closes the
  * connection after its "err".  Leases end when released or, after their
  * time, once no TCP socket of the agent's namespace is bound to the port
- * with the destination as its peer (sock_diag).
+ * with the destination as its peer (sock_diag) and, with the hook, no
+ * open flow conntrack has leaves from the port toward it.
+ *
+ * The hook (sluice/faca_hook.h, lib/faca/serve_hook.c): with @hook set,
+ * the agent installs the netfilter hook in its namespace and serves its
+ * queue in the same loop, so that unmodified programs' new flows are
+ * placed as "sport" requests are, their source port rewritten by NAT:
+ *
+ *   - a flow from a pool port keeps it: the agent's probes (UDP) and
+ *     flows that asked the agent for their port;
+ *   - a flow to a destination not probed yet adds it, and its first
+ *     packet waits in the queue for the destination's first round, as a
+ *     "sport" request does, but never longer than the probe timeout nor
+ *     SLUICE_FACA_HOOK_WAIT_NS (TCP sends its SYN again after 1 s); with
+ *     no path known then, the flow keeps its own port (plain ECMP);
+ *   - a port whose tuple toward the flow's service conntrack still holds
+ *     (an earlier flow in TIME_WAIT) is passed over, as NAT could not
+ *     give it (sluice_faca_place_flow());
+ *   - the flow's lease records it ("show" lists it under its path), and
+ *     lasts as long as conntrack has the flow open (TCP short of
+ *     TIME_WAIT, UDP while its entry lives).
+ *
+ * The agent stopped, killed or restarted never breaks a connection: the
+ * hook's queue is bypassed while nobody serves it (new flows keep their
+ * own ports), and the table stays for the rewritten flows still open
+ * (sluice_faca_hook_close()).
  */
+/* The longest a hooked flow waits for its destination's first round. */
+#define SLUICE_FACA_HOOK_WAIT_NS	500000000ull
+
 struct sluice_faca_serve {
 	const char	*socket;	/* NULL: sluice_faca_socket_path() */
+	/*
+	 * The netfilter hook run in the agent's loop, Flowing&Jumping its
+	 * chooser (see "The hook" above; cfg->report and the ports to fill
+	 * the map with are the agent's own); NULL: none
+	 */
+	const struct sluice_faca_hook_cfg *hook;
 	/* set (by a signal handler) to stop the agent; NULL: never */
 	const volatile sig_atomic_t *stop;
 	/* progress and events, a line each (-v); NULL: none */

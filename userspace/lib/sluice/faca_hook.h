@@ -59,6 +59,8 @@
 #define SLUICE_FACA_HOOK_MARK_MASK	0xffff0000u
 /* Most destination prefixes a hook takes. */
 #define SLUICE_FACA_HOOK_MAX_DST	64
+/* Most flows a chooser may decide later (-EINPROGRESS) at once. */
+#define SLUICE_FACA_HOOK_WAITING_MAX	256
 
 /* An IPv4 prefix: @addr in network order, host bits zero. */
 struct sluice_faca_prefix {
@@ -94,8 +96,15 @@ struct sluice_faca_flow {
 /*
  * Chooses a new flow's source port: returns 0 with *@new_sport set, or a
  * negative errno (the flow then keeps its own port).  Addresses in network
- * order, ports in host order.  Called once per new flow, from
+ * order, ports in host order.  Called for each new flow from
  * sluice_faca_hook_process(); the flow's first packet waits meanwhile.
+ * -EINPROGRESS decides later: the packet keeps waiting in the kernel's
+ * queue and sluice_faca_hook_retry() asks again, until the chooser
+ * answers otherwise.  A chooser that waits must answer well within TCP's
+ * first retransmission timeout (1 s): a SYN sent again while the first
+ * waits is a second new flow.  Beyond SLUICE_FACA_HOOK_WAITING_MAX
+ * waiting flows, the next that would wait keeps its own port (refused,
+ * -ENOBUFS).
  */
 typedef int (*sluice_faca_choose_fn)(void *ctx, uint32_t saddr,
 				     uint32_t daddr, uint16_t sport,
@@ -124,6 +133,8 @@ struct sluice_faca_hook_stats {
 	/* verdicts the kernel refused: their packets were gone (dropped
 	 * with their device, say) */
 	uint64_t	refused_verdicts;
+	uint64_t	deferred;	/* flows the chooser decided later */
+	uint32_t	waiting;	/* of those, not decided yet */
 };
 
 struct sluice_faca_hook;
@@ -162,6 +173,15 @@ int sluice_faca_hook_process(struct sluice_faca_hook *h, char *err,
 			     size_t errlen);
 
 /*
+ * Asks the chooser again about every flow it decided to decide later, in
+ * the order they came, and gives the verdict of each it now decides.
+ * Returns how many were decided, or -errno with @err set.  Time:
+ * O(waiting) choices.
+ */
+int sluice_faca_hook_retry(struct sluice_faca_hook *h, char *err,
+			   size_t errlen);
+
+/*
  * Whether the flow @proto @saddr:@sport -> @daddr:@dport would clash with
  * a conntrack entry (in either direction), i.e. whether NAT could not give
  * a new flow to @daddr:@dport the source port @sport: 1 taken, 0 free, or
@@ -176,7 +196,8 @@ void sluice_faca_hook_stats(const struct sluice_faca_hook *h,
 			    struct sluice_faca_hook_stats *st);
 
 /*
- * Stops the hook and frees @h (NULL: a no-op).  The table goes if it is
+ * Stops the hook and frees @h (NULL: a no-op); flows still waiting for a
+ * decision keep their own ports.  The table goes if it is
  * still this hook's (its comment names our queue) and no flow it rewrote
  * is open: TCP before TIME_WAIT, or UDP with a conntrack entry.  While one
  * is, the table stays as a killed hook leaves it: new flows pass bypassed
