@@ -192,16 +192,17 @@ static const struct {
 };
 
 /**
- * sluice_parse_ns() - read a time with its unit, to the nanosecond
+ * sluice_parse_time() - read a time with its unit, to the nanosecond
  * @str:	digits, an optional fraction and a unit: "200us", "1.5ms",
  *		"0.2s", "500ns"; the unit is required, as tc's bare numbers
  *		are microseconds and sluice's watchdog's are milliseconds
+ * @max:	the largest time taken, ns
  * @ns:		set only on success
  *
  * Return: 0; -EINVAL if @str is not such a time or is not a whole number
- * of nanoseconds; -ERANGE if it is above SLUICE_PORTFC_RTT_MAX_NS.
+ * of nanoseconds; -ERANGE if it is above @max.
  */
-int sluice_parse_ns(const char *str, __u64 *ns)
+int sluice_parse_time(const char *str, __u64 max, __u64 *ns)
 {
 	unsigned long whole, frac = 0;
 	__u64 scale, div = 1;
@@ -228,12 +229,20 @@ int sluice_parse_ns(const char *str, __u64 *ns)
 	if (i == sizeof(time_units) / sizeof(time_units[0]))
 		return -EINVAL;
 	scale = time_units[i].ns;
-	if (whole > SLUICE_PORTFC_RTT_MAX_NS / scale)
+	if (whole > max / scale)
 		return -ERANGE;
 	if (frac * scale % div)
 		return -EINVAL;
+	if (whole * scale + frac * scale / div > max)
+		return -ERANGE;
 	*ns = whole * scale + frac * scale / div;
-	return *ns > SLUICE_PORTFC_RTT_MAX_NS ? -ERANGE : 0;
+	return 0;
+}
+
+/* sluice_parse_time() up to SLUICE_PORTFC_RTT_MAX_NS: a round trip. */
+int sluice_parse_ns(const char *str, __u64 *ns)
+{
+	return sluice_parse_time(str, SLUICE_PORTFC_RTT_MAX_NS, ns);
 }
 
 /**

@@ -54,6 +54,7 @@ int monitor_main(const struct command *cmd, int argc, char **argv);
 int fabric_main(const struct command *cmd, int argc, char **argv);
 int host_main(const struct command *cmd, int argc, char **argv);
 int experiment_main(const struct command *cmd, int argc, char **argv);
+int int_main(const struct command *cmd, int argc, char **argv);
 int fabric_ping_main(const struct command *cmd, int argc, char **argv);
 int fabric_deadlock_main(const struct command *cmd, int argc, char **argv);
 /* route load, unload and show (route_kernel.c), in route.c's table */

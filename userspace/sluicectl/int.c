@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * sluicectl int { probe | echo }: in-band telemetry probes by hand
+ * (sluice/int.h): send probes down the path a source port takes and print
+ * what each sluice port recorded, or answer other hosts' probes.
+ *
+ *   int probe --to ADDR [--port PORT] [--sport PORT] [--records N]
+ *             [--prio { P | own }] [--tos TOS] [--count N]
+ *             [--interval TIME] [--timeout TIME] [-j]
+ *   int echo  [--port PORT] [--count N] [--timeout TIME] [-j]
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <sluice/int.h>
+#include <sluice/portfc.h>
+#include "jout.h"
+#include "opts.h"
+#include "sluicectl.h"
+
+static int probe_main(const struct command *cmd, int argc, char **argv);
+static int echo_main(const struct command *cmd, int argc, char **argv);
+
+static const struct command int_commands[] = {
+	{ "probe", probe_main,
+	  "Send INT probes from a source port and print each sluice port's record",
+	  "--to ADDR [--port PORT] [--sport PORT] [--records N] [--prio { P | own }]\n"
+	  "\t[--tos TOS] [--count N] [--interval TIME] [--timeout TIME] [-j | --json]\n"
+	  "\tA probe is a UDP datagram to ADDR:PORT (default 7771, the ports' int-port)\n"
+	  "\twith room for N records (1..32, default 8), sent from --sport (default: any),\n"
+	  "\tso it takes the path that port's flows take; an echo responder at ADDR\n"
+	  "\t(sluicectl int echo) sends it back.  Each port records the backlog of the\n"
+	  "\tclass priority P maps to there (default: the probe's own class), its total\n"
+	  "\tbacklog, bytes sent, a timestamp and its rate.  --tos sets the probe's IP\n"
+	  "\tTOS byte (its class), default 0.  --count probes (default 1), --interval\n"
+	  "\tapart (default 100ms); each waits --timeout (default 1s) for its echo.",
+	  "int" },
+	{ "echo", echo_main,
+	  "Answer INT probes: send each back to its sender, and print what it recorded",
+	  "[--port PORT] [--count N] [--timeout TIME] [-j | --json]\n"
+	  "\tListens on UDP PORT (default 7771) until --count probes are answered (default:\n"
+	  "\tno limit) or --timeout passes (default: none).  Datagrams that are not probes\n"
+	  "\tare counted and not answered.  With -j, one JSON object per line and probe.",
+	  "int" },
+};
+
+int int_main(const struct command *cmd, int argc, char **argv)
+{
+	return group_main(cmd, int_commands, ARRAY_SIZE(int_commands), argc,
+			  argv);
+}
+
+enum {
+	OPT_TO, OPT_PORT, OPT_SPORT, OPT_RECORDS, OPT_PRIO, OPT_TOS, OPT_COUNT,
+	OPT_INTERVAL, OPT_TIMEOUT, OPT_JSON, N_OPTS
+};
+
+static const struct opt opts[N_OPTS] = {
+	[OPT_TO]	= { "--to", NULL, true },
+	[OPT_PORT]	= { "--port", NULL, true },
+	[OPT_SPORT]	= { "--sport", NULL, true },
+	[OPT_RECORDS]	= { "--records", NULL, true },
+	[OPT_PRIO]	= { "--prio", NULL, true },
+	[OPT_TOS]	= { "--tos", NULL, true },
+	[OPT_COUNT]	= { "--count", NULL, true },
+	[OPT_INTERVAL]	= { "--interval", NULL, true },
+	[OPT_TIMEOUT]	= { "--timeout", NULL, true },
+	[OPT_JSON]	= { "--json", "-j", false },
+};
+
+/* The longest interval or timeout taken: an hour. */
+#define TIME_MAX_NS	3600000000000ull
+
+/* Parsed options, every one checked before anything is sent. */
+struct args {
+	const char	*val[N_OPTS];
+	uint32_t	to;
+	uint16_t	port, sport;
+	uint8_t		records, prio, tos;
+	uint64_t	count;
+	__u64		interval_ns, timeout_ns;
+	bool		json;
+};
+
+static int parse(const struct command *cmd, int argc, char **argv,
+		 uint64_t allowed, struct args *a)
+{
+	const char *files[1];
+	struct in_addr in;
+	char msg[160];
+	int n_files, ret;
+	uint64_t v;
+
+	memset(a, 0, sizeof(*a));
+	ret = opts_parse(argc, argv, opts, N_OPTS, allowed, a->val, files, 0,
+			 &n_files, msg, sizeof(msg));
+	if (ret > 0) {
+		sub_help(cmd);
+		return -1;
+	}
+	if (ret)
+		return sub_usage_error(cmd, "%s", msg);
+	a->port = SLUICE_INT_PORT_DEFAULT;
+	a->records = 8;
+	a->prio = SLUICE_INT_PRIO_OWN;
+	a->interval_ns = 100000000ull;
+	a->timeout_ns = (allowed & OPT_BIT(OPT_TO)) ? 1000000000ull : 0;
+	a->json = a->val[OPT_JSON];
+	if (allowed & OPT_BIT(OPT_TO)) {
+		if (!a->val[OPT_TO])
+			return sub_usage_error(cmd, "--to ADDR: where to probe");
+		if (inet_pton(AF_INET, a->val[OPT_TO], &in) != 1)
+			return sub_usage_error(cmd, "--to: \"%s\" is not an IPv4 address",
+					       a->val[OPT_TO]);
+		a->to = in.s_addr;
+	}
+	if (a->val[OPT_PORT]) {
+		if (!opts_number(a->val[OPT_PORT], 1, 65535, &v))
+			return sub_usage_error(cmd, "--port: \"%s\" is not a UDP port (1..65535)",
+					       a->val[OPT_PORT]);
+		a->port = v;
+	}
+	if (a->val[OPT_SPORT]) {
+		if (!opts_number(a->val[OPT_SPORT], 1, 65535, &v))
+			return sub_usage_error(cmd, "--sport: \"%s\" is not a UDP port (1..65535)",
+					       a->val[OPT_SPORT]);
+		a->sport = v;
+	}
+	if (a->val[OPT_RECORDS]) {
+		if (!opts_number(a->val[OPT_RECORDS], 1, SLUICE_INT_MAX_RECS, &v))
+			return sub_usage_error(cmd, "--records: \"%s\" is not a number from 1 to %u",
+					       a->val[OPT_RECORDS],
+					       SLUICE_INT_MAX_RECS);
+		a->records = v;
+	}
+	if (a->val[OPT_PRIO] && strcmp(a->val[OPT_PRIO], "own")) {
+		if (!opts_number(a->val[OPT_PRIO], 0, 15, &v))
+			return sub_usage_error(cmd, "--prio: \"%s\" is not a priority (0..15) or \"own\"",
+					       a->val[OPT_PRIO]);
+		a->prio = v;
+	}
+	if (a->val[OPT_TOS]) {
+		if (!opts_number(a->val[OPT_TOS], 0, 255, &v))
+			return sub_usage_error(cmd, "--tos: \"%s\" is not a TOS byte (0..255)",
+					       a->val[OPT_TOS]);
+		a->tos = v;
+	}
+	a->count = (allowed & OPT_BIT(OPT_TO)) ? 1 : 0;
+	if (a->val[OPT_COUNT] &&
+	    !opts_number(a->val[OPT_COUNT], 1, UINT32_MAX, &a->count))
+		return sub_usage_error(cmd, "--count: \"%s\" is not a number from 1 to %u",
+				       a->val[OPT_COUNT], UINT32_MAX);
+	if (a->val[OPT_INTERVAL] &&
+	    sluice_parse_time(a->val[OPT_INTERVAL], TIME_MAX_NS,
+			      &a->interval_ns))
+		return sub_usage_error(cmd, "--interval: \"%s\" is not a time up to 1 hour (e.g. 100ms, 1s)",
+				       a->val[OPT_INTERVAL]);
+	if (a->val[OPT_TIMEOUT] &&
+	    (sluice_parse_time(a->val[OPT_TIMEOUT], TIME_MAX_NS,
+			       &a->timeout_ns) ||
+	     !a->timeout_ns))
+		return sub_usage_error(cmd, "--timeout: \"%s\" is not a time above 0, up to 1 hour (e.g. 500ms, 2s)",
+				       a->val[OPT_TIMEOUT]);
+	return 0;
+}
+
+static json_object *hop_json(const struct sluice_int_hop *h, uint64_t tx_ns)
+{
+	json_object *o = json_object_new_object();
+
+	if (o && jadd(o, "node", jnum(h->node)) &&
+	    jadd(o, "ifindex", jnum(h->ifindex)) &&
+	    jadd(o, "link", jnum(h->link)) &&
+	    jadd(o, "class", jnum(h->class)) &&
+	    jadd(o, "backlog", jnum(h->backlog)) &&
+	    jadd(o, "port_backlog", jnum(h->port_backlog)) &&
+	    jadd(o, "paused", json_object_new_boolean(h->paused)) &&
+	    jadd(o, "tx_bytes", jnum(h->tx_bytes)) &&
+	    jadd(o, "ts_ns", jnum(h->ts_ns)) &&
+	    jadd(o, "since_tx_ns", json_object_new_int64((int64_t)(h->ts_ns - tx_ns))) &&
+	    jadd(o, "rate", jnum(h->rate)))
+		return o;
+	json_object_put(o);
+	return NULL;
+}
+
+static json_object *probe_json(const struct sluice_int_probe *p,
+			       uint16_t sport, const uint64_t *rtt_ns)
+{
+	json_object *o = json_object_new_object(), *hops;
+	unsigned int i;
+
+	if (!o || !jadd(o, "seq", jnum(p->seq)) ||
+	    (sport && !jadd(o, "sport", jnum(sport))) ||
+	    (rtt_ns && !jadd(o, "rtt_ns", jnum(*rtt_ns))) ||
+	    !jadd(o, "records", jnum(p->nrec)) ||
+	    !jadd(o, "hops", jnum(p->nused)) ||
+	    !jadd(o, "full", json_object_new_boolean(p->flags & SLUICE_INT_F_FULL)) ||
+	    !jadd(o, "prio", p->prio == SLUICE_INT_PRIO_OWN ?
+		  json_object_new_string("own") : jnum(p->prio)) ||
+	    !jadd(o, "tx_ns", jnum(p->tx_ns)) ||
+	    !jadd(o, "echo_ns", jnum(p->echo_ns)))
+		goto fail;
+	hops = json_object_new_array();
+	if (!jadd(o, "path", hops))
+		goto fail;
+	for (i = 0; i < p->nused; i++)
+		if (json_object_array_add(hops, hop_json(&p->hop[i], p->tx_ns)))
+			goto fail;
+	return o;
+fail:
+	json_object_put(o);
+	return NULL;
+}
+
+static void probe_print(const struct sluice_int_probe *p, uint16_t sport,
+			const uint64_t *rtt_ns)
+{
+	const struct sluice_int_hop *h;
+	unsigned int i;
+
+	printf("probe %u", p->seq);
+	if (sport)
+		printf(" from port %u", sport);
+	printf(": %u hop%s", p->nused, p->nused == 1 ? "" : "s");
+	if (p->flags & SLUICE_INT_F_FULL)
+		printf(" (stack of %u full: more ports than records)", p->nrec);
+	if (rtt_ns)
+		printf(", round trip %.3f ms", *rtt_ns / 1e6);
+	putchar('\n');
+	if (!p->nused)
+		return;
+	printf("  %3s %8s %7s %8s %5s %9s %9s %6s %14s %10s %12s\n", "hop",
+	       "node", "ifindex", "link", "class", "backlog", "port", "paused",
+	       "tx_bytes", "+us", "rate");
+	for (i = 0; i < p->nused; i++) {
+		h = &p->hop[i];
+		printf("  %3u %8u %7u %8u %5u %9u %9u %6s %14llu %10.1f %12llu\n",
+		       i + 1, h->node, h->ifindex, h->link, h->class,
+		       h->backlog, h->port_backlog, h->paused ? "yes" : "no",
+		       (unsigned long long)h->tx_bytes,
+		       (double)(int64_t)(h->ts_ns - p->tx_ns) / 1e3,
+		       (unsigned long long)h->rate);
+	}
+}
+
+static void sleep_ns(uint64_t ns)
+{
+	struct timespec ts = { .tv_sec = ns / 1000000000ull,
+			       .tv_nsec = ns % 1000000000ull };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+static int probe_main(const struct command *cmd, int argc, char **argv)
+{
+	struct sluice_int_req req;
+	struct sluice_int_probe p;
+	json_object *all = NULL;
+	uint64_t k, rtt, lost = 0;
+	char err[256];
+	struct args a;
+	int fd, ret;
+
+	ret = parse(cmd, argc, argv, OPT_BIT(N_OPTS) - 1, &a);
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	fd = sluice_int_socket(a.sport, a.tos, err, sizeof(err));
+	if (fd < 0) {
+		fprintf(stderr, "sluicectl: %s\n", err);
+		return EXIT_RUNTIME;
+	}
+	if (a.json && !(all = json_object_new_array())) {
+		close(fd);
+		return jprint(NULL, false);
+	}
+	req = (struct sluice_int_req){
+		.dst = a.to, .port = a.port, .nrec = a.records,
+		.prio = a.prio, .timeout_ns = a.timeout_ns,
+	};
+	for (k = 0; k < a.count; k++) {
+		if (k)
+			sleep_ns(a.interval_ns);
+		req.seq = k + 1;
+		ret = sluice_int_ping(fd, &req, &p, &rtt, err, sizeof(err));
+		if (ret == -ETIMEDOUT) {
+			lost++;
+			fprintf(stderr, "sluicectl: probe %u: no echo from %s:%u within %s\n",
+				req.seq, a.val[OPT_TO], a.port,
+				a.val[OPT_TIMEOUT] ? a.val[OPT_TIMEOUT] : "1s");
+			continue;
+		}
+		if (ret) {
+			fprintf(stderr, "sluicectl: %s\n", err);
+			close(fd);
+			json_object_put(all);
+			return EXIT_RUNTIME;
+		}
+		if (!a.json)
+			probe_print(&p, a.sport, &rtt);
+		else if (json_object_array_add(all, probe_json(&p, a.sport, &rtt)))
+			lost = ~0ull;	/* out of memory: jprint says so */
+	}
+	close(fd);
+	if (a.json && (ret = jprint(all, lost != ~0ull)))
+		return ret;
+	return lost ? EXIT_RUNTIME : 0;
+}
+
+static int echo_main(const struct command *cmd, int argc, char **argv)
+{
+	uint64_t answered = 0, refused = 0, deadline = 0, now, left;
+	struct sluice_int_probe p;
+	uint32_t from;
+	uint16_t port;
+	json_object *o;
+	char err[256];
+	struct args a;
+	int fd, ret;
+
+	ret = parse(cmd, argc, argv,
+		    OPT_BIT(OPT_PORT) | OPT_BIT(OPT_COUNT) |
+		    OPT_BIT(OPT_TIMEOUT) | OPT_BIT(OPT_JSON), &a);
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	fd = sluice_int_socket(a.port, 0, err, sizeof(err));
+	if (fd < 0) {
+		fprintf(stderr, "sluicectl: %s\n", err);
+		return EXIT_RUNTIME;
+	}
+	if (a.timeout_ns)
+		deadline = sluice_int_now() + a.timeout_ns;
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	ret = 0;
+	while ((!a.count || answered < a.count)) {
+		left = 0;
+		if (deadline) {
+			now = sluice_int_now();
+			if (now >= deadline)
+				break;
+			left = deadline - now;
+		}
+		ret = sluice_int_echo_one(fd, left, &p, &from, &port, err,
+					  sizeof(err));
+		if (ret == -ETIMEDOUT) {
+			ret = 0;
+			break;
+		}
+		if (ret == -EBADMSG || ret == -EPROTO || ret == -EINVAL) {
+			refused++;
+			continue;
+		}
+		if (ret) {
+			fprintf(stderr, "sluicectl: %s\n", err);
+			ret = EXIT_RUNTIME;
+			break;
+		}
+		answered++;
+		if (!a.json) {
+			printf("from %s:%u ", inet_ntoa((struct in_addr){ from }),
+			       ntohs(port));
+			probe_print(&p, 0, NULL);
+			continue;
+		}
+		o = probe_json(&p, ntohs(port), NULL);
+		if (!o || !jadd(o, "from", json_object_new_string(
+				inet_ntoa((struct in_addr){ from })))) {
+			json_object_put(o);
+			fputs("sluicectl: out of memory\n", stderr);
+			ret = EXIT_RUNTIME;
+			break;
+		}
+		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+		json_object_put(o);
+	}
+	close(fd);
+	fprintf(stderr, "sluicectl: %llu probe%s answered, %llu datagram%s not probes\n",
+		(unsigned long long)answered, answered == 1 ? "" : "s",
+		(unsigned long long)refused, refused == 1 ? "" : "s");
+	return ret;
+}
