@@ -82,8 +82,7 @@ sluice_int_find(const struct sk_buff *skb, u16 port, struct sluice_int_probe *p)
 	    h->version != SLUICE_INT_VERSION ||
 	    !h->nrec || h->nrec > SLUICE_INT_MAX_RECS || h->nused > h->nrec ||
 	    len < sizeof(*uh) + sizeof(*h) +
-		  h->nrec * sizeof(struct sluice_int_rec) ||
-	    (h->prio >= SLUICE_NR_PRIOS && h->prio != SLUICE_INT_PRIO_OWN))
+		  h->nrec * sizeof(struct sluice_int_rec))
 		return SLUICE_INT_IS_MALFORMED;
 	return SLUICE_INT_IS_PROBE;
 }
@@ -100,14 +99,17 @@ static void sluice_int_record(struct Qdisc *sch, const struct sluice_class *cl,
 	unsigned int c;
 	u64 paused_ns;
 
-	c = h->prio == SLUICE_INT_PRIO_OWN ? cl - q->classes :
-					     q->prio_class[h->prio];
+	if (h->prio == SLUICE_INT_PRIO_OWN)
+		c = cl - q->classes;
+	else
+		c = h->prio < SLUICE_NR_PRIOS ? q->prio_class[h->prio] :
+						SLUICE_PRIO_NONE;
 	memset(rec, 0, sizeof(*rec));
 	rec->node = htonl(q->cfg.int_node);
 	rec->ifindex = htonl(qdisc_dev(sch)->ifindex);
 	rec->link = htonl(q->cfg.int_link);
 	rec->port_backlog = htonl(sch->qstats.backlog);
-	/* A priority this port has no class for: class 255, the rest 0. */
+	/* No class for the priority here (or no such priority): class 255. */
 	rec->class = SLUICE_PRIO_NONE;
 	if (c < q->cfg.nclasses) {
 		rec->class = c;

@@ -429,7 +429,8 @@ netns_veth()
 
 # class_read NS DEV: every statistic of every sluice class of DEV into the
 # array CS, keyed "CLASSID KEY" (e.g. "${CS[1:4 qlen]}"), the same values
-# as class_stat's (bytes packets drops qlen, then each xstats pair; the
+# as class_stat's (bytes packets drops qlen, backlog in bytes, then each
+# xstats pair; the
 # plugin prints sizes exact, "5800b"), from one tc read by bash: one
 # process for all the checks on one state, all of them from the same
 # instant.  CS_CLASSES lists the sluice classes in the qdisc's walk order.
@@ -455,7 +456,8 @@ class_read()
 			CS[$cls packets]=${w[3]}
 			CS[$cls drops]=${w[6]%,} ;;
 		backlog)
-			[[ -n $cls ]] && CS[$cls qlen]=${w[2]%p} ;;
+			[[ -n $cls ]] && CS[$cls qlen]=${w[2]%p} &&
+				CS[$cls backlog]=${w[1]%b} ;;
 		limit_drops)
 			[[ -n $cls ]] || continue
 			for ((i = 0; i + 1 < ${#w[@]}; i += 2)); do

@@ -522,19 +522,18 @@ struct tc_sluice_map_entry {
  * no ports).  Such a frame is a probe when: it is not GSO, not a first
  * fragment, its IPv4 header holds together (length, checksum), the UDP
  * length is within the IP payload and covers the header and @nrec records,
- * @magic and @version match, @nrec is 1..SLUICE_INT_MAX_RECS, @nused is at
- * most @nrec, and @prio is a priority (0..7) or SLUICE_INT_PRIO_OWN.  Any
- * other is malformed: counted and left alone.  Reserved fields, @flags and
- * @seq are not checked: a probe echoed (SLUICE_INT_F_ECHO) to the port is
- * stamped as any other.
+ * @magic and @version match, @nrec is 1..SLUICE_INT_MAX_RECS and @nused is
+ * at most @nrec.  Any other is malformed: counted and left alone.  @prio,
+ * reserved fields, @flags and @seq are not checked: a probe echoed
+ * (SLUICE_INT_F_ECHO) to the port is stamped as any other.
  *
  * A record describes the port at the moment the probe left its queue:
  * @backlog is the byte backlog (as "tc -s class show" reports it) of the
- * class priority @prio maps to on this port, or with SLUICE_INT_PRIO_OWN
- * of the probe's own class, after the probe left it; @port_backlog is the
- * qdisc's backlog after the probe left; @class is that class's index
- * (255, with @backlog and @paused 0, when the port has no class for
- * @prio); @tx_bytes counts the bytes the qdisc sent before the probe
+ * class PFC priority @prio (0..7) maps to on this port, or with
+ * SLUICE_INT_PRIO_OWN of the probe's own class, after the probe left it;
+ * @port_backlog is the qdisc's backlog after the probe left; @class is
+ * that class's index (255, with @backlog and @paused 0, when the port has
+ * no class for @prio, or @prio is no priority); @tx_bytes counts the bytes the qdisc sent before the probe
  * ("Sent" of "tc -s qdisc show"), pause frames included.
  *
  * The UDP checksum: 0 (none) stays 0; a checksum the device or the stack
