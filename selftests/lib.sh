@@ -498,6 +498,16 @@ tcpdump_start()
 	return 1
 }
 
+# pcap_hex FILE: each frame of the capture FILE as one line of hex
+# digits, in arrival order (one tcpdump -xx, joined by one awk).
+pcap_hex()
+{
+	tcpdump -r "$1" -nn -xx 2>/dev/null | awk '
+		/^\t0x/ { sub(/^\t0x[0-9a-f]+: */, ""); gsub(/ /, ""); h = h $0; next }
+		h != "" { print h; h = "" }
+		END { if (h != "") print h }'
+}
+
 # cs_line KEY: KEY of every class of the last class_read on one line, in
 # walk order, as class_stats prints it from a tc of its own.
 cs_line()

@@ -26,15 +26,25 @@
 #                   queues 6 frames of DSCP 24: a probe in class 0 naming
 #                   priority 3 records at b2 the class's backlog as "tc -s
 #                   class show" reports it, paused, and 0 elsewhere
-#   int_checksum    H1 computes UDP checksums in software (tx off): the
-#                   stamped probe arrives at H2 with a checksum tcpdump
-#                   finds right, and UdpInCsumErrors does not move
+#   int_checksum    two probes; for the first H1 computes the UDP checksum
+#                   in software (tx off) and each port updates it; for the
+#                   second H1 leaves it to the device (CHECKSUM_PARTIAL),
+#                   which only b3's cannot do (tx off): b3 computes it as it
+#                   transmits, over all three records.  Both arrive at H2
+#                   with a checksum tcpdump finds right, and UdpInCsumErrors
+#                   does not move
 #   int_full        a probe of 2 records: stamped by b1 and b2, flagged full
 #                   by b3, whose int_full counts it
 #   int_malformed   datagrams to the port that are no probe (bad magic; a
 #                   header promising more records than the datagram holds)
 #                   arrive byte for byte as sent, counted as int_malformed
 #   int_off         int-port 0 on b2: it stamps nothing, the others do
+#   int_encaps      frames sendframes crafts on a port of a namespace of
+#                   its own, each sent with int-port 0 then 7771: plain,
+#                   under a VLAN tag, two (QinQ), two MPLS labels, and
+#                   without a checksum; the stamped frame is the unstamped
+#                   one but for the header's nused, the record and the UDP
+#                   checksum, which stays right (or 0)
 #
 # Runs in the VM (selftests/vm/run sluice_int).
 
@@ -46,6 +56,7 @@ ALL_TESTS="
 	int_full
 	int_malformed
 	int_off
+	int_encaps
 "
 
 source "$(dirname "$0")/lib.sh"
@@ -240,46 +251,57 @@ json_ints()
 	echo "${out[*]}"
 }
 
-# counters KEY: KEY of the xstats of b1, b2 and b3, on one line.
-counters()
+# snapshot: the INT counters of the six switch ports into INT["DEV KEY"]
+# (DEV a1 .. b3, KEY int_stamped, int_full, ...), one tc a switch.
+declare -A INT BEFORE
+snapshot()
 {
-	local ns out=()
+	local -a w
+	local ns dev i
 
-	for ns in "$S1 b1" "$S2 b2" "$S3 b3"; do
-		qdisc_read $ns || return 1
-		out+=("${QS[$1]}")
+	INT=()
+	for ns in $S1 $S2 $S3; do
+		while read -ra w; do
+			case ${w[0]} in
+			qdisc)	# qdisc sluice 1: dev DEV root ...
+				dev=${w[4]} ;;
+			untagged)
+				for ((i = 0; i + 1 < ${#w[@]}; i += 2)); do
+					[[ ${w[i]} == int_* ]] &&
+						INT[$dev ${w[i]}]=${w[i + 1]}
+				done ;;
+			esac
+		done < <(tc -n "$ns" -s qdisc show)
 	done
-	echo "${out[*]}"
 }
 
-# counters_all KEY: the same of a1, b1, a2, b2, a3, b3.
-counters_all()
+# remember: the last snapshot, as what moved() counts from.
+remember()
 {
-	local ns out=()
+	local k
 
-	for ns in "$S1 a1" "$S1 b1" "$S2 a2" "$S2 b2" "$S3 a3" "$S3 b3"; do
-		qdisc_read $ns || return 1
-		out+=("${QS[$1]}")
+	BEFORE=()
+	for k in "${!INT[@]}"; do
+		BEFORE[$k]=${INT[$k]}
 	done
-	echo "${out[*]}"
 }
 
-# add_each "A B C" N: each of A B C plus N.
-add_each()
+# moved KEY: how much KEY grew on a1 b1 a2 b2 a3 b3 from the snapshot
+# remembered to the last one, on one line.
+moved()
 {
-	local v out=()
+	local d out=()
 
-	for v in $1; do
-		out+=($((v + $2)))
+	for d in a1 b1 a2 b2 a3 b3; do
+		out+=($((${INT[$d $1]:-0} - ${BEFORE[$d $1]:-0})))
 	done
 	echo "${out[*]}"
 }
 
 int_records()
 {
-	local before after i
-
-	before=$(counters_all int_stamped)
+	snapshot
+	remember
 	probe
 	check_err $? "probe"
 	((RET == 0)) || return
@@ -294,8 +316,8 @@ int_records()
 	check_eq "${PAUSED[*]}" "false false false" "paused per hop"
 	((TX_NS <= TS[0] && TS[0] < TS[1] && TS[1] < TS[2] && TS[2] <= ECHO_NS))
 	check_err $? "times not in path order: sent $TX_NS, stamped ${TS[*]}, echoed $ECHO_NS"
-	after=$(counters_all int_stamped)
-	check_eq "$after" "$(add_each "$before" 0 | awk '{ $2++; $4++; $6++ } 1')" \
+	snapshot
+	check_eq "$(moved int_stamped)" "0 1 0 1 0 1" \
 		"int_stamped of a1 b1 a2 b2 a3 b3"
 }
 
@@ -371,85 +393,188 @@ udp_csum_errors()
 		/proc/net/snmp
 }
 
+# checksum_probe NS DEV: a probe with "ethtool -K DEV tx off" in NS.
+checksum_probe()
+{
+	ip netns exec "$1" ethtool -K "$2" tx off >/dev/null
+	check_err $? "ethtool -K $2 tx off"
+	probe
+	check_err $? "probe with $2 tx off (its echo proves it was delivered)"
+	check_eq "$HOPS" 3 "records with $2 tx off"
+	ip netns exec "$1" ethtool -K "$2" tx on >/dev/null
+}
+
 int_checksum()
 {
 	local before sums
 
-	ip netns exec "$H1" ethtool -K h1 tx off >/dev/null
-	check_err $? "ethtool -K h1 tx off"
 	defer ip netns exec "$H1" ethtool -K h1 tx on
+	defer ip netns exec "$S3" ethtool -K b3 tx on
 	tcpdump_start "$H2" h2 "$TMP/csum.pcap" -Q in udp dst port $PORT
 	check_err $? "tcpdump"
 	before=$(udp_csum_errors)
-	probe
-	check_err $? "probe (its echo proves the datagram was delivered)"
-	check_eq "$HOPS" 3 "records"
+	checksum_probe "$H1" h1
+	checksum_probe "$S3" b3
 	check_eq "$(udp_csum_errors)" "$before" "H2's UdpInCsumErrors"
 	sleep 0.3
 	sums=$(tcpdump -r "$TMP/csum.pcap" -nn -vv 2>/dev/null |
 		grep -o 'udp sum ok\|bad udp cksum[^,]*')
-	check_eq "$sums" "udp sum ok" "tcpdump's check of the probe's UDP checksum"
+	check_eq "$sums" "udp sum ok"$'\n'"udp sum ok" \
+		"tcpdump's check of the probes' UDP checksums"
 }
 
 int_full()
 {
-	local stamped full
-
-	stamped=$(counters int_stamped)
-	full=$(counters int_full)
+	snapshot
+	remember
 	probe --records 2
 	check_err $? "probe"
 	check_eq "$HOPS $FULL" "2 true" "records used and full flag"
 	check_eq "${NODE[*]}" "1 2" "node per record"
-	check_eq "$(counters int_stamped)" \
-		"$(add_each "$stamped" 1 | awk '{ $3-- } 1')" "int_stamped of b1 b2 b3"
-	check_eq "$(counters int_full)" "$(add_each "$full" 0 | awk '{ $3++ } 1')" \
-		"int_full of b1 b2 b3"
+	snapshot
+	check_eq "$(moved int_stamped)" "0 1 0 1 0 0" "int_stamped of a1 .. b3"
+	check_eq "$(moved int_full)" "0 0 0 0 0 1" "int_full of a1 .. b3"
 }
 
 int_malformed()
 {
-	local bad short malformed stamped got
+	local bad short
+	local -a got
 
 	# Magic "BADM", then a probe's 32 + 48 bytes; and a good header
 	# (magic "SLIT", version 1, 4 records) with room for 1 record only.
 	printf -v bad '42414d44%0152d' 0
 	printf -v short '534c49540104%0148d' 0
-	malformed=$(counters int_malformed)
-	stamped=$(counters int_stamped)
+	snapshot
+	remember
 	tcpdump_start "$H2" h2 "$TMP/bad.pcap" -Q in udp dst port $PORT
 	check_err $? "tcpdump"
-	ip netns exec "$H1" bash -c "printf '$(sed 's/../\\x&/g' <<<"$bad")' \
-		>/dev/udp/198.18.4.1/$PORT &&
-		printf '$(sed 's/../\\x&/g' <<<"$short")' >/dev/udp/198.18.4.1/$PORT"
+	# 14 + 20 + 8 + 80 bytes each, routed from H1 to H2.
+	send_batch "$H1" h1 >/dev/null <<-EOF
+		-d $MAC_a1 -a 198.18.1.1,198.18.4.1 -4 0 -U $PORT -x $bad -s 122
+		-d $MAC_a1 -a 198.18.1.1,198.18.4.1 -4 0 -U $PORT -x $short -s 122
+	EOF
 	check_err $? "send the datagrams"
 	sleep 0.5
-	check_eq "$(counters int_malformed)" "$(add_each "$malformed" 2)" \
-		"int_malformed of b1 b2 b3"
-	check_eq "$(counters int_stamped)" "$stamped" "int_stamped of b1 b2 b3"
+	snapshot
+	check_eq "$(moved int_malformed)" "0 2 0 2 0 2" "int_malformed of a1 .. b3"
+	check_eq "$(moved int_stamped)" "0 0 0 0 0 0" "int_stamped of a1 .. b3"
 	# The UDP payloads as they arrived: after 14 + 20 + 8 bytes.
-	got=$(tcpdump -r "$TMP/bad.pcap" -nn -xx 2>/dev/null | awk '
-		/^\t0x/ { sub(/^\t0x[0-9a-f]+: */, ""); gsub(/ /, ""); h = h $0; next }
-		h != "" { print substr(h, 85); h = "" }
-		END { if (h != "") print substr(h, 85) }')
-	check_eq "$got" "$bad"$'\n'"$short" "payloads as they arrived"
+	mapfile -t got < <(pcap_hex "$TMP/bad.pcap")
+	check_eq "${got[0]:84} ${got[1]:84}" "$bad $short" "payloads as they arrived"
 }
 
 int_off()
 {
-	local stamped
-
 	tc -n "$S2" qdisc change dev b2 root sluice int-port 0
 	check_err $? "int-port 0 on b2"
 	defer tc -n "$S2" qdisc change dev b2 root sluice int-port $PORT
 	tc -n "$S2" qdisc show dev b2 | grep -q "int-port 0 int-node 2 int-link 3 "
 	check_err $? "b2 shows int-port 0 and keeps its ids"
-	stamped=$(counters int_stamped)
+	snapshot
+	remember
 	probe
 	check_err $? "probe"
 	check_eq "$HOPS ${NODE[*]} ${LINK[*]}" "2 1 3 2 4" "records: nodes and links"
-	check_eq "$(counters int_stamped)" \
-		"$(add_each "$stamped" 1 | awk '{ $2-- } 1')" "int_stamped of b1 b2 b3"
+	snapshot
+	check_eq "$(moved int_stamped)" "0 1 0 0 0 1" "int_stamped of a1 .. b3"
+}
+
+# ------------------------------------------ frames crafted, byte by byte
+
+# The probe header sendframes puts after the UDP header: magic, version
+# 1, 2 records, none used, no flags, prio own, seq 7, times 0.
+ENC_HDR=534c495401020000ff00000000000007$(printf '%032d' 0)
+
+# udp_sum HEX IP: SUM, the folded ones' complement sum of the IPv4 UDP
+# datagram whose IP header is at byte IP of frame HEX, with its
+# pseudo-header: 65535 when its checksum is right.
+udp_sum()
+{
+	local h=$1 ip=$2 len i
+
+	len=$((0x${h:2 * (ip + 24):4}))
+	SUM=$((17 + len))
+	for ((i = 12; i < 20; i += 2)); do
+		SUM=$((SUM + 0x${h:2 * (ip + i):4}))
+	done
+	for ((i = 0; i + 1 < len; i += 2)); do
+		SUM=$((SUM + 0x${h:2 * (ip + 20 + i):4}))
+	done
+	((len & 1)) && SUM=$((SUM + (0x${h:2 * (ip + 20 + len - 1):2} << 8)))
+	while ((SUM >> 16)); do
+		SUM=$(((SUM & 0xffff) + (SUM >> 16)))
+	done
+}
+
+# masked HEX IP: the frame with what a stamp may change replaced by dots:
+# the UDP checksum, the header's version..flags word, record 0.
+masked()
+{
+	local h=$1 u=$((2 * ($2 + 20))) p=$((2 * ($2 + 28)))
+
+	h=${h:0:u + 12}....${h:u + 16}
+	h=${h:0:p + 8}........${h:p + 16}
+	echo "${h:0:p + 64}$(printf '.%.0s' {1..96})${h:p + 160}"
+}
+
+int_encaps()
+{
+	# kind: sendframes options, offset of the IP header
+	local -a kinds=("-s 170" "-v 5:0 -s 174" "-v 5:0 -Q 100 -s 178"
+		"-L 2 -s 178" "-Z -s 170")
+	local -a ipoff=(14 18 22 22 14) names=(plain vlan qinq mpls nocsum)
+	local -a f
+	local i k ip p ifx rec want tx=0 ts=0 spec=
+
+	netns_veth NS a0 b0 &&
+		tc -n "$NS" qdisc add dev a0 root handle 1: sluice int-port 0 \
+			int-node 9 int-link 11 &&
+		defer tc -n "$NS" qdisc del dev a0 root
+	check_err $? "setup"
+	ifx=$(ifindex "$NS" a0)
+	tcpdump_start "$NS" b0 "$TMP/enc.pcap" -Q in
+	check_err $? "tcpdump"
+	for k in "${kinds[@]}"; do
+		spec+="-4 0 -U $PORT -x $ENC_HDR $k"$'\n'
+	done
+	send_batch "$NS" a0 >/dev/null <<<"$spec"
+	check_err $? "send the unstamped frames"
+	tc -n "$NS" qdisc change dev a0 root sluice int-port $PORT
+	check_err $? "int-port $PORT"
+	send_batch "$NS" a0 >/dev/null <<<"$spec"
+	check_err $? "send the frames to stamp"
+	sleep 0.5
+	mapfile -t f < <(pcap_hex "$TMP/enc.pcap")
+	check_eq "${#f[@]}" 10 "frames captured"
+	((RET == 0)) || return
+	for ((i = 0; i < 5; i++)); do
+		tx=$((tx + ${#f[i]} / 2))
+	done
+	for ((i = 0; i < 5; i++)); do
+		ip=${ipoff[i]} k=${f[i + 5]}
+		p=$((2 * (ip + 28)))
+		[[ $(masked "$k" "$ip") == "$(masked "${f[i]}" "$ip")" ]]
+		check_err $? "${names[i]}: bytes a stamp does not write changed: ${f[i]:0:120} became ${k:0:120}"
+		check_eq "${k:p + 8:8}" 01020100 "${names[i]}: version, nrec, nused, flags"
+		# node, ifindex, link, backlogs, class, paused, reserved
+		printf -v want '%08x%08x%08x%08x%08x%02x%02x%04x' 9 "$ifx" 11 0 0 0 0 0
+		rec=${k:p + 64:96}
+		check_eq "${rec:0:48}" "$want" "${names[i]}: record up to tx_bytes"
+		check_eq "$((0x${rec:48:16}))" "$tx" "${names[i]}: tx_bytes"
+		((0x${rec:64:16} > ts))
+		check_err $? "${names[i]}: timestamp ${rec:64:16} not after the last"
+		ts=$((0x${rec:64:16}))
+		check_eq "${rec:80:16}" 0000000000000000 "${names[i]}: rate (unshaped)"
+		if [[ ${names[i]} == nocsum ]]; then
+			check_eq "${k:2 * (ip + 26):4}" 0000 "${names[i]}: no checksum"
+		else
+			udp_sum "$k" "$ip"
+			check_eq "$SUM" 65535 "${names[i]}: UDP checksum sum"
+		fi
+		tx=$((tx + ${#k} / 2))
+	done
+	check_eq "$(qdisc_stat "$NS" a0 int_stamped)" 5 "int_stamped"
 }
 
 tests_run
