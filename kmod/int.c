@@ -8,12 +8,14 @@
  * is made private and writable with GFP_ATOMIC (skb_ensure_writable), and
  * nothing here sleeps or sends.
  */
+#include <linux/if_vlan.h>
 #include <linux/ip.h>
 #include <linux/rtnetlink.h>
 #include <linux/skbuff.h>
 #include <linux/udp.h>
 #include <net/checksum.h>
 #include <net/ip.h>
+#include <asm/unaligned.h>
 
 #include "sluice.h"
 
@@ -22,69 +24,83 @@ DEFINE_STATIC_KEY_FALSE(sluice_int_used);
 /* The header's bytes a port changes: version, nrec, nused, flags. */
 #define SLUICE_INT_HDR_WORD	offsetof(struct sluice_int_hdr, version)
 
-/* What a frame to the INT port is (uapi); anything else passes untouched. */
-enum sluice_int_probe_kind {
-	SLUICE_INT_NOT_PROBE,
-	SLUICE_INT_IS_PROBE,
-	SLUICE_INT_IS_MALFORMED,
-};
-
 /* A probe found in a frame: offsets from skb->data, and its header. */
 struct sluice_int_probe {
+	unsigned int		ip;
 	unsigned int		udp;
 	unsigned int		hdr;
 	struct sluice_int_hdr	h;
 };
 
+/* The IPv4 header's bytes up to its protocol: all the filter reads. */
+#define SLUICE_INT_IP_PART	(offsetof(struct iphdr, protocol) + 1)
+
 /*
- * What @skb is to INT port @port.  The tests that turn away other traffic
- * come first and are cheap (the IP version, protocol and port, read where
- * DSCP classification reads them); only a frame to the port is checked
- * whole.
+ * Whether @skb is UDP over IPv4 to @port, and where its IP and UDP headers
+ * are: the EtherType, the IPv4 version, protocol and fragment offset (a
+ * later fragment has no UDP header), then the port.  What every frame of
+ * an INT port pays, so an untagged frame is read in place; a tagged or
+ * labelled one where DSCP classification finds its IP header.
  */
-static enum sluice_int_probe_kind
-sluice_int_find(const struct sk_buff *skb, u16 port, struct sluice_int_probe *p)
+static bool sluice_int_to_port(const struct sk_buff *skb, u16 port,
+			       unsigned int *ip, unsigned int *udp)
+{
+	u8 iph_buf[SLUICE_INT_IP_PART], first[2];
+	const __be16 *word;
+	const u8 *iph;
+	__be16 buf;
+
+	word = skb_header_pointer(skb, offsetof(struct ethhdr, h_proto), 2, &buf);
+	if (!word)
+		return false;
+	*ip = ETH_HLEN;
+	if (*word != htons(ETH_P_IP) &&
+	    ((!eth_type_vlan(*word) && !sluice_is_mpls(*word)) ||
+	     sluice_ip_find(skb, ip, first) != 4))
+		return false;
+	iph = skb_header_pointer(skb, *ip, sizeof(iph_buf), iph_buf);
+	if (!iph || iph[0] >> 4 != 4 || (iph[0] & 0x0f) < 5 ||
+	    iph[offsetof(struct iphdr, protocol)] != IPPROTO_UDP ||
+	    get_unaligned((__be16 *)&iph[offsetof(struct iphdr, frag_off)]) &
+	    htons(IP_OFFSET))
+		return false;
+	*udp = *ip + (iph[0] & 0x0f) * 4;
+	word = skb_header_pointer(skb, *udp + offsetof(struct udphdr, dest),
+				  2, &buf);
+	return word && *word == htons(port);
+}
+
+/*
+ * Whether a frame to the INT port is a probe (uapi), its header then in
+ * @p->h.  The IPv4 header must hold together before its lengths are
+ * trusted: under labels, what looked like one may be something else.
+ */
+static bool sluice_int_valid(const struct sk_buff *skb,
+			     struct sluice_int_probe *p)
 {
 	const struct sluice_int_hdr *h = &p->h;
-	unsigned int off, ihl, len;
 	const struct udphdr *uh;
 	const struct iphdr *iph;
 	struct udphdr uh_buf;
 	struct iphdr iph_buf;
-	u8 first[2];
+	unsigned int len;
 
-	if (sluice_ip_find(skb, &off, first) != 4)
-		return SLUICE_INT_NOT_PROBE;
-	iph = skb_header_pointer(skb, off, sizeof(iph_buf), &iph_buf);
-	/* A later fragment has no UDP header. */
-	if (!iph || iph->protocol != IPPROTO_UDP || iph->ihl < 5 ||
-	    iph->frag_off & htons(IP_OFFSET))
-		return SLUICE_INT_NOT_PROBE;
-	ihl = iph->ihl * 4;
-	p->udp = off + ihl;
+	iph = skb_header_pointer(skb, p->ip, sizeof(iph_buf), &iph_buf);
 	uh = skb_header_pointer(skb, p->udp, sizeof(uh_buf), &uh_buf);
-	if (!uh || uh->dest != htons(port))
-		return SLUICE_INT_NOT_PROBE;
-
-	/*
-	 * The IPv4 header must hold together before its lengths are trusted:
-	 * under labels, what looked like one may be something else.
-	 */
-	if (skb_is_gso(skb) || iph->frag_off & htons(IP_MF) ||
-	    !sluice_ip_plausible(skb, off, 4))
-		return SLUICE_INT_IS_MALFORMED;
+	if (!iph || !uh || skb_is_gso(skb) || iph->frag_off & htons(IP_MF) ||
+	    !sluice_ip_plausible(skb, p->ip, 4))
+		return false;
 	len = ntohs(uh->len);
 	p->hdr = p->udp + sizeof(*uh);
-	if (len < sizeof(*uh) + sizeof(*h) || len > ntohs(iph->tot_len) - ihl ||
+	if (len < sizeof(*uh) + sizeof(*h) ||
+	    len > ntohs(iph->tot_len) - iph->ihl * 4 ||
 	    skb_copy_bits(skb, p->hdr, &p->h, sizeof(p->h)))
-		return SLUICE_INT_IS_MALFORMED;
-	if (h->magic != htonl(SLUICE_INT_MAGIC) ||
-	    h->version != SLUICE_INT_VERSION ||
-	    !h->nrec || h->nrec > SLUICE_INT_MAX_RECS || h->nused > h->nrec ||
-	    len < sizeof(*uh) + sizeof(*h) +
-		  h->nrec * sizeof(struct sluice_int_rec))
-		return SLUICE_INT_IS_MALFORMED;
-	return SLUICE_INT_IS_PROBE;
+		return false;
+	return h->magic == htonl(SLUICE_INT_MAGIC) &&
+	       h->version == SLUICE_INT_VERSION &&
+	       h->nrec && h->nrec <= SLUICE_INT_MAX_RECS && h->nused <= h->nrec &&
+	       len >= sizeof(*uh) + sizeof(*h) +
+		      h->nrec * sizeof(struct sluice_int_rec);
 }
 
 /*
@@ -114,7 +130,8 @@ static void sluice_int_record(struct Qdisc *sch, const struct sluice_class *cl,
 	if (c < q->cfg.nclasses) {
 		rec->class = c;
 		rec->backlog = htonl(q->classes[c].qstats.backlog);
-		rec->paused = sluice_class_paused(q, c, ktime_get_ns(),
+		rec->paused = q->paused & BIT(c) &&
+			      sluice_class_paused(q, c, ktime_get_ns(),
 						  &paused_ns);
 	}
 	rec->tx_bytes = cpu_to_be64(u64_stats_read(&sch->bstats.bytes));
@@ -163,12 +180,19 @@ static void sluice_int_csum(struct sk_buff *skb, struct udphdr *uh,
 		uh->check = CSUM_MANGLED_0;
 }
 
-void __sluice_int_stamp(struct Qdisc *sch, struct sluice_class *cl,
-			struct sk_buff *skb)
+/*
+ * A frame to the INT port, its IP and UDP headers at @ip and @udp: stamped
+ * if it is a probe.  Apart, and not inlined, so that its buffers cost only
+ * such frames.
+ */
+static noinline void sluice_int_probe(struct Qdisc *sch,
+				      struct sluice_class *cl,
+				      struct sk_buff *skb, unsigned int ip,
+				      unsigned int udp)
 {
+	struct sluice_int_probe probe = { .ip = ip, .udp = udp }, *p = &probe;
 	struct sluice_sched *q = qdisc_priv(sch);
-	struct sluice_int_hdr *h;
-	struct sluice_int_probe p;
+	struct sluice_int_hdr *h = &p->h;
 	struct sluice_int_rec rec;
 	unsigned int rec_off;
 	bool full;
@@ -176,26 +200,18 @@ void __sluice_int_stamp(struct Qdisc *sch, struct sluice_class *cl,
 
 	BUILD_BUG_ON(offsetofend(struct sluice_int_hdr, flags) -
 		     SLUICE_INT_HDR_WORD != 4);
-	/* Only a port stamps (sluice_int_check()): its lock is the root lock. */
-	lockdep_assert_held(qdisc_lock(sch));
-	switch (sluice_int_find(skb, q->cfg.int_port, &p)) {
-	case SLUICE_INT_NOT_PROBE:
-		return;
-	case SLUICE_INT_IS_MALFORMED:
+	if (!sluice_int_valid(skb, p)) {
 		q->int_malformed++;
 		return;
-	case SLUICE_INT_IS_PROBE:
-		break;
 	}
-	h = &p.h;
 	full = h->nused == h->nrec;
 	if (full && h->flags & SLUICE_INT_F_FULL) {
 		q->int_full++;
 		return;
 	}
 	/* A full stack gets its flag, and nothing else is written. */
-	rec_off = p.hdr + sizeof(*h) + h->nused * sizeof(rec);
-	if (skb_ensure_writable(skb, full ? p.hdr + sizeof(*h) :
+	rec_off = p->hdr + sizeof(*h) + h->nused * sizeof(rec);
+	if (skb_ensure_writable(skb, full ? p->hdr + sizeof(*h) :
 					    rec_off + sizeof(rec))) {
 		q->int_unwritable++;
 		return;
@@ -208,12 +224,24 @@ void __sluice_int_stamp(struct Qdisc *sch, struct sluice_class *cl,
 		h->nused++;
 		q->int_stamped++;
 	}
-	diff = sluice_int_write(skb, p.hdr + SLUICE_INT_HDR_WORD,
+	diff = sluice_int_write(skb, p->hdr + SLUICE_INT_HDR_WORD,
 				(u8 *)h + SLUICE_INT_HDR_WORD, 4);
 	if (!full)
 		diff = csum_add(diff, sluice_int_write(skb, rec_off, &rec,
 						       sizeof(rec)));
-	sluice_int_csum(skb, (struct udphdr *)(skb->data + p.udp), diff);
+	sluice_int_csum(skb, (struct udphdr *)(skb->data + p->udp), diff);
+}
+
+void __sluice_int_stamp(struct Qdisc *sch, struct sluice_class *cl,
+			struct sk_buff *skb)
+{
+	struct sluice_sched *q = qdisc_priv(sch);
+	unsigned int ip, udp;
+
+	/* Only a port stamps (sluice_int_check()): its lock is the root lock. */
+	lockdep_assert_held(qdisc_lock(sch));
+	if (sluice_int_to_port(skb, q->cfg.int_port, &ip, &udp))
+		sluice_int_probe(sch, cl, skb, ip, udp);
 }
 
 /* What INT needs of the qdisc: a port, so records name a device's egress. */
