@@ -18,7 +18,8 @@
 #   int_records     one record per port, in path order: node, ifindex,
 #                   link, rate, class right; timestamps from the sender's
 #                   on, increasing hop by hop, then the echo's; int_stamped
-#                   counts on b1..b3 and nowhere else
+#                   counts on b1..b3 and nowhere else, in tc's xstats and
+#                   in sluicectl stats
 #   int_tx_bytes    between two probes H1 sends 20 frames of 300 bytes:
 #                   each port's tx_bytes grows by exactly those and the
 #                   first probe
@@ -61,7 +62,7 @@ ALL_TESTS="
 
 source "$(dirname "$0")/lib.sh"
 
-require_cmd ip tc tcpdump ethtool
+require_cmd ip tc tcpdump ethtool jq
 sluice_load
 sluicectl_require
 
@@ -319,6 +320,11 @@ int_records()
 	snapshot
 	check_eq "$(moved int_stamped)" "0 1 0 1 0 1" \
 		"int_stamped of a1 b1 a2 b2 a3 b3"
+	# The same through the generic netlink family: sluicectl stats -j.
+	check_eq "$("$SLUICECTL" stats -n "$S2" -j b2 | jq -r '.[0] |
+		"\(.int_port) \(.int_node) \(.int_link) \(.int_stamped) \(.int_full)"')" \
+		"$PORT 2 3 ${INT[b2 int_stamped]} ${INT[b2 int_full]}" \
+		"sluicectl stats of b2: port, node, link, stamped, full"
 }
 
 int_tx_bytes()

@@ -533,8 +533,9 @@ struct tc_sluice_map_entry {
  * SLUICE_INT_PRIO_OWN of the probe's own class, after the probe left it;
  * @port_backlog is the qdisc's backlog after the probe left; @class is
  * that class's index (255, with @backlog and @paused 0, when the port has
- * no class for @prio, or @prio is no priority); @tx_bytes counts the bytes the qdisc sent before the probe
- * ("Sent" of "tc -s qdisc show"), pause frames included.
+ * no class for @prio, or @prio is no priority); @tx_bytes counts the
+ * bytes the qdisc sent before the probe ("Sent" of "tc -s qdisc show"),
+ * pause frames included.
  *
  * The UDP checksum: 0 (none) stays 0; a checksum the device or the stack
  * completes later (CHECKSUM_PARTIAL) is left to be computed over the new
@@ -993,6 +994,16 @@ struct sluice_port_stats {
 	__u64	portfc_relayed;
 	__u64	portfc_unknown;
 	__u64	portfc_hq;
+	/* Since in-band telemetry: its settings (TCA_SLUICE_INT_*) and counters */
+	__u16	int_port;	/* 0: off */
+	__u16	reserved3;
+	__u32	int_node;
+	__u32	int_link;
+	__u32	reserved4;
+	__u64	int_stamped;	/* as in struct tc_sluice_qdisc_xstats */
+	__u64	int_full;
+	__u64	int_malformed;
+	__u64	int_unwritable;
 };
 
 /*
