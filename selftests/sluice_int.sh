@@ -82,18 +82,47 @@ cleanup()
 	local ns
 
 	[[ -n $ECHO_PID ]] && kill "$ECHO_PID" 2>/dev/null
-	for ns in $H1 $S1 $S2 $S3 $H2; do
+	for ns in "${NSS[@]}"; do
 		ip netns del "$ns" 2>/dev/null
 	done
 	rm -rf "$TMP"
 }
 trap cleanup EXIT
 
-# The MAC of each end: 02:00:00:00:LINK:HOST.
-MAC_h1=02:00:00:00:01:01 MAC_a1=02:00:00:00:01:fe
-MAC_b1=02:00:00:00:02:01 MAC_a2=02:00:00:00:02:02
-MAC_b2=02:00:00:00:03:01 MAC_a3=02:00:00:00:03:02
-MAC_b3=02:00:00:00:04:fe MAC_h2=02:00:00:00:04:01
+# Link k (1..4) is 198.18.k.0/24: its end towards H1 is .1, with MAC
+# 02:00:00:00:0k:01, its end towards H2 .2, with MAC 02:00:00:00:0k:02.
+# Switch k has port ak on link k and bk on link k + 1.
+NSS=("$H1" "$S1" "$S2" "$S3" "$H2")
+H2_ADDR=198.18.4.2
+MAC_a1=02:00:00:00:01:02
+
+# mac LINK END: the MAC of END (1 or 2) of LINK.
+mac()
+{
+	printf '02:00:00:00:%02x:%02x' "$1" "$2"
+}
+
+# switch_batch K: ip's batch for switch K: its ports, addresses,
+# neighbours, and a route to every link beyond its own two.
+switch_batch()
+{
+	local k=$1 n=$(($1 + 1)) peer=a$(($1 + 1)) j
+
+	((k == 3)) && peer=h2
+	echo "link set lo up"
+	echo "link add b$k address $(mac $n 1) type veth peer name $peer" \
+		"address $(mac $n 2) netns ${NSS[n]}"
+	echo "link set a$k up"
+	echo "link set b$k up"
+	echo "addr add 198.18.$k.2/24 dev a$k"
+	echo "addr add 198.18.$n.1/24 dev b$k"
+	echo "neigh add 198.18.$k.1 lladdr $(mac $k 1) dev a$k"
+	echo "neigh add 198.18.$n.2 lladdr $(mac $n 2) dev b$k"
+	for ((j = 1; j <= 4; j++)); do
+		((j < k)) && echo "route add 198.18.$j.0/24 via 198.18.$k.1"
+		((j > n)) && echo "route add 198.18.$j.0/24 via 198.18.$n.2"
+	done
+}
 
 # port_qdisc NODE LINK DEV: tc's batch line for port DEV of switch NODE on
 # LINK.
@@ -106,76 +135,35 @@ port_qdisc()
 # The chain, once for all tests (each leaves it as it found it).
 setup()
 {
-	local ns
+	local ns k
 
-	for ns in $H1 $S1 $S2 $S3 $H2; do
+	for ns in "${NSS[@]}"; do
 		ip netns add "$ns" || return 1
 		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 \
 			net.ipv6.conf.default.disable_ipv6=1 \
 			net.ipv4.ip_forward=1 || return 1
 	done
-	ip -n "$H1" -b - <<-EOF &&
+	ip -n "$H1" -b - <<-EOF || return 1
 		link set lo up
-		link add h1 address $MAC_h1 type veth peer name a1 address $MAC_a1 netns $S1
+		link add h1 address $(mac 1 1) type veth peer name a1 address $MAC_a1 netns $S1
 		link set h1 up
 		addr add 198.18.1.1/24 dev h1
-		neigh add 198.18.1.254 lladdr $MAC_a1 dev h1
-		route add default via 198.18.1.254
+		neigh add 198.18.1.2 lladdr $MAC_a1 dev h1
+		route add default via 198.18.1.2
 	EOF
-	ip -n "$S1" -b - <<-EOF &&
-		link set lo up
-		link add b1 address $MAC_b1 type veth peer name a2 address $MAC_a2 netns $S2
-		link set a1 up
-		link set b1 up
-		addr add 198.18.1.254/24 dev a1
-		addr add 198.18.2.1/24 dev b1
-		neigh add 198.18.1.1 lladdr $MAC_h1 dev a1
-		neigh add 198.18.2.2 lladdr $MAC_a2 dev b1
-		route add 198.18.3.0/24 via 198.18.2.2
-		route add 198.18.4.0/24 via 198.18.2.2
-	EOF
-	ip -n "$S2" -b - <<-EOF &&
-		link set lo up
-		link add b2 address $MAC_b2 type veth peer name a3 address $MAC_a3 netns $S3
-		link set a2 up
-		link set b2 up
-		addr add 198.18.2.2/24 dev a2
-		addr add 198.18.3.1/24 dev b2
-		neigh add 198.18.2.1 lladdr $MAC_b1 dev a2
-		neigh add 198.18.3.2 lladdr $MAC_a3 dev b2
-		route add 198.18.1.0/24 via 198.18.2.1
-		route add 198.18.4.0/24 via 198.18.3.2
-	EOF
-	ip -n "$S3" -b - <<-EOF &&
-		link set lo up
-		link add b3 address $MAC_b3 type veth peer name h2 address $MAC_h2 netns $H2
-		link set a3 up
-		link set b3 up
-		addr add 198.18.3.2/24 dev a3
-		addr add 198.18.4.254/24 dev b3
-		neigh add 198.18.3.1 lladdr $MAC_b2 dev a3
-		neigh add 198.18.4.1 lladdr $MAC_h2 dev b3
-		route add 198.18.1.0/24 via 198.18.3.1
-		route add 198.18.2.0/24 via 198.18.3.1
-	EOF
+	for k in 1 2 3; do
+		switch_batch $k | ip -n "${NSS[k]}" -b - &&
+			tc -n "${NSS[k]}" -b - <<-EOF || return 1
+				$(port_qdisc $k $k a$k)
+				$(port_qdisc $k $((k + 1)) b$k)
+			EOF
+	done
 	ip -n "$H2" -b - <<-EOF &&
 		link set lo up
 		link set h2 up
-		addr add 198.18.4.1/24 dev h2
-		neigh add 198.18.4.254 lladdr $MAC_b3 dev h2
-		route add default via 198.18.4.254
-	EOF
-	tc -n "$S1" -b - <<-EOF &&
-		$(port_qdisc 1 1 a1)
-		$(port_qdisc 1 2 b1)
-	EOF
-	tc -n "$S2" -b - <<-EOF &&
-		$(port_qdisc 2 2 a2)
-		$(port_qdisc 2 3 b2)
-	EOF
-	tc -n "$S3" -b - <<-EOF &&
-		$(port_qdisc 3 3 a3)
-		$(port_qdisc 3 4 b3)
+		addr add $H2_ADDR/24 dev h2
+		neigh add 198.18.4.1 lladdr $(mac 4 1) dev h2
+		route add default via 198.18.4.1
 	EOF
 	links_wait_up "$H1" h1 && links_wait_up "$S1" a1 b1 &&
 		links_wait_up "$S2" a2 b2 && links_wait_up "$S3" a3 b3 &&
@@ -222,7 +210,7 @@ IFX_B3=$(ifindex "$S3" b3)
 # which cannot hold a nanosecond timestamp.
 probe()
 {
-	PROBE=$(ip netns exec "$H1" "$SLUICECTL" int probe --to 198.18.4.1 \
+	PROBE=$(ip netns exec "$H1" "$SLUICECTL" int probe --to $H2_ADDR \
 		--port $PORT -j "$@" 2>&1)
 	[[ $PROBE == '[{'* ]] || { log_info "probe: $PROBE"; return 1; }
 	HOPS=$(json_ints hops) TX_NS=$(json_ints tx_ns)
@@ -335,7 +323,7 @@ int_tx_bytes()
 	check_err $? "first probe"
 	first=("${TX_BYTES[@]}")
 	ip netns exec "$H1" "$SENDFRAMES" -i h1 -d $MAC_a1 \
-		-a 198.18.1.1,198.18.4.1 -4 0 -s 300 -c 20 >/dev/null
+		-a 198.18.1.1,$H2_ADDR -4 0 -s 300 -c 20 >/dev/null
 	check_err $? "sendframes"
 	probe --records 4
 	check_err $? "second probe"
@@ -376,12 +364,15 @@ int_backlog()
 	defer wait_b2 0
 	defer pfc_to_b2 0
 	ip netns exec "$H1" "$SENDFRAMES" -i h1 -d $MAC_a1 \
-		-a 198.18.1.1,198.18.4.1 -4 24 -s 500 -c 6 >/dev/null
+		-a 198.18.1.1,$H2_ADDR -4 24 -s 500 -c 6 >/dev/null
 	wait_b2 6
 	check_err $? "6 frames of DSCP 24 held in b2's class 1:4"
 	# 3000 bytes: a size tc prints exactly ("3000b").
 	held=${CS[1:4 backlog]}
 	check_eq "$held ${CS[1:4 paused]}" "3000 1" "b2's class 1:4 backlog and paused"
+	# The pause again: 6.7 s from now, whatever the checks took (a debug
+	# kernel's process starts are slow).
+	pfc_to_b2 65535
 	probe --prio 3
 	check_err $? "probe"
 	((RET == 0)) || return
@@ -457,8 +448,8 @@ int_malformed()
 	check_err $? "tcpdump"
 	# 14 + 20 + 8 + 80 bytes each, routed from H1 to H2.
 	send_batch "$H1" h1 >/dev/null <<-EOF
-		-d $MAC_a1 -a 198.18.1.1,198.18.4.1 -4 0 -U $PORT -x $bad -s 122
-		-d $MAC_a1 -a 198.18.1.1,198.18.4.1 -4 0 -U $PORT -x $short -s 122
+		-d $MAC_a1 -a 198.18.1.1,$H2_ADDR -4 0 -U $PORT -x $bad -s 122
+		-d $MAC_a1 -a 198.18.1.1,$H2_ADDR -4 0 -U $PORT -x $short -s 122
 	EOF
 	check_err $? "send the datagrams"
 	sleep 0.5
