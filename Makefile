@@ -26,7 +26,7 @@ PREPARE_TARGETS ?= all
 
 .PHONY: all kmod userspace tools check check-debug unit selftests bootstrap prepare install \
 	uninstall clean sparse checkpatch vm-shell demo demo-bcube demo-bolt bench bench-routing \
-	dkms-source dkms-install dkms-uninstall install-man \
+	dkms-source dkms-install dkms-uninstall install-man uninstall-man \
 	reproduce-routing reproduce-tagger reproduce-throughput kdir
 
 all: kmod userspace tools
@@ -144,10 +144,18 @@ install: all
 	$(MAKE) -C userspace install PREFIX=$(PREFIX) TC_LIB_DIR=$(TC_LIB_DIR)
 	$(MAKE) install-man
 
-# The manual pages (man -l man/PAGE reads them from the tree).
+# The manual pages (man -l man/PAGE reads them from the tree): the
+# commands' in section 8, the file formats' in section 5.
+MANDIR ?= $(PREFIX)/share/man
+
 install-man:
-	install -d $(DESTDIR)$(PREFIX)/share/man/man8
-	install -m 0644 man/*.8 $(DESTDIR)$(PREFIX)/share/man/man8/
+	install -d $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8
+	install -m 0644 man/*.5 $(DESTDIR)$(MANDIR)/man5/
+	install -m 0644 man/*.8 $(DESTDIR)$(MANDIR)/man8/
+
+uninstall-man:
+	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man5/,$(notdir $(wildcard man/*.5))) \
+		$(addprefix $(DESTDIR)$(MANDIR)/man8/,$(notdir $(wildcard man/*.8)))
 
 # DKMS: the module's sources and dkms.conf in $(DKMS_SRC)/sluice-VERSION,
 # registered, built and installed for the running kernel and every one
@@ -177,7 +185,7 @@ dkms-uninstall:
 uninstall:
 	rm -f /lib/modules/$(KVER)/extra/sch_sluice.ko
 	depmod -a $(KVER)
-	rm -f $(addprefix $(DESTDIR)$(PREFIX)/share/man/man8/,$(notdir $(wildcard man/*.8)))
+	$(MAKE) uninstall-man
 	$(MAKE) -C userspace uninstall PREFIX=$(PREFIX) TC_LIB_DIR=$(TC_LIB_DIR)
 
 clean:

@@ -640,11 +640,15 @@ pfcwd_drop()
 	((x1 > x3))
 	check_err $? "no XOFF after restoration"
 	check_eq "$wd_drops" 8 "wd_drops after restoration"
-	# The same under SONiC's names (stats --format sai) and as OpenMetrics.
-	out=$("$SLUICECTL" stats -n "$SW" --format sai p2 |
-		grep ' PFC_WD_QUEUE_STATS_[A-Z_]*:3 ' | tr '\n' '|')
+	# The same under SONiC's names (stats --format sai) and as OpenMetrics:
+	# a queue's counters with the queue after a colon, a priority's with
+	# the priority in the name (its count moves while pauses go on).
+	sai=$("$SLUICECTL" stats -n "$SW" --format sai p2)
+	out=$(grep ' PFC_WD_QUEUE_STATS_[A-Z_]*:3 ' <<<"$sai" | tr '\n' '|')
 	check_eq "$out" "p2 PFC_WD_QUEUE_STATS_DEADLOCK_DETECTED:3 1|p2 PFC_WD_QUEUE_STATS_DEADLOCK_RESTORED:3 1|p2 PFC_WD_QUEUE_STATS_TX_DROPPED_PACKETS:3 8|p2 PFC_WD_QUEUE_STATS_RX_DROPPED_PACKETS:3 ${P[wd_ingress_drops]}|" \
 		"stats --format sai"
+	grep -Eqx 'p2 SAI_PORT_STAT_PFC_3_TX_PKTS [1-9][0-9]*' <<<"$sai"
+	check_err $? "stats --format sai: $(grep 'PFC_3_TX' <<<"$sai")"
 	out=$("$SLUICECTL" stats -n "$SW" --format openmetrics p2)
 	grep -qx "sluice_pfcwd_deadlock_detected_total{netns=\"$SW\",device=\"p2\",queue=\"3\"} 1" <<<"$out" &&
 		[[ ${out##*$'\n'} == "# EOF" ]]

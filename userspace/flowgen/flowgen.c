@@ -30,10 +30,11 @@
 
 static const char usage_text[] =
 "usage: " PROG " { --fabric NAME | --hosts ADDR[@NETNS],... | --loopback N }\n"
-"                      [--workload bolt|websearch|hadoop | --cdf FILE]\n"
+"                      [--workload bolt|websearch|hadoop|pairs | --cdf FILE]\n"
 "                      [--rate RATE] [--load F] [--duration S] [--seed N]\n"
 "                      [--scale F] [--fan-in N] [--incast-rate R]\n"
 "                      [--cc ALGO] [--tos DSCP | --lanes L] [--rtt S]\n"
+"                      [--faca[=SOCKET] | --sports A-B]\n"
 "                      [--mtu BYTES] [--timeout S] [--drain S] [--port N]\n"
 "                      [--max-open N] [-o FILE [--hpcc]] [-j FILE]\n"
 "                      [--progress | --no-progress]\n"
@@ -57,6 +58,9 @@ static const char usage_text[] =
 "                      websearch, hadoop: Poisson flows at --load of the\n"
 "                      link, sizes from DCTCP's web search or Facebook's\n"
 "                      Hadoop mix (HPCC's tables), destinations uniform\n"
+"                      pairs: FaCa's IP pairs, host i keeps one long-lived\n"
+"                      flow to host i + N/2 (N hosts) for the --duration;\n"
+"                      each flow's delivered rate is reported, not FCTs\n"
 "  --cdf FILE          sizes from FILE, HPCC's CDF format (\"SIZE PERCENT\"\n"
 "                      per line, from 0 to 100), arrivals as websearch's\n"
 "  --rate RATE         a host's link (tc units: 10mbit, 1gbit); sets the\n"
@@ -82,6 +86,13 @@ static const char usage_text[] =
 "  --port N            the listeners' TCP port (default: any free)\n"
 "  --max-open N        flows open at once (default 1024); a start over it\n"
 "                      waits, and its FCT counts the wait\n"
+"  --faca[=SOCKET]     each flow's source port from the FaCa agent of its\n"
+"                      source's namespace (sluicectl faca agent; SOCKET:\n"
+"                      one agent's socket instead), given back when the\n"
+"                      flow closes; a flow the agent cannot answer takes\n"
+"                      the kernel's port (counted)\n"
+"  --sports A-B        each flow's source port drawn from A-B with --seed\n"
+"                      (the same ports every run: the ECMP baseline)\n"
 "\n"
 "FCT alone (the slowdown's denominator): RTT * 1.5 + the flow's bytes\n"
 "with headers at RATE (the README says why):\n"
@@ -90,7 +101,8 @@ static const char usage_text[] =
 "                      flows on each path used, before the run\n"
 "  --mtu BYTES         the hosts' MTU (default 1500)\n"
 "\n"
-"Output:\n"
+"Output (pairs: \"sip dip sport bytes rate_bps faca\" lines, the rates'\n"
+"summary as JSON):\n"
 "  -o, --output FILE   a line per completed flow (- for stdout): \"sip dip\n"
 "                      sport dport size start_ns fct_ns alone_ns slowdown\"\n"
 "                      after a '#' header; dport is 200 for an incast's\n"
@@ -116,6 +128,9 @@ struct opts {
 	uint32_t	fan_in, lanes, mtu, max_open, port;
 	int		tos;		/* -1: none given */
 	const char	*cc;
+	bool		faca;
+	const char	*faca_socket;	/* NULL: each namespace's agent */
+	struct sluice_sport_range sports;	/* min 0: none */
 	bool		hpcc;
 	int		progress;	/* -1: if stderr is a terminal */
 };
@@ -133,6 +148,10 @@ struct job {
 	double				*alone;
 	double				elapsed;
 	bool				tty;
+	/* --workload pairs */
+	struct sluice_stream_flow	*st;
+	uint32_t			n_st;
+	struct sluice_flowgen_rates	rates;
 };
 
 static volatile sig_atomic_t interrupted;
@@ -187,7 +206,7 @@ enum {
 	O_FABRIC = 256, O_HOSTS, O_LOOPBACK, O_WORKLOAD, O_CDF, O_RATE,
 	O_LOAD, O_DURATION, O_SEED, O_SCALE, O_FAN_IN, O_INCAST_RATE, O_CC,
 	O_TOS, O_LANES, O_RTT, O_MTU, O_TIMEOUT, O_DRAIN, O_PORT, O_MAX_OPEN,
-	O_HPCC, O_PROGRESS, O_NO_PROGRESS,
+	O_HPCC, O_PROGRESS, O_NO_PROGRESS, O_FACA, O_SPORTS,
 };
 
 static const struct option longopts[] = {
@@ -212,6 +231,8 @@ static const struct option longopts[] = {
 	{ "drain", required_argument, NULL, O_DRAIN },
 	{ "port", required_argument, NULL, O_PORT },
 	{ "max-open", required_argument, NULL, O_MAX_OPEN },
+	{ "faca", optional_argument, NULL, O_FACA },
+	{ "sports", required_argument, NULL, O_SPORTS },
 	{ "output", required_argument, NULL, 'o' },
 	{ "hpcc", no_argument, NULL, O_HPCC },
 	{ "json", required_argument, NULL, 'j' },
@@ -264,6 +285,12 @@ static bool set_opt(struct opts *o, int c, const char *arg)
 	case 'o': o->out = arg; return true;
 	case O_HPCC: o->hpcc = true; return true;
 	case 'j': o->json = arg; return true;
+	case O_FACA:
+		o->faca = true;
+		o->faca_socket = arg;
+		return !arg || arg[0];
+	case O_SPORTS:
+		return !sluice_sport_range_parse(arg, &o->sports);
 	case O_PROGRESS: o->progress = 1; return true;
 	case O_NO_PROGRESS: o->progress = 0; return true;
 	}
@@ -278,6 +305,11 @@ static const char *opt_name(int c)
 		if (lo->val == c)
 			return lo->name;
 	return "?";
+}
+
+static bool pairs(const struct opts *o)
+{
+	return o->workload && !strcmp(o->workload, "pairs");
 }
 
 static int parse(int argc, char **argv, struct opts *o)
@@ -305,7 +337,7 @@ static int parse(int argc, char **argv, struct opts *o)
 			return usage_error("%s needs a value", argv[optind - 1]);
 		if (!set_opt(o, c, optarg))
 			return usage_error("--%s %s: out of range or not a value",
-					   opt_name(c), optarg);
+					   opt_name(c), optarg ? optarg : "");
 	}
 	if (optind < argc)
 		return usage_error("unexpected argument \"%s\"", argv[optind]);
@@ -316,9 +348,14 @@ static int parse(int argc, char **argv, struct opts *o)
 		return usage_error("--cdf and --workload: give one");
 	if (!o->workload)
 		o->workload = "bolt";
-	if (strcmp(o->workload, "bolt") && !sluice_tcpgen_dist_find(o->workload))
-		return usage_error("unknown workload \"%s\": bolt, websearch or hadoop",
+	if (strcmp(o->workload, "bolt") && strcmp(o->workload, "pairs") &&
+	    !sluice_tcpgen_dist_find(o->workload))
+		return usage_error("unknown workload \"%s\": bolt, websearch, hadoop or pairs",
 				   o->workload);
+	if (o->faca && o->sports.min)
+		return usage_error("--faca and --sports: give one");
+	if (pairs(o) && (o->hpcc || o->lanes))
+		return usage_error("--workload pairs has no FCTs for --hpcc, nor lanes");
 	if (o->tos >= 0 && o->lanes)
 		return usage_error("--tos and --lanes: give one");
 	if (o->hpcc && !o->out)
@@ -421,7 +458,7 @@ static int engine(struct job *j, const struct sluice_tcpgen_opts *to)
 	j->n_hosts = j->t.n_hosts;
 	if (j->n_hosts < 2)
 		return fail(j->o.fabric, "fewer than 2 hosts");
-	if (!j->o.rate)
+	if (!j->o.rate && !pairs(&j->o))
 		return usage_error("give --rate%s", j->o.fabric ?
 				   ": the fabric's ports have none" : "");
 	return 0;
@@ -508,6 +545,38 @@ static int alone(struct job *j)
 	return 0;
 }
 
+/* FaCa's pairs: long-lived flows for the duration, their rates. */
+static int run_pairs(struct job *j, const struct sluice_tcpgen_opts *to)
+{
+	struct sluice_stream_opts so = {
+		.interval = j->o.duration, .duration = j->o.duration,
+		.cc = to->cc, .tos = to->tos, .sport = to->sport,
+		.stop = &interrupted,
+	};
+	struct sluice_tcpgen_host *h;
+	char err[SLUICE_ERRLEN];
+	double start;
+	int ret;
+
+	ret = sluice_flowgen_pairs(j->n_hosts, j->o.duration, &j->st,
+				   &j->n_st, err, sizeof(err));
+	if (ret)
+		return fail("the workload", err);
+	h = malloc(j->n_hosts * sizeof(*h));
+	if (!h)
+		return fail("", "out of memory");
+	memcpy(h, j->t.h, j->n_hosts * sizeof(*h));
+	start = sluice_now();
+	ret = sluice_stream_run(h, j->n_hosts, j->st, j->n_st, &so, err,
+				sizeof(err));
+	j->elapsed = sluice_now() - start;
+	free(h);
+	if (ret)
+		return fail("", err);
+	sluice_flowgen_rates(j->st, j->n_st, j->o.duration, &j->rates);
+	return 0;
+}
+
 static int run(struct job *j)
 {
 	struct sluice_tcpgen_opts to = {
@@ -515,6 +584,11 @@ static int run(struct job *j)
 		.timeout = j->o.timeout, .cc = j->o.cc,
 		.tos = j->o.tos > 0 ? j->o.tos << 2 : 0, .stop = &interrupted,
 		.progress_arg = j,
+		.sport = {
+			.faca = j->o.faca, .faca_socket = j->o.faca_socket,
+			.range = j->o.sports,
+			.seed = j->o.seed,
+		},
 	};
 	double drain = j->o.drain >= 0 ? j->o.drain :
 		       j->o.duration > 5 ? j->o.duration : 5, start;
@@ -527,6 +601,8 @@ static int run(struct job *j)
 		to.progress_every = j->tty ? 1 : 10;
 	}
 	ret = engine(j, &to);
+	if (!ret && pairs(&j->o))
+		return run_pairs(j, &to);
 	if (!ret)
 		ret = plan(j);
 	if (ret)
@@ -637,6 +713,63 @@ static void print_text(FILE *f, const struct job *j, const struct report *r)
 		r->t0_min * 1e3, r->t0_max * 1e3,
 		j->o.rtt >= 0 ? "1.5 --rtt" : "measured", rate,
 		r->fct[0].max_late * 1e3);
+	if (j->o.faca)
+		fprintf(f, "source ports: %u from the FaCa agents, %u the kernel's (no agent's answer)\n",
+			j->t.faca, j->t.faca_fallbacks);
+}
+
+static void print_pairs(FILE *f, const struct job *j)
+{
+	const struct sluice_flowgen_rates *r = &j->rates;
+	char agg[32], lo[32], mean[32], hi[32];
+
+	sluice_format_rate((__u64)r->aggregate, agg, sizeof(agg));
+	sluice_format_rate((__u64)r->min, lo, sizeof(lo));
+	sluice_format_rate((__u64)r->mean, mean, sizeof(mean));
+	sluice_format_rate((__u64)r->max, hi, sizeof(hi));
+	fprintf(f, "pairs on %u hosts, %g s: %u flows, %u failed; delivered %s in all, per flow min %s mean %s max %s\n",
+		j->n_hosts, j->o.duration, r->flows, r->failed, agg, lo,
+		mean, hi);
+	if (j->o.faca)
+		fprintf(f, "source ports: %u from the FaCa agents, %u the kernel's (no agent's answer)\n",
+			r->faca, r->flows - r->faca);
+}
+
+/* A line per pair: addresses in hex as HPCC's, bytes, bit/s, agent's. */
+static void write_pairs(FILE *f, const struct job *j)
+{
+	const struct sluice_stream_flow *s;
+	uint32_t q;
+
+	fputs("# sip dip sport bytes rate_bps faca\n", f);
+	for (q = 0; q < j->n_st; q++) {
+		s = &j->st[q];
+		fprintf(f, "%08x %08x %u %llu %.0f %d\n", j->t.h[s->src].addr,
+			j->t.h[s->dst].addr, s->sport,
+			(unsigned long long)s->bytes,
+			sluice_flowgen_stream_rate(s, j->o.duration), s->faca);
+	}
+}
+
+static void pairs_json(FILE *f, const struct job *j)
+{
+	const struct sluice_flowgen_rates *r = &j->rates;
+	const struct sluice_stream_flow *s;
+	uint32_t q;
+
+	fprintf(f, "{\"workload\": \"pairs\", \"hosts\": %u, \"duration_s\": %g, \"elapsed_s\": %.3f, \"faca\": %s, \"flows\": %u, \"failed\": %u, \"from_agent\": %u, \"aggregate_bps\": %.0f, \"min_bps\": %.0f, \"mean_bps\": %.0f, \"max_bps\": %.0f, \"pairs\": [",
+		j->n_hosts, j->o.duration, j->elapsed,
+		j->o.faca ? "true" : "false", r->flows, r->failed, r->faca,
+		r->aggregate, r->min, r->mean, r->max);
+	for (q = 0; q < j->n_st; q++) {
+		s = &j->st[q];
+		fprintf(f, "%s{\"src\": %u, \"dst\": %u, \"sport\": %u, \"bytes\": %llu, \"rate_bps\": %.0f, \"faca\": %s, \"error\": %d}",
+			q ? ", " : "", s->src, s->dst, s->sport,
+			(unsigned long long)s->bytes,
+			sluice_flowgen_stream_rate(s, j->o.duration),
+			s->faca ? "true" : "false", s->error);
+	}
+	fputs("]}\n", f);
 }
 
 static void json_summary(FILE *f, const char *key,
@@ -664,8 +797,9 @@ static void print_json(FILE *f, const struct job *j, const struct report *r)
 		json_summary(f, "slowdown", &r->slow[k], true);
 		fputc('}', f);
 	}
-	fprintf(f, "}, \"incasts\": {\"count\": %u, \"complete\": %u, \"completion_p50_s\": %.9g, \"completion_p99_s\": %.9g}}\n",
-		r->n_incasts, r->complete, r->ict_p50, r->ict_p99);
+	fprintf(f, "}, \"incasts\": {\"count\": %u, \"complete\": %u, \"completion_p50_s\": %.9g, \"completion_p99_s\": %.9g}, \"faca\": %s, \"from_agent\": %u, \"agent_fallbacks\": %u}\n",
+		r->n_incasts, r->complete, r->ict_p50, r->ict_p99,
+		j->o.faca ? "true" : "false", j->t.faca, j->t.faca_fallbacks);
 }
 
 /*
@@ -690,7 +824,11 @@ static int write_file(const char *path, const struct job *j,
 			return fail(path, strerror(errno));
 	}
 	ret = 0;
-	if (flows)
+	if (pairs(&j->o) && flows)
+		write_pairs(f, j);
+	else if (pairs(&j->o))
+		pairs_json(f, j);
+	else if (flows)
 		ret = sluice_flowgen_write_hpcc(f, &j->t, j->plan.fl,
 						j->plan.n_flows, j->alone,
 						j->o.hpcc ? 0 :
@@ -715,6 +853,9 @@ static void cleanup(struct job *j)
 	sluice_flowgen_cdf_free(&j->cdf);
 	free(j->alone);
 	free(j->h);
+	if (j->st)
+		sluice_stream_free(j->st, j->n_st);
+	free(j->st);
 }
 
 int main(int argc, char **argv)
@@ -741,7 +882,7 @@ int main(int argc, char **argv)
 	ret = run(&j);
 	if (!ret && interrupted)
 		ret = 130;
-	if (!ret && summarize(&j, &r))
+	if (!ret && !pairs(&j.o) && summarize(&j, &r))
 		ret = fail("", "out of memory");
 	if (!ret && j.o.out)
 		ret = write_file(j.o.out, &j, &r, true);
@@ -750,7 +891,10 @@ int main(int argc, char **argv)
 	if (!ret) {
 		to_stdout = !(j.o.out && !strcmp(j.o.out, "-")) &&
 			    !(j.o.json && !strcmp(j.o.json, "-"));
-		print_text(to_stdout ? stdout : stderr, &j, &r);
+		if (pairs(&j.o))
+			print_pairs(to_stdout ? stdout : stderr, &j);
+		else
+			print_text(to_stdout ? stdout : stderr, &j, &r);
 	}
 	if (interrupted)
 		ret = 130;

@@ -77,6 +77,9 @@ static const struct command experiment_commands[] = {
 	{ "bcube", experiment_bcube_main,
 	  "PortFC's Sections 2.2, 5.1 and 5.2: deadlock, head-of-line blocking, incast and flow completion times on BCube under PFC, PFC*, PortFC and tail drop",
 	  EXPERIMENT_BCUBE_USAGE, "experiment" },
+	{ "faca", experiment_faca_main,
+	  "FaCa's Sections 7.1 and 7.3: Flowing&Jumping against ECMP, WCMP, greedy and the optimum, congestion and port balance (flow-level model)",
+	  EXPERIMENT_FACA_USAGE, "experiment" },
 };
 
 int experiment_main(const struct command *cmd, int argc, char **argv)
@@ -285,6 +288,43 @@ int exp_parse_u32(const struct command *cmd, const char *opt, const char *s,
 				       opt, s, (unsigned long long)min,
 				       (unsigned long long)max);
 	*v = x;
+	return 0;
+}
+
+/*
+ * A comma-separated list of @names (an experiment's --parts or --modes)
+ * into a bit mask; EXIT_USAGE, said on stderr, on a word not among them.
+ */
+int exp_parse_names(const struct command *cmd, const char *opt, const char *s,
+		    const char *const *names, int n, unsigned int *mask)
+{
+	char *list = strdup(s), *tok, *save;
+	int k;
+
+	if (!list)
+		return EXIT_RUNTIME;
+	*mask = 0;
+	for (tok = strtok_r(list, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		for (k = 0; k < n && strcmp(tok, names[k]); k++)
+			;
+		if (k == n) {
+			char all[128] = "";
+
+			for (k = 0; k < n; k++)
+				snprintf(all + strlen(all),
+					 sizeof(all) - strlen(all), "%s%s",
+					 k ? ", " : "", names[k]);
+			sub_usage_error(cmd, "%s: \"%s\" is not one of %s", opt,
+					tok, all);
+			free(list);
+			return EXIT_USAGE;
+		}
+		*mask |= 1u << k;
+	}
+	free(list);
+	if (!*mask)
+		return sub_usage_error(cmd, "%s: none given", opt);
 	return 0;
 }
 
@@ -514,7 +554,7 @@ static void cbd_text(const struct exp *e, const struct set *s, char *buf,
 			 e->g.nodes[s->cbd.cycle[0].from].name);
 }
 
-/* Every switch gets its routes of @r (as "route load" does). */
+/* Every switch gets its routes of @r in the fabric's mode (as "route load"). */
 int exp_load_routes(const struct fabric_state *fs,
 			   const struct sluice_routes *r)
 {
@@ -522,13 +562,21 @@ int exp_load_routes(const struct fabric_state *fs,
 	char err[SLUICE_ERRLEN], ns[SLUICE_NETNS_NAME_MAX];
 	struct sluice_rtnl *rt = NULL;
 	struct sluice_ldiff d = { 0 };
+	struct sluice_multipath mp;
 	struct sluice_kfail fail;
+	uint64_t *link_rate;
 	int self, ret = 0;
 	uint32_t u;
 
+	if (sluice_fabric_state_multipath(fs, fs->multipath, &mp, &link_rate,
+					  err, sizeof(err))) {
+		fprintf(stderr, "sluicectl: %s\n", err);
+		return EXIT_RUNTIME;
+	}
 	self = sluice_netns_self(err, sizeof(err));
 	if (self < 0) {
 		fprintf(stderr, "sluicectl: %s\n", err);
+		free(link_rate);
 		return EXIT_RUNTIME;
 	}
 	for (u = 0; !ret && u < fs->g.n_nodes; u++) {
@@ -538,8 +586,8 @@ int exp_load_routes(const struct fabric_state *fs,
 		sluice_fabric_switch_ns(&fs->f, u, ns, sizeof(ns));
 		ret = sluice_rtnl_open_in(ns, self, &rt, err, sizeof(err));
 		if (!ret)
-			ret = sluice_lroutes_build(&fs->g, r, u, &want, err,
-						   sizeof(err));
+			ret = sluice_lroutes_build_mp(&fs->g, r, u, &mp, &want,
+						      err, sizeof(err));
 		if (!ret)
 			ret = sluice_kroutes_read(rt, &have, err, sizeof(err));
 		if (!ret)
@@ -562,6 +610,7 @@ int exp_load_routes(const struct fabric_state *fs,
 		rt = NULL;
 	}
 	close(self);
+	free(link_rate);
 	return ret ? EXIT_RUNTIME : 0;
 }
 

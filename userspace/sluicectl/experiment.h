@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * "sluicectl experiment deadlock" (experiment.c) and "experiment bcube"
- * (experiment_bcube.c): their usages, shared with the command table, and
- * the steps both take on a fabric.
+ * "sluicectl experiment deadlock" (experiment.c) and the others
+ * (experiment_bcube.c, experiment_bolt.c, experiment_faca.c): their
+ * usages, shared with the command table, and the steps they share.
  */
 #ifndef _SLUICECTL_EXPERIMENT_H
 #define _SLUICECTL_EXPERIMENT_H
@@ -24,8 +24,8 @@
 	"SETS: route algorithms, comma-separated (default ecmp-cw,fc,edst); each runs on a\n" \
 	"fresh fabric NAME (default sluice) of FC's testbed (or --topo), priority 3 lossless,\n" \
 	"links shaped to --rate (default 1mbit), every host sending UDP DSCP 24 to every host\n" \
-	"under another switch at --send-rate (default twice the link rate) in --frame-byte frames\n" \
-	"(default 1442), for --duration seconds (default 20), sampled every --interval ms\n" \
+	"under another switch at --send-rate (default twice the link rate) in frames of --frame\n" \
+	"bytes (default 1442), for --duration seconds (default 20), sampled every --interval ms\n" \
 	"(default 500).  xoff/xon default 20Kb/17Kb; headroom default Tagger's eq. 1 at\n" \
 	"--rate plus 10 ms of it (8486 bytes at 1mbit).  A deadlock: nothing delivered for\n" \
 	"the last --quiet ms (default 2000) and a wait-for cycle.  Exit 0 when every set\n" \
@@ -41,7 +41,7 @@
 	"TCP).  MODES (default all): pfc, pfc-star, portfc, lossy (tail drop).  Each part runs\n" \
 	"once per mode on a fresh fabric NAME (default sluice) of BCube(N,1) (N default 4, 4 to\n" \
 	"16), every port shaped to --rate (default 1mbit).  deadlock, holb and incast: servers\n" \
-	"send UDP (DSCP 24) at the link rate in --frame-byte frames (default 1442) for --duration\n" \
+	"send UDP (DSCP 24) at the link rate in frames of --frame bytes (default 1442) for --duration\n" \
 	"seconds (default 10), sampled every --interval ms (default 500).  websearch and hadoop:\n" \
 	"Poisson arrivals at --load of each link (default 0.5) for --fct-duration seconds\n" \
 	"(default 10), sizes scaled by the ratio of bandwidth-delay products, drawn from --seed\n" \
@@ -56,21 +56,40 @@
 	"\t[--delay TIME] [--reps N] [--seed N] [--svg PREFIX] [--keep] [-j | --json] [-v | --verbose]\n" \
 	"PARTS, comma-separated (default all): window (Fig. 1: one flow's FCT with a BDP first\n" \
 	"window over PFC against TCP's 10), fairness (Figs. 4, 5, 9: B->A and H1..H4->A, 2 to 5\n" \
-	"flows), holb (Figs. 7, 10: A->D behind A->C's congestion), edst (Fig. 14: EDST with 1, 2\n" \
-	"and 4 lanes against ECMP on Jellyfish, flow analysis), lanes (the same on a fabric: a\n" \
+	"flows), holb (Figs. 7, 10: A->D behind A->C's congestion), edst (Fig. 14: EDST with 1, 2,\n" \
+	"4 and 8 lanes against ECMP on Jellyfish, flow analysis), lanes (the same on a fabric: a\n" \
 	"Jellyfish of 8 switches, ECMP and EDST with 1 and 2 lanes carried in the datapath, against\n" \
 	"the flow model for the same paths), workload (Section V-B: TCP-Bolt's workload of incasts\n" \
 	"and background flows, slowdowns).  MODES (default all): tcp (cubic, tail\n" \
-	"drop), tcp-pfc, tcp-dcb (cubic with a BDP first window, PFC; window only), bolt.  Each\n" \
-	"fabric part runs once per mode on a fresh fabric NAME (default sluice): switches x (4\n" \
-	"hosts) and y (5 hosts),\n" \
+	"drop), dctcp (DCTCP and ECN, tail drop), tcp-pfc, tcp-dcb (cubic with a BDP first\n" \
+	"window, PFC; window only), bolt.  Each fabric part runs once per mode on a fresh\n" \
+	"fabric NAME (default sluice): switches x (4 hosts) and y (5 hosts),\n" \
 	"one link, every port shaped to --rate (default 4mbit), DSCP 24 on priority 3 (PFC at\n" \
 	"xoff 20000, xon 17000 in the lossless modes, tail drop past xoff + headroom otherwise).\n" \
 	"window: sizes 1/4 to 16 BDPs, --reps each (default 3, the median kept), the receiver's ACKs\n" \
 	"delayed --delay (default 100ms, netem).  fairness and holb: flows join and leave one --unit\n" \
 	"apart (default 3 s), throughput sampled every --interval ms (default 500).  TCP-Bolt: DCTCP\n" \
 	"locked on the hosts' routes, ECN at DCTCP's K on every switch class, a first window of the\n" \
-	"measured BDP.  Exit 0 when every part did what the paper predicts, 3 when not, 1 on errors."
+	"measured BDP.  --seed N (default 1) draws the workload, edst and lanes parts.  --svg PREFIX\n" \
+	"writes PREFIX-window.svg, PREFIX-fairness-MODE.svg and PREFIX-holb-MODE.svg.  Exit 0 when\n" \
+	"every part did what the paper predicts, 3 when not, 1 on errors."
+
+#define EXPERIMENT_FACA_USAGE \
+	"[--parts PARTS] [--leaves L] [--spines S] [--rounds R] [--flows F] [--runs N]\n" \
+	"\t[--seed N] [--svg PREFIX] [-j | --json] [-v | --verbose]\n" \
+	"PARTS, comma-separated (default all): model (Sections 7.1 and 7.3 in a flow-level model,\n" \
+	"no fabric: ECMP, WCMP, greedy \"lightest path\", Flowing&Jumping and the optimum).\n" \
+	"model: a leaf-spine of L leaves (default 16, even) of capacity 200 in pairs sending to\n" \
+	"each other, and S spines (default 8), half at 0.95 of an even share of the leaves' load and\n" \
+	"half at a full share (380 and 400 at the defaults); R rounds (default 10), in each every\n" \
+	"leaf adds F flows (default 2) sized so that the last round fills the leaf, every leaf\n" \
+	"deciding at once on the spines' loads at the round's start; per round and policy the\n" \
+	"congestion rate (spine ports into an overloaded spine), the highest utilisation, the std of\n" \
+	"per-port throughput and the aggregate throughput under max-min sharing, averaged over N runs\n" \
+	"(default 20) drawn from --seed (default 1).  Then the production test of Section 7.1: one\n" \
+	"leaf's 20 flows of 100 on 10 uplinks of 400.  Hundreds of switches take a second\n" \
+	"(--leaves 256 --spines 64).  --svg PREFIX writes PREFIX-model.svg (congestion rate by\n" \
+	"load).  Exit 0 when every part did what the paper predicts, 3 when not, 1 on errors."
 
 /* Shared steps (experiment.c). */
 extern volatile sig_atomic_t exp_interrupted;
@@ -80,6 +99,8 @@ int64_t exp_arp_discards(void);
 int exp_derive_headroom(uint64_t rate, uint32_t *headroom);
 int exp_parse_u32(const struct command *cmd, const char *opt, const char *s,
 		  uint64_t min, uint64_t max, uint32_t *v);
+int exp_parse_names(const struct command *cmd, const char *opt, const char *s,
+		    const char *const *names, int n, unsigned int *mask);
 int exp_load_routes(const struct fabric_state *fs,
 		    const struct sluice_routes *r);
 int exp_detect(const struct fabric_state *fs, char *text, size_t len);
@@ -88,5 +109,6 @@ void exp_fabric_down(const struct fabric_state *fs);
 
 int experiment_bolt_main(const struct command *cmd, int argc, char **argv);
 int experiment_bcube_main(const struct command *cmd, int argc, char **argv);
+int experiment_faca_main(const struct command *cmd, int argc, char **argv);
 
 #endif /* _SLUICECTL_EXPERIMENT_H */

@@ -193,41 +193,6 @@ static const struct opt opts[] = {
 enum { O_NAME, O_PARTS, O_RATE, O_UNIT, O_INTERVAL, O_DELAY, O_REPS,
 	O_SEED, O_SVG, O_KEEP, O_JSON, O_VERBOSE, O_MODES };
 
-/* A comma-separated list of @names into a bit mask; -1 on a bad word. */
-static int parse_names(const struct command *cmd, const char *opt,
-		       const char *s, const char *const *names, int n,
-		       unsigned int *mask)
-{
-	char *list = strdup(s), *tok, *save;
-	int k;
-
-	if (!list)
-		return EXIT_RUNTIME;
-	*mask = 0;
-	for (tok = strtok_r(list, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		for (k = 0; k < n && strcmp(tok, names[k]); k++)
-			;
-		if (k == n) {
-			char all[128] = "";
-
-			for (k = 0; k < n; k++)
-				snprintf(all + strlen(all),
-					 sizeof(all) - strlen(all), "%s%s",
-					 k ? ", " : "", names[k]);
-			sub_usage_error(cmd, "%s: \"%s\" is not one of %s", opt,
-					tok, all);
-			free(list);
-			return EXIT_USAGE;
-		}
-		*mask |= 1u << k;
-	}
-	free(list);
-	if (!*mask)
-		return sub_usage_error(cmd, "%s: none given", opt);
-	return 0;
-}
-
 static void progress(const struct bexp *e, const char *fmt, ...)
 {
 	va_list ap;
@@ -262,14 +227,14 @@ static int parse(const struct command *cmd, struct bexp *e, int argc,
 	if (sluice_fabric_name_check(e->name, msg, sizeof(msg)))
 		return sub_usage_error(cmd, "--name: %s", msg);
 	e->parts = (1u << N_PARTS) - 1;
-	if (val[O_PARTS] && (ret = parse_names(cmd, "--parts", val[O_PARTS],
-					       part_names, N_PARTS,
-					       &e->parts)))
+	if (val[O_PARTS] && (ret = exp_parse_names(cmd, "--parts",
+						   val[O_PARTS], part_names,
+						   N_PARTS, &e->parts)))
 		return ret;
 	e->modes = (1u << N_MODES) - 1;
-	if (val[O_MODES] && (ret = parse_names(cmd, "--modes", val[O_MODES],
-					       mode_names, N_MODES,
-					       &e->modes)))
+	if (val[O_MODES] && (ret = exp_parse_names(cmd, "--modes",
+						   val[O_MODES], mode_names,
+						   N_MODES, &e->modes)))
 		return ret;
 	e->rate = 4000000;
 	if (val[O_RATE] && (sluice_parse_rate(val[O_RATE], (__u64 *)&e->rate) ||

@@ -40,7 +40,16 @@ static const struct command fabric_commands[] = {
 	  "TOPOLOGY [--name NAME] [--hosts-per-switch H] [--no-qdisc]\n"
 	  "\t[--flow-control { pfc | pfc-star | portfc }] [--portfc-rtt TIME] [--lanes L]\n"
 	  "\t[--ecn { BYTES | auto | off }] [--host-profile { bolt | off }] [--host-rtt TIME]\n"
+	  "\t[--multipath { hash | hash5 | exact | wcmp | sport }] [--node-rate NODE=RATE[,NODE=RATE...]]\n"
 	  QDISC_OPTS_USAGE " [-v | --verbose] [-j | --json]\n"
+	  "\t--multipath: how ingress switches spread a pair's flows over its paths: hash (the\n"
+	  "\tdefault) by the L4 hash, which for TCP is the socket's own, random; hash5 by the\n"
+	  "\t5-tuple, so that a source port picks a path; exact: each path of a pair takes its\n"
+	  "\town range of source ports (sluicectl route sport lists them), other ports hash5;\n"
+	  "\twcmp: hash5 weighted by each path's slowest link; sport: by the addresses and the\n"
+	  "\tsource port alone, so that a UDP probe from a port takes the path of a TCP flow\n"
+	  "\tfrom it (FaCa's agent learns paths so).  --node-rate: every link of NODE\n"
+	  "\tat RATE, at most --rate (a leaf-spine with slower spines).\n"
 	  "\t--ecn: every class of every switch port marks ECT frames CE above BYTES of\n"
 	  "\tbacklog; auto: DCTCP's C x RTT / 7 (at least two frames).  --host-profile bolt:\n"
 	  "\tTCP-Bolt on every host's routes (sluicectl host bolt), its first window the\n"
@@ -72,6 +81,7 @@ int fabric_main(const struct command *cmd, int argc, char **argv)
 enum opt_id {
 	OPT_NAME, OPT_HOSTS, OPT_NO_QDISC, OPT_VERBOSE, OPT_JSON, OPT_FC,
 	OPT_PORTFC_RTT, OPT_ECN, OPT_HOST_PROFILE, OPT_HOST_RTT, OPT_LANES,
+	OPT_MULTIPATH, OPT_NODE_RATE,
 	/* the qdisc's options (qdisc_args.h) */
 	OPT_Q_FIRST,
 	N_OPTS = OPT_Q_FIRST + N_QOPTS,
@@ -92,6 +102,8 @@ static const struct opt opts[] = {
 	[OPT_HOST_PROFILE]	= { "--host-profile", NULL, true },
 	[OPT_HOST_RTT]		= { "--host-rtt", NULL, true },
 	[OPT_LANES]		= { "--lanes", NULL, true },
+	[OPT_MULTIPATH]		= { "--multipath", NULL, true },
+	[OPT_NODE_RATE]		= { "--node-rate", NULL, true },
 	QDISC_OPTS(OPT_Q_FIRST),
 };
 
@@ -148,6 +160,9 @@ static void print_up(const struct fabric_state *s,
 			printf(", flow control %s", sluice_fabric_fc_name(s->fc));
 		if (s->lanes)
 			printf(", %u lane%s", s->lanes, s->lanes == 1 ? "" : "s");
+		if (s->multipath != SLUICE_MP_HASH)
+			printf(", multipath %s",
+			       sluice_multipath_name(s->multipath));
 		printf(" in %.1f s\n", st->t_total);
 		if (st->neigh_raised)
 			puts("raised net.ipv4.neigh.default.gc_thresh1-3: the kernel's ARP table is shared by all namespaces");
@@ -168,6 +183,8 @@ static void print_up(const struct fabric_state *s,
 	    jadd(o, "hosts", jnum(s->f.n_hosts)) &&
 	    jadd(o, "flow_control", json_object_new_string(sluice_fabric_fc_name(s->fc))) &&
 	    jadd(o, "lanes", jnum(s->lanes)) &&
+	    jadd(o, "multipath",
+		 json_object_new_string(sluice_multipath_name(s->multipath))) &&
 	    jadd(o, "links", jnum(s->g.n_links)) &&
 	    jadd(o, "namespaces", jnum(st->namespaces)) &&
 	    jadd(o, "veths", jnum(st->veths)) &&
@@ -190,6 +207,38 @@ static void print_up(const struct fabric_state *s,
 	}
 	json_object_put(t);
 	json_object_put(o);
+}
+
+/* --multipath and --node-rate, checked against the qdisc options @q. */
+static int parse_multipath(const struct command *cmd, const struct args *a,
+			   struct fabric_state *s,
+			   const struct sluice_fabric_qdisc *q)
+{
+	const char *mp = a->val[OPT_MULTIPATH], *nr = a->val[OPT_NODE_RATE];
+	char err[SLUICE_ERRLEN];
+	int mode;
+
+	if (mp) {
+		mode = sluice_multipath_parse(mp);
+		if (mode < 0)
+			return sub_usage_error(cmd, "--multipath: \"%s\" is not hash, hash5, exact, wcmp or sport",
+					       mp);
+		s->multipath = mode;
+	}
+	if (sluice_fabric_multipath_check(s->multipath, s->qdisc ? q : NULL,
+					  err, sizeof(err)))
+		return sub_usage_error(cmd, "--multipath %s: %s",
+				       sluice_multipath_name(s->multipath),
+				       err);
+	if (!nr)
+		return 0;
+	if (!s->qdisc)
+		return sub_usage_error(cmd, "--node-rate shapes the nodes' ports in their qdiscs: not with --no-qdisc");
+	if (!*nr || snprintf(s->node_rates, sizeof(s->node_rates), "%s", nr) >=
+	    (int)sizeof(s->node_rates))
+		return sub_usage_error(cmd, "--node-rate: give NODE=RATE[,NODE=RATE...] in fewer than %d characters",
+				       SLUICE_MP_NODE_RATES_MAX);
+	return 0;
 }
 
 /* What "fabric up" does for TCP after the ports are made. */
@@ -308,7 +357,7 @@ static int up_main(const struct command *cmd, int argc, char **argv)
 	struct sluice_fabric_qdisc q = { 0 };
 	struct fabric_state s, old;
 	char err[SLUICE_ERRLEN], *real;
-	uint64_t h;
+	uint64_t h, *link_rate = NULL;
 	struct args a;
 	int ret;
 
@@ -317,7 +366,8 @@ static int up_main(const struct command *cmd, int argc, char **argv)
 		    OPT_BIT(OPT_JSON) | OPT_BIT(OPT_FC) |
 		    OPT_BIT(OPT_PORTFC_RTT) | OPT_BIT(OPT_ECN) |
 		    OPT_BIT(OPT_HOST_PROFILE) | OPT_BIT(OPT_HOST_RTT) |
-		    OPT_BIT(OPT_LANES) | Q_OPTS, &a);
+		    OPT_BIT(OPT_LANES) | OPT_BIT(OPT_MULTIPATH) |
+		    OPT_BIT(OPT_NODE_RATE) | Q_OPTS, &a);
 	if (ret)
 		return ret < 0 ? 0 : ret;
 	if (a.n_files != 1)
@@ -368,6 +418,9 @@ static int up_main(const struct command *cmd, int argc, char **argv)
 		q.fc = s.fc;
 		q.lanes = s.lanes;
 	}
+	ret = parse_multipath(cmd, &a, &s, &q);
+	if (ret)
+		return ret;
 	ret = parse_tcp(cmd, &a, &s, &q, &tcp);
 	if (ret)
 		return ret;
@@ -385,6 +438,15 @@ static int up_main(const struct command *cmd, int argc, char **argv)
 		sluice_graph_free(&s.g);
 		return EXIT_RUNTIME;
 	}
+	s.f.multipath = s.multipath;
+	if (s.node_rates[0] &&
+	    sluice_fabric_link_rates(&s.g, q.link.rate, s.node_rates,
+				     &link_rate, err, sizeof(err))) {
+		fprintf(stderr, "sluicectl: --node-rate: %s\n", err);
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	q.link_rate = link_rate;
 	if (s.qdisc && sluice_fabric_fc_apply(&s.f, &q, err, sizeof(err))) {
 		fprintf(stderr, "sluicectl: ");
 		if (s.fc || !s.lanes)
@@ -438,6 +500,7 @@ static int up_main(const struct command *cmd, int argc, char **argv)
 		       s.host_profile ? "; host profile bolt, initcwnd " : "",
 		       s.initcwnd);
 out:
+	free(link_rate);
 	fabric_state_free(&s);
 	return ret;
 }
@@ -574,6 +637,10 @@ static void show_text(const struct fabric_state *s)
 		       sluice_host_profile_name(s->host_profile), s->initcwnd);
 	if (s->lanes)
 		printf(" lanes %u", s->lanes);
+	if (s->multipath != SLUICE_MP_HASH)
+		printf(" multipath %s", sluice_multipath_name(s->multipath));
+	if (s->node_rates[0])
+		printf(" node-rate %s", s->node_rates);
 	printf(" qdisc %s%s%s\n", s->qdisc ? "sluice" : "none",
 	       s->qdisc_args[0] ? " " : "", s->qdisc_args);
 	for (u = 0; u < g->n_nodes; u++) {
@@ -625,6 +692,30 @@ static json_object *jstr(const char *s)
 	return json_object_new_string(s);
 }
 
+/* {"spine0": 380000000, ...}: each --node-rate in bits/s; {} if none. */
+static json_object *node_rates_json(const struct fabric_state *s)
+{
+	json_object *o = json_object_new_object();
+	char err[SLUICE_ERRLEN];
+	uint64_t *rate;
+	uint32_t u;
+	bool ok = o;
+
+	if (!o || !s->node_rates[0])
+		return o;
+	rate = calloc(s->g.n_nodes, sizeof(*rate));
+	/* the state's rates were checked as it was read */
+	ok = rate && !sluice_node_rates_parse(&s->g, s->node_rates, UINT64_MAX,
+					      rate, err, sizeof(err));
+	for (u = 0; ok && u < s->g.n_nodes; u++)
+		ok = !rate[u] || jadd(o, s->g.nodes[u].name, jnum(rate[u]));
+	free(rate);
+	if (ok)
+		return o;
+	json_object_put(o);
+	return NULL;
+}
+
 static json_object *show_json(const struct fabric_state *s)
 {
 	const struct sluice_graph *g = &s->g;
@@ -643,6 +734,8 @@ static json_object *show_json(const struct fabric_state *s)
 	     jadd(o, "qdisc_options", jstr(s->qdisc_args)) &&
 	     jadd(o, "flow_control", jstr(sluice_fabric_fc_name(s->fc))) &&
 	     jadd(o, "lanes", jnum(s->lanes)) &&
+	     jadd(o, "multipath", jstr(sluice_multipath_name(s->multipath))) &&
+	     jadd(o, "node_rates", node_rates_json(s)) &&
 	     jadd(o, "ecn", jnum(s->ecn)) &&
 	     jadd(o, "host_profile",
 		  jstr(sluice_host_profile_name(s->host_profile))) &&

@@ -7,7 +7,8 @@
  *
  *   fabric          "sluice-fabric 1", the name, the topology's path and
  *                   hash, the hosts per switch, the qdisc's options, the
- *                   flow control and the lanes
+ *                   flow control, the lanes, the multipath mode and the
+ *                   node rates
  *   topology.json   the topology itself, as sluice_graph_write() writes it
  */
 #ifndef _SLUICECTL_FABRIC_H

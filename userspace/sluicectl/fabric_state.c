@@ -1,25 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The state "fabric up" leaves for the other fabric and route commands
- * (fabric.h has the layout).  It is written before the first namespace is
- * made, so that "fabric down" finds everything even after a crash
- * half-way, and it holds a copy of the topology, so that the fabric does
- * not depend on the file it came from.
- *
- *	sluice-fabric 1
- *	name sluice
- *	topology /home/me/fc4.json
- *	hash ad2c6e89336629e9
- *	hosts-per-switch default
- *	qdisc yes rate 100mbit pfc 3
- *	flow-control pfc
- *	ecn 7500
- *	host-profile bolt initcwnd 42
- *	lanes 2
- *	end
- *
- * ("flow-control", "ecn", "host-profile" and "lanes" are left out when not
- * set, as states written before them had them.)
+ * (fabric.h has the layout, the library's state.c an example).  It is
+ * written before the first namespace is made, so that "fabric down" finds
+ * everything even after a crash half-way, and it holds a copy of the
+ * topology, so that the fabric does not depend on the file it came from.
+ * The library prints the "fabric" file (sluice_fabric_state_print()); this
+ * file puts it and the topology in place.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -30,8 +17,6 @@
 #include <sys/stat.h>
 #include <sluice/fabric_nl.h>
 #include <sluice/fabric_state.h>
-#include <sluice/host.h>
-#include <sluice/route.h>
 #include "fabric.h"
 #include "sluicectl.h"
 
@@ -69,27 +54,7 @@ static int mkdir_p(const char *path)
 
 static int write_state(const void *arg, FILE *f)
 {
-	const struct fabric_state *s = arg;
-
-	fprintf(f, "sluice-fabric 1\nname %s\ntopology %s\nhash %016llx\n",
-		s->name, s->topo_path, (unsigned long long)s->hash);
-	if (s->hosts_per_switch == SLUICE_FABRIC_HOSTS_DEFAULT)
-		fputs("hosts-per-switch default\n", f);
-	else
-		fprintf(f, "hosts-per-switch %d\n", s->hosts_per_switch);
-	fprintf(f, "qdisc %s%s%s\n", s->qdisc ? "yes" : "no",
-		s->qdisc_args[0] ? " " : "", s->qdisc_args);
-	if (s->fc != SLUICE_FABRIC_FC_NONE)
-		fprintf(f, "flow-control %s\n", sluice_fabric_fc_name(s->fc));
-	if (s->ecn)
-		fprintf(f, "ecn %u\n", s->ecn);
-	if (s->host_profile)
-		fprintf(f, "host-profile %s initcwnd %u\n",
-			sluice_host_profile_name(s->host_profile),
-			s->initcwnd);
-	if (s->lanes)
-		fprintf(f, "lanes %u\n", s->lanes);
-	fputs("end\n", f);
+	sluice_fabric_state_print(arg, f);
 	return 0;
 }
 

@@ -20,8 +20,8 @@ static const struct command commands[] = {
 	{ "topo", topo_main, "Generate, summarise and draw fabric topologies",
 	  "{ gen FAMILY [OPTIONS] [-o FILE] | show FILE [-j] | dot FILE [-o FILE] }",
 	  NULL },
-	{ "route", route_main, "Compute, check, summarise and draw route sets",
-	  "{ compute | check | stats | dot | merge } ...", NULL },
+	{ "route", route_main, "Compute, check, summarise, draw and load route sets",
+	  "{ compute | check | stats | dot | merge | sport | load | unload | show } ...", NULL },
 	{ "tag", tag_main,
 	  "Tagger priorities for routes: compute, check and count tag tables",
 	  "{ compute | check | stats } ...", NULL },
@@ -39,17 +39,21 @@ static const struct command commands[] = {
 	{ "monitor", monitor_main, "Print the switch's events as they arrive",
 	  "[-n NETNS] [-j | --json] [--count N] [--timeout SECONDS]", NULL },
 	{ "fabric", fabric_main, "A fabric of namespaces on this machine, its counters and connectivity",
-	  "{ up TOPOLOGY [OPTIONS] | down | show | exec NODE -- COMMAND | stats [NODE...] | ping } [--name NAME]",
+	  "{ up TOPOLOGY [OPTIONS] | down | show | exec NODE -- COMMAND | stats [NODE...] | ping | deadlock }\n"
+	  "\t[--name NAME]",
 	  NULL },
 	{ "host", host_main,
 	  "A host's TCP profile toward the fabric: TCP-Bolt's route metrics, shown and removed",
 	  "{ bolt | show | off } ...", NULL },
 	{ "experiment", experiment_main,
-	  "Run an experiment on fabrics of namespaces: deadlock (FC's Section 6), bcube (PortFC's)",
-	  "{ deadlock | bcube } [OPTIONS]", NULL },
+	  "Run an experiment: deadlock (FC's Section 6), bolt (TCP-Bolt's), bcube (PortFC's), faca (FaCa's)",
+	  "{ deadlock | bolt | bcube | faca } [OPTIONS]", NULL },
 	{ "int", int_main,
 	  "In-band telemetry probes: send them down a path, or answer them",
 	  "{ probe | echo } [ARGUMENTS]", NULL },
+	{ "faca", faca_main,
+	  "FaCa on hosts: the agent that probes paths and leases source ports, and the hook",
+	  "{ agent | show | sport | hook } [ARGUMENTS]", NULL },
 	{ "headroom", headroom_main,
 	  "The PFC headroom a port needs per lossless priority",
 	  "--rate RATE --cable METRES --mtu BYTES [--response QUANTA] [-j | --json]",
@@ -128,7 +132,8 @@ int help_main(const struct command *cmd, int argc, char **argv)
 	}
 	if (argc > 2)
 		return usage_error(cmd, "unexpected argument \"%s\"", argv[2]);
-	about = find_command(argv[1]);
+	/* "help --help" is about "help", as "help help" is */
+	about = is_help(argv[1]) ? cmd : find_command(argv[1]);
 	if (!about)
 		return unknown_command(argv[1]);
 	print_usage(stdout, about);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * sluicectl route { compute | check | stats | dot | merge } ...
+ * (load, unload and show are route_kernel.c's, sport route_sport.c's)
  *
  * Route sets as files (the format is in lib/route/file.c and README.md):
  * compute one for a topology, check it for cyclic buffer dependencies,
@@ -51,6 +52,11 @@ static const struct command route_commands[] = {
 	{ "unload", route_unload_main, "Remove the routes sluice installed", ROUTE_UNLOAD_USAGE, "route" },
 	{ "show", route_show_main, "Compare the routes the kernel holds with a route file",
 	  ROUTE_SHOW_USAGE, "route" },
+	{ "sport", route_sport_main,
+	  "The source ports that take each path in multipath mode exact",
+	  "--topo FILE ROUTES [--pair SOURCE,DESTINATION [--port PORT]] [-j | --json]\n"
+	  "\tEvery pair's paths in the file's order, each with its source ports; with --port, the\n"
+	  "\tpath that port takes (none: outside every range, the multipath hash picks).", "route" },
 };
 
 #define N_ROUTE (sizeof(route_commands) / sizeof(route_commands[0]))

@@ -17,6 +17,11 @@
  * If the kernel refuses a route, that switch is restored at once and the
  * switches already loaded are put back too: the fabric is as before, and
  * the refused route is named.
+ *
+ * A fabric's routes follow its multipath mode (sluice/multipath.h), kept
+ * in its state; "--multipath MODE" loads them in another mode and makes it
+ * the fabric's: the state, then every switch's hash sysctls, then the
+ * routes, each put back if a later step fails.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -40,7 +45,7 @@
 
 enum opt_id {
 	OPT_NAME, OPT_SWITCH, OPT_TOPO, OPT_NETNS, OPT_LOCAL, OPT_VERBOSE,
-	OPT_JSON, OPT_TAGS, OPT_TAG_SOURCE,
+	OPT_JSON, OPT_TAGS, OPT_TAG_SOURCE, OPT_MULTIPATH,
 	/* "route load": each switch port's qdisc options (qdisc_args.h) */
 	OPT_Q_FIRST,
 	N_OPTS = OPT_Q_FIRST + N_QOPTS,
@@ -59,6 +64,7 @@ static const struct opt opts[] = {
 	[OPT_JSON]	= { "--json", "-j", false },
 	[OPT_TAGS]	= { "--tags", NULL, true },
 	[OPT_TAG_SOURCE] = { "--tag-source", NULL, true },
+	[OPT_MULTIPATH]	= { "--multipath", NULL, true },
 	QDISC_OPTS(OPT_Q_FIRST),
 };
 
@@ -95,6 +101,9 @@ struct ctx {
 	unsigned char		q_host[SLUICE_QOPT_DUMP_MAX];
 	size_t			len_link, len_host;
 	uint32_t		q_ports, q_changed;
+	struct sluice_multipath	mp;		/* the routes' mode */
+	uint64_t		*link_rate;	/* wcmp's */
+	uint8_t			old_mode;	/* the fabric's until now */
 };
 
 static int parse(struct ctx *c, int argc, char **argv, uint64_t allowed,
@@ -130,6 +139,13 @@ static int parse(struct ctx *c, int argc, char **argv, uint64_t allowed,
 		return sub_usage_error(cmd, "--tag-source goes with --tags TAGFILE");
 	if (c->val[OPT_LOCAL] && c->val[OPT_SWITCH])
 		return sub_usage_error(cmd, "--local takes no --switch");
+	if (c->val[OPT_MULTIPATH] && (c->val[OPT_TOPO] || c->val[OPT_LOCAL]))
+		return sub_usage_error(cmd, "--multipath is a fabric's mode, kept in its state: not with %s",
+				       c->val[OPT_TOPO] ? "--topo" : "--local");
+	if (c->val[OPT_MULTIPATH] &&
+	    sluice_multipath_parse(c->val[OPT_MULTIPATH]) < 0)
+		return sub_usage_error(cmd, "--multipath: \"%s\" is not hash, hash5, exact, wcmp or sport",
+				       c->val[OPT_MULTIPATH]);
 	if (c->val[OPT_NAME] &&
 	    sluice_fabric_name_check(c->val[OPT_NAME], msg, sizeof(msg)))
 		return sub_usage_error(cmd, "--name: %s", msg);
@@ -148,6 +164,38 @@ static const char *node_name(const struct ctx *c, const struct target *t)
 	       c->gp->nodes[t->node].name;
 }
 
+/*
+ * The mode a fabric's routes are built in: --multipath, else the fabric's
+ * own; what the mode needs of the fabric, checked.
+ */
+static int setup_multipath(struct ctx *c)
+{
+	const char *given = c->val[OPT_MULTIPATH];
+	char err[SLUICE_ERRLEN];
+	unsigned int mode;
+
+	c->old_mode = c->s.multipath;
+	mode = given ? (unsigned int)sluice_multipath_parse(given) :
+	       c->old_mode;
+	if (mode != c->old_mode && c->val[OPT_SWITCH]) {
+		fprintf(stderr, "sluicectl: --multipath %s makes it fabric %s's mode (now %s) on every switch: leave --switch out\n",
+			given, c->s.name, sluice_multipath_name(c->old_mode));
+		return EXIT_USAGE;
+	}
+	if (mode == SLUICE_MP_EXACT && c->s.lanes) {
+		fprintf(stderr, "sluicectl: fabric %s carries lanes (fabric up --lanes): exact picks a path by source port, lanes pick one by DSCP: not both\n",
+			c->s.name);
+		return EXIT_USAGE;
+	}
+	if (sluice_fabric_state_multipath(&c->s, mode, &c->mp, &c->link_rate,
+					  err, sizeof(err))) {
+		fprintf(stderr, "sluicectl: --multipath %s: %s\n",
+			sluice_multipath_name(mode), err);
+		return EXIT_RUNTIME;
+	}
+	return 0;
+}
+
 /* The topology, the routes and the switches to work on. */
 static int setup(struct ctx *c, bool routes)
 {
@@ -162,6 +210,9 @@ static int setup(struct ctx *c, bool routes)
 		if (ret)
 			return EXIT_RUNTIME;
 		c->gp = &c->s.g;
+		ret = routes ? setup_multipath(c) : 0;
+		if (ret)
+			return ret;
 	} else if (c->val[OPT_TOPO]) {
 		ret = load_topo(c->val[OPT_TOPO], &c->g);
 		if (ret)
@@ -225,6 +276,7 @@ static void teardown(struct ctx *c)
 		free(c->t[u].ports);
 	}
 	free(c->t);
+	free(c->link_rate);
 	rtags_free(&c->tags);
 	if (c->self >= 0)
 		close(c->self);
@@ -279,8 +331,9 @@ static int prepare(struct ctx *c, bool want, const char *nothing)
 	for (u = 0; !ret && u < c->n; u++) {
 		t = &c->t[u];
 		if (want)
-			ret = sluice_lroutes_build(c->gp, &c->r, t->node, &t->want,
-						   err, sizeof(err));
+			ret = sluice_lroutes_build_mp(c->gp, &c->r, t->node,
+						      &c->mp, &t->want, err,
+						      sizeof(err));
 		if (!ret)
 			ret = sluice_kroutes_read(t->rt, &t->have, err,
 						  sizeof(err));
@@ -612,6 +665,53 @@ static int count_qdiscs(struct ctx *c)
 	return 0;
 }
 
+static bool mode_changes(const struct ctx *c)
+{
+	return c->fabric && c->mp.mode != c->old_mode;
+}
+
+/*
+ * A load in another mode makes it the fabric's: the state first (as fabric
+ * up writes it first), then every switch's hash; each step undone if the
+ * next fails, and nothing loaded.
+ */
+static int set_mode(struct ctx *c)
+{
+	char err[SLUICE_ERRLEN];
+
+	if (!mode_changes(c))
+		return 0;
+	c->s.multipath = c->mp.mode;
+	if (!fabric_state_save(&c->s)) {
+		if (!sluice_fabric_multipath_set(&c->s.f, c->mp.mode, err,
+						 sizeof(err)))
+			return 0;
+		fprintf(stderr, "sluicectl: fabric %s: %s\n", c->s.name, err);
+		c->s.multipath = c->old_mode;
+		fabric_state_save(&c->s);
+	}
+	c->s.multipath = c->old_mode;
+	fputs("sluicectl: nothing loaded\n", stderr);
+	return EXIT_RUNTIME;
+}
+
+/* After a failed load: the fabric's mode as it was, state and switches. */
+static void unset_mode(struct ctx *c)
+{
+	char err[SLUICE_ERRLEN];
+
+	if (!mode_changes(c))
+		return;
+	c->s.multipath = c->old_mode;
+	if (sluice_fabric_multipath_set(&c->s.f, c->old_mode, err, sizeof(err)))
+		fprintf(stderr, "sluicectl: fabric %s: could not put its multipath mode %s back: %s\n",
+			c->s.name, sluice_multipath_name(c->old_mode), err);
+	if (fabric_state_save(&c->s))
+		fprintf(stderr, "sluicectl: fabric %s: its state says multipath %s, its switches run %s\n",
+			c->s.name, sluice_multipath_name(c->mp.mode),
+			sluice_multipath_name(c->old_mode));
+}
+
 /* The tag tables, then the routes: all or nothing. */
 static int apply_all(struct ctx *c)
 {
@@ -693,6 +793,10 @@ static int print_result(const struct ctx *c, const char *verb, bool json,
 		if (c->qdisc)
 			printf("qdisc options: %u ports, %u changed\n",
 			       c->q_ports, c->q_changed);
+		if (mode_changes(c))
+			printf("multipath %s (was %s)\n",
+			       sluice_multipath_name(c->mp.mode),
+			       sluice_multipath_name(c->old_mode));
 		return 0;
 	}
 	o = json_object_new_object();
@@ -705,6 +809,8 @@ static int print_result(const struct ctx *c, const char *verb, bool json,
 	     jadd(o, "unchanged", jnum(tot.unchanged)) &&
 	     (!c->qdisc || jadd(o, "qdisc_ports", jnum(c->q_ports))) &&
 	     (!c->qdisc || jadd(o, "qdisc_changed", jnum(c->q_changed))) &&
+	     (!c->fabric || jadd(o, "multipath",
+				 json_object_new_string(sluice_multipath_name(c->mp.mode)))) &&
 	     jadd(o, "per_switch", arr = json_object_new_array());
 	for (u = 0; ok && u < c->n; u++)
 		ok = !json_object_array_add(arr, switch_json(c, &c->t[u]));
@@ -764,6 +870,11 @@ static int check_lanes(const struct ctx *c)
  */
 static int check_flow_control(struct ctx *c)
 {
+	if (c->fabric && c->qdisc && c->s.node_rates[0]) {
+		fprintf(stderr, "sluicectl: fabric %s has node rates (%s), chosen at fabric up: its qdisc options are not changed by route load\n",
+			c->s.name, c->s.node_rates);
+		return EXIT_USAGE;
+	}
 	if (!c->fabric || c->s.fc == SLUICE_FABRIC_FC_NONE)
 		return 0;
 	if (c->qdisc) {
@@ -791,7 +902,8 @@ int route_load_main(const struct command *cmd, int argc, char **argv)
 	ret = parse(&c, argc, argv, OPT_BIT(OPT_NAME) | OPT_BIT(OPT_SWITCH) |
 		    OPT_BIT(OPT_TOPO) | OPT_BIT(OPT_NETNS) |
 		    OPT_BIT(OPT_VERBOSE) | OPT_BIT(OPT_JSON) | OPT_BIT(OPT_TAGS) |
-		    OPT_BIT(OPT_TAG_SOURCE) | QDISC_OPTS_BITS(OPT_Q_FIRST), true);
+		    OPT_BIT(OPT_TAG_SOURCE) | OPT_BIT(OPT_MULTIPATH) |
+		    QDISC_OPTS_BITS(OPT_Q_FIRST), true);
 	if (ret)
 		return ret < 0 ? 0 : ret;
 	ret = parse_qdisc(&c);
@@ -808,14 +920,19 @@ int route_load_main(const struct command *cmd, int argc, char **argv)
 		ret = prepare_tags(&c, false);
 	if (!ret)
 		ret = prepare_qdiscs(&c);
-	/* the qdiscs first: the kernel refuses options it cannot check here */
 	if (!ret)
-		ret = apply_qdiscs(&c);
+		ret = set_mode(&c);
+	/* the qdiscs first: the kernel refuses options it cannot check here */
 	if (!ret) {
-		ret = apply_all(&c);
-		if (ret && !restore_all_qdiscs(&c))
-			fputs("sluicectl: the qdisc options of some switches could not be restored\n",
-			      stderr);
+		ret = apply_qdiscs(&c);
+		if (!ret) {
+			ret = apply_all(&c);
+			if (ret && !restore_all_qdiscs(&c))
+				fputs("sluicectl: the qdisc options of some switches could not be restored\n",
+				      stderr);
+		}
+		if (ret)
+			unset_mode(&c);
 	}
 	if (!ret)
 		ret = count_qdiscs(&c);

@@ -55,14 +55,18 @@ int fabric_main(const struct command *cmd, int argc, char **argv);
 int host_main(const struct command *cmd, int argc, char **argv);
 int experiment_main(const struct command *cmd, int argc, char **argv);
 int int_main(const struct command *cmd, int argc, char **argv);
+int faca_main(const struct command *cmd, int argc, char **argv);
 int fabric_ping_main(const struct command *cmd, int argc, char **argv);
 int fabric_deadlock_main(const struct command *cmd, int argc, char **argv);
 /* route load, unload and show (route_kernel.c), in route.c's table */
 #define ROUTE_LOAD_USAGE \
 	"ROUTES [--name NAME] [--switch NODE] [--tags TAGFILE [--tag-source SOURCE]]\n" \
-	"\t[-v | --verbose] [-j | --json] [QDISC OPTIONS]\n" \
+	"\t[--multipath { hash | hash5 | exact | wcmp }] [-v | --verbose] [-j | --json]\n" \
+	"\t[QDISC OPTIONS]\n" \
 	"\tROUTES --topo FILE --switch NODE [--netns NS] [--tags TAGFILE [--tag-source SOURCE]]\n" \
 	"\t[-v | --verbose] [-j | --json] [QDISC OPTIONS]\n" \
+	"--multipath loads the routes in that mode and makes it the fabric's (fabric up\n" \
+	"--multipath has the modes); without it, the routes follow the fabric's mode.\n" \
 	"QDISC OPTIONS change the sluice qdisc of every switch port (l<LINK>, h<I>;\n" \
 	"not the hosts'), as \"fabric up\" takes them, all put back if anything fails:\n" \
 	QDISC_OPTS_USAGE
@@ -74,5 +78,6 @@ int fabric_deadlock_main(const struct command *cmd, int argc, char **argv);
 int route_load_main(const struct command *cmd, int argc, char **argv);
 int route_unload_main(const struct command *cmd, int argc, char **argv);
 int route_show_main(const struct command *cmd, int argc, char **argv);
+int route_sport_main(const struct command *cmd, int argc, char **argv);
 
 #endif /* _SLUICECTL_H */

@@ -324,9 +324,12 @@ static void print_sai(const struct sluice_port_info *p, uint32_t n)
 				sluice_opname_sai(&sluice_opnames[j],
 						  p[i].prio[k].index, name,
 						  sizeof(name));
-				printf("%s %s%s%u %llu\n", p[i].ifname, name,
-				       strstr(sluice_opnames[j].sai, "%u") ?
-				       "" : ":", p[i].prio[k].index,
+				/* a port counter's name holds its priority */
+				if (!strstr(sluice_opnames[j].sai, "%u"))
+					snprintf(name + strlen(name),
+						 sizeof(name) - strlen(name),
+						 ":%u", p[i].prio[k].index);
+				printf("%s %s %llu\n", p[i].ifname, name,
 				       (unsigned long long)
 				       sluice_opnames[j].value(&p[i].prio[k]));
 			}

@@ -19,7 +19,8 @@ static int dot_main(const struct command *cmd, int argc, char **argv);
 
 static const struct command topo_commands[] = {
 	{ "gen", topo_gen_main, "Generate a topology file",
-	  "{ fc | jellyfish | xpander | leafspine | fattree | bcube | ring } [OPTIONS] [-o FILE]",
+	  "{ fc | jellyfish | xpander | leafspine | fattree | bcube | ring | fc-testbed }\n"
+	  "\t[OPTIONS] [-o FILE]",
 	  "topo" },
 	{ "show", show_main, "Summarise a topology: sizes, degrees, diameter, average shortest path",
 	  "FILE [-j | --json]", "topo" },

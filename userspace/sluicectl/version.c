@@ -34,5 +34,11 @@ int version_main(const struct command *cmd, int argc, char **argv)
 	}
 	if (argc == 2 && (!strcmp(argv[1], "-j") || !strcmp(argv[1], "--json")))
 		return print_json();
+	/* as every command takes it (sluicectl(8), CONVENTIONS) */
+	if (argc == 2 && is_help(argv[1])) {
+		printf("Usage: sluicectl %s %s\n\n%s.\n", cmd->name, cmd->usage,
+		       cmd->help);
+		return 0;
+	}
 	return usage_error(cmd, "unexpected argument \"%s\"", argv[1]);
 }

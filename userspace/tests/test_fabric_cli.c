@@ -8,7 +8,9 @@
  * it, and route load refusing a file of another topology, an unknown
  * switch or missing namespaces with nothing changed; --lanes: what fabric
  * up refuses, the state and show, and route load refusing a file of more
- * lanes than the fabric carries.  Nothing here writes
+ * lanes than the fabric carries; --multipath and --node-rate: what fabric
+ * up and route load refuse, the state and show, and route sport's ports.
+ * Nothing here writes
  * to the host's network configuration: every command that would stops
  * earlier, at the error under test.
  */
@@ -675,9 +677,113 @@ static void test_bolt(void)
 	ktap_result("bolt");
 }
 
+/* --multipath and --node-rate, and route sport: refused, or shown. */
+static void test_multipath(void)
+{
+	char topo[4096];
+	struct run r;
+
+	/* cli_path()'s buffer is reused: a copy */
+	snprintf(topo, sizeof(topo), "%s", cli_path("run/t/topology.json"));
+	RUN(&r, "fabric", "up", "a.json", "--multipath", "ecmp");
+	KTAP_EXPECT_INT(r.status, 2);
+	KTAP_EXPECT(strstr(r.err, "--multipath: \"ecmp\" is not hash, hash5, exact, wcmp or sport"));
+	RUN(&r, "fabric", "up", "a.json", "--multipath", "exact", "--lanes", "2");
+	KTAP_EXPECT_INT(r.status, 2);
+	KTAP_EXPECT(strstr(r.err, "--multipath exact: exact picks a path by source port, lanes pick one by DSCP: not both (hash5 and wcmp go with lanes)"));
+	RUN(&r, "fabric", "up", "a.json", "--multipath", "wcmp", "--pfc", "3");
+	KTAP_EXPECT_INT(r.status, 2);
+	KTAP_EXPECT(strstr(r.err, "--multipath wcmp: wcmp weighs each path by its slowest link: give the links' --rate"));
+	RUN(&r, "fabric", "up", "a.json", "--multipath", "wcmp", "--no-qdisc");
+	KTAP_EXPECT_INT(r.status, 2);
+	RUN(&r, "fabric", "up", "a.json", "--node-rate", "s1=1mbit", "--no-qdisc");
+	KTAP_EXPECT_INT(r.status, 2);
+	KTAP_EXPECT(strstr(r.err, "--node-rate shapes the nodes' ports in their qdiscs: not with --no-qdisc"));
+	/* the node rates against the topology, before anything is made */
+	RUN(&r, "fabric", "up", topo, "--name", "u", "--rate", "1mbit",
+	    "--node-rate", "s1=500kbit,s7=1mbit");
+	KTAP_EXPECT_INT(r.status, 2);
+	KTAP_EXPECT_STR(r.err, "sluicectl: --node-rate: the topology has no node \"s7\"\n");
+	RUN(&r, "fabric", "up", topo, "--name", "u", "--node-rate", "s1=500kbit");
+	KTAP_EXPECT_INT(r.status, 2);
+	KTAP_EXPECT(strstr(r.err, "give the fabric's --rate"));
+	KTAP_EXPECT_INT(access(cli_path("run/u"), F_OK), -1);
+
+	/* the state's lines, shown */
+	state_with("multipath exact\nnode-rate s1=500kbit\n");
+	RUN(&r, "fabric", "show", "--name", "t");
+	KTAP_EXPECT_INT(r.status, 0);
+	KTAP_EXPECT(strstr(r.out, "\nswitches 3 hosts 3 links 3 multipath exact node-rate s1=500kbit qdisc sluice rate 1mbit\n"));
+	RUN(&r, "fabric", "show", "--name", "t", "-j");
+	KTAP_EXPECT(strstr(r.out, "\"lanes\":0,\"multipath\":\"exact\",\"node_rates\":{\"s1\":500000},"));
+	/* route load: what --multipath asks, checked before the kernel */
+	RUN(&r, "route", "load", cli_path("ring.routes"), "--name", "t",
+	    "--multipath", "ecmp");
+	KTAP_EXPECT_INT(r.status, 2);
+	KTAP_EXPECT(strstr(r.err, "--multipath: \"ecmp\" is not hash, hash5, exact, wcmp or sport"));
+	RUN(&r, "route", "load", cli_path("ring.routes"), "--topo", topo,
+	    "--switch", "s1", "--multipath", "exact");
+	KTAP_EXPECT_INT(r.status, 2);
+	KTAP_EXPECT(strstr(r.err, "--multipath is a fabric's mode, kept in its state: not with --topo"));
+	RUN(&r, "route", "load", cli_path("ring.routes"), "--name", "t",
+	    "--switch", "s1", "--multipath", "hash");
+	KTAP_EXPECT_INT(r.status, 2);
+	KTAP_EXPECT_STR(r.err, "sluicectl: --multipath hash makes it fabric t's mode (now exact) on every switch: leave --switch out\n");
+	RUN(&r, "route", "load", cli_path("ring.routes"), "--name", "t",
+	    "--pfc", "3");
+	KTAP_EXPECT_INT(r.status, 2);
+	KTAP_EXPECT_STR(r.err, "sluicectl: fabric t has node rates (s1=500kbit), chosen at fabric up: its qdisc options are not changed by route load\n");
+	/* past the checks, to the missing namespaces: the state keeps its mode */
+	RUN(&r, "route", "load", cli_path("ring.routes"), "--name", "t",
+	    "--multipath", "wcmp");
+	KTAP_EXPECT_INT(r.status, 1);
+	KTAP_EXPECT(strstr(r.err, "sluicectl: switch s0: network namespace t-s0 does not exist\n"));
+	RUN(&r, "fabric", "show", "--name", "t");
+	KTAP_EXPECT(strstr(r.out, " multipath exact node-rate"));
+	state_with("flow-control pfc\nlanes 2\n");
+	RUN(&r, "route", "load", cli_path("ring.routes"), "--name", "t",
+	    "--multipath", "exact");
+	KTAP_EXPECT_INT(r.status, 2);
+	KTAP_EXPECT_STR(r.err, "sluicectl: fabric t carries lanes (fabric up --lanes): exact picks a path by source port, lanes pick one by DSCP: not both\n");
+	state_with("node-rate s1=2mbit\n");
+	RUN(&r, "fabric", "show", "--name", "t");
+	KTAP_EXPECT_INT(r.status, 1);
+	KTAP_EXPECT(strstr(r.err, "node-rate: s1: 2mbit is above the fabric's --rate"));
+	set_hash();
+
+	/* route sport */
+	RUN(&r, "route", "sport", cli_path("ring.routes"));
+	KTAP_EXPECT_INT(r.status, 2);
+	KTAP_EXPECT(strstr(r.err, "--topo FILE is required"));
+	RUN(&r, "route", "sport", cli_path("ring.routes"), "--topo", topo,
+	    "--port", "20000");
+	KTAP_EXPECT_INT(r.status, 2);
+	KTAP_EXPECT(strstr(r.err, "--port goes with --pair SOURCE,DESTINATION"));
+	RUN(&r, "route", "sport", cli_path("ring.routes"), "--topo", topo,
+	    "--pair", "s0,s1", "--port", "0");
+	KTAP_EXPECT_INT(r.status, 2);
+	RUN(&r, "route", "sport", cli_path("ring.routes"), "--topo", topo,
+	    "--pair", "s0,s9");
+	KTAP_EXPECT_INT(r.status, 1);
+	KTAP_EXPECT_STR(r.err, "sluicectl: --pair s0,s9: no such node\n");
+	RUN(&r, "route", "sport", cli_path("ring.routes"), "--topo", topo,
+	    "--pair", "s2,s0");
+	KTAP_EXPECT_INT(r.status, 0);
+	KTAP_EXPECT_STR(r.out, "s2 -> s0 path 0 sport 20000-20063 nodes s2 s0 links 2\n");
+	RUN(&r, "route", "sport", cli_path("ring.routes"), "--topo", topo,
+	    "--pair", "s2,s0", "--port", "20063", "-j");
+	KTAP_EXPECT_STR(r.out, "[{\"src\":\"s2\",\"dst\":\"s0\",\"sport\":20063,\"path\":0,\"nodes\":[\"s2\",\"s0\"],\"links\":[2]}]\n");
+	RUN(&r, "route", "sport", cli_path("ring.routes"), "--topo", topo,
+	    "--pair", "s2,s0", "--port", "20064");
+	KTAP_EXPECT_STR(r.out, "s2 -> s0 sport 20064 path none: outside every path's range, the multipath hash picks\n");
+	RUN(&r, "route", "sport", cli_path("ring.routes"), "--topo", topo, "-j");
+	KTAP_EXPECT(strstr(r.out, "{\"src\":\"s0\",\"dst\":\"s1\",\"path\":0,\"sport_min\":20000,\"sport_max\":20063,\"nodes\":[\"s0\",\"s1\"],\"links\":[0]}"));
+	ktap_result("multipath");
+}
+
 int main(void)
 {
-	ktap_plan(8);
+	ktap_plan(9);
 	cli_init();
 	cli_mkdtemp("fabric");
 	setenv("SLUICE_RUN_DIR", cli_path("run"), 1);
@@ -687,6 +793,7 @@ int main(void)
 	test_route_refusals();
 	test_lanes();
 	test_bolt();
+	test_multipath();
 	test_deadlock();
 	test_down();
 	/* cli_rmdir() empties one level: the state directories first */

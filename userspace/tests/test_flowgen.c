@@ -49,6 +49,11 @@ static bool within(double x, double want, double sd, double sigmas)
 	return false;
 }
 
+static bool near_rel(double x, double want)
+{
+	return fabs(x - want) <= 1e-9 * fabs(want);
+}
+
 /* Every incast of @p (jobs 1..n, in order) as the seed defines it. */
 static void check_incasts(const struct sluice_tcpgen_plan *p,
 			  uint32_t fan_in, uint32_t n_hosts, double scale,
@@ -458,6 +463,13 @@ static const struct {
 	{ { "--loopback", "3", "extra" }, 2, "unexpected argument \"extra\"" },
 	{ { "--fabric", "nosuch", "--rate", "1gbit" }, 1,
 	  "no fabric nosuch" },
+	{ { "--loopback", "3", "--faca", "--sports", "1-9" }, 2,
+	  "--faca and --sports: give one" },
+	{ { "--loopback", "3", "--sports", "9-1" }, 2,
+	  "--sports 9-1: out of range" },
+	{ { "--loopback", "3", "--faca=" }, 2, "--faca : out of range" },
+	{ { "--loopback", "4", "--workload", "pairs", "--hpcc", "-o", "x" }, 2,
+	  "--workload pairs has no FCTs for --hpcc" },
 };
 
 static void test_cli(void)
@@ -489,7 +501,8 @@ static void test_cli(void)
 		     "--scale", "--fan-in", "--incast-rate", "--cc", "--tos",
 		     "--lanes", "--rtt", "--mtu", "--timeout", "--drain",
 		     "--port", "--max-open", "--output", "--hpcc", "--json",
-		     "--progress", "--no-progress", NULL }; *o; o++)
+		     "--progress", "--no-progress", "--faca[=SOCKET]",
+		     "--sports A-B", "pairs", NULL }; *o; o++)
 		if (!strstr(r.out, *o))
 			KTAP_EXPECT_STR(*o, "in --help");
 
@@ -505,6 +518,90 @@ static void test_cli(void)
 	KTAP_EXPECT_INT(r.status, 1);
 	KTAP_EXPECT(access(out, F_OK) && cli_files_in_dir() == 0);
 	ktap_result("cli");
+}
+
+/* "sip dip sport ..." lines' sports, in order, as one string. */
+static void sports_of(const char *text, char *out, size_t len)
+{
+	unsigned int sip, dip, sport;
+	const char *line;
+	size_t used = 0;
+
+	out[0] = '\0';
+	for (line = text; line && *line; line = strchr(line, '\n'),
+	     line = line ? line + 1 : NULL)
+		if (*line != '#' &&
+		    sscanf(line, "%x %x %u", &sip, &dip, &sport) == 3 &&
+		    used < len)
+			used += snprintf(out + used, len - used, "%u ", sport);
+}
+
+/*
+ * FaCa's pairs: the plan, the rates worked out by hand, and runs over
+ * loopback with random ports from a seed (the same each run) and with an
+ * agent nobody runs (every port the kernel's).
+ */
+static void test_pairs(void)
+{
+	struct sluice_stream_flow *fl = NULL, f[3] = {
+		{ .start = 0, .stop = 2, .bytes = 500000 },
+		{ .start = 1, .stop = 4, .bytes = 300000, .faca = true },
+		{ .start = 0, .stop = 10, .bytes = 0, .error = ECONNREFUSED },
+	};
+	const char *out = cli_path("pairs.txt"), *json = cli_path("pairs.json");
+	struct sluice_flowgen_rates r;
+	char first[256], again[256];
+	char *text, *j;
+	struct run run;
+	uint32_t n = 0;
+
+	KTAP_EXPECT_INT(sluice_flowgen_pairs(5, 3, &fl, &n, err, sizeof(err)), 0);
+	KTAP_EXPECT_INT(n, 2);
+	KTAP_EXPECT(fl && fl[0].src == 0 && fl[0].dst == 2 && fl[1].src == 1 &&
+		    fl[1].dst == 3 && fl[1].start == 0 && fl[1].stop == 3);
+	free(fl);
+	KTAP_EXPECT_INT(sluice_flowgen_pairs(1, 3, &fl, &n, err, sizeof(err)),
+			-EINVAL);
+	KTAP_EXPECT_STR(err, "pairs need 2 hosts or more, not 1");
+	/* 500 kB in 2 s, 300 kB in 2 of its 3 s (the run lasts 3), none */
+	sluice_flowgen_rates(f, 3, 3, &r);
+	KTAP_EXPECT(near_rel(sluice_flowgen_stream_rate(&f[0], 3), 2e6));
+	KTAP_EXPECT(near_rel(sluice_flowgen_stream_rate(&f[1], 3), 1.2e6));
+	KTAP_EXPECT(near_rel(r.aggregate, 3.2e6) && near_rel(r.max, 2e6) &&
+		    r.min == 0 && near_rel(r.mean, 3.2e6 / 3));
+	KTAP_EXPECT(r.flows == 3 && r.failed == 1 && r.faca == 1);
+
+	RUN(&run, "--loopback", "4", "--workload", "pairs", "--duration",
+	    "0.3", "--sports", "30000-30999", "--seed", "7", "-o", out, "-j",
+	    json);
+	KTAP_EXPECT_INT(run.status, 0);
+	KTAP_EXPECT(strstr(run.out, "pairs on 4 hosts, 0.3 s: 2 flows, 0 failed; delivered "));
+	text = cli_read_all(out);
+	j = cli_read_all(json);
+	KTAP_EXPECT(text && data_lines(text, 6) == 2);
+	sports_of(text ? text : "", first, sizeof(first));
+	KTAP_EXPECT(j && strstr(j, "\"workload\": \"pairs\"") &&
+		    strstr(j, "\"failed\": 0"));
+	free(text);
+	free(j);
+	RUN(&run, "--loopback", "4", "--workload", "pairs", "--duration",
+	    "0.3", "--sports", "30000-30999", "--seed", "7", "-o", out);
+	text = cli_read_all(out);
+	sports_of(text ? text : "", again, sizeof(again));
+	free(text);
+	/* two ports of the range, the same two again */
+	KTAP_EXPECT(strlen(first) >= 12 && first[0] == '3' && !strcmp(first, again));
+	if (strcmp(first, again))
+		ktap_diag("\"%s\" then \"%s\"", first, again);
+
+	RUN(&run, "--loopback", "4", "--workload", "pairs", "--duration",
+	    "0.3", "--faca=/nonexistent/agent.sock");
+	KTAP_EXPECT_INT(run.status, 0);
+	KTAP_EXPECT(strstr(run.out, "2 flows, 0 failed") &&
+		    strstr(run.out, "source ports: 0 from the FaCa agents, 2 the kernel's"));
+	unlink(out);
+	unlink(json);
+	ktap_result("pairs");
 }
 
 static const char dumbbell[] =
@@ -565,7 +662,7 @@ int main(void)
 	cli_init_binary("FLOWGEN", "../flowgen/sluice-flowgen");
 	cli_mkdtemp("flowgen");
 	setenv("SLUICE_RUN_DIR", cli_path("run"), 1);
-	ktap_plan(9);
+	ktap_plan(10);
 	test_bolt_plan();
 	test_bolt_refused();
 	test_lanes();
@@ -575,6 +672,7 @@ int main(void)
 	test_loopback();
 	test_fabric_state();
 	test_cli();
+	test_pairs();
 	cli_rmdir();
 	return ktap_exit();
 }

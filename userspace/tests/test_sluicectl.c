@@ -111,6 +111,10 @@ static void test_version(void)
 	RUN(&r, "--version");
 	KTAP_EXPECT_INT(r.status, 0);
 	KTAP_EXPECT_STR(r.out, "sluicectl " SLUICE_VERSION "\n");
+	RUN(&r, "version", "--help");
+	KTAP_EXPECT_INT(r.status, 0);
+	KTAP_EXPECT_STR(r.out, "Usage: sluicectl version [-j | --json]\n\n"
+			"Print the version of sluicectl.\n");
 	RUN(&r, "version", "extra");
 	KTAP_EXPECT_INT(r.status, 2);
 	KTAP_EXPECT_STR(r.err, "sluicectl: unexpected argument \"extra\"\n"

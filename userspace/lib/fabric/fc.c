@@ -245,15 +245,18 @@ int sluice_fabric_fc_apply(const struct sluice_fabric *f,
  * @port:	its link port (link id order, as its label 100 + @port)
  * @o:		set to the port's options
  *
- * The fabric's link options, and for PortFC the port's role (a server's
- * or a switch's) and a switch port's index, its port number, which is
- * what a label stack names it by (sluice/fabric.h).  Time: O(1).
+ * The fabric's link options at the link's own rate (@q->link_rate), and
+ * for PortFC the port's role (a server's or a switch's) and a switch
+ * port's index, its port number, which is what a label stack names it by
+ * (sluice/fabric.h).  Time: O(1).
  */
 void sluice_fabric_port_qopt(const struct sluice_fabric *f,
 			     const struct sluice_fabric_qdisc *q, uint32_t u,
 			     uint32_t port, struct sluice_qopt *o)
 {
 	*o = q->link;
+	if (q->link_rate)
+		o->rate = q->link_rate[f->g->adj[f->g->off[u] + port].link];
 	if (q->fc != SLUICE_FABRIC_FC_PORTFC)
 		return;
 	o->present |= SLUICE_QOPT_PORTFC;

@@ -685,3 +685,57 @@ int sluice_flowgen_write_hpcc(FILE *out, const struct sluice_tcpgen *t,
 	}
 	return ferror(out) ? -EIO : 0;
 }
+
+int sluice_flowgen_pairs(uint32_t n_hosts, double duration,
+			 struct sluice_stream_flow **fl, uint32_t *n,
+			 char *err, size_t errlen)
+{
+	uint32_t half = n_hosts / 2, i;
+
+	if (!half)
+		return sluice_i_errf(err, errlen, -EINVAL,
+				     "pairs need 2 hosts or more, not %u",
+				     n_hosts);
+	if (!(duration > 0) || !isfinite(duration))
+		return sluice_i_errf(err, errlen, -EINVAL,
+				     "a duration of %g s", duration);
+	*fl = sluice_i_calloc(half, sizeof(**fl));
+	if (!*fl)
+		return sluice_i_errf(err, errlen, -ENOMEM, "out of memory");
+	for (i = 0; i < half; i++)
+		(*fl)[i] = (struct sluice_stream_flow){
+			.src = i, .dst = i + half, .start = 0,
+			.stop = duration,
+		};
+	*n = half;
+	return 0;
+}
+
+double sluice_flowgen_stream_rate(const struct sluice_stream_flow *f,
+				  double duration)
+{
+	double life = (f->stop < duration ? f->stop : duration) - f->start;
+
+	return life > 0 ? f->bytes * 8.0 / life : 0;
+}
+
+void sluice_flowgen_rates(const struct sluice_stream_flow *fl, uint32_t n,
+			  double duration, struct sluice_flowgen_rates *r)
+{
+	uint32_t q;
+	double v;
+
+	memset(r, 0, sizeof(*r));
+	r->flows = n;
+	for (q = 0; q < n; q++) {
+		v = sluice_flowgen_stream_rate(&fl[q], duration);
+		r->aggregate += v;
+		if (!q || v < r->min)
+			r->min = v;
+		if (v > r->max)
+			r->max = v;
+		r->failed += !!fl[q].error;
+		r->faca += fl[q].faca;
+	}
+	r->mean = n ? r->aggregate / n : 0;
+}

@@ -5,11 +5,13 @@
 #ifndef _SLUICE_LIB_FABRIC_INTERNAL_H
 #define _SLUICE_LIB_FABRIC_INTERNAL_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 #include <arpa/inet.h>
 #include <netlink/msg.h>
 #include <sluice/fabric_nl.h>
+#include <sluice/tcpgen.h>
 
 /* A request the kernel refused: its tag, errno and extended ack. */
 struct sluice_i_nlerr {
@@ -44,5 +46,37 @@ static inline uint32_t sluice_i_get32(const unsigned char *p)
 	memcpy(&v, p, 4);
 	return ntohl(v);
 }
+
+/*
+ * Source ports of the traffic engines' flows (sport.c), as struct
+ * sluice_sport_opts says: the agents' sockets by host, found in each
+ * host's namespace the first time, and what the agents did.
+ */
+struct sluice_i_sports {
+	const struct sluice_sport_opts	*o;
+	char				(*sock)[108];	/* sun_path; "" */
+	uint32_t			n_hosts;
+	uint32_t			faca, fallbacks;
+};
+
+/* -EINVAL with a message for options that do not hold, else 0. */
+int sluice_i_sport_check(const struct sluice_sport_opts *o, char *err,
+			 size_t errlen);
+int sluice_i_sports_init(struct sluice_i_sports *s,
+			 const struct sluice_sport_opts *o, uint32_t n_hosts);
+void sluice_i_sports_free(struct sluice_i_sports *s);
+/*
+ * Binds @fd, a TCP socket made in host @src's namespace (the thread is
+ * there) for flow @q to @dst (IPv4, host order), to the flow's port.
+ * Returns the port the agent leased (to give back), 0 if none; or -errno
+ * if the port could not be bound.
+ */
+int sluice_i_sport_bind(struct sluice_i_sports *s, uint32_t src, uint32_t q,
+			uint32_t dst, int fd);
+/* The port @fd is bound to, or 0. */
+uint16_t sluice_i_local_port(int fd);
+/* Gives an agent's lease back, from any namespace. */
+void sluice_i_sport_release(struct sluice_i_sports *s, uint32_t src,
+			    uint32_t dst, uint16_t port);
 
 #endif /* _SLUICE_LIB_FABRIC_INTERNAL_H */

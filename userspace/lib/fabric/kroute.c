@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * A switch's routes in the kernel: read back (IPv4 routes of the main
- * table and of the lanes' tables, MPLS label routes and the lanes' IPv4
- * rules, only those of protocol SLUICE_RTPROT, as struct sluice_lroutes),
+ * table, of the lanes' tables and of exact mode's path tables, MPLS label
+ * routes and the lanes' and exact's IPv4 rules, only those of protocol
+ * SLUICE_RTPROT, as struct sluice_lroutes),
  * and changed by a diff (sluice/fabric.h) in one batch through
  * libnl-route-3.  Rules are written and read as plain messages (struct
  * fib_rule_hdr and FRA_* attributes): they are a handful of fields, and
@@ -74,12 +75,17 @@ static int labels_of(struct nl_addr *a, uint32_t *labels)
 	return n;
 }
 
-/* Whether IPv4 routes of table @table are sluice's: main, or a lane's. */
-static bool lane_or_main_table(uint32_t table)
+/*
+ * Whether IPv4 routes of table @table are sluice's: main, a lane's or an
+ * exact path's.
+ */
+static bool sluice_table(uint32_t table)
 {
 	return table == SLUICE_TABLE_MAIN ||
 	       (table > SLUICE_LANE_BASE &&
-		table < SLUICE_LANE_TABLE(SLUICE_LANES_MAX));
+		table < SLUICE_LANE_TABLE(SLUICE_LANES_MAX)) ||
+	       (table >= SLUICE_MP_TABLE(0) &&
+		table < SLUICE_MP_TABLE(SLUICE_MP_PATHS_MAX));
 }
 
 static void route_cb(struct nl_object *obj, void *arg)
@@ -93,7 +99,7 @@ static void route_cb(struct nl_object *obj, void *arg)
 	int family = rtnl_route_get_family(route), k, n;
 
 	if (rd->ret || rtnl_route_get_protocol(route) != SLUICE_RTPROT ||
-	    (family == AF_INET && !lane_or_main_table(rtnl_route_get_table(route))))
+	    (family == AF_INET && !sluice_table(rtnl_route_get_table(route))))
 		return;
 	a = rtnl_route_get_dst(route);
 	if (family == AF_INET) {
@@ -127,6 +133,10 @@ static void route_cb(struct nl_object *obj, void *arg)
 						      rtnl_route_nh_get_gateway(nh)),
 						dev ? dev : "?", labels, n,
 						rd->err, rd->errlen);
+		/* libnl's weight is the kernel's rtnh_hops: weight - 1 */
+		if (!rd->ret)
+			rd->have->nhs[rd->have->n_nhs - 1].weight =
+				rtnl_route_nh_get_weight(nh) + 1;
 	}
 }
 
@@ -134,6 +144,7 @@ static void route_cb(struct nl_object *obj, void *arg)
 static int rule_cb(struct reader *rd, struct nlmsghdr *h)
 {
 	const struct fib_rule_hdr *frh = nlmsg_data(h);
+	struct fib_rule_port_range range;
 	struct nlattr *tb[FRA_MAX + 1];
 	struct sluice_lroute *x;
 	int ret;
@@ -155,6 +166,13 @@ static int rule_cb(struct reader *rd, struct nlmsghdr *h)
 	x = &rd->have->routes[rd->have->n_routes - 1];
 	x->table = tb[FRA_TABLE] ? nla_get_u32(tb[FRA_TABLE]) : frh->table;
 	x->pref = tb[FRA_PRIORITY] ? nla_get_u32(tb[FRA_PRIORITY]) : 0;
+	x->ip_proto = tb[FRA_IP_PROTO] ? nla_get_u8(tb[FRA_IP_PROTO]) : 0;
+	if (tb[FRA_SPORT_RANGE] &&
+	    nla_len(tb[FRA_SPORT_RANGE]) >= (int)sizeof(range)) {
+		memcpy(&range, nla_data(tb[FRA_SPORT_RANGE]), sizeof(range));
+		x->sport_lo = range.start;
+		x->sport_hi = range.end;
+	}
 	return NL_OK;
 }
 
@@ -302,8 +320,9 @@ static struct nl_addr *mpls(const uint32_t *labels, uint32_t n)
 }
 
 /*
- * A lane's rule added (@cmd RTM_NEWROUTE) or deleted: "ip rule add pref P
- * tos T lookup TABLE proto 177", which deletes by the same fields.
+ * A rule added (@cmd RTM_NEWROUTE) or deleted: a lane's, "ip rule add pref
+ * P tos T lookup TABLE proto 177", or exact's, "ip rule add pref P ipproto
+ * PROTO sport LO-HI lookup TABLE proto 177"; deleted by the same fields.
  */
 static int build_rule(const struct sluice_lroute *x, int cmd, int flags,
 		      struct nl_msg **msg)
@@ -314,6 +333,10 @@ static int build_rule(const struct sluice_lroute *x, int cmd, int flags,
 		.table = x->table < 256 ? x->table : RT_TABLE_UNSPEC,
 		.action = FR_ACT_TO_TBL,
 	};
+	struct fib_rule_port_range range = {
+		.start = x->sport_lo,
+		.end = x->sport_hi,
+	};
 
 	*msg = nlmsg_alloc_simple(cmd == RTM_NEWROUTE ? RTM_NEWRULE :
 				  RTM_DELRULE, cmd == RTM_NEWROUTE ?
@@ -323,7 +346,10 @@ static int build_rule(const struct sluice_lroute *x, int cmd, int flags,
 	if (nlmsg_append(*msg, &frh, sizeof(frh), NLMSG_ALIGNTO) < 0 ||
 	    nla_put_u32(*msg, FRA_TABLE, x->table) < 0 ||
 	    nla_put_u32(*msg, FRA_PRIORITY, x->pref) < 0 ||
-	    nla_put_u8(*msg, FRA_PROTOCOL, SLUICE_RTPROT) < 0) {
+	    nla_put_u8(*msg, FRA_PROTOCOL, SLUICE_RTPROT) < 0 ||
+	    (x->ip_proto &&
+	     (nla_put_u8(*msg, FRA_IP_PROTO, x->ip_proto) < 0 ||
+	      nla_put(*msg, FRA_SPORT_RANGE, sizeof(range), &range) < 0))) {
 		nlmsg_free(*msg);
 		*msg = NULL;
 		return -ENOMEM;
@@ -385,6 +411,7 @@ static int build(struct sluice_rtnl *r, const struct sluice_lroutes *s,
 			ret = a ? rtnl_route_nh_encap_mpls(nh, a, 0) : -ENOMEM;
 			nl_addr_put(a);
 		}
+		rtnl_route_nh_set_weight(nh, lnh->weight - 1);
 		rtnl_route_add_nexthop(route, nh);
 	}
 	if (!ret)

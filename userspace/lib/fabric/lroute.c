@@ -20,12 +20,21 @@
  * pair with paths must have some on every lane: a lane without would fall
  * through to lane 0's routes with its own DSCP, in the wrong class on every
  * hop.  A set of one lane is built as it always was.
+ *
+ * The fabric's multipath mode (sluice/multipath.h) changes two things:
+ * wcmp weighs each nexthop by its path's bottleneck; exact adds, per path
+ * index k of the switch's pairs, a table SLUICE_MP_TABLE(k) holding each
+ * pair's k-th path as a route of one nexthop, and two rules (TCP and UDP)
+ * that send the source ports of path k there.  A port of a range the pair
+ * has no path for finds nothing in the table and goes on to the main
+ * table's multipath route, as every port outside the ranges does.
  */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netinet/in.h>
 #include <sluice/fabric.h>
 #include "graph/internal.h"
 
@@ -85,6 +94,7 @@ int sluice_lroutes_add(struct sluice_lroutes *s,
 	r->dst_node = SLUICE_NONE;
 	r->link = SLUICE_NONE;
 	r->lane = SLUICE_NONE;
+	r->path = SLUICE_NONE;
 	r->pair = UINT64_MAX;
 	return 0;
 }
@@ -118,6 +128,40 @@ int sluice_lroutes_add_rule(struct sluice_lroutes *s, uint32_t lane,
 }
 
 /**
+ * sluice_lroutes_add_sport_rule() - exact's rule of path index @k for one
+ * protocol: its source ports to its table
+ * @s:		the set
+ * @k:		below SLUICE_MP_PATHS_MAX
+ * @ip_proto:	IPPROTO_TCP or IPPROTO_UDP
+ * @err:	"out of memory"
+ * @errlen:	room in @err
+ *
+ * "ip rule add pref SLUICE_MP_RULE_PREF(k) ipproto PROTO sport LO-HI
+ * lookup SLUICE_MP_TABLE(k)", the ports of sluice/multipath.h.
+ * Time: O(1) amortized.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int sluice_lroutes_add_sport_rule(struct sluice_lroutes *s, uint32_t k,
+				  uint8_t ip_proto, char *err, size_t errlen)
+{
+	struct sluice_lroute *r;
+	int ret;
+
+	ret = sluice_lroutes_add(s, SLUICE_LR_RULE, 0, 0, err, errlen);
+	if (ret)
+		return ret;
+	r = &s->routes[s->n_routes - 1];
+	r->table = SLUICE_MP_TABLE(k);
+	r->pref = SLUICE_MP_RULE_PREF(k);
+	r->path = k;
+	r->ip_proto = ip_proto;
+	r->sport_lo = SLUICE_MP_SPORT_BASE + k * SLUICE_MP_SPORT_WIDTH;
+	r->sport_hi = r->sport_lo + SLUICE_MP_SPORT_WIDTH - 1;
+	return 0;
+}
+
+/**
  * sluice_lroutes_add_nh() - a nexthop of the last route added
  * @s:		the set, with a route
  * @via:	the next hop's IPv4 address, host order (0: none)
@@ -146,6 +190,7 @@ int sluice_lroutes_add_nh(struct sluice_lroutes *s, uint32_t via,
 	snprintf(nh->dev, sizeof(nh->dev), "%s", dev);
 	nh->label = s->n_labels;
 	nh->n_labels = n_labels;
+	nh->weight = 1;
 	if (n_labels)
 		memcpy(&s->labels[s->n_labels], labels,
 		       n_labels * sizeof(*labels));
@@ -171,7 +216,8 @@ static int cmp_u32(uint32_t a, uint32_t b)
  * then rules, last, so that a lane's routes are in before the rule that
  * leads to them.  A rule's key is all of it (DSCP, table, priority): two
  * rules of one key are equal, so a diff never replaces a rule (the kernel
- * has no replace for rules), it deletes one and adds another.
+ * has no replace for rules), it deletes one and adds another.  Exact's
+ * rules add their protocol and source ports to the key.
  */
 int sluice_lroute_cmp_key(const struct sluice_lroute *a,
 			  const struct sluice_lroute *b)
@@ -184,10 +230,14 @@ int sluice_lroute_cmp_key(const struct sluice_lroute *a,
 		return c;
 	if ((c = cmp_u32(a->dst, b->dst)))
 		return c;
-	if (a->family == SLUICE_LR_RULE)
-		return (c = cmp_u32(a->table, b->table)) ? c :
-		       cmp_u32(a->pref, b->pref);
-	return cmp_u32(a->dst_len, b->dst_len);
+	if (a->family != SLUICE_LR_RULE)
+		return cmp_u32(a->dst_len, b->dst_len);
+	if ((c = cmp_u32(a->table, b->table)) ||
+	    (c = cmp_u32(a->pref, b->pref)) ||
+	    (c = cmp_u32(a->ip_proto, b->ip_proto)) ||
+	    (c = cmp_u32(a->sport_lo, b->sport_lo)))
+		return c;
+	return cmp_u32(a->sport_hi, b->sport_hi);
 }
 
 static int cmp_route(const void *a, const void *b)
@@ -229,99 +279,212 @@ static void dev_of_link(uint32_t link, char *buf)
 	snprintf(buf, SLUICE_IFNAME_MAX, "l%u", link);
 }
 
-/*
- * The IPv4 route of pair @p at its source: one nexthop per path of lane
- * @lane, in the lane's table, or per path whatever its lane (SLUICE_NONE)
- * in the main table.
- */
-static int pair_route(const struct sluice_graph *g,
-		      const struct sluice_routes *r, uint64_t p,
-		      uint32_t lane, struct sluice_lroutes *s,
-		      char *err, size_t errlen)
+/* Which of a pair's paths a route holds, and how it weighs them. */
+struct pick {
+	uint32_t			lane;	/* SLUICE_NONE: any lane */
+	uint32_t			path;	/* exact's k; SLUICE_NONE: all */
+	const struct sluice_multipath	*mp;
+};
+
+static bool picked(const struct sluice_routes *r, uint64_t p, uint64_t q,
+		   const struct pick *pk)
+{
+	return (pk->lane == SLUICE_NONE || r->path_lane[q] == pk->lane) &&
+	       (pk->path == SLUICE_NONE || q - r->pair_path[p] == pk->path);
+}
+
+/* Path @q of pair @p as a nexthop of the last route added. */
+static int path_nh(const struct sluice_graph *g,
+		   const struct sluice_routes *r, uint64_t p, uint64_t q,
+		   uint32_t weight, struct sluice_lroutes *s, char *err,
+		   size_t errlen)
 {
 	uint32_t labels[SLUICE_FABRIC_LABELS_MAX], u = r->pair_src[p];
 	uint32_t v = r->pair_dst[p], at, next, len, k, link;
 	char dev[SLUICE_IFNAME_MAX];
-	struct sluice_lroute *route;
-	uint64_t q, h;
+	uint64_t h = r->path_hop[q];
 	int ret, j;
+
+	len = sluice_routes_path_len(r, q);
+	if (len - 1 > SLUICE_FABRIC_LABELS_MAX)
+		return sluice_i_errf(err, errlen, -E2BIG,
+				     "%s -> %s path %llu has %u links: its %u labels are more than the kernel pushes (%d)",
+				     g->nodes[u].name, g->nodes[v].name,
+				     (unsigned long long)(q - r->pair_path[p] + 1),
+				     len, len - 1, SLUICE_FABRIC_LABELS_MAX);
+	link = r->hops[h];
+	at = sluice_fabric_peer(g, u, link);
+	for (k = 1; k < len; k++) {
+		next = r->hops[h + k];
+		j = sluice_fabric_port_index(g, at, next);
+		if (j < 0)
+			return sluice_i_errf(err, errlen, -EINVAL,
+					     "%s -> %s path %llu: link %u does not leave %s",
+					     g->nodes[u].name, g->nodes[v].name,
+					     (unsigned long long)(q - r->pair_path[p] + 1),
+					     next, g->nodes[at].name);
+		labels[k - 1] = SLUICE_FABRIC_LABEL_BASE + j;
+		at = sluice_fabric_peer(g, at, next);
+	}
+	dev_of_link(link, dev);
+	ret = sluice_lroutes_add_nh(s, sluice_fabric_link_addr(link, g->links[link].a == u),
+				    dev, labels, len - 1, err, errlen);
+	if (!ret)
+		s->nhs[s->n_nhs - 1].weight = weight;
+	return ret;
+}
+
+/*
+ * wcmp's weights of the paths @pk picks of pair @p, in their order: each
+ * path's bottleneck in proportion (sluice_wcmp_weights()).  *@weight is
+ * set to an array to free(); left NULL in the other modes, whose weights
+ * are all 1.
+ */
+static int pick_weights(const struct sluice_routes *r, uint64_t p,
+			const struct pick *pk, uint32_t **weight, char *err,
+			size_t errlen)
+{
+	uint64_t q, *cap;
+	uint32_t n = 0;
+
+	*weight = NULL;
+	if (pk->mp->mode != SLUICE_MP_WCMP)
+		return 0;
+	*weight = sluice_i_calloc(sluice_routes_pair_paths(r, p) + 1,
+				  sizeof(**weight));
+	cap = sluice_i_calloc(sluice_routes_pair_paths(r, p) + 1,
+			      sizeof(*cap));
+	if (!*weight || !cap) {
+		free(*weight);
+		free(cap);
+		*weight = NULL;
+		return sluice_i_errf(err, errlen, -ENOMEM, "out of memory");
+	}
+	for (q = r->pair_path[p]; q < r->pair_path[p + 1]; q++)
+		if (picked(r, p, q, pk))
+			cap[n++] = sluice_path_capacity(r, q, pk->mp->link_rate);
+	sluice_wcmp_weights(cap, n, *weight);
+	free(cap);
+	return 0;
+}
+
+/*
+ * The IPv4 route of pair @p at its source: one nexthop per path @pk picks
+ * (those of a lane, in the lane's table; exact's path k, in its table;
+ * or all of them, in the main table).
+ */
+static int pair_route(const struct sluice_graph *g,
+		      const struct sluice_routes *r, uint64_t p,
+		      const struct pick *pk, struct sluice_lroutes *s,
+		      char *err, size_t errlen)
+{
+	uint32_t u = r->pair_src[p], v = r->pair_dst[p], *weight, n = 0;
+	struct sluice_lroute *route;
+	uint64_t q;
+	int ret;
 
 	ret = sluice_lroutes_add(s, SLUICE_LR_INET,
 				 sluice_fabric_node_prefix(v), 24, err, errlen);
+	if (!ret)
+		ret = pick_weights(r, p, pk, &weight, err, errlen);
 	if (ret)
 		return ret;
 	route = &s->routes[s->n_routes - 1];
 	route->dst_node = v;
 	route->pair = p;
-	route->lane = lane;
-	if (lane != SLUICE_NONE)
-		route->table = SLUICE_LANE_TABLE(lane);
+	route->lane = pk->lane;
+	route->path = pk->path;
+	if (pk->lane != SLUICE_NONE)
+		route->table = SLUICE_LANE_TABLE(pk->lane);
+	else if (pk->path != SLUICE_NONE)
+		route->table = SLUICE_MP_TABLE(pk->path);
 	/* a server sends as itself: replies find it (sluice/fabric.h) */
 	if (sluice_node_self_hosted(&g->nodes[u]))
 		route->src = sluice_fabric_host_addr(u, 0, true);
-	for (q = r->pair_path[p]; q < r->pair_path[p + 1]; q++) {
-		if (lane != SLUICE_NONE && r->path_lane[q] != lane)
-			continue;
-		h = r->path_hop[q];
-		len = sluice_routes_path_len(r, q);
-		if (len - 1 > SLUICE_FABRIC_LABELS_MAX)
-			return sluice_i_errf(err, errlen, -E2BIG,
-					     "%s -> %s path %llu has %u links: its %u labels are more than the kernel pushes (%d)",
-					     g->nodes[u].name, g->nodes[v].name,
-					     (unsigned long long)(q - r->pair_path[p] + 1),
-					     len, len - 1, SLUICE_FABRIC_LABELS_MAX);
-		link = r->hops[h];
-		at = sluice_fabric_peer(g, u, link);
-		for (k = 1; k < len; k++) {
-			next = r->hops[h + k];
-			j = sluice_fabric_port_index(g, at, next);
-			if (j < 0)
-				return sluice_i_errf(err, errlen, -EINVAL,
-						     "%s -> %s path %llu: link %u does not leave %s",
-						     g->nodes[u].name,
-						     g->nodes[v].name,
-						     (unsigned long long)(q - r->pair_path[p] + 1),
-						     next, g->nodes[at].name);
-			labels[k - 1] = SLUICE_FABRIC_LABEL_BASE + j;
-			at = sluice_fabric_peer(g, at, next);
-		}
-		dev_of_link(link, dev);
-		ret = sluice_lroutes_add_nh(s,
-					    sluice_fabric_link_addr(link, g->links[link].a == u),
-					    dev, labels, len - 1, err, errlen);
-		if (ret)
-			return ret;
-	}
-	if (s->routes[s->n_routes - 1].n_nh)
-		return 0;
+	for (q = r->pair_path[p]; !ret && q < r->pair_path[p + 1]; q++)
+		if (picked(r, p, q, pk))
+			ret = path_nh(g, r, p, q, weight ? weight[n++] : 1, s,
+				      err, errlen);
+	free(weight);
+	if (ret || s->routes[s->n_routes - 1].n_nh)
+		return ret;
 	/* a pair without a path gets no route at all */
 	s->n_routes--;
-	if (lane != SLUICE_NONE && sluice_routes_pair_paths(r, p))
+	if (pk->lane != SLUICE_NONE && sluice_routes_pair_paths(r, p))
 		return sluice_i_errf(err, errlen, -EINVAL,
 				     "%s -> %s has no path on lane %u: its frames would take lane 0's paths in lane %u's class",
-				     g->nodes[u].name, g->nodes[v].name, lane,
-				     lane);
+				     g->nodes[u].name, g->nodes[v].name,
+				     pk->lane, pk->lane);
 	return 0;
 }
 
-/* Pair @p's routes: one, or one per lane of a set of @lanes > 1. */
+/*
+ * Pair @p's routes: one, or one per lane of a set of @lanes > 1; in exact
+ * mode also one per path, each in its path index's table.
+ */
 static int pair_routes(const struct sluice_graph *g,
 		       const struct sluice_routes *r, uint64_t p,
-		       uint32_t lanes, struct sluice_lroutes *s,
-		       char *err, size_t errlen)
+		       uint32_t lanes, const struct sluice_multipath *mp,
+		       struct sluice_lroutes *s, char *err, size_t errlen)
 {
-	uint32_t lane;
+	struct pick pk = { .lane = SLUICE_NONE, .path = SLUICE_NONE, .mp = mp };
+	uint64_t k;
 	int ret = 0;
 
 	if (lanes == 1)
-		return pair_route(g, r, p, SLUICE_NONE, s, err, errlen);
-	for (lane = 0; !ret && lane < lanes; lane++)
-		ret = pair_route(g, r, p, lane, s, err, errlen);
+		ret = pair_route(g, r, p, &pk, s, err, errlen);
+	for (pk.lane = 0; !ret && lanes > 1 && pk.lane < lanes; pk.lane++)
+		ret = pair_route(g, r, p, &pk, s, err, errlen);
+	pk.lane = SLUICE_NONE;
+	for (k = 0; !ret && mp->mode == SLUICE_MP_EXACT &&
+	     k < sluice_routes_pair_paths(r, p); k++) {
+		pk.path = k;
+		ret = pair_route(g, r, p, &pk, s, err, errlen);
+	}
 	return ret;
 }
 
+/* What a mode asks of switch @u's pairs, checked before anything is built. */
+static int check_mode(const struct sluice_graph *g,
+		      const struct sluice_routes *r, uint32_t u,
+		      const struct sluice_multipath *mp, uint32_t lanes,
+		      uint32_t *max_paths, char *err, size_t errlen)
+{
+	uint64_t p, n;
+	uint32_t l;
+
+	*max_paths = 0;
+	if (mp->mode >= SLUICE_MP__COUNT)
+		return sluice_i_errf(err, errlen, -EINVAL,
+				     "multipath mode %u unknown", mp->mode);
+	if (mp->mode == SLUICE_MP_EXACT && lanes > 1)
+		return sluice_i_errf(err, errlen, -EINVAL,
+				     "exact mode picks a pair's path by source port, a route set of %u lanes picks it by DSCP: not both",
+				     lanes);
+	for (l = 0; mp->mode == SLUICE_MP_WCMP && l < g->n_links; l++)
+		if (!mp->link_rate || !mp->link_rate[l])
+			return sluice_i_errf(err, errlen, -EINVAL,
+					     "wcmp weighs paths by their links' rates: link %u has none",
+					     l);
+	for (p = first_pair(r, u); mp->mode == SLUICE_MP_EXACT &&
+	     p < r->n_pairs && r->pair_src[p] == u; p++) {
+		n = sluice_routes_pair_paths(r, p);
+		if (n > SLUICE_MP_PATHS_MAX)
+			return sluice_i_errf(err, errlen, -E2BIG,
+					     "%s -> %s has %llu paths: exact mode gives source ports to %d at most (route compute --paths %d)",
+					     g->nodes[u].name,
+					     g->nodes[r->pair_dst[p]].name,
+					     (unsigned long long)n,
+					     SLUICE_MP_PATHS_MAX,
+					     SLUICE_MP_PATHS_MAX);
+		if (n > *max_paths)
+			*max_paths = n;
+	}
+	return 0;
+}
+
 /**
- * sluice_lroutes_build() - the routes switch @u should hold
+ * sluice_lroutes_build() - the routes switch @u should hold, in hash mode
  * @g:		the topology, finalized
  * @r:		a route set of @g (validated, e.g. as read)
  * @u:		the switch
@@ -329,13 +492,7 @@ static int pair_routes(const struct sluice_graph *g,
  * @err:	the reason, on failure
  * @errlen:	room in @err
  *
- * A label route per link port of @u, and an IPv4 route per destination
- * of @u's pairs that has a path; for a set of L > 1 lanes, one per lane and
- * destination, and L - 1 rules (see the top of the file).  A path of more
- * than 31 links needs more labels than the kernel pushes and is refused,
- * naming it, as is a pair with paths but none on some lane.
- * Time: O(log P + D + L * H_u + R_u log R_u + Q) for P pairs, D the degree
- * of @u, H_u the hops of @u's paths, R_u its routes and Q the set's paths.
+ * sluice_lroutes_build_mp() with mode hash, the fabric's default.
  *
  * Return: 0, -E2BIG, -EINVAL or -ENOMEM.
  */
@@ -343,7 +500,42 @@ int sluice_lroutes_build(const struct sluice_graph *g,
 			 const struct sluice_routes *r, uint32_t u,
 			 struct sluice_lroutes *s, char *err, size_t errlen)
 {
-	uint32_t k, link, lanes = sluice_routes_lanes(r);
+	static const struct sluice_multipath hash = { .mode = SLUICE_MP_HASH };
+
+	return sluice_lroutes_build_mp(g, r, u, &hash, s, err, errlen);
+}
+
+/**
+ * sluice_lroutes_build_mp() - the routes switch @u should hold
+ * @g:		the topology, finalized
+ * @r:		a route set of @g (validated, e.g. as read)
+ * @u:		the switch
+ * @mp:		the fabric's multipath mode (and wcmp's link rates)
+ * @s:		emptied, then filled and sorted (sluice_lroutes_sort())
+ * @err:	the reason, on failure
+ * @errlen:	room in @err
+ *
+ * A label route per link port of @u, and an IPv4 route per destination
+ * of @u's pairs that has a path; for a set of L > 1 lanes, one per lane and
+ * destination, and L - 1 rules (see the top of the file).  wcmp weighs the
+ * nexthops; exact adds a route per path and two rules per path index.  A
+ * path of more than 31 links needs more labels than the kernel pushes and
+ * is refused, naming it, as is a pair with paths but none on some lane;
+ * exact refuses a set of lanes and a pair of more than SLUICE_MP_PATHS_MAX
+ * paths, wcmp a link without a rate.
+ * Time: O(log P + D + L * H_u + R_u log R_u + Q) for P pairs, D the degree
+ * of @u, H_u the hops of @u's paths, R_u its routes and Q the set's paths
+ * (exact: twice H_u).
+ *
+ * Return: 0, -E2BIG, -EINVAL or -ENOMEM.
+ */
+int sluice_lroutes_build_mp(const struct sluice_graph *g,
+			    const struct sluice_routes *r, uint32_t u,
+			    const struct sluice_multipath *mp,
+			    struct sluice_lroutes *s, char *err,
+			    size_t errlen)
+{
+	uint32_t k, link, lanes = sluice_routes_lanes(r), max_paths;
 	char dev[SLUICE_IFNAME_MAX];
 	uint64_t p;
 	int ret;
@@ -354,6 +546,9 @@ int sluice_lroutes_build(const struct sluice_graph *g,
 		return sluice_i_errf(err, errlen, -EINVAL,
 				     "node %u does not exist (%u nodes)", u,
 				     g->n_nodes);
+	ret = check_mode(g, r, u, mp, lanes, &max_paths, err, errlen);
+	if (ret)
+		return ret;
 	for (k = 0; k < sluice_graph_degree(g, u); k++) {
 		link = g->adj[g->off[u] + k].link;
 		ret = sluice_lroutes_add(s, SLUICE_LR_MPLS,
@@ -371,12 +566,21 @@ int sluice_lroutes_build(const struct sluice_graph *g,
 	}
 	for (p = first_pair(r, u); p < r->n_pairs && r->pair_src[p] == u;
 	     p++) {
-		ret = pair_routes(g, r, p, lanes, s, err, errlen);
+		ret = pair_routes(g, r, p, lanes, mp, s, err, errlen);
 		if (ret)
 			return ret;
 	}
 	for (k = 1; k < lanes; k++) {
 		ret = sluice_lroutes_add_rule(s, k, err, errlen);
+		if (ret)
+			return ret;
+	}
+	for (k = 0; mp->mode == SLUICE_MP_EXACT && k < max_paths; k++) {
+		ret = sluice_lroutes_add_sport_rule(s, k, IPPROTO_TCP, err,
+						    errlen);
+		if (!ret)
+			ret = sluice_lroutes_add_sport_rule(s, k, IPPROTO_UDP,
+							    err, errlen);
 		if (ret)
 			return ret;
 	}
@@ -390,7 +594,7 @@ static bool nh_equal(const struct sluice_lroutes *a,
 		     const struct sluice_lnh *y)
 {
 	return x->via == y->via && !strcmp(x->dev, y->dev) &&
-	       x->n_labels == y->n_labels &&
+	       x->weight == y->weight && x->n_labels == y->n_labels &&
 	       (!x->n_labels ||
 		!memcmp(&a->labels[x->label], &b->labels[y->label],
 			x->n_labels * sizeof(*a->labels)));
@@ -403,8 +607,9 @@ static bool nh_equal(const struct sluice_lroutes *a,
  * @b:	another set
  * @j:	a route of @b
  *
- * Same key and the same nexthops in the same order (the kernel keeps the
- * order of an IPv4 route's nexthops).  Provenance does not count.
+ * Same key and the same nexthops, weights included, in the same order (the
+ * kernel keeps the order of an IPv4 route's nexthops).  Provenance does
+ * not count.
  * Time: O(nexthops + labels).
  */
 bool sluice_lroute_equal(const struct sluice_lroutes *a, uint64_t i,
@@ -529,8 +734,10 @@ static size_t put(char *buf, size_t len, size_t at, const char *fmt, ...)
  *
  * "10.0.3.0/24 nexthop via 172.16.0.1 dev l0 labels 101/102 nexthop ..."
  * (a single nexthop without the word "nexthop"; " table 1771" after the
- * prefix outside the main table), "label 101 via 172.16.0.5 dev l3",
- * "rule pref 1771 tos 0x04 lookup 1771" (as "ip rule add" takes it).
+ * prefix outside the main table; " weight 19" after a nexthop of another
+ * weight than 1), "label 101 via 172.16.0.5 dev l3", "rule pref 1771 tos
+ * 0x04 lookup 1771", "rule pref 1800 ipproto tcp sport 20000-20063 lookup
+ * 1800" (as "ip rule add" takes them).
  * Time: O(nexthops + labels).
  *
  * Return: the length of the whole text, as snprintf().
@@ -545,6 +752,12 @@ size_t sluice_lroute_format(const struct sluice_lroutes *s, uint64_t i,
 
 	if (len)
 		buf[0] = '\0';
+	if (r->family == SLUICE_LR_RULE && r->ip_proto)
+		return put(buf, len, at,
+			   "rule pref %u ipproto %s sport %u-%u lookup %u",
+			   r->pref, r->ip_proto == IPPROTO_TCP ? "tcp" :
+			   r->ip_proto == IPPROTO_UDP ? "udp" : "?",
+			   r->sport_lo, r->sport_hi, r->table);
 	if (r->family == SLUICE_LR_RULE)
 		return put(buf, len, at, "rule pref %u tos 0x%02x lookup %u",
 			   r->pref, r->dst << 2, r->table);
@@ -573,6 +786,8 @@ size_t sluice_lroute_format(const struct sluice_lroutes *s, uint64_t i,
 		for (l = 0; l < nh->n_labels; l++)
 			at = put(buf, len, at, "%s%u", l ? "/" : " labels ",
 				 s->labels[nh->label + l]);
+		if (nh->weight != 1)
+			at = put(buf, len, at, " weight %u", nh->weight);
 	}
 	return at;
 }
@@ -585,8 +800,9 @@ size_t sluice_lroute_format(const struct sluice_lroutes *s, uint64_t i,
  * @i:		the route
  * @buf:	"route to s3 (10.0.3.0/24; paths 0 5 2 | 4)", "route to s3 on
  *		lane 1 (10.0.3.0/24 table 1771; paths 1 3)" (that lane's
- *		paths), "rule of lane 1 (rule pref ...)" or "label 101 (port l5
- *		to s4)"
+ *		paths), "route to s3 on path 1 (10.0.3.0/24 table 1801; paths
+ *		4)" (exact's), "rule of lane 1 (rule pref ...)", "rule of path
+ *		1 (rule pref ...)" or "label 101 (port l5 to s4)"
  * @len:	room in @buf
  *
  * Routes read from the kernel know no provenance: they are formatted as
@@ -609,8 +825,11 @@ size_t sluice_lroute_describe(const struct sluice_graph *g,
 		return put(buf, len, 0, "label %u (port l%u to %s)", x->dst,
 			   x->link,
 			   g->nodes[sluice_fabric_peer(g, s->node, x->link)].name);
-	if (x->family == SLUICE_LR_RULE && x->lane != SLUICE_NONE) {
-		at = put(buf, len, 0, "rule of lane %u (", x->lane);
+	if (x->family == SLUICE_LR_RULE &&
+	    (x->lane != SLUICE_NONE || x->path != SLUICE_NONE)) {
+		at = put(buf, len, 0, "rule of %s %u (",
+			 x->lane != SLUICE_NONE ? "lane" : "path",
+			 x->lane != SLUICE_NONE ? x->lane : x->path);
 		at += sluice_lroute_format(s, i, at < len ? buf + at : NULL,
 					   at < len ? len - at : 0);
 		return put(buf, len, at, ")");
@@ -621,6 +840,8 @@ size_t sluice_lroute_describe(const struct sluice_graph *g,
 	at = put(buf, len, at, "route to %s", g->nodes[x->dst_node].name);
 	if (x->lane != SLUICE_NONE)
 		at = put(buf, len, at, " on lane %u", x->lane);
+	if (x->path != SLUICE_NONE)
+		at = put(buf, len, at, " on path %u", x->path);
 	at = put(buf, len, at, " (%s/%u", addr, x->dst_len);
 	if (x->table != SLUICE_TABLE_MAIN)
 		at = put(buf, len, at, " table %u", x->table);
@@ -629,7 +850,10 @@ size_t sluice_lroute_describe(const struct sluice_graph *g,
 
 		for (q = r->pair_path[x->pair]; q < r->pair_path[x->pair + 1];
 		     q++) {
-			if (x->lane != SLUICE_NONE && r->path_lane[q] != x->lane)
+			if ((x->lane != SLUICE_NONE &&
+			     r->path_lane[q] != x->lane) ||
+			    (x->path != SLUICE_NONE &&
+			     q - r->pair_path[x->pair] != x->path))
 				continue;
 			at = put(buf, len, at, first ? "; paths" : " |");
 			first = false;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * A fabric's saved state, read back (sluice/fabric_state.h): sluicectl's
- * commands and sluice-flowgen find a fabric's hosts from it.  The "fabric"
- * file reads
+ * A fabric's saved state, written and read back (sluice/fabric_state.h):
+ * sluicectl's commands and sluice-flowgen find a fabric's hosts from it.
+ * The "fabric" file reads
  *
  *	sluice-fabric 1
  *	name sluice
@@ -14,10 +14,13 @@
  *	ecn 7500
  *	host-profile bolt initcwnd 42
  *	lanes 2
+ *	multipath wcmp
+ *	node-rate spine0=380mbit,spine1=380mbit
  *	end
  *
- * ("flow-control", "ecn", "host-profile" and "lanes" are left out when not
- * set, as states written before them had them.)
+ * ("flow-control", "ecn", "host-profile", "lanes", "multipath" and
+ * "node-rate" are left out when not set, as states written before them had
+ * them; no "multipath" is hash.)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -28,6 +31,7 @@
 #include <sluice/fabric_nl.h>
 #include <sluice/fabric_state.h>
 #include <sluice/host.h>
+#include <sluice/qopt.h>
 #include <sluice/route.h>
 #include "graph/internal.h"
 
@@ -127,6 +131,15 @@ static int parse_line(const char *line, struct sluice_fabric_state *s)
 		if (*end || !*v || h < 1 || h > SLUICE_LANES_MAX)
 			return -EINVAL;
 		s->lanes = h;
+	} else if ((v = value_of(line, "multipath"))) {
+		h = sluice_multipath_parse(v);
+		if (h < 0)
+			return -EINVAL;
+		s->multipath = h;
+	} else if ((v = value_of(line, "node-rate"))) {
+		if (!*v || snprintf(s->node_rates, sizeof(s->node_rates), "%s",
+				    v) >= (int)sizeof(s->node_rates))
+			return -EINVAL;
 	} else {
 		return -EINVAL;
 	}
@@ -200,7 +213,27 @@ static int plan_saved(const char *name, struct sluice_fabric_state *s,
 		snprintf(path, sizeof(path), "%s", err);
 		sluice_i_errf(err, errlen, ret, "fabric %s: %s", name, path);
 		sluice_graph_free(g);
+		return ret;
 	}
+	f->multipath = s->multipath;
+	return 0;
+}
+
+/* The node rates name the topology's nodes, each at most --rate. */
+static int check_node_rates(const char *name, struct sluice_fabric_state *s,
+			    char *err, size_t errlen)
+{
+	char why[SLUICE_ERRLEN];
+	uint64_t *rates;
+	int ret;
+
+	if (!s->node_rates[0])
+		return 0;
+	ret = sluice_fabric_state_link_rates(s, &rates, why, sizeof(why));
+	free(rates);
+	if (ret)
+		sluice_i_errf(err, errlen, ret, "fabric %s: node-rate: %s",
+			      name, why);
 	return ret;
 }
 
@@ -242,7 +275,14 @@ int sluice_fabric_state_read(const char *name, struct sluice_fabric_state *s,
 	if (!ret && strcmp(s->name, name))
 		ret = sluice_i_errf(err, errlen, -EINVAL,
 				    "%s names fabric \"%s\"", path, s->name);
-	return ret ? ret : plan_saved(name, s, err, errlen);
+	if (!ret)
+		ret = plan_saved(name, s, err, errlen);
+	if (!ret) {
+		ret = check_node_rates(name, s, err, errlen);
+		if (ret)
+			sluice_fabric_state_free(s);
+	}
+	return ret;
 }
 
 /* Frees what sluice_fabric_state_read() read.  O(the topology's size). */
@@ -250,4 +290,130 @@ void sluice_fabric_state_free(struct sluice_fabric_state *s)
 {
 	sluice_fabric_free(&s->f);
 	sluice_graph_free(&s->g);
+}
+
+/**
+ * sluice_fabric_state_print() - write a state's "fabric" file
+ * @s:	the state
+ * @f:	where to
+ *
+ * What sluice_fabric_state_read() reads back (the top of the file has the
+ * layout).  Time: O(1).
+ */
+void sluice_fabric_state_print(const struct sluice_fabric_state *s, FILE *f)
+{
+	fprintf(f, "sluice-fabric 1\nname %s\ntopology %s\nhash %016llx\n",
+		s->name, s->topo_path, (unsigned long long)s->hash);
+	if (s->hosts_per_switch == SLUICE_FABRIC_HOSTS_DEFAULT)
+		fputs("hosts-per-switch default\n", f);
+	else
+		fprintf(f, "hosts-per-switch %d\n", s->hosts_per_switch);
+	fprintf(f, "qdisc %s%s%s\n", s->qdisc ? "yes" : "no",
+		s->qdisc_args[0] ? " " : "", s->qdisc_args);
+	if (s->fc != SLUICE_FABRIC_FC_NONE)
+		fprintf(f, "flow-control %s\n", sluice_fabric_fc_name(s->fc));
+	if (s->ecn)
+		fprintf(f, "ecn %u\n", s->ecn);
+	if (s->host_profile)
+		fprintf(f, "host-profile %s initcwnd %u\n",
+			sluice_host_profile_name(s->host_profile),
+			s->initcwnd);
+	if (s->lanes)
+		fprintf(f, "lanes %u\n", s->lanes);
+	if (s->multipath != SLUICE_MP_HASH)
+		fprintf(f, "multipath %s\n", sluice_multipath_name(s->multipath));
+	if (s->node_rates[0])
+		fprintf(f, "node-rate %s\n", s->node_rates);
+	fputs("end\n", f);
+}
+
+/* The "rate" of the state's qdisc options, bits/s; 0 if none. */
+static int qdisc_rate(const struct sluice_fabric_state *s, uint64_t *rate,
+		      char *err, size_t errlen)
+{
+	char buf[SLUICE_FABRIC_QDISC_MAX], *argv[SLUICE_FABRIC_QDISC_MAX / 2];
+	char *save, why[SLUICE_ERRLEN];
+	struct sluice_qopt o;
+	int argc = 0;
+
+	*rate = 0;
+	if (!s->qdisc)
+		return 0;
+	snprintf(buf, sizeof(buf), "%s", s->qdisc_args);
+	for (argv[argc] = strtok_r(buf, " ", &save); argv[argc];
+	     argv[++argc] = strtok_r(NULL, " ", &save))
+		;
+	memset(&o, 0, sizeof(o));
+	if (sluice_qopt_parse(&o, argc, argv, why, sizeof(why)))
+		return sluice_i_errf(err, errlen, -EINVAL,
+				     "the qdisc options \"%s\": %s",
+				     s->qdisc_args, why);
+	*rate = o.present & SLUICE_QOPT_RATE ? o.rate : 0;
+	return 0;
+}
+
+/**
+ * sluice_fabric_state_link_rates() - the rate of each link of a fabric
+ * @s:		a state, read
+ * @link_rate:	set to n_links rates by link id, bits/s (0: unshaped);
+ *		free() it
+ * @err:	the reason, on failure
+ * @errlen:	room in @err
+ *
+ * --rate, or the lower node rate of a link's ends (sluice_fabric_link_rates()).
+ * Time: O(N + L + node rates * N).
+ *
+ * Return: 0 or a negative errno.
+ */
+int sluice_fabric_state_link_rates(const struct sluice_fabric_state *s,
+				   uint64_t **link_rate, char *err,
+				   size_t errlen)
+{
+	uint64_t rate;
+	int ret;
+
+	*link_rate = NULL;
+	ret = qdisc_rate(s, &rate, err, errlen);
+	return ret ? ret : sluice_fabric_link_rates(&s->g, rate, s->node_rates,
+						    link_rate, err, errlen);
+}
+
+/**
+ * sluice_fabric_state_multipath() - what a fabric's routes need of mode
+ * @mode
+ * @s:		a state, read
+ * @mode:	the fabric's mode (@s->multipath), or the one it is to get
+ * @mp:		set to @mode and, for wcmp, @link_rate
+ * @link_rate:	set to the links' rates for wcmp (free() it), else NULL
+ * @err:	the reason, on failure
+ * @errlen:	room in @err
+ *
+ * Time: O(N + L + node rates * N).
+ *
+ * Return: 0, -EINVAL (wcmp on a fabric whose links have no --rate) or
+ * what sluice_fabric_state_link_rates() returns.
+ */
+int sluice_fabric_state_multipath(const struct sluice_fabric_state *s,
+				  unsigned int mode,
+				  struct sluice_multipath *mp,
+				  uint64_t **link_rate, char *err,
+				  size_t errlen)
+{
+	int ret;
+
+	memset(mp, 0, sizeof(*mp));
+	mp->mode = mode;
+	*link_rate = NULL;
+	if (mode != SLUICE_MP_WCMP)
+		return 0;
+	ret = sluice_fabric_state_link_rates(s, link_rate, err, errlen);
+	if (!ret && s->g.n_links && !(*link_rate)[0]) {
+		free(*link_rate);
+		*link_rate = NULL;
+		return sluice_i_errf(err, errlen, -EINVAL,
+				     "wcmp weighs each path by its slowest link: fabric %s's links have no rate (fabric up --rate)",
+				     s->name);
+	}
+	mp->link_rate = *link_rate;
+	return ret;
 }

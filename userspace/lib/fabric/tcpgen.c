@@ -389,6 +389,8 @@ int sluice_tcpgen_init(struct sluice_tcpgen *t,
 		return sluice_i_errf(err, errlen, -EINVAL,
 				     "\"%s\" cannot be a congestion control's name",
 				     o->cc);
+	if (sluice_i_sport_check(&o->sport, err, errlen))
+		return -EINVAL;
 	t->o = *o;
 	if (!t->o.max_open)
 		t->o.max_open = SLUICE_TCPGEN_MAX_OPEN;
@@ -658,6 +660,7 @@ struct conn {
 /* A flow's sending side. */
 struct sender {
 	int		fd;
+	uint16_t	leased;		/* the agent's port, given back at close */
 	uint32_t	conn;		/* its receiving side, or NONE */
 	bool		connected;
 	bool		capped;
@@ -671,6 +674,7 @@ struct run {
 	uint32_t			n;
 	double				start;
 	struct sender			*s;	/* per flow */
+	struct sluice_i_sports		sp;
 	uint32_t			*order;	/* flows by planned start */
 	uint32_t			launched; /* into order: started */
 	uint32_t			oldest;	/* into order: none older open */
@@ -727,6 +731,9 @@ static void flow_close(struct run *r, uint32_t q,
 	if (s->fd >= 0)
 		abort_close(s->fd);
 	s->fd = -1;
+	sluice_i_sport_release(&r->sp, fl->src, r->t->h[fl->dst].addr,
+			       s->leased);
+	s->leased = 0;
 	if (s->conn != NONE)
 		conn_free(r, s->conn);
 	s->conn = NONE;
@@ -772,6 +779,10 @@ static int sender_socket(struct run *r, uint32_t q)
 	ret = set_cc(r->t, fd);
 	if (ret)
 		return ret;
+	ret = sluice_i_sport_bind(&r->sp, r->fl[q].src, q, d->addr, fd);
+	if (ret < 0)
+		return ret;
+	s->leased = ret;
 	s->t_connect = sluice_now();
 	if (connect(fd, (struct sockaddr *)&a, sizeof(a)) &&
 	    errno != EINPROGRESS)
@@ -859,18 +870,6 @@ static double next_due(const struct run *r, double until)
 	return next;
 }
 
-/* The port @fd is bound to, or 0. */
-static uint16_t local_port(int fd)
-{
-	struct sockaddr_in a;
-	socklen_t len = sizeof(a);
-
-	if (getsockname(fd, (struct sockaddr *)&a, &len) ||
-	    a.sin_family != AF_INET)
-		return 0;
-	return ntohs(a.sin_port);
-}
-
 /* Flow @q's connection is writable (or failed): writes what it takes. */
 static void sender_ready(struct run *r, uint32_t q, uint32_t events)
 {
@@ -894,7 +893,7 @@ static void sender_ready(struct run *r, uint32_t q, uint32_t events)
 			return;
 		}
 		s->connected = true;
-		r->fl[q].sport = local_port(s->fd);
+		r->fl[q].sport = sluice_i_local_port(s->fd);
 	}
 	sluice_i_put32(hdr, SLUICE_TCPGEN_MAGIC);
 	sluice_i_put32(hdr + 4, q);
@@ -1109,7 +1108,8 @@ static int run_init(struct run *r, struct sluice_tcpgen *t,
 	r->s = sluice_i_calloc(r->n, sizeof(*r->s));
 	r->order = sluice_i_calloc(r->n, sizeof(*r->order));
 	r->c = sluice_i_calloc(n_conns, sizeof(*r->c));
-	if (!r->s || !r->order || !r->c) {
+	if (!r->s || !r->order || !r->c ||
+	    sluice_i_sports_init(&r->sp, &t->o.sport, t->n_hosts)) {
 		/* nothing to close in them: their descriptors are not set */
 		free(r->s);
 		free(r->order);
@@ -1163,15 +1163,22 @@ static void run_end(struct run *r)
 {
 	uint32_t q, i;
 
-	for (q = 0; r->s && q < r->n; q++)
+	for (q = 0; r->s && q < r->n; q++) {
 		if (r->s[q].fd >= 0)
 			abort_close(r->s[q].fd);
+		sluice_i_sport_release(&r->sp, r->fl[q].src,
+				       r->t->h[r->fl[q].dst].addr,
+				       r->s[q].leased);
+	}
 	for (i = 0; r->c && i < r->t->o.max_open + SPARE_CONNS; i++)
 		if (r->c[i].fd >= 0)
 			abort_close(r->c[i].fd);
 	free(r->s);
 	free(r->order);
 	free(r->c);
+	r->t->faca = r->sp.faca;
+	r->t->faca_fallbacks = r->sp.fallbacks;
+	sluice_i_sports_free(&r->sp);
 }
 
 /**

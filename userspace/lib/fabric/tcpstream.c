@@ -50,6 +50,8 @@ struct srun {
 	uint32_t			n_bins;
 	int				ep, self, cur;
 	int				*snd;		/* per flow, -1 */
+	uint16_t			*leased;	/* per flow, 0 */
+	struct sluice_i_sports		sp;
 	uint64_t			*sent;		/* per flow */
 	bool				*done;		/* stopped */
 	struct recv_side		*rx;
@@ -194,12 +196,21 @@ static int start_flow(struct srun *r, uint32_t q)
 		return ret;
 	}
 	r->snd[q] = fd;
+	ret = sluice_i_sport_bind(&r->sp, f->src, q, d->addr, fd);
+	if (ret < 0) {
+		f->error = -ret;
+		stop_flow(r, q);
+		return 0;
+	}
+	r->leased[q] = ret;
+	f->faca = ret > 0;
 	if (connect(fd, (struct sockaddr *)&a, sizeof(a)) &&
 	    errno != EINPROGRESS) {
 		f->error = errno;
 		stop_flow(r, q);
 		return 0;
 	}
+	f->sport = sluice_i_local_port(fd);
 	return add(r, fd, EPOLLOUT, key(K_SEND, q));
 }
 
@@ -234,6 +245,9 @@ static void stop_flow(struct srun *r, uint32_t q)
 		close(r->snd[q]);
 	}
 	r->snd[q] = -1;
+	sluice_i_sport_release(&r->sp, r->fl[q].src, r->h[r->fl[q].dst].addr,
+			       r->leased[q]);
+	r->leased[q] = 0;
 }
 
 static void on_send(struct srun *r, uint32_t q)
@@ -343,9 +357,14 @@ static void cleanup(struct srun *r)
 {
 	uint32_t k, q;
 
-	for (q = 0; r->snd && q < r->n; q++)
+	for (q = 0; r->snd && q < r->n; q++) {
 		if (r->snd[q] >= 0)
 			close(r->snd[q]);
+		if (r->leased)
+			sluice_i_sport_release(&r->sp, r->fl[q].src,
+					       r->h[r->fl[q].dst].addr,
+					       r->leased[q]);
+	}
 	for (k = 0; k < r->n_rx; k++)
 		if (r->rx[k].fd >= 0)
 			close(r->rx[k].fd);
@@ -361,6 +380,8 @@ static void cleanup(struct srun *r)
 	if (r->self >= 0)
 		close(r->self);
 	free(r->snd);
+	free(r->leased);
+	sluice_i_sports_free(&r->sp);
 	free(r->sent);
 	free(r->done);
 	free(r->rx);
@@ -385,6 +406,8 @@ int sluice_stream_run(struct sluice_tcpgen_host *hosts, uint32_t n_hosts,
 	if (!(o->interval > 0) || !(o->duration > 0) || !n_flows)
 		return sluice_i_errf(err, errlen, -EINVAL,
 				     "a run needs flows, an interval and a duration above 0");
+	if (sluice_i_sport_check(&o->sport, err, errlen))
+		return -EINVAL;
 	r.n_bins = sluice_stream_bins(o);
 	for (q = 0; q < n_flows; q++) {
 		if (fl[q].src >= n_hosts || fl[q].dst >= n_hosts ||
@@ -398,6 +421,7 @@ int sluice_stream_run(struct sluice_tcpgen_host *hosts, uint32_t n_hosts,
 	for (k = 0; k < n_hosts; k++)
 		hosts[k].listen_fd = hosts[k].ns_fd = -1;
 	r.snd = calloc(n_flows, sizeof(*r.snd));
+	r.leased = calloc(n_flows, sizeof(*r.leased));
 	r.sent = calloc(n_flows, sizeof(*r.sent));
 	r.done = calloc(n_flows, sizeof(*r.done));
 	r.buf = malloc(BUF_LEN);
@@ -406,11 +430,14 @@ int sluice_stream_run(struct sluice_tcpgen_host *hosts, uint32_t n_hosts,
 		fl[q].bins = calloc(r.n_bins, sizeof(*fl[q].bins));
 		fl[q].bytes = 0;
 		fl[q].retrans = fl[q].cwnd_max = 0;
+		fl[q].sport = 0;
+		fl[q].faca = false;
 		fl[q].error = 0;
 		if (!fl[q].bins)
 			break;
 	}
-	if (!r.snd || !r.sent || !r.done || !r.buf || q < n_flows) {
+	if (!r.snd || !r.leased || !r.sent || !r.done || !r.buf ||
+	    q < n_flows || sluice_i_sports_init(&r.sp, &o->sport, n_hosts)) {
 		ret = sluice_i_errf(err, errlen, -ENOMEM, "out of memory");
 		goto out;
 	}

@@ -7,7 +7,8 @@
  *
  *   1. namespaces, each set up from inside while the thread is there:
  *      IPv6 off (no autoconfiguration chatter on the ports), and on
- *      switches IPv4 forwarding, MPLS labels, the L4 multipath hash; with
+ *      switches IPv4 forwarding, MPLS labels, the multipath hash of the
+ *      fabric's mode (sluice/multipath.h); with
  *      lanes, TCP's replies in the lane (DSCP) of the connection's SYN
  *      (net.ipv4.tcp_reflect_tos); an rtnetlink socket opened in it for
  *      the phases below;
@@ -235,7 +236,6 @@ static int ns_setup(struct up *up, struct ns *ns, int switch_degree)
 {
 	static const char *const sw[][2] = {
 		{ "net/ipv4/ip_forward", "1" },
-		{ "net/ipv4/fib_multipath_hash_policy", "1" },
 		{ "net/ipv4/conf/all/rp_filter", "0" },
 		{ "net/ipv4/conf/default/rp_filter", "0" },
 	};
@@ -280,6 +280,11 @@ static int ns_setup(struct up *up, struct ns *ns, int switch_degree)
 		if (ret)
 			return ret;
 		up->st->sysctls += ARRAY_SIZE(sw) + 1;
+		ret = sluice_multipath_sysctls(up->f->multipath,
+					       &up->st->sysctls, up->err,
+					       up->errlen);
+		if (ret)
+			return ret;
 	}
 	return sluice_rtnl_open(&ns->rt, up->err, up->errlen);
 }
@@ -709,7 +714,7 @@ static int queue_qdisc(struct up *up, uint32_t k, int ifindex,
 					       ifindex));
 }
 
-/* A link port's own options, where they differ by port (PortFC). */
+/* A link port's own options, where they differ by port (PortFC, rates). */
 static int link_qdisc(struct up *up, uint32_t u, uint32_t port)
 {
 	unsigned char buf[QOPT_MAX];
@@ -717,7 +722,7 @@ static int link_qdisc(struct up *up, uint32_t u, uint32_t port)
 	size_t len;
 	int ret;
 
-	if (up->q->fc != SLUICE_FABRIC_FC_PORTFC)
+	if (up->q->fc != SLUICE_FABRIC_FC_PORTFC && !up->q->link_rate)
 		return queue_qdisc(up, u, 2 + port, up->qopt_link,
 				   up->len_link);
 	sluice_fabric_port_qopt(up->f, up->q, u, port, &o);

@@ -85,6 +85,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sluice/graph.h>
+#include <sluice/multipath.h>
 #include <sluice/route.h>
 
 #define SLUICE_FABRIC_DEFAULT_NAME	"sluice"
@@ -135,6 +136,12 @@ struct sluice_fabric {
 	uint32_t			*host_first;	/* n_nodes + 1 */
 	uint32_t			n_hosts;
 	uint32_t			max_degree;	/* link ports */
+	/*
+	 * enum sluice_multipath_mode (sluice/multipath.h): the hash every
+	 * switch namespace gets from sluice_fabric_up(); the plan leaves it
+	 * hash, the caller may set another before bringing the fabric up
+	 */
+	uint8_t				multipath;
 };
 
 /*
@@ -235,26 +242,34 @@ void sluice_ipv4_format(uint32_t addr, char *buf, size_t len);
 enum sluice_lroute_family {
 	SLUICE_LR_INET,		/* an IPv4 prefix */
 	SLUICE_LR_MPLS,		/* a label */
-	SLUICE_LR_RULE,		/* a lane's rule: DSCP to its table */
+	SLUICE_LR_RULE,		/* a lane's rule: DSCP to its table, or
+				 * exact's: protocol and source ports to a
+				 * path's table
+				 */
 };
 
 /*
  * A nexthop: via an IPv4 address out of a device, pushing labels (IPv4
- * routes) or popping the route's own (label routes).
+ * routes) or popping the route's own (label routes), with its share of a
+ * multipath route's flows (wcmp's weights; 1 otherwise, as the kernel
+ * reads back a nexthop given none).
  */
 struct sluice_lnh {
 	uint32_t	via;		/* host order */
 	char		dev[SLUICE_IFNAME_MAX];
 	uint32_t	label;		/* first of n_labels in labels[] */
 	uint32_t	n_labels;	/* top of the stack first */
+	uint32_t	weight;		/* 1 to SLUICE_MP_WEIGHT_MAX */
 };
 
 /* Where a route came from, for messages: SLUICE_NONE if not known. */
 #define SLUICE_NONE	UINT32_MAX
 
 /*
- * A route, or a lane's rule: family SLUICE_LR_RULE, @dst the DSCP it
- * matches, @table the table it looks up, @pref its priority, no nexthop.
+ * A route, or a rule: family SLUICE_LR_RULE, @dst the DSCP it matches (a
+ * lane's; 0 for exact's, which match @ip_proto and the source ports
+ * @sport_lo to @sport_hi instead), @table the table it looks up, @pref its
+ * priority, no nexthop.
  */
 struct sluice_lroute {
 	uint8_t		family;		/* enum sluice_lroute_family */
@@ -272,7 +287,13 @@ struct sluice_lroute {
 	uint32_t	lane;		/* IPv4 and rules: of a route set of
 					 * several lanes; SLUICE_NONE
 					 */
+	uint32_t	path;		/* IPv4 and rules: exact's path index
+					 * k; SLUICE_NONE
+					 */
 	uint64_t	pair;		/* IPv4: the route set's pair */
+	uint8_t		ip_proto;	/* rules: exact's; 0 for a lane's */
+	uint16_t	sport_lo;	/* rules with @ip_proto */
+	uint16_t	sport_hi;
 };
 
 struct sluice_lroutes {
@@ -295,10 +316,17 @@ int sluice_lroutes_add_nh(struct sluice_lroutes *s, uint32_t via,
 			  uint32_t n_labels, char *err, size_t errlen);
 int sluice_lroutes_add_rule(struct sluice_lroutes *s, uint32_t lane,
 			    char *err, size_t errlen);
+int sluice_lroutes_add_sport_rule(struct sluice_lroutes *s, uint32_t k,
+				  uint8_t ip_proto, char *err, size_t errlen);
 void sluice_lroutes_sort(struct sluice_lroutes *s);
 int sluice_lroutes_build(const struct sluice_graph *g,
 			 const struct sluice_routes *r, uint32_t u,
 			 struct sluice_lroutes *s, char *err, size_t errlen);
+int sluice_lroutes_build_mp(const struct sluice_graph *g,
+			    const struct sluice_routes *r, uint32_t u,
+			    const struct sluice_multipath *mp,
+			    struct sluice_lroutes *s, char *err,
+			    size_t errlen);
 bool sluice_lroute_equal(const struct sluice_lroutes *a, uint64_t i,
 			 const struct sluice_lroutes *b, uint64_t j);
 int sluice_lroute_cmp_key(const struct sluice_lroute *a,

@@ -84,6 +84,12 @@ struct sluice_fabric_qdisc {
 	 * frames CE above this many bytes (the class option "ecn"); 0: off.
 	 */
 	uint32_t		ecn;
+	/*
+	 * Each link's rate by link id, bits/s, both its ports shaped to it
+	 * (fabric up's --node-rate: sluice_fabric_link_rates()); NULL: every
+	 * link port at @link's rate
+	 */
+	const uint64_t		*link_rate;
 };
 
 /* A fabric's flow control, one for all its ports (lib/fabric/fc.c). */
@@ -112,6 +118,15 @@ int sluice_fabric_up(const struct sluice_fabric *f,
 		     struct sluice_fabric_stats *st, char *err, size_t errlen);
 int sluice_fabric_down(const struct sluice_fabric *f, uint32_t *removed,
 		       char *err, size_t errlen);
+
+/* The multipath mode's hash (sluice/multipath.h, lib/fabric/multipath_ns.c) */
+int sluice_multipath_sysctls(unsigned int mode, uint32_t *written, char *err,
+			     size_t errlen);
+int sluice_fabric_multipath_set(const struct sluice_fabric *f,
+				unsigned int mode, char *err, size_t errlen);
+int sluice_fabric_multipath_check(unsigned int mode,
+				  const struct sluice_fabric_qdisc *q,
+				  char *err, size_t errlen);
 
 /* A switch's routes in the kernel (only those of protocol SLUICE_RTPROT). */
 int sluice_kroutes_read(struct sluice_rtnl *r, struct sluice_lroutes *have,

@@ -5,10 +5,13 @@
  * so that later commands, and other programs, find its namespaces again:
  *
  *   fabric          "sluice-fabric 1", the name, the topology's path and
- *                   hash, the hosts per switch, the qdisc's options
+ *                   hash, the hosts per switch, the qdisc's options, the
+ *                   flow control, the lanes, the multipath mode and the
+ *                   node rates
  *   topology.json   the topology itself, as sluice_graph_write() writes it
  *
- * sluicectl writes it (sluicectl/fabric_state.c); anyone may read it.
+ * sluicectl writes it (sluice_fabric_state_print(), sluicectl/fabric_state.c
+ * puts it in place); anyone may read it.
  * Functions that fail return a negative errno with a message in @err.
  */
 #ifndef _SLUICE_FABRIC_STATE_H
@@ -18,8 +21,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sluice/fabric.h>
 #include <sluice/graph.h>
+#include <sluice/multipath.h>
 
 #define SLUICE_FABRIC_RUN_DIR		"/run/sluice"
 #define SLUICE_FABRIC_QDISC_MAX		2048
@@ -36,9 +41,13 @@ struct sluice_fabric_state {
 	uint8_t		host_profile;		/* sluice_host_profile_kind */
 	uint32_t	initcwnd;		/* of the profile, segments */
 	uint8_t		lanes;			/* --lanes; 0: none */
+	uint8_t		multipath;		/* sluice_multipath_mode */
+	char		node_rates[SLUICE_MP_NODE_RATES_MAX];	/* or "" */
 	char		qdisc_args[SLUICE_FABRIC_QDISC_MAX];
 	struct sluice_graph	g;
-	struct sluice_fabric	f;		/* of g: do not move */
+	struct sluice_fabric	f;		/* of g, f.multipath the state's;
+						 * do not move
+						 */
 };
 
 /* O(1) each */
@@ -49,5 +58,16 @@ int sluice_fabric_state_path(const char *name, const char *file, char *buf,
 int sluice_fabric_state_read(const char *name, struct sluice_fabric_state *s,
 			     char *err, size_t errlen);
 void sluice_fabric_state_free(struct sluice_fabric_state *s);
+/* O(1) */
+void sluice_fabric_state_print(const struct sluice_fabric_state *s, FILE *f);
+/* O(the topology's size) each */
+int sluice_fabric_state_link_rates(const struct sluice_fabric_state *s,
+				   uint64_t **link_rate, char *err,
+				   size_t errlen);
+int sluice_fabric_state_multipath(const struct sluice_fabric_state *s,
+				  unsigned int mode,
+				  struct sluice_multipath *mp,
+				  uint64_t **link_rate, char *err,
+				  size_t errlen);
 
 #endif /* _SLUICE_FABRIC_STATE_H */

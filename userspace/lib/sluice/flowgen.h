@@ -25,6 +25,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <sluice/tcpgen.h>
+#include <sluice/tcpstream.h>
 
 /* The seed's numbers, at its 10 Gbit/s. */
 #define SLUICE_FLOWGEN_FAN_IN		10
@@ -141,5 +142,31 @@ int sluice_flowgen_slowdowns(const struct sluice_tcpgen_flow *fl, uint32_t n,
 int sluice_flowgen_write_hpcc(FILE *out, const struct sluice_tcpgen *t,
 			      const struct sluice_tcpgen_flow *fl, uint32_t n,
 			      const double *alone, unsigned int flags);
+
+/*
+ * FaCa's IP pairs (../shared/seeds/003, Section 6.1): host i keeps one
+ * long-lived flow (sluice/tcpstream.h) to host i + n_hosts / 2, for every
+ * i < n_hosts / 2, from 0 to @duration s, so that no host sends or
+ * receives two flows.  Sets *@fl (calloc()ed; sluice_stream_free() and
+ * free() it) and *@n.  Time: O(hosts).
+ */
+int sluice_flowgen_pairs(uint32_t n_hosts, double duration,
+			 struct sluice_stream_flow **fl, uint32_t *n,
+			 char *err, size_t errlen);
+
+/* What long-lived flows delivered, in bit/s over each flow's life. */
+struct sluice_flowgen_rates {
+	uint32_t	flows, failed;	/* failed: an error, whatever came */
+	uint32_t	faca;		/* ports the FaCa agent chose */
+	double		aggregate;	/* the sum */
+	double		min, mean, max;	/* per flow */
+};
+
+/* O(n) */
+void sluice_flowgen_rates(const struct sluice_stream_flow *fl, uint32_t n,
+			  double duration, struct sluice_flowgen_rates *r);
+/* A flow's delivered rate, bit/s over its life within @duration. O(1). */
+double sluice_flowgen_stream_rate(const struct sluice_stream_flow *f,
+				  double duration);
 
 #endif /* _SLUICE_FLOWGEN_H */

@@ -33,6 +33,7 @@
 #include <stdint.h>
 #include <sluice/fabric.h>
 #include <sluice/rng.h>
+#include <sluice/sport.h>
 
 /* A flow's first bytes: magic, then its index in the plan (big endian). */
 #define SLUICE_TCPGEN_HDR		8
@@ -145,12 +146,30 @@ struct sluice_tcpgen_progress {
 typedef void sluice_tcpgen_progress_fn(void *arg,
 				       const struct sluice_tcpgen_progress *pr);
 
+/*
+ * How flows get their source ports, in both engines (this one and
+ * sluice/tcpstream.h): the kernel's by default; with @faca, from the FaCa
+ * agent of the flow's source namespace (sluice/faca.h), the lease given
+ * back when the flow closes, the kernel's port when the agent cannot
+ * answer (counted); with @range, one drawn at random from that range
+ * for each flow, from @seed and the flow's index, the same every run (the
+ * ECMP baseline to a FaCa run: random ports the hash spreads).  A port
+ * is bound with SO_REUSEADDR, so flows to other destinations may share it.
+ */
+struct sluice_sport_opts {
+	bool		faca;
+	const char	*faca_socket;	/* NULL: each namespace's own agent */
+	struct sluice_sport_range range;	/* min 0: not random */
+	uint64_t	seed;
+};
+
 struct sluice_tcpgen_opts {
 	uint16_t	port;		/* of every listener; 0: any free */
 	uint32_t	max_open;	/* flows at once; 0: the default */
 	double		timeout;	/* s from planned start; 0: none */
 	const char	*cc;		/* TCP_CONGESTION; NULL: default */
 	uint8_t		tos;		/* DSCP << 2; a flow's own wins */
+	struct sluice_sport_opts sport;
 	/*
 	 * Called from the run's thread every @progress_every s (0: every
 	 * second) and once at its end; NULL: never.
@@ -178,6 +197,8 @@ struct sluice_tcpgen {
 	/* of the last run */
 	uint32_t			capped;		/* starts max_open delayed */
 	uint64_t			rx_stray;	/* not of an open flow */
+	uint32_t			faca;		/* ports the agent chose */
+	uint32_t			faca_fallbacks;	/* it could not: the kernel's */
 };
 
 int sluice_tcpgen_init(struct sluice_tcpgen *t,

@@ -16,6 +16,7 @@
 #define _SLUICE_TCPSTREAM_H
 
 #include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sluice/tcpgen.h>
@@ -29,6 +30,8 @@ struct sluice_stream_flow {
 	uint64_t	bytes;		/* read in all */
 	uint32_t	retrans;	/* the sender's, at its stop */
 	uint32_t	cwnd_max;	/* the sender's largest cwnd seen */
+	uint16_t	sport;		/* its source port, once connected */
+	bool		faca;		/* the FaCa agent chose it */
 	int		error;		/* errno of a failure, 0: none */
 };
 
@@ -37,6 +40,7 @@ struct sluice_stream_opts {
 	double		duration;	/* s the run lasts */
 	const char	*cc;		/* TCP_CONGESTION; NULL: the route's */
 	uint8_t		tos;		/* DSCP << 2 | ECN bits 0 */
+	struct sluice_sport_opts sport;	/* sluice/tcpgen.h */
 	/* set by a signal handler to stop the run (-EINTR); NULL: never */
 	const volatile sig_atomic_t *stop;
 };

@@ -1,0 +1,529 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * sluicectl experiment faca: FaCa's evaluation (Sections 7.1 and 7.3),
+ * part by part.
+ *
+ *   model   the flow-level model (sluice/faca_model.h) at a scale a
+ *           fabric of namespaces cannot hold: the micro-benchmark's
+ *           leaf-spine with slower and faster spines, rounds of growing
+ *           load placed by every leaf at once on stale loads, under ECMP,
+ *           WCMP, greedy "lightest path", Flowing&Jumping and the
+ *           optimum; and the production test's one leaf of 20 elephant
+ *           flows on 10 uplinks.  Numbers beside the paper's.
+ *
+ * Each part is a row of parts[]: how it runs, prints (text and JSON),
+ * plots and judges, so that a part is added without touching the others.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sluice/experiment.h>
+#include <sluice/faca_model.h>
+#include "experiment.h"
+#include "jout.h"
+#include "opts.h"
+#include "sluicectl.h"
+
+#define P_ALL		SLUICE_FACA_POLICIES
+/* The paper's numbers (Sections 7.1 and 7.3). */
+#define PAPER_SD_ECMP	148.06
+#define PAPER_SD_FACA	2.96
+#define PAPER_CONG_GAIN	0.50	/* "nearly 50% improvement" over ECMP */
+#define PAPER_TPUT_GAIN	0.225	/* average flow throughput over ECMP's */
+
+enum part { P_MODEL, N_PARTS };
+
+static const char *const part_names[N_PARTS] = { "model" };
+
+static const char *const policy_titles[P_ALL] = {
+	"ECMP", "WCMP", "greedy", "F&J", "optimum",
+};
+
+struct fexp {
+	unsigned int			parts;
+	uint32_t			leaves, spines, rounds, flows, runs;
+	uint64_t			seed;
+	const char			*svg;
+	bool				json, verbose;
+	/* model */
+	bool				model_ran;
+	struct sluice_faca_model	micro, prod;
+	struct sluice_faca_result	micro_res, prod_res;
+};
+
+/* A part: it runs, prints (text, JSON), plots (--svg) and judges. */
+struct part_ops {
+	int		(*run)(struct fexp *e);
+	bool		(*ran)(const struct fexp *e);
+	void		(*print)(const struct fexp *e);
+	json_object	*(*json)(const struct fexp *e);
+	int		(*plot)(const struct fexp *e);
+	bool		(*ok)(const struct fexp *e);
+	void		(*free)(struct fexp *e);
+};
+
+static const struct opt opts[] = {
+	{ "--parts", NULL, true },	{ "--leaves", NULL, true },
+	{ "--spines", NULL, true },	{ "--rounds", NULL, true },
+	{ "--flows", NULL, true },	{ "--runs", NULL, true },
+	{ "--seed", NULL, true },	{ "--svg", NULL, true },
+	{ "--json", "-j", false },	{ "--verbose", "-v", false },
+};
+
+enum { O_PARTS, O_LEAVES, O_SPINES, O_ROUNDS, O_FLOWS, O_RUNS, O_SEED,
+	O_SVG, O_JSON, O_VERBOSE, N_OPTS };
+
+__attribute__((format(printf, 2, 3)))
+static void progress(const struct fexp *e, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (e->json && !e->verbose)
+		return;
+	va_start(ap, fmt);
+	fputs("faca: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+static int parse(const struct command *cmd, struct fexp *e, int argc,
+		 char **argv)
+{
+	uint32_t seed = 1;
+	/* the numeric options: where each goes, its bounds */
+	const struct {
+		int		opt;
+		uint32_t	*v;
+		uint32_t	min, max;
+	} num[] = {
+		{ O_LEAVES, &e->leaves, 2, SLUICE_FACA_LEAVES_MAX },
+		{ O_SPINES, &e->spines, 2, SLUICE_FACA_SPINES_MAX },
+		{ O_ROUNDS, &e->rounds, 1, 1000 },
+		{ O_FLOWS, &e->flows, 1, 1000 },
+		{ O_RUNS, &e->runs, 1, SLUICE_FACA_RUNS_MAX },
+		{ O_SEED, &seed, 0, UINT32_MAX },
+	};
+	const char *val[N_OPTS];
+	char msg[160];
+	int n_files, ret;
+	size_t i;
+
+	ret = opts_parse(argc, argv, opts, N_OPTS, (1u << N_OPTS) - 1, val,
+			 NULL, 0, &n_files, msg, sizeof(msg));
+	if (ret > 0) {
+		sub_help(cmd);
+		return -1;
+	}
+	if (ret)
+		return sub_usage_error(cmd, "%s", msg);
+	e->parts = (1u << N_PARTS) - 1;
+	e->leaves = 16;
+	e->spines = 8;
+	e->rounds = 10;
+	e->flows = 2;
+	e->runs = 20;
+	if (val[O_PARTS] && (ret = exp_parse_names(cmd, "--parts",
+						   val[O_PARTS], part_names,
+						   N_PARTS, &e->parts)))
+		return ret;
+	for (i = 0; i < ARRAY_SIZE(num); i++)
+		if (val[num[i].opt] &&
+		    (ret = exp_parse_u32(cmd, opts[num[i].opt].name,
+					 val[num[i].opt], num[i].min,
+					 num[i].max, num[i].v)))
+			return ret;
+	e->seed = seed;
+	if (e->leaves % 2)
+		return sub_usage_error(cmd, "--leaves %u: leaves send in pairs, an even number",
+				       e->leaves);
+	if ((uint64_t)e->leaves * e->flows * e->rounds > SLUICE_FACA_FLOWS_MAX)
+		return sub_usage_error(cmd, "--leaves %u x --flows %u x --rounds %u flows: at most %u in a run",
+				       e->leaves, e->flows, e->rounds,
+				       SLUICE_FACA_FLOWS_MAX);
+	e->svg = val[O_SVG];
+	e->json = val[O_JSON];
+	e->verbose = val[O_VERBOSE];
+	return 0;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* ---- model ---- */
+
+static const struct sluice_faca_point *at(const struct sluice_faca_result *r,
+					  int p, uint32_t round)
+{
+	return sluice_faca_at(r, p, round);
+}
+
+/* A policy's congestion rate averaged over the rounds. */
+static double mean_congestion(const struct sluice_faca_result *r, int p)
+{
+	double sum = 0;
+	uint32_t k;
+
+	for (k = 0; k < r->rounds; k++)
+		sum += at(r, p, k)->congestion.mean;
+	return sum / r->rounds;
+}
+
+static int model_run(struct fexp *e)
+{
+	char err[256];
+	double t0 = now_s();
+
+	sluice_faca_micro(&e->micro, e->leaves, e->spines);
+	e->micro.rounds = e->rounds;
+	e->micro.flows = e->flows;
+	/* the last round at the leaves' capacity */
+	e->micro.flow_size = e->micro.leaf_cap / ((double)e->flows * e->rounds);
+	e->micro.runs = e->runs;
+	e->micro.seed = e->seed;
+	sluice_faca_production(&e->prod);
+	e->prod.runs = e->runs;
+	e->prod.seed = e->seed;
+	progress(e, "model: micro-benchmark, %u leaves, %u spines, %u rounds of %u flows, %u runs",
+		 e->leaves, e->spines, e->rounds, e->flows, e->runs);
+	if (sluice_faca_model_run(&e->micro, &e->micro_res, err, sizeof(err))) {
+		fprintf(stderr, "sluicectl: model: %s\n", err);
+		return EXIT_RUNTIME;
+	}
+	progress(e, "model: production test, %u runs", e->runs);
+	if (sluice_faca_model_run(&e->prod, &e->prod_res, err, sizeof(err))) {
+		fprintf(stderr, "sluicectl: model: %s\n", err);
+		return EXIT_RUNTIME;
+	}
+	e->model_ran = true;
+	progress(e, "model: done in %.2f s", now_s() - t0);
+	return 0;
+}
+
+static bool model_ran(const struct fexp *e)
+{
+	return e->model_ran;
+}
+
+/*
+ * The claims judged: F&J's congestion rate over the rounds below ECMP's
+ * and WCMP's (Fig. 9a); greedy piles onto the same spines, above F&J's
+ * highest utilisation at full load (the competition of Section 5.5); F&J
+ * balances one leaf's ports better than ECMP (Fig. 6); and no policy
+ * keeps its spines below the optimum's utilisation (a check of the model).
+ */
+static bool model_ok(const struct fexp *e)
+{
+	const struct sluice_faca_result *r = &e->micro_res, *q = &e->prod_res;
+	uint32_t last = r->rounds - 1, k;
+	double cf = mean_congestion(r, SLUICE_FACA_FJ);
+	bool ok;
+	int p;
+
+	ok = cf < mean_congestion(r, SLUICE_FACA_ECMP) &&
+	     cf < mean_congestion(r, SLUICE_FACA_WCMP) &&
+	     at(r, SLUICE_FACA_GREEDY, last)->max_util.mean >
+	     at(r, SLUICE_FACA_FJ, last)->max_util.mean &&
+	     at(q, SLUICE_FACA_FJ, 0)->port_sd.mean <
+	     at(q, SLUICE_FACA_ECMP, 0)->port_sd.mean;
+	/* a policy may meet the optimum: equal but for rounding */
+	for (p = 0; p < SLUICE_FACA_OPTIMUM; p++)
+		for (k = 0; k < r->rounds; k++)
+			ok &= at(r, SLUICE_FACA_OPTIMUM, k)->max_util.mean <=
+			      at(r, p, k)->max_util.mean * (1 + 1e-9);
+	return ok;
+}
+
+/* One table: a row a round, a column a policy. */
+static void model_table(const struct sluice_faca_result *r, const char *title,
+			double (*value)(const struct sluice_faca_result *r,
+					int p, uint32_t k),
+			const char *fmt)
+{
+	uint32_t k;
+	int p;
+
+	printf("  %s:\n  %6s", title, "load");
+	for (p = 0; p < P_ALL; p++)
+		printf(" %8s", policy_titles[p]);
+	printf("\n");
+	for (k = 0; k < r->rounds; k++) {
+		printf("  %5.0f%%", 100 * r->load[k]);
+		for (p = 0; p < P_ALL; p++)
+			printf(fmt, value(r, p, k));
+		printf("\n");
+	}
+}
+
+static double v_congestion(const struct sluice_faca_result *r, int p,
+			   uint32_t k)
+{
+	return 100 * at(r, p, k)->congestion.mean;
+}
+
+static double v_max_util(const struct sluice_faca_result *r, int p,
+			 uint32_t k)
+{
+	return at(r, p, k)->max_util.mean;
+}
+
+static double v_port_sd(const struct sluice_faca_result *r, int p, uint32_t k)
+{
+	return at(r, p, k)->port_sd.mean;
+}
+
+static double v_throughput(const struct sluice_faca_result *r, int p,
+			   uint32_t k)
+{
+	return 100 * at(r, p, k)->throughput.mean / r->offered[k];
+}
+
+static void model_print(const struct fexp *e)
+{
+	const struct sluice_faca_model *m = &e->micro, *q = &e->prod;
+	const struct sluice_faca_result *r = &e->micro_res, *pr = &e->prod_res;
+	double ce = mean_congestion(r, SLUICE_FACA_ECMP);
+	double cw = mean_congestion(r, SLUICE_FACA_WCMP);
+	double cf = mean_congestion(r, SLUICE_FACA_FJ);
+	double te = at(pr, SLUICE_FACA_ECMP, 0)->throughput.mean;
+	double tf = at(pr, SLUICE_FACA_FJ, 0)->throughput.mean, gain;
+	uint32_t last = r->rounds - 1;
+	int p;
+
+	printf("model (Section 7.3, flow level): a leaf-spine of %u leaves of %g, in pairs sending to each other, and %u spines (%u at %g, %u at %g); each round every leaf adds %u flow%s of %g, all leaves deciding at once on the spines' loads at the round's start; %u runs, seed %llu\n",
+	       m->leaves, m->leaf_cap, m->spines, m->slow_spines, m->slow_cap,
+	       m->spines - m->slow_spines, m->fast_cap, m->flows,
+	       m->flows == 1 ? "" : "s", m->flow_size, m->runs,
+	       (unsigned long long)m->seed);
+	printf("  predicts: F&J's congestion rate below ECMP's and WCMP's as the load grows (the paper, Fig. 9a: about %.0f %% below ECMP's); greedy, every leaf on the lightest spine of the same stale loads, piles onto the same spines; no policy under the optimum's utilisation\n",
+	       100 * PAPER_CONG_GAIN);
+	model_table(r, "congestion rate, % of spine ports carrying traffic into an overloaded spine",
+		    v_congestion, " %8.1f");
+	model_table(r, "highest spine utilisation", v_max_util, " %8.3f");
+	model_table(r, "std of per-port throughput, max-min fair sharing",
+		    v_port_sd, " %8.2f");
+	model_table(r, "aggregate throughput, % of offered", v_throughput,
+		    " %8.1f");
+	gain = ce > 0 ? 1 - cf / ce : 0;
+	printf("  F&J's congestion rate over the rounds: %.2f %% against ECMP's %.2f %% (%.0f %% %s; the paper: about %.0f %% lower) and WCMP's %.2f %%\n",
+	       100 * cf, 100 * ce, 100 * fabs(gain),
+	       gain >= 0 ? "lower" : "higher", 100 * PAPER_CONG_GAIN, 100 * cw);
+	printf("  at %.0f %% load the highest utilisation: greedy %.3f, F&J %.3f, ECMP %.3f, optimum %.3f\n",
+	       100 * r->load[last],
+	       at(r, SLUICE_FACA_GREEDY, last)->max_util.mean,
+	       at(r, SLUICE_FACA_FJ, last)->max_util.mean,
+	       at(r, SLUICE_FACA_ECMP, last)->max_util.mean,
+	       at(r, SLUICE_FACA_OPTIMUM, last)->max_util.mean);
+	printf("production (Section 7.1, Fig. 6, flow level): one leaf's %u flows of %g (10 RNICs, 2 each) on %u uplinks of %g (the paper gives no port speed), %u runs\n",
+	       q->flows, q->flow_size, q->spines, q->fast_cap, q->runs);
+	printf("  std of per-port throughput, mean +- sd over the runs, and the paper's (one run):\n");
+	for (p = 0; p < P_ALL; p++) {
+		const struct sluice_faca_point *x = at(pr, p, 0);
+
+		printf("  %8s %8.2f +- %6.2f", policy_titles[p],
+		       x->port_sd.mean, x->port_sd.sd);
+		if (p == SLUICE_FACA_ECMP)
+			printf("   the paper: %.2f", PAPER_SD_ECMP);
+		else if (p == SLUICE_FACA_FJ)
+			printf("   the paper (FaCa): %.2f", PAPER_SD_FACA);
+		printf("\n");
+	}
+	gain = te > 0 ? tf / te - 1 : 0;
+	printf("  aggregate throughput: F&J %.1f %% of offered, ECMP %.1f %% (F&J %.1f %% %s; the paper: FaCa's mean flow throughput %.1f %% above ECMP's)\n",
+	       100 * tf / pr->offered[0], 100 * te / pr->offered[0],
+	       100 * fabs(gain), gain >= 0 ? "above" : "below",
+	       100 * PAPER_TPUT_GAIN);
+	printf("  %s\n", model_ok(e) ? "as predicted" : "NOT as predicted");
+	printf("  the model leaves out: packets, queues and PFC (a port is congested when its spine is offered more than it forwards, not when a queue crosses a threshold); probing (the loads a leaf sees are exact, one round old: no EWMA, no probe delay); flows are long-lived at their size until max-min sharing cuts them (TCP or DCQCN in the limit); the spines' capacities are the only shared resources (a leaf-spine link carries one pair); PLB is not modelled\n");
+}
+
+static json_object *jd(double v)
+{
+	return json_object_new_double(v);
+}
+
+static bool stat_json(json_object *o, const char *key,
+		      const struct sluice_faca_stat *s)
+{
+	char sd[64];
+
+	snprintf(sd, sizeof(sd), "%s_sd", key);
+	return jadd(o, key, jd(s->mean)) && jadd(o, sd, jd(s->sd));
+}
+
+static json_object *result_json(const struct sluice_faca_model *m,
+				const struct sluice_faca_result *r)
+{
+	json_object *o = json_object_new_object(), *rounds, *row, *pol;
+	uint32_t k;
+	bool ok;
+	int p;
+
+	ok = o && jadd(o, "leaves", jnum(m->leaves)) &&
+	     jadd(o, "spines", jnum(m->spines)) &&
+	     jadd(o, "slow_spines", jnum(m->slow_spines)) &&
+	     jadd(o, "slow_cap", jd(m->slow_cap)) &&
+	     jadd(o, "fast_cap", jd(m->fast_cap)) &&
+	     jadd(o, "leaf_cap", jd(m->leaf_cap)) &&
+	     jadd(o, "flow_size", jd(m->flow_size)) &&
+	     jadd(o, "flows_per_round", jnum(m->flows)) &&
+	     jadd(o, "one_way", json_object_new_boolean(m->one_way)) &&
+	     jadd(o, "runs", jnum(m->runs)) && jadd(o, "seed", jnum(m->seed)) &&
+	     jadd(o, "rounds", rounds = json_object_new_array());
+	for (k = 0; ok && k < r->rounds; k++) {
+		ok = !json_object_array_add(rounds,
+					    row = json_object_new_object()) &&
+		     jadd(row, "load", jd(r->load[k])) &&
+		     jadd(row, "offered", jd(r->offered[k]));
+		for (p = 0; ok && p < P_ALL; p++) {
+			const struct sluice_faca_point *x = at(r, p, k);
+
+			ok = jadd(row, sluice_faca_policy_name(p),
+				  pol = json_object_new_object()) &&
+			     stat_json(pol, "congestion", &x->congestion) &&
+			     stat_json(pol, "overflow", &x->overflow) &&
+			     stat_json(pol, "max_util", &x->max_util) &&
+			     stat_json(pol, "port_sd", &x->port_sd) &&
+			     stat_json(pol, "throughput", &x->throughput);
+		}
+	}
+	if (ok)
+		return o;
+	json_object_put(o);
+	return NULL;
+}
+
+static json_object *model_json(const struct fexp *e)
+{
+	const struct sluice_faca_result *r = &e->micro_res;
+	json_object *o = json_object_new_object(), *c, *paper;
+	bool ok;
+	int p;
+
+	ok = o && jadd(o, "micro", result_json(&e->micro, r)) &&
+	     jadd(o, "production", result_json(&e->prod, &e->prod_res)) &&
+	     jadd(o, "mean_congestion", c = json_object_new_object());
+	for (p = 0; ok && p < P_ALL; p++)
+		ok = jadd(c, sluice_faca_policy_name(p),
+			  jd(mean_congestion(r, p)));
+	ok = ok && jadd(o, "paper", paper = json_object_new_object()) &&
+	     jadd(paper, "port_sd_ecmp", jd(PAPER_SD_ECMP)) &&
+	     jadd(paper, "port_sd_faca", jd(PAPER_SD_FACA)) &&
+	     jadd(paper, "congestion_below_ecmp", jd(PAPER_CONG_GAIN)) &&
+	     jadd(paper, "flow_throughput_above_ecmp", jd(PAPER_TPUT_GAIN)) &&
+	     jadd(o, "as_predicted", json_object_new_boolean(model_ok(e)));
+	if (ok)
+		return o;
+	json_object_put(o);
+	return NULL;
+}
+
+static int model_svg(const void *arg, FILE *f)
+{
+	const struct fexp *e = arg;
+	const struct sluice_faca_result *r = &e->micro_res;
+	struct sluice_svg_series ser[P_ALL];
+	double *y = calloc((size_t)P_ALL * r->rounds, sizeof(*y));
+	char title[160];
+	struct sluice_svg_plot pl = {
+		.title = title,
+		.x_label = "load, % of a leaf's capacity",
+		.y_label = "congestion rate, % of spine ports",
+		.x_step = 100 * r->load[0],
+		.series = ser,
+		.n_series = P_ALL,
+	};
+	uint32_t k;
+	int p, ret;
+
+	if (!y)
+		return -ENOMEM;
+	snprintf(title, sizeof(title), "FaCa's micro-benchmark, flow level: %u leaves, %u spines, %u runs",
+		 e->micro.leaves, e->micro.spines, e->micro.runs);
+	for (p = 0; p < P_ALL; p++) {
+		for (k = 0; k < r->rounds; k++)
+			y[(size_t)p * r->rounds + k] = v_congestion(r, p, k);
+		ser[p].name = policy_titles[p];
+		ser[p].y = &y[(size_t)p * r->rounds];
+		ser[p].n = r->rounds;
+	}
+	ret = sluice_svg_write(&pl, f) ? -EIO : 0;
+	free(y);
+	return ret;
+}
+
+/* PREFIX-model.svg: congestion rate by load, a line a policy. */
+static int model_plot(const struct fexp *e)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s-model.svg", e->svg);
+	return write_out(path, model_svg, e) ? EXIT_RUNTIME : 0;
+}
+
+static void model_free(struct fexp *e)
+{
+	sluice_faca_result_free(&e->micro_res);
+	sluice_faca_result_free(&e->prod_res);
+}
+
+static const struct part_ops parts[N_PARTS] = {
+	[P_MODEL] = {
+		.run = model_run, .ran = model_ran, .print = model_print,
+		.json = model_json, .plot = model_plot, .ok = model_ok,
+		.free = model_free,
+	},
+};
+
+static int print_json(const struct fexp *e, bool all_ok)
+{
+	json_object *o = json_object_new_object();
+	bool ok = o != NULL;
+	int p;
+
+	for (p = 0; ok && p < N_PARTS; p++)
+		if (parts[p].ran(e))
+			ok = jadd(o, part_names[p], parts[p].json(e));
+	ok = ok && jadd(o, "as_predicted", json_object_new_boolean(all_ok));
+	return jprint(o, ok);
+}
+
+int experiment_faca_main(const struct command *cmd, int argc, char **argv)
+{
+	struct fexp e = { 0 };
+	bool ok = true;
+	int ret, p;
+
+	ret = parse(cmd, &e, argc, argv);
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	for (p = 0; !ret && p < N_PARTS; p++)
+		if (e.parts & 1u << p)
+			ret = parts[p].run(&e);
+	for (p = 0; !ret && p < N_PARTS; p++)
+		if (parts[p].ran(&e)) {
+			ok &= parts[p].ok(&e);
+			if (!e.json)
+				parts[p].print(&e);
+			if (e.svg && !ret)
+				ret = parts[p].plot(&e);
+		}
+	if (!ret && e.json)
+		ret = print_json(&e, ok);
+	for (p = 0; p < N_PARTS; p++)
+		parts[p].free(&e);
+	if (ret)
+		return ret;
+	return ok ? 0 : 3;
+}
