@@ -34,7 +34,7 @@ static const struct command int_commands[] = {
 	  "\twith room for N records (1..32, default 8), sent from --sport (default: any),\n"
 	  "\tso it takes the path that port's flows take; an echo responder at ADDR\n"
 	  "\t(sluicectl int echo) sends it back.  Each port records the backlog of the\n"
-	  "\tclass priority P maps to there (default: the probe's own class), its total\n"
+	  "\tclass PFC priority P (0..7) maps to there (default: the probe's own class), its total\n"
 	  "\tbacklog, bytes sent, a timestamp and its rate.  --tos sets the probe's IP\n"
 	  "\tTOS byte (its class), default 0.  --count probes (default 1), --interval\n"
 	  "\tapart (default 100ms); each waits --timeout (default 1s) for its echo.",
@@ -138,8 +138,9 @@ static int parse(const struct command *cmd, int argc, char **argv,
 		a->records = v;
 	}
 	if (a->val[OPT_PRIO] && strcmp(a->val[OPT_PRIO], "own")) {
-		if (!opts_number(a->val[OPT_PRIO], 0, 15, &v))
-			return sub_usage_error(cmd, "--prio: \"%s\" is not a priority (0..15) or \"own\"",
+		/* the ports record PFC priorities' classes: 0..7 */
+		if (!opts_number(a->val[OPT_PRIO], 0, 7, &v))
+			return sub_usage_error(cmd, "--prio: \"%s\" is not a PFC priority (0..7) or \"own\"",
 					       a->val[OPT_PRIO]);
 		a->prio = v;
 	}
