@@ -6,8 +6,8 @@
  * hop through the label routes built for all switches, as the kernel's
  * MPLS would, and compared with the path; the diff against a brute-force
  * key-by-key comparison on random route sets, applied and checked; the
- * errors; BCube's servers as their own hosts, and the flow-control
- * choices' options.
+ * errors; BCube's servers as their own hosts, the flow-control
+ * choices' options, and the ports' INT labels.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -717,9 +717,66 @@ static void test_flow_control(void)
 	ktap_result("flow_control");
 }
 
+/*
+ * INT labels (sluice/fabric.h) on fig. 4a's ring of four switches with
+ * four hosts each: every link port names its switch and link (both ends
+ * of a link alike), every host cable its host at both ends, the host's
+ * own eth0 the host as its node; against the adjacency read directly;
+ * nothing labelled without int-port.
+ */
+static void test_int_labels(void)
+{
+	struct sluice_fabric_qdisc q = { 0 };
+	struct sluice_fabric f;
+	struct sluice_graph g;
+	struct sluice_qopt o;
+	uint32_t u, k, i, deg, bad = 0;
+
+	if (!KTAP_EXPECT_INT(read_topo(&g, fig4a), 0))
+		return;
+	KTAP_EXPECT_INT(sluice_fabric_plan(&f, &g, "i", SLUICE_FABRIC_HOSTS_DEFAULT,
+					   err, sizeof(err)), 0);
+	q.link.present = SLUICE_QOPT_INT_PORT;
+	q.link.int_port = 7771;
+	for (u = 0; u < g.n_nodes; u++) {
+		deg = sluice_graph_degree(&g, u);
+		for (k = 0; k < deg; k++) {
+			sluice_fabric_port_qopt(&f, &q, u, k, &o);
+			bad += o.int_node != u ||
+			       o.int_link != g.adj[g.off[u] + k].link ||
+			       !(o.present & SLUICE_QOPT_INT_NODE) ||
+			       !(o.present & SLUICE_QOPT_INT_LINK);
+		}
+		for (i = 0; i < f.hosts[u]; i++) {
+			o = q.link;
+			sluice_fabric_int_label(&f, u, deg + i, false, &o);
+			bad += o.int_node != u ||
+			       o.int_link != (SLUICE_FABRIC_INT_HOST | (4 * u + i));
+			o = q.link;
+			sluice_fabric_int_label(&f, u, deg + i, true, &o);
+			bad += o.int_node != (SLUICE_FABRIC_INT_HOST | (4 * u + i)) ||
+			       o.int_link != o.int_node;
+		}
+	}
+	KTAP_EXPECT_INT(bad, 0);
+	/* the last link port of s3 (node 2): link 5, to s4 */
+	sluice_fabric_port_qopt(&f, &q, 2, 3, &o);
+	KTAP_EXPECT(o.int_node == 2 && o.int_link == 5);
+	/* stamping off: no labels */
+	q.link.int_port = 0;
+	sluice_fabric_port_qopt(&f, &q, 2, 3, &o);
+	KTAP_EXPECT(!(o.present & (SLUICE_QOPT_INT_NODE | SLUICE_QOPT_INT_LINK)));
+	q.link.present = 0;
+	sluice_fabric_int_label(&f, 1, 4, true, &o);
+	KTAP_EXPECT(!o.int_node && !o.int_link);
+	sluice_fabric_free(&f);
+	sluice_graph_free(&g);
+	ktap_result("int_labels");
+}
+
 int main(void)
 {
-	ktap_plan(9);
+	ktap_plan(10);
 	test_names();
 	test_name_errors();
 	test_port_index();
@@ -729,5 +786,6 @@ int main(void)
 	test_diff();
 	test_bcube_servers();
 	test_flow_control();
+	test_int_labels();
 	return ktap_exit();
 }

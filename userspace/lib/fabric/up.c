@@ -714,7 +714,10 @@ static int queue_qdisc(struct up *up, uint32_t k, int ifindex,
 					       ifindex));
 }
 
-/* A link port's own options, where they differ by port (PortFC, rates). */
+/*
+ * A link port's own options, where they differ by port (PortFC, rates,
+ * INT labels).
+ */
 static int link_qdisc(struct up *up, uint32_t u, uint32_t port)
 {
 	unsigned char buf[QOPT_MAX];
@@ -722,7 +725,8 @@ static int link_qdisc(struct up *up, uint32_t u, uint32_t port)
 	size_t len;
 	int ret;
 
-	if (up->q->fc != SLUICE_FABRIC_FC_PORTFC && !up->q->link_rate)
+	if (up->q->fc != SLUICE_FABRIC_FC_PORTFC && !up->q->link_rate &&
+	    !up->q->link.int_port)
 		return queue_qdisc(up, u, 2 + port, up->qopt_link,
 				   up->len_link);
 	sluice_fabric_port_qopt(up->f, up->q, u, port, &o);
@@ -734,6 +738,33 @@ static int link_qdisc(struct up *up, uint32_t u, uint32_t port)
 				     up->f->g->adj[up->f->g->off[u] + port].link,
 				     strerror(-ret));
 	return queue_qdisc(up, u, 2 + port, buf, len);
+}
+
+/*
+ * Host @i of node @u's cable: the switch's port to it, or with @host_side
+ * the host's eth0; their own options when they carry INT labels.
+ */
+static int host_qdisc(struct up *up, uint32_t u, uint32_t i, bool host_side)
+{
+	uint32_t deg = sluice_graph_degree(up->f->g, u);
+	uint32_t k = host_side ? host_ns(up, u, i) : u;
+	int ifindex = host_side ? 2 : (int)(2 + deg + i);
+	unsigned char buf[QOPT_MAX];
+	struct sluice_qopt o;
+	size_t len;
+	int ret;
+
+	if (!up->q->host.int_port)
+		return queue_qdisc(up, k, ifindex, up->qopt_host,
+				   up->len_host);
+	o = up->q->host;
+	sluice_fabric_int_label(up->f, u, deg + i, host_side, &o);
+	ret = sluice_qopt_encode(&o, buf, sizeof(buf), &len);
+	if (ret)
+		return sluice_i_errf(up->err, up->errlen, ret,
+				     "cannot encode the qdisc's options of %s's port to host %u: %s",
+				     up->f->g->nodes[u].name, i, strerror(-ret));
+	return queue_qdisc(up, k, ifindex, buf, len);
 }
 
 static int make_qdiscs(struct up *up)
@@ -749,11 +780,9 @@ static int make_qdiscs(struct up *up)
 			ret = link_qdisc(up, u, k);
 		for (i = 0; !ret && !sluice_fabric_self_hosted(f, u) &&
 		     i < f->hosts[u]; i++) {
-			ret = queue_qdisc(up, u, 2 + deg + i, up->qopt_host,
-					  up->len_host);
+			ret = host_qdisc(up, u, i, false);
 			if (!ret)
-				ret = queue_qdisc(up, host_ns(up, u, i), 2,
-						  up->qopt_host, up->len_host);
+				ret = host_qdisc(up, u, i, true);
 		}
 	}
 	return ret ? ret : wait_all(up);

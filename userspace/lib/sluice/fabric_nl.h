@@ -112,6 +112,10 @@ int sluice_fabric_lanes_apply(struct sluice_fabric_qdisc *q, char *err,
 void sluice_fabric_port_qopt(const struct sluice_fabric *f,
 			     const struct sluice_fabric_qdisc *q, uint32_t u,
 			     uint32_t port, struct sluice_qopt *o);
+/* A port's INT labels, when @o stamps probes (lib/fabric/int.c). */
+void sluice_fabric_int_label(const struct sluice_fabric *f, uint32_t u,
+			     uint32_t port, bool host_side,
+			     struct sluice_qopt *o);
 
 int sluice_fabric_up(const struct sluice_fabric *f,
 		     const struct sluice_fabric_qdisc *q,
