@@ -10,8 +10,8 @@
 #
 # leaf0's hosts send at 500 kbit/s (their eth0), the rest runs at 2 Mbit/s
 # (spine0's path has room for four such flows) but spine1's links, at
-# 250 kbit/s: the slow path.  Every port
-# stamps INT probes (int-port 7771).  Multipath exact: leaf0's path 0 to
+# 250 kbit/s: the slow path.  Every port stamps INT probes (int-port
+# 7771), its records naming it by the topology.  Multipath exact: leaf0's path 0 to
 # leaf1 (spine0) takes source ports 20000-20063, path 1 (spine1)
 # 20064-20127, probes and TCP alike, so that the path of every flow is
 # known from its port.  Every host runs an agent probing 8 ports of each
@@ -30,12 +30,19 @@
 #                ECMP's in all, and ECMP's two flows on spine1 less than
 #                its two on spine0; "faca sport", as an application
 #                asks, gets a port of spine0's path
+#   faca_names   an agent given --fabric and --routes names its two paths
+#                by the route file's nodes ("faca show": "path 0 = leaf0
+#                spine0 leaf1 (route 0)"), from the records fabric up's
+#                labels fill: the host's cable, leaf0's link 0 or 1, the
+#                spine's link 2 or 3, leaf1's cable to its host
 #
 # Runs in the VM (selftests/vm/run sluice_faca); needs veth, mpls_router
-# and mpls_iptunnel.
+# and mpls_iptunnel.  sluice_faca_agent_hook.sh has the agent's hook for
+# unmodified programs on the same fabric (faca_lib.sh).
 
 ALL_TESTS="
 	faca_steer
+	faca_names
 "
 
 source "$(dirname "$0")/lib.sh"
@@ -47,50 +54,14 @@ fabric_require
 FLOWGEN=$REPO/userspace/flowgen/sluice-flowgen
 [[ -x $FLOWGEN ]] || skip_all "$FLOWGEN is not built"
 
-export LC_ALL=C
-NAME=sfc
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-TOPO=$TMP/ls.json
+source "$(dirname "$0")/faca_lib.sh"
 HOST_RATE=500000
 DURATION=6
-# each path's first 8 ports (exact: 64 a path from 20000), as --fabric
-# makes it for the senders
-POOL=20000-20007,20064-20071
 
-sc() { "$SLUICECTL" "$@"; }
-
-sc topo gen leafspine --leaves 2 --spines 2 --host-ports 4 -o "$TOPO" >/dev/null &&
-	sc route compute --topo "$TOPO" --algo ecmp -o "$TMP/routes" >/dev/null 2>&1 ||
-	skip_all "cannot generate the leaf-spine or its routes"
-
-faca_up()
-{
-	local out i
-
-	out=$(sc fabric up "$TOPO" --name $NAME --rate 2mbit --limit 32kb \
-		--node-rate spine1=250kbit --multipath exact --int-port 7771 2>&1)
-	check_err $? "fabric up: $out"
-	defer sc fabric down --name $NAME
-	((RET)) && return 1
-	log_info "$out"
-	# the senders' own links: their flows fit spine0 all four
-	for i in 0 1 2 3; do
-		tc -n $NAME-leaf0-h$i qdisc change dev eth0 root sluice \
-			rate 500kbit
-		check_err $? "leaf0-h$i's eth0 at 500kbit"
-	done
-	out=$(sc route load "$TMP/routes" --name $NAME 2>&1)
-	check_err $? "route load: $out"
-	((RET == 0))
-}
-
-# agents: one per host, leaf0's probing their partners; their sockets
-# (each namespace's default) in SOCK[leaf0-hI].
-declare -A SOCK
+# agents: one per host, leaf0's probing their partners.
 agents()
 {
-	local i ino
+	local i
 
 	for i in 0 1 2 3; do
 		ip netns exec $NAME-leaf0-h$i "$SLUICECTL" faca agent \
@@ -102,28 +73,7 @@ agents()
 			--sports $POOL --records 4 2>/dev/null &
 		defer kill $!
 	done
-	i=0
-	for ino in $(stat -L -c %i /run/netns/$NAME-leaf0-h{0..3}); do
-		SOCK[leaf0-h$i]=/run/sluice/faca-net$ino.sock
-		i=$((i + 1))
-	done
-}
-
-# paths_known: until every sender's agent knows 2 paths (20 s at most).
-paths_known()
-{
-	local i t out n
-
-	for i in 0 1 2 3; do
-		for ((t = 0; t < 100; t++)); do
-			out=$(sc faca show --socket "${SOCK[leaf0-h$i]}" -j 2>/dev/null)
-			n=${out//\"index\"/@}
-			n=${n//[^@]/}
-			((${#n} == 2)) && break
-			nap 0.2
-		done
-		((${#n} == 2)) || { log_info "leaf0-h$i: $out"; return 1; }
-	done
+	sockets
 }
 
 # pairs FILE ARGS...: FaCa's IP pairs for the duration, the summary in FILE.
@@ -176,6 +126,36 @@ faca_steer()
 	check_err $? "faca sport: $port"
 	((port >= 20000 && port <= 20007))
 	check_err $? "faca sport: port $port, not one of spine0's path"
+}
+
+# The records leaf0-h0's probes to leaf1-h0 gather, as fabric up labels
+# ports (sluice/fabric.h): [node, link] of host 0's eth0, leaf0's link
+# port, the spine's, leaf1's port to its host 0 (host 4 of the fabric).
+HOST=2147483648
+faca_names()
+{
+	local out v
+
+	faca_up || return
+	ip netns exec $NAME-leaf1-h0 "$SLUICECTL" faca agent --sports $POOL \
+		--records 4 2>/dev/null &
+	defer kill $!
+	ip netns exec $NAME-leaf0-h0 "$SLUICECTL" faca agent --fabric $NAME \
+		--routes "$TMP/routes" --interval 500ms --timeout 2s --records 4 \
+		--sweep 1 10.0.1.1 2>/dev/null &
+	defer kill $!
+	sockets
+	paths_known 0
+	check_err $? "the agent did not learn both paths"
+	((RET)) && return
+	out=$(sc faca show --socket "${SOCK[leaf0-h0]}" -j)
+	v=$(jq -c '[.destinations[0].paths[] | [(.route.nodes | join(" ")), .route.index, [.hops[] | [.node, .link]]]]' <<<"$out")
+	check_eq "$v" "[[\"leaf0 spine0 leaf1\",0,[[$HOST,$HOST],[0,0],[2,2],[1,$((HOST + 4))]]],[\"leaf0 spine1 leaf1\",1,[[$HOST,$HOST],[0,1],[3,3],[1,$((HOST + 4))]]]]" \
+		"each path's route and records"
+	out=$(sc faca show --socket "${SOCK[leaf0-h0]}")
+	[[ $out == *"  path 0 = leaf0 spine0 leaf1 (route 0): B 500Kbit "* &&
+	   $out == *"  path 1 = leaf0 spine1 leaf1 (route 1): B 250Kbit "* ]]
+	check_err $? "faca show does not name the paths: $out"
 }
 
 tests_run

@@ -186,13 +186,20 @@ static void probe_dst(struct srv *v, uint32_t dst, uint64_t now)
 		probe(v, dst, d->sweep_next, now);
 		d->sweep_next = (d->sweep_next + 1) % a->n_sports;
 	}
+	/* none could be sent: nothing to wait for */
+	if (!d->probes_out)
+		d->found = true;
 }
 
-/* The probe out from port @k to @dst is over: echoed or timed out. */
+/*
+ * The probe out from port @k to @dst is over: echoed or timed out.  The
+ * first time none is out, the destination's first round is.
+ */
 static void probe_done(struct sluice_faca_dst *d, uint32_t k)
 {
 	d->sport[k].seq = 0;
-	d->probes_out--;
+	if (!--d->probes_out)
+		d->found = true;
 }
 
 /* Echoes not back within the timeout: misses. */
@@ -463,7 +470,7 @@ static void place(struct srv *v, struct client *c, uint64_t now)
 /* Whether @dst's first round is over: nothing of it outstanding. */
 static bool found(const struct srv *v, uint32_t dst)
 {
-	return !v->a->dst[dst].probes_out;
+	return v->a->dst[dst].found;
 }
 
 /* A destination named in a request, added (and probed) if new. */

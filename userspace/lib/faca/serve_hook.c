@@ -75,7 +75,7 @@ static bool first_round(const struct sluice_i_agent_hook *k, uint32_t dst)
 {
 	const struct sluice_faca_dst *d = &k->a->dst[dst];
 
-	return d->probes_out && k->now < d->added_ns + wait_ns(k);
+	return !d->found && k->now < d->added_ns + wait_ns(k);
 }
 
 /* The flow being placed, for the usable ports' lookups. */
@@ -242,7 +242,7 @@ uint64_t sluice_i_agent_hook_wake(const struct sluice_i_agent_hook *k,
 	sluice_faca_hook_stats(k->h, &st);
 	for (i = 0; st.waiting && i < k->a->n_dst; i++) {
 		d = &k->a->dst[i];
-		if (d->probes_out && d->added_ns + wait_ns(k) < until)
+		if (!d->found && d->added_ns + wait_ns(k) < until)
 			until = d->added_ns + wait_ns(k);
 	}
 	return until;

@@ -201,6 +201,8 @@ struct sluice_faca_dst {
 	struct sluice_faca_sport *sport;	/* the pool's, as port[] */
 	uint32_t		sweep_next;	/* the next pool port swept */
 	uint32_t		probes_out;	/* sent, no echo nor timeout yet */
+	/* its first round over: once, none of its probes was out */
+	bool			found;
 	uint64_t		added_ns;
 	uint64_t		placed;
 };
