@@ -76,18 +76,10 @@ int find_node(const struct sluice_graph *g, const char *name, size_t len,
 /* The pair path @q belongs to, and which of its paths it is (1-based). */
 uint64_t pair_of(const struct sluice_routes *r, uint64_t q, uint64_t *nth)
 {
-	uint64_t lo = 0, hi = r->n_pairs, mid;
+	uint64_t p = sluice_routes_path_pair(r, q);
 
-	/* the last pair whose first path is at or before q */
-	while (hi - lo > 1) {
-		mid = lo + (hi - lo) / 2;
-		if (r->pair_path[mid] <= q)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	*nth = q - r->pair_path[lo] + 1;
-	return lo;
+	*nth = q - r->pair_path[p] + 1;
+	return p;
 }
 
 /*

@@ -206,21 +206,6 @@ static void test_leafspine(void)
 	ktap_result("leafspine");
 }
 
-/* The pair route @q belongs to. */
-static uint64_t pair_of(const struct sluice_routes *r, uint64_t q)
-{
-	uint64_t lo = 0, hi = r->n_pairs, mid;
-
-	while (hi - lo > 1) {
-		mid = lo + (hi - lo) / 2;
-		if (r->pair_path[mid] <= q)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /* A random small topology: a leaf-spine or a jellyfish. */
 static int topology(struct sluice_graph *g, struct sluice_rng *rng)
 {
@@ -267,7 +252,7 @@ static void test_brute(void)
 			q = sluice_rng_below(&rng, r.n_paths);
 			if (sluice_routes_path_len(&r, q) + 2 > SLUICE_INT_MAX_RECS)
 				continue;
-			n = records(&g, &r, q, r.pair_src[pair_of(&r, q)], hop);
+			n = records(&g, &r, q, r.pair_src[sluice_routes_path_pair(&r, q)], hop);
 			kind = sluice_rng_below(&rng, 4);
 			if (kind == 1) {
 				hop[1 + sluice_rng_below(&rng, n - 1)].node =

@@ -78,21 +78,6 @@ static json_object *hop_json(const struct sluice_faca_hop *h)
 	return NULL;
 }
 
-/* The pair route @q of @r belongs to: the last whose first path is <= @q. */
-static uint64_t pair_of(const struct sluice_routes *r, uint64_t q)
-{
-	uint64_t lo = 0, hi = r->n_pairs, mid;
-
-	while (hi - lo > 1) {
-		mid = lo + (hi - lo) / 2;
-		if (r->pair_path[mid] <= q)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /*
  * Route @q of @a's route set: its index among its pair's paths (as the
  * route file and multipath exact number them) and the nodes it walks.
@@ -102,7 +87,7 @@ static json_object *route_json(const struct sluice_faca *a, uint64_t q)
 	const struct sluice_routes *r = a->routes;
 	const struct sluice_graph *g = a->g;
 	json_object *o = json_object_new_object(), *nodes;
-	uint64_t p = pair_of(r, q), h;
+	uint64_t p = sluice_routes_path_pair(r, q), h;
 	const struct sluice_link *l;
 	uint32_t at = r->pair_src[p];
 

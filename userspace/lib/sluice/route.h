@@ -144,6 +144,26 @@ static inline uint32_t sluice_routes_path_len(const struct sluice_routes *r,
 	return (uint32_t)(r->path_hop[q + 1] - r->path_hop[q]);
 }
 
+/*
+ * The pair path @q (< n_paths) belongs to: the last whose first path is
+ * at or before @q (pairs without a path share their successor's first).
+ * Time: O(log pairs).
+ */
+static inline uint64_t sluice_routes_path_pair(const struct sluice_routes *r,
+					       uint64_t q)
+{
+	uint64_t lo = 0, hi = r->n_pairs, mid;
+
+	while (hi - lo > 1) {
+		mid = lo + (hi - lo) / 2;
+		if (r->pair_path[mid] <= q)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* Called now and then from the computing threads' driver, never at once. */
 typedef void (*sluice_progress_fn)(void *arg, uint32_t done, uint32_t total);
 
