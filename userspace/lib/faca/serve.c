@@ -797,7 +797,7 @@ static void close_all(struct srv *v)
 	uint32_t k;
 	int open;
 
-	/* first: the waiting flows go on before the sockets they need close */
+	/* the hook first: packets waiting for a verdict go on at once */
 	open = sluice_i_agent_hook_close(v->hook);
 	if (open > 0)
 		say(v, "hook: table ip sluice_faca left for %d rewritten flow%s still open (new flows bypass it)",

@@ -197,9 +197,9 @@ void sluice_faca_hook_stats(const struct sluice_faca_hook *h,
 
 /*
  * Stops the hook and frees @h (NULL: a no-op); flows still waiting for a
- * decision keep their own ports.  The table goes if it is
- * still this hook's (its comment names our queue) and no flow it rewrote
- * is open: TCP before TIME_WAIT, or UDP with a conntrack entry.  While one
+ * decision go on with their own ports.  The table goes if it is still
+ * this hook's (its comment names our queue) and no flow it rewrote is
+ * open: TCP before TIME_WAIT, or UDP with a conntrack entry.  While one
  * is, the table stays as a killed hook leaves it: new flows pass bypassed
  * with their own ports, the open ones keep their translation, and the
  * next sluice_faca_hook_open() replaces it.  Returns 0 (table removed, or
