@@ -22,7 +22,10 @@
 #                first round and gets spine0's path too; its time and the
 #                next connects' are printed
 #   faca_hook_restart
-#                the hook agent SIGKILLed: a held rewritten flow goes on,
+#                a held rewritten flow keeps its lease past the lease's
+#                time (--lease 1s: conntrack has it open), and a new flow
+#                gets another port; the hook agent SIGKILLed: the held
+#                flow goes on,
 #                a new connect passes with its own port at once (the
 #                queue's bypass); started again, it replaces the table,
 #                the held flow echoes 100 kB intact and new flows get
@@ -52,23 +55,23 @@ modprobe -a nf_tables nft_queue nfnetlink_queue nf_conntrack nft_ct nft_nat \
 
 source "$(dirname "$0")/faca_lib.sh"
 
-# hook_agents LOG DST I...: leaf0-hI's agents with the hook for leaf1's
-# hosts, their pool and path names from the fabric, probing DST ("" for
-# none) from the start, -v into LOG<I>; AGENT[I] their pids.  Started
-# together (a hook's start takes seconds under TCG); returns once every
-# hook is installed (20 s).
+# hook_agents LOG ARGS I...: leaf0-hI's agents with the hook for leaf1's
+# hosts, their pool and path names from the fabric, ARGS more (words;
+# "" for none), -v into LOG<I>; AGENT[I] their pids.  Started together (a
+# hook's start takes seconds under TCG); returns once every hook is
+# installed (20 s).
 declare -A AGENT
 hook_agents()
 {
-	local log=$1 dst=$2 end=$((SECONDS + 20)) i
+	local log=$1 args=$2 end=$((SECONDS + 20)) i
 
 	shift 2
 	for i in "$@"; do
-		# shellcheck disable=SC2086 # no DST is no argument
+		# shellcheck disable=SC2086 # ARGS are words
 		ip netns exec $NAME-leaf0-h$i "$SLUICECTL" faca agent --hook \
 			--dst 10.0.1.0/24 --fabric $NAME --routes "$TMP/routes" \
 			--interval 500ms --timeout 2s --records 4 --sweep 1 -v \
-			$dst 2>"$log$i" &
+			$args 2>"$log$i" &
 		AGENT[$i]=$!
 		defer kill ${AGENT[$i]}
 	done
@@ -230,7 +233,7 @@ faca_hook_steer()
 
 faca_hook_restart()
 {
-	local log=$TMP/restart i held port got
+	local log=$TMP/restart i held held_port port got
 
 	faca_up || return
 	responders 0
@@ -241,7 +244,8 @@ faca_hook_restart()
 	defer kill $!
 	listening $NAME-leaf1-h0 5002 && listening $NAME-leaf1-h0 5003
 	check_err $? "the echo servers do not listen"
-	hook_agents "$log" 10.0.1.1 0 || { check_err 1 "hook agent start"; return; }
+	hook_agents "$log" "--lease 1s 10.0.1.1" 0 ||
+		{ check_err 1 "hook agent start"; return; }
 	sockets
 	paths_known 0
 	check_err $? "the agent did not learn both paths"
@@ -254,15 +258,25 @@ faca_hook_restart()
 		[[ -s $TMP/held ]] && break
 		nap 0.1
 	done
-	port=$(echo_peer "$TMP/echo" 1)
-	in_pool "$port"
-	check_err $? "the held flow came from $port, not a port of the pool"
+	held_port=$(echo_peer "$TMP/echo" 1)
+	in_pool "$held_port"
+	check_err $? "the held flow came from $held_port, not a port of the pool"
+	# past its 1 s, the held flow's lease lasts: conntrack has it open
+	nap 2
+	got=$(sc faca show --socket "${SOCK[leaf0-h0]}" -j)
+	check_eq "$(jq -c "[.destinations[0].paths[].leases[] | select(.sport == $held_port) | .flow.dport]" <<<"$got")" \
+		"[5002]" "the held flow's lease, 2 s on"
+	got=$(ip netns exec $NAME-leaf0-h0 "$CONNTIME" 10.0.1.1 5003)
+	check_err $? "a connect beside the held flow: $got"
+	port=$(echo_peer "$TMP/echo3" 1)
+	in_pool "$port" && ((port != held_port))
+	check_err $? "a flow beside the held one came from $port (the held one's $held_port)"
 
 	kill -KILL "${AGENT[0]}"
 	wait "${AGENT[0]}" 2>/dev/null
 	got=$(ip netns exec $NAME-leaf0-h0 "$CONNTIME" 10.0.1.1 5003)
 	check_err $? "a connect with the agent killed: $got"
-	check_eq "$(echo_peer "$TMP/echo3" 1)" "$(awk '$1 == "port" { print $2 }' <<<"$got")" \
+	check_eq "$(echo_peer "$TMP/echo3" 2)" "$(awk '$1 == "port" { print $2 }' <<<"$got")" \
 		"the port the server saw with the agent killed (the flow's own)"
 	((${got##*median_connect_us } < 500000))
 	check_err $? "a connect with the agent killed waited: $got"
@@ -273,7 +287,7 @@ faca_hook_restart()
 	check_err $? "the held flow after the agent's kill and restart: $(<"$TMP/held")"
 	got=$(ip netns exec $NAME-leaf0-h0 "$CONNTIME" 10.0.1.1 5003)
 	check_err $? "a connect after the restart: $got"
-	port=$(echo_peer "$TMP/echo3" 2)
+	port=$(echo_peer "$TMP/echo3" 3)
 	in_pool "$port"
 	check_err $? "a flow after the restart came from $port, not a port of the pool"
 }
