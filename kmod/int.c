@@ -200,6 +200,9 @@ static noinline void sluice_int_probe(struct Qdisc *sch,
 
 	BUILD_BUG_ON(offsetofend(struct sluice_int_hdr, flags) -
 		     SLUICE_INT_HDR_WORD != 4);
+	/* the wire's sizes, which the checksum's even offsets rely on */
+	BUILD_BUG_ON(sizeof(struct sluice_int_hdr) != 32 ||
+		     sizeof(struct sluice_int_rec) != 48);
 	if (!sluice_int_valid(skb, p)) {
 		q->int_malformed++;
 		return;
@@ -211,7 +214,12 @@ static noinline void sluice_int_probe(struct Qdisc *sch,
 	}
 	/* A full stack gets its flag, and nothing else is written. */
 	rec_off = p->hdr + sizeof(*h) + h->nused * sizeof(rec);
-	if (skb_ensure_writable(skb, full ? p->hdr + sizeof(*h) :
+	/*
+	 * A shared skb is another's too: skb_ensure_writable() copies a
+	 * clone's data, not a shared skb (pktgen's), which it must not expand.
+	 */
+	if (unlikely(skb_shared(skb)) ||
+	    skb_ensure_writable(skb, full ? p->hdr + sizeof(*h) :
 					    rec_off + sizeof(rec))) {
 		q->int_unwritable++;
 		return;
@@ -230,6 +238,14 @@ static noinline void sluice_int_probe(struct Qdisc *sch,
 		diff = csum_add(diff, sluice_int_write(skb, rec_off, &rec,
 						       sizeof(rec)));
 	sluice_int_csum(skb, (struct udphdr *)(skb->data + p->udp), diff);
+}
+
+bool __sluice_int_gso(struct Qdisc *sch, const struct sk_buff *skb)
+{
+	struct sluice_sched *q = qdisc_priv(sch);
+	unsigned int ip, udp;
+
+	return sluice_int_to_port(skb, q->cfg.int_port, &ip, &udp);
 }
 
 void __sluice_int_stamp(struct Qdisc *sch, struct sluice_class *cl,

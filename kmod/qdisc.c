@@ -221,7 +221,8 @@ static int sluice_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		t.prio = q->class_prio[t.cls];
 		t.retag = false;
 	}
-	if (skb_is_gso(skb) && qdisc_pkt_len(skb) > q->classes[t.cls].limit)
+	if (skb_is_gso(skb) && (qdisc_pkt_len(skb) > q->classes[t.cls].limit ||
+				sluice_int_gso(sch, skb)))
 		return sluice_enqueue_segments(skb, sch, &t, to_free);
 	return sluice_enqueue_one(skb, sch, &t, to_free);
 }

@@ -535,6 +535,21 @@ static inline void sluice_int_stamp(struct Qdisc *sch, struct sluice_class *cl,
 		__sluice_int_stamp(sch, cl, skb);
 }
 
+bool __sluice_int_gso(struct Qdisc *sch, const struct sk_buff *skb);
+
+/*
+ * Whether GSO frame @skb is addressed to the INT port: it is segmented at
+ * enqueue, so that each datagram it stands for is stamped as it leaves
+ * (a super-packet is only split after dequeue, past every port).
+ */
+static inline bool sluice_int_gso(struct Qdisc *sch, const struct sk_buff *skb)
+{
+	const struct sluice_sched *q = qdisc_priv(sch);
+
+	return static_branch_unlikely(&sluice_int_used) && q->cfg.int_port &&
+	       __sluice_int_gso(sch, skb);
+}
+
 /* pause.c */
 void sluice_pause_class(struct sluice_sched *q, unsigned int c, u64 now,
 			u16 quanta);

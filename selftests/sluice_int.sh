@@ -39,6 +39,10 @@
 #   int_malformed   datagrams to the port that are no probe (bad magic; a
 #                   header promising more records than the datagram holds)
 #                   arrive byte for byte as sent, counted as int_malformed
+#   int_gso         3 probes sent as one GSO super-packet (UDP_SEGMENT,
+#                   gsoprobe): each port segments it as it is queued, so
+#                   each probe is stamped by b1..b3 (int_stamped 3 each)
+#                   and none counted malformed
 #   int_off         int-port 0 on b2: it stamps nothing, the others do
 #   int_encaps      frames sendframes crafts on a port of a namespace of
 #                   its own, each sent with int-port 0 then 7771: plain,
@@ -56,6 +60,7 @@ ALL_TESTS="
 	int_checksum
 	int_full
 	int_malformed
+	int_gso
 	int_off
 	int_encaps
 "
@@ -460,6 +465,17 @@ int_malformed()
 	# The UDP payloads as they arrived: after 14 + 20 + 8 bytes.
 	mapfile -t got < <(pcap_hex "$TMP/bad.pcap")
 	check_eq "${got[0]:84} ${got[1]:84}" "$bad $short" "payloads as they arrived"
+}
+
+int_gso()
+{
+	snapshot
+	ip netns exec "$H1" "$SELFTESTS_DIR/tools/gsoprobe" $H2_ADDR $PORT 3 3
+	check_err $? "gsoprobe"
+	sleep 0.5
+	snapshot
+	check_eq "$(moved int_stamped)" "0 3 0 3 0 3" "int_stamped of a1 .. b3"
+	check_eq "$(moved int_malformed)" "0 0 0 0 0 0" "int_malformed of a1 .. b3"
 }
 
 int_off()

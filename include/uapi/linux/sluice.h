@@ -519,7 +519,9 @@ struct tc_sluice_map_entry {
  * label stack (as DSCP classification finds it), whose protocol is UDP and
  * whose destination port is TCA_SLUICE_INT_PORT; anything else passes
  * untouched and uncounted, as does a fragment other than the first (it has
- * no ports).  Such a frame is a probe when: it is not GSO, not a first
+ * no ports).  A GSO frame to the port (UDP_SEGMENT, or UDP GRO on the
+ * way) is segmented when it is queued, so each datagram it stands for is
+ * looked at on its own.  Such a frame is a probe when: it is not a first
  * fragment, its IPv4 header holds together (length, checksum), the UDP
  * length is within the IP payload and covers the header and @nrec records,
  * @magic and @version match, @nrec is 1..SLUICE_INT_MAX_RECS and @nused is
