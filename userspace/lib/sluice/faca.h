@@ -19,7 +19,9 @@
  *   path          a distinct sequence of (node, ifindex, link) records;
  *                 a destination's paths are numbered in the order of that
  *                 sequence (lexicographic), whatever the order they were
- *                 found in: the ring of Flowing&Jumping;
+ *                 found in: the ring of Flowing&Jumping; named by the
+ *                 route its link records spell when a route set is given
+ *                 (sluice_faca_routes());
  *   per path      B, the bandwidth: the lowest rate of its records (the
  *                 paper's Section 5.2; unshaped ports, rate 0, are left
  *                 out); util, the bottleneck utilisation: per record the
@@ -37,7 +39,7 @@
  *                 taken as it is);
  *   leases        a pool port handed to a flow toward a destination is
  *                 not handed out again toward it until released or
- *                 expired.
+ *                 expired; a lease the hook took records its flow.
  *
  * D needs one clock: the ports stamp CLOCK_REALTIME of their kernel, the
  * sender tx_ns of its own.  Every namespace of a fabric on one machine
