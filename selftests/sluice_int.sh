@@ -470,6 +470,7 @@ int_malformed()
 int_gso()
 {
 	snapshot
+	remember
 	ip netns exec "$H1" "$SELFTESTS_DIR/tools/gsoprobe" $H2_ADDR $PORT 3 3
 	check_err $? "gsoprobe"
 	sleep 0.5
