@@ -722,7 +722,8 @@ static int link_qdisc(struct up *up, uint32_t u, uint32_t port)
 	size_t len;
 	int ret;
 
-	if (up->q->fc != SLUICE_FABRIC_FC_PORTFC && !up->q->link_rate)
+	if (up->q->fc != SLUICE_FABRIC_FC_PORTFC && !up->q->link_rate &&
+	    !up->q->port_rate)
 		return queue_qdisc(up, u, 2 + port, up->qopt_link,
 				   up->len_link);
 	sluice_fabric_port_qopt(up->f, up->q, u, port, &o);

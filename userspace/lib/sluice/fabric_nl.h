@@ -90,6 +90,13 @@ struct sluice_fabric_qdisc {
 	 * link port at @link's rate
 	 */
 	const uint64_t		*link_rate;
+	/*
+	 * A link port's own rate, bits/s, by its adjacency index (g->off[u]
+	 * + port), before @link_rate; 0: its link's.  The ends of a link may
+	 * differ: a leaf's uplink faster than its spine's port down, so that
+	 * the spine is where the link's traffic queues.  NULL: none.
+	 */
+	const uint64_t		*port_rate;
 };
 
 /* A fabric's flow control, one for all its ports (lib/fabric/fc.c). */
