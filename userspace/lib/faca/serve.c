@@ -719,11 +719,13 @@ static int open_sockets(struct srv *v)
 					     strerror(errno));
 	}
 	ret = listen_unix(v, v->s->socket ? v->s->socket : path);
-	if (!ret)
-		say(v, "serving %s; probes to UDP port %u from %s (%u bound), every %.3f s",
-		     v->path, o->port, ranges, bound,
-		     o->interval_ns / 1e9);
-	return ret;
+	if (ret)
+		return ret;
+	say(v, "serving %s; probes to UDP port %u from %s (%u bound), every %.3f s",
+	    v->path, o->port, ranges, bound, o->interval_ns / 1e9);
+	if (v->s->ready)
+		v->s->ready(v->s->ready_arg, v->path);
+	return 0;
 }
 
 static void close_all(struct srv *v)
