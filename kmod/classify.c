@@ -131,6 +131,12 @@ static __always_inline int sluice_ip_header(const struct sk_buff *skb,
 	return 0;
 }
 
+/* sluice_ip_header() with labels, for the other files (int.c). */
+int sluice_ip_find(const struct sk_buff *skb, unsigned int *off, u8 *buf)
+{
+	return sluice_ip_header(skb, off, buf, true);
+}
+
 /*
  * Under a label stack only the first nibble says IPv4 or IPv6, and an
  * Ethernet pseudowire without a control word whose destination MAC starts
@@ -139,8 +145,8 @@ static __always_inline int sluice_ip_header(const struct sk_buff *skb,
  * also hold together: IPv4's length fields and checksum, IPv6's payload
  * length, within the frame.
  */
-static bool sluice_ip_plausible(const struct sk_buff *skb, unsigned int off,
-				int version)
+bool sluice_ip_plausible(const struct sk_buff *skb, unsigned int off,
+			 int version)
 {
 	unsigned int room = skb->len - off;
 	u8 buf[60];

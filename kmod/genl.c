@@ -718,6 +718,13 @@ static void sluice_port_stats_fill(struct sluice_port_stats *ps,
 	ps->portfc_relayed = q->portfc_relayed;
 	ps->portfc_unknown = q->portfc_unknown;
 	ps->portfc_hq = q->portfc_hq;
+	ps->int_port = q->cfg.int_port;
+	ps->int_node = q->cfg.int_node;
+	ps->int_link = q->cfg.int_link;
+	ps->int_stamped = q->int_stamped;
+	ps->int_full = q->int_full;
+	ps->int_malformed = q->int_malformed;
+	ps->int_unwritable = q->int_unwritable;
 }
 
 /* Under the root lock: the port's attributes, read in one go. */

@@ -48,6 +48,9 @@ static const struct nla_policy sluice_policy[TCA_SLUICE_MAX + 1] = {
 	[TCA_SLUICE_PORTFC_XON_B] = { .type = NLA_U32 },
 	[TCA_SLUICE_PORTFC_HQ]	= { .type = NLA_U8 },
 	[TCA_SLUICE_PORTFC_HQ_DSCP] = { .type = NLA_U8 },
+	[TCA_SLUICE_INT_PORT]	= { .type = NLA_U16 },
+	[TCA_SLUICE_INT_NODE]	= { .type = NLA_U32 },
+	[TCA_SLUICE_INT_LINK]	= { .type = NLA_U32 },
 };
 
 static const struct nla_policy sluice_class_policy[TCA_SLUICE_CLASS_MAX + 1] = {
@@ -425,6 +428,20 @@ static int sluice_portfc_parse(struct sluice_config *cfg, struct nlattr **tb,
 	return 0;
 }
 
+/*
+ * In-band telemetry: any port, node and link are valid (port 0 turns
+ * stamping off); sluice_int_check() (int.c) adds what needs the qdisc.
+ */
+static void sluice_int_parse(struct sluice_config *cfg, struct nlattr **tb)
+{
+	if (tb[TCA_SLUICE_INT_PORT])
+		cfg->int_port = nla_get_u16(tb[TCA_SLUICE_INT_PORT]);
+	if (tb[TCA_SLUICE_INT_NODE])
+		cfg->int_node = nla_get_u32(tb[TCA_SLUICE_INT_NODE]);
+	if (tb[TCA_SLUICE_INT_LINK])
+		cfg->int_link = nla_get_u32(tb[TCA_SLUICE_INT_LINK]);
+}
+
 /* Every class a configuration names must exist. */
 static int sluice_classes_check(const struct sluice_config *cfg, struct nlattr **tb,
 				struct netlink_ext_ack *extack)
@@ -526,6 +543,7 @@ int sluice_config_parse(struct sluice_config *cfg, struct nlattr *opt,
 	err = sluice_wd_parse(cfg, tb, extack);
 	if (err)
 		return err;
+	sluice_int_parse(cfg, tb);
 	return sluice_classes_check(cfg, tb, extack);
 }
 
@@ -595,6 +613,12 @@ int sluice_config_dump(const struct sluice_config *cfg, struct sk_buff *skb)
 			 cfg->portfc_xon[SLUICE_PORTFC_QB]) ||
 	     nla_put_u8(skb, TCA_SLUICE_PORTFC_HQ, cfg->portfc_hq) ||
 	     nla_put_u8(skb, TCA_SLUICE_PORTFC_HQ_DSCP, cfg->portfc_hq_dscp)))
+		return -EMSGSIZE;
+	/* INT only where any of it is set, for the same reason. */
+	if ((cfg->int_port || cfg->int_node || cfg->int_link) &&
+	    (nla_put_u16(skb, TCA_SLUICE_INT_PORT, cfg->int_port) ||
+	     nla_put_u32(skb, TCA_SLUICE_INT_NODE, cfg->int_node) ||
+	     nla_put_u32(skb, TCA_SLUICE_INT_LINK, cfg->int_link)))
 		return -EMSGSIZE;
 	return 0;
 }

@@ -387,6 +387,8 @@ static struct sk_buff *sluice_dequeue(struct Qdisc *sch)
 	}
 	sluice_link_busy(q, qdisc_pkt_len(skb), now);
 	qdisc_qstats_backlog_dec(sch, skb);
+	if (cl)
+		sluice_int_stamp(sch, cl, skb);
 	qdisc_bstats_update(sch, skb);
 	sch->q.qlen--;
 	return skb;
@@ -555,7 +557,8 @@ static int sluice_change(struct Qdisc *sch, struct nlattr *opt,
 	if (!err)
 		err = sluice_pfc_check(sch, &cfg, extack) ?:
 		      sluice_wd_check(sch, &cfg, extack) ?:
-		      sluice_portfc_check(sch, &q->cfg, &cfg, extack);
+		      sluice_portfc_check(sch, &q->cfg, &cfg, extack) ?:
+		      sluice_int_check(sch, &cfg, extack);
 	if (err)
 		return err;
 	/*
@@ -565,10 +568,14 @@ static int sluice_change(struct Qdisc *sch, struct nlattr *opt,
 	 */
 	restart = (!q->cfg.wd_prios && cfg.wd_prios) ||
 		  q->cfg.wd_poll_ms != cfg.wd_poll_ms;
+	if (cfg.int_port)
+		sluice_int_hold(sch, true);
 	mutex_lock(&q->wd.lock);
 	sluice_commit(sch, &cfg, !!nla_find_nested(opt, TCA_SLUICE_LIMIT));
 	sluice_wd_notify(sch);
 	mutex_unlock(&q->wd.lock);
+	if (!cfg.int_port)
+		sluice_int_hold(sch, false);
 	sluice_wd_start(sch, restart);
 	return 0;
 }
@@ -597,10 +604,13 @@ static int sluice_init(struct Qdisc *sch, struct nlattr *opt,
 		if (!err)
 			err = sluice_pfc_check(sch, &cfg, extack) ?:
 			      sluice_wd_check(sch, &cfg, extack) ?:
-			      sluice_portfc_check(sch, NULL, &cfg, extack);
+			      sluice_portfc_check(sch, NULL, &cfg, extack) ?:
+			      sluice_int_check(sch, &cfg, extack);
 		if (err)
 			return err;
 	}
+	/* Dropped by destroy, which also follows a failed init. */
+	sluice_int_hold(sch, cfg.int_port);
 	/* Not yet visible to the datapath: no lock needed. */
 	for (i = 0; i < SLUICE_MAX_CLASSES; i++)
 		q->class_prio[i] = i < SLUICE_NR_PRIOS ? i : SLUICE_PRIO_NONE;
@@ -645,6 +655,7 @@ static void sluice_destroy(struct Qdisc *sch)
 	spin_unlock_bh(qdisc_lock(sch));
 	qdisc_watchdog_cancel(&q->watchdog);
 	sluice_wd_stop(sch);
+	sluice_int_hold(sch, false);
 	if (q->port)
 		sluice_port_detach(q->port, qdisc_dev(sch));
 }
@@ -697,6 +708,10 @@ static int sluice_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	xstats.qdisc.portfc_xon_a = q->portfc_xon_tx[SLUICE_PORTFC_QA];
 	xstats.qdisc.portfc_xoff_b = q->portfc_xoff_tx[SLUICE_PORTFC_QB];
 	xstats.qdisc.portfc_xon_b = q->portfc_xon_tx[SLUICE_PORTFC_QB];
+	xstats.qdisc.int_stamped = q->int_stamped;
+	xstats.qdisc.int_full = q->int_full;
+	xstats.qdisc.int_malformed = q->int_malformed;
+	xstats.qdisc.int_unwritable = q->int_unwritable;
 	spin_unlock_bh(sluice_stats_lock(sch));
 	if (q->port) {
 		xstats.qdisc.pfc_tx = READ_ONCE(q->port->signal.tx);

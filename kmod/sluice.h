@@ -8,6 +8,7 @@
 
 #include <linux/hrtimer.h>
 #include <linux/if_ether.h>
+#include <linux/jump_label.h>
 #include <linux/mutex.h>
 #include <linux/refcount.h>
 #include <linux/types.h>
@@ -86,6 +87,10 @@ struct sluice_config {
 	u32	portfc_label_base;
 	u32	portfc_xoff[2];	/* by enum sluice_portfc_qtype */
 	u32	portfc_xon[2];
+	/* In-band telemetry (int.c): probes' UDP port (0: off), ids */
+	u16	int_port;
+	u32	int_node;
+	u32	int_link;
 };
 
 struct sluice_switch_pcpu;
@@ -337,6 +342,12 @@ struct sluice_sched {
 	unsigned long		wd_storm;
 	unsigned long		wd_drop;
 	unsigned long		wd_forward;
+	/* In-band telemetry (int.c) */
+	bool			int_keyed;	/* holds sluice_int_used */
+	u64			int_stamped;
+	u64			int_full;
+	u64			int_malformed;
+	u64			int_unwritable;
 	struct sluice_wd	wd;
 	struct sluice_class	classes[SLUICE_MAX_CLASSES];
 };
@@ -396,6 +407,9 @@ int sluice_tag_read(const struct sk_buff *skb, unsigned int tag);
 int sluice_mpls_stack(const struct sk_buff *skb, __be32 *top, unsigned int n,
 		      unsigned int *off);
 __be16 sluice_payload_type(const struct sk_buff *skb, unsigned int *off);
+int sluice_ip_find(const struct sk_buff *skb, unsigned int *off, u8 *buf);
+bool sluice_ip_plausible(const struct sk_buff *skb, unsigned int off,
+			 int version);
 bool sluice_ecn_mark(struct sk_buff *skb);
 
 /* switch.c: the switch of a namespace, its table and its notifier. */
@@ -492,6 +506,33 @@ static inline void sluice_portfc_account(struct Qdisc *sch, unsigned int c,
 
 	if (q->cfg.portfc == TC_SLUICE_PORTFC_SWITCH)
 		__sluice_portfc_account(sch, c, delta);
+}
+
+/*
+ * int.c: in-band telemetry (uapi: "In-band telemetry").  The key is on
+ * while any qdisc has an INT port, so that where none has, a frame's whole
+ * cost is a patched-out jump; where one has, another qdisc's frames pay a
+ * test of its own int_port.
+ */
+DECLARE_STATIC_KEY_FALSE(sluice_int_used);
+int sluice_int_check(struct Qdisc *sch, const struct sluice_config *cfg,
+		     struct netlink_ext_ack *extack);
+void sluice_int_hold(struct Qdisc *sch, bool on);
+void __sluice_int_stamp(struct Qdisc *sch, struct sluice_class *cl,
+			struct sk_buff *skb);
+
+/*
+ * At dequeue, once @skb has left class @cl: stamps it if it is a probe
+ * (with the class's and the qdisc's backlogs already without it, and the
+ * qdisc's sent bytes not yet with it).
+ */
+static inline void sluice_int_stamp(struct Qdisc *sch, struct sluice_class *cl,
+				    struct sk_buff *skb)
+{
+	const struct sluice_sched *q = qdisc_priv(sch);
+
+	if (static_branch_unlikely(&sluice_int_used) && q->cfg.int_port)
+		__sluice_int_stamp(sch, cl, skb);
 }
 
 /* pause.c */

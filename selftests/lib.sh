@@ -429,7 +429,8 @@ netns_veth()
 
 # class_read NS DEV: every statistic of every sluice class of DEV into the
 # array CS, keyed "CLASSID KEY" (e.g. "${CS[1:4 qlen]}"), the same values
-# as class_stat's (bytes packets drops qlen, then each xstats pair; the
+# as class_stat's (bytes packets drops qlen, backlog in bytes, then each
+# xstats pair; the
 # plugin prints sizes exact, "5800b"), from one tc read by bash: one
 # process for all the checks on one state, all of them from the same
 # instant.  CS_CLASSES lists the sluice classes in the qdisc's walk order.
@@ -455,7 +456,8 @@ class_read()
 			CS[$cls packets]=${w[3]}
 			CS[$cls drops]=${w[6]%,} ;;
 		backlog)
-			[[ -n $cls ]] && CS[$cls qlen]=${w[2]%p} ;;
+			[[ -n $cls ]] && CS[$cls qlen]=${w[2]%p} &&
+				CS[$cls backlog]=${w[1]%b} ;;
 		limit_drops)
 			[[ -n $cls ]] || continue
 			for ((i = 0; i + 1 < ${#w[@]}; i += 2)); do
@@ -494,6 +496,16 @@ tcpdump_start()
 	done
 	log_info "tcpdump on $dev in $ns does not capture: $(<"$file.log")"
 	return 1
+}
+
+# pcap_hex FILE: each frame of the capture FILE as one line of hex
+# digits, in arrival order (one tcpdump -xx, joined by one awk).
+pcap_hex()
+{
+	tcpdump -r "$1" -nn -xx 2>/dev/null | awk '
+		/^\t0x/ { sub(/^\t0x[0-9a-f]+: */, ""); gsub(/ /, ""); h = h $0; next }
+		h != "" { print h; h = "" }
+		END { if (h != "") print h }'
 }
 
 # cs_line KEY: KEY of every class of the last class_read on one line, in

@@ -142,13 +142,10 @@ ecn_leaves_not_ect_alone()
 # ------------------------------------------- frames checked byte by byte
 
 # frames_hex: each frame of $PCAP as one line of hex digits, in arrival
-# order (one tcpdump -xx, joined by one awk).
+# order.
 frames_hex()
 {
-	tcpdump -r "$PCAP" -nn -xx 2>/dev/null | awk '
-		/^\t0x/ { sub(/^\t0x[0-9a-f]+: */, ""); gsub(/ /, ""); h = h $0; next }
-		h != "" { print h; h = "" }
-		END { if (h != "") print h }'
+	pcap_hex "$PCAP"
 }
 
 # ip_locate HEX: IPOFF, the byte offset of the IP header in the frame HEX

@@ -18,6 +18,7 @@ ALL_TESTS="
 	errors_cross_checks
 	errors_device
 	errors_pfc
+	errors_int
 	errors_plugin
 "
 
@@ -234,6 +235,31 @@ errors_pfc()
 		xoff 10k 2>&1)
 	check_eq "$out" "Error: sch_sluice: pfc needs sluice as the root qdisc." \
 		"not a root"
+}
+
+# In-band telemetry stamps at a port: int-port needs a root qdisc; the ids
+# alone do not.
+errors_int()
+{
+	local out
+
+	setup &&
+		tc -n "$NS" qdisc del dev a0 root &&
+		tc -n "$NS" qdisc add dev a0 root handle 1: tbf rate 1mbit \
+			burst 1600 latency 1s
+	check_err $? "setup"
+	out=$(tc -n "$NS" qdisc add dev a0 parent 1:1 handle 2: sluice \
+		int-port 7771 2>&1)
+	check_eq "$out" "Error: sch_sluice: int-port needs sluice as the root qdisc." \
+		"int-port, not a root"
+	tc -n "$NS" qdisc add dev a0 parent 1:1 handle 2: sluice int-node 4
+	check_err $? "int-node alone, not a root"
+	out=$(tc -n "$NS" qdisc change dev a0 parent 1:1 handle 2: sluice \
+		int-port 7771 2>&1)
+	check_eq "$out" "Error: sch_sluice: int-port needs sluice as the root qdisc." \
+		"int-port by a change, not a root"
+	tc -n "$NS" qdisc show dev a0 parent 1:1 | grep -q "int-port 0 int-node 4 int-link 0 "
+	check_err $? "the child's INT options after the rejection"
 }
 
 # The plugin's own checks, before anything reaches the kernel.

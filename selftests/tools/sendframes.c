@@ -5,8 +5,8 @@
  * skb->priority) on a frame and count where it lands.
  *
  *   sendframes -i DEV [-c COUNT] [-s SIZE] [-d DSTMAC] [-p SKBPRIO]
- *              [-v VID:PCP] [-a SRCIP,DSTIP] [-x HEX] [-E ECN] [-T TTL]
- *              [-L LABELS] [-A | -P] [-r RATE] [-t]
+ *              [-v VID:PCP [-Q VID]] [-a SRCIP,DSTIP] [-x HEX] [-E ECN]
+ *              [-T TTL] [-L LABELS] [-A | -P | -U DPORT [-Z]] [-r RATE] [-t]
  *              (-4 DSCP | -6 DSCP | -m TC | -e ETHERTYPE)
  *   sendframes -i DEV -B      frame specs on stdin, one a line
  *
@@ -27,6 +27,10 @@
  * IP length says header only, whatever SIZE pads the frame to with
  * Ethernet padding); -P a TCP data segment (ACK|PSH, the payload filling
  * SIZE).  Both from port 40000 to 5001, with a valid TCP checksum.
+ * -U makes a -4 payload a UDP datagram from port 40000 to DPORT, its
+ * payload the -x bytes, then zeros up to SIZE, with a valid checksum; -Z
+ * sends it with checksum 0 (none).  -Q puts an 802.1ad tag (VID, PCP 0) in
+ * front of -v's 802.1Q tag: two tags in the frame (QinQ).
  *
  * -T sets the IPv4 TTL, IPv6 hop limit or MPLS TTL (default 64).  -r paces
  * the frames at RATE frames per second (on an absolute schedule, so a late
@@ -89,6 +93,9 @@ struct opts {
 	unsigned int labels;		/* -L: label stack entries before IP */
 	uint32_t label[32];		/* their labels, top first */
 	int tcp;			/* -A or -P: a TCP segment, else 0 */
+	int udp_port;			/* -U: a UDP datagram to it, else -1 */
+	bool udp_nocsum;		/* -Z: its checksum 0 */
+	int svid;			/* -Q: outer 802.1ad tag, else -1 */
 	uint8_t raw[256];		/* -x bytes after the EtherType */
 	size_t raw_len;
 	bool cputime;			/* -t: report the loop's CPU time */
@@ -98,8 +105,9 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: sendframes -i DEV [-c COUNT] [-s SIZE] [-d DSTMAC] [-p SKBPRIO]\n"
-		"                  [-v VID:PCP] [-a SRCIP,DSTIP] [-x HEX] [-E ECN] [-T TTL]\n"
-		"                  [-L N|LABEL,[LABEL...]] [-A | -P] [-r RATE] [-t]\n"
+		"                  [-v VID:PCP [-Q VID]] [-a SRCIP,DSTIP] [-x HEX] [-E ECN]\n"
+		"                  [-T TTL] [-L N|LABEL,[LABEL...]] [-A | -P | -U DPORT [-Z]]\n"
+		"                  [-r RATE] [-t]\n"
 		"                  (-4 DSCP | -6 DSCP | -m TC | -e ETHERTYPE)\n"
 		"       sendframes -i DEV -B     (the options but -i, a line a spec, on stdin)\n");
 }
@@ -202,8 +210,8 @@ static void set_payload(struct opts *o, enum payload p, unsigned long v)
 static void parse_args(struct opts *o, int argc, char **argv, const char *dev,
 		       bool *batch)
 {
-	const char *optstring = dev ? "c:s:d:p:v:a:x:E:T:L:APr:t4:6:m:e:h" :
-				      "i:c:s:d:p:v:a:x:E:T:L:APr:t4:6:m:e:hB";
+	const char *optstring = dev ? "c:s:d:p:v:Q:a:x:E:T:L:APU:Zr:t4:6:m:e:h" :
+				      "i:c:s:d:p:v:Q:a:x:E:T:L:APU:Zr:t4:6:m:e:hB";
 	char *colon;
 	int c;
 
@@ -213,6 +221,8 @@ static void parse_args(struct opts *o, int argc, char **argv, const char *dev,
 	o->size = 100;
 	o->skbprio = -1;
 	o->vid = -1;
+	o->svid = -1;
+	o->udp_port = -1;
 	o->ttl = 64;
 	memset(o->dst, 0xff, ETH_ALEN);
 	inet_aton("198.18.0.1", &o->ip_src);
@@ -237,6 +247,9 @@ static void parse_args(struct opts *o, int argc, char **argv, const char *dev,
 				die("give one of -A, -P");
 			o->tcp = c;
 			break;
+		case 'U': o->udp_port = number(optarg, 65535, "UDP port"); break;
+		case 'Z': o->udp_nocsum = true; break;
+		case 'Q': o->svid = number(optarg, 4095, "VLAN id"); break;
 		case 'r': o->rate = number(optarg, 1000000, "rate"); break;
 		case 't': o->cputime = true; break;
 		case 'v':
@@ -268,6 +281,14 @@ static void parse_args(struct opts *o, int argc, char **argv, const char *dev,
 		die("-L needs -4 or -6");
 	if (o->tcp && o->payload != P_IPV4 && o->payload != P_IPV6)
 		die("-A and -P need -4 or -6");
+	if (o->udp_port >= 0 && (o->payload != P_IPV4 || o->tcp))
+		die("-U needs -4, and excludes -A and -P");
+	if (o->udp_nocsum && o->udp_port < 0)
+		die("-Z needs -U");
+	if (o->raw_len && o->payload != P_RAW && o->udp_port < 0)
+		die("-x needs -e or -U");
+	if (o->svid >= 0 && o->vid < 0)
+		die("-Q needs -v");
 	if (!o->count && !o->rate)
 		die("-c 0 (until stopped) needs -r");
 	if (dev && !o->count)
@@ -339,6 +360,31 @@ static void put_tcp(const struct opts *o, uint8_t *l4, size_t tcplen,
 	put16(l4 + 16, csum_fold(sum));
 }
 
+#define UDP_HLEN	8
+
+/*
+ * The UDP header of -U at l4, its datagram udplen bytes long (the -x
+ * bytes already after it), and its checksum over the IPv4 pseudo-header
+ * at addr, unless -Z.
+ */
+static void put_udp(const struct opts *o, uint8_t *l4, size_t udplen,
+		    const uint8_t *addr)
+{
+	uint32_t sum;
+	uint16_t csum;
+
+	put16(l4, 40000);			/* source port */
+	put16(l4 + 2, o->udp_port);
+	put16(l4 + 4, udplen);
+	if (o->udp_nocsum)
+		return;
+	sum = csum_add(0, addr, 8);
+	sum += IPPROTO_UDP + udplen;
+	sum = csum_add(sum, l4, udplen);
+	csum = csum_fold(sum);
+	put16(l4 + 6, csum ? csum : 0xffff);	/* 0 is "none" */
+}
+
 /* Returns the frame length. */
 static size_t build(const struct opts *o, const uint8_t *src, uint8_t *f)
 {
@@ -350,6 +396,11 @@ static size_t build(const struct opts *o, const uint8_t *src, uint8_t *f)
 	memset(f, 0, MAX_FRAME);
 	memcpy(f, o->dst, ETH_ALEN);
 	memcpy(f + ETH_ALEN, src, ETH_ALEN);
+	if (o->svid >= 0) {
+		put16(f + off, ETH_P_8021AD);
+		put16(f + off + 2, o->svid);
+		off += 4;
+	}
 	if (o->vid >= 0) {
 		put16(f + off, ETH_P_8021Q);
 		put16(f + off + 2, (o->pcp << 13) | o->vid);
@@ -361,6 +412,8 @@ static size_t build(const struct opts *o, const uint8_t *src, uint8_t *f)
 		      (o->tcp == 'P');
 	else if (o->payload == P_RAW)	/* as short as asked, -x bytes kept */
 		min = o->raw_len;
+	else if (o->udp_port >= 0)	/* the headers and the -x bytes */
+		min = 20 + UDP_HLEN + o->raw_len;
 	if (len < off + 2 + stack + min)
 		len = off + 2 + stack + min;
 	for (i = 0; i < o->labels; i++) {
@@ -381,12 +434,17 @@ static size_t build(const struct opts *o, const uint8_t *src, uint8_t *f)
 		l3[1] = o->value << 2 | o->ecn;
 		put16(l3 + 2, iplen);
 		l3[8] = o->ttl;
-		l3[9] = o->tcp ? IPPROTO_TCP : IP_PROTO_TEST;
+		l3[9] = o->tcp ? IPPROTO_TCP : o->udp_port >= 0 ? IPPROTO_UDP :
+			IP_PROTO_TEST;
 		memcpy(l3 + 12, &o->ip_src, 4);
 		memcpy(l3 + 16, &o->ip_dst, 4);
 		put16(l3 + 10, ip_checksum(l3, 20));
 		if (o->tcp)
 			put_tcp(o, l3 + 20, iplen - 20, l3 + 12, 4);
+		if (o->udp_port >= 0) {
+			memcpy(l3 + 20 + UDP_HLEN, o->raw, o->raw_len);
+			put_udp(o, l3 + 20, iplen - 20, l3 + 12);
+		}
 		break;
 	case P_IPV6:
 		put16(f + off, stack ? ETH_P_MPLS_UC : ETH_P_IPV6);

@@ -27,7 +27,14 @@
 # after the other, each with its own skb->priority (what prio and ets
 # classify by) and DSCP (what sluice classifies by), so that every qdisc
 # spreads them over several classes.  Every qdisc gets the same frames,
-# but for the two labels the portfc row's carry (FLOW_LABELS below).
+# but for the two labels the portfc row's carry (FLOW_LABELS below) and
+# the probe row's, which are INT probes (FLOW_ARGS below).
+#
+# In-band telemetry: the int row is the sluice row with an INT port set,
+# its frames the same (IPv4, not UDP): what a port that stamps probes
+# costs the frames that are none.  The probe row's frames are all probes,
+# UDP to that port with room for one record (122 bytes, not 100), each
+# stamped on its way: what a stamp costs.
 #
 # Rounds: each round runs noqueue, prio, ets, sluice, portfc in turn, each on a
 # freshly created qdisc; the first round warms up and is not counted.  The
@@ -76,18 +83,29 @@ FLOW_DSCP=(0 18 34 46)
 # counted, not its waiting.
 FLOW_LABELS=(101,100 101,101 101,102 101,103)
 
+# The INT port, and the probe the probe row sends: a struct sluice_int_hdr
+# (magic, version 1, 1 record, none used, prio own) then room for one
+# record, zeros.
+INT_PORT=7771
+INT_HDR=534c495401010000ff00000000000000$(printf '%032d' 0)
+
 # The qdiscs, in round order; what follows "tc qdisc add dev d0 root
 # handle 1:" (noqueue: none, d0 sends without a qdisc).
-QDISCS=(noqueue prio ets sluice portfc)
+QDISCS=(noqueue prio ets sluice portfc int probe)
 declare -A QDISC_ARGS=(
 	[noqueue]=''
 	[prio]='prio'
 	[ets]='ets bands 8 strict 8 priomap 7 7 6 6 5 5 4 4 3 3 2 2 1 1 0 0'
 	[sluice]='sluice classes 8 tag dscp'
 	[portfc]='sluice rate 400gbit portfc switch portfc-n 4 portfc-index 0 portfc-xoff-a 1m portfc-xon-a 512k portfc-xoff-b 1m portfc-xon-b 512k'
+	[int]="sluice classes 8 tag dscp int-port $INT_PORT"
+	[probe]="sluice classes 8 tag dscp int-port $INT_PORT"
 )
 # The kind tc shows, where it is not the row's name.
-declare -A QDISC_KIND=([portfc]=sluice)
+declare -A QDISC_KIND=([portfc]=sluice [int]=sluice [probe]=sluice)
+# sendframes options of a row's frames beyond the flow's, and their size.
+declare -A FLOW_ARGS=([probe]="-U $INT_PORT -x $INT_HDR")
+declare -A FLOW_SIZE=([probe]=122)
 
 die() {
 	echo "bench: error: $*" >&2
@@ -144,8 +162,9 @@ send_flows() {
 	for i in "${!FLOW_PRIO[@]}"; do
 		labels=()
 		[[ $name == portfc ]] && labels=(-L "${FLOW_LABELS[i]}")
-		out=$("$SEND" -i "$DEV" -s "$SIZE" -c "$((frames / ${#FLOW_PRIO[@]}))" \
-			-p "${FLOW_PRIO[i]}" "${labels[@]}" -4 "${FLOW_DSCP[i]}" -t 2>&1)
+		out=$("$SEND" -i "$DEV" -s "${FLOW_SIZE[$name]:-$SIZE}" \
+			-c "$((frames / ${#FLOW_PRIO[@]}))" -p "${FLOW_PRIO[i]}" \
+			"${labels[@]}" ${FLOW_ARGS[$name]:-} -4 "${FLOW_DSCP[i]}" -t 2>&1)
 		if [[ ! $out =~ $re ]]; then
 			echo "$out"
 			return 1
@@ -172,7 +191,25 @@ run() {
 		((qpkts == frames && qdrops == 0)) ||
 			die "$name: counted $qpkts frames and $qdrops drops of $frames"
 	fi
+	int_check "$name" "$frames"
 	echo "$res"
+}
+
+# int_check NAME FRAMES: the int row stamped nothing, the probe row every
+# frame, and neither found a malformed probe.
+int_check()
+{
+	local want stamped malformed
+
+	case $1 in
+	int) want=0 ;;
+	probe) want=$2 ;;
+	*) return 0 ;;
+	esac
+	read -r stamped malformed < <(tc -s qdisc show dev "$DEV" root |
+		sed -n 's/.* int_stamped \([0-9]*\) .* int_malformed \([0-9]*\) .*/\1 \2/p')
+	[[ "$stamped $malformed" == "$want 0" ]] ||
+		die "$1: $stamped probes stamped and ${malformed:-?} malformed, not $want and 0"
 }
 
 # The sluice classes that sent frames, as tc class:packets.
@@ -273,4 +310,11 @@ awk -v frames="$FRAMES" -v target="$TARGET" -v order="${QDISCS[*]}" '
 		printf " added by the qdisc: %sx prio'"'"'s\n", a
 		printf "portfc/prio per frame sent: %.3f (target <= %.1f: %s)\n",
 		       mx["portfc"], target, mx["portfc"] <= target ? "met" : "NOT met"
+		for (r = 1; r <= rounds; r++) {
+			di[r] = cpu[r, "int"] - cpu[r, "sluice"]
+			dp[r] = cpu[r, "probe"] - cpu[r, "sluice"]
+		}
+		printf "int-port set, no probes: %+.0f ns/pkt over sluice;", median(di, rounds)
+		printf " a probe stamped: %+.0f ns/pkt over sluice (median per-round differences)\n",
+		       median(dp, rounds)
 	}' "$TMP/results"

@@ -16,11 +16,13 @@
  *          [ portfc-xon-a BYTES ] [ portfc-xoff-b BYTES ]
  *          [ portfc-xon-b BYTES ] [ portfc-rtt RTT ]
  *          [ portfc-hq { none | KIND[,KIND] } ] [ portfc-hq-dscp { DSCP | none } ]
+ *          [ int-port PORT ] [ int-node NODE ] [ int-link LINK ]
  *   MAP := ENTRY [ ENTRY ... ] | default    ENTRY := VALUE[-VALUE]:CLASS
  *   PRIOS := none | P[-P][,P[-P]...]
  *   TIME := MS | MSms | Ss        (10 ms to 60 s, whole milliseconds)
  *   AUTO := auto [ cable METRES ] [ mtu BYTES ]
  *   RTT := NUMBER{ns|us|ms|s}     (1 ns to 1 s)    KIND := ack | arp
+ *   PORT := 0..65535 (0: off)     NODE, LINK := 0..4294967295
  *
  *   class: sluice [ limit BYTES ] [ ecn { BYTES | off } ]
  *                 [ quantum { BYTES | strict } ]
@@ -623,6 +625,41 @@ static int parse_portfc_hq_dscp(struct qopt_parser *p, const char *word)
 	return 0;
 }
 
+/* In-band telemetry: the probes' UDP port, and the ids records carry. */
+static int parse_int_port(struct qopt_parser *p, const char *word)
+{
+	unsigned long n;
+
+	if (parse_uint(word, UINT16_MAX, &n))
+		return fail(&p->c,
+			    "\"int-port\" must be a UDP port, 0..%u (0: off), not \"%s\"",
+			    UINT16_MAX, word);
+	p->o->int_port = n;
+	return 0;
+}
+
+static int parse_int_id(struct qopt_parser *p, const char *name,
+			const char *word, __u32 *id)
+{
+	unsigned long n;
+
+	if (parse_uint(word, UINT32_MAX, &n))
+		return fail(&p->c, "\"%s\" must be 0..%u, not \"%s\"",
+			    name, UINT32_MAX, word);
+	*id = n;
+	return 0;
+}
+
+static int parse_int_node(struct qopt_parser *p, const char *word)
+{
+	return parse_int_id(p, "int-node", word, &p->o->int_node);
+}
+
+static int parse_int_link(struct qopt_parser *p, const char *word)
+{
+	return parse_int_id(p, "int-link", word, &p->o->int_link);
+}
+
 /* The options that take one value. */
 static const struct scalar {
 	const char	*name;
@@ -658,6 +695,9 @@ static const struct scalar {
 	{ "portfc-rtt",	SLUICE_QOPT_PORTFC_RTT,	parse_portfc_rtt },
 	{ "portfc-hq",	SLUICE_QOPT_PORTFC_HQ,	parse_portfc_hq },
 	{ "portfc-hq-dscp", SLUICE_QOPT_PORTFC_HQ_DSCP, parse_portfc_hq_dscp },
+	{ "int-port",	SLUICE_QOPT_INT_PORT,	parse_int_port },
+	{ "int-node",	SLUICE_QOPT_INT_NODE,	parse_int_node },
+	{ "int-link",	SLUICE_QOPT_INT_LINK,	parse_int_link },
 };
 
 #define N_SCALARS	(sizeof(scalars) / sizeof(scalars[0]))

@@ -154,6 +154,12 @@ int sluice_qopt_encode(const struct sluice_qopt *o, void *buf, size_t len,
 	if (o->present & SLUICE_QOPT_WD_POLL)
 		put(&e, TCA_SLUICE_WD_POLL, &o->wd_poll_ms, 4);
 	put_portfc(&e, o);
+	if (o->present & SLUICE_QOPT_INT_PORT)
+		put(&e, TCA_SLUICE_INT_PORT, &o->int_port, 2);
+	if (o->present & SLUICE_QOPT_INT_NODE)
+		put(&e, TCA_SLUICE_INT_NODE, &o->int_node, 4);
+	if (o->present & SLUICE_QOPT_INT_LINK)
+		put(&e, TCA_SLUICE_INT_LINK, &o->int_link, 4);
 	for (tag = 0; tag <= TC_SLUICE_TAG_MAX; tag++)
 		if (o->present & SLUICE_QOPT_MAP(tag))
 			put_map(&e, sluice_tag_info(tag), &o->maps[tag]);

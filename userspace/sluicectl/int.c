@@ -8,6 +8,7 @@
  *             [--prio { P | own }] [--tos TOS] [--count N]
  *             [--interval TIME] [--timeout TIME] [-j]
  *   int echo  [--port PORT] [--count N] [--timeout TIME] [-j]
+ *   int decode [--port PORT] [-j] FILE
  */
 #include <errno.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <arpa/inet.h>
+#include <pcap/pcap.h>
 #include <sluice/int.h>
 #include <sluice/portfc.h>
 #include "jout.h"
@@ -24,6 +26,7 @@
 
 static int probe_main(const struct command *cmd, int argc, char **argv);
 static int echo_main(const struct command *cmd, int argc, char **argv);
+static int decode_main(const struct command *cmd, int argc, char **argv);
 
 static const struct command int_commands[] = {
 	{ "probe", probe_main,
@@ -34,7 +37,7 @@ static const struct command int_commands[] = {
 	  "\twith room for N records (1..32, default 8), sent from --sport (default: any),\n"
 	  "\tso it takes the path that port's flows take; an echo responder at ADDR\n"
 	  "\t(sluicectl int echo) sends it back.  Each port records the backlog of the\n"
-	  "\tclass priority P maps to there (default: the probe's own class), its total\n"
+	  "\tclass PFC priority P (0..7) maps to there (default: the probe's own class), its total\n"
 	  "\tbacklog, bytes sent, a timestamp and its rate.  --tos sets the probe's IP\n"
 	  "\tTOS byte (its class), default 0.  --count probes (default 1), --interval\n"
 	  "\tapart (default 100ms); each waits --timeout (default 1s) for its echo.",
@@ -45,6 +48,14 @@ static const struct command int_commands[] = {
 	  "\tListens on UDP PORT (default 7771) until --count probes are answered (default:\n"
 	  "\tno limit) or --timeout passes (default: none).  Datagrams that are not probes\n"
 	  "\tare counted and not answered.  With -j, one JSON object per line and probe.",
+	  "int" },
+	{ "decode", decode_main,
+	  "Read the probes in a capture (tcpdump -w) and print their records",
+	  "[--port PORT] [-j | --json] FILE\n"
+	  "\tFILE is a pcap file (\"-\": standard input) of Ethernet frames, or of Linux cooked\n"
+	  "\tframes (tcpdump -i any).  Each IPv4 UDP datagram to PORT (default 7771), after up\n"
+	  "\tto two VLAN tags or under an MPLS label stack, that holds a probe is printed with\n"
+	  "\tits frame number, addresses and records; other frames are counted.",
 	  "int" },
 };
 
@@ -138,8 +149,9 @@ static int parse(const struct command *cmd, int argc, char **argv,
 		a->records = v;
 	}
 	if (a->val[OPT_PRIO] && strcmp(a->val[OPT_PRIO], "own")) {
-		if (!opts_number(a->val[OPT_PRIO], 0, 15, &v))
-			return sub_usage_error(cmd, "--prio: \"%s\" is not a priority (0..15) or \"own\"",
+		/* the ports record PFC priorities' classes: 0..7 */
+		if (!opts_number(a->val[OPT_PRIO], 0, 7, &v))
+			return sub_usage_error(cmd, "--prio: \"%s\" is not a PFC priority (0..7) or \"own\"",
 					       a->val[OPT_PRIO]);
 		a->prio = v;
 	}
@@ -383,4 +395,117 @@ static int echo_main(const struct command *cmd, int argc, char **argv)
 		(unsigned long long)answered, answered == 1 ? "" : "s",
 		(unsigned long long)refused, refused == 1 ? "" : "s");
 	return ret;
+}
+
+/* Linux cooked capture (v1): 16 bytes, the protocol in the last two. */
+#define SLL_HDR		16
+
+static int decode_main(const struct command *cmd, int argc, char **argv)
+{
+	uint64_t frames = 0, probes = 0, bad = 0, others = 0;
+	char errbuf[PCAP_ERRBUF_SIZE], from[16], to[16];
+	json_object *all = NULL, *o;
+	struct sluice_int_probe p;
+	struct sluice_int_frame f;
+	struct pcap_pkthdr *h;
+	const uint8_t *data;
+	const char *files[1];
+	int n_files, ret, dlt;
+	size_t skip = 0;
+	char msg[160];
+	struct args a;
+	pcap_t *pc;
+	uint64_t v;
+
+	memset(&a, 0, sizeof(a));
+	ret = opts_parse(argc, argv, opts, N_OPTS,
+			 OPT_BIT(OPT_PORT) | OPT_BIT(OPT_JSON), a.val, files, 1,
+			 &n_files, msg, sizeof(msg));
+	if (ret > 0)
+		return sub_help(cmd);
+	if (ret)
+		return sub_usage_error(cmd, "%s", msg);
+	if (n_files != 1)
+		return sub_usage_error(cmd, "which capture? FILE (\"-\": standard input)");
+	a.port = SLUICE_INT_PORT_DEFAULT;
+	if (a.val[OPT_PORT]) {
+		if (!opts_number(a.val[OPT_PORT], 1, 65535, &v))
+			return sub_usage_error(cmd, "--port: \"%s\" is not a UDP port (1..65535)",
+					       a.val[OPT_PORT]);
+		a.port = v;
+	}
+	pc = pcap_open_offline(files[0], errbuf);
+	if (!pc) {
+		fprintf(stderr, "sluicectl: %s: %s\n", files[0], errbuf);
+		return EXIT_RUNTIME;
+	}
+	dlt = pcap_datalink(pc);
+	if (dlt == DLT_LINUX_SLL) {
+		/*
+		 * From byte 2 on, a cooked header reads as an Ethernet one:
+		 * 12 bytes of no interest, then the protocol.
+		 */
+		skip = SLL_HDR - 14;
+	} else if (dlt != DLT_EN10MB) {
+		fprintf(stderr, "sluicectl: %s: link type %s: only Ethernet and Linux cooked (v1) captures hold probes here\n",
+			files[0], pcap_datalink_val_to_name(dlt) ?: "unknown");
+		pcap_close(pc);
+		return EXIT_RUNTIME;
+	}
+	if (a.val[OPT_JSON] && !(all = json_object_new_array())) {
+		pcap_close(pc);
+		return jprint(NULL, false);
+	}
+	while ((ret = pcap_next_ex(pc, &h, &data)) == 1) {
+		frames++;
+		if (h->caplen < skip ||
+		    sluice_int_frame_find(data + skip, h->caplen - skip, a.port,
+					  &f)) {
+			others++;
+			continue;
+		}
+		if (sluice_int_probe_parse(data + skip + f.offset, f.len, &p)) {
+			bad++;
+			continue;
+		}
+		probes++;
+		inet_ntop(AF_INET, &f.saddr, from, sizeof(from));
+		inet_ntop(AF_INET, &f.daddr, to, sizeof(to));
+		if (!all) {
+			printf("frame %llu, %s:%u > %s:%u", (unsigned long long)frames,
+			       from, f.sport, to, f.dport);
+			if (f.vlans || f.labels)
+				printf(" (%u VLAN tag%s, %u label%s)", f.vlans,
+				       f.vlans == 1 ? "" : "s", f.labels,
+				       f.labels == 1 ? "" : "s");
+			printf(", ");
+			probe_print(&p, 0, NULL);
+			continue;
+		}
+		o = probe_json(&p, f.sport, NULL);
+		if (!o || !jadd(o, "frame", jnum(frames)) ||
+		    !jadd(o, "from", json_object_new_string(from)) ||
+		    !jadd(o, "to", json_object_new_string(to)) ||
+		    !jadd(o, "vlans", jnum(f.vlans)) ||
+		    !jadd(o, "labels", jnum(f.labels)) ||
+		    json_object_array_add(all, o)) {
+			json_object_put(o);
+			json_object_put(all);
+			pcap_close(pc);
+			return jprint(NULL, false);
+		}
+	}
+	if (ret == PCAP_ERROR) {
+		fprintf(stderr, "sluicectl: %s: %s\n", files[0], pcap_geterr(pc));
+		json_object_put(all);
+		pcap_close(pc);
+		return EXIT_RUNTIME;
+	}
+	pcap_close(pc);
+	fprintf(stderr, "sluicectl: %llu frame%s, %llu probe%s, %llu malformed, %llu other%s\n",
+		(unsigned long long)frames, frames == 1 ? "" : "s",
+		(unsigned long long)probes, probes == 1 ? "" : "s",
+		(unsigned long long)bad, (unsigned long long)others,
+		others == 1 ? "" : "s");
+	return all ? jprint(all, true) : 0;
 }

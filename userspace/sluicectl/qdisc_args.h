@@ -18,7 +18,7 @@ enum qdisc_opt_id {
 	QOPT_CLASSES, QOPT_TAG, QOPT_DEFAULT, QOPT_PAUSE_RX, QOPT_PAUSE_TIME,
 	QOPT_PCP_MAP, QOPT_DSCP_MAP, QOPT_MPLS_TC_MAP, QOPT_PRIO_MAP,
 	QOPT_WATCHDOG, QOPT_WD_ACTION, QOPT_DETECT, QOPT_RESTORE, QOPT_WD_POLL,
-	QOPT_XOFF, QOPT_CABLE, QOPT_MTU,
+	QOPT_INT_PORT, QOPT_XOFF, QOPT_CABLE, QOPT_MTU,
 	N_QOPTS,
 };
 
@@ -42,6 +42,7 @@ enum qdisc_opt_id {
 	[(first) + QOPT_DETECT]		= { "--detection-time", NULL, true }, \
 	[(first) + QOPT_RESTORE]	= { "--restoration-time", NULL, true }, \
 	[(first) + QOPT_WD_POLL]	= { "--watchdog-poll", NULL, true }, \
+	[(first) + QOPT_INT_PORT]	= { "--int-port", NULL, true }, \
 	[(first) + QOPT_XOFF]		= { "--xoff", NULL, true }, \
 	[(first) + QOPT_CABLE]		= { "--cable", NULL, true }, \
 	[(first) + QOPT_MTU]		= { "--mtu", NULL, true }
@@ -55,7 +56,7 @@ enum qdisc_opt_id {
 	"\t[--tag { priority | pcp | dscp | mpls-tc }] [--default CLASS] [--pause-rx { on | off }]\n" \
 	"\t[--pause-time QUANTA] [--pcp-map MAP] [--dscp-map MAP] [--mpls-tc-map MAP]\n" \
 	"\t[--prio-map MAP] [--watchdog PRIOS] [--watchdog-action { drop | forward | alert }]\n" \
-	"\t[--detection-time MS] [--restoration-time MS] [--watchdog-poll MS]"
+	"\t[--detection-time MS] [--restoration-time MS] [--watchdog-poll MS] [--int-port PORT]"
 
 int qdisc_args_words(const struct command *cmd, const struct opt *q,
 		     const char *const *val, char *buf, size_t len);

@@ -16,9 +16,10 @@
  * A PortFC port (portfc not TC_SLUICE_PORTFC_NONE) adds PortFC's settings
  * and counters to its lines, and portfc_relayed to its rows (portfc is
  * enum tc_sluice_portfc_role, portfc_keys the bitmap BIT(type * 16 +
- * index) of what it asserts).  A kernel before PortFC sends shorter
- * structs, which the library zero-fills: its ports read as not PortFC and
- * print as before.
+ * index) of what it asserts).  A port with any in-band telemetry setting
+ * (int_port, int_node, int_link) adds them and INT's counters the same
+ * way.  A kernel before PortFC or INT sends shorter structs, which the
+ * library zero-fills: its ports read as neither and print as before.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -105,6 +106,20 @@ static const struct field portfc_counters[] = {
 	F(struct sluice_port_stats, portfc_relayed),
 	F(struct sluice_port_stats, portfc_unknown),
 	F(struct sluice_port_stats, portfc_hq),
+};
+
+/* Appended to the first and second line of a port with INT settings. */
+static const struct field int_settings[] = {
+	F(struct sluice_port_stats, int_port),
+	F(struct sluice_port_stats, int_node),
+	F(struct sluice_port_stats, int_link),
+};
+
+static const struct field int_counters[] = {
+	F(struct sluice_port_stats, int_stamped),
+	F(struct sluice_port_stats, int_full),
+	F(struct sluice_port_stats, int_malformed),
+	F(struct sluice_port_stats, int_unwritable),
 };
 
 /* Appended to each row of a PortFC port. */
@@ -212,20 +227,29 @@ static bool is_portfc(const struct sluice_port_info *p)
 	return p->port.portfc != TC_SLUICE_PORTFC_NONE;
 }
 
+static bool has_int(const struct sluice_port_info *p)
+{
+	return p->port.int_port || p->port.int_node || p->port.int_link;
+}
+
 static void print_text(const struct sluice_port_info *p, uint32_t n)
 {
 	char flags[64];
 	uint32_t i, k;
-	bool portfc;
+	bool portfc, in_band;
 
 	for (i = 0; i < n; i++) {
 		portfc = is_portfc(&p[i]);
+		in_band = has_int(&p[i]);
 		printf("port %s ifindex %u", p[i].ifname, p[i].ifindex);
 		print_fields(&p[i].port, port_settings,
 			     ARRAY_SIZE(port_settings));
 		if (portfc)
 			print_fields(&p[i].port, portfc_settings,
 				     ARRAY_SIZE(portfc_settings));
+		if (in_band)
+			print_fields(&p[i].port, int_settings,
+				     ARRAY_SIZE(int_settings));
 		putchar('\n');
 		putchar(' ');
 		print_fields(&p[i].port, port_counters,
@@ -233,6 +257,9 @@ static void print_text(const struct sluice_port_info *p, uint32_t n)
 		if (portfc)
 			print_fields(&p[i].port, portfc_counters,
 				     ARRAY_SIZE(portfc_counters));
+		if (in_band)
+			print_fields(&p[i].port, int_counters,
+				     ARRAY_SIZE(int_counters));
 		putchar('\n');
 		for (k = 0; k < p[i].n_prio; k++) {
 			flag_names(p[i].prio[k].flags, flags, sizeof(flags));
@@ -324,6 +351,11 @@ static json_object *jport(const struct sluice_port_info *p)
 				ARRAY_SIZE(portfc_settings)) &&
 		     add_fields(o, &p->port, portfc_counters,
 				ARRAY_SIZE(portfc_counters));
+	if (ok && has_int(p))
+		ok = add_fields(o, &p->port, int_settings,
+				ARRAY_SIZE(int_settings)) &&
+		     add_fields(o, &p->port, int_counters,
+				ARRAY_SIZE(int_counters));
 	if (ok) {
 		rows = json_object_new_array_ext(p->n_prio);
 		ok = jadd(o, "prios", rows);

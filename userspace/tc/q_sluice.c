@@ -62,6 +62,7 @@ static void usage(void)
 		"                  [ portfc-xoff-a BYTES ] [ portfc-xon-a BYTES ]\n"
 		"                  [ portfc-xoff-b BYTES ] [ portfc-xon-b BYTES ]\n"
 		"                  [ portfc-hq { none | KIND[,KIND] } ] [ portfc-hq-dscp { DSCP | none } ]\n"
+		"                  [ int-port PORT ] [ int-node NODE ] [ int-link LINK ]\n"
 		"       MAP := ENTRY [ ENTRY ... ] | default    ENTRY := VALUE[-VALUE]:CLASS\n"
 		"       PRIOS := none | P[-P][,P[-P]...]    P is a PFC priority, 0-7\n"
 		"       AUTO := auto [ cable METRES ] [ mtu BYTES ]\n"
@@ -82,7 +83,10 @@ static void usage(void)
 		"       2..%u, K 0..%u (default %u), I 0..N-1, LABEL that of port index 0\n"
 		"       (default %u), KIND ack or arp (default ack,arp), DSCP 0..63 (default\n"
 		"       none); portfc-rtt sets xoff 6 and xon 4 bandwidth-delay products of\n"
-		"       rate over RTT (e.g. 200us, 1.5ms) for both queue types; needs rate\n",
+		"       rate over RTT (e.g. 200us, 1.5ms) for both queue types; needs rate\n"
+		"       int-port: in-band telemetry, on a root qdisc; the port stamps a\n"
+		"       record into each probe (IPv4 UDP to PORT, 0..65535, 0: off) it\n"
+		"       sends, naming itself by NODE and LINK (0..4294967295, default 0)\n",
 		TC_SLUICE_MAX_CLASSES, TC_SLUICE_MAX_LIMIT, TC_SLUICE_MAX_LIMIT,
 		SLUICE_CABLE_MAX_M, SLUICE_CABLE_DEFAULT_M,
 		TC_SLUICE_WD_MIN_MS, TC_SLUICE_WD_MAX_MS,
@@ -602,6 +606,23 @@ static void print_maps(struct rtattr *tb[])
 		print_default_maps(defaults);
 }
 
+/*
+ * In-band telemetry, where the kernel dumps it (any of it set): older
+ * kernels' dumps, and ports without it, print as before.
+ */
+static void print_int_opts(struct rtattr *tb[])
+{
+	__u16 port;
+	__u32 id;
+
+	if (!get_u16(tb[TCA_SLUICE_INT_PORT], &port))
+		print_uint(PRINT_ANY, "int_port", "int-port %u ", port);
+	if (!get_u32(tb[TCA_SLUICE_INT_NODE], &id))
+		print_uint(PRINT_ANY, "int_node", "int-node %u ", id);
+	if (!get_u32(tb[TCA_SLUICE_INT_LINK], &id))
+		print_uint(PRINT_ANY, "int_link", "int-link %u ", id);
+}
+
 static int print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 {
 	struct rtattr *tb[TCA_SLUICE_MAX + 1];
@@ -623,6 +644,7 @@ static int print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 	print_maps(tb);
 	print_wd_opts(tb);
 	print_portfc_opts(tb);
+	print_int_opts(tb);
 	return 0;
 }
 
@@ -710,6 +732,14 @@ static const struct xstat qdisc_v2_xstats[] = {
 	XSTAT("portfc_xon_a", qdisc.portfc_xon_a, XSTAT_COUNT),
 	XSTAT("portfc_xoff_b", qdisc.portfc_xoff_b, XSTAT_COUNT),
 	XSTAT("portfc_xon_b", qdisc.portfc_xon_b, XSTAT_COUNT),
+};
+
+/* Since version 3, in-band telemetry's, on every qdisc (as PortFC's). */
+static const struct xstat qdisc_v3_xstats[] = {
+	XSTAT("int_stamped", qdisc.int_stamped, XSTAT_COUNT),
+	XSTAT("int_full", qdisc.int_full, XSTAT_COUNT),
+	XSTAT("int_malformed", qdisc.int_malformed, XSTAT_COUNT),
+	XSTAT("int_unwritable", qdisc.int_unwritable, XSTAT_COUNT),
 };
 
 static const struct xstat class_appended_xstats[] = {
@@ -813,6 +843,9 @@ static int print_xstats(struct qdisc_util *qu, FILE *f, struct rtattr *xstats)
 		if (st.version >= 2)
 			print_appended(&st, len, qdisc_v2_xstats,
 				       ARRAY_SIZE(qdisc_v2_xstats));
+		if (st.version >= 3)
+			print_appended(&st, len, qdisc_v3_xstats,
+				       ARRAY_SIZE(qdisc_v3_xstats));
 		break;
 	case TC_SLUICE_XSTATS_CLASS:
 		if (len < XSTATS_END(cls.peak_backlog))

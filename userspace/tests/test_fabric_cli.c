@@ -153,6 +153,13 @@ static void test_usage(void)
 	KTAP_EXPECT(strstr(r.err, "sluicectl: qdisc options: \"restoration-time\" must be 10..60000 ms"));
 	RUN(&r, "fabric", "up", "a.json", "--watchdog");
 	KTAP_EXPECT_INT(r.status, 2);
+	/* in-band telemetry's port, in both */
+	RUN(&r, "fabric", "up", "a.json", "--int-port", "65536");
+	KTAP_EXPECT_INT(r.status, 2);
+	KTAP_EXPECT(strstr(r.err, "sluicectl: qdisc options: \"int-port\" must be a UDP port, 0..65535 (0: off), not \"65536\""));
+	RUN(&r, "route", "load", "r", "--int-port", "udp");
+	KTAP_EXPECT_INT(r.status, 2);
+	KTAP_EXPECT(strstr(r.err, "sluicectl: qdisc options: \"int-port\" must be a UDP port"));
 	RUN(&r, "route", "unload", "--rate", "10mbit");
 	KTAP_EXPECT_INT(r.status, 2);
 	RUN(&r, "route", "load", "--help");
@@ -160,7 +167,7 @@ static void test_usage(void)
 	KTAP_EXPECT(strstr(r.out, "QDISC OPTIONS change the sluice qdisc of every switch port"));
 	KTAP_EXPECT(strstr(r.out, "[--rate RATE] [--pfc PRIOS] [--xoff { BYTES | auto }]"));
 	KTAP_EXPECT(strstr(r.out, "[--watchdog PRIOS] [--watchdog-action { drop | forward | alert }]"));
-	KTAP_EXPECT(strstr(r.out, "[--detection-time MS] [--restoration-time MS] [--watchdog-poll MS]"));
+	KTAP_EXPECT(strstr(r.out, "[--detection-time MS] [--restoration-time MS] [--watchdog-poll MS] [--int-port PORT]"));
 	ktap_result("usage");
 }
 

@@ -12,7 +12,11 @@
  * - the two ends on loopback: `int echo` answers, the prober gets its own
  *   probe back (seq, flags, time) with no hop (lo has no sluice port), a
  *   probe with nobody answering times out;
- * - the CLI refuses bad arguments before sending anything.
+ * - the CLI refuses bad arguments before sending anything;
+ * - captures: the probe found in frames as the ports see them (plain,
+ *   under a VLAN tag, under two MPLS labels, with IP options) and not in
+ *   others (another port, TCP, a later fragment, ARP), a frame cut short
+ *   refused; `int decode` reads a pcap file of them.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -233,8 +237,8 @@ static void test_cli_errors(void)
 		{ { "probe", "--to", "10.0.0" }, "\"10.0.0\" is not an IPv4 address" },
 		{ { "probe", "--to", "10.0.0.1", "--records", "33" },
 		  "--records: \"33\" is not a number from 1 to 32" },
-		{ { "probe", "--to", "10.0.0.1", "--prio", "16" },
-		  "--prio: \"16\" is not a priority (0..15) or \"own\"" },
+		{ { "probe", "--to", "10.0.0.1", "--prio", "8" },
+		  "--prio: \"8\" is not a PFC priority (0..7) or \"own\"" },
 		{ { "probe", "--to", "10.0.0.1", "--sport", "0" },
 		  "--sport: \"0\" is not a UDP port (1..65535)" },
 		{ { "probe", "--to", "10.0.0.1", "--timeout", "0" },
@@ -261,13 +265,142 @@ static void test_cli_errors(void)
 	ktap_result("cli_errors");
 }
 
+/*
+ * An Ethernet frame to @buf: @vlan tag (0: none), @labels MPLS entries,
+ * IPv4 with @optlen bytes of options (a multiple of 4), UDP from 40001
+ * to @dport (protocol @proto, fragment offset @frag), and a probe of 2
+ * records, one filled.  Returns its length.
+ */
+static size_t frame(uint8_t *buf, int vlan, int labels, int optlen,
+		    uint16_t dport, uint8_t proto, uint16_t frag)
+{
+	size_t off = 12, ip, n;
+	int k;
+
+	memset(buf, 0, 256);
+	memcpy(buf, "\x02\0\0\0\0\x02\x02\0\0\0\0\x01", 12);
+	if (vlan) {
+		memcpy(buf + off, "\x81\x00", 2);
+		buf[off + 2] = vlan >> 8;
+		buf[off + 3] = vlan;
+		off += 4;
+	}
+	memcpy(buf + off, labels ? "\x88\x47" : "\x08\x00", 2);
+	off += 2;
+	for (k = 0; k < labels; k++, off += 4) {
+		be32(buf + off, (100u + k) << 12 | 64);
+		if (k == labels - 1)
+			buf[off + 2] |= 1;	/* bottom of stack */
+	}
+	ip = off;
+	n = sluice_int_probe_size(2);
+	buf[ip] = 0x40 | (5 + optlen / 4);
+	buf[ip + 6] = frag >> 8;
+	buf[ip + 7] = frag;
+	buf[ip + 8] = 64;
+	buf[ip + 9] = proto;
+	memcpy(buf + ip + 12, "\x0a\x00\x00\x01\x0a\x00\x01\x01", 8);
+	off = ip + 20 + optlen;
+	buf[off] = 40001 >> 8;
+	buf[off + 1] = 40001 & 0xff;
+	buf[off + 2] = dport >> 8;
+	buf[off + 3] = dport;
+	buf[off + 4] = (8 + n) >> 8;
+	buf[off + 5] = (8 + n) & 0xff;
+	off += 8;
+	sluice_int_probe_build(buf + off, n, 2, SLUICE_INT_PRIO_OWN, 9, 100);
+	buf[off + 6] = 1;			/* one record filled */
+	be32(buf + off + 32, 77);		/* its node */
+	return off + n;
+}
+
+static void put_le32(FILE *f, uint32_t v)
+{
+	uint8_t b[4] = { v, v >> 8, v >> 16, v >> 24 };
+
+	fwrite(b, 1, 4, f);
+}
+
+static void test_capture(void)
+{
+	struct sluice_int_frame f;
+	struct sluice_int_probe p;
+	uint8_t buf[6][256];
+	size_t len[6];
+	struct run r;
+	FILE *pcap;
+	int k;
+
+	len[0] = frame(buf[0], 0, 0, 0, 7771, 17, 0);
+	KTAP_EXPECT_INT(sluice_int_frame_find(buf[0], len[0], 7771, &f), 0);
+	KTAP_EXPECT_INT(f.offset, 14 + 20 + 8);
+	KTAP_EXPECT_INT(f.len, sluice_int_probe_size(2));
+	KTAP_EXPECT_INT(f.sport, 40001);
+	KTAP_EXPECT_INT(ntohl(f.daddr), 0x0a000101);
+	KTAP_EXPECT_INT(sluice_int_probe_parse(buf[0] + f.offset, f.len, &p), 0);
+	KTAP_EXPECT_INT(p.hop[0].node, 77);
+	len[1] = frame(buf[1], 0x6005, 0, 4, 7771, 17, 0);
+	KTAP_EXPECT_INT(sluice_int_frame_find(buf[1], len[1], 7771, &f), 0);
+	KTAP_EXPECT_INT(f.vlans, 1);
+	KTAP_EXPECT_INT(f.offset, 18 + 24 + 8);
+	len[2] = frame(buf[2], 0, 2, 0, 7771, 17, 0);
+	KTAP_EXPECT_INT(sluice_int_frame_find(buf[2], len[2], 7771, &f), 0);
+	KTAP_EXPECT_INT(f.labels, 2);
+	KTAP_EXPECT_INT(f.offset, 14 + 8 + 20 + 8);
+	/* not probes: another port, TCP, a later fragment */
+	len[3] = frame(buf[3], 0, 0, 0, 7772, 17, 0);
+	KTAP_EXPECT_INT(sluice_int_frame_find(buf[3], len[3], 7771, &f), -ENOENT);
+	len[4] = frame(buf[4], 0, 0, 0, 7771, 6, 0);
+	KTAP_EXPECT_INT(sluice_int_frame_find(buf[4], len[4], 7771, &f), -ENOENT);
+	len[5] = frame(buf[5], 0, 0, 0, 7771, 17, 185);
+	KTAP_EXPECT_INT(sluice_int_frame_find(buf[5], len[5], 7771, &f), -ENOENT);
+	/* cut short: the UDP length says more than there is */
+	KTAP_EXPECT_INT(sluice_int_frame_find(buf[0], len[0] - 1, 7771, &f),
+			-EINVAL);
+
+	/* the six as a capture (pcap's own format, written by hand) */
+	cli_mkdtemp("int-decode");
+	pcap = fopen(cli_path("probes.pcap"), "w");
+	if (!KTAP_EXPECT(pcap))
+		return;
+	put_le32(pcap, 0xa1b2c3d4);
+	put_le32(pcap, 2 | 4 << 16);		/* version 2.4 */
+	put_le32(pcap, 0);
+	put_le32(pcap, 0);
+	put_le32(pcap, 65535);			/* snap length */
+	put_le32(pcap, 1);			/* Ethernet */
+	for (k = 0; k < 6; k++) {
+		put_le32(pcap, 1000 + k);
+		put_le32(pcap, 0);
+		put_le32(pcap, len[k]);
+		put_le32(pcap, len[k]);
+		fwrite(buf[k], 1, len[k], pcap);
+	}
+	fclose(pcap);
+	RUN(&r, "int", "decode", "-j", cli_path("probes.pcap"));
+	KTAP_EXPECT_INT(r.status, 0);
+	KTAP_EXPECT(strstr(r.err, "6 frames, 3 probes, 0 malformed, 3 others"));
+	KTAP_EXPECT(strstr(r.out, "\"frame\":1,") && strstr(r.out, "\"frame\":2,") &&
+		    strstr(r.out, "\"frame\":3,") && !strstr(r.out, "\"frame\":4,"));
+	KTAP_EXPECT(strstr(r.out, "\"labels\":2"));
+	KTAP_EXPECT(strstr(r.out, "\"node\":77,"));
+	RUN(&r, "int", "decode", cli_path("probes.pcap"));
+	KTAP_EXPECT(strstr(r.out, "frame 3, 10.0.0.1:40001 > 10.0.1.1:7771 (0 VLAN tags, 2 labels), probe 9: 1 hop"));
+	RUN(&r, "int", "decode", cli_path("missing.pcap"));
+	KTAP_EXPECT_INT(r.status, 1);
+	KTAP_EXPECT(strstr(r.err, "missing.pcap: "));
+	cli_rmdir();
+	ktap_result("capture");
+}
+
 int main(void)
 {
 	cli_init();
-	ktap_plan(4);
+	ktap_plan(5);
 	test_layout();
 	test_strict();
 	test_loopback();
 	test_cli_errors();
+	test_capture();
 	return ktap_exit();
 }

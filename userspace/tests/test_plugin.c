@@ -75,6 +75,8 @@ struct decoded {
 	__u8		portfc_hq, portfc_hq_dscp;
 	__u32		portfc_label_base;
 	__u32		portfc_thresh[4];	/* XOFF_A, XON_A, XOFF_B, XON_B */
+	__u16		int_port;
+	__u32		int_node, int_link;
 	int		map[MAPS][64];	/* class of each value, -1 if not sent */
 	unsigned int	entries[MAPS];
 	char		err[256];
@@ -159,10 +161,13 @@ static int scalar_size(unsigned int type)
 	case TCA_SLUICE_PORTFC_XON_A:
 	case TCA_SLUICE_PORTFC_XOFF_B:
 	case TCA_SLUICE_PORTFC_XON_B:
+	case TCA_SLUICE_INT_NODE:
+	case TCA_SLUICE_INT_LINK:
 		return 4;
 	case TCA_SLUICE_RATE:
 		return 8;
 	case TCA_SLUICE_PAUSE_TIME:
+	case TCA_SLUICE_INT_PORT:
 		return 2;
 	default:	/* CLASSES, TAG, DEFAULT, DEFAULT_MAPS, PFC, PAUSE_RX, WD_*,
 			 * PORTFC, PORTFC_{N,K,INDEX,HQ,HQ_DSCP} */
@@ -257,6 +262,15 @@ static int decode_scalar(struct decoded *d, const struct rtattr *rta)
 		break;
 	case TCA_SLUICE_PORTFC_HQ_DSCP:
 		memcpy(&d->portfc_hq_dscp, p, 1);
+		break;
+	case TCA_SLUICE_INT_PORT:
+		memcpy(&d->int_port, p, 2);
+		break;
+	case TCA_SLUICE_INT_NODE:
+		memcpy(&d->int_node, p, 4);
+		break;
+	case TCA_SLUICE_INT_LINK:
+		memcpy(&d->int_link, p, 4);
 		break;
 	}
 	return 0;
@@ -817,6 +831,28 @@ static void test_parse_portfc(void)
 	ktap_result("parse PortFC options");
 }
 
+#define INT_ATTR(type)	(1ull << TCA_SLUICE_INT_##type)
+
+/* In-band telemetry's options: each alone, with its size and value. */
+static void test_parse_int(void)
+{
+	struct decoded d;
+
+	if (!parse_decode("int-port 5555 int-node 7 int-link 4294967295", &d)) {
+		KTAP_EXPECT(d.attrs == (INT_ATTR(PORT) | INT_ATTR(NODE) |
+					INT_ATTR(LINK)));
+		KTAP_EXPECT_INT(d.int_port, 5555);
+		KTAP_EXPECT_INT(d.int_node, 7);
+		KTAP_EXPECT(d.int_link == 4294967295u);
+	}
+	/* Turning it off sends the port alone, as 0. */
+	if (!parse_decode("int-port 0", &d)) {
+		KTAP_EXPECT(d.attrs == INT_ATTR(PORT));
+		KTAP_EXPECT_INT(d.int_port, 0);
+	}
+	ktap_result("parse INT options");
+}
+
 static void test_parse_error(void)
 {
 	struct request req;
@@ -894,6 +930,7 @@ static void test_parse_help(void)
 		"                  [ portfc-xoff-a BYTES ] [ portfc-xon-a BYTES ]\n"
 		"                  [ portfc-xoff-b BYTES ] [ portfc-xon-b BYTES ]\n"
 		"                  [ portfc-hq { none | KIND[,KIND] } ] [ portfc-hq-dscp { DSCP | none } ]\n"
+		"                  [ int-port PORT ] [ int-node NODE ] [ int-link LINK ]\n"
 		"       MAP := ENTRY [ ENTRY ... ] | default    ENTRY := VALUE[-VALUE]:CLASS\n"
 		"       PRIOS := none | P[-P][,P[-P]...]    P is a PFC priority, 0-7\n"
 		"       AUTO := auto [ cable METRES ] [ mtu BYTES ]\n"
@@ -914,7 +951,10 @@ static void test_parse_help(void)
 		"       2..16, K 0..4 (default 1), I 0..N-1, LABEL that of port index 0\n"
 		"       (default 100), KIND ack or arp (default ack,arp), DSCP 0..63 (default\n"
 		"       none); portfc-rtt sets xoff 6 and xon 4 bandwidth-delay products of\n"
-		"       rate over RTT (e.g. 200us, 1.5ms) for both queue types; needs rate\n");
+		"       rate over RTT (e.g. 200us, 1.5ms) for both queue types; needs rate\n"
+		"       int-port: in-band telemetry, on a root qdisc; the port stamps a\n"
+		"       record into each probe (IPv4 UDP to PORT, 0..65535, 0: off) it\n"
+		"       sends, naming itself by NODE and LINK (0..4294967295, default 0)\n");
 	KTAP_EXPECT_INT(req.n.nlmsg_len, NLMSG_LENGTH(sizeof(struct tcmsg)));
 
 	KTAP_EXPECT_INT(run_parse(true, "help", &req, &err), -1);
@@ -1375,6 +1415,48 @@ static void test_print_reparse(void)
 		 print_with(sluice_qdisc_util.print_qopt, false, &m.opts));
 	expect_full_reparse(text, 0);
 	ktap_result("print qdisc text re-parses");
+}
+
+/*
+ * In-band telemetry's options: printed when the kernel dumps them, after
+ * PortFC's, and the text re-parses to the same request.
+ */
+static void test_print_int(void)
+{
+	static const char text[] = "int-port 5555 int-node 3 int-link 4294967295 ";
+	struct decoded again;
+	json_object *obj;
+	struct dump m;
+
+	dump_init(&m);
+	dump_u16(&m, TCA_SLUICE_INT_PORT, 5555);
+	dump_u32(&m, TCA_SLUICE_INT_NODE, 3);
+	dump_u32(&m, TCA_SLUICE_INT_LINK, 4294967295u);
+	KTAP_EXPECT_STR(print_with(sluice_qdisc_util.print_qopt, false, &m.opts),
+			text);
+	KTAP_EXPECT_STR(fake_tc_misuse(), NULL);
+	if (KTAP_EXPECT_INT(parse_decode(text, &again), 0)) {
+		KTAP_EXPECT_INT(again.int_port, 5555);
+		KTAP_EXPECT_INT(again.int_node, 3);
+		KTAP_EXPECT(again.int_link == 4294967295u);
+	}
+	obj = print_json(&m);
+	if (obj) {
+		KTAP_EXPECT_STR(json_object_to_json_string_ext(obj,
+							       JSON_C_TO_STRING_PLAIN),
+				"{\"int_port\":5555,\"int_node\":3,"
+				"\"int_link\":4294967295}");
+		json_object_put(obj);
+	}
+	/* Ids with the port off (0) print too: they are set. */
+	dump_init(&m);
+	dump_u16(&m, TCA_SLUICE_INT_PORT, 0);
+	dump_u32(&m, TCA_SLUICE_INT_NODE, 9);
+	dump_u32(&m, TCA_SLUICE_INT_LINK, 0);
+	KTAP_EXPECT_STR(print_with(sluice_qdisc_util.print_qopt, false, &m.opts),
+			"int-port 0 int-node 9 int-link 0 ");
+	KTAP_EXPECT_STR(fake_tc_misuse(), NULL);
+	ktap_result("print INT options");
 }
 
 /* A PortFC switch port's options as a kernel dumps them, role first. */
@@ -1963,7 +2045,8 @@ static struct rtattr *xstats_attr(struct dump *m,
 #define XSTATS_ECN_LEN		96	/* ... the union before the watchdog */
 #define XSTATS_WD_LEN		136	/* ... the union before the hardening */
 #define XSTATS_HARD_LEN		144	/* ... the union before PortFC, the class's 136 */
-#define XSTATS_LEN		168	/* ... the union, the qdisc's 160 */
+#define XSTATS_PORTFC_LEN	168	/* ... the union before INT, the qdisc's 160 */
+#define XSTATS_LEN		200	/* ... the union, the qdisc's 192 */
 
 static void test_print_xstats_v1(void)
 {
@@ -2261,14 +2344,14 @@ static void test_print_xstats_v2_fields(void)
 	c.cls.portfc_relayed = 1099511627777ull;
 	c.version = 1;
 	KTAP_EXPECT(!strstr(print_with(print, false,
-				       xstats_attr(&m, &c, XSTATS_LEN)),
+				       xstats_attr(&m, &c, XSTATS_PORTFC_LEN)),
 			    "portfc_relayed"));
 	c.version = 2;
 	KTAP_EXPECT(strstr(print_with(print, false,
-				      xstats_attr(&m, &c, XSTATS_LEN)),
+				      xstats_attr(&m, &c, XSTATS_PORTFC_LEN)),
 			   " wd_ingress_drops 0 portfc_relayed 1099511627777"));
 	KTAP_EXPECT(strstr(print_with(print, true,
-				      xstats_attr(&m, &c, XSTATS_LEN)),
+				      xstats_attr(&m, &c, XSTATS_PORTFC_LEN)),
 			   "\"wd_ingress_drops\":0,\"portfc_relayed\":1099511627777"));
 	KTAP_EXPECT(!strstr(print_with(print, false,
 				       xstats_attr(&m, &c, XSTATS_HARD_LEN + 7)),
@@ -2290,7 +2373,7 @@ static void test_print_xstats_v2_fields(void)
 	snprintf(text, sizeof(text), "%s pause_ignored 7 pfc_tx_failed 0",
 		 pfc_qdisc_text);
 	KTAP_EXPECT_STR(print_with(print, false,
-				   xstats_attr(&m, &q, XSTATS_LEN)), text);
+				   xstats_attr(&m, &q, XSTATS_PORTFC_LEN)), text);
 	q.version = 2;
 	snprintf(text, sizeof(text),
 		 "%s pause_ignored 7 pfc_tx_failed 0 portfc_rx 1"
@@ -2298,9 +2381,9 @@ static void test_print_xstats_v2_fields(void)
 		 " portfc_unknown 5 portfc_hq 6 portfc_xoff_a 7 portfc_xon_a 8"
 		 " portfc_xoff_b 9 portfc_xon_b 1099511627777", pfc_qdisc_text);
 	KTAP_EXPECT_STR(print_with(print, false,
-				   xstats_attr(&m, &q, XSTATS_LEN)), text);
+				   xstats_attr(&m, &q, XSTATS_PORTFC_LEN)), text);
 	KTAP_EXPECT(strstr(print_with(print, true,
-				      xstats_attr(&m, &q, XSTATS_LEN)),
+				      xstats_attr(&m, &q, XSTATS_PORTFC_LEN)),
 			   "\"pfc_tx_failed\":0,\"portfc_rx\":1,"
 			   "\"portfc_malformed\":2,\"portfc_ignored\":3,"
 			   "\"portfc_relayed\":4,\"portfc_unknown\":5,"
@@ -2309,11 +2392,58 @@ static void test_print_xstats_v2_fields(void)
 			   "\"portfc_xon_b\":1099511627777"));
 	/* Cut 1 byte short: every counter but the last. */
 	KTAP_EXPECT(!strstr(print_with(print, false,
-				       xstats_attr(&m, &q, XSTATS_LEN - 1)),
+				       xstats_attr(&m, &q, XSTATS_PORTFC_LEN - 1)),
 			    "portfc_xon_b") &&
 		    strstr(fake_tc_output(), " portfc_xoff_b 9"));
 	KTAP_EXPECT_STR(fake_tc_misuse(), NULL);
 	ktap_result("print xstats of version 2");
+}
+
+/*
+ * Since version 3: in-band telemetry's qdisc counters after PortFC's,
+ * from a version 3 payload only, each when the payload holds it whole.
+ */
+static void test_print_xstats_v3_fields(void)
+{
+	int (*print)(struct qdisc_util *, FILE *, struct rtattr *) =
+		sluice_qdisc_util.print_xstats;
+	struct tc_sluice_xstats q = pfc_qdisc_xstats;
+	char v2[sizeof(pfc_qdisc_text) + 512], text[sizeof(v2) + 128];
+	struct dump m;
+
+	q.qdisc.int_stamped = 1;
+	q.qdisc.int_full = 2;
+	q.qdisc.int_malformed = 3;
+	q.qdisc.int_unwritable = 1099511627777ull;
+	snprintf(v2, sizeof(v2),
+		 "%s pause_ignored 0 pfc_tx_failed 0 portfc_rx 0"
+		 " portfc_malformed 0 portfc_ignored 0 portfc_relayed 0"
+		 " portfc_unknown 0 portfc_hq 0 portfc_xoff_a 0 portfc_xon_a 0"
+		 " portfc_xoff_b 0 portfc_xon_b 0", pfc_qdisc_text);
+	/* Version 2 of the new length: those bytes are no counters of its. */
+	q.version = 2;
+	KTAP_EXPECT_STR(print_with(print, false,
+				   xstats_attr(&m, &q, XSTATS_LEN)), v2);
+	q.version = 3;
+	snprintf(text, sizeof(text),
+		 "%s int_stamped 1 int_full 2 int_malformed 3"
+		 " int_unwritable 1099511627777", v2);
+	KTAP_EXPECT_STR(print_with(print, false,
+				   xstats_attr(&m, &q, XSTATS_LEN)), text);
+	KTAP_EXPECT(strstr(print_with(print, true,
+				      xstats_attr(&m, &q, XSTATS_LEN)),
+			   "\"portfc_xon_b\":0,\"int_stamped\":1,\"int_full\":2,"
+			   "\"int_malformed\":3,\"int_unwritable\":1099511627777"));
+	/* Cut 1 byte short: every counter but the last. */
+	KTAP_EXPECT(!strstr(print_with(print, false,
+				       xstats_attr(&m, &q, XSTATS_LEN - 1)),
+			    "int_unwritable") &&
+		    strstr(fake_tc_output(), " int_malformed 3"));
+	/* A PortFC-era payload of version 3 ends before them. */
+	KTAP_EXPECT_STR(print_with(print, false,
+				   xstats_attr(&m, &q, XSTATS_PORTFC_LEN)), v2);
+	KTAP_EXPECT_STR(fake_tc_misuse(), NULL);
+	ktap_result("print xstats of version 3");
 }
 
 static void test_print_xstats_partial(void)
@@ -2370,6 +2500,7 @@ static void (*const tests[])(void) = {
 	test_parse_default_maps,
 	test_parse_everything,
 	test_parse_portfc,
+	test_parse_int,
 	test_parse_error,
 	test_parse_help,
 	test_parse_class,
@@ -2381,6 +2512,7 @@ static void (*const tests[])(void) = {
 	test_print_default_maps,
 	test_watchdog,
 	test_print_portfc,
+	test_print_int,
 	test_print_default_maps_edges,
 	test_print_default_maps_defensive,
 	test_print_defensive,
@@ -2397,6 +2529,7 @@ static void (*const tests[])(void) = {
 	test_print_xstats_wd,
 	test_print_xstats_v1_fields,
 	test_print_xstats_v2_fields,
+	test_print_xstats_v3_fields,
 	test_print_xstats_partial,
 };
 

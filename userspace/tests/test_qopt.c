@@ -404,6 +404,19 @@ static const struct valid_case {
 		.portfc = TC_SLUICE_PORTFC_SWITCH, .portfc_hq = 0x1,
 		.portfc_hq_dscp = 46,
 		.maps[PCP] = { .given = 0x2, .tclass[1] = 1 } } },
+	{ "int-port 0", { .present = SLUICE_QOPT_INT_PORT } },
+	{ "int-port 65535", {
+		.present = SLUICE_QOPT_INT_PORT, .int_port = 65535 } },
+	{ "int-port 5555 int-node 4294967295 int-link 0", {
+		.present = SLUICE_QOPT_INT_PORT | SLUICE_QOPT_INT_NODE |
+			   SLUICE_QOPT_INT_LINK,
+		.int_port = 5555, .int_node = 4294967295u } },
+	/* "int-link" ends a map; node and link alone (the port set later). */
+	{ "dscp-map 46:5 int-link 12 int-node 3", {
+		.present = SLUICE_QOPT_DSCP_MAP | SLUICE_QOPT_INT_NODE |
+			   SLUICE_QOPT_INT_LINK,
+		.int_node = 3, .int_link = 12,
+		.maps[DSCP] = { .given = 1ull << 46, .tclass[46] = 5 } } },
 };
 
 /* Each rule of the parser, with the exact message it must give. */
@@ -704,6 +717,18 @@ static const struct invalid_case {
 	  "\"portfc-hq-dscp\" must be none or a DSCP, 0..63, not \"255\"" },
 	{ "portfc-hq-dscp off",
 	  "\"portfc-hq-dscp\" must be none or a DSCP, 0..63, not \"off\"" },
+	{ "int-port 65536",
+	  "\"int-port\" must be a UDP port, 0..65535 (0: off), not \"65536\"" },
+	{ "int-port -1",
+	  "\"int-port\" must be a UDP port, 0..65535 (0: off), not \"-1\"" },
+	{ "int-port 0x15b3",
+	  "\"int-port\" must be a UDP port, 0..65535 (0: off), not \"0x15b3\"" },
+	{ "int-node 4294967296",
+	  "\"int-node\" must be 0..4294967295, not \"4294967296\"" },
+	{ "int-link spine1",
+	  "\"int-link\" must be 0..4294967295, not \"spine1\"" },
+	{ "int-port 5555 int-port 5556", "duplicate option \"int-port\"" },
+	{ "int-node", "missing value after \"int-node\"" },
 	{ "portfc-rtt 200",
 	  "\"portfc-rtt\" must be a time from 1ns to 1s such as 200us, 1.5ms or 0.2s, not \"200\"" },
 	{ "portfc-rtt 0us",
@@ -1276,6 +1301,9 @@ static void expect_qopt(const struct sluice_qopt *got,
 	KTAP_EXPECT_INT(got->portfc_rtt_ns, want->portfc_rtt_ns);
 	KTAP_EXPECT_INT(got->portfc_hq, want->portfc_hq);
 	KTAP_EXPECT_INT(got->portfc_hq_dscp, want->portfc_hq_dscp);
+	KTAP_EXPECT_INT(got->int_port, want->int_port);
+	KTAP_EXPECT_INT(got->int_node, want->int_node);
+	KTAP_EXPECT_INT(got->int_link, want->int_link);
 	for (tag = 0; tag <= TC_SLUICE_TAG_MAX; tag++) {
 		if (!KTAP_EXPECT_INT(got->maps[tag].given, want->maps[tag].given))
 			ktap_diag("in map of tag %u", tag);

@@ -43,6 +43,8 @@ static const char *const lines[] = {
 	"classes 10 rate 1gbit portfc server portfc-n 4 portfc-k 1 "
 	"portfc-label-base 16 portfc-hq none portfc-hq-dscp none",
 	"portfc-xoff-a 60k portfc-xon-a 40k portfc-xoff-b 30k portfc-xon-b 20k",
+	"rate 10mbit int-port 5555 int-node 3 int-link 4294967295",
+	"int-link 7",
 };
 
 static void test_same_bytes(void)
@@ -153,11 +155,39 @@ static void test_portfc(void)
 	ktap_result("portfc");
 }
 
+/*
+ * In-band telemetry's attributes by hand: a u16 port and two u32 ids, the
+ * port padded to 4 bytes, in attribute order whatever the words' order.
+ */
+static void test_int(void)
+{
+	unsigned char want[32] = {}, got[32];
+	const __u32 node = 0x01020304, link = 4294967295u;
+	const __u16 port = 5555;
+	char err[SLUICE_ERRLEN];
+	struct sluice_qopt o;
+	struct words w;
+	size_t at = 0, used = 0;
+
+	at = expect_attr(want, at, TCA_SLUICE_INT_PORT, &port, 2);
+	at = expect_attr(want, at, TCA_SLUICE_INT_NODE, &node, 4);
+	at = expect_attr(want, at, TCA_SLUICE_INT_LINK, &link, 4);
+	KTAP_EXPECT_INT(at, 24);
+	words_split(&w, "int-link 4294967295 int-node 16909060 int-port 5555");
+	KTAP_EXPECT_INT(sluice_qopt_parse(&o, w.argc, w.argv, err, sizeof(err)), 0);
+	memset(got, 0xa5, sizeof(got));
+	KTAP_EXPECT_INT(sluice_qopt_encode(&o, got, sizeof(got), &used), 0);
+	KTAP_EXPECT_INT(used, at);
+	KTAP_EXPECT(!memcmp(got, want, at));
+	ktap_result("int");
+}
+
 int main(void)
 {
-	ktap_plan(3);
+	ktap_plan(4);
 	test_same_bytes();
 	test_errors();
 	test_portfc();
+	test_int();
 	return ktap_exit();
 }

@@ -512,6 +512,38 @@ struct tc_sluice_map_entry {
  * payload is shorter than its header says, is left alone (counted as
  * malformed).  Multi-byte fields are big-endian.  Timestamps are
  * CLOCK_REALTIME nanoseconds of the stamping kernel.
+ *
+ * In detail, what a port whose TCA_SLUICE_INT_PORT is set does with each
+ * frame it dequeues (pause frames aside).  The frame is looked at when it
+ * carries IPv4 after up to two VLAN tags in the frame or under an MPLS
+ * label stack (as DSCP classification finds it), whose protocol is UDP and
+ * whose destination port is TCA_SLUICE_INT_PORT; anything else passes
+ * untouched and uncounted, as does a fragment other than the first (it has
+ * no ports).  Such a frame is a probe when: it is not GSO, not a first
+ * fragment, its IPv4 header holds together (length, checksum), the UDP
+ * length is within the IP payload and covers the header and @nrec records,
+ * @magic and @version match, @nrec is 1..SLUICE_INT_MAX_RECS and @nused is
+ * at most @nrec.  Any other is malformed: counted and left alone.  @prio,
+ * reserved fields, @flags and @seq are not checked: a probe echoed
+ * (SLUICE_INT_F_ECHO) to the port is stamped as any other.
+ *
+ * A record describes the port at the moment the probe left its queue:
+ * @backlog is the byte backlog (as "tc -s class show" reports it) of the
+ * class PFC priority @prio (0..7) maps to on this port, or with
+ * SLUICE_INT_PRIO_OWN of the probe's own class, after the probe left it;
+ * @port_backlog is the qdisc's backlog after the probe left; @class is
+ * that class's index (255, with @backlog and @paused 0, when the port has
+ * no class for @prio, or @prio is no priority); @tx_bytes counts the
+ * bytes the qdisc sent before the probe ("Sent" of "tc -s qdisc show"),
+ * pause frames included.
+ *
+ * The UDP checksum: 0 (none) stays 0; a checksum the device or the stack
+ * completes later (CHECKSUM_PARTIAL) is left to be computed over the new
+ * bytes; any other is updated by the difference the written bytes make.
+ * A frame whose bytes cannot be made private and writable (no memory)
+ * leaves unstamped, counted as int_unwritable in the qdisc's xstats;
+ * stamped probes, full stacks and malformed probes are counted as
+ * int_stamped, int_full and int_malformed.
  */
 #define SLUICE_INT_MAGIC	0x534c4954	/* "SLIT" */
 #define SLUICE_INT_VERSION	1
@@ -553,7 +585,7 @@ enum {
 	TC_SLUICE_XSTATS_CLASS,
 };
 
-#define TC_SLUICE_XSTATS_VERSION	2
+#define TC_SLUICE_XSTATS_VERSION	3
 
 struct tc_sluice_qdisc_xstats {
 	__u64	untagged;	/* frames without the tag, sent to default */
@@ -582,6 +614,11 @@ struct tc_sluice_qdisc_xstats {
 	__u64	portfc_xon_a;	/* ... and fell to XON_A */
 	__u64	portfc_xoff_b;
 	__u64	portfc_xon_b;
+	/* Since version 3 (in-band telemetry): */
+	__u64	int_stamped;	/* probes given a record */
+	__u64	int_full;	/* probes whose records were all used */
+	__u64	int_malformed;	/* to the INT port, but not a valid probe */
+	__u64	int_unwritable;	/* probes left unstamped: no memory */
 };
 
 struct tc_sluice_class_xstats {
@@ -957,6 +994,16 @@ struct sluice_port_stats {
 	__u64	portfc_relayed;
 	__u64	portfc_unknown;
 	__u64	portfc_hq;
+	/* Since in-band telemetry: its settings (TCA_SLUICE_INT_*) and counters */
+	__u16	int_port;	/* 0: off */
+	__u16	reserved3;
+	__u32	int_node;
+	__u32	int_link;
+	__u32	reserved4;
+	__u64	int_stamped;	/* as in struct tc_sluice_qdisc_xstats */
+	__u64	int_full;
+	__u64	int_malformed;
+	__u64	int_unwritable;
 };
 
 /*

@@ -304,3 +304,74 @@ int sluice_int_echo_one(int fd, uint64_t timeout_ns,
 				     strerror(errno));
 	return 0;
 }
+
+/* Frames as tcpdump captures them on a sluice port (sluice/int.h). */
+#define ETH_HDR		14
+#define ETH_P_8021Q	0x8100
+#define ETH_P_8021AD	0x88a8
+#define ETH_P_IPV4	0x0800
+#define ETH_P_MPLS	0x8847
+#define ETH_P_MPLS_MC	0x8848
+#define MPLS_DEPTH	32	/* as the ports look: the kernel pushes 30 */
+#define IPPROTO_UDP_	17
+
+static uint16_t get16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+int sluice_int_frame_find(const uint8_t *frame, size_t len, uint16_t port,
+			  struct sluice_int_frame *f)
+{
+	size_t off = ETH_HDR, ihl, ulen;
+	uint16_t type;
+
+	memset(f, 0, sizeof(*f));
+	if (len < ETH_HDR)
+		return -ENOENT;
+	type = get16(frame + 12);
+	while ((type == ETH_P_8021Q || type == ETH_P_8021AD) && f->vlans < 2) {
+		if (len < off + 4)
+			return -ENOENT;
+		type = get16(frame + off + 2);
+		off += 4;
+		f->vlans++;
+	}
+	if (type == ETH_P_MPLS || type == ETH_P_MPLS_MC) {
+		for (;;) {
+			if (len < off + 4 || f->labels == MPLS_DEPTH)
+				return -ENOENT;
+			f->labels++;
+			off += 4;
+			if (frame[off - 2] & 0x1)	/* bottom of stack */
+				break;
+		}
+		/* what is under the labels says what it is: IPv4's nibble */
+		if (len < off + 1 || frame[off] >> 4 != 4)
+			return -ENOENT;
+	} else if (type != ETH_P_IPV4) {
+		return -ENOENT;
+	}
+	if (len < off + 20 || frame[off] >> 4 != 4)
+		return -ENOENT;
+	ihl = (size_t)(frame[off] & 0xf) * 4;
+	/* not UDP, or a later fragment: no UDP header there */
+	if (ihl < 20 || frame[off + 9] != IPPROTO_UDP_ ||
+	    (get16(frame + off + 6) & 0x1fff))
+		return -ENOENT;
+	memcpy(&f->saddr, frame + off + 12, 4);
+	memcpy(&f->daddr, frame + off + 16, 4);
+	off += ihl;
+	if (len < off + 8)
+		return -ENOENT;
+	f->sport = get16(frame + off);
+	f->dport = get16(frame + off + 2);
+	if (f->dport != port)
+		return -ENOENT;
+	ulen = get16(frame + off + 4);
+	if (ulen < 8 || len < off + ulen)
+		return -EINVAL;
+	f->offset = off + 8;
+	f->len = ulen - 8;
+	return 0;
+}

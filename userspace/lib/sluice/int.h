@@ -125,4 +125,27 @@ int sluice_int_echo_one(int fd, uint64_t timeout_ns,
 			struct sluice_int_probe *p, uint32_t *from_addr,
 			uint16_t *from_port, char *err, size_t errlen);
 
+/* Where a probe sits in a captured frame (sluice_int_frame_find()). */
+struct sluice_int_frame {
+	uint32_t	saddr, daddr;	/* network order */
+	uint16_t	sport, dport;	/* host order */
+	uint8_t		vlans;		/* VLAN tags looked through */
+	uint8_t		labels;		/* MPLS label stack entries */
+	size_t		offset;		/* of the UDP payload in the frame */
+	size_t		len;		/* of the UDP payload, as UDP says */
+};
+
+/*
+ * Finds the UDP payload of an IPv4 datagram to @port in the Ethernet frame
+ * @frame of @len bytes (as tcpdump captures it: from the destination MAC
+ * on), the way the ports look: up to two VLAN tags, then an MPLS label
+ * stack (the IPv4 header under its bottom entry), then IPv4 (options
+ * skipped; not a later fragment), then UDP.  Fills @f and returns 0;
+ * -ENOENT if the frame is no such datagram; -EINVAL if it claims to be
+ * but is cut short (the capture's snap length, or a lying header).
+ * Time: O(labels).
+ */
+int sluice_int_frame_find(const uint8_t *frame, size_t len, uint16_t port,
+			  struct sluice_int_frame *f);
+
 #endif /* _SLUICE_INT_H */

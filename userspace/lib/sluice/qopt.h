@@ -75,6 +75,10 @@
 #define SLUICE_QOPT_PORTFC_RTT		(1ull << 33)
 #define SLUICE_QOPT_PORTFC_HQ		(1ull << 34)
 #define SLUICE_QOPT_PORTFC_HQ_DSCP	(1ull << 35)
+/* In-band telemetry: "int-port", "int-node", "int-link". */
+#define SLUICE_QOPT_INT_PORT		(1ull << 36)
+#define SLUICE_QOPT_INT_NODE		(1ull << 37)
+#define SLUICE_QOPT_INT_LINK		(1ull << 38)
 
 /* What a device's MTU leaves out of a frame as the qdisc counts it. */
 #define SLUICE_ETH_HLEN		14
@@ -127,6 +131,10 @@ struct sluice_qopt {
 	__u64			portfc_rtt_ns;	/* "portfc-rtt" */
 	__u8			portfc_hq;	/* TC_SLUICE_PORTFC_HQ_* */
 	__u8			portfc_hq_dscp;	/* 0..63, TC_SLUICE_PORTFC_DSCP_NONE */
+	/* In-band telemetry (uapi: "In-band telemetry") */
+	__u16			int_port;	/* UDP port of probes, 0: off */
+	__u32			int_node;	/* written in each record */
+	__u32			int_link;
 };
 
 /* "drop", "forward", "alert"; NULL for an action this version lacks. */
