@@ -126,6 +126,25 @@ int sluice_fabric_up(const struct sluice_fabric *f,
 int sluice_fabric_down(const struct sluice_fabric *f, uint32_t *removed,
 		       char *err, size_t errlen);
 
+/*
+ * The path the kernel gives a flow (lib/fabric/flowpath.c): what "ip route
+ * get DST from SRC iif DEV ipproto P sport S dport D" answers, through
+ * the rules and the multipath hash of the namespace.
+ */
+struct sluice_flow_key {
+	uint32_t	src, dst;	/* IPv4, host order */
+	uint8_t		proto;		/* IPPROTO_TCP, IPPROTO_UDP */
+	uint16_t	sport, dport;
+	int		iif;		/* the device it arrives by */
+};
+
+int sluice_route_get_oif(struct sluice_rtnl *r, const struct sluice_flow_key *k,
+			 int *oif, char *err, size_t errlen);
+int sluice_fabric_flow_link(const struct sluice_fabric *f,
+			    struct sluice_rtnl *r, uint32_t u, uint32_t i,
+			    const struct sluice_flow_key *k, uint32_t *link,
+			    char *err, size_t errlen);
+
 /* The multipath mode's hash (sluice/multipath.h, lib/fabric/multipath_ns.c) */
 int sluice_multipath_sysctls(unsigned int mode, uint32_t *written, char *err,
 			     size_t errlen);
