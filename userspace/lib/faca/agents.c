@@ -75,8 +75,17 @@ static void *agent_main(void *arg)
 						  sizeof(g->err));
 	if (fd >= 0)
 		close(fd);
-	if (!ret)
-		ret = sluice_faca_init(&a, &g->ag->o, g->err, sizeof(g->err));
+	if (!ret) {
+		struct sluice_faca_opts o = g->ag->o;
+
+		/*
+		 * A stream of its own: agents drawing the same paths in
+		 * the same order would all start Flowing&Jumping from the
+		 * same place, which its randomness is there to prevent.
+		 */
+		o.seed = o.seed * 0x9e3779b97f4a7c15ull + (g - g->ag->a);
+		ret = sluice_faca_init(&a, &o, g->err, sizeof(g->err));
+	}
 	if (!ret) {
 		if (g->dst) {
 			char addr[INET_ADDRSTRLEN];

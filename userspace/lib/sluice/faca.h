@@ -393,7 +393,9 @@ char *sluice_faca_json(const struct sluice_faca *a, uint64_t now_ns);
  * from the host find it as they find a daemon; under emulation, where a
  * process start costs a tenth of a second, without a process each.  Host
  * h (the fabric's host order) probes @dst[h] (network order) from its
- * start; 0: no destination, it answers others' probes.
+ * start; 0: no destination, it answers others' probes.  Each draws
+ * Flowing&Jumping's paths from a stream of its own, @o's seed mixed with
+ * h, as hosts deciding apart would.
  */
 struct sluice_faca_agents;
 
