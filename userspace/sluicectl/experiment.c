@@ -78,7 +78,7 @@ static const struct command experiment_commands[] = {
 	  "PortFC's Sections 2.2, 5.1 and 5.2: deadlock, head-of-line blocking, incast and flow completion times on BCube under PFC, PFC*, PortFC and tail drop",
 	  EXPERIMENT_BCUBE_USAGE, "experiment" },
 	{ "faca", experiment_faca_main,
-	  "FaCa's Sections 7.1 and 7.3: Flowing&Jumping against ECMP, WCMP, greedy and the optimum, congestion and port balance (flow-level model)",
+	  "FaCa's Sections 7.1 and 7.3: Flowing&Jumping against ECMP, WCMP, greedy and the optimum, congestion and port balance (flow-level model); ECMP, WCMP and FaCa's agents on a fabric of namespaces",
 	  EXPERIMENT_FACA_USAGE, "experiment" },
 };
 

@@ -518,7 +518,7 @@ static void test_cli(void)
 	KTAP_EXPECT_INT(r.status, 0);
 	KTAP_EXPECT(strstr(r.out, "Usage: sluicectl experiment faca"));
 	RUN(&r, "experiment", "faca", "--parts", "model,vm");
-	expect_usage(&r, "sluicectl: --parts: \"vm\" is not one of model");
+	expect_usage(&r, "sluicectl: --parts: \"vm\" is not one of model, micro");
 	RUN(&r, "experiment", "faca", "--leaves", "15");
 	expect_usage(&r, "sluicectl: --leaves 15: leaves send in pairs");
 	RUN(&r, "experiment", "faca", "--spines", "1");
@@ -528,8 +528,9 @@ static void test_cli(void)
 
 	cli_mkdtemp("faca");
 	cli_run(&r, out_file(),
-		(const char *const[]){ "experiment", "faca", "--runs", "3",
-				       "--leaves", "8", "--spines", "4", "-j",
+		(const char *const[]){ "experiment", "faca", "--parts", "model",
+				       "--runs", "3", "--leaves", "8",
+				       "--spines", "4", "-j",
 				       "--svg", cli_path("p"), NULL });
 	text = cli_read_all(cli_path("out.json"));
 	o = text ? json_tokener_parse(text) : NULL;
@@ -550,8 +551,8 @@ static void test_cli(void)
 	json_object_put(o);
 	free(text);
 
-	RUN(&r, "experiment", "faca", "--runs", "1", "--leaves", "4",
-	    "--spines", "2", "--rounds", "2");
+	RUN(&r, "experiment", "faca", "--parts", "model", "--runs", "1",
+	    "--leaves", "4", "--spines", "2", "--rounds", "2");
 	KTAP_EXPECT(r.status == 0 || r.status == 3);
 	KTAP_EXPECT((r.status == 0) == !strstr(r.out, "NOT as predicted"));
 	KTAP_EXPECT(strstr(r.out, "4 leaves of 200") &&
