@@ -125,6 +125,9 @@ int exp_load_routes(const struct fabric_state *fs,
 		    const struct sluice_routes *r);
 int exp_detect(const struct fabric_state *fs, char *text, size_t len);
 int exp_fabric_up(struct fabric_state *fs, const struct sluice_fabric_qdisc *q);
+struct sluice_port_info;
+int exp_switch_stats(const struct fabric_state *fs, uint32_t u,
+		     struct sluice_port_info **pi, uint32_t *n);
 void exp_fabric_down(const struct fabric_state *fs);
 
 int experiment_bolt_main(const struct command *cmd, int argc, char **argv);

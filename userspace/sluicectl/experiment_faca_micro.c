@@ -793,23 +793,13 @@ static int measure_round(struct prun *pr, struct micro_run *run, uint32_t k)
 static int switch_totals(const struct fabric_state *fs, uint64_t *drops,
 			 uint64_t *leaf_pauses)
 {
-	char err[SLUICE_ERRLEN], ns[SLUICE_NETNS_NAME_MAX];
 	struct sluice_port_info *pi;
-	struct sluice_nl *nl;
 	uint32_t u, n, k;
 	int ret = 0;
 
 	*drops = *leaf_pauses = 0;
 	for (u = 0; !ret && u < fs->g.n_nodes; u++) {
-		sluice_fabric_switch_ns(&fs->f, u, ns, sizeof(ns));
-		pi = NULL;
-		n = 0;
-		ret = sluice_nl_open(&nl, ns, err, sizeof(err));
-		if (!ret) {
-			ret = sluice_nl_stats_get(nl, 0, &pi, &n, err,
-						  sizeof(err));
-			sluice_nl_close(nl);
-		}
+		ret = exp_switch_stats(fs, u, &pi, &n);
 		for (k = 0; !ret && k < n; k++) {
 			*drops += pi[k].port.limit_drops +
 				  pi[k].port.headroom_drops;
@@ -818,9 +808,7 @@ static int switch_totals(const struct fabric_state *fs, uint64_t *drops,
 		}
 		free(pi);
 	}
-	if (ret)
-		fprintf(stderr, "sluicectl: micro: %s\n", err);
-	return ret ? EXIT_RUNTIME : 0;
+	return ret;
 }
 
 static int run_flows(struct prun *pr, struct micro_run *run)
