@@ -151,10 +151,10 @@ int micro_parse(const struct command *cmd, struct fexp *e,
 	if (sluice_fabric_name_check(m->name, msg, sizeof(msg)))
 		return sub_usage_error(cmd, "--name: %s", msg);
 	m->policies = (1u << N_MICRO) - 1;
-	if (a->policies && (ret = exp_parse_names(cmd, "--policies",
-						  a->policies,
-						  micro_policy_names, N_MICRO,
-						  &m->policies)))
+	ret = a->policies ? exp_parse_names(cmd, "--policies", a->policies,
+					    micro_policy_names, N_MICRO,
+					    &m->policies) : 0;
+	if (ret)
 		return ret;
 	m->rate = 500000;
 	if (a->rate) {
