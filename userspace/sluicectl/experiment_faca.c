@@ -221,22 +221,23 @@ static double mean_congestion(const struct sluice_faca_result *r, int p)
 
 static int model_run(struct fexp *e)
 {
+	struct sluice_faca_model *m = &e->micro_model;
 	char err[256];
 	double t0 = now_s();
 
-	sluice_faca_micro(&e->micro_model, e->leaves, e->spines);
-	e->micro_model.rounds = e->rounds;
-	e->micro_model.flows = e->flows;
+	sluice_faca_micro(m, e->leaves, e->spines);
+	m->rounds = e->rounds;
+	m->flows = e->flows;
 	/* the last round at the leaves' capacity */
-	e->micro_model.flow_size = e->micro_model.leaf_cap / ((double)e->flows * e->rounds);
-	e->micro_model.runs = e->runs;
-	e->micro_model.seed = e->seed;
+	m->flow_size = m->leaf_cap / ((double)e->flows * e->rounds);
+	m->runs = e->runs;
+	m->seed = e->seed;
 	sluice_faca_production(&e->prod);
 	e->prod.runs = e->runs;
 	e->prod.seed = e->seed;
 	faca_progress(e, "model: micro-benchmark, %u leaves, %u spines, %u rounds of %u flows, %u runs",
-		 e->leaves, e->spines, e->rounds, e->flows, e->runs);
-	if (sluice_faca_model_run(&e->micro_model, &e->micro_res, err, sizeof(err))) {
+		      e->leaves, e->spines, e->rounds, e->flows, e->runs);
+	if (sluice_faca_model_run(m, &e->micro_res, err, sizeof(err))) {
 		fprintf(stderr, "sluicectl: model: %s\n", err);
 		return EXIT_RUNTIME;
 	}
@@ -489,7 +490,8 @@ static int model_svg(const void *arg, FILE *f)
 	if (!y)
 		return -ENOMEM;
 	snprintf(title, sizeof(title), "FaCa's micro-benchmark, flow level: %u leaves, %u spines, %u runs",
-		 e->micro_model.leaves, e->micro_model.spines, e->micro_model.runs);
+		 e->micro_model.leaves, e->micro_model.spines,
+		 e->micro_model.runs);
 	for (p = 0; p < P_ALL; p++) {
 		for (k = 0; k < r->rounds; k++)
 			y[(size_t)p * r->rounds + k] = v_congestion(r, p, k);

@@ -112,7 +112,7 @@ int sluice_route_get_oif(struct sluice_rtnl *r, const struct sluice_flow_key *k,
 /**
  * sluice_fabric_flow_link() - the link a host's flow leaves its switch by
  * @f:		the fabric, up
- * @r:		a socket in the namespace of host @h's switch
+ * @r:		a socket in switch @u's namespace
  * @u:		that switch (a node that is not its own host)
  * @i:		the host, of @u's
  * @k:		the flow (@k->iif is ignored: the switch's port to the host)
