@@ -487,7 +487,6 @@ struct prun {
 	int				p;
 	uint32_t			run;	/* which draw */
 	struct fabric_state		*fs;
-	const struct sluice_routes	*r;
 	struct sluice_tcpgen_host	*h;
 	struct sluice_stream_flow	*fl;
 	uint32_t			n_flows;
@@ -496,10 +495,9 @@ struct prun {
 	struct sampler			sm;
 };
 
-/* Flow @q's leaf pair and round. */
-static uint32_t flow_pair(const struct micro *m, uint32_t q)
+/* Flow @q's leaf pair and round: plan_flows() goes round by round. */
+static uint32_t flow_pair(uint32_t q)
 {
-	(void)m;
 	return q % MICRO_PAIRS;
 }
 
@@ -658,7 +656,7 @@ static int flow_spines(struct prun *pr, struct micro_run *run)
 			.dport = pr->h[f->dst].port,
 		};
 
-		a = flow_pair(&pr->e->m, q);
+		a = flow_pair(q);
 		i = f->src - fs->f.host_first[a];
 		if (!f->sport ||
 		    sluice_fabric_flow_link(&fs->f, rt[a], a, i, &k, &link,
@@ -769,7 +767,7 @@ static int measure_round(struct prun *pr, struct micro_run *run, uint32_t k)
 	rd->throughput = rd->port_sd = rd->pair_sd = 0;
 	for (a = 0; a < MICRO_PAIRS; a++) {
 		for (q = 0, n = 0; q < pr->n_flows; q++) {
-			if (flow_pair(m, q) != a || flow_round(m, q) > k)
+			if (flow_pair(q) != a || flow_round(m, q) > k)
 				continue;
 			r = sluice_stream_rate(&pr->fl[q], &pr->so, b0, b1);
 			rates[n++] = r;
@@ -872,7 +870,7 @@ static int run_policy(struct fexp *e, int p, uint32_t r,
 {
 	struct micro_run *run = &e->m.run[p];
 	struct sluice_faca_agents *ag = NULL;
-	struct prun pr = { .e = e, .p = p, .run = r, .fs = fs, .r = routes };
+	struct prun pr = { .e = e, .p = p, .run = r, .fs = fs };
 	char err[SLUICE_ERRLEN];
 	double t0 = sluice_now();
 	int ret;
