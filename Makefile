@@ -25,7 +25,7 @@ BOOTSTRAP ?= scripts/bootstrap
 PREPARE_TARGETS ?= all
 
 .PHONY: all kmod userspace tools check check-debug unit selftests bootstrap prepare install \
-	uninstall clean sparse checkpatch vm-shell demo demo-bcube demo-bolt bench bench-routing \
+	uninstall clean sparse checkpatch vm-shell demo demo-bcube demo-bolt demo-faca bench bench-routing \
 	dkms-source dkms-install dkms-uninstall install-man uninstall-man \
 	reproduce-routing reproduce-tagger reproduce-throughput kdir
 
@@ -104,6 +104,12 @@ demo-bcube: prepare
 # (README.md, "Experiment: TCP-Bolt"); about 6 minutes.
 demo-bolt: prepare
 	SLUICE_DEMO=bolt selftests/vm/run --mem 2G --demo
+
+# FaCa: "sluicectl experiment faca", the model and the micro-benchmark on
+# a fabric, its text and plots (README.md, "Experiment: FaCa"); about 8
+# minutes.
+demo-faca: prepare
+	SLUICE_DEMO=faca selftests/vm/run --demo
 
 # What a frame costs through sluice, prio and ets, in the VM (README.md,
 # "Benchmark").

@@ -46,6 +46,10 @@ fi
 if [ "${SLUICE_DEMO:-}" = bolt ]; then
 	exec bash "$(dirname "${BASH_SOURCE[0]}")/demo-bolt.sh"
 fi
+# SLUICE_DEMO=faca (make demo-faca): FaCa's demonstration instead.
+if [ "${SLUICE_DEMO:-}" = faca ]; then
+	exec bash "$(dirname "${BASH_SOURCE[0]}")/demo-faca.sh"
+fi
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 export TC_LIB_DIR=${TC_LIB_DIR:-$REPO/userspace}

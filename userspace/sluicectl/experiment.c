@@ -78,7 +78,7 @@ static const struct command experiment_commands[] = {
 	  "PortFC's Sections 2.2, 5.1 and 5.2: deadlock, head-of-line blocking, incast and flow completion times on BCube under PFC, PFC*, PortFC and tail drop",
 	  EXPERIMENT_BCUBE_USAGE, "experiment" },
 	{ "faca", experiment_faca_main,
-	  "FaCa's Sections 7.1 and 7.3: Flowing&Jumping against ECMP, WCMP, greedy and the optimum, congestion and port balance (flow-level model)",
+	  "FaCa's Sections 7.1 and 7.3: Flowing&Jumping against ECMP, WCMP, greedy and the optimum, congestion and port balance (flow-level model); ECMP, WCMP and FaCa's agents on a fabric of namespaces",
 	  EXPERIMENT_FACA_USAGE, "experiment" },
 };
 
@@ -614,32 +614,50 @@ int exp_load_routes(const struct fabric_state *fs,
 	return ret ? EXIT_RUNTIME : 0;
 }
 
+/**
+ * exp_switch_stats() - every port's statistics of one switch of a fabric
+ * @fs:	the fabric, up
+ * @u:	the switch
+ * @pi:	set to the ports (malloc()ed; free() it), NULL on failure
+ * @n:	set to their number
+ *
+ * One generic netlink request in the switch's namespace.
+ *
+ * Return: 0, or EXIT_RUNTIME (the reason printed).
+ */
+int exp_switch_stats(const struct fabric_state *fs, uint32_t u,
+		     struct sluice_port_info **pi, uint32_t *n)
+{
+	char err[SLUICE_ERRLEN], ns[SLUICE_NETNS_NAME_MAX];
+	struct sluice_nl *nl;
+	int ret;
+
+	*pi = NULL;
+	*n = 0;
+	sluice_fabric_switch_ns(&fs->f, u, ns, sizeof(ns));
+	ret = sluice_nl_open(&nl, ns, err, sizeof(err));
+	if (!ret) {
+		ret = sluice_nl_stats_get(nl, 0, pi, n, err, sizeof(err));
+		sluice_nl_close(nl);
+	}
+	if (ret)
+		fprintf(stderr, "sluicectl: switch %s: %s\n",
+			fs->g.nodes[u].name, err);
+	return ret ? EXIT_RUNTIME : 0;
+}
+
 /* The switches' counters, added up; the lossless queues left paused. */
 static int read_totals(const struct fabric_state *fs, struct totals *t)
 {
-	char err[SLUICE_ERRLEN], ns[SLUICE_NETNS_NAME_MAX];
 	struct sluice_port_info *p = NULL;
 	const struct sluice_prio_stats *c;
-	struct sluice_nl *nl;
 	size_t at = 0;
 	uint32_t u, n, k;
-	int ret;
 
 	memset(t, 0, sizeof(*t));
 	for (u = 0; u < fs->g.n_nodes; u++) {
-		sluice_fabric_switch_ns(&fs->f, u, ns, sizeof(ns));
-		if (sluice_nl_open(&nl, ns, err, sizeof(err))) {
-			fprintf(stderr, "sluicectl: switch %s: %s\n",
-				fs->g.nodes[u].name, err);
+		if (exp_switch_stats(fs, u, &p, &n))
 			return EXIT_RUNTIME;
-		}
-		ret = sluice_nl_stats_get(nl, 0, &p, &n, err, sizeof(err));
-		sluice_nl_close(nl);
-		if (ret) {
-			fprintf(stderr, "sluicectl: switch %s: %s\n",
-				fs->g.nodes[u].name, err);
-			return EXIT_RUNTIME;
-		}
 		for (k = 0; k < n; k++) {
 			t->pfc_tx += p[k].port.pfc_tx;
 			t->pfc_rx += p[k].port.pfc_rx;

@@ -75,10 +75,13 @@
 	"every part did what the paper predicts, 3 when not, 1 on errors."
 
 #define EXPERIMENT_FACA_USAGE \
-	"[--parts PARTS] [--leaves L] [--spines S] [--rounds R] [--flows F] [--runs N]\n" \
-	"\t[--seed N] [--svg PREFIX] [-j | --json] [-v | --verbose]\n" \
+	"[--parts PARTS] [--rounds R] [--flows F] [--seed N] [--svg PREFIX] [-j | --json] [-v | --verbose]\n" \
+	"\t[--leaves L] [--spines S] [--runs N]\n" \
+	"\t[--name NAME] [--policies POLICIES] [--rate RATE] [--slow FRACTION] [--duration TIME]\n" \
+	"\t[--interval TIME] [--stagger TIME] [--threshold BYTES] [--keep]\n" \
 	"PARTS, comma-separated (default all): model (Sections 7.1 and 7.3 in a flow-level model,\n" \
-	"no fabric: ECMP, WCMP, greedy \"lightest path\", Flowing&Jumping and the optimum).\n" \
+	"no fabric: ECMP, WCMP, greedy \"lightest path\", Flowing&Jumping and the optimum), micro\n" \
+	"(Section 7.3 on a fabric of namespaces: ECMP, WCMP and FaCa's agents).\n" \
 	"model: a leaf-spine of L leaves (default 16, even) of capacity 200 in pairs sending to\n" \
 	"each other, and S spines (default 8), half at 0.95 of an even share of the leaves' load and\n" \
 	"half at a full share (380 and 400 at the defaults); R rounds (default 10), in each every\n" \
@@ -88,8 +91,25 @@
 	"per-port throughput and the aggregate throughput under max-min sharing, averaged over N runs\n" \
 	"(default 20) drawn from --seed (default 1).  Then the production test of Section 7.1: one\n" \
 	"leaf's 20 flows of 100 on 10 uplinks of 400.  Hundreds of switches take a second\n" \
-	"(--leaves 256 --spines 64).  --svg PREFIX writes PREFIX-model.svg (congestion rate by\n" \
-	"load).  Exit 0 when every part did what the paper predicts, 3 when not, 1 on errors."
+	"(--leaves 256 --spines 64).  --leaves and --spines are the model's.\n" \
+	"micro: a fabric NAME (default sluice) of 4 leaves and 4 spines; leaf0's and leaf1's R x F\n" \
+	"hosts (R default 4, F default 2, 12 at most) each keep a long TCP flow (cubic over PFC,\n" \
+	"DSCP 24) to their partner on leaf2 and leaf3, F more a leaf pair each round of --duration\n" \
+	"(default 12s), --stagger apart (default 3s); host links at RATE (default 500kbit); the\n" \
+	"spines' ports down carry 97.5 % of a leaf's full load (the paper's 3120 of 3200),\n" \
+	"spine2 and spine3's at --slow (default 0.75) of spine0 and spine1's; the leaves' uplinks\n" \
+	"at twice a fast port.\n" \
+	"POLICIES (default all): ecmp (multipath hash5, random source ports from --seed), wcmp\n" \
+	"(nexthops weighted by rate, the same ports), faca (multipath sport, an agent in every host,\n" \
+	"each flow's port from its host's).  Every --interval (default 250ms) the spines' ports down\n" \
+	"are sampled: a port is congested when its lossless class holds more than --threshold bytes\n" \
+	"(default 10000, half of xoff); per round, over its last part, the congestion rate, the PFC\n" \
+	"pauses the spines sent, the std of per-port and per-host-pair throughput, the goodput, the\n" \
+	"flows on each spine (the kernel's routes), beside what placement alone predicts; each\n" \
+	"policy N times (--runs, default 3 on a fabric), seed, seed + 1, ..., the means printed.\n" \
+	"About 8 minutes at the defaults; --keep leaves the fabric up.  --svg PREFIX writes\n" \
+	"PREFIX-model.svg (congestion rate by load), PREFIX-micro.svg and PREFIX-micro-goodput.svg.\n" \
+	"Exit 0 when every part did what the paper predicts, 3 when not, 1 on errors."
 
 /* Shared steps (experiment.c). */
 extern volatile sig_atomic_t exp_interrupted;
@@ -105,6 +125,9 @@ int exp_load_routes(const struct fabric_state *fs,
 		    const struct sluice_routes *r);
 int exp_detect(const struct fabric_state *fs, char *text, size_t len);
 int exp_fabric_up(struct fabric_state *fs, const struct sluice_fabric_qdisc *q);
+struct sluice_port_info;
+int exp_switch_stats(const struct fabric_state *fs, uint32_t u,
+		     struct sluice_port_info **pi, uint32_t *n);
 void exp_fabric_down(const struct fabric_state *fs);
 
 int experiment_bolt_main(const struct command *cmd, int argc, char **argv);

@@ -424,23 +424,13 @@ static void bolt_fabric_down(struct bexp *e, struct fabric_state *fs)
 static int switch_counters(const struct fabric_state *fs, uint64_t *drops,
 			   uint64_t *pauses, uint64_t *marks)
 {
-	char err[SLUICE_ERRLEN], ns[SLUICE_NETNS_NAME_MAX];
 	struct sluice_port_info *pi;
-	struct sluice_nl *nl;
 	uint32_t u, n, k, c;
 	int ret = 0;
 
 	*drops = *pauses = *marks = 0;
 	for (u = 0; !ret && u < fs->g.n_nodes; u++) {
-		sluice_fabric_switch_ns(&fs->f, u, ns, sizeof(ns));
-		pi = NULL;
-		n = 0;
-		ret = sluice_nl_open(&nl, ns, err, sizeof(err));
-		if (!ret) {
-			ret = sluice_nl_stats_get(nl, 0, &pi, &n, err,
-						  sizeof(err));
-			sluice_nl_close(nl);
-		}
+		ret = exp_switch_stats(fs, u, &pi, &n);
 		for (k = 0; !ret && k < n; k++) {
 			*pauses += pi[k].port.pfc_tx;
 			*drops += pi[k].port.limit_drops +
@@ -450,9 +440,7 @@ static int switch_counters(const struct fabric_state *fs, uint64_t *drops,
 		}
 		free(pi);
 	}
-	if (ret)
-		fprintf(stderr, "sluicectl: %s\n", err);
-	return ret ? EXIT_RUNTIME : 0;
+	return ret;
 }
 
 /* ---- window (Fig. 1) ---- */

@@ -10,6 +10,9 @@
  *           WCMP, greedy "lightest path", Flowing&Jumping and the
  *           optimum; and the production test's one leaf of 20 elephant
  *           flows on 10 uplinks.  Numbers beside the paper's.
+ *   micro   the micro-benchmark on a fabric of namespaces, scaled to
+ *           what the VM fills (experiment_faca_micro.c): long TCP flows
+ *           between paired leaves under ECMP, WCMP and FaCa's agents.
  *
  * Each part is a row of parts[]: how it runs, prints (text and JSON),
  * plots and judges, so that a part is added without touching the others.
@@ -18,6 +21,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,35 +30,19 @@
 #include <sluice/experiment.h>
 #include <sluice/faca_model.h>
 #include "experiment.h"
+#include "experiment_faca.h"
 #include "jout.h"
 #include "opts.h"
 #include "sluicectl.h"
 
 #define P_ALL		SLUICE_FACA_POLICIES
-/* The paper's numbers (Sections 7.1 and 7.3). */
-#define PAPER_SD_ECMP	148.06
-#define PAPER_SD_FACA	2.96
-#define PAPER_CONG_GAIN	0.50	/* "nearly 50% improvement" over ECMP */
-#define PAPER_TPUT_GAIN	0.225	/* average flow throughput over ECMP's */
 
-enum part { P_MODEL, N_PARTS };
+enum part { P_MODEL, P_MICRO, N_PARTS };
 
-static const char *const part_names[N_PARTS] = { "model" };
+static const char *const part_names[N_PARTS] = { "model", "micro" };
 
 static const char *const policy_titles[P_ALL] = {
 	"ECMP", "WCMP", "greedy", "F&J", "optimum",
-};
-
-struct fexp {
-	unsigned int			parts;
-	uint32_t			leaves, spines, rounds, flows, runs;
-	uint64_t			seed;
-	const char			*svg;
-	bool				json, verbose;
-	/* model */
-	bool				model_ran;
-	struct sluice_faca_model	micro, prod;
-	struct sluice_faca_result	micro_res, prod_res;
 };
 
 /* A part: it runs, prints (text, JSON), plots (--svg) and judges. */
@@ -74,13 +62,30 @@ static const struct opt opts[] = {
 	{ "--flows", NULL, true },	{ "--runs", NULL, true },
 	{ "--seed", NULL, true },	{ "--svg", NULL, true },
 	{ "--json", "-j", false },	{ "--verbose", "-v", false },
+	{ "--name", NULL, true },	{ "--policies", NULL, true },
+	{ "--rate", NULL, true },	{ "--slow", NULL, true },
+	{ "--duration", NULL, true },	{ "--interval", NULL, true },
+	{ "--stagger", NULL, true },	{ "--threshold", NULL, true },
+	{ "--keep", NULL, false },
 };
 
 enum { O_PARTS, O_LEAVES, O_SPINES, O_ROUNDS, O_FLOWS, O_RUNS, O_SEED,
-	O_SVG, O_JSON, O_VERBOSE, N_OPTS };
+	O_SVG, O_JSON, O_VERBOSE, O_NAME, O_POLICIES, O_RATE, O_SLOW,
+	O_DURATION, O_INTERVAL, O_STAGGER, O_THRESHOLD, O_KEEP, N_OPTS };
 
-__attribute__((format(printf, 2, 3)))
-static void progress(const struct fexp *e, const char *fmt, ...)
+/* The options of one part only, and its name. */
+static const struct {
+	int		opt;
+	enum part	part;
+} part_opts[] = {
+	{ O_LEAVES, P_MODEL }, { O_SPINES, P_MODEL },
+	{ O_NAME, P_MICRO }, { O_POLICIES, P_MICRO }, { O_RATE, P_MICRO },
+	{ O_SLOW, P_MICRO }, { O_DURATION, P_MICRO },
+	{ O_INTERVAL, P_MICRO }, { O_STAGGER, P_MICRO },
+	{ O_THRESHOLD, P_MICRO }, { O_KEEP, P_MICRO },
+};
+
+void faca_progress(const struct fexp *e, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -93,10 +98,26 @@ static void progress(const struct fexp *e, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* An option of one part, given when that part does not run. */
+static int other_part(const struct command *cmd, const struct fexp *e,
+		      const char *const *val)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(part_opts); i++)
+		if (val[part_opts[i].opt] &&
+		    !(e->parts & 1u << part_opts[i].part))
+			return sub_usage_error(cmd, "%s is the %s part's: give --parts %s",
+					       opts[part_opts[i].opt].name,
+					       part_names[part_opts[i].part],
+					       part_names[part_opts[i].part]);
+	return 0;
+}
+
 static int parse(const struct command *cmd, struct fexp *e, int argc,
 		 char **argv)
 {
-	uint32_t seed = 1;
+	uint32_t seed = 1, rounds = 0, runs = 0;
 	/* the numeric options: where each goes, its bounds */
 	const struct {
 		int		opt;
@@ -105,9 +126,9 @@ static int parse(const struct command *cmd, struct fexp *e, int argc,
 	} num[] = {
 		{ O_LEAVES, &e->leaves, 2, SLUICE_FACA_LEAVES_MAX },
 		{ O_SPINES, &e->spines, 2, SLUICE_FACA_SPINES_MAX },
-		{ O_ROUNDS, &e->rounds, 1, 1000 },
+		{ O_ROUNDS, &rounds, 1, 1000 },
 		{ O_FLOWS, &e->flows, 1, 1000 },
-		{ O_RUNS, &e->runs, 1, SLUICE_FACA_RUNS_MAX },
+		{ O_RUNS, &runs, 1, SLUICE_FACA_RUNS_MAX },
 		{ O_SEED, &seed, 0, UINT32_MAX },
 	};
 	const char *val[N_OPTS];
@@ -126,30 +147,48 @@ static int parse(const struct command *cmd, struct fexp *e, int argc,
 	e->parts = (1u << N_PARTS) - 1;
 	e->leaves = 16;
 	e->spines = 8;
-	e->rounds = 10;
 	e->flows = 2;
-	e->runs = 20;
 	if (val[O_PARTS] && (ret = exp_parse_names(cmd, "--parts",
 						   val[O_PARTS], part_names,
 						   N_PARTS, &e->parts)))
 		return ret;
-	for (i = 0; i < ARRAY_SIZE(num); i++)
-		if (val[num[i].opt] &&
-		    (ret = exp_parse_u32(cmd, opts[num[i].opt].name,
-					 val[num[i].opt], num[i].min,
-					 num[i].max, num[i].v)))
-			return ret;
+	ret = other_part(cmd, e, val);
+	for (i = 0; !ret && i < ARRAY_SIZE(num); i++)
+		if (val[num[i].opt])
+			ret = exp_parse_u32(cmd, opts[num[i].opt].name,
+					    val[num[i].opt], num[i].min,
+					    num[i].max, num[i].v);
+	if (ret)
+		return ret;
 	e->seed = seed;
+	/* the model's 10 rounds and 20 runs; a fabric's 4 and 3 */
+	e->rounds = rounds ? rounds : 10;
+	e->m.rounds = rounds ? rounds : 4;
+	e->runs = runs ? runs : 20;
+	e->m.runs = runs ? runs : 3;
 	if (e->leaves % 2)
 		return sub_usage_error(cmd, "--leaves %u: leaves send in pairs, an even number",
 				       e->leaves);
-	if ((uint64_t)e->leaves * e->flows * e->rounds > SLUICE_FACA_FLOWS_MAX)
+	if (e->parts & 1u << P_MODEL &&
+	    (uint64_t)e->leaves * e->flows * e->rounds > SLUICE_FACA_FLOWS_MAX)
 		return sub_usage_error(cmd, "--leaves %u x --flows %u x --rounds %u flows: at most %u in a run",
 				       e->leaves, e->flows, e->rounds,
 				       SLUICE_FACA_FLOWS_MAX);
 	e->svg = val[O_SVG];
 	e->json = val[O_JSON];
 	e->verbose = val[O_VERBOSE];
+	if (e->parts & 1u << P_MICRO) {
+		const struct micro_args a = {
+			.name = val[O_NAME], .policies = val[O_POLICIES],
+			.rate = val[O_RATE], .slow = val[O_SLOW],
+			.duration = val[O_DURATION],
+			.interval = val[O_INTERVAL],
+			.stagger = val[O_STAGGER],
+			.threshold = val[O_THRESHOLD], .keep = val[O_KEEP],
+		};
+
+		return micro_parse(cmd, e, &a);
+	}
 	return 0;
 }
 
@@ -182,32 +221,33 @@ static double mean_congestion(const struct sluice_faca_result *r, int p)
 
 static int model_run(struct fexp *e)
 {
+	struct sluice_faca_model *m = &e->micro_model;
 	char err[256];
 	double t0 = now_s();
 
-	sluice_faca_micro(&e->micro, e->leaves, e->spines);
-	e->micro.rounds = e->rounds;
-	e->micro.flows = e->flows;
+	sluice_faca_micro(m, e->leaves, e->spines);
+	m->rounds = e->rounds;
+	m->flows = e->flows;
 	/* the last round at the leaves' capacity */
-	e->micro.flow_size = e->micro.leaf_cap / ((double)e->flows * e->rounds);
-	e->micro.runs = e->runs;
-	e->micro.seed = e->seed;
+	m->flow_size = m->leaf_cap / ((double)e->flows * e->rounds);
+	m->runs = e->runs;
+	m->seed = e->seed;
 	sluice_faca_production(&e->prod);
 	e->prod.runs = e->runs;
 	e->prod.seed = e->seed;
-	progress(e, "model: micro-benchmark, %u leaves, %u spines, %u rounds of %u flows, %u runs",
-		 e->leaves, e->spines, e->rounds, e->flows, e->runs);
-	if (sluice_faca_model_run(&e->micro, &e->micro_res, err, sizeof(err))) {
+	faca_progress(e, "model: micro-benchmark, %u leaves, %u spines, %u rounds of %u flows, %u runs",
+		      e->leaves, e->spines, e->rounds, e->flows, e->runs);
+	if (sluice_faca_model_run(m, &e->micro_res, err, sizeof(err))) {
 		fprintf(stderr, "sluicectl: model: %s\n", err);
 		return EXIT_RUNTIME;
 	}
-	progress(e, "model: production test, %u runs", e->runs);
+	faca_progress(e, "model: production test, %u runs", e->runs);
 	if (sluice_faca_model_run(&e->prod, &e->prod_res, err, sizeof(err))) {
 		fprintf(stderr, "sluicectl: model: %s\n", err);
 		return EXIT_RUNTIME;
 	}
 	e->model_ran = true;
-	progress(e, "model: done in %.2f s", now_s() - t0);
+	faca_progress(e, "model: done in %.2f s", now_s() - t0);
 	return 0;
 }
 
@@ -291,7 +331,7 @@ static double v_throughput(const struct sluice_faca_result *r, int p,
 
 static void model_print(const struct fexp *e)
 {
-	const struct sluice_faca_model *m = &e->micro, *q = &e->prod;
+	const struct sluice_faca_model *m = &e->micro_model, *q = &e->prod;
 	const struct sluice_faca_result *r = &e->micro_res, *pr = &e->prod_res;
 	double ce = mean_congestion(r, SLUICE_FACA_ECMP);
 	double cw = mean_congestion(r, SLUICE_FACA_WCMP);
@@ -411,7 +451,7 @@ static json_object *model_json(const struct fexp *e)
 	bool ok;
 	int p;
 
-	ok = o && jadd(o, "micro", result_json(&e->micro, r)) &&
+	ok = o && jadd(o, "micro", result_json(&e->micro_model, r)) &&
 	     jadd(o, "production", result_json(&e->prod, &e->prod_res)) &&
 	     jadd(o, "mean_congestion", c = json_object_new_object());
 	for (p = 0; ok && p < P_ALL; p++)
@@ -450,7 +490,8 @@ static int model_svg(const void *arg, FILE *f)
 	if (!y)
 		return -ENOMEM;
 	snprintf(title, sizeof(title), "FaCa's micro-benchmark, flow level: %u leaves, %u spines, %u runs",
-		 e->micro.leaves, e->micro.spines, e->micro.runs);
+		 e->micro_model.leaves, e->micro_model.spines,
+		 e->micro_model.runs);
 	for (p = 0; p < P_ALL; p++) {
 		for (k = 0; k < r->rounds; k++)
 			y[(size_t)p * r->rounds + k] = v_congestion(r, p, k);
@@ -484,6 +525,11 @@ static const struct part_ops parts[N_PARTS] = {
 		.json = model_json, .plot = model_plot, .ok = model_ok,
 		.free = model_free,
 	},
+	[P_MICRO] = {
+		.run = micro_run, .ran = micro_ran, .print = micro_print,
+		.json = micro_json, .plot = micro_plot, .ok = micro_ok,
+		.free = micro_free,
+	},
 };
 
 static int print_json(const struct fexp *e, bool all_ok)
@@ -508,6 +554,8 @@ int experiment_faca_main(const struct command *cmd, int argc, char **argv)
 	ret = parse(cmd, &e, argc, argv);
 	if (ret)
 		return ret < 0 ? 0 : ret;
+	signal(SIGINT, exp_on_signal);
+	signal(SIGTERM, exp_on_signal);
 	for (p = 0; !ret && p < N_PARTS; p++)
 		if (e.parts & 1u << p)
 			ret = parts[p].run(&e);

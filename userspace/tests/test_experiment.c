@@ -531,9 +531,59 @@ static void test_bolt_cli(void)
 	ktap_result("experiment bolt: usage errors, exit 2, nothing on stdout");
 }
 
+/*
+ * The FaCa micro part's options, refused before a fabric is made: each
+ * part's own options without it, and every bound, exit 2, nothing on
+ * stdout.
+ */
+static void test_faca_micro_cli(void)
+{
+	static const struct {
+		const char	*opt, *val, *msg;
+	} bad[] = {
+		{ "--leaves", "4", "sluicectl: --leaves is the model part's: give --parts model\n" },
+		{ "--rate", "1gbit", "sluicectl: --rate: \"1gbit\" is not a rate from 100kbit to 2mbit" },
+		{ "--rate", "50kbit", "sluicectl: --rate: \"50kbit\" is not a rate from 100kbit to 2mbit" },
+		{ "--slow", "1.5", "sluicectl: --slow: \"1.5\" is not a fraction from 0.1 to 1" },
+		{ "--slow", "0.5x", "sluicectl: --slow: \"0.5x\" is not a fraction from 0.1 to 1" },
+		{ "--rounds", "7", "sluicectl: --rounds 7 x --flows 2: a host a flow, at most 12 hosts a leaf on a fabric\n" },
+		{ "--runs", "11", "sluicectl: --runs 11: at most 10 on a fabric" },
+		{ "--duration", "4s", "sluicectl: --duration 4.0 s: a round needs its flows in (5.0 s: --flows 2, --stagger 3.0 s, 2 s to settle)" },
+		{ "--duration", "20m", "sluicectl: --duration: \"20m\" is not a time from 1000ms to 600000ms" },
+		{ "--interval", "10ms", "sluicectl: --interval: \"10ms\" is not a time from 50ms to 5000ms" },
+		{ "--stagger", "2min", "sluicectl: --stagger: \"2min\" is not a time from 0ms to 60000ms" },
+		{ "--threshold", "30kb", "sluicectl: --threshold: \"30kb\" is not a size from 1 byte to xoff, 20000 bytes" },
+		{ "--threshold", "0", "sluicectl: --threshold: \"0\" is not a size from 1 byte to xoff" },
+		{ "--policies", "ecmp,plb", "sluicectl: --policies: \"plb\" is not one of ecmp, wcmp, faca\n" },
+		{ "--policies", ",", "sluicectl: --policies: none given\n" },
+	};
+	struct run r;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		RUN(&r, "experiment", "faca", "--parts", "micro", bad[i].opt,
+		    bad[i].val);
+		expect_usage(&r, bad[i].msg);
+	}
+	RUN(&r, "experiment", "faca", "--parts", "model", "--rate", "1mbit");
+	expect_usage(&r, "sluicectl: --rate is the micro part's: give --parts micro\n");
+	RUN(&r, "experiment", "faca", "--parts", "model", "--keep");
+	expect_usage(&r, "sluicectl: --keep is the micro part's: give --parts micro\n");
+	/* --rounds and --flows are both parts': the hosts they ask for */
+	RUN(&r, "experiment", "faca", "--flows", "4", "--rounds", "4");
+	expect_usage(&r, "sluicectl: --rounds 4 x --flows 4: a host a flow");
+	RUN(&r, "experiment", "faca", "--parts", "micro", "--name", "a/b");
+	KTAP_EXPECT_INT(r.status, 2);
+	KTAP_EXPECT_STR(r.out, "");
+	RUN(&r, "experiment", "faca", "--help");
+	KTAP_EXPECT(strstr(r.out, "--threshold BYTES") &&
+		    strstr(r.out, "micro: a fabric NAME"));
+	ktap_result("experiment faca --parts micro: usage errors, exit 2, nothing on stdout");
+}
+
 int main(void)
 {
-	ktap_plan(7);
+	ktap_plan(8);
 	cli_init();
 	test_testbed();
 	test_random();
@@ -542,5 +592,6 @@ int main(void)
 	test_cli();
 	test_bcube_cli();
 	test_bolt_cli();
+	test_faca_micro_cli();
 	return ktap_exit();
 }

@@ -9,7 +9,9 @@
  * herds; invariants on random small models (the optimum's utilisation
  * under every policy's and its throughput over every policy's, congestion
  * exactly when a spine is overloaded); the production test; every error;
- * and the command: usage errors, JSON, text beside the paper, the plot.
+ * the expectations the fabric's micro-benchmark predicts from, against
+ * every assignment of flows to paths on small cases; and the command:
+ * usage errors, JSON, text beside the paper, the plot.
  */
 #include <errno.h>
 #include <math.h>
@@ -375,6 +377,134 @@ static const char *out_file(void)
 	return path;
 }
 
+/*
+ * The metrics of one assignment (@at[i]: flow i's path), worked out flow
+ * by flow: the obvious version the expectations are checked against.
+ */
+static void brute_metrics(const double *cap, uint32_t paths,
+			  const uint32_t *at, uint32_t flows, double rate,
+			  double m[4])
+{
+	double tp[8] = { 0 }, fr[8], mean = 0, sd = 0, fmean = 0, fsd = 0;
+	uint32_t on[8] = { 0 }, i, p;
+
+	for (i = 0; i < flows; i++)
+		on[at[i]]++;
+	m[0] = 0;
+	for (p = 0; p < paths; p++) {
+		tp[p] = fmin(on[p] * rate, cap[p]);
+		m[0] += on[p] * rate > cap[p] * (1 + 1e-9);
+		mean += tp[p] / paths;
+	}
+	m[0] /= paths;
+	for (p = 0; p < paths; p++)
+		sd += (tp[p] - mean) * (tp[p] - mean) / paths;
+	for (i = 0; i < flows; i++) {
+		fr[i] = fmin(rate, cap[at[i]] / on[at[i]]);
+		fmean += fr[i] / flows;
+	}
+	for (i = 0; i < flows; i++)
+		fsd += (fr[i] - fmean) * (fr[i] - fmean) / flows;
+	m[1] = mean * paths;
+	m[2] = sqrt(sd);
+	m[3] = flows ? sqrt(fsd) : 0;
+}
+
+/* Every one of paths^flows assignments, weighted by its probability. */
+static void brute_random(const double *cap, const double *w, uint32_t paths,
+			 uint32_t flows, double rate, double want[4])
+{
+	uint32_t at[8] = { 0 }, i, k;
+	double total = 0, pr, m[4];
+
+	for (i = 0; i < paths; i++)
+		total += w ? w[i] : 1;
+	memset(want, 0, 4 * sizeof(*want));
+	for (;;) {
+		pr = 1;
+		for (i = 0; i < flows; i++)
+			pr *= (w ? w[at[i]] : 1) / total;
+		brute_metrics(cap, paths, at, flows, rate, m);
+		for (k = 0; k < 4; k++)
+			want[k] += pr * m[k];
+		for (i = 0; i < flows && ++at[i] == paths; i++)
+			at[i] = 0;
+		if (i == flows)
+			break;
+	}
+}
+
+static bool expect_near(const struct sluice_faca_expect *e,
+			const double want[4])
+{
+	return near(e->congestion, want[0], 1e-9) &&
+	       near(e->throughput, want[1], 1e-9) &&
+	       near(e->port_sd, want[2], 1e-9) &&
+	       near(e->flow_sd, want[3], 1e-9);
+}
+
+/*
+ * The micro-benchmark's expectations: by hand (2 flows on 2 equal paths:
+ * ECMP puts both on one path half the time; the fabric's default spines
+ * of 2, 2, 1.5 and 1.5 flows take 2 flows each when balanced), against
+ * every assignment on random small cases, and the refusals.
+ */
+static void test_expect(void)
+{
+	const double two[2] = { 1, 1 }, micro[4] = { 2, 2, 1.5, 1.5 };
+	double cap[4], w[4], want[4];
+	struct sluice_faca_expect e;
+	struct sluice_rng rng;
+	uint32_t c, paths, flows, i, bad = 0;
+
+	KTAP_EXPECT_INT(sluice_faca_expect_random(two, NULL, 2, 2, 1, &e, err,
+						  sizeof(err)), 0);
+	KTAP_EXPECT(expect_near(&e, (const double[]){ 0.25, 1.5, 0.25, 0 }));
+	KTAP_EXPECT_INT(sluice_faca_expect_balanced(two, 2, 2, 1, &e, err,
+						    sizeof(err)), 0);
+	KTAP_EXPECT(expect_near(&e, (const double[]){ 0, 2, 0, 0 }));
+	KTAP_EXPECT_INT(sluice_faca_expect_balanced(micro, 4, 8, 1, &e, err,
+						    sizeof(err)), 0);
+	KTAP_EXPECT(expect_near(&e, (const double[]){ 0.5, 7, 0.25, 0.125 }));
+	KTAP_EXPECT_INT(sluice_faca_expect_balanced(micro, 4, 6, 1, &e, err,
+						    sizeof(err)), 0);
+	KTAP_EXPECT(expect_near(&e, (const double[]){ 0, 6, 0.5, 0 }));
+
+	sluice_rng_seed(&rng, 31);
+	for (c = 0; c < 200; c++) {
+		paths = 1 + sluice_rng_below(&rng, 4);
+		flows = sluice_rng_below(&rng, 8);
+		for (i = 0; i < paths; i++) {
+			cap[i] = 0.5 + sluice_rng_below(&rng, 8) / 2.0;
+			w[i] = 1 + sluice_rng_below(&rng, 5);
+		}
+		brute_random(cap, c % 2 ? w : NULL, paths, flows, 1, want);
+		if (sluice_faca_expect_random(cap, c % 2 ? w : NULL, paths,
+					      flows, 1, &e, err, sizeof(err)) ||
+		    !expect_near(&e, want)) {
+			ktap_diag("case %u: %u flows on %u paths", c, flows,
+				  paths);
+			bad++;
+		}
+	}
+	KTAP_EXPECT_INT(bad, 0);
+
+	KTAP_EXPECT_INT(sluice_faca_expect_random(two, NULL, 0, 2, 1, &e, err,
+						  sizeof(err)), -EINVAL);
+	KTAP_EXPECT_STR(err, "0 paths: 1 to 64");
+	KTAP_EXPECT_INT(sluice_faca_expect_random(two, (const double[]){ 1, 0 },
+						  2, 2, 1, &e, err,
+						  sizeof(err)), -EINVAL);
+	KTAP_EXPECT_STR(err, "path 1: its capacity and weight are finite and above 0");
+	KTAP_EXPECT_INT(sluice_faca_expect_balanced(two, 2, 2, 0, &e, err,
+						    sizeof(err)), -EINVAL);
+	KTAP_EXPECT_STR(err, "a flow's rate is finite and above 0");
+	KTAP_EXPECT_INT(sluice_faca_expect_random(micro, NULL, 4, 1000, 1, &e,
+						  err, sizeof(err)), -E2BIG);
+	KTAP_EXPECT_STR(err, "1000 flows split over 4 paths in more than 10000000 ways");
+	ktap_result("expectations of the fabric's micro-benchmark: by hand, against every assignment (200 cases), refusals");
+}
+
 static void test_cli(void)
 {
 	static const char *const pol[] = { "ecmp", "wcmp", "greedy", "fj" };
@@ -388,7 +518,7 @@ static void test_cli(void)
 	KTAP_EXPECT_INT(r.status, 0);
 	KTAP_EXPECT(strstr(r.out, "Usage: sluicectl experiment faca"));
 	RUN(&r, "experiment", "faca", "--parts", "model,vm");
-	expect_usage(&r, "sluicectl: --parts: \"vm\" is not one of model");
+	expect_usage(&r, "sluicectl: --parts: \"vm\" is not one of model, micro");
 	RUN(&r, "experiment", "faca", "--leaves", "15");
 	expect_usage(&r, "sluicectl: --leaves 15: leaves send in pairs");
 	RUN(&r, "experiment", "faca", "--spines", "1");
@@ -398,8 +528,9 @@ static void test_cli(void)
 
 	cli_mkdtemp("faca");
 	cli_run(&r, out_file(),
-		(const char *const[]){ "experiment", "faca", "--runs", "3",
-				       "--leaves", "8", "--spines", "4", "-j",
+		(const char *const[]){ "experiment", "faca", "--parts", "model",
+				       "--runs", "3", "--leaves", "8",
+				       "--spines", "4", "-j",
 				       "--svg", cli_path("p"), NULL });
 	text = cli_read_all(cli_path("out.json"));
 	o = text ? json_tokener_parse(text) : NULL;
@@ -420,8 +551,8 @@ static void test_cli(void)
 	json_object_put(o);
 	free(text);
 
-	RUN(&r, "experiment", "faca", "--runs", "1", "--leaves", "4",
-	    "--spines", "2", "--rounds", "2");
+	RUN(&r, "experiment", "faca", "--parts", "model", "--runs", "1",
+	    "--leaves", "4", "--spines", "2", "--rounds", "2");
 	KTAP_EXPECT(r.status == 0 || r.status == 3);
 	KTAP_EXPECT((r.status == 0) == !strstr(r.out, "NOT as predicted"));
 	KTAP_EXPECT(strstr(r.out, "4 leaves of 200") &&
@@ -442,7 +573,7 @@ int main(void)
 {
 	static void (*const tests[])(void) = {
 		test_hand, test_one_flow, test_paper, test_production,
-		test_random, test_errors, test_cli,
+		test_random, test_errors, test_expect, test_cli,
 	};
 	unsigned int i;
 

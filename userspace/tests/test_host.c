@@ -13,7 +13,8 @@
  * - long-lived flows on loopback (sluice/tcpstream.h), every host in this
  *   namespace at 127.0.0.x: each flow delivers only between its start and
  *   its stop (plus the bin in flight), the bins add up to its bytes, a
- *   flow to a closed port keeps its error while the others run, and bad
+ *   flow to a closed port keeps its error while the others run, the
+ *   caller is told of every bin once, in order, after it ended, and bad
  *   runs are refused.
  */
 #define _GNU_SOURCE
@@ -22,6 +23,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <linux/sluice.h>
+#include <sluice/experiment.h>
 #include <sluice/host.h>
 #include <sluice/tcpstream.h>
 #include "ktap.h"
@@ -107,6 +109,28 @@ static void test_ecn_threshold(void)
 
 #define LO(k)	((127u << 24) | ((k) + 1))
 
+/* What the run told of its bins, each as it ended. */
+struct bins_seen {
+	uint32_t	n, in_order;
+	double		t0, at[8];
+	uint64_t	bytes[8];	/* flow 0's bytes so far */
+	const struct sluice_stream_flow *fl;
+};
+
+static void bin_end(void *arg, uint32_t bin)
+{
+	struct bins_seen *s = arg;
+	uint32_t b;
+
+	s->in_order += bin == s->n;
+	if (s->n < 8) {
+		s->at[s->n] = sluice_now() - s->t0;
+		for (b = 0; b <= bin; b++)
+			s->bytes[s->n] += s->fl[0].bins[b];
+	}
+	s->n++;
+}
+
 static void test_streams(void)
 {
 	struct sluice_tcpgen_host h[3] = { 0 };
@@ -115,15 +139,27 @@ static void test_streams(void)
 		{ .src = 2, .dst = 1, .start = 0.4, .stop = 1.0 },
 		{ .src = 0, .dst = 2, .start = 0.2, .stop = 0.8 },
 	};
-	struct sluice_stream_opts o = { .interval = 0.2, .duration = 1.2 };
+	struct bins_seen seen = { .fl = fl };
+	struct sluice_stream_opts o = {
+		.interval = 0.2, .duration = 1.2, .bin_end = bin_end,
+		.bin_arg = &seen,
+	};
 	uint32_t k, b, n = sluice_stream_bins(&o);
 	uint64_t sum;
 
 	for (k = 0; k < 3; k++)
 		h[k].addr = LO(k);
 	KTAP_EXPECT_INT(n, 6);
+	seen.t0 = sluice_now();
 	KTAP_EXPECT_INT(sluice_stream_run(h, 3, fl, 3, &o, err, sizeof(err)),
 			0);
+	/* every bin told once, in order, not before it ended */
+	KTAP_EXPECT_INT(seen.n, 6);
+	KTAP_EXPECT_INT(seen.in_order, 6);
+	for (b = 0; b < 6; b++)
+		KTAP_EXPECT(seen.at[b] >= (b + 1) * o.interval);
+	/* flow 0 (0 to 0.6 s) had its bytes counted by the end of bin 2 */
+	KTAP_EXPECT(seen.bytes[1] > 0 && seen.bytes[1] <= seen.bytes[2]);
 	for (k = 0; k < 3; k++) {
 		for (b = 0, sum = 0; b < n; b++)
 			sum += fl[k].bins[b];

@@ -244,6 +244,40 @@ static const struct {
 	{ "spine0=3mbit,", 4000000, -EINVAL, "\"\" is not NODE=RATE" },
 };
 
+/*
+ * A port's own rate before its link's: leaf0's uplink to spine1 (adjacency
+ * 1) at 4 Mbit/s while spine1's end of that link (adjacency 6) keeps
+ * the link's 2 Mbit/s; a port without one keeps its link's.
+ */
+static void port_rates(const struct sluice_graph *g)
+{
+	uint64_t link_rate[4] = { 4000000, 2000000, 4000000, 2000000 };
+	uint64_t port_rate[8] = { 0, 4000000 };
+	struct sluice_fabric_qdisc q = {
+		.link = { .present = SLUICE_QOPT_RATE, .rate = 4000000 },
+		.link_rate = link_rate, .port_rate = port_rate,
+	};
+	struct sluice_fabric f;
+	struct sluice_qopt o;
+
+	if (!KTAP_EXPECT_INT(sluice_fabric_plan(&f, g, "p",
+						SLUICE_FABRIC_HOSTS_DEFAULT,
+						err, sizeof(err)), 0))
+		return;
+	KTAP_EXPECT_INT(g->off[3], 6);
+	sluice_fabric_port_qopt(&f, &q, 0, 1, &o);
+	KTAP_EXPECT_INT(o.rate, 4000000);
+	KTAP_EXPECT(o.present & SLUICE_QOPT_RATE);
+	sluice_fabric_port_qopt(&f, &q, 3, 0, &o);
+	KTAP_EXPECT_INT(o.rate, 2000000);
+	sluice_fabric_port_qopt(&f, &q, 1, 1, &o);
+	KTAP_EXPECT_INT(o.rate, 2000000);
+	q.link_rate = NULL;
+	sluice_fabric_port_qopt(&f, &q, 1, 1, &o);
+	KTAP_EXPECT_INT(o.rate, 4000000);
+	sluice_fabric_free(&f);
+}
+
 static void test_node_rates(void)
 {
 	struct sluice_graph g;
@@ -285,6 +319,7 @@ static void test_node_rates(void)
 	KTAP_EXPECT_INT(sluice_fabric_link_rates(&g, 4000000, "x=1mbit", &link,
 						 err, sizeof(err)), -ENOENT);
 	KTAP_EXPECT(!link);
+	port_rates(&g);
 	sluice_graph_free(&g);
 	ktap_result("node_rates");
 }

@@ -245,19 +245,26 @@ int sluice_fabric_fc_apply(const struct sluice_fabric *f,
  * @port:	its link port (link id order, as its label 100 + @port)
  * @o:		set to the port's options
  *
- * The fabric's link options at the link's own rate (@q->link_rate), its
- * INT labels when it stamps probes (sluice_fabric_int_label()), and for
- * PortFC the port's role (a server's or a switch's) and a switch port's
- * index, its port number, which is what a label stack names it by
+ * The fabric's link options at the port's own rate (@q->port_rate) or the
+ * link's (@q->link_rate), its INT labels when it stamps probes
+ * (sluice_fabric_int_label()), and for PortFC the port's role (a server's
+ * or a switch's) and a switch port's index, its port number, which is what
+ * a label stack names it by
  * (sluice/fabric.h).  Time: O(1).
  */
 void sluice_fabric_port_qopt(const struct sluice_fabric *f,
 			     const struct sluice_fabric_qdisc *q, uint32_t u,
 			     uint32_t port, struct sluice_qopt *o)
 {
+	uint64_t adj = f->g->off[u] + port;
+
 	*o = q->link;
-	if (q->link_rate)
-		o->rate = q->link_rate[f->g->adj[f->g->off[u] + port].link];
+	if (q->port_rate && q->port_rate[adj]) {
+		o->rate = q->port_rate[adj];
+		o->present |= SLUICE_QOPT_RATE;
+	} else if (q->link_rate) {
+		o->rate = q->link_rate[f->g->adj[adj].link];
+	}
 	sluice_fabric_int_label(f, u, port, false, o);
 	if (q->fc != SLUICE_FABRIC_FC_PORTFC)
 		return;

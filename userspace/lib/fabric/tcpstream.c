@@ -59,6 +59,7 @@ struct srun {
 	uint64_t			cap_rx;
 	unsigned char			*buf;
 	double				t0;
+	uint32_t			next_bin;	/* to end */
 	char				*err;
 	size_t				errlen;
 };
@@ -248,6 +249,22 @@ static void stop_flow(struct srun *r, uint32_t q)
 	sluice_i_sport_release(&r->sp, r->fl[q].src, r->h[r->fl[q].dst].addr,
 			       r->leased[q]);
 	r->leased[q] = 0;
+}
+
+/* The bins that ended by @t (s from the start) told to the caller. */
+static int bins_ended(struct srun *r, double t)
+{
+	int ret;
+
+	if (!r->o->bin_end ||
+	    (r->next_bin < r->n_bins &&
+	     t < (r->next_bin + 1) * r->o->interval))
+		return 0;
+	ret = enter(r, -1);
+	while (!ret && r->next_bin < r->n_bins &&
+	       t >= (r->next_bin + 1) * r->o->interval)
+		r->o->bin_end(r->o->bin_arg, r->next_bin++);
+	return ret;
 }
 
 static void on_send(struct srun *r, uint32_t q)
@@ -462,7 +479,12 @@ int sluice_stream_run(struct sluice_tcpgen_host *hosts, uint32_t n_hosts,
 		}
 		if (t >= o->duration)
 			break;
+		ret = bins_ended(&r, t);
+		if (ret)
+			goto out;
 		next = o->duration;
+		if (o->bin_end && (r.next_bin + 1) * o->interval < next)
+			next = (r.next_bin + 1) * o->interval;
 		for (q = 0; q < n_flows; q++) {
 			if (!r.done[q] && r.snd[q] < 0 && fl[q].start <= t &&
 			    !fl[q].error) {
@@ -505,6 +527,8 @@ int sluice_stream_run(struct sluice_tcpgen_host *hosts, uint32_t n_hosts,
 	}
 	for (q = 0; q < n_flows; q++)
 		stop_flow(&r, q);
+	if (!ret)
+		ret = bins_ended(&r, INFINITY);
 out:
 	enter(&r, -1);
 	cleanup(&r);

@@ -726,7 +726,7 @@ static int link_qdisc(struct up *up, uint32_t u, uint32_t port)
 	int ret;
 
 	if (up->q->fc != SLUICE_FABRIC_FC_PORTFC && !up->q->link_rate &&
-	    !up->q->link.int_port)
+	    !up->q->port_rate && !up->q->link.int_port)
 		return queue_qdisc(up, u, 2 + port, up->qopt_link,
 				   up->len_link);
 	sluice_fabric_port_qopt(up->f, up->q, u, port, &o);

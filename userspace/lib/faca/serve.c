@@ -783,13 +783,19 @@ static int open_sockets(struct srv *v)
 					     strerror(errno));
 	}
 	ret = listen_unix(v, v->s->socket ? v->s->socket : path);
-	if (!ret)
-		say(v, "serving %s; probes to UDP port %u from %s (%u bound), every %.3f s",
-		     v->path, o->port, ranges, bound,
-		     o->interval_ns / 1e9);
-	if (!ret && v->s->hook)
+	if (ret)
+		return ret;
+	say(v, "serving %s; probes to UDP port %u from %s (%u bound), every %.3f s",
+	    v->path, o->port, ranges, bound, o->interval_ns / 1e9);
+	if (v->s->hook) {
 		ret = open_hook(v);
-	return ret;
+		if (ret)
+			return ret;
+	}
+	/* ready once every socket, the hook's too, is open */
+	if (v->s->ready)
+		v->s->ready(v->s->ready_arg, v->path);
+	return 0;
 }
 
 static void close_all(struct srv *v)

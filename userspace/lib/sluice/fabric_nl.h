@@ -90,6 +90,13 @@ struct sluice_fabric_qdisc {
 	 * link port at @link's rate
 	 */
 	const uint64_t		*link_rate;
+	/*
+	 * A link port's own rate, bits/s, by its adjacency index (g->off[u]
+	 * + port), before @link_rate; 0: its link's.  The ends of a link may
+	 * differ: a leaf's uplink faster than its spine's port down, so that
+	 * the spine is where the link's traffic queues.  NULL: none.
+	 */
+	const uint64_t		*port_rate;
 };
 
 /* A fabric's flow control, one for all its ports (lib/fabric/fc.c). */
@@ -122,6 +129,25 @@ int sluice_fabric_up(const struct sluice_fabric *f,
 		     struct sluice_fabric_stats *st, char *err, size_t errlen);
 int sluice_fabric_down(const struct sluice_fabric *f, uint32_t *removed,
 		       char *err, size_t errlen);
+
+/*
+ * The path the kernel gives a flow (lib/fabric/flowpath.c): what "ip route
+ * get DST from SRC iif DEV ipproto P sport S dport D" answers, through
+ * the rules and the multipath hash of the namespace.
+ */
+struct sluice_flow_key {
+	uint32_t	src, dst;	/* IPv4, host order */
+	uint8_t		proto;		/* IPPROTO_TCP, IPPROTO_UDP */
+	uint16_t	sport, dport;
+	int		iif;		/* the device it arrives by */
+};
+
+int sluice_route_get_oif(struct sluice_rtnl *r, const struct sluice_flow_key *k,
+			 int *oif, char *err, size_t errlen);
+int sluice_fabric_flow_link(const struct sluice_fabric *f,
+			    struct sluice_rtnl *r, uint32_t u, uint32_t i,
+			    const struct sluice_flow_key *k, uint32_t *link,
+			    char *err, size_t errlen);
 
 /* The multipath mode's hash (sluice/multipath.h, lib/fabric/multipath_ns.c) */
 int sluice_multipath_sysctls(unsigned int mode, uint32_t *written, char *err,

@@ -471,6 +471,12 @@ struct sluice_faca_serve {
 	/* progress and events, a line each (-v); NULL: none */
 	void		(*log)(void *arg, const char *line);
 	void		*log_arg;
+	/*
+	 * Called once every socket is open (the unix socket's path given),
+	 * before the first probe goes out; NULL: never.
+	 */
+	void		(*ready)(void *arg, const char *socket);
+	void		*ready_arg;
 };
 
 /*
@@ -490,6 +496,40 @@ int sluice_faca_serve(struct sluice_faca *a, const struct sluice_faca_serve *s,
  * seconds from @now_ns.  NULL when out of memory.  Time: O(size).
  */
 char *sluice_faca_json(const struct sluice_faca *a, uint64_t now_ns);
+
+/*
+ * An agent in every host of a fabric (lib/faca/agents.c), each a thread
+ * of the calling process in its host's namespace, serving as "sluicectl
+ * faca agent" would there, on its namespace's own socket, so that flows
+ * from the host find it as they find a daemon; under emulation, where a
+ * process start costs a tenth of a second, without a process each.  Host
+ * h (the fabric's host order) probes @dst[h] (network order) from its
+ * start; 0: no destination, it answers others' probes.  Each draws
+ * Flowing&Jumping's paths from a stream of its own, @o's seed mixed with
+ * h, as hosts deciding apart would.
+ */
+struct sluice_faca_agents;
+
+/*
+ * Starts the agents with options @o (@dst NULL: none probes) and waits
+ * until every one serves.  Returns 0, or -errno with a message (the
+ * first agent that failed, the others stopped).  Time: the threads'
+ * starts, O(hosts * pool).
+ */
+int sluice_faca_agents_start(struct sluice_faca_agents **out,
+			     const struct sluice_fabric *f,
+			     const struct sluice_faca_opts *o,
+			     const uint32_t *dst, char *err, size_t errlen);
+/* Host @h's agent's socket; NULL if @h is not a host. Time: O(1). */
+const char *sluice_faca_agents_socket(const struct sluice_faca_agents *ag,
+				      uint32_t h);
+/*
+ * Stops every agent, waits for its thread, frees @ag (NULL: nothing).
+ * Returns 0, or the first error an agent met while serving, with its
+ * message.  Time: an --interval at most.
+ */
+int sluice_faca_agents_stop(struct sluice_faca_agents *ag, char *err,
+			    size_t errlen);
 
 /*
  * The clients' side (lib/faca/client.c).  @socket NULL means

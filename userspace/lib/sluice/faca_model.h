@@ -152,4 +152,56 @@ sluice_faca_at(const struct sluice_faca_result *res,
 /* "ecmp", "wcmp", "greedy", "fj", "optimum"; NULL out of range. */
 const char *sluice_faca_policy_name(enum sluice_faca_policy p);
 
+/*
+ * The micro-benchmark on a fabric of namespaces ("sluicectl experiment
+ * faca --parts micro"), at flow level, for its prediction
+ * (lib/faca/expect.c): one leaf's @flows flows to its pair, each offering
+ * @rate (its host's link), over @paths paths, path p of capacity cap[p]
+ * (its spine's port down to the pair).  A path's flows share it equally,
+ * each capped at @rate (max-min fairness, TCP's sharing in the limit);
+ * what only the placement decides:
+ *
+ *   congestion   the share of paths offered more than their capacity
+ *   throughput   what the paths carry in all: the sum of min(offered,
+ *                capacity)
+ *   port_sd      the population standard deviation of the paths'
+ *                throughputs
+ *   flow_sd      the population standard deviation of the flows'
+ *
+ * For random placement (ECMP: equal weights; WCMP: weights by capacity)
+ * each is an exact expectation over the flows' independent draws; for
+ * the balanced placement, the one placement that puts each flow in turn
+ * on the path it leaves least utilised (ties to the lowest), which is
+ * what FaCa's agents aim at when their probes see every flow placed
+ * before.
+ */
+struct sluice_faca_expect {
+	double	congestion;
+	double	throughput;
+	double	port_sd;
+	double	flow_sd;
+};
+
+/* The most paths, and of ways @flows flows fall on them, computed. */
+#define SLUICE_FACA_EXPECT_PATHS	64
+#define SLUICE_FACA_EXPECT_WAYS		10000000
+
+/*
+ * Random placement, each flow on path p with probability w[p] / sum(w)
+ * (w NULL: equal).  Returns 0, or -EINVAL (no path, more than
+ * SLUICE_FACA_EXPECT_PATHS, a capacity, weight or rate not above 0) or
+ * -E2BIG (more than SLUICE_FACA_EXPECT_WAYS ways to split the flows over
+ * the paths) with a message.  Time: O(C(flows + paths - 1, paths - 1) *
+ * paths), the ways to split them.
+ */
+int sluice_faca_expect_random(const double *cap, const double *w,
+			      uint32_t paths, uint32_t flows, double rate,
+			      struct sluice_faca_expect *e, char *err,
+			      size_t errlen);
+/* The balanced placement; errors as above but -E2BIG. O(flows * paths). */
+int sluice_faca_expect_balanced(const double *cap, uint32_t paths,
+				uint32_t flows, double rate,
+				struct sluice_faca_expect *e, char *err,
+				size_t errlen);
+
 #endif /* _SLUICE_FACA_MODEL_H */

@@ -43,6 +43,15 @@ struct sluice_stream_opts {
 	struct sluice_sport_opts sport;	/* sluice/tcpgen.h */
 	/* set by a signal handler to stop the run (-EINTR); NULL: never */
 	const volatile sig_atomic_t *stop;
+	/*
+	 * Called from the run's thread, in the caller's namespace, as each
+	 * bin ends (its index; every bin once, in order, the last ones at
+	 * the run's end), so that the caller samples the fabric on the
+	 * run's own clock: the queues of a switch, say, through sockets it
+	 * opened before.  NULL: never.
+	 */
+	void		(*bin_end)(void *arg, uint32_t bin);
+	void		*bin_arg;
 };
 
 /*
