@@ -36,7 +36,7 @@
 	"\tTOS byte (default 0, a lossy class, so that a pause does not read as load).\n" \
 	"\t--timeout: an echo's wait (default 500ms).  --records: per probe (default 8).\n" \
 	"\t--sweep: pool ports probed again each round to see them move (default 2).\n" \
-	"\t--seed: of Flowing&Jumping's draws.  --hook: unmodified programs too, through\n" \
+	"\t--seed: of Flowing&Jumping's draws (default random).  --hook: unmodified programs, through\n" \
 	"\tthe netfilter hook (as \"faca hook\" installs it, the table ip sluice_faca): the\n" \
 	"\tfirst packet of every new TCP flow (and UDP flow, with --udp) to --dst (default:\n" \
 	"\tany but loopback) waits on NFQUEUE --queue (default 0) while Flowing&Jumping\n" \

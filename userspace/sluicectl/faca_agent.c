@@ -22,7 +22,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <arpa/inet.h>
+#include <sys/random.h>
 #include <sluice/faca.h>
 #include <sluice/faca_hook.h>
 #include <sluice/fabric_state.h>
@@ -173,6 +175,13 @@ static int agent_opts(const struct command *cmd, const char **val,
 			return sub_usage_error(cmd, "--seed: \"%s\" is not a whole number",
 					       val[OPT_SEED]);
 		o->seed = v;
+	} else if (getrandom(&o->seed, sizeof(o->seed), 0) !=
+		   sizeof(o->seed)) {
+		/*
+		 * Hosts must not draw alike: Flowing&Jumping's randomness is
+		 * what keeps agents deciding at once apart (Section 5.5).
+		 */
+		o->seed = (uint64_t)time(NULL) << 20 ^ (uint64_t)getpid();
 	}
 	return 0;
 }
