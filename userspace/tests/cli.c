@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "cli.h"
+#include "ktap.h"
 
 #define MAX_ARGS 22
 
@@ -148,4 +149,19 @@ char *cli_read_all(const char *path)
 		fclose(f);
 	}
 	return buf;
+}
+
+void cli_expect_usage(const char *group, const char *const *args,
+		      const char *msg)
+{
+	const char *argv[12] = { group };
+	struct run r;
+	size_t i;
+
+	for (i = 0; args[i] && i < 10; i++)
+		argv[i + 1] = args[i];
+	argv[i + 1] = NULL;
+	cli_run(&r, NULL, argv);
+	if (!KTAP_EXPECT_INT(r.status, 2) || !KTAP_EXPECT(strstr(r.err, msg)))
+		ktap_diag("%s %s: %s", group, args[0], r.err);
 }

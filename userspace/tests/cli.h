@@ -21,6 +21,12 @@ extern char sluicectl[PATH_MAX + 32];
 void cli_init(void);
 void cli_init_binary(const char *env, const char *rel);
 void cli_run(struct run *r, const char *out_path, const char *const *args);
+/*
+ * Runs "sluicectl @group ARGS..." (@args NULL-terminated, at most 10) and
+ * expects a usage error (exit 2) whose message holds @msg.
+ */
+void cli_expect_usage(const char *group, const char *const *args,
+		      const char *msg);
 
 /* A scratch directory for the test's files, and paths in it. */
 void cli_mkdtemp(const char *test);
