@@ -95,7 +95,7 @@ static const char usage_text[] =
 "                      (the same ports every run: the ECMP baseline)\n"
 "\n"
 "FCT alone (the slowdown's denominator): RTT * 1.5 + the flow's bytes\n"
-"with headers at RATE (the README says why):\n"
+"with headers at RATE (docs/flowgen.md says why):\n"
 "  --rtt S             the round trip of a small packet, on every path;\n"
 "                      default: measured, the fastest of 3 one-segment\n"
 "                      flows on each path used, before the run\n"

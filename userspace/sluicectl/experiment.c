@@ -393,7 +393,7 @@ static int parse(const struct command *cmd, struct exp *e, int argc,
 	 * The paper's XOFF/XON (50 KB / 47 KB at 50 Gbit/s) cannot scale
 	 * with the rate to 1 Mbit/s (a byte); low thresholds are the point
 	 * ("misconfigured" switches), and at 20 KB / 17 KB - the same 3 KB
-	 * between them - the ring locked in every run measured (README).
+	 * between them - the ring locked in every run measured (docs/experiment-deadlock.md).
 	 */
 	e->xoff = 20480;
 	e->xon = 17408;

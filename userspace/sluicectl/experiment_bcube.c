@@ -377,7 +377,7 @@ static int pinned_routes(const struct bexp *e, struct scenario *sc,
  * out: every path of at most 2 (k + 1) = 4 hops.  A detour (6 hops at
  * k = 1) crosses a relay whose RQ no PortFC signal pauses (type-A signals
  * pause a server's own queues, Algorithm 4), so the type-A queue of the
- * switch after the relay can grow to the qdisc's limit (README,
+ * switch after the relay can grow to the qdisc's limit (docs/experiment-bcube.md,
  * "Experiment: PortFC on BCube").  Kept paths keep their order; every
  * pair keeps its shortest.
  */

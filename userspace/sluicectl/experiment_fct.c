@@ -180,7 +180,7 @@ int fct_run(const struct bexp *e, const struct scenario *sc,
  * recovering what was dropped.  PortFC's mean FCT is the lowest of the
  * lossless modes that ran (they run before it).  Against lossy nothing is
  * predicted: TCP without ECN has no congestion signal in a lossless
- * fabric, where the paper ran DCQCN (README, "Experiment: PortFC on
+ * fabric, where the paper ran DCQCN (docs/experiment-bcube.md, "Experiment: PortFC on
  * BCube").
  */
 void fct_judge(const struct bexp *e, const struct scenario *sc,

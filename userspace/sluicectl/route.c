@@ -3,7 +3,7 @@
  * sluicectl route { compute | check | stats | dot | merge } ...
  * (load, unload and show are route_kernel.c's, sport route_sport.c's)
  *
- * Route sets as files (the format is in lib/route/file.c and README.md):
+ * Route sets as files (the format is in lib/route/file.c and man/sluice-routes.5):
  * compute one for a topology, check it for cyclic buffer dependencies,
  * summarise it in the columns of FC's tables, draw a pair's paths or a
  * dependency cycle, and join the shards of a set computed in slices.

@@ -834,7 +834,7 @@ static void warn_portfc_detours(const struct ctx *c)
 	for (q = 0; q < c->r.n_paths; q++)
 		longer += sluice_routes_path_len(&c->r, q) > 2 * (k + 1);
 	if (longer)
-		fprintf(stderr, "sluicectl: warning: %llu of %llu paths are longer than %u hops: PortFC pauses no relay's RQ, so their frames are not lossless under congestion (README, \"Experiment: PortFC on BCube\")\n",
+		fprintf(stderr, "sluicectl: warning: %llu of %llu paths are longer than %u hops: PortFC pauses no relay's RQ, so their frames are not lossless under congestion (docs/experiment-bcube.md)\n",
 			(unsigned long long)longer,
 			(unsigned long long)c->r.n_paths, 2 * (k + 1));
 }

@@ -2,7 +2,7 @@
 /*
  * sluicectl topo { gen FAMILY [OPTIONS] | show FILE [-j] | dot FILE [-o OUT] }
  *
- * Topologies as files (the format is in lib/graph/json.c and README.md):
+ * Topologies as files (the format is in lib/graph/json.c and man/sluice-topology.5):
  * generate one, summarise it, draw it with Graphviz.
  */
 #define _GNU_SOURCE

@@ -696,7 +696,7 @@ static bool write_link(const struct sluice_graph *g, uint32_t id, FILE *f)
  * @err:	the message on failure
  * @errlen:	size of @err
  *
- * The format is described at the top of this file and in README.md
+ * The format is described at the top of this file and in man/sluice-topology.5
  * ("The topology file").  The caller checks @f's errors on its final flush
  * too.
  *
