@@ -612,7 +612,68 @@ static void addr_text(uint32_t addr, int len, char *buf, size_t size)
 		snprintf(buf, size, "%s", a);
 }
 
-static void show_text(const struct fabric_state *s)
+/* Each port's options as text, SLUICE_QOPT_STRLEN apart; NULL: no memory. */
+static char *port_texts(const struct sluice_fabric_port_qopt *p, uint32_t n)
+{
+	char *t = calloc(n ? n : 1, SLUICE_QOPT_STRLEN);
+	uint32_t k;
+
+	for (k = 0; t && k < n; k++)
+		if (sluice_qopt_format(&p[k].o, t + (size_t)k * SLUICE_QOPT_STRLEN,
+				       SLUICE_QOPT_STRLEN))
+			snprintf(t + (size_t)k * SLUICE_QOPT_STRLEN,
+				 SLUICE_QOPT_STRLEN, "?");
+	return t;
+}
+
+/*
+ * "ports N qdisc OPTIONS" for each set of options the ports hold, the most
+ * common first; the others name their ports ("on s1/l0 s2/h1").
+ */
+static void show_port_qdiscs(const struct fabric_state *s,
+			     const struct sluice_fabric_port_qopt *p,
+			     uint32_t n, const char *texts)
+{
+	uint32_t *group = calloc(n ? n : 1, sizeof(*group));
+	uint32_t *count = calloc(n ? n : 1, sizeof(*count));
+	uint32_t k, j, best = 0;
+
+	if (!group || !count) {
+		fputs("sluicectl: out of memory\n", stderr);
+		goto out;
+	}
+	/* group[k]: the first port with k's text */
+	for (k = 0; k < n; k++) {
+		for (j = 0; j < k && strcmp(texts + (size_t)j * SLUICE_QOPT_STRLEN,
+					    texts + (size_t)k * SLUICE_QOPT_STRLEN); j++)
+			;
+		group[k] = j;
+		count[j]++;
+		if (count[j] > count[best])
+			best = j;
+	}
+	if (n)
+		printf("ports %u qdisc sluice %s\n", count[best],
+		       texts + (size_t)best * SLUICE_QOPT_STRLEN);
+	for (k = 0; k < n; k++) {
+		if (group[k] != k || k == best)
+			continue;
+		printf("ports %u qdisc sluice %s on", count[k],
+		       texts + (size_t)k * SLUICE_QOPT_STRLEN);
+		for (j = k; j < n; j++)
+			if (group[j] == k)
+				printf(" %s/%s", s->g.nodes[p[j].node].name,
+				       p[j].dev);
+		putchar('\n');
+	}
+out:
+	free(group);
+	free(count);
+}
+
+static void show_text(const struct fabric_state *s,
+		      const struct sluice_fabric_port_qopt *p, uint32_t n,
+		      const char *texts)
 {
 	const struct sluice_graph *g = &s->g;
 	char ns[SLUICE_NETNS_NAME_MAX], name[SLUICE_NETNS_NAME_MAX];
@@ -643,6 +704,8 @@ static void show_text(const struct fabric_state *s)
 		printf(" node-rate %s", s->node_rates);
 	printf(" qdisc %s%s%s\n", s->qdisc ? "sluice" : "none",
 	       s->qdisc_args[0] ? " " : "", s->qdisc_args);
+	if (texts)
+		show_port_qdiscs(s, p, n, texts);
 	for (u = 0; u < g->n_nodes; u++) {
 		bool self = sluice_fabric_self_hosted(&s->f, u);
 
@@ -716,7 +779,36 @@ static json_object *node_rates_json(const struct fabric_state *s)
 	return NULL;
 }
 
-static json_object *show_json(const struct fabric_state *s)
+/* [{"node": "s1", "dev": "l0", "options": "classes 8 ..."}, ...] */
+static json_object *port_qdiscs_json(const struct fabric_state *s,
+				     const struct sluice_fabric_port_qopt *p,
+				     uint32_t n, const char *texts)
+{
+	json_object *arr = json_object_new_array(), *e;
+	bool ok = arr;
+	uint32_t k;
+
+	for (k = 0; ok && k < n; k++) {
+		e = json_object_new_object();
+		if (!e || json_object_array_add(arr, e)) {
+			json_object_put(e);
+			ok = false;
+			break;
+		}
+		ok = jadd(e, "node", jstr(s->g.nodes[p[k].node].name)) &&
+		     jadd(e, "dev", jstr(p[k].dev)) &&
+		     jadd(e, "options",
+			  jstr(texts + (size_t)k * SLUICE_QOPT_STRLEN));
+	}
+	if (ok)
+		return arr;
+	json_object_put(arr);
+	return NULL;
+}
+
+static json_object *show_json(const struct fabric_state *s,
+			      const struct sluice_fabric_port_qopt *p,
+			      uint32_t n, const char *texts)
 {
 	const struct sluice_graph *g = &s->g;
 	char ns[SLUICE_NETNS_NAME_MAX], name[SLUICE_NETNS_NAME_MAX], a[24];
@@ -732,6 +824,8 @@ static json_object *show_json(const struct fabric_state *s)
 				 (unsigned long long)s->hash))) &&
 	     jadd(o, "qdisc", json_object_new_boolean(s->qdisc)) &&
 	     jadd(o, "qdisc_options", jstr(s->qdisc_args)) &&
+	     (!texts || jadd(o, "port_qdiscs",
+			     port_qdiscs_json(s, p, n, texts))) &&
 	     jadd(o, "flow_control", jstr(sluice_fabric_fc_name(s->fc))) &&
 	     jadd(o, "lanes", jnum(s->lanes)) &&
 	     jadd(o, "multipath", jstr(sluice_multipath_name(s->multipath))) &&
@@ -817,7 +911,10 @@ static json_object *show_json(const struct fabric_state *s)
 
 static int show_main(const struct command *cmd, int argc, char **argv)
 {
+	struct sluice_fabric_port_qopt *ports = NULL;
+	char err[SLUICE_ERRLEN], *texts = NULL;
 	struct fabric_state s;
+	uint32_t n_ports = 0;
 	json_object *o;
 	struct args a;
 	int ret;
@@ -831,17 +928,32 @@ static int show_main(const struct command *cmd, int argc, char **argv)
 	ret = fabric_state_load(a.name, &s, false);
 	if (ret)
 		return EXIT_RUNTIME;
+	/*
+	 * What the ports hold now; without it (no root, say) the rest is
+	 * still shown, and the exit status says it is incomplete.
+	 */
+	if (sluice_fabric_port_qopts(&s.f, &ports, &n_ports, err, sizeof(err))) {
+		fprintf(stderr, "sluicectl: fabric %s: the ports' qdiscs: %s\n",
+			s.name, err);
+		ret = EXIT_RUNTIME;
+	} else if (!(texts = port_texts(ports, n_ports))) {
+		fputs("sluicectl: out of memory\n", stderr);
+		ret = EXIT_RUNTIME;
+	}
 	if (a.val[OPT_JSON]) {
-		o = show_json(&s);
+		o = show_json(&s, ports, n_ports, texts);
 		if (o)
 			puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 		else
 			fputs("sluicectl: out of memory\n", stderr);
-		ret = o ? 0 : EXIT_RUNTIME;
+		if (!o)
+			ret = EXIT_RUNTIME;
 		json_object_put(o);
 	} else {
-		show_text(&s);
+		show_text(&s, ports, n_ports, texts);
 	}
+	free(texts);
+	free(ports);
 	fabric_state_free(&s);
 	return ret;
 }

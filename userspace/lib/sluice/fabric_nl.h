@@ -209,6 +209,13 @@ struct sluice_port_qdisc {
 	unsigned char	opts[SLUICE_QOPT_DUMP_MAX];	/* inside TCA_OPTIONS */
 };
 
+/* A switch port's qdisc options as it holds them (sluice_fabric_port_qopts()). */
+struct sluice_fabric_port_qopt {
+	uint32_t		node;		/* in the fabric's topology */
+	char			dev[SLUICE_IFNAME_MAX];
+	struct sluice_qopt	o;		/* sluice_qopt_decode() */
+};
+
 /* A "tc qdisc change": the attributes to nest in TCA_OPTIONS. */
 struct sluice_qchange {
 	int		ifindex;
@@ -222,6 +229,13 @@ int sluice_port_qdiscs_read(struct sluice_rtnl *r,
 			    char *err, size_t errlen);
 int sluice_qopt_restorable(const struct sluice_port_qdisc *p, bool with_limit,
 			   void *buf, size_t len, size_t *used);
+/*
+ * Every switch (and server) port's root sluice qdisc options, read from the
+ * kernel.  Time: O(ports), two dumps per switch.
+ */
+int sluice_fabric_port_qopts(const struct sluice_fabric *f,
+			     struct sluice_fabric_port_qopt **out,
+			     uint32_t *n, char *err, size_t errlen);
 int sluice_port_qdiscs_change(struct sluice_rtnl *r,
 			      const struct sluice_qchange *c, uint32_t n,
 			      struct sluice_kfail *fail, char *err,
