@@ -431,6 +431,9 @@ sluicectl: nothing changed: every switch holds the routes and qdisc options it h
 	check_err $? "refused options: $out"
 	after=$(qsnap $sw $hosts)
 	check_eq "$after" "$before" "qdisc options after the refused load"
+
+	check_eq "$(sc fabric down --name $NAME -j)" \
+		'{"name":"sft","namespaces_removed":8}' "fabric down -j"
 }
 
 fc50_up()

@@ -568,6 +568,7 @@ static int down_main(const struct command *cmd, int argc, char **argv)
 	char err[SLUICE_ERRLEN];
 	struct fabric_state s;
 	uint32_t removed = 0;
+	json_object *o;
 	struct args a;
 	int ret;
 
@@ -592,12 +593,14 @@ static int down_main(const struct command *cmd, int argc, char **argv)
 	}
 	if (ret)
 		return ret;
-	if (a.val[OPT_JSON])
-		printf("{\"name\":\"%s\",\"namespaces_removed\":%u}\n", a.name,
-		       removed);
-	else
-		printf("fabric %s down: %u namespaces removed\n", a.name,
-		       removed);
+	if (a.val[OPT_JSON]) {
+		/* json-c escapes the name, which printf did not */
+		o = json_object_new_object();
+		return jprint(o, o && jadd(o, "name",
+					   json_object_new_string(a.name)) &&
+			      jadd(o, "namespaces_removed", jnum(removed)));
+	}
+	printf("fabric %s down: %u namespaces removed\n", a.name, removed);
 	return 0;
 }
 
