@@ -375,7 +375,7 @@ static void print_text(const struct sluice_graph *g,
 	if (res->unrouted)
 		printf(" first %s %s", g->nodes[res->unrouted_src].name,
 		       g->nodes[res->unrouted_dst].name);
-	printf("\ntheta %.6f upper %.6f method %s\n", res->theta,
+	printf("\ntheta %.6f theta-upper %.6f method %s\n", res->theta,
 	       res->theta_upper, sluice_flow_method_name(res->method));
 	printf("bound %.6f bound-paths %.6f saturated %llu\n", res->bound,
 	       res->bound_paths, (unsigned long long)res->saturated);

@@ -52,7 +52,7 @@ result $? tags_safe "tag check did not say ok, consistent, cbd-free"
 json=$(sed -n '/^{/,$p' "$tmp/out")
 [ "$(echo "$json" | jq -r '.pairs')" = 992 ] &&
 	[ "$(echo "$json" | jq -r '.pairs_without_path')" = 0 ] &&
-	grep -q '^theta [0-9.]* upper ' "$tmp/out"
+	grep -q '^theta [0-9.]* theta-upper ' "$tmp/out"
 result $? throughput_and_stats "$(echo "$json" | head -n 5)"
 
 ktap_exit
