@@ -19,63 +19,23 @@
 #include <sluice/rate.h>
 #include <sluice/size.h>
 #include <sluice/tag.h>
+#include "qopt_fields.h"
 
-/*
- * The scalar attributes: each fills the member of struct sluice_qopt of its
- * own size (the uapi's type) and sets its present bit.
- */
-#define FIELD(attr, member, bit) \
-	{ attr, offsetof(struct sluice_qopt, member), \
-	  sizeof(((struct sluice_qopt *)0)->member), bit }
-
-static const struct field {
-	unsigned int	type;
-	size_t		off;
-	size_t		size;
-	__u64		bit;
-} fields[] = {
-	FIELD(TCA_SLUICE_CLASSES, classes, SLUICE_QOPT_CLASSES),
-	FIELD(TCA_SLUICE_TAG, tag, SLUICE_QOPT_TAG),
-	FIELD(TCA_SLUICE_DEFAULT, defclass, SLUICE_QOPT_DEFAULT),
-	FIELD(TCA_SLUICE_LIMIT, limit, SLUICE_QOPT_LIMIT),
-	FIELD(TCA_SLUICE_DEFAULT_MAPS, default_maps, SLUICE_QOPT_DEFAULT_MAPS),
-	FIELD(TCA_SLUICE_RATE, rate, SLUICE_QOPT_RATE),
-	FIELD(TCA_SLUICE_PFC, pfc, SLUICE_QOPT_PFC),
-	FIELD(TCA_SLUICE_PAUSE_RX, pause_rx, SLUICE_QOPT_PAUSE_RX),
-	FIELD(TCA_SLUICE_XOFF, xoff, SLUICE_QOPT_XOFF),
-	FIELD(TCA_SLUICE_XON, xon, SLUICE_QOPT_XON),
-	FIELD(TCA_SLUICE_HEADROOM, headroom, SLUICE_QOPT_HEADROOM),
-	FIELD(TCA_SLUICE_PAUSE_TIME, pause_time, SLUICE_QOPT_PAUSE_TIME),
-	FIELD(TCA_SLUICE_WD_PRIOS, wd_prios, SLUICE_QOPT_WD_PRIOS),
-	FIELD(TCA_SLUICE_WD_ACTION, wd_action, SLUICE_QOPT_WD_ACTION),
-	FIELD(TCA_SLUICE_WD_DETECT, wd_detect_ms, SLUICE_QOPT_WD_DETECT),
-	FIELD(TCA_SLUICE_WD_RESTORE, wd_restore_ms, SLUICE_QOPT_WD_RESTORE),
-	FIELD(TCA_SLUICE_WD_POLL, wd_poll_ms, SLUICE_QOPT_WD_POLL),
-	FIELD(TCA_SLUICE_PORTFC, portfc, SLUICE_QOPT_PORTFC),
-	FIELD(TCA_SLUICE_PORTFC_N, portfc_n, SLUICE_QOPT_PORTFC_N),
-	FIELD(TCA_SLUICE_PORTFC_K, portfc_k, SLUICE_QOPT_PORTFC_K),
-	FIELD(TCA_SLUICE_PORTFC_INDEX, portfc_index, SLUICE_QOPT_PORTFC_INDEX),
-	FIELD(TCA_SLUICE_PORTFC_LABEL_BASE, portfc_label_base,
-	      SLUICE_QOPT_PORTFC_LABEL_BASE),
-	FIELD(TCA_SLUICE_PORTFC_XOFF_A, portfc_xoff_a, SLUICE_QOPT_PORTFC_XOFF_A),
-	FIELD(TCA_SLUICE_PORTFC_XON_A, portfc_xon_a, SLUICE_QOPT_PORTFC_XON_A),
-	FIELD(TCA_SLUICE_PORTFC_XOFF_B, portfc_xoff_b, SLUICE_QOPT_PORTFC_XOFF_B),
-	FIELD(TCA_SLUICE_PORTFC_XON_B, portfc_xon_b, SLUICE_QOPT_PORTFC_XON_B),
-	FIELD(TCA_SLUICE_PORTFC_HQ, portfc_hq, SLUICE_QOPT_PORTFC_HQ),
-	FIELD(TCA_SLUICE_PORTFC_HQ_DSCP, portfc_hq_dscp,
-	      SLUICE_QOPT_PORTFC_HQ_DSCP),
-	FIELD(TCA_SLUICE_INT_PORT, int_port, SLUICE_QOPT_INT_PORT),
-	FIELD(TCA_SLUICE_INT_NODE, int_node, SLUICE_QOPT_INT_NODE),
-	FIELD(TCA_SLUICE_INT_LINK, int_link, SLUICE_QOPT_INT_LINK),
+/* Not in the table: the encoder sends it after the maps. */
+static const struct sluice_i_qopt_field default_maps_field = {
+	TCA_SLUICE_DEFAULT_MAPS, offsetof(struct sluice_qopt, default_maps),
+	sizeof(((struct sluice_qopt *)0)->default_maps),
+	SLUICE_QOPT_DEFAULT_MAPS
 };
 
-static const struct field *field_of(unsigned int type)
+/* The scalar attribute @type's entry, or NULL (a map, or a newer one). */
+static const struct sluice_i_qopt_field *field_of(unsigned int type)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
-		if (fields[i].type == type)
-			return &fields[i];
+	for (i = 0; i < sluice_i_qopt_n_fields; i++)
+		if (sluice_i_qopt_fields[i].type == type)
+			return &sluice_i_qopt_fields[i];
 	return NULL;
 }
 
@@ -154,7 +114,7 @@ int sluice_qopt_decode(struct sluice_qopt *o, const void *opts, size_t len,
 		       char *err, size_t errlen)
 {
 	const unsigned char *p = opts;
-	const struct field *f;
+	const struct sluice_i_qopt_field *f;
 	const struct nlattr *a;
 	unsigned int type;
 	size_t off, plen;
@@ -179,7 +139,8 @@ int sluice_qopt_decode(struct sluice_qopt *o, const void *opts, size_t len,
 			o->present |= SLUICE_QOPT_MAP(tag);
 			continue;
 		}
-		f = field_of(type);
+		f = type == TCA_SLUICE_DEFAULT_MAPS ?
+		    &default_maps_field : field_of(type);
 		if (!f)
 			continue;
 		if (plen != f->size)
