@@ -26,7 +26,7 @@ PREPARE_TARGETS ?= all
 
 .PHONY: all kmod userspace tools check check-debug unit selftests bootstrap prepare install \
 	uninstall clean sparse checkpatch vm-shell demo demo-bcube demo-bolt demo-faca bench bench-routing \
-	dkms-source dkms-install dkms-uninstall install-man uninstall-man \
+	dkms-source dkms-install dkms-uninstall install-man uninstall-man deb \
 	reproduce-routing reproduce-tagger reproduce-throughput kdir
 
 all: kmod userspace tools
@@ -187,6 +187,15 @@ dkms-install: dkms-source check-kdir
 dkms-uninstall:
 	-dkms remove -m sluice -v $(VERSION) --all
 	rm -rf $(DKMS_DIR)
+
+# Debian packages: sluice-dkms, sluice-tools and libsluice-dev, built by
+# dpkg-buildpackage from a copy of the tree into build/deb (DEB_OUT), then
+# checked by lintian (docs/packaging.md).  No kernel headers needed.
+DEB_OUT ?= build/deb
+
+deb:
+	$(BOOTSTRAP) --if-needed
+	scripts/deb $(DEB_OUT)
 
 uninstall:
 	rm -f /lib/modules/$(KVER)/extra/sch_sluice.ko
