@@ -104,7 +104,7 @@ static const char usage_text[] =
 "Output (pairs: \"sip dip sport bytes rate_bps faca\" lines, the rates'\n"
 "summary as JSON):\n"
 "  -o, --output FILE   a line per completed flow (- for stdout): \"sip dip\n"
-"                      sport dport size start_ns fct_ns alone_ns slowdown\"\n"
+"                      sport dport size start_ns fct_ns standalone_fct_ns slowdown\"\n"
 "                      after a '#' header; dport is 200 for an incast's\n"
 "                      responses and 100 for other flows, as HPCC's\n"
 "                      fct_analysis.py selects them (-t 1, -t 0)\n"
