@@ -501,7 +501,7 @@ static int print_stats_json(const struct sluice_route_stats *st,
 	     jadd(o, "paths", jnum(st->paths)) &&
 	     jadd(o, "paths_per_pair", jrange(st->paths_min, st->paths_max,
 					      jfixed(st->paths_avg))) &&
-	     jadd(o, "path_length", jrange(0, st->path_len_max,
+	     jadd(o, "path_length", jrange(st->path_len_min, st->path_len_max,
 					   jfixed(st->path_len_avg))) &&
 	     jadd(o, "shortest_path_length_avg",
 		  jfixed(st->shortest_len_avg)) &&

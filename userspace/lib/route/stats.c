@@ -47,6 +47,7 @@ int sluice_route_stats(const struct sluice_routes *r,
 	st->paths = r->n_paths;
 	st->truncated_pairs = r->truncated_pairs;
 	st->paths_min = r->n_pairs ? UINT64_MAX : 0;
+	st->path_len_min = r->n_paths ? UINT32_MAX : 0;
 	for (p = 0; p < r->n_pairs; p++) {
 		n = sluice_routes_pair_paths(r, p);
 		if (n < st->paths_min)
@@ -61,6 +62,8 @@ int sluice_route_stats(const struct sluice_routes *r,
 			len_sum += len;
 			if (len < shortest)
 				shortest = len;
+			if (len < st->path_len_min)
+				st->path_len_min = len;
 			if (len > st->path_len_max)
 				st->path_len_max = len;
 			if (r->path_lane[q] + 1u > st->lanes)

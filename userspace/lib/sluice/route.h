@@ -222,6 +222,7 @@ struct sluice_route_stats {
 	uint64_t	paths_max;
 	double		paths_avg;
 	double		path_len_avg;	/* over all paths */
+	uint32_t	path_len_min;	/* 0 without a path */
 	uint32_t	path_len_max;
 	/* per pair with a path: its shortest path in the set, averaged */
 	double		shortest_len_avg;
