@@ -328,7 +328,7 @@ static void test_bad_files(void)
 	routes_with("trunc", "pairs 1 paths 1 hops 1 truncated 0\ns0 s1: 0\n");
 	RUN(&r, "route", "stats", "--topo", topo, cli_path("trunc"));
 	snprintf(msg, sizeof(msg),
-		 "sluicectl: %s:7: the file ends without \"end\": truncated?\n",
+		 "sluicectl: %s:7: the file ends before \"end\": truncated?\n",
 		 cli_path("trunc"));
 	expect_runtime(msg, &r);
 

@@ -445,8 +445,7 @@ int sluice_routes_read(struct sluice_routes *r, const struct sluice_graph *g,
 			ret = ferror(f) ? sluice_i_errf(err, errlen, -EIO,
 							 "%s: cannot read: %s",
 							 name, strerror(errno)) :
-			      text_bad(&rd,
-				       "the file ends without \"end\": truncated?");
+			      text_truncated(&rd, NULL);
 			break;
 		}
 		if (!strcmp(s, "end"))

@@ -345,7 +345,7 @@ int sluice_maps_read(struct sluice_maps *m, FILE *f, const char *name,
 	while (!ret) {
 		s = next_line(&rd);
 		if (!s) {
-			ret = text_bad(&rd, "the file ends before \"end\"");
+			ret = text_truncated(&rd, NULL);
 			break;
 		}
 		if (!strcmp(s, "end"))
@@ -361,6 +361,8 @@ int sluice_maps_read(struct sluice_maps *m, FILE *f, const char *name,
 	if (!ret && rd.ret)
 		ret = rd.ret;
 	if (!ret && sluice_maps_find_dup(m, &a, &b)) {
+		/* the file was whole: the message is about line lines[b] */
+		rd.eof = rd.partial = false;
 		rd.lineno = lines[b];
 		ret = text_bad(&rd, "%s %s %u: given twice (first on line %llu)",
 			       sluice_map_entry_kind(m->e[b].map, m->e[b].flags),

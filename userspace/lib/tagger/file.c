@@ -274,7 +274,7 @@ int sluice_i_tags_next(struct sluice_i_tags *t)
 	const char *s = text_next(&t->rd);
 
 	if (!s)
-		return text_bad(&t->rd, "the file ends before \"end\"");
+		return text_truncated(&t->rd, NULL);
 	if (!strcmp(s, "end"))
 		return 0;
 	if (!text_lit(&s, "node ") ||
