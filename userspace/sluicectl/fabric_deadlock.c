@@ -19,6 +19,7 @@
 #include <json_tokener.h>
 #include <sluice/deadlock.h>
 #include <sluice/fabric.h>
+#include <sluice/file.h>
 #include "fabric.h"
 #include "fabric_deadlock.h"
 #include "jout.h"
@@ -230,40 +231,13 @@ static bool read_port(json_object *o, struct sluice_port_info *p,
 
 static char *read_all(const char *path, size_t *len)
 {
-	FILE *f = fopen(path, "r");
-	size_t cap = 0, n = 0, got;
-	char *buf = NULL, *nb;
+	char err[SLUICE_ERRLEN], *buf;
 
-	if (!f) {
-		fprintf(stderr, "sluicectl: %s: %s\n", path, strerror(errno));
+	if (sluice_file_read(path, STATE_FILE_MAX, &buf, len, err,
+			     sizeof(err))) {
+		fprintf(stderr, "sluicectl: %s\n", err);
 		return NULL;
 	}
-	do {
-		if (n == cap) {
-			cap = cap ? 2 * cap : 65536;
-			nb = cap <= STATE_FILE_MAX ? realloc(buf, cap + 1) : NULL;
-			if (!nb) {
-				fprintf(stderr, "sluicectl: %s: %s\n", path,
-					cap > STATE_FILE_MAX ? "larger than 64 MiB" :
-					"out of memory");
-				free(buf);
-				fclose(f);
-				return NULL;
-			}
-			buf = nb;
-		}
-		got = fread(buf + n, 1, cap - n, f);
-		n += got;
-	} while (got);
-	if (ferror(f)) {
-		fprintf(stderr, "sluicectl: %s: %s\n", path, strerror(errno));
-		free(buf);
-		fclose(f);
-		return NULL;
-	}
-	fclose(f);
-	buf[n] = '\0';
-	*len = n;
 	return buf;
 }
 

@@ -21,19 +21,19 @@ int load_topo(const char *path, struct sluice_graph *g)
 	return 0;
 }
 
-/* Opens @path for reading, "-" being stdin; prints why it cannot. */
+/*
+ * Opens @path for reading, "-" being stdin (named "<stdin>" in messages);
+ * prints why it cannot (a directory is no file: sluice_file_open()).
+ * Close it with sluice_file_close().
+ */
 FILE *open_in(const char *path, const char **name)
 {
+	char err[SLUICE_ERRLEN];
 	FILE *f;
 
-	if (!strcmp(path, "-")) {
-		*name = "<stdin>";
-		return stdin;
-	}
-	*name = path;
-	f = fopen(path, "r");
-	if (!f)
-		fprintf(stderr, "sluicectl: %s: %s\n", path, strerror(errno));
+	*name = strcmp(path, "-") ? path : "<stdin>";
+	if (sluice_file_open(path, &f, err, sizeof(err)))
+		fprintf(stderr, "sluicectl: %s\n", err);
 	return f;
 }
 
@@ -49,8 +49,7 @@ int load_routes(const char *path, const struct sluice_graph *g,
 	if (!f)
 		return EXIT_RUNTIME;
 	ret = sluice_routes_read(r, g, f, name, err, sizeof(err));
-	if (f != stdin)
-		fclose(f);
+	sluice_file_close(f);
 	if (ret) {
 		fprintf(stderr, "sluicectl: %s\n", err);
 		return EXIT_RUNTIME;

@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 #include <sluice/cbd.h>
+#include <sluice/file.h>
 #include <sluice/graph.h>
 #include <sluice/route.h>
 #include "jout.h"

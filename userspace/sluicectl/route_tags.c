@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "load.h"
 #include "route_tags.h"
 #include "sw.h"
 
@@ -70,16 +71,15 @@ int rtags_read(struct rtags *t, const char *path,
 	       const struct sluice_graph *g, const struct sluice_routes *r)
 {
 	char err[SLUICE_ERRLEN];
+	const char *name;
 	uint64_t want;
-	FILE *f = fopen(path, "r");
+	FILE *f = open_in(path, &name);
 	int ret;
 
-	if (!f) {
-		fprintf(stderr, "sluicectl: %s: %s\n", path, strerror(errno));
+	if (!f)
 		return EXIT_RUNTIME;
-	}
-	ret = sluice_tagger_read(&t->tab, g, f, path, NULL, err, sizeof(err));
-	fclose(f);
+	ret = sluice_tagger_read(&t->tab, g, f, name, NULL, err, sizeof(err));
+	sluice_file_close(f);
 	if (ret) {
 		fprintf(stderr, "sluicectl: %s\n", err);
 		return EXIT_RUNTIME;

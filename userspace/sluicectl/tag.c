@@ -126,8 +126,7 @@ static int load_tags(const char *path, const struct sluice_graph *g,
 	if (!f)
 		return EXIT_RUNTIME;
 	ret = sluice_tagger_read(t, g, f, name, only, err, sizeof(err));
-	if (f != stdin)
-		fclose(f);
+	sluice_file_close(f);
 	if (ret) {
 		fprintf(stderr, "sluicectl: %s\n", err);
 		return EXIT_RUNTIME;

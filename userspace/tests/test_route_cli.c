@@ -332,6 +332,14 @@ static void test_bad_files(void)
 		 cli_path("trunc"));
 	expect_runtime(msg, &r);
 
+	/* a directory for a file says so, not "Input/output error" */
+	RUN(&r, "route", "check", "--topo", topo, cli_path(""));
+	snprintf(msg, sizeof(msg),
+		 "sluicectl: %s: is a directory, not a file\n", cli_path(""));
+	expect_runtime(msg, &r);
+	RUN(&r, "route", "check", "--topo", cli_path(""), cli_path("trunc"));
+	expect_runtime(msg, &r);
+
 	routes_with("count", "pairs 2 paths 1 hops 1 truncated 0\ns0 s1: 0\nend\n");
 	RUN(&r, "route", "check", "--topo", topo, cli_path("count"));
 	snprintf(msg, sizeof(msg),

@@ -41,6 +41,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sluice/file.h>
 #include <sluice/flowgen.h>
 #include <sluice/experiment.h>
 #include "graph/internal.h"
@@ -322,10 +323,9 @@ int sluice_flowgen_cdf_read(const char *path, struct sluice_tcpgen_dist *d,
 	FILE *f;
 
 	memset(d, 0, sizeof(*d));
-	f = fopen(path, "r");
-	if (!f)
-		return sluice_i_errf(err, errlen, -errno, "%s: %s", path,
-				     strerror(errno));
+	ret = sluice_file_open(path, &f, err, errlen);
+	if (ret)
+		return ret;
 	while (!ret && getline(&line, &len, f) > 0) {
 		lineno++;
 		line[strcspn(line, "#\n")] = '\0';
@@ -344,7 +344,7 @@ int sluice_flowgen_cdf_read(const char *path, struct sluice_tcpgen_dist *d,
 					    "out of memory");
 	}
 	free(line);
-	fclose(f);
+	sluice_file_close(f);
 	d->pt = pt;
 	d->n = n;
 	d->name = strdup(path);
