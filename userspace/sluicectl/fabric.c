@@ -200,7 +200,7 @@ static void print_up(const struct fabric_state *s,
 	    jadd(t, "addresses", jfixed(st->t_addrs)) &&
 	    jadd(t, "qdiscs", jfixed(st->t_qdiscs)) &&
 	    jadd(t, "total", jfixed(st->t_total)) && jadd(o, "seconds", t)) {
-		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+		puts(jtext(o));
 		t = NULL;
 	} else {
 		fputs("sluicectl: out of memory\n", stderr);
@@ -946,7 +946,7 @@ static int show_main(const struct command *cmd, int argc, char **argv)
 	if (a.val[OPT_JSON]) {
 		o = show_json(&s, ports, n_ports, texts);
 		if (o)
-			puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+			puts(jtext(o));
 		else
 			fputs("sluicectl: out of memory\n", stderr);
 		if (!o)
@@ -1128,7 +1128,7 @@ static int stats_main(const struct command *cmd, int argc, char **argv)
 		free(p);
 	}
 	if (arr && !ret)
-		puts(json_object_to_json_string_ext(arr, JSON_C_TO_STRING_PLAIN));
+		puts(jtext(arr));
 	json_object_put(arr);
 	close(self);
 	fabric_state_free(&s);

@@ -258,7 +258,7 @@ static void report(const struct ping *p, bool json)
 		     jadd(e, "dst", json_object_new_string(p->h[dst].name));
 	}
 	if (ok)
-		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+		puts(jtext(o));
 	else
 		fputs("sluicectl: out of memory\n", stderr);
 	json_object_put(o);

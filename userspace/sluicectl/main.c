@@ -2,7 +2,7 @@
 /*
  * sluicectl: configuration and status of sluice qdiscs beyond what tc says.
  *
- * usage: sluicectl { -h | --help | --version | COMMAND [ARGUMENTS] }
+ * usage: sluicectl { -h | --help | --version | [-n NETNS] [-p] COMMAND [ARGUMENTS] }
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sluice/fabric_nl.h>
 #include <sluice/switch.h>
+#include "jout.h"
 #include "sluicectl.h"
 
 static const struct command commands[] = {
@@ -81,11 +82,12 @@ static void print_help(FILE *f)
 {
 	size_t i;
 
-	fputs("Usage: sluicectl [-n NETNS] COMMAND [ARGUMENTS]\n"
+	fputs("Usage: sluicectl [-n NETNS] [-p] COMMAND [ARGUMENTS]\n"
 	      "       sluicectl { -h | --help | --version }\n"
 	      "\n"
 	      "  -n, --netns NETNS  run the command in network namespace NETNS\n"
 	      "                     (a name under /run/netns, as \"ip -n\")\n"
+	      "  -p, --pretty       print the JSON of -j indented, over several lines\n"
 	      "\n"
 	      "Commands:\n", f);
 	for (i = 0; i < N_COMMANDS; i++)
@@ -171,6 +173,10 @@ static int run(int argc, char **argv)
 		return help_main(find_command("help"), argc - 1, argv + 1);
 	if (!strcmp(argv[1], "-n") || !strcmp(argv[1], "--netns"))
 		return run_in_netns(argc, argv);
+	if (!strcmp(argv[1], "-p") || !strcmp(argv[1], "--pretty")) {
+		jout_pretty(true);
+		return run(argc - 1, argv + 1);
+	}
 	if (!strcmp(argv[1], "--version"))
 		return version_main(find_command("version"), argc - 1, argv + 1);
 	if (argv[1][0] == '-') {

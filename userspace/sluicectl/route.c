@@ -225,7 +225,7 @@ static void print_summary(const struct sluice_routes *r, bool json)
 	    jadd(o, "paths", jnum(r->n_paths)) &&
 	    jadd(o, "hops", jnum(r->n_hops)) &&
 	    jadd(o, "truncated_pairs", jnum(r->truncated_pairs)))
-		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+		puts(jtext(o));
 	else
 		fputs("sluicectl: out of memory\n", stderr);
 	json_object_put(o);

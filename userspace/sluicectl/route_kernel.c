@@ -964,11 +964,14 @@ int route_unload_main(const struct command *cmd, int argc, char **argv)
 		ret = apply_all(&c);
 	for (u = 0; !ret && u < c.n; u++)
 		removed += c.t[u].d.deleted;
-	if (!ret && c.val[OPT_JSON])
-		printf("{\"switches\":%u,\"removed\":%llu,\"tag_tables_emptied\":%u}\n",
-		       c.n, (unsigned long long)removed,
-		       rtags_changed(&c.tags));
-	else if (!ret)
+	if (!ret && c.val[OPT_JSON]) {
+		json_object *o = json_object_new_object();
+
+		ret = jprint(o, o && jadd(o, "switches", jnum(c.n)) &&
+			     jadd(o, "removed", jnum(removed)) &&
+			     jadd(o, "tag_tables_emptied",
+				  jnum(rtags_changed(&c.tags))));
+	} else if (!ret)
 		printf("unloaded %u switch%s: %llu routes removed\n", c.n,
 		       c.n == 1 ? "" : "es", (unsigned long long)removed);
 	if (!ret && !c.val[OPT_JSON] && rtags_changed(&c.tags))
@@ -1077,7 +1080,7 @@ int route_show_main(const struct command *cmd, int argc, char **argv)
 	if (o && ok)
 		ok = jadd(o, "in_sync", json_object_new_boolean(in_sync));
 	if (o && ok)
-		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+		puts(jtext(o));
 	else if (!ok)
 		fputs("sluicectl: out of memory\n", stderr);
 	json_object_put(o);
