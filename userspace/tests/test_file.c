@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <sluice/file.h>
 #include <sluice/graph.h>
+#include <sluice/interop.h>
 #include "cli.h"
 #include "ktap.h"
 
@@ -36,6 +37,10 @@ static void test_directory(void)
 	/* the readers say the same */
 	KTAP_EXPECT_INT(sluice_graph_read_file(&g, cli_path(""), err,
 					       sizeof(err)), -EISDIR);
+	KTAP_EXPECT_STR(err, want);
+	KTAP_EXPECT_INT(sluice_topo_import_file(&g, SLUICE_TOPO_EDGES,
+						cli_path(""), NULL, err,
+						sizeof(err)), -EISDIR);
 	KTAP_EXPECT_STR(err, want);
 	snprintf(want, sizeof(want), "%s: No such file or directory",
 		 cli_path("missing"));

@@ -151,7 +151,14 @@ void sluice_graph_free(struct sluice_graph *g)
  * letter or digit, so that no name reads as an option ("-o") or as the
  * route file's "-" for no node.
  */
-static bool valid_name(const char *name)
+/**
+ * sluice_node_name_valid() - whether @name can name a node
+ * @name:	the name
+ *
+ * Return: true for 1 to SLUICE_NAME_MAX - 1 letters, digits or "-_.:/",
+ * the first a letter or digit.  Time: O(length).
+ */
+bool sluice_node_name_valid(const char *name)
 {
 	size_t len = strlen(name);
 	const char *p;
@@ -190,7 +197,7 @@ int sluice_graph_set_node(struct sluice_graph *g, uint32_t u,
 	if (u >= g->n_nodes)
 		return sluice_i_errf(err, errlen, -EINVAL,
 				     "nodes[%u]: no such node", u);
-	if (!valid_name(name))
+	if (!sluice_node_name_valid(name))
 		return sluice_i_errf(err, errlen, -EINVAL,
 				     "nodes[%u].name: \"%.40s\" is not 1 to %d letters, digits or -_.:/ starting with a letter or digit",
 				     u, name, SLUICE_NAME_MAX - 1);

@@ -147,6 +147,11 @@ static inline bool sluice_node_is_endpoint(const struct sluice_node *n)
 }
 
 const char *sluice_node_kind_name(enum sluice_node_kind kind);
+/*
+ * A valid node name: 1 to 31 letters, digits or -_.:/, the first a letter
+ * or digit.  Time: O(length).
+ */
+bool sluice_node_name_valid(const char *name);
 int sluice_node_kind_parse(const char *name);
 
 void sluice_graph_bfs(const struct sluice_graph *g, uint32_t src,

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * sluicectl topo { import --from FORMAT FILE | export --to FORMAT FILE }
+ * [-o OUT]: topologies from and to the formats other tools speak
+ * (sluice/interop.h has the formats and how they map to a topology).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sluice/interop.h>
+#include "topo.h"
+
+struct io_args {
+	const char	*format;
+	const char	*file;
+	const char	*out;
+};
+
+/* FILE, -o/--output FILE and the format option @fmt_opt ("--from"). */
+static int parse_io(const struct command *cmd, int argc, char **argv,
+		    const char *fmt_opt, struct io_args *a)
+{
+	int i;
+
+	memset(a, 0, sizeof(*a));
+	for (i = 1; i < argc; i++) {
+		const char **val = NULL;
+
+		if (is_help(argv[i])) {
+			sub_help(cmd);
+			return -1;
+		}
+		if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output"))
+			val = &a->out;
+		else if (!strcmp(argv[i], fmt_opt))
+			val = &a->format;
+		if (val) {
+			if (++i == argc)
+				return sub_usage_error(cmd, "%s needs a value",
+						       argv[i - 1]);
+			*val = argv[i];
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			return sub_usage_error(cmd, "unknown option \"%s\"",
+					       argv[i]);
+		} else if (a->file) {
+			return sub_usage_error(cmd, "unexpected argument \"%s\"",
+					       argv[i]);
+		} else {
+			a->file = argv[i];
+		}
+	}
+	if (!a->format)
+		return sub_usage_error(cmd, "%s FORMAT is required", fmt_opt);
+	if (!a->file)
+		return sub_usage_error(cmd, "no file given");
+	return 0;
+}
+
+int topo_import_main(const struct command *cmd, int argc, char **argv)
+{
+	struct sluice_topo_import_info info;
+	char err[SLUICE_ERRLEN];
+	struct sluice_graph g;
+	struct io_args a;
+	int fmt, ret;
+
+	ret = parse_io(cmd, argc, argv, "--from", &a);
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	fmt = sluice_topo_format_parse(a.format);
+	if (fmt < 0)
+		return sub_usage_error(cmd, "--from: \"%s\" is not graphml, gml or edges",
+				       a.format);
+	if (sluice_topo_import_file(&g, fmt, a.file, &info, err, sizeof(err))) {
+		fprintf(stderr, "sluicectl: %s\n", err);
+		return EXIT_RUNTIME;
+	}
+	if (info.named_by_id)
+		fprintf(stderr, "sluicectl: %s: the labels are not all sluice names (letters, digits, -_.:/), or repeat: the nodes are named by their ids\n",
+			a.file);
+	ret = write_out(a.out, topo_write, &g);
+	sluice_graph_free(&g);
+	return ret;
+}
+
+struct export_out {
+	const struct sluice_graph	*g;
+	int				fmt;
+};
+
+static int write_export(const void *arg, FILE *f)
+{
+	const struct export_out *o = arg;
+	char err[SLUICE_ERRLEN];
+
+	if (!sluice_topo_export(o->g, o->fmt, f, err, sizeof(err)))
+		return 0;
+	fprintf(stderr, "sluicectl: %s\n", err);
+	return -EIO;
+}
+
+int topo_export_main(const struct command *cmd, int argc, char **argv)
+{
+	char err[SLUICE_ERRLEN];
+	struct export_out o;
+	struct sluice_graph g;
+	struct io_args a;
+	int ret;
+
+	ret = parse_io(cmd, argc, argv, "--to", &a);
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	o.fmt = sluice_topo_format_parse(a.format);
+	if (o.fmt < 0)
+		return sub_usage_error(cmd, "--to: \"%s\" is not graphml, gml or edges",
+				       a.format);
+	if (sluice_graph_read_file(&g, a.file, err, sizeof(err))) {
+		fprintf(stderr, "sluicectl: %s\n", err);
+		return EXIT_RUNTIME;
+	}
+	o.g = &g;
+	ret = write_out(a.out, write_export, &o);
+	sluice_graph_free(&g);
+	return ret;
+}
