@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * sluicectl route { compute | check | stats | dot | merge } ...
+ * sluicectl route { compute | check | stats | dot | merge | export } ...
  * (load, unload and show are route_kernel.c's, sport route_sport.c's)
  *
  * Route sets as files (the format is in lib/route/file.c and man/sluice-routes.5):
@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sluice/cbd.h>
+#include <sluice/interop.h>
 #include <sluice/route.h>
 #include "jout.h"
 #include "load.h"
@@ -30,6 +31,7 @@ static int check_main(const struct command *cmd, int argc, char **argv);
 static int stats_main(const struct command *cmd, int argc, char **argv);
 static int dot_main(const struct command *cmd, int argc, char **argv);
 static int merge_main(const struct command *cmd, int argc, char **argv);
+static int export_main(const struct command *cmd, int argc, char **argv);
 
 static const struct command route_commands[] = {
 	{ "compute", compute_main, "Compute the routes of a topology",
@@ -47,6 +49,12 @@ static const struct command route_commands[] = {
 	  "--topo FILE ROUTES { --pair SOURCE,DESTINATION | --cbd } [-o FILE]", "route" },
 	{ "merge", merge_main, "Join the shards of a route set into one file",
 	  "--topo FILE -o FILE [-j | --json] SHARD...", "route" },
+	{ "export", export_main,
+	  "Write routes as other tools load them: OpenSM's LFT dump, or next hops as JSON",
+	  "--topo FILE ROUTES --to { lft | nexthops-json } [--first] [-o FILE]\n"
+	  "\tAn LFT holds one port per destination: where a switch sends a destination's\n"
+	  "\tpaths by several ports the export is refused, unless --first keeps the first\n"
+	  "\tpath's. nexthops-json holds every next hop.", "route" },
 	{ "load", route_load_main, "Install routes in a fabric's switches, or in this switch",
 	  ROUTE_LOAD_USAGE, "route" },
 	{ "unload", route_unload_main, "Remove the routes sluice installed", ROUTE_UNLOAD_USAGE, "route" },
@@ -70,7 +78,7 @@ int route_main(const struct command *cmd, int argc, char **argv)
 enum opt_id {
 	OPT_TOPO, OPT_OUT, OPT_JSON, OPT_ALGO, OPT_PATHS, OPT_LANES, OPT_SEED,
 	OPT_ORIENT, OPT_ROOT, OPT_THREADS, OPT_SHARD, OPT_PAIR, OPT_CBD,
-	OPT_PAIRS,
+	OPT_PAIRS, OPT_TO, OPT_FIRST,
 };
 
 static const struct opt opts[] = {
@@ -88,6 +96,8 @@ static const struct opt opts[] = {
 	[OPT_PAIR]	= { "--pair", NULL, true },
 	[OPT_CBD]	= { "--cbd", NULL, false },
 	[OPT_PAIRS]	= { "--pairs", NULL, false },
+	[OPT_TO]	= { "--to", NULL, true },
+	[OPT_FIRST]	= { "--first", NULL, false },
 };
 
 #define N_OPTS (sizeof(opts) / sizeof(opts[0]))
@@ -771,6 +781,59 @@ static int merge_main(const struct command *cmd, int argc, char **argv)
 			print_summary(&whole, a.val[OPT_JSON]);
 		sluice_routes_free(&whole);
 	}
+	sluice_graph_free(&g);
+	return ret;
+}
+
+struct export_out {
+	const struct sluice_routes	*r;
+	const struct sluice_graph	*g;
+	int				fmt;
+	struct sluice_route_export_opts	o;
+};
+
+static int write_export(const void *arg, FILE *f)
+{
+	const struct export_out *e = arg;
+	char err[SLUICE_ERRLEN];
+
+	if (!sluice_routes_export(e->r, e->g, e->fmt, &e->o, f, err,
+				  sizeof(err)))
+		return 0;
+	fprintf(stderr, "sluicectl: %s\n", err);
+	return -EINVAL;
+}
+
+static int export_main(const struct command *cmd, int argc, char **argv)
+{
+	struct export_out e = { 0 };
+	struct sluice_routes r;
+	struct sluice_graph g;
+	struct args a;
+	int ret;
+
+	ret = parse(cmd, argc, argv,
+		    OPT_BIT(OPT_TOPO) | OPT_BIT(OPT_OUT) | OPT_BIT(OPT_TO) |
+		    OPT_BIT(OPT_FIRST), &a);
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	if (!a.val[OPT_TO])
+		return sub_usage_error(cmd, "--to { lft | nexthops-json } is required");
+	e.fmt = sluice_route_format_parse(a.val[OPT_TO]);
+	if (e.fmt < 0)
+		return sub_usage_error(cmd, "--to: \"%s\" is not lft or nexthops-json",
+				       a.val[OPT_TO]);
+	if (a.val[OPT_FIRST] && e.fmt != SLUICE_ROUTES_LFT)
+		return sub_usage_error(cmd, "--first is for --to lft: nexthops-json holds every next hop");
+	ret = load_both(cmd, &a, &g, &r);
+	if (ret)
+		return ret;
+	e.r = &r;
+	e.g = &g;
+	e.o.first = a.val[OPT_FIRST];
+	/* nothing is written before the whole export is worked out */
+	ret = write_out(a.val[OPT_OUT], write_export, &e);
+	sluice_routes_free(&r);
 	sluice_graph_free(&g);
 	return ret;
 }

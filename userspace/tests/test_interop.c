@@ -3,7 +3,9 @@
  * Other tools' formats (sluice/interop.h): every built-in generator's
  * topology through GraphML, GML and edge lists and back, foreign files as
  * NetworkX and the Topology Zoo write them (a Zoo-style GML written for
- * this test, not copied), and each reader's errors with their lines.
+ * this test, not copied), each reader's errors with their lines, and the
+ * route exports (OpenSM's LFT dump, next hops as JSON) byte for byte on a
+ * chain, with their refusals.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -12,6 +14,7 @@
 #include <string.h>
 #include <sluice/graph.h>
 #include <sluice/interop.h>
+#include <sluice/route.h>
 #include <sluice/topo.h>
 #include "ktap.h"
 
@@ -140,6 +143,11 @@ static void test_format_names(void)
 	KTAP_EXPECT_INT(sluice_topo_format_parse("GML"), -EINVAL);
 	KTAP_EXPECT_STR(sluice_topo_format_name(SLUICE_TOPO_EDGES), "edges");
 	KTAP_EXPECT_STR(sluice_topo_format_name(SLUICE_TOPO__COUNT), "?");
+	KTAP_EXPECT_INT(sluice_route_format_parse("lft"), SLUICE_ROUTES_LFT);
+	KTAP_EXPECT_INT(sluice_route_format_parse("nexthops-json"),
+			SLUICE_ROUTES_NEXTHOPS_JSON);
+	KTAP_EXPECT_INT(sluice_route_format_parse("json"), -EINVAL);
+	KTAP_EXPECT_STR(sluice_route_format_name(SLUICE_ROUTES_LFT), "lft");
 	ktap_result("format names");
 }
 
@@ -585,12 +593,292 @@ static void test_edges(void)
 		    ARRAY_SIZE(bad_edges));
 }
 
+/* s1 - s2 - s3, a host port each (sluice-topology(5)'s example). */
+static void chain(struct sluice_graph *g)
+{
+	static const char json[] =
+		"{\"format\":\"sluice-topology\",\"version\":1,"
+		"\"nodes\":[{\"name\":\"s1\",\"hosts\":1},{\"name\":\"s2\",\"hosts\":1},"
+		"{\"name\":\"s3\",\"hosts\":1}],"
+		"\"links\":[{\"a\":\"s1\",\"b\":\"s2\"},{\"a\":\"s2\",\"b\":\"s3\"}]}";
+
+	if (sluice_graph_read_buf(g, json, strlen(json), err, sizeof(err)))
+		abort();
+}
+
+static void compute(const struct sluice_graph *g, struct sluice_routes *r)
+{
+	struct sluice_route_opts o = { .algo = SLUICE_ROUTE_ECMP };
+	struct sluice_compute_opts c = { .threads = 1 };
+
+	if (sluice_routes_compute(g, &o, &c, r, err, sizeof(err)))
+		abort();
+}
+
+/* The export of @r in @fmt, malloc()ed, or NULL (err set). */
+static char *export(const struct sluice_routes *r, const struct sluice_graph *g,
+		    int fmt, bool first)
+{
+	struct sluice_route_export_opts o = { .first = first };
+	char *buf = NULL;
+	size_t len;
+	FILE *f = open_memstream(&buf, &len);
+	int ret;
+
+	if (!f)
+		abort();
+	err[0] = 0;
+	ret = sluice_routes_export(r, g, fmt, &o, f, err, sizeof(err));
+	fclose(f);
+	if (ret || len) {
+		/* a refusal writes nothing */
+		if (ret && !KTAP_EXPECT_INT(len, 0))
+			ktap_diag("%s", buf);
+	}
+	if (!ret)
+		return buf;
+	free(buf);
+	return NULL;
+}
+
+static const char chain_lft[] =
+	"Unicast lids [0x0-0x6] of switch Lid 1 guid 0x0200000000000001 (s1):\n"
+	"  Lid  Out   Destination\n"
+	"       Port     Info \n"
+	"0x0001 000 : (Switch portguid 0x0200000000000001: 's1')\n"
+	"0x0002 001 : (Switch portguid 0x0200000000000002: 's2')\n"
+	"0x0003 001 : (Switch portguid 0x0200000000000003: 's3')\n"
+	"0x0004 002 : (Channel Adapter portguid 0x0200000000000004: 's1 h0')\n"
+	"0x0005 001 : (Channel Adapter portguid 0x0200000000000005: 's2 h0')\n"
+	"0x0006 001 : (Channel Adapter portguid 0x0200000000000006: 's3 h0')\n"
+	"6 valid lids dumped \n"
+	"\n"
+	"Unicast lids [0x0-0x6] of switch Lid 2 guid 0x0200000000000002 (s2):\n"
+	"  Lid  Out   Destination\n"
+	"       Port     Info \n"
+	"0x0001 001 : (Switch portguid 0x0200000000000001: 's1')\n"
+	"0x0002 000 : (Switch portguid 0x0200000000000002: 's2')\n"
+	"0x0003 002 : (Switch portguid 0x0200000000000003: 's3')\n"
+	"0x0004 001 : (Channel Adapter portguid 0x0200000000000004: 's1 h0')\n"
+	"0x0005 003 : (Channel Adapter portguid 0x0200000000000005: 's2 h0')\n"
+	"0x0006 002 : (Channel Adapter portguid 0x0200000000000006: 's3 h0')\n"
+	"6 valid lids dumped \n"
+	"\n"
+	"Unicast lids [0x0-0x6] of switch Lid 3 guid 0x0200000000000003 (s3):\n"
+	"  Lid  Out   Destination\n"
+	"       Port     Info \n"
+	"0x0001 001 : (Switch portguid 0x0200000000000001: 's1')\n"
+	"0x0002 001 : (Switch portguid 0x0200000000000002: 's2')\n"
+	"0x0003 000 : (Switch portguid 0x0200000000000003: 's3')\n"
+	"0x0004 001 : (Channel Adapter portguid 0x0200000000000004: 's1 h0')\n"
+	"0x0005 001 : (Channel Adapter portguid 0x0200000000000005: 's2 h0')\n"
+	"0x0006 002 : (Channel Adapter portguid 0x0200000000000006: 's3 h0')\n"
+	"6 valid lids dumped \n";
+
+static const char chain_nexthops[] =
+	"{\n"
+	"  \"format\": \"sluice-nexthops\",\n"
+	"  \"version\": 1,\n"
+	"  \"topology\": {\"nodes\":3,\"links\":2,\"hash\":\"eb4ac19fa24791c6\"},\n"
+	"  \"algo\": \"ecmp\",\n"
+	"  \"nodes\": [\n"
+	"    {\"name\":\"s1\",\"ports\":[{\"port\":1,\"link\":0,\"peer\":\"s2\"},{\"port\":2,\"host\":0}],"
+	"\"nexthops\":{\"s2\":[{\"port\":1,\"link\":0,\"peer\":\"s2\",\"paths\":1,\"lanes\":[0]}],"
+	"\"s3\":[{\"port\":1,\"link\":0,\"peer\":\"s2\",\"paths\":1,\"lanes\":[0]}]}},\n"
+	"    {\"name\":\"s2\",\"ports\":[{\"port\":1,\"link\":0,\"peer\":\"s1\"},{\"port\":2,\"link\":1,\"peer\":\"s3\"},{\"port\":3,\"host\":0}],"
+	"\"nexthops\":{\"s1\":[{\"port\":1,\"link\":0,\"peer\":\"s1\",\"paths\":2,\"lanes\":[0]}],"
+	"\"s3\":[{\"port\":2,\"link\":1,\"peer\":\"s3\",\"paths\":2,\"lanes\":[0]}]}},\n"
+	"    {\"name\":\"s3\",\"ports\":[{\"port\":1,\"link\":1,\"peer\":\"s2\"},{\"port\":2,\"host\":0}],"
+	"\"nexthops\":{\"s1\":[{\"port\":1,\"link\":1,\"peer\":\"s2\",\"paths\":1,\"lanes\":[0]}],"
+	"\"s2\":[{\"port\":1,\"link\":1,\"peer\":\"s2\",\"paths\":1,\"lanes\":[0]}]}}\n"
+	"  ]\n"
+	"}\n";
+
+static void test_export_chain(void)
+{
+	struct sluice_routes r;
+	struct sluice_graph g;
+	char *out;
+
+	chain(&g);
+	compute(&g, &r);
+	out = export(&r, &g, SLUICE_ROUTES_LFT, false);
+	KTAP_EXPECT_STR(out ? out : err, chain_lft);
+	free(out);
+	out = export(&r, &g, SLUICE_ROUTES_NEXTHOPS_JSON, false);
+	KTAP_EXPECT_STR(out ? out : err, chain_nexthops);
+	free(out);
+	/* a shard holds some sources only */
+	r.shard_count = 2;
+	KTAP_EXPECT(!export(&r, &g, SLUICE_ROUTES_LFT, false));
+	KTAP_EXPECT_STR(err, "shard 0/2 of a route set: merge the shards first (route merge)");
+	sluice_routes_free(&r);
+	sluice_graph_free(&g);
+	ktap_result("a chain's LFT dump and next hops, byte for byte; a shard refused");
+}
+
+/* A route set read from @text (its "%016llx" the topology's hash). */
+static int routes_from(struct sluice_routes *r, const struct sluice_graph *g,
+		       const char *text)
+{
+	char buf[1024];
+	FILE *f;
+	int ret;
+
+	snprintf(buf, sizeof(buf), text,
+		 (unsigned long long)sluice_graph_hash(g));
+	f = fmemopen(buf, strlen(buf), "r");
+	if (!f)
+		abort();
+	ret = sluice_routes_read(r, g, f, "t.routes", err, sizeof(err));
+	fclose(f);
+	return ret;
+}
+
+static void test_export_refusals(void)
+{
+	/* a triangle a b c, d off a: a's path to d goes round first */
+	static const char tri[] =
+		"{\"format\":\"sluice-topology\",\"version\":1,"
+		"\"nodes\":[{\"name\":\"a\",\"hosts\":1},{\"name\":\"b\"},"
+		"{\"name\":\"c\"},{\"name\":\"d\",\"hosts\":1}],"
+		"\"links\":[{\"a\":\"a\",\"b\":\"b\"},{\"a\":\"b\",\"b\":\"c\"},"
+		"{\"a\":\"c\",\"b\":\"a\"},{\"a\":\"a\",\"b\":\"d\"}]}";
+	static const char tri_routes[] =
+		"sluice-routes 1\n"
+		"topology nodes 4 links 4 hash %016llx\n"
+		"algo ecmp paths 0 lanes 0 seed 0 orient auto root -\n"
+		"shard 0/1\n"
+		"pairs 2 paths 2 hops 5 truncated 0\n"
+		"a d: 0 1 2 3\n"
+		"d a: 3\n"
+		"end\n";
+	struct sluice_routes r;
+	struct sluice_graph g;
+	char *out;
+
+	/* a ring of 4: s0 reaches s2 both ways round */
+	sluice_topo_ring(&g, 4, 1, err, sizeof(err));
+	compute(&g, &r);
+	KTAP_EXPECT(!export(&r, &g, SLUICE_ROUTES_LFT, false));
+	KTAP_EXPECT_STR(err, "node s0 forwards destination s2 by ports 1 (path 1 of s0 s2) and 2 (path 2 of s0 s2): an LFT holds one port per destination (keep the first path's with --first)");
+	out = export(&r, &g, SLUICE_ROUTES_LFT, true);
+	/* s0's table: s2 and its host by the first path's port, 1 (to s1) */
+	KTAP_EXPECT(out && strstr(out, "(s0):\n  Lid  Out   Destination\n       Port     Info \n"
+				  "0x0001 000 : (Switch portguid 0x0200000000000001: 's0')\n"
+				  "0x0002 001 : (Switch portguid 0x0200000000000002: 's1')\n"
+				  "0x0003 001 : (Switch portguid 0x0200000000000003: 's2')\n"
+				  "0x0004 002 : (Switch portguid 0x0200000000000004: 's3')\n"
+				  "0x0005 003 : (Channel Adapter portguid 0x0200000000000005: 's0 h0')\n"
+				  "0x0006 001 : (Channel Adapter portguid 0x0200000000000006: 's1 h0')\n"
+				  "0x0007 001 : (Channel Adapter portguid 0x0200000000000007: 's2 h0')\n"
+				  "0x0008 002 : (Channel Adapter portguid 0x0200000000000008: 's3 h0')\n"
+				  "8 valid lids dumped \n"));
+	free(out);
+	sluice_routes_free(&r);
+	sluice_graph_free(&g);
+
+	if (sluice_graph_read_buf(&g, tri, strlen(tri), err, sizeof(err)) ||
+	    !KTAP_EXPECT_INT(routes_from(&r, &g, tri_routes), 0)) {
+		ktap_diag("%s", err);
+		sluice_graph_free(&g);
+		ktap_result("LFT refusals");
+		return;
+	}
+	KTAP_EXPECT(!export(&r, &g, SLUICE_ROUTES_LFT, true));
+	KTAP_EXPECT_STR(err, "path 1 of a d visits a twice: no destination-based table can hold it");
+	/* the JSON holds it all: a forwards to d by b first, then by d */
+	out = export(&r, &g, SLUICE_ROUTES_NEXTHOPS_JSON, false);
+	KTAP_EXPECT(out && strstr(out, "\"nexthops\":{\"d\":[{\"port\":1,\"link\":0,\"peer\":\"b\",\"paths\":1,\"lanes\":[0]},"
+				  "{\"port\":3,\"link\":3,\"peer\":\"d\",\"paths\":1,\"lanes\":[0]}]}}"));
+	free(out);
+	sluice_routes_free(&r);
+	sluice_graph_free(&g);
+
+	/* too many ports for a switch, too many LIDs for a subnet */
+	sluice_topo_ring(&g, 3, 253, err, sizeof(err));
+	compute(&g, &r);
+	KTAP_EXPECT(!export(&r, &g, SLUICE_ROUTES_LFT, false));
+	KTAP_EXPECT_STR(err, "node s0 has 255 ports: a switch has at most 254");
+	sluice_routes_free(&r);
+	sluice_graph_free(&g);
+	sluice_topo_ring(&g, 200, 250, err, sizeof(err));
+	memset(&r, 0, sizeof(r));
+	r.n_nodes = g.n_nodes;
+	r.n_links = g.n_links;
+	r.pair_path = calloc(1, sizeof(*r.pair_path));
+	r.path_hop = calloc(1, sizeof(*r.path_hop));
+	KTAP_EXPECT(!export(&r, &g, SLUICE_ROUTES_LFT, false));
+	KTAP_EXPECT_STR(err, "50200 nodes and host ports need as many LIDs: there are 49151");
+	sluice_routes_free(&r);
+	sluice_graph_free(&g);
+	ktap_result("LFT refusals: several ports for a destination (unless first), a node visited twice, too many ports or LIDs");
+}
+
+/*
+ * --first on paths that are not shortest (ksp): following the kept ports
+ * from any node reaches the destination, within n hops.
+ */
+static void test_first_no_loop(void)
+{
+	struct sluice_route_opts o = { .algo = SLUICE_ROUTE_KSP, .paths = 5 };
+	struct sluice_compute_opts c = { .threads = 1 };
+	uint32_t n, x, d, at, steps, lid, port, bad = 0, followed = 0;
+	unsigned int l, p;
+	struct sluice_routes r;
+	struct sluice_graph g;
+	uint8_t *tab;
+	char *out, *s;
+	int node = -1;
+
+	if (sluice_topo_jellyfish(&g, 16, 3, 1, 4, err, sizeof(err)) ||
+	    sluice_routes_compute(&g, &o, &c, &r, err, sizeof(err)))
+		abort();
+	n = g.n_nodes;
+	out = export(&r, &g, SLUICE_ROUTES_LFT, true);
+	tab = calloc((size_t)n * (2 * n + 1), 1);
+	if (!out || !tab)
+		abort();
+	/* the tables, by node and LID: 0xff none */
+	memset(tab, 0xff, (size_t)n * (2 * n + 1));
+	for (s = out; s && *s; s = strchr(s, '\n'), s = s ? s + 1 : s) {
+		if (sscanf(s, "Unicast lids [0x0-0x%*x] of switch Lid %u", &l) == 1)
+			node = l - 1;
+		else if (node >= 0 && sscanf(s, "0x%x %u :", &l, &p) == 2)
+			tab[(size_t)node * (2 * n + 1) + l] = p;
+	}
+	for (x = 0; x < n; x++)
+		for (d = 0; d < n; d++) {
+			lid = d + 1;
+			if (x == d || tab[(size_t)x * (2 * n + 1) + lid] == 0xff)
+				continue;
+			followed++;
+			for (at = x, steps = 0; at != d && steps <= n; steps++) {
+				port = tab[(size_t)at * (2 * n + 1) + lid];
+				if (!port || port > sluice_graph_degree(&g, at))
+					break;
+				at = g.adj[g.off[at] + port - 1].peer;
+			}
+			bad += at != d;
+		}
+	KTAP_EXPECT_INT(followed, n * (n - 1));
+	KTAP_EXPECT_INT(bad, 0);
+	free(tab);
+	free(out);
+	sluice_routes_free(&r);
+	sluice_graph_free(&g);
+	ktap_result("LFT --first on k shortest paths: every destination reached, no loop");
+}
+
 static void (*const tests[])(void) = {
 	test_format_names,
 	test_round_trips,
 	test_graphml,
 	test_gml,
 	test_edges,
+	test_export_chain,
+	test_export_refusals,
+	test_first_no_loop,
 };
 
 int main(void)

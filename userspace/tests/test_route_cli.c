@@ -24,6 +24,11 @@ static json_object *get(json_object *o, const char *key)
 }
 
 /* The dotted @path ("paths_per_pair.avg") of @o as a string, for checks. */
+static bool starts_with(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
 static const char *field(json_object *o, const char *path)
 {
 	char key[64], *dot;
@@ -400,6 +405,56 @@ static void test_help(void)
 	ktap_result("route --help at every level");
 }
 
+/*
+ * route export on the ring of 6 (ecmp: s0 reaches s3 both ways round): the
+ * LFT is refused, nothing written, unless --first; the JSON holds both.
+ */
+static void test_export(void)
+{
+	static const char *const bad[][8] = {
+		{ "export", "--topo", "t.json", "r", NULL },
+		{ "export", "--topo", "t.json", "r", "--to", "json", NULL },
+		{ "export", "--topo", "t.json", "r", "--to", "nexthops-json",
+		  "--first", NULL },
+	};
+	static const char *const msg[] = {
+		"sluicectl: --to { lft | nexthops-json } is required\n",
+		"sluicectl: --to: \"json\" is not lft or nexthops-json\n",
+		"sluicectl: --first is for --to lft: nexthops-json holds every next hop\n",
+	};
+	char topo[PATH_MAX], routes[PATH_MAX], out[PATH_MAX];
+	json_object *o;
+	struct run r;
+	size_t i;
+
+	snprintf(topo, sizeof(topo), "%s", cli_path("ring.json"));
+	snprintf(routes, sizeof(routes), "%s", cli_path("ring.routes"));
+	snprintf(out, sizeof(out), "%s", cli_path("ring.lft"));
+	RUN(&r, "route", "export", "--topo", topo, routes, "--to", "lft",
+	    "-o", out);
+	KTAP_EXPECT_INT(r.status, 1);
+	KTAP_EXPECT_STR(r.err, "sluicectl: node s0 forwards destination s3 by ports 1 (path 1 of s0 s3) and 2 (path 2 of s0 s3): an LFT holds one port per destination (keep the first path's with --first)\n");
+	KTAP_EXPECT(access(out, F_OK));
+	RUN(&r, "route", "export", "--topo", topo, routes, "--to", "lft",
+	    "--first");
+	KTAP_EXPECT_INT(r.status, 0);
+	KTAP_EXPECT(starts_with(r.out, "Unicast lids [0x0-0x6] of switch Lid 1 guid 0x0200000000000001 (s0):\n"));
+	KTAP_EXPECT(strstr(r.out, "\n0x0004 001 : (Switch portguid 0x0200000000000004: 's3')\n"));
+	RUN(&r, "route", "export", "--topo", topo, routes, "--to",
+	    "nexthops-json");
+	KTAP_EXPECT_INT(r.status, 0);
+	o = json_tokener_parse(r.out);
+	KTAP_EXPECT(o && !strcmp(field(o, "format"), "sluice-nexthops"));
+	json_object_put(o);
+	KTAP_EXPECT(strstr(r.out, "{\"name\":\"s0\",\"ports\":[{\"port\":1,\"link\":0,\"peer\":\"s1\"},{\"port\":2,\"link\":5,\"peer\":\"s5\"}],"
+			   "\"nexthops\":{\"s1\":[{\"port\":1,\"link\":0,\"peer\":\"s1\",\"paths\":3,\"lanes\":[0]}],"));
+	KTAP_EXPECT(strstr(r.out, "\"s3\":[{\"port\":1,\"link\":0,\"peer\":\"s1\",\"paths\":1,\"lanes\":[0]},"
+			   "{\"port\":2,\"link\":5,\"peer\":\"s5\",\"paths\":1,\"lanes\":[0]}]"));
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		cli_expect_usage("route", bad[i], msg[i]);
+	ktap_result("export: an LFT refused (nothing written) or --first; every next hop in JSON; usage errors");
+}
+
 static void (*const tests[])(void) = {
 	test_ring_stats,
 	test_ring_cbd,
@@ -407,6 +462,7 @@ static void (*const tests[])(void) = {
 	test_deterministic,
 	test_usage_errors,
 	test_bad_files,
+	test_export,
 	test_help,
 };
 

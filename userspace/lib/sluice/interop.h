@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Other tools' formats: topologies as GraphML, GML and edge lists, read
- * into a sluice topology and written from one.
+ * into a sluice topology and written from one; route sets as OpenSM's
+ * unicast forwarding tables (the dump dump_lfts.sh prints, which
+ * "opensm -R file -U FILE" loads) and as next hops per switch in JSON.
  *
  * What a foreign topology maps to (sluice-topology(5) has the rest):
  *
@@ -44,6 +46,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <sluice/graph.h>
+#include <sluice/route.h>
 
 enum sluice_topo_format {
 	SLUICE_TOPO_GRAPHML,	/* read with libxml2 */
@@ -92,5 +95,81 @@ int sluice_topo_import_file(struct sluice_graph *g, enum sluice_topo_format fmt,
 int sluice_topo_export(const struct sluice_graph *g,
 		       enum sluice_topo_format fmt, FILE *f,
 		       char *err, size_t errlen);
+
+/*
+ * Route sets for other tools.  Ports are numbered per node as a switch
+ * numbers them: its links in link id order are ports 1 to D (D its
+ * degree), its host ports D+1 to D+H; port 0 is the node itself.
+ *
+ * SLUICE_ROUTES_LFT: one destination-based table per node (servers
+ * included: they forward), as ibroute and dump_lfts.sh print them.  LIDs
+ * are assigned in node order: node u has LID u+1, then the host ports of
+ * every node in turn (at most 49151 LIDs, 254 ports a node).  A GUID is the
+ * node's name when that is one ("0x" and 16 hex digits, as ibnetdiscover
+ * prints them), else 0x02 (a locally administered EUI-64) followed by the
+ * LID.  A node's own LID leaves by port 0, its hosts' by their ports.  For
+ * a destination node d, a node x forwards to the next hop of the paths to
+ * d that cross x; an LFT holds one port per destination, so when those
+ * paths leave x by several ports the export is refused (naming the node,
+ * the destination and two of the ports), unless @first: then x keeps the
+ * next hop of the first such path in the file's order (pairs by source
+ * then destination, a pair's paths in order), which never makes a
+ * forwarding loop.  A path that visits a node twice cannot be held by any
+ * destination-based table and is refused.  Lanes (PFC priorities) are not
+ * part of an LFT: the SL-to-VL tables carry them.  Nodes that are no
+ * endpoint are reached by no path: only their own LID is in their table.
+ *
+ * SLUICE_ROUTES_NEXTHOPS_JSON: every next hop, all of them:
+ *
+ *	{
+ *	  "format": "sluice-nexthops",
+ *	  "version": 1,
+ *	  "topology": {"nodes":3,"links":2,"hash":"eb4ac19fa24791c6"},
+ *	  "algo": "ecmp",
+ *	  "nodes": [
+ *	    {"name":"s1","ports":[{"port":1,"link":0,"peer":"s2"},
+ *	     {"port":2,"host":0}],"nexthops":{"s2":[{"port":1,"link":0,
+ *	     "peer":"s2","paths":1,"lanes":[0]}],...}},
+ *	    ...
+ *	  ]
+ *	}
+ *
+ * one node a line, nodes in node order, destinations in node order, a
+ * destination's next hops by port; "paths" counts the paths of the set
+ * that take that next hop at that node toward that destination (a weight
+ * for weighted multipath), "lanes" their lanes.
+ */
+enum sluice_route_format {
+	SLUICE_ROUTES_LFT,
+	SLUICE_ROUTES_NEXTHOPS_JSON,
+	SLUICE_ROUTES__COUNT,
+};
+
+#define SLUICE_LFT_LIDS_MAX	0xbfff	/* the highest unicast LID */
+#define SLUICE_LFT_PORTS_MAX	254	/* ports of a switch, 0 not counted */
+
+/* "lft", "nexthops-json"; "?" out of range.  Time: O(1). */
+const char *sluice_route_format_name(enum sluice_route_format fmt);
+/* The enum sluice_route_format of @name, or -EINVAL.  Time: O(1). */
+int sluice_route_format_parse(const char *name);
+
+struct sluice_route_export_opts {
+	bool	first;	/* LFT: keep the first path's port, not refuse */
+};
+
+/*
+ * Writes the whole route set @r (validated against @g, which it belongs
+ * to; not a shard) to @f as @fmt.  Everything is worked out before the
+ * first byte is written, so a refusal writes nothing.  @o may be NULL.
+ * Return: 0, -EINVAL (a shard, a conflict, a path an LFT cannot hold, too
+ * many LIDs or ports), -ENOMEM or -EIO.
+ * Time: O(H + T log T) for H hops in the set and T distinct next hops;
+ * the LFT also O(n * L) for n nodes and L LIDs.
+ */
+int sluice_routes_export(const struct sluice_routes *r,
+			 const struct sluice_graph *g,
+			 enum sluice_route_format fmt,
+			 const struct sluice_route_export_opts *o, FILE *f,
+			 char *err, size_t errlen);
 
 #endif /* _SLUICE_INTEROP_H */
