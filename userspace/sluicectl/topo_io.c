@@ -8,50 +8,44 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sluice/interop.h>
+#include "opts.h"
 #include "topo.h"
 
-struct io_args {
-	const char	*format;
-	const char	*file;
-	const char	*out;
+enum { IO_FROM, IO_TO, IO_OUT };
+
+static const struct opt io_opts[] = {
+	[IO_FROM]	= { "--from", NULL, true },
+	[IO_TO]		= { "--to", NULL, true },
+	[IO_OUT]	= { "--output", "-o", true },
 };
 
-/* FILE, -o/--output FILE and the format option @fmt_opt ("--from"). */
+struct io_args {
+	const char	*val[ARRAY_SIZE(io_opts)];
+	const char	*file;
+	const char	*format;
+};
+
+/* FILE, -o FILE and the format option @fmt (IO_FROM or IO_TO). */
 static int parse_io(const struct command *cmd, int argc, char **argv,
-		    const char *fmt_opt, struct io_args *a)
+		    int fmt, struct io_args *a)
 {
-	int i;
+	char msg[128];
+	int n, ret;
 
-	memset(a, 0, sizeof(*a));
-	for (i = 1; i < argc; i++) {
-		const char **val = NULL;
-
-		if (is_help(argv[i])) {
-			sub_help(cmd);
-			return -1;
-		}
-		if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output"))
-			val = &a->out;
-		else if (!strcmp(argv[i], fmt_opt))
-			val = &a->format;
-		if (val) {
-			if (++i == argc)
-				return sub_usage_error(cmd, "%s needs a value",
-						       argv[i - 1]);
-			*val = argv[i];
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			return sub_usage_error(cmd, "unknown option \"%s\"",
-					       argv[i]);
-		} else if (a->file) {
-			return sub_usage_error(cmd, "unexpected argument \"%s\"",
-					       argv[i]);
-		} else {
-			a->file = argv[i];
-		}
+	ret = opts_parse(argc, argv, io_opts, ARRAY_SIZE(io_opts),
+			 OPT_BIT(fmt) | OPT_BIT(IO_OUT), a->val, &a->file, 1,
+			 &n, msg, sizeof(msg));
+	if (ret > 0) {
+		sub_help(cmd);
+		return -1;
 	}
+	if (ret)
+		return sub_usage_error(cmd, "%s", msg);
+	a->format = a->val[fmt];
 	if (!a->format)
-		return sub_usage_error(cmd, "%s FORMAT is required", fmt_opt);
-	if (!a->file)
+		return sub_usage_error(cmd, "%s FORMAT is required",
+				       io_opts[fmt].name);
+	if (!n)
 		return sub_usage_error(cmd, "no file given");
 	return 0;
 }
@@ -64,7 +58,7 @@ int topo_import_main(const struct command *cmd, int argc, char **argv)
 	struct io_args a;
 	int fmt, ret;
 
-	ret = parse_io(cmd, argc, argv, "--from", &a);
+	ret = parse_io(cmd, argc, argv, IO_FROM, &a);
 	if (ret)
 		return ret < 0 ? 0 : ret;
 	fmt = sluice_topo_format_parse(a.format);
@@ -78,7 +72,7 @@ int topo_import_main(const struct command *cmd, int argc, char **argv)
 	if (info.named_by_id)
 		fprintf(stderr, "sluicectl: %s: the labels are not all sluice names (letters, digits, -_.:/), or repeat: the nodes are named by their ids\n",
 			a.file);
-	ret = write_out(a.out, topo_write, &g);
+	ret = write_out(a.val[IO_OUT], topo_write, &g);
 	sluice_graph_free(&g);
 	return ret;
 }
@@ -107,7 +101,7 @@ int topo_export_main(const struct command *cmd, int argc, char **argv)
 	struct io_args a;
 	int ret;
 
-	ret = parse_io(cmd, argc, argv, "--to", &a);
+	ret = parse_io(cmd, argc, argv, IO_TO, &a);
 	if (ret)
 		return ret < 0 ? 0 : ret;
 	o.fmt = sluice_topo_format_parse(a.format);
@@ -119,7 +113,7 @@ int topo_export_main(const struct command *cmd, int argc, char **argv)
 		return EXIT_RUNTIME;
 	}
 	o.g = &g;
-	ret = write_out(a.out, write_export, &o);
+	ret = write_out(a.val[IO_OUT], write_export, &o);
 	sluice_graph_free(&g);
 	return ret;
 }

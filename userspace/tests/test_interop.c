@@ -151,6 +151,39 @@ static void test_format_names(void)
 	ktap_result("format names");
 }
 
+struct bad_case {
+	const char	*text;
+	const char	*want;	/* "...": libxml2's own words follow */
+};
+
+/*
+ * Imports each of the @n @cases as @fmt: each must be refused with its
+ * message, exactly, or starting with what comes before a final "...".
+ */
+static void expect_refused(int fmt, const struct bad_case *cases, size_t n)
+{
+	unsigned int right = 0;
+	size_t i, len;
+	char *json;
+
+	for (i = 0; i < n; i++) {
+		json = import(fmt, cases[i].text, NULL);
+		len = strlen(cases[i].want);
+		if (len > 3 && !strcmp(cases[i].want + len - 3, "..."))
+			len -= 3;
+		else
+			len = SIZE_MAX;
+		if (!json && (len == SIZE_MAX ? !strcmp(err, cases[i].want) :
+			      !strncmp(err, cases[i].want, len) &&
+			      strlen(err) > len))
+			right++;
+		else
+			ktap_diag("case %zu: \"%s\"", i, json ? "accepted" : err);
+		free(json);
+	}
+	KTAP_EXPECT_INT(right, n);
+}
+
 /* A switch, a server, a host folded into its switch's host ports. */
 static const char nx_graphml[] =
 	"<?xml version='1.0' encoding='utf-8'?>\n"
@@ -192,10 +225,7 @@ static const char nx_json[] =
 #define HOSTS_KEY "<key id=\"h\" for=\"node\" attr.name=\"hosts\"/>\n"
 #define KIND_KEY "<key id=\"k\" for=\"node\" attr.name=\"kind\"/>\n"
 
-static const struct {
-	const char	*text;
-	const char	*want;
-} bad_graphml[] = {
+static const struct bad_case bad_graphml[] = {
 	{ "", "line 1: invalid XML: ..." },
 	{ "<graphml xmlns=\"http://graphml.graphdrawing.org/xmlns\">\n<graph>\n</graphml>\n",
 	  "line 4: invalid XML: ..." },
@@ -275,7 +305,6 @@ static const struct {
 static void test_graphml(void)
 {
 	struct sluice_topo_import_info info;
-	unsigned int i, right = 0;
 	char *json;
 
 	json = import(SLUICE_TOPO_GRAPHML, nx_graphml, &info);
@@ -286,24 +315,7 @@ static void test_graphml(void)
 	free(json);
 	KTAP_EXPECT_INT(info.host_nodes, 1);
 	KTAP_EXPECT(!info.named_by_id);
-	for (i = 0; i < ARRAY_SIZE(bad_graphml); i++) {
-		const char *want = bad_graphml[i].want;
-		size_t n = strlen(want);
-
-		json = import(SLUICE_TOPO_GRAPHML, bad_graphml[i].text, &info);
-		/* libxml2's words are its own: "...", a message follows */
-		if (n > 3 && !strcmp(want + n - 3, "..."))
-			n -= 3;
-		else
-			n = SIZE_MAX;
-		if (!json && (n == SIZE_MAX ? !strcmp(err, want) :
-			      !strncmp(err, want, n) && strlen(err) > n))
-			right++;
-		else
-			ktap_diag("case %u: \"%s\"", i, json ? "accepted" : err);
-		free(json);
-	}
-	KTAP_EXPECT_INT(right, ARRAY_SIZE(bad_graphml));
+	expect_refused(SLUICE_TOPO_GRAPHML, bad_graphml, ARRAY_SIZE(bad_graphml));
 	ktap_result("GraphML as NetworkX writes it; %zu bad files refused at their line",
 		    ARRAY_SIZE(bad_graphml));
 }
@@ -431,10 +443,7 @@ static const char nx_gml[] =
 	"  edge [\n    source 1\n    target 0\n    key 1\n  ]\n"
 	"]\n";
 
-static const struct {
-	const char	*text;
-	const char	*want;
-} bad_gml[] = {
+static const struct bad_case bad_gml[] = {
 	{ "", "line 1: no \"graph [ ... ]\" in the file" },
 	{ "graph [\n", "line 2: the file ends inside the list opened on line 1" },
 	{ "graph [ ]\n]\n", "line 2: ']' without its '['" },
@@ -479,7 +488,7 @@ static const struct {
 static void test_gml(void)
 {
 	struct sluice_topo_import_info info;
-	unsigned int i, right = 0;
+	unsigned int i;
 	char *json, deep[2100];
 
 	json = import(SLUICE_TOPO_GML, zoo_gml, &info);
@@ -498,15 +507,7 @@ static void test_gml(void)
 	free(json);
 	KTAP_EXPECT(!info.named_by_id);
 	KTAP_EXPECT_INT(info.host_nodes, 1);
-	for (i = 0; i < ARRAY_SIZE(bad_gml); i++) {
-		json = import(SLUICE_TOPO_GML, bad_gml[i].text, &info);
-		if (!json && !strcmp(err, bad_gml[i].want))
-			right++;
-		else
-			ktap_diag("case %u: \"%s\"", i, json ? "accepted" : err);
-		free(json);
-	}
-	KTAP_EXPECT_INT(right, ARRAY_SIZE(bad_gml));
+	expect_refused(SLUICE_TOPO_GML, bad_gml, ARRAY_SIZE(bad_gml));
 	/* lists nested without end do not exhaust the stack */
 	strcpy(deep, "graph [ x ");
 	for (i = 0; i < 500; i++)
@@ -546,10 +547,7 @@ static const char edges_json[] =
 	"  ]\n"
 	"}\n";
 
-static const struct {
-	const char	*text;
-	const char	*want;
-} bad_edges[] = {
+static const struct bad_case bad_edges[] = {
 	{ "", "no nodes" },
 	{ "# nothing\n\n", "no nodes" },
 	{ "a b\na b c d\n",
@@ -566,7 +564,6 @@ static const struct {
 
 static void test_edges(void)
 {
-	unsigned int i, right = 0;
 	char *json, nul[] = "a b\nc\0d\n";
 	struct sluice_graph g;
 
@@ -576,15 +573,7 @@ static void test_edges(void)
 	else
 		ktap_diag("%s", err);
 	free(json);
-	for (i = 0; i < ARRAY_SIZE(bad_edges); i++) {
-		json = import(SLUICE_TOPO_EDGES, bad_edges[i].text, NULL);
-		if (!json && !strcmp(err, bad_edges[i].want))
-			right++;
-		else
-			ktap_diag("case %u: \"%s\"", i, json ? "accepted" : err);
-		free(json);
-	}
-	KTAP_EXPECT_INT(right, ARRAY_SIZE(bad_edges));
+	expect_refused(SLUICE_TOPO_EDGES, bad_edges, ARRAY_SIZE(bad_edges));
 	KTAP_EXPECT_INT(sluice_topo_import_buf(&g, SLUICE_TOPO_EDGES, nul,
 					       sizeof(nul) - 1, NULL, err,
 					       sizeof(err)), -EINVAL);

@@ -11,7 +11,6 @@
 #include <string.h>
 #include <sluice/file.h>
 #include <sluice/interop.h>
-#include "../graph/internal.h"
 #include "internal.h"
 
 /* A file larger than this is refused, as the topology file's reader does. */
@@ -26,19 +25,29 @@ static const char *const topo_formats[] = {
 _Static_assert(sizeof(topo_formats) / sizeof(topo_formats[0]) ==
 	       SLUICE_TOPO__COUNT, "every topology format needs a name");
 
+const char *ix_word(const char *const *words, int n, int i)
+{
+	return i >= 0 && i < n ? words[i] : "?";
+}
+
+int ix_word_parse(const char *const *words, int n, const char *w)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(w, words[i]))
+			return i;
+	return -EINVAL;
+}
+
 const char *sluice_topo_format_name(enum sluice_topo_format fmt)
 {
-	return (unsigned int)fmt < SLUICE_TOPO__COUNT ? topo_formats[fmt] : "?";
+	return ix_word(topo_formats, SLUICE_TOPO__COUNT, fmt);
 }
 
 int sluice_topo_format_parse(const char *name)
 {
-	int i;
-
-	for (i = 0; i < SLUICE_TOPO__COUNT; i++)
-		if (!strcmp(name, topo_formats[i]))
-			return i;
-	return -EINVAL;
+	return ix_word_parse(topo_formats, SLUICE_TOPO__COUNT, name);
 }
 
 struct ix_node *ix_add_node(struct ix_graph *x, uint64_t line)
@@ -593,28 +602,30 @@ int sluice_topo_import_file(struct sluice_graph *g, enum sluice_topo_format fmt,
 	return ret;
 }
 
-void ix_generator_text(const struct sluice_graph *g, char *buf, size_t size)
+void ix_write_graph_attrs(const struct sluice_graph *g, FILE *f,
+			  const char *gen_fmt, const char *layers_fmt)
 {
-	size_t n;
+	/* the family, the seed and 8 parameters of 23 letters and 20 digits */
+	char buf[SLUICE_FAMILY_MAX + 32 + SLUICE_PARAMS_MAX * 48];
+	size_t n = 0, size = sizeof(buf);
 	uint32_t i;
 
-	n = snprintf(buf, size, "%s", g->family);
-	if (g->has_seed && n < size)
-		n += snprintf(buf + n, size - n, " seed=%" PRIu64, g->seed);
-	for (i = 0; i < g->n_params && n < size; i++)
-		n += snprintf(buf + n, size - n, " %s=%" PRIu64,
-			      g->params[i].name, g->params[i].value);
-}
-
-void ix_layers_text(const struct sluice_graph *g, char *buf, size_t size)
-{
-	size_t n = 0;
-	uint32_t j;
-
-	buf[0] = '\0';
-	for (j = 0; j < g->n_layers && n < size; j++)
-		n += snprintf(buf + n, size - n, "%s%u", j ? "," : "",
-			      g->layer_ports[j]);
+	if (g->family[0]) {
+		n = snprintf(buf, size, "%s", g->family);
+		if (g->has_seed)
+			n += snprintf(buf + n, size - n, " seed=%" PRIu64,
+				      g->seed);
+		for (i = 0; i < g->n_params; i++)
+			n += snprintf(buf + n, size - n, " %s=%" PRIu64,
+				      g->params[i].name, g->params[i].value);
+		fprintf(f, gen_fmt, buf);
+	}
+	if (g->n_layers) {
+		for (n = 0, i = 0; i < g->n_layers; i++)
+			n += snprintf(buf + n, size - n, "%s%u", i ? "," : "",
+				      g->layer_ports[i]);
+		fprintf(f, layers_fmt, buf);
+	}
 }
 
 int sluice_topo_export(const struct sluice_graph *g,

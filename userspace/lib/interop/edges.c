@@ -15,7 +15,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../graph/internal.h"
 #include "internal.h"
 
 static int add_word(struct ix_graph *x, const char *w, size_t n,

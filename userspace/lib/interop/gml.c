@@ -20,10 +20,8 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../graph/internal.h"
 #include "internal.h"
 
 #define DEPTH_MAX	100
@@ -44,11 +42,7 @@ struct lexer {
 	size_t		errlen;
 };
 
-static int lex_bad(struct lexer *lx, uint64_t line, const char *what)
-{
-	return sluice_i_errf(lx->err, lx->errlen, -EINVAL,
-			     "line %" PRIu64 ": %s", line, what);
-}
+#define lex_bad(lx, line, ...) IX_BAD((lx)->err, (lx)->errlen, line, __VA_ARGS__)
 
 static bool is_letter(char c)
 {
@@ -109,19 +103,13 @@ static int lex_number(struct lexer *lx, struct tok *t)
 bad:
 	while (!at_boundary(lx, p))
 		p++;
-	{
-		char what[96];
-
-		snprintf(what, sizeof(what), "\"%.*s\" is not a number",
-			 (int)(p - lx->p > 40 ? 40 : p - lx->p), lx->p);
-		return lex_bad(lx, lx->line, what);
-	}
+	return lex_bad(lx, lx->line, "\"%.*s\" is not a number",
+		       (int)(p - lx->p > 40 ? 40 : p - lx->p), lx->p);
 }
 
 static int lex(struct lexer *lx, struct tok *t)
 {
 	const char *p;
-	char what[64];
 
 	for (;;) {
 		while (lx->p < lx->end && strchr(" \t\r\n", *lx->p) && *lx->p) {
@@ -192,11 +180,9 @@ bad_char:
 	if (!*p)
 		return lex_bad(lx, lx->line, "a NUL byte");
 	if (*p > ' ' && *p < 127)
-		snprintf(what, sizeof(what), "unexpected '%c'", *p);
-	else
-		snprintf(what, sizeof(what), "unexpected byte 0x%02x",
-			 (unsigned char)*p);
-	return lex_bad(lx, lx->line, what);
+		return lex_bad(lx, lx->line, "unexpected '%c'", *p);
+	return lex_bad(lx, lx->line, "unexpected byte 0x%02x",
+		       (unsigned char)*p);
 }
 
 static bool tok_is(const struct tok *t, const char *key)
@@ -227,19 +213,7 @@ struct parser {
 	bool		graph_seen;
 };
 
-static int bad(struct parser *ps, uint64_t line, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int bad(struct parser *ps, uint64_t line, const char *fmt, ...)
-{
-	char msg[SLUICE_ERRLEN];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	return lex_bad(&ps->lx, line, msg);
-}
+#define bad(ps, line, ...) lex_bad(&(ps)->lx, line, __VA_ARGS__)
 
 /* Skips the rest of a list whose "[" was just read. */
 static int skip_list(struct parser *ps, uint64_t open_line, int depth)
@@ -548,7 +522,6 @@ static bool has_parallel(const struct sluice_graph *g)
 
 void ix_write_gml(const struct sluice_graph *g, FILE *f)
 {
-	char text[SLUICE_PARAMS_MAX * 48 + SLUICE_FAMILY_MAX + 32];
 	const struct sluice_node *n;
 	const struct sluice_link *l;
 	uint32_t u, id;
@@ -556,14 +529,7 @@ void ix_write_gml(const struct sluice_graph *g, FILE *f)
 	fputs("graph [\n", f);
 	if (has_parallel(g))
 		fputs("  multigraph 1\n", f);
-	if (g->family[0]) {
-		ix_generator_text(g, text, sizeof(text));
-		fprintf(f, "  generator \"%s\"\n", text);
-	}
-	if (g->n_layers) {
-		ix_layers_text(g, text, sizeof(text));
-		fprintf(f, "  layers \"%s\"\n", text);
-	}
+	ix_write_graph_attrs(g, f, "  generator \"%s\"\n", "  layers \"%s\"\n");
 	for (u = 0; u < g->n_nodes; u++) {
 		n = &g->nodes[u];
 		fprintf(f, "  node [\n    id %u\n    label \"%s\"\n    kind \"%s\"\n    hosts %u\n",

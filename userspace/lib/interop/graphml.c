@@ -22,12 +22,10 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <libxml/parser.h>
 #include <libxml/tree.h>
-#include "../graph/internal.h"
 #include "internal.h"
 
 #define GRAPHML_NS	"http://graphml.graphdrawing.org/xmlns"
@@ -75,18 +73,8 @@ struct reader {
 	size_t		errlen;
 };
 
-__attribute__((format(printf, 3, 4)))
-static int bad(struct reader *rd, const xmlNode *at, const char *fmt, ...)
-{
-	char msg[SLUICE_ERRLEN];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	return sluice_i_errf(rd->err, rd->errlen, -EINVAL, "line %ld: %s",
-			     xmlGetLineNo(at), msg);
-}
+#define bad(rd, at, ...) \
+	IX_BAD((rd)->err, (rd)->errlen, xmlGetLineNo(at), __VA_ARGS__)
 
 static int no_memory(struct reader *rd)
 {
@@ -532,7 +520,6 @@ int ix_read_graphml(struct ix_graph *x, const char *buf, size_t len,
 
 void ix_write_graphml(const struct sluice_graph *g, FILE *f)
 {
-	char text[SLUICE_PARAMS_MAX * 48 + SLUICE_FAMILY_MAX + 32];
 	static const char *const node_keys[] = { "kind", "hosts", "tier" };
 	const struct sluice_node *n;
 	const struct sluice_link *l;
@@ -555,14 +542,8 @@ void ix_write_graphml(const struct sluice_graph *g, FILE *f)
 		      "  <key id=\"lb\" for=\"edge\" attr.name=\"lb\" attr.type=\"int\"/>\n",
 		      f);
 	fputs("  <graph edgedefault=\"undirected\">\n", f);
-	if (g->family[0]) {
-		ix_generator_text(g, text, sizeof(text));
-		fprintf(f, "    <data key=\"generator\">%s</data>\n", text);
-	}
-	if (g->n_layers) {
-		ix_layers_text(g, text, sizeof(text));
-		fprintf(f, "    <data key=\"layers\">%s</data>\n", text);
-	}
+	ix_write_graph_attrs(g, f, "    <data key=\"generator\">%s</data>\n",
+			     "    <data key=\"layers\">%s</data>\n");
 	for (u = 0; u < g->n_nodes; u++) {
 		n = &g->nodes[u];
 		fprintf(f, "    <node id=\"%s\"><data key=\"kind\">%s</data><data key=\"hosts\">%u</data>",

@@ -8,12 +8,23 @@
 #ifndef _SLUICE_LIB_INTEROP_INTERNAL_H
 #define _SLUICE_LIB_INTEROP_INTERNAL_H
 
+#include <errno.h>
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <sluice/graph.h>
 #include <sluice/interop.h>
+#include "../graph/internal.h"
+
+/*
+ * "line N: ..." in @err, returning -EINVAL: every reader's refusal.  A
+ * macro, so that the compiler checks each format.
+ */
+#define IX_BAD(err, errlen, line, fmt, ...) \
+	sluice_i_errf((err), (errlen), -EINVAL, "line %" PRIu64 ": " fmt, \
+		      (uint64_t)(line), ##__VA_ARGS__)
 
 #define IX_ABSENT	INT64_MIN	/* a number the file does not give */
 #define IX_KIND_ABSENT	(-1)
@@ -57,6 +68,18 @@ struct ix_node *ix_add_node(struct ix_graph *x, uint64_t line);
 struct ix_edge *ix_add_edge(struct ix_graph *x, uint64_t line);
 void ix_free(struct ix_graph *x);
 
+/* @words[@i] (@n of them), or "?". */
+const char *ix_word(const char *const *words, int n, int i);
+/* The index of @w in @words, or -EINVAL. */
+int ix_word_parse(const char *const *words, int n, const char *w);
+/*
+ * The graph attributes "generator" ("fc seed=1 switches=50") and "layers"
+ * ("3,6,6,3") as @gen_fmt and @layers_fmt (each with one %s) print them;
+ * nothing for what @g lacks.
+ */
+void ix_write_graph_attrs(const struct sluice_graph *g, FILE *f,
+			  const char *gen_fmt, const char *layers_fmt);
+
 /* "switch", "server" or "host" as enum ix_kind, or -EINVAL. */
 int ix_kind_parse(const char *s);
 /* A whole decimal integer, optionally signed; false if not or too large. */
@@ -81,9 +104,5 @@ int ix_read_edges(struct ix_graph *x, const char *buf, size_t len,
 void ix_write_graphml(const struct sluice_graph *g, FILE *f);
 void ix_write_gml(const struct sluice_graph *g, FILE *f);
 void ix_write_edges(const struct sluice_graph *g, FILE *f);
-/* The generator as a graph attribute: "fc seed=1 switches=50", in @buf. */
-void ix_generator_text(const struct sluice_graph *g, char *buf, size_t size);
-/* The layers as a graph attribute: "3,6,6,3", in @buf. */
-void ix_layers_text(const struct sluice_graph *g, char *buf, size_t size);
 
 #endif /* _SLUICE_LIB_INTEROP_INTERNAL_H */

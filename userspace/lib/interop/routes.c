@@ -16,7 +16,7 @@
 #include <string.h>
 #include <json.h>
 #include <sluice/interop.h>
-#include "../graph/internal.h"
+#include "internal.h"
 
 static const char *const route_formats[] = {
 	[SLUICE_ROUTES_LFT]		= "lft",
@@ -28,18 +28,12 @@ _Static_assert(sizeof(route_formats) / sizeof(route_formats[0]) ==
 
 const char *sluice_route_format_name(enum sluice_route_format fmt)
 {
-	return (unsigned int)fmt < SLUICE_ROUTES__COUNT ? route_formats[fmt] :
-							  "?";
+	return ix_word(route_formats, SLUICE_ROUTES__COUNT, fmt);
 }
 
 int sluice_route_format_parse(const char *name)
 {
-	int i;
-
-	for (i = 0; i < SLUICE_ROUTES__COUNT; i++)
-		if (!strcmp(name, route_formats[i]))
-			return i;
-	return -EINVAL;
+	return ix_word_parse(route_formats, SLUICE_ROUTES__COUNT, name);
 }
 
 /* One next hop: at @node, toward @dst, by @link (port @port). */

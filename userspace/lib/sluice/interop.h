@@ -5,7 +5,7 @@
  * unicast forwarding tables (the dump dump_lfts.sh prints, which
  * "opensm -R file -U FILE" loads) and as next hops per switch in JSON.
  *
- * What a foreign topology maps to (sluice-topology(5) has the rest):
+ * What a foreign topology maps to (sluicectl-topo(8) has it for users):
  *
  * Nodes.  A node's name is its GraphML id, its GML label (NetworkX's
  * convention; the GML id when any label is missing, not a valid sluice
