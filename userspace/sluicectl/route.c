@@ -46,7 +46,9 @@ static const struct command route_commands[] = {
 	  "--topo FILE { ROUTES | --algo ALGO [OPTIONS] } [--pairs] [-j | --json]", "route" },
 	{ "dot", dot_main,
 	  "Draw a pair's paths, or a dependency cycle, in Graphviz's language",
-	  "--topo FILE ROUTES { --pair SOURCE,DESTINATION | --cbd } [-o FILE]", "route" },
+	  "--topo FILE ROUTES { --pair SOURCE,DESTINATION | --cbd [--cycle-only] } [-o FILE]\n"
+	  "\t--cycle-only: only the cycle's switches and the paths that make its\n"
+	  "\tdependencies, not the whole fabric.", "route" },
 	{ "merge", merge_main, "Join the shards of a route set into one file",
 	  "--topo FILE -o FILE [-j | --json] SHARD...", "route" },
 	{ "export", export_main,
@@ -78,7 +80,7 @@ int route_main(const struct command *cmd, int argc, char **argv)
 enum opt_id {
 	OPT_TOPO, OPT_OUT, OPT_JSON, OPT_ALGO, OPT_PATHS, OPT_LANES, OPT_SEED,
 	OPT_ORIENT, OPT_ROOT, OPT_THREADS, OPT_SHARD, OPT_PAIR, OPT_CBD,
-	OPT_PAIRS, OPT_TO, OPT_FIRST,
+	OPT_PAIRS, OPT_TO, OPT_FIRST, OPT_CYCLE_ONLY,
 };
 
 static const struct opt opts[] = {
@@ -98,6 +100,7 @@ static const struct opt opts[] = {
 	[OPT_PAIRS]	= { "--pairs", NULL, false },
 	[OPT_TO]	= { "--to", NULL, true },
 	[OPT_FIRST]	= { "--first", NULL, false },
+	[OPT_CYCLE_ONLY] = { "--cycle-only", NULL, false },
 };
 
 #define N_OPTS (sizeof(opts) / sizeof(opts[0]))
@@ -607,7 +610,86 @@ struct dot_in {
 	const struct sluice_routes	*r;
 	uint64_t			pair;	/* --pair */
 	const struct sluice_cbd_result	*res;	/* --cbd */
+	bool				cycle_only;
 };
+
+/* The walk of path @q as directed edges in @colour, labelled @label. */
+static void dot_path(FILE *f, const struct sluice_graph *g,
+		     const struct sluice_routes *r, uint64_t q,
+		     const char *colour, const char *label)
+{
+	uint32_t at = r->pair_src[sluice_routes_path_pair(r, q)], id, next;
+	uint64_t h;
+
+	for (h = r->path_hop[q]; h < r->path_hop[q + 1]; h++) {
+		id = r->hops[h];
+		next = g->links[id].a == at ? g->links[id].b : g->links[id].a;
+		fprintf(f, "\t\"%s\" -> \"%s\" [color=%s penwidth=2 label=\"%s\"];\n",
+			name_of(g, at), name_of(g, next), colour, label);
+		at = next;
+	}
+}
+
+/*
+ * --cycle-only: the switches of the cycle and of the paths that make its
+ * dependencies, nothing else of the fabric; each such path in its own
+ * colour, labelled with its pair and index, and the cycle over them in
+ * red, labelled with its order.  A path making several hops is drawn once.
+ */
+static int write_cycle_dot(const struct dot_in *in, FILE *f)
+{
+	const struct sluice_cbd_result *res = in->res;
+	const struct sluice_graph *g = in->g;
+	const struct sluice_routes *r = in->r;
+	char label[3 * SLUICE_NAME_MAX + 32];
+	uint64_t p, nth, h;
+	uint32_t i, j, u, at, id;
+	bool *seen = calloc(g->n_nodes ? g->n_nodes : 1, sizeof(*seen));
+
+	if (!seen) {
+		fputs("sluicectl: out of memory\n", stderr);
+		return -ENOMEM;
+	}
+	for (i = 0; i < res->n_cycle; i++) {
+		seen[res->cycle[i].from] = seen[res->cycle[i].to] = true;
+		at = r->pair_src[sluice_routes_path_pair(r, res->cycle[i].path)];
+		seen[at] = true;
+		for (h = r->path_hop[res->cycle[i].path];
+		     h < r->path_hop[res->cycle[i].path + 1]; h++) {
+			id = r->hops[h];
+			at = g->links[id].a == at ? g->links[id].b : g->links[id].a;
+			seen[at] = true;
+		}
+	}
+	fputs("digraph cycle {\n\tnode [shape=box];\n", f);
+	for (u = 0; u < g->n_nodes; u++)
+		if (seen[u])
+			fprintf(f, "\t\"%s\"%s;\n", name_of(g, u),
+				g->nodes[u].kind == SLUICE_NODE_SERVER ?
+				" [shape=ellipse]" : "");
+	free(seen);
+	for (i = 0; i < res->n_cycle; i++) {
+		for (j = 0; j < i && res->cycle[j].path != res->cycle[i].path; j++)
+			;
+		if (j < i)
+			continue;
+		p = pair_of(r, res->cycle[i].path, &nth);
+		snprintf(label, sizeof(label), "%s>%s p%llu",
+			 name_of(g, r->pair_src[p]), name_of(g, r->pair_dst[p]),
+			 (unsigned long long)nth);
+		dot_path(f, g, r, res->cycle[i].path,
+			 colours[i % N_COLOURS], label);
+	}
+	for (i = 0; i < res->n_cycle; i++) {
+		const struct sluice_cbd_hop *c = &res->cycle[i];
+
+		fprintf(f, "\t\"%s\" -> \"%s\" [color=red penwidth=3 label=\"%u: l%u@%u\"];\n",
+			name_of(g, c->from), name_of(g, c->to), i + 1,
+			c->link, c->lane);
+	}
+	fputs("}\n", f);
+	return 0;
+}
 
 /*
  * The topology in grey, then the highlighted walks as directed edges over
@@ -619,9 +701,12 @@ static int write_route_dot(const void *arg, FILE *f)
 	const struct dot_in *in = arg;
 	const struct sluice_graph *g = in->g;
 	const struct sluice_routes *r = in->r;
-	uint64_t q, h;
-	uint32_t u, id, at, next;
+	char label[32];
+	uint64_t q, n;
+	uint32_t u, id;
 
+	if (in->cycle_only)
+		return write_cycle_dot(in, f);
 	fputs("digraph routes {\n\tnode [shape=box];\n", f);
 	for (u = 0; u < g->n_nodes; u++)
 		fprintf(f, "\t\"%s\"%s;\n", name_of(g, u),
@@ -646,20 +731,15 @@ static int write_route_dot(const void *arg, FILE *f)
 			name_of(g, r->pair_dst[in->pair]));
 		for (q = r->pair_path[in->pair];
 		     q < r->pair_path[in->pair + 1]; q++) {
-			at = r->pair_src[in->pair];
-			for (h = r->path_hop[q]; h < r->path_hop[q + 1]; h++) {
-				id = r->hops[h];
-				next = g->links[id].a == at ? g->links[id].b :
-							      g->links[id].a;
-				fprintf(f, "\t\"%s\" -> \"%s\" [color=%s penwidth=2 label=\"p%llu",
-					name_of(g, at), name_of(g, next),
-					colours[(q - r->pair_path[in->pair]) % N_COLOURS],
-					(unsigned long long)(q - r->pair_path[in->pair] + 1));
-				if (r->path_lane[q])
-					fprintf(f, "@%u", r->path_lane[q]);
-				fputs("\"];\n", f);
-				at = next;
-			}
+			n = q - r->pair_path[in->pair];
+			if (r->path_lane[q])
+				snprintf(label, sizeof(label), "p%llu@%u",
+					 (unsigned long long)n + 1,
+					 r->path_lane[q]);
+			else
+				snprintf(label, sizeof(label), "p%llu",
+					 (unsigned long long)n + 1);
+			dot_path(f, g, r, q, colours[n % N_COLOURS], label);
 		}
 	}
 	fputs("}\n", f);
@@ -681,11 +761,14 @@ static int dot_main(const struct command *cmd, int argc, char **argv)
 
 	ret = parse(cmd, argc, argv,
 		    OPT_BIT(OPT_TOPO) | OPT_BIT(OPT_OUT) | OPT_BIT(OPT_PAIR) |
-		    OPT_BIT(OPT_CBD), &a);
+		    OPT_BIT(OPT_CBD) | OPT_BIT(OPT_CYCLE_ONLY), &a);
 	if (ret)
 		return ret < 0 ? 0 : ret;
 	if (!a.val[OPT_PAIR] == !a.val[OPT_CBD])
 		return sub_usage_error(cmd, "give one of --pair SOURCE,DESTINATION and --cbd");
+	if (a.val[OPT_CYCLE_ONLY] && !a.val[OPT_CBD])
+		return sub_usage_error(cmd, "--cycle-only applies to --cbd");
+	in.cycle_only = a.val[OPT_CYCLE_ONLY];
 	comma = a.val[OPT_PAIR] ? strchr(a.val[OPT_PAIR], ',') : NULL;
 	if (a.val[OPT_PAIR] && !comma)
 		return sub_usage_error(cmd, "--pair: \"%s\" is not SOURCE,DESTINATION",

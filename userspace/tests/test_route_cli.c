@@ -163,7 +163,72 @@ static void test_ring_cbd(void)
 	KTAP_EXPECT(strstr(r.out, "\"s0\" -> \"s1\" [color=blue penwidth=2 label=\"p1\"]") ||
 		    strstr(r.out, "\"s0\" -> \"s5\" [color=blue penwidth=2 label=\"p1\"]"));
 	KTAP_EXPECT(strstr(r.out, "color=forestgreen penwidth=2 label=\"p2\""));
+	/* the cycle alone: its 6 hops in red, no grey fabric */
+	RUN(&r, "route", "dot", "--topo", cli_path("ring.json"), "--cbd",
+	    "--cycle-only", cli_path("ring.routes"));
+	KTAP_EXPECT_INT(r.status, 0);
+	KTAP_EXPECT(!strncmp(r.out, "digraph cycle {\n", 16));
+	KTAP_EXPECT(strstr(r.out, "[color=red penwidth=3 label=\"6: l"));
+	KTAP_EXPECT(!strstr(r.out, "gray80"));
 	ktap_result("ring ecmp: CBD, exit 3, 6-link witness, dot");
+}
+
+/* Count of the lines of @s that start with a tab and a quote and end ";". */
+static unsigned int dot_nodes(const char *s)
+{
+	unsigned int n = 0;
+	const char *nl;
+
+	for (; (nl = strchr(s, '\n')); s = nl + 1)
+		if (s[0] == '\t' && s[1] == '"' && nl[-1] == ';' &&
+		    !memchr(s, '>', nl - s))
+			n++;
+	return n;
+}
+
+/*
+ * --cycle-only on FC's 32 switches with KSP's 4 paths (the README's
+ * quick start): only the switches of the cycle and of the paths that make
+ * it, each hop of the check's cycle drawn, each such path labelled by its
+ * pair.
+ */
+static void test_cycle_only(void)
+{
+	json_object *o, *cyc, *hop, *v;
+	const char *topo = cli_path("fc32.json");
+	char want[128];
+	unsigned int i;
+	struct run r;
+
+	RUN(&r, "topo", "gen", "fc", "--switches", "32", "--inter-ports", "8",
+	    "--host-ports", "2", "-o", topo);
+	RUN(&r, "route", "compute", "--topo", topo, "--algo", "ksp", "--paths",
+	    "4", "-o", cli_path("fc32.ksp"));
+	RUN(&r, "route", "check", "--topo", topo, "-j", cli_path("fc32.ksp"));
+	KTAP_EXPECT_INT(r.status, 3);
+	o = json_tokener_parse(r.out);
+	cyc = get(o, "cycle");
+	RUN(&r, "route", "dot", "--topo", topo, "--cbd", "--cycle-only",
+	    cli_path("fc32.ksp"));
+	KTAP_EXPECT_INT(r.status, 0);
+	if (KTAP_EXPECT(cyc)) {
+		for (i = 0; i < json_object_array_length(cyc); i++) {
+			hop = json_object_array_get_idx(cyc, i);
+			json_object_object_get_ex(hop, "link", &v);
+			snprintf(want, sizeof(want),
+				 "[color=red penwidth=3 label=\"%u: l%d@0\"]",
+				 i + 1, json_object_get_int(v));
+			if (!KTAP_EXPECT(strstr(r.out, want)))
+				ktap_diag("no \"%s\"", want);
+		}
+		/* more than the cycle's own switches, far fewer than 32 */
+		KTAP_EXPECT(dot_nodes(r.out) >= json_object_array_length(cyc));
+		KTAP_EXPECT(dot_nodes(r.out) < 16);
+	}
+	KTAP_EXPECT(strstr(r.out, "penwidth=2 label=\"s"));
+	KTAP_EXPECT(!strstr(r.out, "gray80"));
+	json_object_put(o);
+	ktap_result("dot --cbd --cycle-only: the cycle and its paths alone");
 }
 
 /* Up-down on a leaf-spine cannot deadlock. */
@@ -294,6 +359,9 @@ static void test_usage_errors(void)
 	RUN(&r, "route", "dot", "--topo", topo, cli_path("ring.routes"));
 	expect_usage("sluicectl: give one of --pair SOURCE,DESTINATION and --cbd\n",
 		     &r);
+	RUN(&r, "route", "dot", "--topo", topo, "--pair", "s0,s1",
+	    "--cycle-only", cli_path("ring.routes"));
+	expect_usage("sluicectl: --cycle-only applies to --cbd\n", &r);
 	RUN(&r, "route", "frobnicate");
 	expect_usage("sluicectl: unknown route command \"frobnicate\"\n", &r);
 	KTAP_EXPECT_INT(cli_files_in_dir(), before);
@@ -454,6 +522,7 @@ static void test_export(void)
 static void (*const tests[])(void) = {
 	test_ring_stats,
 	test_ring_cbd,
+	test_cycle_only,
 	test_updown_clean,
 	test_deterministic,
 	test_usage_errors,
