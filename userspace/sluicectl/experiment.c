@@ -555,7 +555,7 @@ static void cbd_text(const struct exp *e, const struct set *s, char *buf,
 }
 
 /* Every switch gets its routes of @r in the fabric's mode (as "route load"). */
-int exp_load_routes(const struct fabric_state *fs,
+int exp_load_routes(const struct sluice_fabric_state *fs,
 			   const struct sluice_routes *r)
 {
 	struct sluice_lroutes want, have;
@@ -625,7 +625,7 @@ int exp_load_routes(const struct fabric_state *fs,
  *
  * Return: 0, or EXIT_RUNTIME (the reason printed).
  */
-int exp_switch_stats(const struct fabric_state *fs, uint32_t u,
+int exp_switch_stats(const struct sluice_fabric_state *fs, uint32_t u,
 		     struct sluice_port_info **pi, uint32_t *n)
 {
 	char err[SLUICE_ERRLEN], ns[SLUICE_NETNS_NAME_MAX];
@@ -647,7 +647,7 @@ int exp_switch_stats(const struct fabric_state *fs, uint32_t u,
 }
 
 /* The switches' counters, added up; the lossless queues left paused. */
-static int read_totals(const struct fabric_state *fs, struct totals *t)
+static int read_totals(const struct sluice_fabric_state *fs, struct totals *t)
 {
 	struct sluice_port_info *p = NULL;
 	const struct sluice_prio_stats *c;
@@ -697,7 +697,7 @@ static int read_totals(const struct fabric_state *fs, struct totals *t)
  * 500 ms apart) on fabric @fs: 1 a wait-for cycle, 0 none, -1 it failed;
  * @text says what it found, the first cycle switch by switch.
  */
-int exp_detect(const struct fabric_state *fs, char *text, size_t len)
+int exp_detect(const struct sluice_fabric_state *fs, char *text, size_t len)
 {
 	char err[SLUICE_ERRLEN];
 	struct sluice_deadlock dl;
@@ -747,7 +747,7 @@ int exp_detect(const struct fabric_state *fs, char *text, size_t len)
  *
  * Return: 0 or an exit status (printed).
  */
-int exp_fabric_up(struct fabric_state *fs, const struct sluice_fabric_qdisc *q)
+int exp_fabric_up(struct sluice_fabric_state *fs, const struct sluice_fabric_qdisc *q)
 {
 	struct sluice_fabric_stats st;
 	char err[SLUICE_ERRLEN];
@@ -755,19 +755,19 @@ int exp_fabric_up(struct fabric_state *fs, const struct sluice_fabric_qdisc *q)
 
 	ret = fabric_state_save(fs);
 	if (ret) {
-		fabric_state_free(fs);
+		sluice_fabric_state_free(fs);
 		return ret;
 	}
 	if (sluice_fabric_up(&fs->f, q, &st, err, sizeof(err))) {
 		fprintf(stderr, "sluicectl: fabric %s: %s\n", fs->name, err);
 		exp_fabric_down(fs);
-		fabric_state_free(fs);
+		sluice_fabric_state_free(fs);
 		return EXIT_RUNTIME;
 	}
 	return 0;
 }
 
-void exp_fabric_down(const struct fabric_state *fs)
+void exp_fabric_down(const struct sluice_fabric_state *fs)
 {
 	char err[SLUICE_ERRLEN];
 	uint32_t removed;
@@ -790,7 +790,7 @@ static int run_set(struct exp *e, struct set *s, bool keep)
 	int64_t unres0 = exp_arp_discards(), unres1;
 	struct sluice_udpgen t = { 0 };
 	char err[SLUICE_ERRLEN];
-	struct fabric_state fs;
+	struct sluice_fabric_state fs;
 	uint32_t i, k, quiet, qf;
 	double t0, end;
 	int ret;
@@ -811,7 +811,7 @@ static int run_set(struct exp *e, struct set *s, bool keep)
 	if (sluice_fabric_plan(&fs.f, &fs.g, fs.name, fs.hosts_per_switch, err,
 			       sizeof(err))) {
 		fprintf(stderr, "sluicectl: %s\n", err);
-		fabric_state_free(&fs);
+		sluice_fabric_state_free(&fs);
 		return EXIT_RUNTIME;
 	}
 	t0 = sluice_now();
@@ -901,7 +901,7 @@ out:
 	sluice_udpgen_free(&t);
 	if (!keep || ret)
 		exp_fabric_down(&fs);
-	fabric_state_free(&fs);
+	sluice_fabric_state_free(&fs);
 	return ret;
 }
 
@@ -1245,7 +1245,7 @@ static int deadlock_main(const struct command *cmd, int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = exp_on_signal }, old_int, old_term;
 	bool handlers = false;
-	struct fabric_state old;
+	struct sluice_fabric_state old;
 	struct exp *e = calloc(1, sizeof(*e));
 	bool all_ok = true;
 	uint32_t k;
@@ -1267,7 +1267,7 @@ static int deadlock_main(const struct command *cmd, int argc, char **argv)
 	if (ret)
 		goto out;
 	if (!fabric_state_load(e->name, &old, true)) {
-		fabric_state_free(&old);
+		sluice_fabric_state_free(&old);
 		fprintf(stderr, "sluicectl: fabric %s is up: take it down first (sluicectl fabric down --name %s) or give another --name\n",
 			e->name, e->name);
 		ret = EXIT_RUNTIME;

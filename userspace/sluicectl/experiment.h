@@ -121,14 +121,14 @@ int exp_parse_u32(const struct command *cmd, const char *opt, const char *s,
 		  uint64_t min, uint64_t max, uint32_t *v);
 int exp_parse_names(const struct command *cmd, const char *opt, const char *s,
 		    const char *const *names, int n, unsigned int *mask);
-int exp_load_routes(const struct fabric_state *fs,
+int exp_load_routes(const struct sluice_fabric_state *fs,
 		    const struct sluice_routes *r);
-int exp_detect(const struct fabric_state *fs, char *text, size_t len);
-int exp_fabric_up(struct fabric_state *fs, const struct sluice_fabric_qdisc *q);
+int exp_detect(const struct sluice_fabric_state *fs, char *text, size_t len);
+int exp_fabric_up(struct sluice_fabric_state *fs, const struct sluice_fabric_qdisc *q);
 struct sluice_port_info;
-int exp_switch_stats(const struct fabric_state *fs, uint32_t u,
+int exp_switch_stats(const struct sluice_fabric_state *fs, uint32_t u,
 		     struct sluice_port_info **pi, uint32_t *n);
-void exp_fabric_down(const struct fabric_state *fs);
+void exp_fabric_down(const struct sluice_fabric_state *fs);
 
 int experiment_bolt_main(const struct command *cmd, int argc, char **argv);
 int experiment_bcube_main(const struct command *cmd, int argc, char **argv);

@@ -520,7 +520,7 @@ static int build_scenarios(struct bexp *e)
 }
 
 /* PFC*'s tables for @sc's routes, loaded into every node of @fs. */
-static int load_tags(const struct fabric_state *fs, const struct scenario *sc)
+static int load_tags(const struct sluice_fabric_state *fs, const struct scenario *sc)
 {
 	struct sluice_tagger_opts to = { .mode = SLUICE_TAGGER_DEPTH };
 	char err[SLUICE_ERRLEN], ns[SLUICE_NETNS_NAME_MAX];
@@ -572,7 +572,7 @@ static void mode_words(const struct bexp *e, uint8_t fc, char *buf,
 }
 
 /* Per-port counters of every node: drops, signals; @q's ports' backlog. */
-static int read_counters(const struct bexp *e, const struct fabric_state *fs,
+static int read_counters(const struct bexp *e, const struct sluice_fabric_state *fs,
 			 struct brun *run)
 {
 	char err[SLUICE_ERRLEN], ns[SLUICE_NETNS_NAME_MAX];
@@ -680,7 +680,7 @@ static int run_one(struct bexp *e, struct scenario *sc, struct brun *run,
 	struct sluice_fabric_qdisc q = { 0 };
 	struct sluice_udpgen t = { 0 };
 	char err[SLUICE_ERRLEN], ns[SLUICE_NETNS_NAME_MAX];
-	struct fabric_state fs;
+	struct sluice_fabric_state fs;
 	double t0, end;
 	int self = -1, ret;
 
@@ -701,7 +701,7 @@ static int run_one(struct bexp *e, struct scenario *sc, struct brun *run,
 			       SLUICE_FABRIC_HOSTS_DEFAULT, err, sizeof(err)) ||
 	    sluice_fabric_fc_apply(&fs.f, &q, err, sizeof(err))) {
 		fprintf(stderr, "sluicectl: %s\n", err);
-		fabric_state_free(&fs);
+		sluice_fabric_state_free(&fs);
 		return EXIT_RUNTIME;
 	}
 	progress(e, "%s, %s: fabric %s up (%s)", part_names[sc->part],
@@ -814,7 +814,7 @@ out:
 	sluice_udpgen_free(&t);
 	if (!keep || ret)
 		exp_fabric_down(&fs);
-	fabric_state_free(&fs);
+	sluice_fabric_state_free(&fs);
 	return ret;
 }
 
@@ -1329,7 +1329,7 @@ static void free_all(struct bexp *e)
 int experiment_bcube_main(const struct command *cmd, int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = exp_on_signal }, old_int, old_term;
-	struct fabric_state old;
+	struct sluice_fabric_state old;
 	char path[PATH_MAX];
 	struct bexp *e;
 	bool all_ok = true, handlers = false, last;
@@ -1349,7 +1349,7 @@ int experiment_bcube_main(const struct command *cmd, int argc, char **argv)
 	if (ret)
 		goto out;
 	if (!fabric_state_load(e->name, &old, true)) {
-		fabric_state_free(&old);
+		sluice_fabric_state_free(&old);
 		fprintf(stderr, "sluicectl: fabric %s is up: take it down first (sluicectl fabric down --name %s) or give another --name\n",
 			e->name, e->name);
 		ret = EXIT_RUNTIME;

@@ -675,7 +675,7 @@ int fabric_deadlock_main(const struct command *cmd, int argc, char **argv)
 	struct sluice_graph g = { 0 };
 	unsigned int interval = SLUICE_DL_INTERVAL_MS;
 	const struct sluice_graph *gp;
-	struct fabric_state s;
+	struct sluice_fabric_state s;
 	bool have_state = false;
 	int n_files, ret;
 	uint64_t v;
@@ -739,7 +739,7 @@ int fabric_deadlock_main(const struct command *cmd, int argc, char **argv)
 	}
 	sluice_deadlock_free(&dl);
 	if (have_state)
-		fabric_state_free(&s);
+		sluice_fabric_state_free(&s);
 	sluice_graph_free(&g);
 	return ret;
 }

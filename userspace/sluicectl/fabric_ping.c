@@ -318,7 +318,7 @@ int fabric_ping_main(const struct command *cmd, int argc, char **argv)
 	const char *val[ARRAY_SIZE(opts)];
 	struct ping p = { .count = 1, .timeout = 2 };
 	const char *name = SLUICE_FABRIC_DEFAULT_NAME;
-	struct fabric_state s;
+	struct sluice_fabric_state s;
 	char msg[128];
 	uint32_t u, i, k;
 	uint64_t v, q;
@@ -352,7 +352,7 @@ int fabric_ping_main(const struct command *cmd, int argc, char **argv)
 	if (p.n < 2) {
 		fprintf(stderr, "sluicectl: fabric %s has %u host%s: nothing to ping\n",
 			name, p.n, p.n == 1 ? "" : "s");
-		fabric_state_free(&s);
+		sluice_fabric_state_free(&s);
 		return EXIT_RUNTIME;
 	}
 	p.n_req = (uint64_t)p.n * (p.n - 1) * p.count;
@@ -390,6 +390,6 @@ out:
 			close(p.h[k].fd);
 	free(p.h);
 	free(p.req);
-	fabric_state_free(&s);
+	sluice_fabric_state_free(&s);
 	return ret;
 }

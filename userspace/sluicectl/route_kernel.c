@@ -85,7 +85,7 @@ struct ctx {
 	const char		*files[4];
 	int			n_files;
 	bool			fabric;		/* a fabric's switches */
-	struct fabric_state	s;
+	struct sluice_fabric_state	s;
 	struct sluice_graph	g;		/* --topo */
 	const struct sluice_graph *gp;
 	struct sluice_routes	r;
@@ -283,7 +283,7 @@ static void teardown(struct ctx *c)
 	if (c->has_routes)
 		sluice_routes_free(&c->r);
 	if (c->fabric && c->gp)
-		fabric_state_free(&c->s);
+		sluice_fabric_state_free(&c->s);
 	else if (c->gp)
 		sluice_graph_free(&c->g);
 }

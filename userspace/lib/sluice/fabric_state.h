@@ -10,8 +10,7 @@
  *                   node rates
  *   topology.json   the topology itself, as sluice_graph_write() writes it
  *
- * sluicectl writes it (sluice_fabric_state_print(), sluicectl/fabric_state.c
- * puts it in place); anyone may read it.
+ * sluicectl writes it (sluice_fabric_state_write()); anyone may read it.
  * Functions that fail return a negative errno with a message in @err.
  */
 #ifndef _SLUICE_FABRIC_STATE_H
@@ -60,6 +59,11 @@ int sluice_fabric_state_read(const char *name, struct sluice_fabric_state *s,
 void sluice_fabric_state_free(struct sluice_fabric_state *s);
 /* O(1) */
 void sluice_fabric_state_print(const struct sluice_fabric_state *s, FILE *f);
+/* O(the topology's size) */
+int sluice_fabric_state_write(const struct sluice_fabric_state *s, char *err,
+			      size_t errlen);
+/* O(1) */
+int sluice_fabric_state_remove(const char *name, char *err, size_t errlen);
 /* O(the topology's size) each */
 int sluice_fabric_state_link_rates(const struct sluice_fabric_state *s,
 				   uint64_t **link_rate, char *err,
