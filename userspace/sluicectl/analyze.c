@@ -285,7 +285,7 @@ static int get_routes(const struct args *a, struct sluice_route_opts *o,
 		if (a->val[OPT_ROOT]) {
 			const char *root = a->val[OPT_ROOT];
 
-			if (find_node(g, root, strlen(root), &o->root)) {
+			if (sluice_graph_node_find(g, root, strlen(root), &o->root)) {
 				fprintf(stderr, "sluicectl: --root: no node \"%s\" in %s\n",
 					a->val[OPT_ROOT], a->val[OPT_TOPO]);
 				return EXIT_RUNTIME;

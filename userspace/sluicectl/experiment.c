@@ -32,6 +32,7 @@
 #include <sluice/deadlock.h>
 #include <sluice/experiment.h>
 #include <sluice/fabric.h>
+#include <sluice/fabric_load.h>
 #include <sluice/fabric_nl.h>
 #include <sluice/headroom.h>
 #include <sluice/rate.h>
@@ -554,64 +555,41 @@ static void cbd_text(const struct exp *e, const struct set *s, char *buf,
 			 e->g.nodes[s->cbd.cycle[0].from].name);
 }
 
-/* Every switch gets its routes of @r in the fabric's mode (as "route load"). */
-int exp_load_routes(const struct sluice_fabric_state *fs,
-			   const struct sluice_routes *r)
+/* The library's messages, as sluicectl's. */
+static void exp_say(void *arg, const char *line)
 {
-	struct sluice_lroutes want, have;
-	char err[SLUICE_ERRLEN], ns[SLUICE_NETNS_NAME_MAX];
-	struct sluice_rtnl *rt = NULL;
-	struct sluice_ldiff d = { 0 };
-	struct sluice_multipath mp;
-	struct sluice_kfail fail;
-	uint64_t *link_rate;
-	int self, ret = 0;
-	uint32_t u;
+	(void)arg;
+	fprintf(stderr, "sluicectl: %s\n", line);
+}
 
-	if (sluice_fabric_state_multipath(fs, fs->multipath, &mp, &link_rate,
-					  err, sizeof(err))) {
-		fprintf(stderr, "sluicectl: %s\n", err);
-		return EXIT_RUNTIME;
-	}
-	self = sluice_netns_self(err, sizeof(err));
-	if (self < 0) {
-		fprintf(stderr, "sluicectl: %s\n", err);
-		free(link_rate);
-		return EXIT_RUNTIME;
-	}
-	for (u = 0; !ret && u < fs->g.n_nodes; u++) {
-		sluice_lroutes_init(&want, u);
-		sluice_lroutes_init(&have, u);
-		memset(&d, 0, sizeof(d));
-		sluice_fabric_switch_ns(&fs->f, u, ns, sizeof(ns));
-		ret = sluice_rtnl_open_in(ns, self, &rt, err, sizeof(err));
-		if (!ret)
-			ret = sluice_lroutes_build_mp(&fs->g, r, u, &mp, &want,
-						      err, sizeof(err));
-		if (!ret)
-			ret = sluice_kroutes_read(rt, &have, err, sizeof(err));
-		if (!ret)
-			ret = sluice_lroutes_diff(&want, &have, &d, err,
-						  sizeof(err));
-		if (!ret)
-			ret = sluice_kroutes_apply(rt, &want, &have, &d, &fail,
-						   err, sizeof(err));
-		if (ret == -EREMOTEIO)
-			fprintf(stderr, "sluicectl: switch %s: a route refused: %s%s%s\n",
-				fs->g.nodes[u].name, strerror(-fail.error),
-				fail.extack[0] ? ": " : "", fail.extack);
-		else if (ret)
-			fprintf(stderr, "sluicectl: switch %s: %s\n",
-				fs->g.nodes[u].name, err);
-		sluice_ldiff_free(&d);
-		sluice_lroutes_free(&want);
-		sluice_lroutes_free(&have);
-		sluice_rtnl_close(rt);
-		rt = NULL;
-	}
-	close(self);
-	free(link_rate);
+/*
+ * Loads as @o says (its action, messages and state set here): every
+ * switch of fabric @o->state its routes, all or nothing, the one loader
+ * "route load" goes through (sluice_fabric_routes_load()).  Its warnings
+ * are left out: an experiment loads what it means to.  0 or EXIT_RUNTIME
+ * (the reason printed).
+ */
+int exp_load(struct sluice_fabric_load_opts *o)
+{
+	struct sluice_fabric_load_result res;
+	char err[SLUICE_ERRLEN];
+	int ret;
+
+	o->action = SLUICE_FABRIC_LOAD;
+	o->say = exp_say;
+	o->warn = NULL;
+	ret = sluice_fabric_routes_load(o, &res, err, sizeof(err));
+	sluice_fabric_load_result_free(&res);
 	return ret ? EXIT_RUNTIME : 0;
+}
+
+/* Every switch of @fs gets its routes of @r, in the fabric's mode. */
+int exp_load_routes(struct sluice_fabric_state *fs,
+		    const struct sluice_routes *r)
+{
+	struct sluice_fabric_load_opts o = { .state = fs, .routes = r };
+
+	return exp_load(&o);
 }
 
 /**

@@ -121,7 +121,9 @@ int exp_parse_u32(const struct command *cmd, const char *opt, const char *s,
 		  uint64_t min, uint64_t max, uint32_t *v);
 int exp_parse_names(const struct command *cmd, const char *opt, const char *s,
 		    const char *const *names, int n, unsigned int *mask);
-int exp_load_routes(const struct sluice_fabric_state *fs,
+struct sluice_fabric_load_opts;
+int exp_load(struct sluice_fabric_load_opts *o);
+int exp_load_routes(struct sluice_fabric_state *fs,
 		    const struct sluice_routes *r);
 int exp_detect(const struct sluice_fabric_state *fs, char *text, size_t len);
 int exp_fabric_up(struct sluice_fabric_state *fs, const struct sluice_fabric_qdisc *q);

@@ -40,10 +40,12 @@
 #include <sluice/cbd.h>
 #include <sluice/experiment.h>
 #include <sluice/fabric.h>
+#include <sluice/fabric_load.h>
 #include <sluice/fabric_nl.h>
 #include <sluice/portfc.h>
 #include <sluice/rate.h>
 #include <sluice/route.h>
+#include <sluice/switch.h>
 #include <sluice/tagger.h>
 #include <sluice/topo.h>
 #include "experiment.h"
@@ -52,7 +54,6 @@
 #include "jout.h"
 #include "opts.h"
 #include "qdisc_args.h"
-#include "route_tags.h"
 #include "sluicectl.h"
 
 const char *const part_names[N_PARTS] = {
@@ -519,37 +520,36 @@ static int build_scenarios(struct bexp *e)
 	return ret ? EXIT_RUNTIME : 0;
 }
 
-/* PFC*'s tables for @sc's routes, loaded into every node of @fs. */
-static int load_tags(const struct sluice_fabric_state *fs, const struct scenario *sc)
+/*
+ * @sc's routes loaded into every node of @fs, under PFC* with their
+ * tables (Tagger's depth mode, tag source mpls-depth), all or nothing.
+ */
+static int load_routes(struct sluice_fabric_state *fs,
+		       const struct scenario *sc, bool star)
 {
 	struct sluice_tagger_opts to = { .mode = SLUICE_TAGGER_DEPTH };
-	char err[SLUICE_ERRLEN], ns[SLUICE_NETNS_NAME_MAX];
+	struct sluice_fabric_load_opts o = { .state = fs, .routes = &sc->r };
+	struct sluice_tagger_tables tab;
 	struct sluice_tagging tg;
-	struct rtags t;
-	uint32_t u;
+	char err[SLUICE_ERRLEN];
 	int ret;
 
-	ret = rtags_init(&t, fs->g.n_nodes, "mpls-depth");
-	if (ret)
-		return ret;
+	if (!star)
+		return exp_load(&o);
+	memset(&tab, 0, sizeof(tab));
 	if (sluice_tagger_assign(&fs->g, &sc->r, &to, &tg, err, sizeof(err)) ||
-	    sluice_tagger_tables_build(&fs->g, &sc->r, &tg, &t.tab, err,
+	    sluice_tagger_tables_build(&fs->g, &sc->r, &tg, &tab, err,
 				       sizeof(err))) {
 		fprintf(stderr, "sluicectl: PFC*'s tag tables: %s\n", err);
 		sluice_tagging_free(&tg);
-		rtags_free(&t);
+		sluice_tagger_tables_free(&tab);
 		return EXIT_RUNTIME;
 	}
 	sluice_tagging_free(&tg);
-	t.has_tab = true;
-	for (u = 0; !ret && u < fs->g.n_nodes; u++) {
-		sluice_fabric_switch_ns(&fs->f, u, ns, sizeof(ns));
-		ret = rtags_prepare(&t, u, ns, fs->g.nodes[u].name, &fs->g, u,
-				    false);
-	}
-	if (!ret)
-		ret = rtags_apply(&t);
-	rtags_free(&t);
+	o.tags = &tab;
+	o.tag_source = SLUICE_TAG_SOURCE_MPLS_DEPTH;
+	ret = exp_load(&o);
+	sluice_tagger_tables_free(&tab);
 	return ret;
 }
 
@@ -709,9 +709,7 @@ static int run_one(struct bexp *e, struct scenario *sc, struct brun *run,
 	ret = exp_fabric_up(&fs, &q);
 	if (ret)
 		return ret;
-	ret = exp_load_routes(&fs, &sc->r);
-	if (!ret && run->fc == SLUICE_FABRIC_FC_PFC_STAR)
-		ret = load_tags(&fs, sc);
+	ret = load_routes(&fs, sc, run->fc == SLUICE_FABRIC_FC_PFC_STAR);
 	if (!ret && part_is_fct(sc->part)) {
 		ret = fct_run(e, sc, &fs, run);
 		if (!ret)

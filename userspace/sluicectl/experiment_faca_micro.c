@@ -51,6 +51,7 @@
 #include <netinet/in.h>
 #include <sluice/experiment.h>
 #include <sluice/fabric.h>
+#include <sluice/fabric_load.h>
 #include <sluice/fabric_nl.h>
 #include <sluice/faca.h>
 #include <sluice/host.h>
@@ -367,22 +368,20 @@ fail_msg:
 	return EXIT_RUNTIME;
 }
 
-/* The fabric in policy @p's multipath mode, its routes loaded so. */
-static int set_mode(struct sluice_fabric_state *fs, const struct sluice_routes *r,
-		    int p)
+/*
+ * The fabric in policy @p's multipath mode, its routes loaded so: the
+ * state, every switch's hash, then the routes, as "route load --multipath
+ * MODE" (each step put back if a later one fails).
+ */
+static int set_mode(struct sluice_fabric_state *fs,
+		    const struct sluice_routes *r, int p)
 {
-	char err[SLUICE_ERRLEN];
-	int ret;
+	struct sluice_fabric_load_opts o = {
+		.state = fs, .routes = r,
+		.set_multipath = true, .multipath = policy_mode[p],
+	};
 
-	fs->multipath = policy_mode[p];
-	fs->f.multipath = fs->multipath;
-	if (sluice_fabric_multipath_set(&fs->f, fs->multipath, err,
-					sizeof(err))) {
-		fprintf(stderr, "sluicectl: micro: %s\n", err);
-		return EXIT_RUNTIME;
-	}
-	ret = fabric_state_save(fs);
-	return ret ? ret : exp_load_routes(fs, r);
+	return exp_load(&o);
 }
 
 /* ---- sampling the spines ---- */

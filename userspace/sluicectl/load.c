@@ -58,21 +58,6 @@ int load_routes(const char *path, const struct sluice_graph *g,
 	return 0;
 }
 
-/* The node named by the @len bytes at @name; 0 or -ENOENT. */
-int find_node(const struct sluice_graph *g, const char *name, size_t len,
-	      uint32_t *u)
-{
-	uint32_t i;
-
-	for (i = 0; i < g->n_nodes; i++)
-		if (!strncmp(g->nodes[i].name, name, len) &&
-		    !g->nodes[i].name[len]) {
-			*u = i;
-			return 0;
-		}
-	return -ENOENT;
-}
-
 /* The pair path @q belongs to, and which of its paths it is (1-based). */
 uint64_t pair_of(const struct sluice_routes *r, uint64_t q, uint64_t *nth)
 {

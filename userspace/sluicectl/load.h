@@ -22,8 +22,6 @@ int load_topo(const char *path, struct sluice_graph *g);
 FILE *open_in(const char *path, const char **name);
 int load_routes(const char *path, const struct sluice_graph *g,
 		struct sluice_routes *r);
-int find_node(const struct sluice_graph *g, const char *name, size_t len,
-	      uint32_t *u);
 uint64_t pair_of(const struct sluice_routes *r, uint64_t q, uint64_t *nth);
 void print_cycle_text(const struct sluice_graph *g,
 		      const struct sluice_routes *r,

@@ -318,7 +318,7 @@ static int compute(const struct args *a, struct sluice_route_opts *o,
 	if (ret)
 		return ret;
 	if (root) {
-		if (find_node(g, root, strlen(root), &o->root)) {
+		if (sluice_graph_node_find(g, root, strlen(root), &o->root)) {
 			fprintf(stderr, "sluicectl: --root: no node \"%s\" in %s\n",
 				root, a->val[OPT_TOPO]);
 			sluice_graph_free(g);
@@ -686,8 +686,8 @@ static int dot_main(const struct command *cmd, int argc, char **argv)
 	in.g = &g;
 	in.r = &r;
 	if (a.val[OPT_PAIR]) {
-		if (find_node(&g, a.val[OPT_PAIR], comma - a.val[OPT_PAIR], &src) ||
-		    find_node(&g, comma + 1, strlen(comma + 1), &dst)) {
+		if (sluice_graph_node_find(&g, a.val[OPT_PAIR], comma - a.val[OPT_PAIR], &src) ||
+		    sluice_graph_node_find(&g, comma + 1, strlen(comma + 1), &dst)) {
 			fprintf(stderr, "sluicectl: --pair %s: no such node in %s\n",
 				a.val[OPT_PAIR], a.val[OPT_TOPO]);
 			ret = EXIT_RUNTIME;

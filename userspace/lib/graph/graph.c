@@ -74,6 +74,21 @@ static const char *const kind_names[] = {
 	[SLUICE_NODE_SERVER] = "server",
 };
 
+/* See sluice/graph.h.  Time: O(N). */
+int sluice_graph_node_find(const struct sluice_graph *g, const char *name,
+			   size_t len, uint32_t *u)
+{
+	uint32_t i;
+
+	for (i = 0; i < g->n_nodes; i++)
+		if (!strncmp(g->nodes[i].name, name, len) &&
+		    !g->nodes[i].name[len]) {
+			*u = i;
+			return 0;
+		}
+	return -ENOENT;
+}
+
 /**
  * sluice_node_kind_name() - the file's word for a node kind
  * @kind:	SLUICE_NODE_SWITCH or SLUICE_NODE_SERVER

@@ -148,6 +148,12 @@ static inline bool sluice_node_is_endpoint(const struct sluice_node *n)
 
 const char *sluice_node_kind_name(enum sluice_node_kind kind);
 int sluice_node_kind_parse(const char *name);
+/*
+ * The node named by the @len bytes at @name into *@u: 0, or -ENOENT if
+ * no node has that name.  Time: O(N).
+ */
+int sluice_graph_node_find(const struct sluice_graph *g, const char *name,
+			   size_t len, uint32_t *u);
 
 void sluice_graph_bfs(const struct sluice_graph *g, uint32_t src,
 		      uint32_t *dist, uint32_t *queue);
