@@ -21,6 +21,7 @@
 #include <sys/wait.h>
 #include <sluice/fabric.h>
 #include <sluice/fabric_nl.h>
+#include <sluice/fabric_ping.h>
 #include <sluice/file.h>
 #include <sluice/graph.h>
 #include <sluice/rng.h>
@@ -888,9 +889,48 @@ static void test_file_write(void)
 	ktap_result("file_write");
 }
 
+static void test_ping_refusals(void)
+{
+	struct sluice_ping_opts o = { .count = 2, .timeout = 1 };
+	struct sluice_ping_result res;
+	struct sluice_fabric f;
+	struct sluice_graph g;
+
+	/* switches without hosts: nothing to ping */
+	if (!KTAP_EXPECT_INT(sluice_topo_ring(&g, 3, 1, err, sizeof(err)), 0))
+		return;
+	if (KTAP_EXPECT_INT(sluice_fabric_plan(&f, &g, "pgt", 0, err,
+					       sizeof(err)), 0)) {
+		KTAP_EXPECT_INT(sluice_fabric_ping(&f, &o, &res, err,
+						   sizeof(err)), -EINVAL);
+		KTAP_EXPECT_STR(err, "fabric pgt has 0 hosts: nothing to ping");
+		KTAP_EXPECT(!res.hosts && !res.sent && !res.n_lost);
+		sluice_ping_result_free(&res);
+		sluice_fabric_free(&f);
+	}
+	sluice_graph_free(&g);
+	/* three: the first host's namespace is missing, nothing sent */
+	if (!KTAP_EXPECT_INT(sluice_topo_ring(&g, 3, 1, err, sizeof(err)), 0))
+		return;
+	if (KTAP_EXPECT_INT(sluice_fabric_plan(&f, &g, "pgt", 1, err,
+					       sizeof(err)), 0)) {
+		KTAP_EXPECT_INT(sluice_fabric_ping(&f, NULL, &res, err,
+						   sizeof(err)), -ENOENT);
+		KTAP_EXPECT_STR(err, "network namespace pgt-s0-h0 does not exist");
+		KTAP_EXPECT_INT(res.n_hosts, 3);
+		KTAP_EXPECT_STR(res.hosts[2].name, "s2-h0");
+		KTAP_EXPECT_STR(res.hosts[2].ns, "pgt-s2-h0");
+		KTAP_EXPECT(!res.sent && !res.received && !res.lost);
+		sluice_ping_result_free(&res);
+		sluice_fabric_free(&f);
+	}
+	sluice_graph_free(&g);
+	ktap_result("ping_refusals");
+}
+
 int main(void)
 {
-	ktap_plan(11);
+	ktap_plan(12);
 	cli_mkdtemp("fabric");
 	test_names();
 	test_name_errors();
@@ -903,6 +943,7 @@ int main(void)
 	test_flow_control();
 	test_int_labels();
 	test_file_write();
+	test_ping_refusals();
 	cli_rmdir();
 	return ktap_exit();
 }
