@@ -176,6 +176,38 @@ struct sluice_compute_opts {
 };
 
 const char *sluice_route_algo_name(enum sluice_route_algo algo);
+
+/* The options of struct sluice_route_opts only some algorithms take. */
+enum sluice_route_opt {
+	SLUICE_ROUTE_OPT_PATHS,		/* ksp, ecmp, ecmp-cw, updown */
+	SLUICE_ROUTE_OPT_LANES,		/* edst, edst-shallow */
+	SLUICE_ROUTE_OPT_SEED,		/* edst, edst-shallow */
+	SLUICE_ROUTE_OPT_ORIENT,	/* updown */
+	SLUICE_ROUTE_OPT_ROOT,		/* updown, BFS-oriented */
+	SLUICE_ROUTE_OPT__COUNT,
+};
+
+/*
+ * sluice_route_opts_check() - an algorithm's options, checked against it
+ * @o:		.algo set, and what the user gave of .paths, .lanes, .seed;
+ *		.orient set from @orient (BFS with a root and "auto")
+ * @given:	bits 1 << SLUICE_ROUTE_OPT_* of the options the user gave
+ * @orient:	the orientation's name ("auto", "tier" or "bfs"), or NULL
+ * @names:	each option's name as the user knows it ("--paths"), by
+ *		enum sluice_route_opt, for messages; NULL (or a NULL entry):
+ *		the field's ("paths")
+ * @err:	what does not fit, "--paths applies to ksp, ecmp and updown"
+ * @errlen:	room in @err
+ *
+ * An option the algorithm does not take, an unknown orientation, a root
+ * with tier orientation: refused.  The root itself (@o->root, a node) is
+ * the caller's to find once the topology is read.  Time: O(1).
+ *
+ * Return: 0 or -EINVAL.
+ */
+int sluice_route_opts_check(struct sluice_route_opts *o, unsigned int given,
+			    const char *orient, const char *const *names,
+			    char *err, size_t errlen);
 /* ecmp-cw's test: each hop from node i to node (i + 1) mod n (ecmp.c). */
 bool sluice_route_path_clockwise(const struct sluice_graph *g, uint32_t src,
 				 const uint32_t *links, uint32_t n);
