@@ -40,8 +40,8 @@
 #include <sluice/size.h>
 #include <sluice/switch.h>
 #include <sluice/topo.h>
-#include "experiment.h"
-#include "fabric.h"
+#include "cmd_experiment.h"
+#include "cmd_fabric.h"
 #include "jout.h"
 #include "load.h"
 #include "opts.h"

@@ -48,9 +48,9 @@
 #include <sluice/switch.h>
 #include <sluice/tagger.h>
 #include <sluice/topo.h>
-#include "experiment.h"
+#include "cmd_experiment.h"
 #include "experiment_bcube.h"
-#include "fabric.h"
+#include "cmd_fabric.h"
 #include "jout.h"
 #include "opts.h"
 #include "qdisc_args.h"

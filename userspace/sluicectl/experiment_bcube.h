@@ -16,7 +16,7 @@
 #include <sluice/graph.h>
 #include <sluice/route.h>
 #include <sluice/tcpgen.h>
-#include "fabric.h"
+#include "cmd_fabric.h"
 
 #define EXIT_UNEXPECTED	3
 #define DSCP		24	/* priority 3 under plain PFC */

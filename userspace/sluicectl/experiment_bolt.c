@@ -50,8 +50,8 @@
 #include <sluice/tcpgen.h>
 #include <sluice/tcpstream.h>
 #include <sluice/topo.h>
-#include "experiment.h"
-#include "fabric.h"
+#include "cmd_experiment.h"
+#include "cmd_fabric.h"
 #include "jout.h"
 #include "opts.h"
 #include "qdisc_args.h"

@@ -64,9 +64,9 @@
 #include <sluice/switch.h>
 #include <sluice/tcpstream.h>
 #include <sluice/topo.h>
-#include "experiment.h"
+#include "cmd_experiment.h"
 #include "experiment_faca.h"
-#include "fabric.h"
+#include "cmd_fabric.h"
 #include "jout.h"
 #include "qdisc_args.h"
 

@@ -18,7 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "experiment.h"
+#include "cmd_experiment.h"
 #include "experiment_bcube.h"
 #include "jout.h"
 

@@ -22,7 +22,7 @@
 #include <sluice/size.h>
 #include <sluice/qopt.h>
 #include <sluice/route.h>
-#include "fabric.h"
+#include "cmd_fabric.h"
 #include "jout.h"
 #include "load.h"
 #include "opts.h"

@@ -19,7 +19,7 @@
 #include <sluice/deadlock.h>
 #include <sluice/fabric.h>
 #include <sluice/port_stats.h>
-#include "fabric.h"
+#include "cmd_fabric.h"
 #include "fabric_deadlock.h"
 #include "jout.h"
 #include "load.h"

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sluice/fabric.h>
 #include <sluice/fabric_ping.h>
-#include "fabric.h"
+#include "cmd_fabric.h"
 #include "jout.h"
 #include "opts.h"
 #include "sluicectl.h"

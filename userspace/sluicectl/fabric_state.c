@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <sluice/fabric_state.h>
-#include "fabric.h"
+#include "cmd_fabric.h"
 #include "sluicectl.h"
 
 /* Writes fabric @s's state; 0 or EXIT_RUNTIME (the message printed). */

@@ -20,7 +20,7 @@
 #include <sluice/host.h>
 #include <sluice/portfc.h>
 #include <sluice/rate.h>
-#include "fabric.h"
+#include "cmd_fabric.h"
 #include "jout.h"
 #include "opts.h"
 #include "sluicectl.h"

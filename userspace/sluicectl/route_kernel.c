@@ -23,7 +23,7 @@
 #include <sluice/multipath.h>
 #include <sluice/route.h>
 #include <sluice/switch.h>
-#include "fabric.h"
+#include "cmd_fabric.h"
 #include "jout.h"
 #include "load.h"
 #include "opts.h"

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <json.h>
 #include "sluicectl.h"
-#include "version.h"
+#include "cmd_version.h"
 
 static int print_json(void)
 {

@@ -4,15 +4,15 @@
  * (experiment_bcube.c, experiment_bolt.c, experiment_faca.c): their
  * usages, shared with the command table, and the steps they share.
  */
-#ifndef _SLUICECTL_EXPERIMENT_H
-#define _SLUICECTL_EXPERIMENT_H
+#ifndef _SLUICECTL_CMD_EXPERIMENT_H
+#define _SLUICECTL_CMD_EXPERIMENT_H
 
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sluice/fabric_nl.h>
 #include <sluice/route.h>
-#include "fabric.h"
+#include "cmd_fabric.h"
 #include "sluicectl.h"
 
 #define EXPERIMENT_DEADLOCK_USAGE \
@@ -136,4 +136,4 @@ int experiment_bolt_main(const struct command *cmd, int argc, char **argv);
 int experiment_bcube_main(const struct command *cmd, int argc, char **argv);
 int experiment_faca_main(const struct command *cmd, int argc, char **argv);
 
-#endif /* _SLUICECTL_EXPERIMENT_H */
+#endif /* _SLUICECTL_CMD_EXPERIMENT_H */

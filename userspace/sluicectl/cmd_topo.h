@@ -3,8 +3,8 @@
  * Shared by the "sluicectl topo" files: topo.c (the group, show, dot) and
  * topo_gen.c (gen).
  */
-#ifndef _SLUICECTL_TOPO_H
-#define _SLUICECTL_TOPO_H
+#ifndef _SLUICECTL_CMD_TOPO_H
+#define _SLUICECTL_CMD_TOPO_H
 
 #include <stdio.h>
 #include <sluice/graph.h>
@@ -12,4 +12,4 @@
 
 int topo_gen_main(const struct command *cmd, int argc, char **argv);
 
-#endif /* _SLUICECTL_TOPO_H */
+#endif /* _SLUICECTL_CMD_TOPO_H */

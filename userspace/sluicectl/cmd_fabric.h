@@ -4,8 +4,8 @@
  * (fabric_state.c): the library reads, writes and removes it
  * (sluice/fabric_state.h has the layout); these print its reasons.
  */
-#ifndef _SLUICECTL_FABRIC_H
-#define _SLUICECTL_FABRIC_H
+#ifndef _SLUICECTL_CMD_FABRIC_H
+#define _SLUICECTL_CMD_FABRIC_H
 
 #include <stdbool.h>
 #include <sluice/fabric.h>
@@ -19,4 +19,4 @@ int fabric_state_load(const char *name, struct sluice_fabric_state *s,
 		      bool quiet_missing);
 int fabric_state_remove(const char *name);
 
-#endif /* _SLUICECTL_FABRIC_H */
+#endif /* _SLUICECTL_CMD_FABRIC_H */
