@@ -92,7 +92,7 @@ static int write_replace(const char *path, sluice_write_fn write,
 	return ret;
 }
 
-/* See sluice/file.h.  Time: O(what @write writes). */
+/* See sluice/file.h. */
 int sluice_file_write(const char *path, sluice_write_fn write,
 		      const void *arg, char *err, size_t errlen)
 {

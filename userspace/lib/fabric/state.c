@@ -251,8 +251,6 @@ static int check_node_rates(const char *name, struct sluice_fabric_state *s,
  * @err:	the message on failure
  * @errlen:	room in @err
  *
- * Time: O(the topology's size).
- *
  * Return: 0, -ENOENT if the fabric has no state, or another negative errno
  * (a bad name, file or topology), the topology and plan then left empty.
  */
@@ -304,7 +302,7 @@ void sluice_fabric_state_free(struct sluice_fabric_state *s)
  * @f:	where to
  *
  * What sluice_fabric_state_read() reads back (the top of the file has the
- * layout).  Time: O(1).
+ * layout).
  */
 void sluice_fabric_state_print(const struct sluice_fabric_state *s, FILE *f)
 {
@@ -367,7 +365,6 @@ static int qdisc_rate(const struct sluice_fabric_state *s, uint64_t *rate,
  * @errlen:	room in @err
  *
  * --rate, or the lower node rate of a link's ends (sluice_fabric_link_rates()).
- * Time: O(N + L + node rates * N).
  *
  * Return: 0 or a negative errno.
  */
@@ -393,8 +390,6 @@ int sluice_fabric_state_link_rates(const struct sluice_fabric_state *s,
  * @link_rate:	set to the links' rates for wcmp (free() it), else NULL
  * @err:	the reason, on failure
  * @errlen:	room in @err
- *
- * Time: O(N + L + node rates * N).
  *
  * Return: 0, -EINVAL (wcmp on a fabric whose links have no --rate) or
  * what sluice_fabric_state_link_rates() returns.
@@ -464,7 +459,6 @@ static int write_topo(const void *arg, FILE *f, char *err, size_t errlen)
  *
  * Makes RUN_DIR/NAME (and RUN_DIR) if missing, then writes topology.json
  * and the "fabric" file, each whole or not at all (sluice_file_write()).
- * Time: O(the topology's size).
  *
  * Return: 0, -ENAMETOOLONG, or what mkdir() or sluice_file_write()
  * failed with.
@@ -499,7 +493,7 @@ int sluice_fabric_state_write(const struct sluice_fabric_state *s, char *err,
  * @errlen:	room in @err
  *
  * RUN_DIR/NAME, its "fabric" and topology.json; what is already missing
- * is no error.  Time: O(1).
+ * is no error.
  *
  * Return: 0 or the negative errno unlink() or rmdir() failed with.
  */

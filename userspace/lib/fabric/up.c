@@ -894,8 +894,6 @@ static void free_up(struct up *up, bool remove)
  * namespace that already exists stops it before anything is made.  On
  * failure every namespace it made is removed.  Call it from a
  * single-threaded process (it moves its thread between namespaces).
- * Time: O(N + H + L) requests and sysctl writes, in O(N + H) batches per
- * phase, for N switches, H hosts and L links.
  *
  * Return: 0 or a negative errno.
  */
@@ -1004,8 +1002,6 @@ static void remove_ns(const char *name, int *ret, uint32_t *removed,
  * @errlen:	room in @err
  *
  * Namespaces already gone are skipped, so it finishes what a crash left.
- * Time: O(N + H) system calls; the kernel frees the namespaces and their
- * devices afterwards, on its own.
  *
  * Return: 0 or the first failure's negative errno.
  */

@@ -53,7 +53,7 @@ static const char *opt_name(const char *const *names, unsigned int opt)
 	return names && names[opt] ? names[opt] : fields[opt];
 }
 
-/* See sluice/route.h.  Time: O(1). */
+/* See sluice/route.h. */
 int sluice_route_opts_check(struct sluice_route_opts *o, unsigned int given,
 			    const char *orient, const char *const *names,
 			    char *err, size_t errlen)

@@ -84,11 +84,13 @@ struct sluice_udpgen {
 	unsigned char			*buf;
 };
 
+/* Time: O(H^2) for H hosts. */
 int sluice_udpgen_init(struct sluice_udpgen *t,
 			const struct sluice_fabric *f,
 			const struct sluice_udpgen_opts *o,
 			char *err, size_t errlen);
 void sluice_udpgen_free(struct sluice_udpgen *t);
+/* Time: O(H^2 + @n) for H hosts. */
 int sluice_udpgen_init_flows(struct sluice_udpgen *t,
 			      const struct sluice_fabric *f,
 			      const struct sluice_udpgen_opts *o,

@@ -216,28 +216,38 @@ int sluice_route_algo_parse(const char *name);
 uint32_t sluice_graph_endpoints(const struct sluice_graph *g, uint32_t *ep);
 uint64_t sluice_graph_hash(const struct sluice_graph *g);
 
+/*
+ * Time: the algorithm's preparation plus its per-source cost times the sources,
+ * divided by the threads; memory: twice the route set at the end.
+ */
 int sluice_routes_compute(const struct sluice_graph *g,
 			  const struct sluice_route_opts *o,
 			  const struct sluice_compute_opts *c,
 			  struct sluice_routes *r, char *err, size_t errlen);
 void sluice_routes_free(struct sluice_routes *r);
+/* Time: O(paths). */
 uint32_t sluice_routes_lanes(const struct sluice_routes *r);
 
 /*
  * Checks a route set against its topology: hashes match, pairs in order and
  * between endpoints, every path a walk from its source to its destination
  * that never uses a link twice in the same direction, lanes in range.
+ * Time: O(nodes + pairs + hops), with a mark per directed link that tells paths
+ * apart.
  */
 int sluice_routes_validate(const struct sluice_routes *r,
 			   const struct sluice_graph *g,
 			   char *err, size_t errlen);
 
 /* The route file (file.c has the format). */
+/* Time: O(pairs + hops). */
 int sluice_routes_write(const struct sluice_routes *r,
 			const struct sluice_graph *g, FILE *f,
 			char *err, size_t errlen);
+/* Time: O(file size). */
 int sluice_routes_read(struct sluice_routes *r, const struct sluice_graph *g,
 		       FILE *f, const char *name, char *err, size_t errlen);
+/* Time: O(total size). */
 int sluice_routes_merge(struct sluice_routes *out,
 			const struct sluice_routes *shards, uint32_t n,
 			char *err, size_t errlen);
@@ -266,6 +276,7 @@ struct sluice_route_stats {
 	uint64_t	truncated_pairs;
 };
 
+/* Time: O(hops + sources * (nodes + links)) for the BFS distances. */
 int sluice_route_stats(const struct sluice_routes *r,
 		       const struct sluice_graph *g,
 		       struct sluice_route_stats *st,

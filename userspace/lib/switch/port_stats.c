@@ -221,7 +221,7 @@ static bool has_int(const struct sluice_port_info *p)
 	return p->port.int_port || p->port.int_node || p->port.int_link;
 }
 
-/* See sluice/port_stats.h.  Time: O(ports x classes). */
+/* See sluice/port_stats.h. */
 void sluice_port_stats_text(FILE *f, const struct sluice_port_info *p,
 			    uint32_t n)
 {
@@ -346,7 +346,7 @@ static json_object *jport(const struct sluice_port_info *p)
 	return NULL;
 }
 
-/* See sluice/port_stats.h.  Time: O(ports x classes x fields). */
+/* See sluice/port_stats.h. */
 char *sluice_port_stats_json(const struct sluice_port_info *p, uint32_t n)
 {
 	json_object *a = json_object_new_array_ext(n), *o;
@@ -587,7 +587,7 @@ static int read_all(const struct reader *rd, char **out, size_t *len)
 	return 0;
 }
 
-/* See sluice/port_stats.h.  Time: O(the file's size). */
+/* See sluice/port_stats.h. */
 int sluice_port_stats_json_read(const char *path,
 				struct sluice_port_info **ports, uint32_t *n,
 				char *err, size_t errlen)
