@@ -125,7 +125,6 @@ struct sluice_fabric_load_opts;
 int exp_load(struct sluice_fabric_load_opts *o);
 int exp_load_routes(struct sluice_fabric_state *fs,
 		    const struct sluice_routes *r);
-int exp_detect(const struct sluice_fabric_state *fs, char *text, size_t len);
 int exp_fabric_up(struct sluice_fabric_state *fs, const struct sluice_fabric_qdisc *q);
 struct sluice_port_info;
 int exp_switch_stats(const struct sluice_fabric_state *fs, uint32_t u,

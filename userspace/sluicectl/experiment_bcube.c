@@ -801,7 +801,8 @@ measured:
 	unres1 = exp_arp_discards();
 	run->neigh_discards = unres0 >= 0 && unres1 >= unres0 ?
 			      unres1 - unres0 : -1;
-	run->cycle = exp_detect(&fs, run->cycle_text, sizeof(run->cycle_text));
+	run->cycle = sluice_deadlock_summary(&fs.f, run->cycle_text,
+					     sizeof(run->cycle_text));
 	ret = read_counters(e, &fs, run);
 	run->ran = !ret;
 out:
