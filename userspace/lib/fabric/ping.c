@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <arpa/inet.h>
 #include <linux/icmp.h>
@@ -18,6 +17,7 @@
 #include <sluice/fabric.h>
 #include <sluice/fabric_nl.h>
 #include <sluice/fabric_ping.h>
+#include <sluice/experiment.h>
 #include "graph/internal.h"
 
 #define WINDOW		64
@@ -41,14 +41,6 @@ struct ping {
 	char		*err;
 	size_t		errlen;
 };
-
-static double now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + t.tv_nsec / 1e9;
-}
 
 /* Request @q: round @q / pairs, pair @q % pairs = (src, dst != src). */
 static void pair_of_req(const struct ping *p, uint64_t q, uint32_t *src,
@@ -96,7 +88,7 @@ static int send_req(struct ping *p, uint64_t q)
 	pkt.index = htonl((uint32_t)q);
 	pkt.icmp.checksum = csum(&pkt, sizeof(pkt));
 	to.sin_addr.s_addr = htonl(p->h[dst].addr);
-	p->req[q].sent = now();
+	p->req[q].sent = sluice_now();
 	if (sendto(p->fd[src], &pkt, sizeof(pkt), 0, (void *)&to,
 		   sizeof(to)) < 0 && errno != EAGAIN && errno != ENOBUFS)
 		return sluice_i_errf(p->err, p->errlen, -errno,
@@ -132,7 +124,7 @@ static uint32_t receive(struct ping *p, uint32_t k)
 		    p->req[index].rtt >= 0 || !p->req[index].sent ||
 		    p->req[index].expired)
 			continue;
-		p->req[index].rtt = now() - p->req[index].sent;
+		p->req[index].rtt = sluice_now() - p->req[index].sent;
 		got++;
 	}
 	return got;
@@ -167,7 +159,7 @@ static int run(struct ping *p)
 				if (pfd[k].revents & POLLIN)
 					outstanding -= receive(p, k);
 		/* the oldest request is answered or timed out: slide on */
-		t = now();
+		t = sluice_now();
 		while (oldest < next && (p->req[oldest].rtt >= 0 ||
 					 t - p->req[oldest].sent > p->timeout)) {
 			if (p->req[oldest].rtt < 0) {
