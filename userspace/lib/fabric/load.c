@@ -404,21 +404,45 @@ static int port_kind(const char *dev)
 	return n && !dev[1 + n] ? dev[0] : 0;
 }
 
+/* Switch @t's ports' sluice qdiscs as they are; 0 or the reason, said. */
+static int read_qdiscs(struct ctx *c, const struct target *t,
+		       struct sluice_port_qdisc **ports, uint32_t *n)
+{
+	char err[SLUICE_ERRLEN];
+	int ret;
+
+	ret = sluice_port_qdiscs_read(t->rt, ports, n, err, sizeof(err));
+	if (ret)
+		sluice_i_say(&c->say, "switch %s: %s", t->sw->name, err);
+	return ret;
+}
+
+/* What a change of switch @t's qdiscs failed with (@what: the change). */
+static void say_qdisc_failure(struct ctx *c, const struct target *t,
+			      int ret, const struct sluice_kfail *fail,
+			      const char *err, const char *what)
+{
+	if (ret == -EREMOTEIO)
+		sluice_i_say(&c->say, "switch %s: port %s: %s: %s%s%s",
+			     t->sw->name, t->ports[fail->op].dev, what,
+			     strerror(-fail->error),
+			     fail->extack[0] ? ": " : "", fail->extack);
+	else if (ret)
+		sluice_i_say(&c->say, "switch %s: %s", t->sw->name, err);
+}
+
 /* Each switch's ports and their qdisc options as they are. */
 static int prepare_qdiscs(struct ctx *c)
 {
 	struct sluice_port_qdisc *all;
-	char err[SLUICE_ERRLEN];
 	struct target *t;
 	uint32_t u, k, n;
 	int ret;
 
 	for (u = 0; c->qdisc && u < c->n; u++) {
 		t = &c->t[u];
-		ret = sluice_port_qdiscs_read(t->rt, &all, &n, err,
-					      sizeof(err));
+		ret = read_qdiscs(c, t, &all, &n);
 		if (ret) {
-			sluice_i_say(&c->say, "switch %s: %s", t->sw->name, err);
 			sluice_i_say(&c->say, "nothing loaded");
 			return ret;
 		}
@@ -467,14 +491,8 @@ static bool restore_qdiscs(struct ctx *c, struct target *t)
 	if (ok) {
 		ret = sluice_port_qdiscs_change(t->rt, ch, t->n_ports, &fail,
 						err, sizeof(err));
-		if (ret == -EREMOTEIO)
-			sluice_i_say(&c->say, "switch %s: port %s: putting its qdisc options back: %s%s%s",
-				     t->sw->name, t->ports[fail.op].dev,
-				     strerror(-fail.error),
-				     fail.extack[0] ? ": " : "", fail.extack);
-		else if (ret)
-			sluice_i_say(&c->say, "switch %s: %s", t->sw->name,
-				     err);
+		say_qdisc_failure(c, t, ret, &fail, err,
+				  "putting its qdisc options back");
 		ok = !ret;
 	}
 	free(ch);
@@ -528,14 +546,8 @@ static int apply_qdiscs(struct ctx *c)
 		ret = sluice_port_qdiscs_change(t->rt, ch, t->n_ports, &fail,
 						err, sizeof(err));
 		free(ch);
-		if (ret == -EREMOTEIO)
-			sluice_i_say(&c->say, "switch %s: port %s: qdisc options refused: %s%s%s",
-				     t->sw->name, t->ports[fail.op].dev,
-				     strerror(-fail.error),
-				     fail.extack[0] ? ": " : "", fail.extack);
-		else if (ret)
-			sluice_i_say(&c->say, "switch %s: %s", t->sw->name,
-				     err);
+		say_qdisc_failure(c, t, ret, &fail, err,
+				  "qdisc options refused");
 	}
 	if (ret && restore_all_qdiscs(c))
 		sluice_i_say(&c->say, "nothing changed: %s",
@@ -548,19 +560,15 @@ static int apply_qdiscs(struct ctx *c)
 static int count_qdiscs(struct ctx *c)
 {
 	struct sluice_port_qdisc *now;
-	char err[SLUICE_ERRLEN];
 	struct target *t;
 	uint32_t u, k, j, n;
 	int ret;
 
 	for (u = 0; c->qdisc && u < c->n; u++) {
 		t = &c->t[u];
-		ret = sluice_port_qdiscs_read(t->rt, &now, &n, err,
-					      sizeof(err));
-		if (ret) {
-			sluice_i_say(&c->say, "switch %s: %s", t->sw->name, err);
+		ret = read_qdiscs(c, t, &now, &n);
+		if (ret)
 			return ret;
-		}
 		for (k = 0; k < t->n_ports; k++) {
 			for (j = 0; j < n; j++)
 				if (now[j].ifindex == t->ports[k].ifindex)
