@@ -106,7 +106,6 @@ static int decode_map(struct sluice_class_map *m,
  * @o->default_maps says which.  Attributes this version does not know (a
  * newer kernel's) are skipped; a known one of the wrong size, or a map
  * that does not give every value once, is an error.
- * Time: O(@len).
  *
  * Return: 0, or -EINVAL with @err set.
  */
@@ -326,7 +325,6 @@ static void format_portfc(struct out *w, const struct sluice_qopt *o)
  * map given in part, as a command line gives it, by its entries only), a
  * PortFC port's watchdog as "all".  Nothing of PortFC is printed for a
  * port whose role is none, as tc does.  An empty @o gives "".
- * Time: O(size of the output).
  *
  * Return: 0, or -ENOSPC if @len is too small (@buf then holds a prefix).
  */

@@ -73,7 +73,6 @@ static void put_map(struct enc *e, const struct sluice_tag_info *ti,
  * Only the options present are sent, in the plugin's order, so that the
  * kernel keeps the others (a change touches only what it names).  The
  * caller nests the result in TCA_OPTIONS | NLA_F_NESTED.
- * Time: O(map entries).
  *
  * Return: 0, -EINVAL for an unresolved "xoff auto", -ENOSPC.
  */

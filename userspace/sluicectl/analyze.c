@@ -240,36 +240,18 @@ static int route_opts(const struct args *a, struct sluice_route_opts *o,
 		      struct sluice_compute_opts *c)
 {
 	const char *orient = a->val[OPT_ORIENT];
+	char msg[SLUICE_ERRLEN];
 
 	memset(o, 0, sizeof(*o));
 	memset(c, 0, sizeof(*c));
 	o->algo = a->algo;
-	if (a->val[OPT_PATHS] && o->algo != SLUICE_ROUTE_KSP &&
-	    o->algo != SLUICE_ROUTE_ECMP && o->algo != SLUICE_ROUTE_ECMP_CW &&
-	    o->algo != SLUICE_ROUTE_UPDOWN)
-		return usage("--paths applies to ksp, ecmp and updown");
-	if ((a->val[OPT_LANES] || a->val[OPT_ROUTE_SEED]) &&
-	    o->algo != SLUICE_ROUTE_EDST &&
-	    o->algo != SLUICE_ROUTE_EDST_SHALLOW)
-		return usage("--lanes and --route-seed apply to edst and edst-shallow");
-	if ((orient || a->val[OPT_ROOT]) && o->algo != SLUICE_ROUTE_UPDOWN)
-		return usage("--orient and --root apply to updown");
 	o->paths = a->paths;
 	o->lanes = a->lanes;
 	o->seed = a->route_seed;
-	if (orient) {
-		if (!strcmp(orient, "auto"))
-			o->orient = SLUICE_ORIENT_AUTO;
-		else if (!strcmp(orient, "tier"))
-			o->orient = SLUICE_ORIENT_TIER;
-		else if (!strcmp(orient, "bfs"))
-			o->orient = SLUICE_ORIENT_BFS;
-		else
-			return usage("--orient: \"%s\" is not auto, tier or bfs",
-				     orient);
-	}
-	if (a->val[OPT_ROOT] && o->orient == SLUICE_ORIENT_TIER)
-		return usage("--root is for --orient bfs");
+	if (route_opts_check(o, a->val[OPT_PATHS], a->val[OPT_LANES],
+			     a->val[OPT_ROUTE_SEED], "--route-seed", orient, a->val[OPT_ROOT],
+			     msg, sizeof(msg)))
+		return usage("%s", msg);
 	c->threads = a->threads;
 	return 0;
 }
@@ -282,18 +264,8 @@ static int get_routes(const struct args *a, struct sluice_route_opts *o,
 	char err[SLUICE_ERRLEN];
 
 	if (a->algo >= 0) {
-		if (a->val[OPT_ROOT]) {
-			const char *root = a->val[OPT_ROOT];
-
-			if (find_node(g, root, strlen(root), &o->root)) {
-				fprintf(stderr, "sluicectl: --root: no node \"%s\" in %s\n",
-					a->val[OPT_ROOT], a->val[OPT_TOPO]);
-				return EXIT_RUNTIME;
-			}
-			o->has_root = true;
-			if (o->orient == SLUICE_ORIENT_AUTO)
-				o->orient = SLUICE_ORIENT_BFS;
-		}
+		if (load_root(g, a->val[OPT_ROOT], a->val[OPT_TOPO], o))
+			return EXIT_RUNTIME;
 		if (sluice_routes_compute(g, o, c, r, err, sizeof(err))) {
 			fprintf(stderr, "sluicectl: %s: %s\n", a->val[OPT_TOPO],
 				err);

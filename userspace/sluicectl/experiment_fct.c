@@ -18,7 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "experiment.h"
+#include "cmd_experiment.h"
 #include "experiment_bcube.h"
 #include "jout.h"
 
@@ -116,7 +116,7 @@ static void percentiles(struct brun *run, uint32_t n)
  * Return: 0 or EXIT_RUNTIME (printed).
  */
 int fct_run(const struct bexp *e, const struct scenario *sc,
-	    const struct fabric_state *fs, struct brun *run)
+	    const struct sluice_fabric_state *fs, struct brun *run)
 {
 	struct sluice_tcpgen_opts o = {
 		.port = TCP_PORT, .tos = DSCP << 2, .stop = &exp_interrupted,

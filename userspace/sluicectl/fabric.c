@@ -22,7 +22,7 @@
 #include <sluice/size.h>
 #include <sluice/qopt.h>
 #include <sluice/route.h>
-#include "fabric.h"
+#include "cmd_fabric.h"
 #include "jout.h"
 #include "load.h"
 #include "opts.h"
@@ -138,7 +138,7 @@ static int parse(const struct command *cmd, int argc, char **argv,
 	return 0;
 }
 
-static void print_up(const struct fabric_state *s,
+static void print_up(const struct sluice_fabric_state *s,
 		     const struct sluice_fabric_stats *st, bool json,
 		     bool verbose)
 {
@@ -211,7 +211,7 @@ static void print_up(const struct fabric_state *s,
 
 /* --multipath and --node-rate, checked against the qdisc options @q. */
 static int parse_multipath(const struct command *cmd, const struct args *a,
-			   struct fabric_state *s,
+			   struct sluice_fabric_state *s,
 			   const struct sluice_fabric_qdisc *q)
 {
 	const char *mp = a->val[OPT_MULTIPATH], *nr = a->val[OPT_NODE_RATE];
@@ -249,7 +249,7 @@ struct tcp_opts {
 };
 
 static int parse_tcp(const struct command *cmd, const struct args *a,
-		     struct fabric_state *s,
+		     struct sluice_fabric_state *s,
 		     const struct sluice_fabric_qdisc *q, struct tcp_opts *t)
 {
 	const char *ecn = a->val[OPT_ECN], *hp = a->val[OPT_HOST_PROFILE];
@@ -294,7 +294,7 @@ static int parse_tcp(const struct command *cmd, const struct args *a,
 }
 
 /* The fabric's round trip when needed, then ECN, then the host profile. */
-static int tcp_up(struct fabric_state *s,
+static int tcp_up(struct sluice_fabric_state *s,
 		  const struct sluice_fabric_qdisc *q, struct tcp_opts *t)
 {
 	char err[SLUICE_ERRLEN];
@@ -355,7 +355,7 @@ static int up_main(const struct command *cmd, int argc, char **argv)
 	struct tcp_opts tcp;
 	struct sluice_fabric_stats st;
 	struct sluice_fabric_qdisc q = { 0 };
-	struct fabric_state s, old;
+	struct sluice_fabric_state s, old;
 	char err[SLUICE_ERRLEN], *real;
 	uint64_t h, *link_rate = NULL;
 	struct args a;
@@ -460,9 +460,9 @@ static int up_main(const struct command *cmd, int argc, char **argv)
 	}
 	ret = fabric_state_load(s.name, &old, true);
 	if (!ret) {
-		fabric_state_free(&old);
+		sluice_fabric_state_free(&old);
 		fprintf(stderr, "sluicectl: fabric %s is up (%s/%s): sluicectl fabric down --name %s\n",
-			s.name, fabric_run_dir(), s.name, s.name);
+			s.name, sluice_fabric_run_dir(), s.name, s.name);
 		ret = EXIT_RUNTIME;
 		goto out;
 	}
@@ -501,7 +501,7 @@ static int up_main(const struct command *cmd, int argc, char **argv)
 		       s.initcwnd);
 out:
 	free(link_rate);
-	fabric_state_free(&s);
+	sluice_fabric_state_free(&s);
 	return ret;
 }
 
@@ -513,7 +513,7 @@ static int down_orphans(const char *name, uint32_t *removed)
 {
 	char prefix[SLUICE_FABRIC_NAME_MAX + 1], err[SLUICE_ERRLEN];
 	char ns[SLUICE_NETNS_NAME_MAX], **names, **others;
-	struct fabric_state other;
+	struct sluice_fabric_state other;
 	size_t n, n_others, i, j;
 	uint32_t u, hi;
 	bool theirs;
@@ -548,7 +548,7 @@ static int down_orphans(const char *name, uint32_t *removed)
 					theirs = !strcmp(ns, names[i]);
 				}
 			}
-			fabric_state_free(&other);
+			sluice_fabric_state_free(&other);
 		}
 		if (theirs)
 			continue;
@@ -566,7 +566,7 @@ static int down_orphans(const char *name, uint32_t *removed)
 static int down_main(const struct command *cmd, int argc, char **argv)
 {
 	char err[SLUICE_ERRLEN];
-	struct fabric_state s;
+	struct sluice_fabric_state s;
 	uint32_t removed = 0;
 	json_object *o;
 	struct args a;
@@ -587,7 +587,7 @@ static int down_main(const struct command *cmd, int argc, char **argv)
 				err);
 			ret = EXIT_RUNTIME;
 		}
-		fabric_state_free(&s);
+		sluice_fabric_state_free(&s);
 		if (!ret)
 			ret = fabric_state_remove(a.name);
 	}
@@ -633,7 +633,7 @@ static char *port_texts(const struct sluice_fabric_port_qopt *p, uint32_t n)
  * "ports N qdisc OPTIONS" for each set of options the ports hold, the most
  * common first; the others name their ports ("on s1/l0 s2/h1").
  */
-static void show_port_qdiscs(const struct fabric_state *s,
+static void show_port_qdiscs(const struct sluice_fabric_state *s,
 			     const struct sluice_fabric_port_qopt *p,
 			     uint32_t n, const char *texts)
 {
@@ -674,7 +674,7 @@ out:
 	free(count);
 }
 
-static void show_text(const struct fabric_state *s,
+static void show_text(const struct sluice_fabric_state *s,
 		      const struct sluice_fabric_port_qopt *p, uint32_t n,
 		      const char *texts)
 {
@@ -759,7 +759,7 @@ static json_object *jstr(const char *s)
 }
 
 /* {"spine0": 380000000, ...}: each --node-rate in bits/s; {} if none. */
-static json_object *node_rates_json(const struct fabric_state *s)
+static json_object *node_rates_json(const struct sluice_fabric_state *s)
 {
 	json_object *o = json_object_new_object();
 	char err[SLUICE_ERRLEN];
@@ -783,7 +783,7 @@ static json_object *node_rates_json(const struct fabric_state *s)
 }
 
 /* [{"node": "s1", "dev": "l0", "options": "classes 8 ..."}, ...] */
-static json_object *port_qdiscs_json(const struct fabric_state *s,
+static json_object *port_qdiscs_json(const struct sluice_fabric_state *s,
 				     const struct sluice_fabric_port_qopt *p,
 				     uint32_t n, const char *texts)
 {
@@ -809,7 +809,7 @@ static json_object *port_qdiscs_json(const struct fabric_state *s,
 	return NULL;
 }
 
-static json_object *show_json(const struct fabric_state *s,
+static json_object *show_json(const struct sluice_fabric_state *s,
 			      const struct sluice_fabric_port_qopt *p,
 			      uint32_t n, const char *texts)
 {
@@ -916,7 +916,7 @@ static int show_main(const struct command *cmd, int argc, char **argv)
 {
 	struct sluice_fabric_port_qopt *ports = NULL;
 	char err[SLUICE_ERRLEN], *texts = NULL;
-	struct fabric_state s;
+	struct sluice_fabric_state s;
 	uint32_t n_ports = 0;
 	json_object *o;
 	struct args a;
@@ -957,7 +957,7 @@ static int show_main(const struct command *cmd, int argc, char **argv)
 	}
 	free(texts);
 	free(ports);
-	fabric_state_free(&s);
+	sluice_fabric_state_free(&s);
 	return ret;
 }
 
@@ -965,7 +965,7 @@ static int show_main(const struct command *cmd, int argc, char **argv)
 static int exec_main(const struct command *cmd, int argc, char **argv)
 {
 	char err[SLUICE_ERRLEN], ns[SLUICE_NETNS_NAME_MAX];
-	struct fabric_state s;
+	struct sluice_fabric_state s;
 	int dash, ret;
 	uint32_t u, h;
 	struct args a;
@@ -986,14 +986,14 @@ static int exec_main(const struct command *cmd, int argc, char **argv)
 	if (sluice_fabric_find(&s.f, a.files[0], &u, &h)) {
 		fprintf(stderr, "sluicectl: fabric %s has no switch or host \"%s\"\n",
 			a.name, a.files[0]);
-		fabric_state_free(&s);
+		sluice_fabric_state_free(&s);
 		return EXIT_RUNTIME;
 	}
 	if (h == SLUICE_NONE)
 		sluice_fabric_switch_ns(&s.f, u, ns, sizeof(ns));
 	else
 		sluice_fabric_host_ns(&s.f, u, h, ns, sizeof(ns));
-	fabric_state_free(&s);
+	sluice_fabric_state_free(&s);
 	fflush(stdout);
 	ret = sluice_netns_exec(ns, argv + dash + 1, err, sizeof(err));
 	fprintf(stderr, "sluicectl: %s\n", err);
@@ -1069,7 +1069,7 @@ static int stats_main(const struct command *cmd, int argc, char **argv)
 	struct sluice_port_counters *p;
 	json_object *arr = NULL;
 	struct sluice_rtnl *rt;
-	struct fabric_state s;
+	struct sluice_fabric_state s;
 	uint32_t u, h, n, k, count;
 	struct args a;
 	int ret, self;
@@ -1083,13 +1083,13 @@ static int stats_main(const struct command *cmd, int argc, char **argv)
 		if (sluice_fabric_find(&s.f, a.files[k], &u, &h)) {
 			fprintf(stderr, "sluicectl: fabric %s has no switch or host \"%s\"\n",
 				a.name, a.files[k]);
-			fabric_state_free(&s);
+			sluice_fabric_state_free(&s);
 			return EXIT_RUNTIME;
 		}
 	self = sluice_netns_self(err, sizeof(err));
 	if (self < 0) {
 		fprintf(stderr, "sluicectl: %s\n", err);
-		fabric_state_free(&s);
+		sluice_fabric_state_free(&s);
 		return EXIT_RUNTIME;
 	}
 	if (a.val[OPT_JSON])
@@ -1131,6 +1131,6 @@ static int stats_main(const struct command *cmd, int argc, char **argv)
 		puts(jtext(arr));
 	json_object_put(arr);
 	close(self);
-	fabric_state_free(&s);
+	sluice_fabric_state_free(&s);
 	return ret;
 }

@@ -20,7 +20,7 @@
 #include <sluice/host.h>
 #include <sluice/portfc.h>
 #include <sluice/rate.h>
-#include "fabric.h"
+#include "cmd_fabric.h"
 #include "jout.h"
 #include "opts.h"
 #include "sluicectl.h"
@@ -75,7 +75,7 @@ struct args {
 	const char	*val[N_OPTS];
 	const char	*hosts[MAX_HOSTS];
 	int		n_hosts;
-	struct fabric_state s;
+	struct sluice_fabric_state s;
 	bool		loaded;
 	/* the hosts chosen: (node, host) pairs */
 	uint32_t	*node, *host;
@@ -85,7 +85,7 @@ struct args {
 static void args_free(struct args *a)
 {
 	if (a->loaded)
-		fabric_state_free(&a->s);
+		sluice_fabric_state_free(&a->s);
 	free(a->node);
 	free(a->host);
 }

@@ -50,6 +50,11 @@ void jout_pretty(bool pretty)
 	flags = pretty ? JSON_C_TO_STRING_PRETTY : JSON_C_TO_STRING_PLAIN;
 }
 
+bool jout_is_pretty(void)
+{
+	return flags == JSON_C_TO_STRING_PRETTY;
+}
+
 /* The text of @o, as every -j output prints it: all of them come here. */
 const char *jtext(json_object *o)
 {

@@ -22,5 +22,7 @@ int jprint(json_object *o, bool ok);
 const char *jtext(json_object *o);
 /* sluicectl -p: every -j output pretty, indented. */
 void jout_pretty(bool pretty);
+/* Whether it is (for JSON the library writes as text). */
+bool jout_is_pretty(void);
 
 #endif /* _SLUICECTL_JOUT_H */

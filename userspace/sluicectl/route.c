@@ -272,6 +272,7 @@ static int compute_opts(const struct command *cmd, const struct args *a,
 			struct sluice_compute_opts *c)
 {
 	const char *orient = a->val[OPT_ORIENT], *shard = a->val[OPT_SHARD];
+	char msg[SLUICE_ERRLEN];
 	uint64_t si, sc;
 
 	memset(o, 0, sizeof(*o));
@@ -279,32 +280,13 @@ static int compute_opts(const struct command *cmd, const struct args *a,
 	if (a->algo < 0)
 		return sub_usage_error(cmd, "--algo is required");
 	o->algo = a->algo;
-	if (a->val[OPT_PATHS] && o->algo != SLUICE_ROUTE_KSP &&
-	    o->algo != SLUICE_ROUTE_ECMP && o->algo != SLUICE_ROUTE_ECMP_CW &&
-	    o->algo != SLUICE_ROUTE_UPDOWN)
-		return sub_usage_error(cmd, "--paths applies to ksp, ecmp and updown");
-	if ((a->val[OPT_LANES] || a->val[OPT_SEED]) &&
-	    o->algo != SLUICE_ROUTE_EDST &&
-	    o->algo != SLUICE_ROUTE_EDST_SHALLOW)
-		return sub_usage_error(cmd, "--lanes and --seed apply to edst and edst-shallow");
-	if ((orient || a->val[OPT_ROOT]) && o->algo != SLUICE_ROUTE_UPDOWN)
-		return sub_usage_error(cmd, "--orient and --root apply to updown");
 	o->paths = a->paths;
 	o->lanes = a->lanes;
 	o->seed = a->seed;
-	if (orient) {
-		if (!strcmp(orient, "auto"))
-			o->orient = SLUICE_ORIENT_AUTO;
-		else if (!strcmp(orient, "tier"))
-			o->orient = SLUICE_ORIENT_TIER;
-		else if (!strcmp(orient, "bfs"))
-			o->orient = SLUICE_ORIENT_BFS;
-		else
-			return sub_usage_error(cmd, "--orient: \"%s\" is not auto, tier or bfs",
-					       orient);
-	}
-	if (a->val[OPT_ROOT] && o->orient == SLUICE_ORIENT_TIER)
-		return sub_usage_error(cmd, "--root is for --orient bfs");
+	if (route_opts_check(o, a->val[OPT_PATHS], a->val[OPT_LANES],
+			     a->val[OPT_SEED], "--seed", orient, a->val[OPT_ROOT],
+			     msg, sizeof(msg)))
+		return sub_usage_error(cmd, "%s", msg);
 	if (shard) {
 		if (!parse_shard(shard, &si, &sc))
 			return sub_usage_error(cmd, "--shard: \"%s\" is not I/N with 0 <= I < N",
@@ -330,16 +312,10 @@ static int compute(const struct args *a, struct sluice_route_opts *o,
 	ret = load_topo(a->val[OPT_TOPO], g);
 	if (ret)
 		return ret;
-	if (root) {
-		if (find_node(g, root, strlen(root), &o->root)) {
-			fprintf(stderr, "sluicectl: --root: no node \"%s\" in %s\n",
-				root, a->val[OPT_TOPO]);
-			sluice_graph_free(g);
-			return EXIT_RUNTIME;
-		}
-		o->has_root = true;
-		if (o->orient == SLUICE_ORIENT_AUTO)
-			o->orient = SLUICE_ORIENT_BFS;
+	ret = load_root(g, root, a->val[OPT_TOPO], o);
+	if (ret) {
+		sluice_graph_free(g);
+		return ret;
 	}
 	if (sluice_routes_compute(g, o, c, r, err, sizeof(err))) {
 		/* end the progress line, if there is one, before the error */
@@ -779,8 +755,8 @@ static int dot_main(const struct command *cmd, int argc, char **argv)
 	in.g = &g;
 	in.r = &r;
 	if (a.val[OPT_PAIR]) {
-		if (find_node(&g, a.val[OPT_PAIR], comma - a.val[OPT_PAIR], &src) ||
-		    find_node(&g, comma + 1, strlen(comma + 1), &dst)) {
+		if (sluice_graph_node_find(&g, a.val[OPT_PAIR], comma - a.val[OPT_PAIR], &src) ||
+		    sluice_graph_node_find(&g, comma + 1, strlen(comma + 1), &dst)) {
 			fprintf(stderr, "sluicectl: --pair %s: no such node in %s\n",
 				a.val[OPT_PAIR], a.val[OPT_TOPO]);
 			ret = EXIT_RUNTIME;

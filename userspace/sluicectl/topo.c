@@ -13,7 +13,7 @@
 #include <unistd.h>
 #include <json.h>
 #include "jout.h"
-#include "topo.h"
+#include "cmd_topo.h"
 
 static int show_main(const struct command *cmd, int argc, char **argv);
 static int dot_main(const struct command *cmd, int argc, char **argv);

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <sluice/topo.h>
 #include "parse.h"
-#include "topo.h"
+#include "cmd_topo.h"
 
 enum opt_type { OPT_U32, OPT_U64, OPT_LIST };
 

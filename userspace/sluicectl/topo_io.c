@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sluice/interop.h>
 #include "opts.h"
-#include "topo.h"
+#include "cmd_topo.h"
 
 enum { IO_FROM, IO_TO, IO_OUT };
 

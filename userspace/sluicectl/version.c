@@ -7,7 +7,7 @@
 #include <json.h>
 #include "jout.h"
 #include "sluicectl.h"
-#include "version.h"
+#include "cmd_version.h"
 
 static int print_json(void)
 {

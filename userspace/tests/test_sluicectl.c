@@ -12,7 +12,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "../sluicectl/version.h"
+#include "../sluicectl/cmd_version.h"
 #include "cli.h"
 #include "ktap.h"
 

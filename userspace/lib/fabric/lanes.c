@@ -71,7 +71,7 @@ static int lanes_qopt(struct sluice_qopt *o, uint32_t lanes,
  * @errlen:	room in @err
  *
  * Called by sluice_fabric_fc_apply() first, so that plain PFC then checks
- * one lossless priority per lane.  Time: O(DSCP values).
+ * one lossless priority per lane.
  *
  * Return: 0 or -EINVAL.
  */

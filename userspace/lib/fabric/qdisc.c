@@ -75,8 +75,6 @@ static int qdisc_cb(struct nl_msg *msg, void *arg)
  * @err:	the reason, on failure
  * @errlen:	room in @err
  *
- * Time: O(devices + qdiscs), a link dump and a qdisc dump.
- *
  * Return: 0, -ENOMEM, -EMSGSIZE or -EIO.
  */
 int sluice_port_qdiscs_read(struct sluice_rtnl *r,
@@ -125,7 +123,6 @@ int sluice_port_qdiscs_read(struct sluice_rtnl *r,
  * A dump names every map and, in TCA_SLUICE_DEFAULT_MAPS, those that
  * follow the class count: a request may not do both for one map, so the
  * default ones are left out (the reset brings them back).
- * Time: O(size of the options).
  *
  * Return: 0 or -ENOSPC.
  */
@@ -180,7 +177,6 @@ int sluice_qopt_restorable(const struct sluice_port_qdisc *p, bool with_limit,
  *
  * Every change is sent, also after a refusal: the kernel handles each on
  * its own, so the caller puts back all of them.
- * Time: O(@n) plus the kernel's work.
  *
  * Return: 0, -EREMOTEIO (refused), or another negative errno.
  */
@@ -287,7 +283,6 @@ static int node_qopts(const struct sluice_fabric *f, uint32_t u, int self,
  * load" or "tc qdisc change" changed it since.  A switch whose namespace
  * is gone is skipped (fabric show says it is missing); a port without a
  * sluice root qdisc is not listed.
- * Time: O(ports) with two dumps per switch.
  *
  * Return: 0, or a negative errno with @err set.
  */

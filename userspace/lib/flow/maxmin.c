@@ -183,8 +183,7 @@ static void fill_run(struct fill *f, uint32_t n_res, uint64_t n_flows,
  * @errlen:	size of @err
  *
  * Return: 0, -EINVAL (a flow without a resource, a resource out of range,
- * a bad capacity) or -ENOMEM.  Time: O((R + I) log(R + I)) for R
- * resources and I incidences (the length of @res); memory O(R + I).
+ * a bad capacity) or -ENOMEM.
  */
 int sluice_maxmin_fill(uint32_t n_res, const double *cap, uint64_t n_flows,
 		       const uint64_t *flow_res, const uint32_t *res,
@@ -438,8 +437,6 @@ out:
  *
  * Return: 0, -EINVAL (another traffic kind, a bad run count, mismatched
  * inputs, a route set that is not a walk in @g), -E2BIG or -ENOMEM.
- * Time: per run O(n + H (log P + K) + (L + H l) log(L + H l)) for H
- * servers, P pairs, K paths a pair, L links and paths of l links.
  */
 int sluice_flow_maxmin(const struct sluice_graph *g,
 		       const struct sluice_routes *r,

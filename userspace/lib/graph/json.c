@@ -514,7 +514,7 @@ static int parse(const char *buf, size_t len, json_object **top,
  *
  * Nothing is half-loaded: @g is a finalized graph, or empty.
  *
- * Return: 0, -EINVAL, -E2BIG or -ENOMEM.  Time: O(len + n log n + m).
+ * Return: 0, -EINVAL, -E2BIG or -ENOMEM.
  */
 int sluice_graph_read_buf(struct sluice_graph *g, const char *buf, size_t len,
 			  char *err, size_t errlen)
@@ -543,7 +543,7 @@ int sluice_graph_read_buf(struct sluice_graph *g, const char *buf, size_t len,
  * @err:	the message on failure, starting with "@path: "
  * @errlen:	size of @err
  *
- * Return: 0 or a negative errno.  Time: as sluice_graph_read_buf().
+ * Return: 0 or a negative errno.
  */
 int sluice_graph_read_file(struct sluice_graph *g, const char *path,
 			   char *err, size_t errlen)
@@ -663,7 +663,6 @@ static bool write_link(const struct sluice_graph *g, uint32_t id, FILE *f)
  * too.
  *
  * Return: 0, -EINVAL if @g is not finalized, -ENOMEM, -EIO.
- * Time: O(n + m).
  */
 int sluice_graph_write(const struct sluice_graph *g, FILE *f,
 		       char *err, size_t errlen)

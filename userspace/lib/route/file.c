@@ -72,8 +72,6 @@ static char *put_u64(char *p, uint64_t v)
  * @err:	why it failed
  * @errlen:	room in @err
  *
- * Time: O(pairs + hops).
- *
  * Return: 0, -EINVAL (options out of range), -ENOMEM or -EIO.
  */
 int sluice_routes_write(const struct sluice_routes *r,
@@ -420,7 +418,6 @@ static int read_pair(struct text_reader *rd, struct sluice_routes *r,
  *
  * Validates everything (sluice_routes_validate()), so a loaded route set
  * is whole and consistent; nothing is kept of a bad file.
- * Time: O(file size).
  *
  * Return: 0, -EINVAL or -ENOMEM.
  */
@@ -518,7 +515,6 @@ static bool same_opts(const struct sluice_route_opts *a,
  * @errlen:	room in @err
  *
  * The shards must come from the same topology, algorithm and options.
- * Time: O(total size).
  *
  * Return: 0, -EINVAL or -ENOMEM.
  */

@@ -281,9 +281,7 @@ static int join(struct sluice_routes *r, struct sluice_path_buf *bufs,
  * @errlen:	room in @err
  *
  * The sources are the endpoints (sluice_graph_endpoints()), or shard i of
- * n: the endpoints from index i * E / n up to (i + 1) * E / n.  Time: the
- * algorithm's preparation plus its per-source cost times the sources,
- * divided by the threads; memory: twice the route set at the end.
+ * n: the endpoints from index i * E / n up to (i + 1) * E / n.
  *
  * Return: 0 or a negative errno.
  */
@@ -392,7 +390,6 @@ int sluice_routes_compute(const struct sluice_graph *g,
  * @r:	a route set
  *
  * The highest lane of any path plus one; 1 for a set without paths.
- * Time: O(paths).
  *
  * Return: 1 to SLUICE_LANES_MAX for a validated set.
  */
@@ -682,8 +679,6 @@ out:
  *
  * Beyond route.h's list: the shard is possible (one source at least) and
  * holds exactly its pairs, each once, and the index arrays add up.
- * Time: O(nodes + pairs + hops), with a mark per directed link that
- * tells paths apart.
  *
  * Return: 0, -EINVAL or -ENOMEM.
  */

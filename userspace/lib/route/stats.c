@@ -19,7 +19,6 @@
  * Averages are over the pairs of the set (paths per pair, the shortest
  * path of each pair that has one, the fabric distance of each pair) or
  * over all its paths (path length).  Lengths are in links.
- * Time: O(hops + sources * (nodes + links)) for the BFS distances.
  *
  * Return: 0, -EINVAL (another topology) or -ENOMEM.
  */

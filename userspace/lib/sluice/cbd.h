@@ -58,9 +58,16 @@ struct sluice_cbd_result {
 	struct sluice_cbd_hop	*cycle;
 };
 
+/*
+ * Time: O(P + Q + H + lanes * (N + L + B)) where P, Q and H are the pairs,
+ * paths and hops of @r, N and L the nodes and links, and B = sum over nodes v
+ * of deg(v) * ceil(deg(v) / 64) the bitmap words per lane (deg(v)^2 / 64 bits'
+ * worth); a CBD's witness takes one more O(P + Q + H) pass.
+ */
 int sluice_cbd_check(const struct sluice_graph *g,
 		     const struct sluice_routes *r,
 		     struct sluice_cbd_result *res, char *err, size_t errlen);
+/* Time: O(1). */
 void sluice_cbd_result_free(struct sluice_cbd_result *res);
 
 #endif /* _SLUICE_CBD_H */

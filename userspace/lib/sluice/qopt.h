@@ -158,7 +158,10 @@ int sluice_qopt_xoff_auto(struct sluice_qopt *o, const char *dev,
 			  __u32 dev_mtu, char *err, size_t errlen);
 int sluice_copt_parse(struct sluice_copt *o, int argc, char *const argv[],
 		      char *err, size_t errlen);
-/* The attributes inside TCA_OPTIONS, as the tc plugin sends them. */
+/*
+ * The attributes inside TCA_OPTIONS, as the tc plugin sends them.  Time: O(map
+ * entries).
+ */
 int sluice_qopt_encode(const struct sluice_qopt *o, void *buf, size_t len,
 		       size_t *used);
 
@@ -173,6 +176,7 @@ int sluice_qopt_encode(const struct sluice_qopt *o, void *buf, size_t len,
  */
 int sluice_qopt_decode(struct sluice_qopt *o, const void *opts, size_t len,
 		       char *err, size_t errlen);
+/* Time: O(size of the output). */
 int sluice_qopt_format(const struct sluice_qopt *o, char *buf, size_t len);
 
 #endif /* _SLUICE_QOPT_H */

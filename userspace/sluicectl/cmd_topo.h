@@ -3,8 +3,8 @@
  * Shared by the "sluicectl topo" files: topo.c (the group, show, dot),
  * topo_gen.c (gen) and topo_io.c (import, export).
  */
-#ifndef _SLUICECTL_TOPO_H
-#define _SLUICECTL_TOPO_H
+#ifndef _SLUICECTL_CMD_TOPO_H
+#define _SLUICECTL_CMD_TOPO_H
 
 #include <stdio.h>
 #include <sluice/graph.h>
@@ -15,4 +15,4 @@ int topo_import_main(const struct command *cmd, int argc, char **argv);
 int topo_export_main(const struct command *cmd, int argc, char **argv);
 int topo_write(const void *arg, FILE *f);
 
-#endif /* _SLUICECTL_TOPO_H */
+#endif /* _SLUICECTL_CMD_TOPO_H */

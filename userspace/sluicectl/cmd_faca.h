@@ -3,8 +3,8 @@
  * sluicectl faca's commands of the host agent (faca_agent.c), listed in
  * faca.c's table with the hook's.
  */
-#ifndef _SLUICECTL_FACA_H
-#define _SLUICECTL_FACA_H
+#ifndef _SLUICECTL_CMD_FACA_H
+#define _SLUICECTL_CMD_FACA_H
 
 #include "sluicectl.h"
 
@@ -81,4 +81,4 @@ int faca_agent_main(const struct command *cmd, int argc, char **argv);
 int faca_show_main(const struct command *cmd, int argc, char **argv);
 int faca_sport_main(const struct command *cmd, int argc, char **argv);
 
-#endif /* _SLUICECTL_FACA_H */
+#endif /* _SLUICECTL_CMD_FACA_H */
