@@ -22,6 +22,7 @@
 #include <sluice/route.h>
 #include "jout.h"
 #include "load.h"
+#include "progress.h"
 #include "opts.h"
 #include "sluicectl.h"
 
@@ -235,6 +236,18 @@ static int parse(int argc, char **argv, uint64_t allowed, struct args *a)
 	return parse_values(a);
 }
 
+/*
+ * On a terminal: "routing 120/1000 sources" while --algo computes, then
+ * fptas's phases against its cap (--max-phases), which it may stop well
+ * before.
+ */
+static struct cli_progress routing_progress = {
+	.what = "routing", .unit = "sources",
+};
+static struct cli_progress phases_progress = {
+	.what = "fptas", .unit = "phases (at most)",
+};
+
 /* The routing options, checked against the algorithm as "route" does. */
 static int route_opts(const struct args *a, struct sluice_route_opts *o,
 		      struct sluice_compute_opts *c)
@@ -253,6 +266,10 @@ static int route_opts(const struct args *a, struct sluice_route_opts *o,
 			     msg, sizeof(msg)))
 		return usage("%s", msg);
 	c->threads = a->threads;
+	if (cli_progress_wanted()) {
+		c->progress = cli_progress;
+		c->progress_arg = &routing_progress;
+	}
 	return 0;
 }
 
@@ -267,6 +284,7 @@ static int get_routes(const struct args *a, struct sluice_route_opts *o,
 		if (load_root(g, a->val[OPT_ROOT], a->val[OPT_TOPO], o))
 			return EXIT_RUNTIME;
 		if (sluice_routes_compute(g, o, c, r, err, sizeof(err))) {
+			cli_progress_end(&routing_progress);
 			fprintf(stderr, "sluicectl: %s: %s\n", a->val[OPT_TOPO],
 				err);
 			return EXIT_RUNTIME;
@@ -408,10 +426,16 @@ static int maxmin_main(const struct sluice_graph *g,
 		       const struct sluice_routes *r, const struct args *a,
 		       const struct sluice_traffic_spec *spec)
 {
+	struct cli_progress runs_progress = { .what = "max-min", .unit = "runs" };
 	struct sluice_maxmin_result res;
 	char err[SLUICE_ERRLEN];
+	int ret;
 
-	if (sluice_flow_maxmin(g, r, spec, a->runs, &res, err, sizeof(err))) {
+	ret = sluice_flow_maxmin(g, r, spec, a->runs,
+				 cli_progress_wanted() ? cli_progress : NULL,
+				 &runs_progress, &res, err, sizeof(err));
+	cli_progress_end(&runs_progress);
+	if (ret) {
 		fprintf(stderr, "sluicectl: %s: %s\n", a->val[OPT_TOPO], err);
 		return EXIT_RUNTIME;
 	}
@@ -551,6 +575,10 @@ int analyze_main(const struct command *cmd, int argc, char **argv)
 	fo.method = a.method;
 	fo.epsilon = a.epsilon;
 	fo.max_phases = a.max_phases;
+	if (cli_progress_wanted()) {
+		fo.progress = cli_progress;
+		fo.progress_arg = &phases_progress;
+	}
 	if (a.algo >= 0) {
 		ret = route_opts(&a, &ro, &co);
 		if (ret)
@@ -567,8 +595,11 @@ int analyze_main(const struct command *cmd, int argc, char **argv)
 		ret = maxmin_main(&g, &r, &a, &spec);
 		goto out;
 	}
-	if (sluice_traffic_make(&g, &spec, &t, err, sizeof(err)) ||
-	    sluice_flow_theta(&g, &r, &t, &fo, &res, err, sizeof(err))) {
+	ret = sluice_traffic_make(&g, &spec, &t, err, sizeof(err)) ?:
+	      sluice_flow_theta(&g, &r, &t, &fo, &res, err, sizeof(err));
+	/* fptas may stop well before its phase cap: end the line */
+	cli_progress_end(&phases_progress);
+	if (ret) {
 		fprintf(stderr, "sluicectl: %s: %s\n", a.val[OPT_TOPO], err);
 		ret = EXIT_RUNTIME;
 		goto out;

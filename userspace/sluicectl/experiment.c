@@ -46,6 +46,7 @@
 #include "load.h"
 #include "opts.h"
 #include "qdisc_args.h"
+#include "progress.h"
 #include "sluicectl.h"
 
 /* "Not as predicted", as "route check" exits on a CBD. */
@@ -479,7 +480,7 @@ static int parse(const struct command *cmd, struct exp *e, int argc,
 			snprintf(e->words + at, sizeof(e->words) - at,
 				 " restoration-time %s", val[OPT_RESTORE]);
 	}
-	e->verbose = val[OPT_VERBOSE];
+	e->verbose = val[OPT_VERBOSE] || cli_progress_wanted();
 	return 0;
 }
 

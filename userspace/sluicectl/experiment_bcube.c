@@ -54,6 +54,7 @@
 #include "jout.h"
 #include "opts.h"
 #include "qdisc_args.h"
+#include "progress.h"
 #include "sluicectl.h"
 
 const char *const part_names[N_PARTS] = {
@@ -271,7 +272,7 @@ static int parse(const struct command *cmd, struct bexp *e, int argc,
 	 * 100 KB; ours two MTU frames at any rate, 3028 bytes.
 	 */
 	e->scale = t.bdp / 100000.0;
-	e->verbose = val[OPT_VERBOSE];
+	e->verbose = val[OPT_VERBOSE] || cli_progress_wanted();
 	return 0;
 }
 

@@ -957,7 +957,7 @@ static int edst_part(struct bexp *e)
 			ret = sluice_routes_compute(&g, &ro, &co, &r, err,
 						    sizeof(err));
 			if (!ret)
-				ret = sluice_flow_maxmin(&g, &r, &ts, 20, &res,
+				ret = sluice_flow_maxmin(&g, &r, &ts, 20, NULL, NULL, &res,
 							 err, sizeof(err));
 			sluice_routes_free(&r);
 			e->edst_theta[s][a] = ret ? -1 : res.throughput;
@@ -1097,7 +1097,8 @@ static int lanes_run(struct bexp *e, struct lanes_run *ln, uint32_t k)
 	}
 	fs.hash = sluice_graph_hash(&fs.g);
 	/* what the model says of these routes */
-	ret = sluice_flow_maxmin(&fs.g, &r, &ts, 20, &mm, err, sizeof(err));
+	ret = sluice_flow_maxmin(&fs.g, &r, &ts, 20, NULL, NULL, &mm, err,
+				 sizeof(err));
 	ln->model = ret ? -1 : mm.throughput;
 	ret = exp_fabric_up(&fs, &q);
 	if (ret) {

@@ -19,6 +19,7 @@
 #include <sluice/route.h>
 #include "jout.h"
 #include "load.h"
+#include "progress.h"
 #include "opts.h"
 #include "qdisc_args.h"
 #include "sluicectl.h"
@@ -185,14 +186,10 @@ static int parse(const struct command *cmd, int argc, char **argv,
 	return parse_values(cmd, a);
 }
 
-/* "routing: 120/1000 sources" on a terminal, redrawn in place. */
-static void progress(void *arg, uint32_t done, uint32_t total)
-{
-	(void)arg;
-	fprintf(stderr, "\rsluicectl: routing %u/%u sources", done, total);
-	if (done == total)
-		fputc('\n', stderr);
-}
+/* "routing 120/1000 sources" on a terminal, redrawn in place. */
+static struct cli_progress routing_progress = {
+	.what = "routing", .unit = "sources",
+};
 
 struct routes_out {
 	const struct sluice_routes	*r;
@@ -295,8 +292,10 @@ static int compute_opts(const struct command *cmd, const struct args *a,
 		c->shard_count = sc;
 	}
 	c->threads = a->threads;
-	if (isatty(STDERR_FILENO))
-		c->progress = progress;
+	if (cli_progress_wanted()) {
+		c->progress = cli_progress;
+		c->progress_arg = &routing_progress;
+	}
 	return 0;
 }
 
@@ -319,8 +318,7 @@ static int compute(const struct args *a, struct sluice_route_opts *o,
 	}
 	if (sluice_routes_compute(g, o, c, r, err, sizeof(err))) {
 		/* end the progress line, if there is one, before the error */
-		if (c->progress)
-			fputc('\n', stderr);
+		cli_progress_end(&routing_progress);
 		fprintf(stderr, "sluicectl: %s: %s\n", a->val[OPT_TOPO], err);
 		sluice_graph_free(g);
 		return EXIT_RUNTIME;

@@ -431,6 +431,8 @@ out:
  * @r:		a whole route set of @g
  * @spec:	the traffic: permutation only; run i draws from seed + i
  * @runs:	permutations averaged, 1 to SLUICE_MAXMIN_RUNS_MAX
+ * @progress:	called after each run with the runs done and @runs; may be NULL
+ * @progress_arg: its first argument
  * @res:	the result (sluice/flow.h says the model)
  * @err:	the message on failure
  * @errlen:	size of @err
@@ -441,6 +443,7 @@ out:
 int sluice_flow_maxmin(const struct sluice_graph *g,
 		       const struct sluice_routes *r,
 		       const struct sluice_traffic_spec *spec, uint32_t runs,
+		       sluice_progress_fn progress, void *progress_arg,
 		       struct sluice_maxmin_result *res,
 		       char *err, size_t errlen)
 {
@@ -463,8 +466,11 @@ int sluice_flow_maxmin(const struct sluice_graph *g,
 	if (!tput)
 		return no_memory(err, errlen);
 	res->rate_min = INFINITY;
-	for (i = 0; i < runs && !ret; i++)
+	for (i = 0; i < runs && !ret; i++) {
 		ret = one_run(g, r, spec->seed + i, res, &tput[i], err, errlen);
+		if (!ret && progress)
+			progress(progress_arg, i + 1, runs);
+	}
 	if (ret) {
 		free(tput);
 		memset(res, 0, sizeof(*res));

@@ -141,6 +141,12 @@ struct sluice_flow_opts {
 	double			epsilon;
 	/* fptas: give up after this many phases (default 1000000) */
 	uint64_t		max_phases;
+	/*
+	 * fptas: called now and then with the phases run and max_phases
+	 * (which it may stop well before); NULL: not called.
+	 */
+	sluice_progress_fn	progress;
+	void			*progress_arg;
 };
 
 struct sluice_flow_result {
@@ -291,6 +297,7 @@ struct sluice_maxmin_result {
 int sluice_flow_maxmin(const struct sluice_graph *g,
 		       const struct sluice_routes *r,
 		       const struct sluice_traffic_spec *spec, uint32_t runs,
+		       sluice_progress_fn progress, void *progress_arg,
 		       struct sluice_maxmin_result *res,
 		       char *err, size_t errlen);
 
