@@ -279,10 +279,12 @@ static int get_routes(const struct args *a, struct sluice_route_opts *o,
 		      const struct sluice_graph *g, struct sluice_routes *r)
 {
 	char err[SLUICE_ERRLEN];
+	int ret;
 
 	if (a->algo >= 0) {
-		if (load_root(g, a->val[OPT_ROOT], a->val[OPT_TOPO], o))
-			return EXIT_RUNTIME;
+		ret = load_root(g, a->val[OPT_ROOT], a->val[OPT_TOPO], o);
+		if (ret)
+			return ret;
 		if (sluice_routes_compute(g, o, c, r, err, sizeof(err))) {
 			cli_progress_end(&routing_progress);
 			fprintf(stderr, "sluicectl: %s: %s\n", a->val[OPT_TOPO],

@@ -89,7 +89,10 @@ int route_opts_check(struct sluice_route_opts *o, const char *paths,
 	return sluice_route_opts_check(o, bits, orient, names, msg, len);
 }
 
-/* --root NODE (NULL: none) of topology @topo into @o; 0 or EXIT_RUNTIME. */
+/*
+ * --root NODE (NULL: none) of topology @topo into @o; 0, or EXIT_USAGE for
+ * a node the topology lacks: a bad argument, as --node-rate's.
+ */
 int load_root(const struct sluice_graph *g, const char *root,
 	      const char *topo, struct sluice_route_opts *o)
 {
@@ -98,7 +101,7 @@ int load_root(const struct sluice_graph *g, const char *root,
 	if (sluice_graph_node_find(g, root, strlen(root), &o->root)) {
 		fprintf(stderr, "sluicectl: --root: no node \"%s\" in %s\n",
 			root, topo);
-		return EXIT_RUNTIME;
+		return EXIT_USAGE;
 	}
 	o->has_root = true;
 	return 0;
