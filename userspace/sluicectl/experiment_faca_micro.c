@@ -857,6 +857,8 @@ static int run_flows(struct prun *pr, struct micro_run *run)
 	for (q = 0; q < pr->n_flows; q++) {
 		run->failed += pr->fl[q].error != 0;
 		run->from_agent += pr->fl[q].faca;
+		if (!run->agent_error)
+			run->agent_error = pr->fl[q].faca_error;
 	}
 	ret = flow_spines(pr, run);
 	for (k = 0; !ret && k < m->rounds; k++)
@@ -1268,6 +1270,10 @@ static json_object *run_json(const struct micro *m, int p)
 	     jadd(o, "flows", jnum(run->flows)) &&
 	     jadd(o, "failed", jnum(run->failed)) &&
 	     jadd(o, "from_agent", jnum(run->from_agent)) &&
+	     /* why a flow got the kernel's port instead of the agent's */
+	     (!run->agent_error ||
+	      jadd(o, "agent_error",
+		   json_object_new_string(strerror(run->agent_error)))) &&
 	     (p != MP_FACA ||
 	      (jadd(o, "agent_paths_min", jnum(run->paths_min)) &&
 	       jadd(o, "agent_paths_max", jnum(run->paths_max)))) &&

@@ -197,6 +197,7 @@ static int start_flow(struct srun *r, uint32_t q)
 	}
 	r->leased[q] = ret;
 	f->faca = ret > 0;
+	f->faca_error = f->faca ? 0 : r->sp.why;
 	if (connect(fd, (struct sockaddr *)&a, sizeof(a)) &&
 	    errno != EINPROGRESS) {
 		f->error = errno;
@@ -441,6 +442,7 @@ int sluice_stream_run(struct sluice_tcpgen_host *hosts, uint32_t n_hosts,
 		fl[q].retrans = fl[q].cwnd_max = 0;
 		fl[q].sport = 0;
 		fl[q].faca = false;
+		fl[q].faca_error = 0;
 		fl[q].error = 0;
 		if (!fl[q].bins)
 			break;
