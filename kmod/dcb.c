@@ -33,8 +33,8 @@
  * dcbnl keeps the APP table itself, one list for all namespaces, keyed by
  * ifindex alone (struct dcb_app_type): two devices of the same ifindex in
  * two namespaces would share entries.  So a device gets these ops only if
- * no other device of its ifindex, in any namespace, has DCB ops, and loses
- * them if one such registers later.
+ * no other device of its ifindex, in any namespace (one being dismantled
+ * too), has DCB ops, and loses them if one such registers later.
  */
 #include <linux/bitmap.h>
 #include <linux/bitops.h>
@@ -151,7 +151,10 @@ static void sluice_dcb_release(struct sluice_dcb_port *p)
 	kfree(p);
 }
 
-/* Whether another device of @dev's ifindex, in any namespace, has ops. */
+/*
+ * Whether another device of @dev's ifindex, in any namespace, has ops
+ * (@dev has none: the caller checked).
+ */
 static bool sluice_dcb_aliased(struct net_device *dev)
 {
 	struct dcb_ieee_app_dscp_map dscp;
@@ -160,6 +163,15 @@ static bool sluice_dcb_aliased(struct net_device *dev)
 	struct net *net;
 	unsigned int d;
 
+	/*
+	 * A port of this ifindex first: the walk below cannot see them all.
+	 * cleanup_net() takes a dying namespace off net_namespace_list before
+	 * it unregisters the namespace's devices (under RTNL, later), so for
+	 * a while a device there still has its root qdisc, and its port
+	 * here, while no for_each_net() finds it.
+	 */
+	if (xa_load(&sluice_dcb_ports, dev->ifindex))
+		return true;
 	rcu_read_lock();
 	for_each_net_rcu(net) {
 		other = dev_get_by_index_rcu(net, dev->ifindex);
@@ -219,8 +231,11 @@ int sluice_dcb_attach(struct Qdisc *sch, struct netlink_ext_ack *extack)
 	err = xa_insert(&sluice_dcb_ports, p->ifindex, p, GFP_KERNEL);
 	if (err) {
 		kfree(p);
-		/* -EBUSY: that device has our ops, sluice_dcb_aliased() said. */
-		if (WARN_ON_ONCE(err == -EBUSY))
+		/*
+		 * -EBUSY: a port of this ifindex, which sluice_dcb_aliased()
+		 * looked for under the same RTNL; aliased all the same.
+		 */
+		if (err == -EBUSY)
 			return 0;
 		SLUICE_ERR(extack, NULL, "no memory for the port's DCB state");
 		return err;

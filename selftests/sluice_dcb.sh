@@ -30,6 +30,7 @@ ALL_TESTS="
 	dcb_app_restores
 	dcb_replace_move
 	dcb_ifindex_alias
+	dcb_ifindex_dying
 	dcb_unload
 "
 
@@ -446,6 +447,48 @@ dcb_ifindex_alias()
 	check_err $? "x0's qdisc gone, y0's replaced"
 	dcb -n "$Y" app add dev y0 dscp-prio 10:3
 	check_err $? "dcb on the second now"
+}
+
+# A namespace being deleted leaves the list of namespaces before its
+# devices go: while they are there, a device of the same ifindex elsewhere
+# gets no ops (and no kernel warning); once they are gone, it does.
+dcb_ifindex_dying()
+{
+	local i pid taint
+
+	netns_add X && netns_add Y
+	check_err $? "namespaces"
+	ip -n "$X" link add x0 index 4243 type veth peer name x1 &&
+		ip -n "$Y" link add y0 index 4243 type veth peer name y1 &&
+		tc -n "$X" qdisc add dev x0 root handle 1: sluice
+	check_err $? "setup"
+	# Sluice roots come and go on y0 while X dies.  The kernel's W taint
+	# says whether a WARN fired (the log may overflow with y0's lines).
+	taint=$(</proc/sys/kernel/tainted)
+	((taint & 512)) && log_info "the kernel was W-tainted before"
+	for ((i = 0; i < 1000; i++)); do
+		echo "qdisc add dev y0 root handle 1: sluice"
+		echo "qdisc del dev y0 root"
+	done | tc -n "$Y" -batch - &
+	pid=$!
+	for ((i = 0; i < 50; i++)); do
+		[[ $(tc -n "$Y" qdisc show dev y0) == *sluice* ]] && break
+		nap 0.02
+	done
+	ip netns del "$X"
+	wait "$pid"
+	check_err $? "tc -batch of sluice roots on y0"
+	tc -n "$Y" qdisc add dev y0 root handle 1: sluice
+	check_err $? "sluice on y0"
+	for ((i = 0; i < 50; i++)); do
+		dcb -n "$Y" app show dev y0 >/dev/null 2>&1 && break
+		tc -n "$Y" qdisc replace dev y0 root handle $((i + 2)): sluice
+		nap 0.1
+	done
+	check_eq "$(dcb -n "$Y" app show dev y0 2>&1; echo "rc $?")" "rc 0" \
+		"y0's dcb once X is gone"
+	((taint & 512 || !($(</proc/sys/kernel/tainted) & 512)))
+	check_err $? "a kernel warning"
 }
 
 # Ports with entries go with their namespace; the module unloads clean.
