@@ -93,6 +93,14 @@ qdisc_line()
 	echo "${line% } "
 }
 
+# app_show NS DEV: "dcb -N app show" of DEV with its errors, then "rc" and
+# dcb's exit status: "rc 0" alone is an empty APP table.
+app_show()
+{
+	dcb -n "$1" -N app show dev "$2" 2>&1
+	echo "rc $?"
+}
+
 # mark: a line in the kernel log; kmsg_since prints what came after it.
 MARK=
 mark()
@@ -355,6 +363,17 @@ dcb_app_dscp()
 	check_eq "$(dcb -n "$NS" -N app show dev a0)" "dscp-prio 10:2 " \
 		"dcb app show after refusals"
 	check_eq "$(dcb -n "$NS" -N app show dev b0)" "" "b0's APP table"
+
+	# One entry at a time: dcbnl applies 10:1, stops at 11:7 (no class 7
+	# of 4) and does not undo 10:1.
+	out=$(dcb -n "$NS" app add dev b0 dscp-prio 10:1 11:7 2>&1)
+	check_fail $? "dcb app add 10:1 11:7 on 4 classes"
+	check_eq "$out" "Attribute write: Invalid argument" "dcb's message"
+	check_eq "$(app_show "$NS" b0)" "dscp-prio 10:1 "$'\n'"rc 0" \
+		"the first entry stays"
+	line=$(qdisc_line "$NS" b0)
+	[[ $line == *" dscp-map 0-9:0 10:1 11-15:0 16-31:1 32-47:2 48-63:3 "* ]]
+	check_err $? "b0's dscp-map: $line"
 }
 
 # What a DSCP goes back to: the class it had, or the default map.
