@@ -494,11 +494,23 @@ static int sluice_dcb_setpfc(struct net_device *dev, struct ieee_pfc *pfc)
 	return sluice_dcb_req_apply(sch, &r, "dcb pfc set");
 }
 
-/* The APP ops act on the root's map: a qdisc gone before gives up its. */
-static void sluice_dcb_own(struct sluice_dcb_port *p, struct Qdisc *sch)
+/*
+ * The APP ops act on the root's map.  The port's entries may still be
+ * those of a qdisc that left the device and is waiting for its destroy
+ * (p->owner another qdisc).  The root has none of them (a delete of one
+ * is -ENOENT), and they go from dcbnl's list when the root's first entry
+ * is accepted, or when that qdisc is destroyed: a refused op leaves them.
+ */
+static bool sluice_dcb_stale(const struct sluice_dcb_port *p,
+			     const struct Qdisc *sch)
 {
-	if (p->owner && p->owner != sch)
-		sluice_dcb_purge(p);
+	return p->owner && p->owner != sch;
+}
+
+static u8 sluice_dcb_prios(const struct sluice_dcb_port *p,
+			   const struct Qdisc *sch, unsigned int d)
+{
+	return sluice_dcb_stale(p, sch) ? 0 : p->prios[d];
 }
 
 static bool sluice_dcb_app_valid(const struct dcb_app *app)
@@ -518,9 +530,9 @@ static int sluice_dcb_setapp(struct net_device *dev, struct dcb_app *app)
 	struct sluice_dcb_port *p;
 	struct Qdisc *sch = sluice_dcb_root(dev, &p);
 	unsigned int d = app->protocol, cls, old;
+	bool was_default, stale, taken;
 	struct sluice_dcb_req r;
 	struct sluice_sched *q;
-	bool was_default;
 	u8 prios;
 	int err;
 
@@ -533,10 +545,10 @@ static int sluice_dcb_setapp(struct net_device *dev, struct dcb_app *app)
 					 -EOPNOTSUPP);
 	if (!sluice_dcb_app_valid(app))
 		return -EINVAL;
-	sluice_dcb_own(p, sch);
-	if (p->prios[d] & BIT(app->priority))
+	prios = sluice_dcb_prios(p, sch, d);
+	if (prios & BIT(app->priority))
 		return -EEXIST;
-	prios = p->prios[d] | BIT(app->priority);
+	prios |= BIT(app->priority);
 	cls = q->prio_class[fls(prios) - 1];
 	/* Everything that can fail before dcbnl's list changes. */
 	if (cls >= q->cfg.nclasses)
@@ -553,15 +565,23 @@ static int sluice_dcb_setapp(struct net_device *dev, struct dcb_app *app)
 	}
 	old = q->cfg.map[TC_SLUICE_TAG_DSCP][d];
 	was_default = !(q->cfg.custom_maps & BIT(TC_SLUICE_TAG_DSCP));
-	err = dcb_ieee_setapp(dev, app);
+	/* The old qdisc's same entry is on dcbnl's list: this op takes it. */
+	stale = sluice_dcb_stale(p, sch);
+	taken = stale && (p->prios[d] & BIT(app->priority));
+	err = taken ? 0 : dcb_ieee_setapp(dev, app);
 	if (err) {
 		kfree_skb(r.skb);
 		return err;
 	}
 	err = sluice_dcb_req_apply(sch, &r, "dcb app add");
 	if (err) {
-		dcb_ieee_delapp(dev, app);
+		if (!taken)
+			dcb_ieee_delapp(dev, app);
 		return err;
+	}
+	if (stale) {
+		p->prios[d] &= ~BIT(app->priority);
+		sluice_dcb_purge(p);
 	}
 	if (bitmap_empty(p->held, TC_SLUICE_DSCP_VALUES))
 		p->was_default = was_default;
@@ -585,9 +605,9 @@ static int sluice_dcb_delapp(struct net_device *dev, struct dcb_app *app)
 	if (!sch)
 		return -EOPNOTSUPP;
 	q = qdisc_priv(sch);
-	sluice_dcb_own(p, sch);
-	/* dcbnl's answer for an entry that is not there. */
-	if (!sluice_dcb_app_valid(app) || !(p->prios[d] & BIT(app->priority)))
+	/* dcbnl's answer for an entry that is not there (the root's). */
+	if (!sluice_dcb_app_valid(app) ||
+	    !(sluice_dcb_prios(p, sch, d) & BIT(app->priority)))
 		return -ENOENT;
 	prios = p->prios[d] & ~BIT(app->priority);
 	err = sluice_dcb_req_start(&r);
