@@ -65,7 +65,8 @@
  *   headroom = 2 (MTU + 14 + 64) + 3840 + ceil(delay / 8)    bytes
  *
  * and dcb shows delay = 8 (headroom - the rest), 0 if the headroom is not
- * above the rest (headroom 0, no bound, shows 0), 65535 at most.
+ * above the rest (headroom 0, no bound, shows 0), 65535 at most.  A delay
+ * whose headroom would be above tc's bound for one is refused.
  */
 #define SLUICE_DCB_PFC_FRAME_BYTES	64
 #define SLUICE_DCB_RESPONSE_BYTES	(60 * 512 / 8)
@@ -403,16 +404,20 @@ static int sluice_dcb_req_apply(struct Qdisc *sch, struct sluice_dcb_req *r,
 	return err;
 }
 
-static u32 sluice_dcb_base(const struct net_device *dev)
+/*
+ * The headroom's terms other than the cable, in u64: a device may have no
+ * maximum MTU (dummy), and 2 (MTU + 78) wraps a u32 above 2^31 - 78.
+ */
+static u64 sluice_dcb_base(const struct net_device *dev)
 {
-	return 2 * (READ_ONCE(dev->mtu) + ETH_HLEN + SLUICE_DCB_PFC_FRAME_BYTES) +
-	       SLUICE_DCB_RESPONSE_BYTES;
+	return 2 * ((u64)READ_ONCE(dev->mtu) + ETH_HLEN +
+		    SLUICE_DCB_PFC_FRAME_BYTES) + SLUICE_DCB_RESPONSE_BYTES;
 }
 
 static u16 sluice_dcb_delay(struct Qdisc *sch)
 {
 	const struct sluice_sched *q = qdisc_priv(sch);
-	u32 base = sluice_dcb_base(qdisc_dev(sch));
+	u64 base = sluice_dcb_base(qdisc_dev(sch));
 
 	if (q->cfg.headroom <= base)
 		return 0;
@@ -468,6 +473,7 @@ static int sluice_dcb_setpfc(struct net_device *dev, struct ieee_pfc *pfc)
 	struct Qdisc *sch = sluice_dcb_root(dev, &p);
 	struct sluice_dcb_req r;
 	struct sluice_sched *q;
+	u64 headroom;
 	bool delay;
 	int err;
 
@@ -481,13 +487,17 @@ static int sluice_dcb_setpfc(struct net_device *dev, struct ieee_pfc *pfc)
 	delay = pfc->delay != sluice_dcb_delay(sch);
 	if (pfc->pfc_en == q->cfg.pfc && !delay)
 		return 0;
+	headroom = sluice_dcb_base(dev) + DIV_ROUND_UP(pfc->delay, 8);
+	/* tc's bound for a headroom (options.c), before it is a u32. */
+	if (delay && headroom > TC_SLUICE_MAX_LIMIT)
+		return sluice_dcb_refuse(dev, "dcb pfc set",
+					 "the headroom of that delay at this MTU is above 128 MiB",
+					 -EINVAL);
 	err = sluice_dcb_req_start(&r);
 	if (err)
 		return err;
 	if (nla_put_u8(r.skb, TCA_SLUICE_PFC, pfc->pfc_en) ||
-	    (delay && nla_put_u32(r.skb, TCA_SLUICE_HEADROOM,
-				  sluice_dcb_base(dev) +
-				  DIV_ROUND_UP(pfc->delay, 8)))) {
+	    (delay && nla_put_u32(r.skb, TCA_SLUICE_HEADROOM, headroom))) {
 		kfree_skb(r.skb);
 		return -EMSGSIZE;
 	}

@@ -25,6 +25,7 @@ ALL_TESTS="
 	dcb_only_with_sluice
 	dcb_pfc_set
 	dcb_delay_headroom
+	dcb_delay_mtu_bound
 	dcb_counters
 	dcb_app_dscp
 	dcb_app_restores
@@ -240,6 +241,43 @@ dcb_delay_headroom()
 	ip -n "$NS" link set b0 mtu 1000 &&
 		pfc_read "$NS" b0
 	check_eq "${PFC[delay]}" $(((7009 - 5996) * 8)) "delay at MTU 1000"
+}
+
+# A dummy has no maximum MTU: the headroom's other terms, 2 (MTU + 78) +
+# 3840, may pass 4 GiB.  They are not wrapped, and a delay whose headroom
+# would pass tc's bound (2^32 / 32 - 1 bytes, "below 128 MiB") is refused.
+dcb_delay_mtu_bound()
+{
+	local line
+
+	netns_add NS && ip -n "$NS" link add d0 type dummy &&
+		tc -n "$NS" qdisc add dev d0 root handle 1: sluice rate 100mbit \
+			xoff 10000 headroom 9000 &&
+		ip -n "$NS" link set d0 mtu 2147483647
+	check_err $? "setup"
+	pfc_read "$NS" d0
+	check_eq "${PFC[delay]}" 0 "delay of headroom 9000 at MTU 2^31 - 1"
+	mark
+	check_eq "$(dcbraw "$NS" d0 pfc 0 8)" "error=0 status=-22" \
+		"delay 8 at MTU 2^31 - 1"
+	[[ $(qdisc_line "$NS" d0) == *" headroom 9000b "* ]]
+	check_err $? "the headroom after a refused delay"
+	[[ $(kmsg_since) == *"d0: sch_sluice: dcb pfc set refused: the headroom of that delay at this MTU is above 128 MiB (-22)"* ]]
+	check_err $? "the reason in the log"
+
+	# At MTU 67106865 the other terms are 134217726 bytes: delay 8 gives
+	# the bound itself, delay 16 a byte more.
+	ip -n "$NS" link set d0 mtu 67106865
+	check_err $? "MTU 67106865"
+	check_eq "$(dcbraw "$NS" d0 pfc 0 16)" "error=0 status=-22" \
+		"delay 16: a byte above the bound"
+	check_eq "$(dcbraw "$NS" d0 pfc 0 8)" "error=0 status=0" \
+		"delay 8: the bound"
+	line=$(qdisc_line "$NS" d0)
+	[[ $line == *" headroom 134217727b "* ]]
+	check_err $? "the headroom of delay 8: $line"
+	pfc_read "$NS" d0
+	check_eq "${PFC[delay]}" 8 "delay shown"
 }
 
 # requests and indications are the PFC frames p1 sent and received per
