@@ -84,8 +84,9 @@ struct sluice_dcb_port {
 	u8			saved[TC_SLUICE_DSCP_VALUES];
 	/*
 	 * The DSCP map was a default map when dcb took its first entry, and
-	 * tc has set none of it since: what a DSCP goes back to is the
-	 * default's, and the last entry gone, the map is a default again.
+	 * tc has set none of it, nor the classes, since: what a DSCP goes
+	 * back to is the default's, and the last entry gone, the map is a
+	 * default again.
 	 */
 	bool			was_default;
 };
@@ -329,14 +330,20 @@ static struct Qdisc *sluice_dcb_root(struct net_device *dev,
 	return sch;
 }
 
+/* DSCP @d's class in the default map of @nclasses, as options.c's. */
+static unsigned int sluice_dcb_default_class(unsigned int d,
+					     unsigned int nclasses)
+{
+	return d * nclasses / TC_SLUICE_DSCP_VALUES;
+}
+
 /* The class a DSCP goes back to when its last entry goes. */
 static unsigned int sluice_dcb_underlying(const struct sluice_dcb_port *p,
 					  const struct sluice_config *cfg,
 					  unsigned int d)
 {
-	/* As sluice_default_map() (options.c) computes it. */
 	if (p->was_default)
-		return d * cfg->nclasses / TC_SLUICE_DSCP_VALUES;
+		return sluice_dcb_default_class(d, cfg->nclasses);
 	return p->saved[d];
 }
 
@@ -697,7 +704,8 @@ int sluice_dcb_check(struct Qdisc *sch, const struct sluice_config *cfg,
 				   "a dscp-map entry that dcb app sets changes only with dcb app");
 			return -EBUSY;
 		}
-		if (!p->was_default && p->saved[d] >= cfg->nclasses) {
+		/* As of q->cfg: a change of classes freezes it there. */
+		if (sluice_dcb_underlying(p, &q->cfg, d) >= cfg->nclasses) {
 			SLUICE_ERR(extack, NULL,
 				   "a dscp-map entry that dcb app sets would go back to a class beyond the number of classes");
 			return -EINVAL;
@@ -716,11 +724,15 @@ bool sluice_dcb_differs(const struct sluice_config *old,
 }
 
 /*
- * After a committed change (RTNL held).  tc set DSCP map entries: the map
- * is the user's now, and a DSCP dcb app holds goes back to its default
- * class as of now.  @news: dcbnl's listeners are told.
+ * After a committed change (RTNL held; @old_nclasses the classes before
+ * it).  tc set DSCP map entries or changed the classes: the map is the
+ * user's now, as it is, and a DSCP dcb app holds goes back to its class
+ * in the default map the map was until now (of @old_nclasses): frozen, so
+ * that a delete never mixes the defaults of two class counts.  @news:
+ * dcbnl's listeners are told.
  */
-void sluice_dcb_changed(struct Qdisc *sch, bool tc_dscp_map, bool news)
+void sluice_dcb_changed(struct Qdisc *sch, bool tc_dscp_map,
+			unsigned int old_nclasses, bool news)
 {
 	struct sluice_sched *q = qdisc_priv(sch);
 	struct net_device *dev = qdisc_dev(sch);
@@ -732,9 +744,10 @@ void sluice_dcb_changed(struct Qdisc *sch, bool tc_dscp_map, bool news)
 	p = sluice_dcb_port(dev);
 	if (!p)
 		return;
-	if (tc_dscp_map && p->owner == sch && p->was_default) {
+	if (p->owner == sch && p->was_default &&
+	    (tc_dscp_map || q->cfg.nclasses != old_nclasses)) {
 		for_each_set_bit(d, p->held, TC_SLUICE_DSCP_VALUES)
-			p->saved[d] = sluice_dcb_underlying(p, &q->cfg, d);
+			p->saved[d] = sluice_dcb_default_class(d, old_nclasses);
 		p->was_default = false;
 	}
 	if (news && rtnl_dereference(dev->qdisc) == sch)

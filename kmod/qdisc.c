@@ -554,6 +554,7 @@ static int __sluice_change(struct Qdisc *sch, struct nlattr *opt,
 	struct sluice_sched *q = qdisc_priv(sch);
 	struct sluice_config cfg = q->cfg;
 	bool restart, tc_dscp_map, dcb_news;
+	unsigned int nclasses = q->cfg.nclasses;
 	int err;
 
 	if (!opt)
@@ -586,7 +587,7 @@ static int __sluice_change(struct Qdisc *sch, struct nlattr *opt,
 	if (!cfg.int_port)
 		sluice_int_hold(sch, false);
 	sluice_wd_start(sch, restart);
-	sluice_dcb_changed(sch, tc_dscp_map, dcb_news);
+	sluice_dcb_changed(sch, tc_dscp_map, nclasses, dcb_news);
 	return 0;
 }
 

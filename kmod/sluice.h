@@ -698,7 +698,8 @@ int sluice_dcb_check(struct Qdisc *sch, const struct sluice_config *cfg,
 		     struct netlink_ext_ack *extack);
 bool sluice_dcb_differs(const struct sluice_config *old,
 			const struct sluice_config *cfg);
-void sluice_dcb_changed(struct Qdisc *sch, bool tc_dscp_map, bool news);
+void sluice_dcb_changed(struct Qdisc *sch, bool tc_dscp_map,
+			unsigned int old_nclasses, bool news);
 void sluice_dcb_netdev_event(struct net_device *dev, unsigned long event);
 void sluice_dcb_exit(void);
 #else
@@ -724,7 +725,7 @@ static inline bool sluice_dcb_differs(const struct sluice_config *old,
 }
 
 static inline void sluice_dcb_changed(struct Qdisc *sch, bool tc_dscp_map,
-				      bool news) {}
+				      unsigned int old_nclasses, bool news) {}
 static inline void sluice_dcb_netdev_event(struct net_device *dev,
 					   unsigned long event) {}
 static inline void sluice_dcb_exit(void) {}

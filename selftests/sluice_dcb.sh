@@ -417,7 +417,7 @@ dcb_app_dscp()
 # What a DSCP goes back to: the class it had, or the default map.
 dcb_app_restores()
 {
-	local line
+	local line out
 
 	setup_ns dscp-map 10:5
 	check_err $? "setup"
@@ -430,6 +430,17 @@ dcb_app_restores()
 	line=$(qdisc_line "$NS" a0)
 	[[ $line == *" 8-9:1 10:5 11-15:1 "* ]]
 	check_err $? "the user's map back: $line"
+
+	# Fewer classes: what a held DSCP goes back to must stay a class.
+	dcb -n "$NS" app add dev a0 dscp-prio 10:2
+	check_err $? "dcb app add 10:2"
+	out=$(tc -n "$NS" qdisc change dev a0 root sluice classes 4 \
+		dscp-map 0-9:0 11-63:0 2>&1)
+	check_fail $? "classes 4 with DSCP 10 going back to class 5"
+	check_eq "$out" "Error: sch_sluice: a dscp-map entry that dcb app sets would go back to a class beyond the number of classes." \
+		"tc's message"
+	dcb -n "$NS" app del dev a0 dscp-prio 10:2
+	check_err $? "dcb app del 10:2"
 
 	# A default map is default again once its last entry is gone.
 	tc -n "$NS" qdisc change dev a0 root sluice dscp-map default &&
@@ -444,6 +455,32 @@ dcb_app_restores()
 	[[ $(qdisc_line "$NS" a0) != *dscp-map* ]]
 	check_err $? "the map is default again"
 	check_eq "$(dcb -n "$NS" app show dev a0)" "" "dcb app show"
+
+	# tc changing the classes makes the map the user's as it is: DSCP 40
+	# goes back to its class in the 8-class default, and the map stays.
+	dcb -n "$NS" app add dev a0 dscp-prio 40:1 dscp-prio 41:1 &&
+		tc -n "$NS" qdisc change dev a0 root sluice classes 16
+	check_err $? "dcb app add, classes 16"
+	dcb -n "$NS" app del dev a0 dscp-prio 40:1
+	check_err $? "dcb app del 40:1"
+	line=$(qdisc_line "$NS" a0)
+	[[ $line == *" dscp-map 0-7:0 8-15:1 16-23:2 24-31:3 32-39:4 40:5 41:1 42-47:5 48-55:6 56-63:7 "* ]]
+	check_err $? "DSCP 40 back to the 8-class default: $line"
+	dcb -n "$NS" app del dev a0 dscp-prio 41:1
+	check_err $? "dcb app del 41:1"
+	line=$(qdisc_line "$NS" a0)
+	[[ $line == *" classes 16 "* && $line == *" dscp-map $DSCP_DEFAULT "* ]]
+	check_err $? "the map stays the user's: $line"
+	# Of a default map, a held DSCP goes back to its default class as of
+	# the classes change: DSCP 40 of 16 classes to 10, which 4 lack.
+	tc -n "$NS" qdisc change dev a0 root sluice dscp-map default &&
+		dcb -n "$NS" app add dev a0 dscp-prio 40:1
+	check_err $? "default map of 16 classes, dcb app add 40:1"
+	out=$(tc -n "$NS" qdisc change dev a0 root sluice classes 4 \
+		dscp-map 0-39:0 41-63:0 2>&1)
+	check_fail $? "classes 4 with DSCP 40 going back to class 10"
+	[[ $out == *"would go back to a class beyond the number of classes"* ]]
+	check_err $? "tc's message: $out"
 }
 
 # The ops stay while a sluice root replaces another (its entries go), and
