@@ -94,7 +94,7 @@ struct sluice_dcb_port {
 /* ifindex -> struct sluice_dcb_port; unique across namespaces. */
 static DEFINE_XARRAY(sluice_dcb_ports);
 static const struct dcbnl_rtnl_ops sluice_dcbnl_ops;
-/* Refusals logged: their own budget, not net_ratelimit()'s. */
+/* Refusals and "no dcb" logged: their own budget, not net_ratelimit()'s. */
 static DEFINE_RATELIMIT_STATE(sluice_dcb_ratelimit, 5 * HZ, 10);
 
 static struct sluice_dcb_port *sluice_dcb_port(const struct net_device *dev)
@@ -218,9 +218,11 @@ int sluice_dcb_attach(struct Qdisc *sch, struct netlink_ext_ack *extack)
 	if (dev->dcbnl_ops)
 		return 0;
 	if (sluice_dcb_aliased(dev)) {
-		netdev_info(dev,
-			    "sch_sluice: no dcb: a device of ifindex %d in another namespace has DCB ops, and dcbnl's APP table is keyed by ifindex alone\n",
-			    dev->ifindex);
+		/* A line per qdisc created: any namespace's user could flood. */
+		if (__ratelimit(&sluice_dcb_ratelimit))
+			netdev_info(dev,
+				    "sch_sluice: no dcb: a device of ifindex %d in another namespace has DCB ops, and dcbnl's APP table is keyed by ifindex alone\n",
+				    dev->ifindex);
 		return 0;
 	}
 	p = kzalloc(sizeof(*p), GFP_KERNEL);

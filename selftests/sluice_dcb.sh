@@ -521,6 +521,8 @@ dcb_replace_move()
 # Devices of one ifindex in two namespaces: the second gets no ops.
 dcb_ifindex_alias()
 {
+	local i n
+
 	netns_add X && netns_add Y
 	check_err $? "namespaces"
 	ip -n "$X" link add x0 index 4242 type veth peer name x1 &&
@@ -535,6 +537,16 @@ dcb_ifindex_alias()
 	check_fail $? "dcb on the second"
 	[[ $(kmsg_since) == *"y0: sch_sluice: no dcb: a device of ifindex 4242 in another namespace has DCB ops"* ]]
 	check_err $? "the reason in the log"
+	# Rate-limited, 10 lines in 5 s: 60 more qdiscs in well under 5 s
+	# log 20 lines at most (a window an earlier line began may end).
+	for ((i = 0; i < 60; i++)); do
+		echo "qdisc replace dev y0 root handle $((i + 2)): sluice"
+	done | tc -n "$Y" -batch -
+	check_err $? "60 sluice roots on y0"
+	n=$(kmsg_since | grep -c "y0: sch_sluice: no dcb:")
+	((n >= 1 && n <= 20))
+	check_err $? "$n lines of no dcb for 61 qdiscs"
+	log_info "$n lines of no dcb for 61 qdiscs"
 	# Decided when a qdisc is created: the next one gets them.
 	tc -n "$X" qdisc del dev x0 root &&
 		tc -n "$Y" qdisc replace dev y0 root handle 2: sluice
