@@ -43,6 +43,7 @@
 #include <linux/rtnetlink.h>
 #include <linux/skbuff.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/xarray.h>
 #include <net/dcbnl.h>
 #include <net/net_namespace.h>
@@ -392,6 +393,9 @@ static int sluice_dcb_req_dscp(struct sluice_dcb_req *r, unsigned int d,
 static int sluice_dcb_refuse(struct net_device *dev, const char *what,
 			     const char *why, int err)
 {
+	/* SLUICE_ERR()'s messages start with the prefix this line has. */
+	if (why)
+		why += str_has_prefix(why, KBUILD_MODNAME ": ");
 	if (__ratelimit(&sluice_dcb_ratelimit))
 		netdev_info(dev, "sch_sluice: %s refused: %s (%d)\n", what,
 			    why ?: "no reason given", err);

@@ -187,7 +187,7 @@ dcb_pfc_set()
 	line=$(qdisc_line "$NS" a0)
 	[[ $line == *" pfc 3,5 "* && $line == *" headroom 9000b "* ]]
 	check_err $? "tc after a refused set: $line"
-	[[ $(kmsg_since) == *"a0: sch_sluice: dcb pfc set refused: sch_sluice: watchdog watches lossless priorities only: add them to pfc (-22)"* ]]
+	[[ $(kmsg_since) == *"a0: sch_sluice: dcb pfc set refused: watchdog watches lossless priorities only: add them to pfc (-22)"* ]]
 	check_err $? "the reason in the log"
 
 	# A port without a rate takes no PFC setting, from tc or dcb.
@@ -195,7 +195,7 @@ dcb_pfc_set()
 		"prio-pfc on a port without a rate"
 	[[ $(qdisc_line "$NS" b0) == *" pfc none "* ]]
 	check_err $? "b0's pfc after a refused set"
-	[[ $(kmsg_since) == *"b0: sch_sluice: dcb pfc set refused: sch_sluice: pfc needs the link rate (-22)"* ]]
+	[[ $(kmsg_since) == *"b0: sch_sluice: dcb pfc set refused: pfc needs the link rate (-22)"* ]]
 	check_err $? "b0's reason in the log"
 	check_eq "$(dcbraw "$NS" a0 pfc 0x28 0 1)" "error=0 status=-95" \
 		"macsec-bypass"
