@@ -9,8 +9,11 @@
 # whole; "dcb -s pfc show" prints the PFC frames the port sent and
 # received, as tc -s and sluicectl count them; "dcb app" DSCP entries set
 # the DSCP map, classify real frames, and give back the map's class when
-# deleted.  A device whose ifindex another namespace's DCB device has gets
-# no ops (dcbnl's APP table is keyed by ifindex alone).  The module
+# deleted, one entry of a request at a time.  A device whose ifindex
+# another namespace's DCB device has, a dying namespace's too, gets no ops
+# (dcbnl's APP table is keyed by ifindex alone), and nothing of a port
+# stays in that table once its qdisc, device or module is gone: a new
+# device of its ifindex gets the ops, with an empty table.  The module
 # unloads clean after all of it.
 #
 #   NS:  a0 [sluice] ---- b0          most tests
@@ -102,6 +105,25 @@ app_show()
 	echo "rc $?"
 }
 
+# ifindex_of NS DEV: DEV's ifindex.
+ifindex_of()
+{
+	[[ $(ip -n "$1" -o link show dev "$2") =~ ^([0-9]+): ]] &&
+		echo "${BASH_REMATCH[1]}"
+}
+
+# alias_free NS DEV IFINDEX: DEV, a new veth of IFINDEX, with a sluice
+# root; dcbnl's list must hold nothing of an earlier device of IFINDEX
+# (it would make DEV aliased, without ops): "dcb app show" works, empty.
+alias_free()
+{
+	ip -n "$1" link add "$2" index "$3" type veth peer name "$2"p &&
+		tc -n "$1" qdisc add dev "$2" root handle 1: sluice
+	check_err $? "sluice on $2, ifindex $3"
+	check_eq "$(app_show "$1" "$2")" "rc 0" \
+		"dcb app show on a new device of ifindex $3"
+}
+
 # mark: a line in the kernel log; kmsg_since prints what came after it.
 MARK=
 mark()
@@ -144,13 +166,15 @@ dcb_only_with_sluice()
 	check_eq "$out" "pfc-cap 8 macsec-bypass off delay 0 "$'\n'"prio-pfc 0:off 1:off 2:off 3:off 4:off 5:off 6:off 7:off " \
 		"dcb pfc show on a sluice port"
 	check_eq "$(dcb -n "$NS" dcbx show dev a0)" "host ieee " "dcbx"
-	check_eq "$(dcb -n "$NS" app show dev a0)" "" "empty APP table"
+	check_eq "$(app_show "$NS" a0)" "rc 0" "empty APP table"
 	# Only the root is a port: a sluice under another qdisc gives no ops.
 	tc -n "$NS" qdisc add dev b0 root handle 1: prio &&
 		tc -n "$NS" qdisc add dev b0 parent 1:1 handle 2: sluice
 	check_err $? "sluice under prio"
-	dcb -n "$NS" pfc show dev b0 >/dev/null 2>&1
+	out=$(dcb -n "$NS" pfc show dev b0 2>&1)
 	check_fail $? "dcb pfc show with sluice under prio"
+	check_eq "$out" "Attribute read: Operation not supported" \
+		"dcb pfc show with sluice under prio"
 
 	tc -n "$NS" qdisc del dev a0 root
 	check_err $? "qdisc del"
@@ -347,7 +371,7 @@ dcb_app_dscp()
 
 	dcb -n "$NS" app add dev a0 dscp-prio 10:3
 	check_err $? "dcb app add"
-	check_eq "$(dcb -n "$NS" -N app show dev a0)" "dscp-prio 10:3 " \
+	check_eq "$(app_show "$NS" a0)" "dscp-prio 10:3 "$'\n'"rc 0" \
 		"dcb app show"
 	line=$(qdisc_line "$NS" a0)
 	[[ $line == *" dscp-map 0-7:0 8-9:1 10:3 11-15:1 16-23:2 24-31:3 32-39:4 40-47:5 48-55:6 56-63:7 "* ]]
@@ -378,7 +402,7 @@ dcb_app_dscp()
 	dcb -n "$NS" app replace dev a0 dscp-prio 10:6 &&
 		dcb -n "$NS" app add dev a0 dscp-prio 10:2
 	check_err $? "dcb app replace, add"
-	check_eq "$(dcb -n "$NS" -N app show dev a0)" "dscp-prio 10:2 10:6 " \
+	check_eq "$(app_show "$NS" a0)" "dscp-prio 10:2 10:6 "$'\n'"rc 0" \
 		"dcb app show"
 	[[ $(qdisc_line "$NS" a0) == *" 8-9:1 10:6 11:2 12-15:1 "* ]]
 	check_err $? "DSCP 10 in class 6"
@@ -398,9 +422,9 @@ dcb_app_dscp()
 		"an entry twice"
 	check_eq "$(dcbraw "$NS" a0 app-del 5 12 2)" "error=0 status=-2" \
 		"an entry that is not there"
-	check_eq "$(dcb -n "$NS" -N app show dev a0)" "dscp-prio 10:2 " \
+	check_eq "$(app_show "$NS" a0)" "dscp-prio 10:2 "$'\n'"rc 0" \
 		"dcb app show after refusals"
-	check_eq "$(dcb -n "$NS" -N app show dev b0)" "" "b0's APP table"
+	check_eq "$(app_show "$NS" b0)" "rc 0" "b0's APP table"
 
 	# One entry at a time: dcbnl applies 10:1, stops at 11:7 (no class 7
 	# of 4) and does not undo 10:1.
@@ -454,7 +478,7 @@ dcb_app_restores()
 	check_err $? "dcb app flush"
 	[[ $(qdisc_line "$NS" a0) != *dscp-map* ]]
 	check_err $? "the map is default again"
-	check_eq "$(dcb -n "$NS" app show dev a0)" "" "dcb app show"
+	check_eq "$(app_show "$NS" a0)" "rc 0" "dcb app show"
 
 	# tc changing the classes makes the map the user's as it is: DSCP 40
 	# goes back to its class in the 8-class default, and the map stays.
@@ -487,7 +511,7 @@ dcb_app_restores()
 # go with the last one, or with the device into another namespace.
 dcb_replace_move()
 {
-	local out
+	local out idx
 
 	setup_ns rate 100mbit xoff 10000 pfc 3 && netns_add NS2
 	check_err $? "setup"
@@ -499,23 +523,30 @@ dcb_replace_move()
 	pfc_read "$NS" a0
 	check_err $? "dcb after a sluice replaced sluice"
 	check_eq "${PFC[prio-pfc:3]}" off "the new qdisc's pfc"
-	check_eq "$(dcb -n "$NS" app show dev a0)" "" "the old qdisc's entries"
+	check_eq "$(app_show "$NS" a0)" "rc 0" "the old qdisc's entries"
 	[[ $(qdisc_line "$NS" a0) != *dscp-map* ]]
 	check_err $? "the new qdisc's map"
 
-	tc -n "$NS" qdisc replace dev a0 root handle 3: pfifo
-	check_err $? "pfifo replaces sluice"
+	dcb -n "$NS" app add dev a0 dscp-prio 12:1 &&
+		tc -n "$NS" qdisc replace dev a0 root handle 3: pfifo
+	check_err $? "dcb app add, pfifo replaces sluice"
 	out=$(dcb -n "$NS" pfc show dev a0 2>&1)
 	check_eq "$out" "Attribute read: Operation not supported" \
 		"dcb with pfifo"
 
-	tc -n "$NS" qdisc replace dev a0 root handle 4: sluice &&
-		dcb -n "$NS" app add dev a0 dscp-prio 10:3 &&
+	# The entry went with the ops: a new sluice root gets them, empty.
+	tc -n "$NS" qdisc replace dev a0 root handle 4: sluice
+	check_err $? "sluice replaces pfifo"
+	check_eq "$(app_show "$NS" a0)" "rc 0" "a new sluice root's APP table"
+
+	idx=$(ifindex_of "$NS" a0)
+	dcb -n "$NS" app add dev a0 dscp-prio 10:3 &&
 		ip -n "$NS" link set a0 netns "$NS2"
-	check_err $? "sluice, dcb app add, move"
+	check_err $? "dcb app add, move"
 	out=$(dcb -n "$NS2" app show dev a0 2>&1)
 	check_eq "$out" "Attribute read: Operation not supported" \
 		"dcb in the new namespace"
+	alias_free "$NS" z0 "$idx"
 }
 
 # Devices of one ifindex in two namespaces: the second gets no ops.
@@ -531,10 +562,9 @@ dcb_ifindex_alias()
 		mark &&
 		tc -n "$Y" qdisc add dev y0 root handle 1: sluice
 	check_err $? "setup"
-	dcb -n "$X" app show dev x0 >/dev/null
-	check_err $? "dcb on the first"
-	dcb -n "$Y" app show dev y0 >/dev/null 2>&1
-	check_fail $? "dcb on the second"
+	check_eq "$(app_show "$X" x0)" "rc 0" "dcb on the first"
+	check_eq "$(app_show "$Y" y0)" "Attribute read: Operation not supported"$'\n'"rc 1" \
+		"dcb on the second"
 	[[ $(kmsg_since) == *"y0: sch_sluice: no dcb: a device of ifindex 4242 in another namespace has DCB ops"* ]]
 	check_err $? "the reason in the log"
 	# Rate-limited, 10 lines in 5 s: 60 more qdiscs in well under 5 s
@@ -591,7 +621,7 @@ dcb_ifindex_dying()
 		tc -n "$Y" qdisc replace dev y0 root handle $((i + 2)): sluice
 		nap 0.1
 	done
-	check_eq "$(dcb -n "$Y" app show dev y0 2>&1; echo "rc $?")" "rc 0" \
+	check_eq "$(app_show "$Y" y0)" "rc 0" \
 		"y0's dcb once X is gone"
 	((taint & 512 || !($(</proc/sys/kernel/tainted) & 512)))
 	check_err $? "a kernel warning"
@@ -600,9 +630,10 @@ dcb_ifindex_dying()
 # Ports with entries go with their namespace; the module unloads clean.
 dcb_unload()
 {
-	local ns_name
+	local ns_name idx
 
-	setup_ns && dcb -n "$NS" app add dev a0 dscp-prio 10:3
+	setup_ns && dcb -n "$NS" app add dev a0 dscp-prio 10:3 &&
+		idx=$(ifindex_of "$NS" a0)
 	check_err $? "setup"
 	ns_name=$NS
 	ip netns del "$ns_name"
@@ -617,6 +648,9 @@ dcb_unload()
 	check_err $? "a warning at unload"
 	insmod "$SLUICE_KO"
 	check_err $? "insmod"
+	netns_add NS3
+	check_err $? "a namespace"
+	alias_free "$NS3" z0 "$idx"
 }
 
 tests_run
