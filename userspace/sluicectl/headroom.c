@@ -6,7 +6,6 @@
  * The PFC headroom of a port per lossless priority, eq. (1) of Tagger
  * (lib/headroom.c), with its terms: what to give "headroom" of the qdisc.
  */
-#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -16,9 +15,9 @@
 #include <sluice/headroom.h>
 #include <sluice/rate.h>
 #include <sluice/size.h>
+#include "args.h"
 #include "jout.h"
 #include "sluicectl.h"
-#include "../lib/parse.h"
 
 /* Longer cables than this are not one link of a data centre. */
 #define CABLE_MAX_M	SLUICE_CABLE_MAX_M
@@ -26,163 +25,39 @@
 /* Room for a number of bits with its billionths, "18446744073709551615.5". */
 #define BITS_STRLEN	32
 
-struct args {
-	struct sluice_headroom	h;
-	bool			json;
-	/* The word that set each option, to refuse a second one. */
-	const char		*rate, *cable, *mtu, *response;
+#define STR_(x)	#x
+#define STR(x)	STR_(x)
+
+enum { OPT_RATE, OPT_CABLE, OPT_MTU, OPT_RESPONSE, OPT_JSON, N_OPTS };
+
+static const struct arg_opt opts[] = {
+	[OPT_RATE]	= ARG_R("--rate", "RATE", 1, UINT64_MAX,
+				"the link's rate r, as tc writes it (100mbit, 10gbit)",
+				.flags = ARG_REQUIRED),
+	[OPT_CABLE]	= ARG_N("--cable", 0, "METRES", 0, CABLE_MAX_M,
+				"the cable's length, for t_wire",
+				.flags = ARG_REQUIRED),
+	[OPT_MTU]	= ARG_Z("--mtu", "BYTES", 1, TC_SLUICE_MAX_LIMIT,
+				"the largest frame s_MTU", .flags = ARG_REQUIRED),
+	[OPT_RESPONSE]	= ARG_N("--response", 0, "QUANTA", 0, 0xffff,
+				"the neighbour's response t_pro in pause quanta, default "
+				STR(SLUICE_PFC_RESPONSE_QUANTA)),
+	[OPT_JSON]	= ARG_F("--json", 'j', "print the result and its terms as JSON"),
 };
 
-static void print_help(const struct command *cmd)
-{
-	printf("Usage: sluicectl %s %s\n"
-	       "\n"
-	       "The PFC headroom a port needs per lossless priority: what it must still\n"
-	       "take in after deciding to pause its upstream neighbour.  Eq. (1) of Tagger:\n"
-	       "\n"
-	       "  b_hr = 2 * (s_MTU + s_PFC + r * t_wire) + r * t_pro\n"
-	       "\n"
-	       "r is the link's RATE, as tc writes it (100mbit, 10gbit); s_MTU the largest\n"
-	       "frame in BYTES; s_PFC = %u bytes; t_wire = %u ns per metre of cable; t_pro\n"
-	       "the neighbour's response in pause QUANTA of %u bits (default %u, the limit\n"
-	       "of IEEE 802.1Qbb).  The result is rounded up to whole bytes.\n",
-	       cmd->name, cmd->usage, SLUICE_PFC_FRAME_BYTES,
-	       SLUICE_CABLE_NS_PER_M, SLUICE_QUANTUM_BITS,
-	       SLUICE_PFC_RESPONSE_QUANTA);
-}
-
-/* A whole word of decimal digits, at most @max. */
-static int parse_uint(const char *word, unsigned long max, __u32 *val)
-{
-	unsigned long n;
-	char *end;
-
-	if (parse_decimal(word, &end, &n) || *end || n > max)
-		return -EINVAL;
-	*val = n;
-	return 0;
-}
-
-static int set_rate(const struct command *cmd, struct args *a,
-		    const char *word)
-{
-	switch (sluice_parse_rate(word, &a->h.rate)) {
-	case 0:
-		if (a->h.rate)
-			return 0;
-		break;
-	case -EDOM:
-		return usage_error(cmd,
-				   "\"--rate\" must be a whole number of bits/s, not \"%s\"",
-				   word);
-	case -ERANGE:
-		return usage_error(cmd,
-				   "\"--rate\" must be at most %llubit, not \"%s\"",
-				   (unsigned long long)UINT64_MAX, word);
-	}
-	return usage_error(cmd,
-			   "\"--rate\" must be a rate above 0 such as 100mbit or 40gbit, not \"%s\"",
-			   word);
-}
-
-static int set_option(const struct command *cmd, struct args *a,
-		      const char *name, const char *word)
-{
-	if (!strcmp(name, "--rate"))
-		return set_rate(cmd, a, word);
-	if (!strcmp(name, "--cable")) {
-		if (parse_uint(word, CABLE_MAX_M, &a->h.cable_m))
-			return usage_error(cmd,
-					   "\"--cable\" must be 0..%u metres, not \"%s\"",
-					   CABLE_MAX_M, word);
-		return 0;
-	}
-	if (!strcmp(name, "--mtu")) {
-		if (sluice_parse_size(word, &a->h.mtu) || !a->h.mtu ||
-		    a->h.mtu > TC_SLUICE_MAX_LIMIT)
-			return usage_error(cmd,
-					   "\"--mtu\" must be 1..%u bytes, not \"%s\"",
-					   TC_SLUICE_MAX_LIMIT, word);
-		return 0;
-	}
-	if (parse_uint(word, 0xffff, &a->h.response))
-		return usage_error(cmd,
-				   "\"--response\" must be 0..65535 quanta, not \"%s\"",
-				   word);
-	return 0;
-}
-
-/* Where the word that sets option @name is kept, or NULL if it is none. */
-static const char **option_slot(struct args *a, const char *name)
-{
-	if (!strcmp(name, "--rate"))
-		return &a->rate;
-	if (!strcmp(name, "--cable"))
-		return &a->cable;
-	if (!strcmp(name, "--mtu"))
-		return &a->mtu;
-	if (!strcmp(name, "--response"))
-		return &a->response;
-	return NULL;
-}
-
-/*
- * "--opt VALUE" or "--opt=VALUE", options exactly as spelt (no
- * abbreviations), in any order.  Returns -1 if all went well, else the
- * exit code.
- */
-static int parse_args(const struct command *cmd, struct args *a, int argc,
-		      char **argv)
-{
-	char name[16];
-	const char **slot, *value;
-	const char *eq;
-	int i, ret;
-
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-j") || !strcmp(argv[i], "--json")) {
-			a->json = true;
-			continue;
-		}
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			print_help(cmd);
-			return 0;
-		}
-		eq = strchr(argv[i], '=');
-		snprintf(name, sizeof(name), "%.*s",
-			 eq ? (int)(eq - argv[i]) : (int)strlen(argv[i]),
-			 argv[i]);
-		slot = strncmp(argv[i], "--", 2) ? NULL : option_slot(a, name);
-		if (!slot) {
-			if (argv[i][0] == '-')
-				return usage_error(cmd, "unknown option \"%s\"",
-						   argv[i]);
-			return usage_error(cmd, "unexpected argument \"%s\"",
-					   argv[i]);
-		}
-		if (*slot)
-			return usage_error(cmd, "duplicate option \"%s\"", name);
-		if (eq) {
-			value = eq + 1;
-		} else if (i + 1 < argc) {
-			value = argv[++i];
-		} else {
-			return usage_error(cmd, "missing value after \"%s\"",
-					   name);
-		}
-		*slot = value;
-		ret = set_option(cmd, a, name, value);
-		if (ret)
-			return ret;
-	}
-	if (!a->rate)
-		return usage_error(cmd, "missing option \"--rate\"");
-	if (!a->cable)
-		return usage_error(cmd, "missing option \"--cable\"");
-	if (!a->mtu)
-		return usage_error(cmd, "missing option \"--mtu\"");
-	return -1;
-}
+static const struct args_spec spec = {
+	.opts = opts, .n_opts = N_OPTS, .max_operands = 0,
+	.more = "The headroom is what a port must still take in after deciding to pause\n"
+		"its upstream neighbour.  Eq. (1) of Tagger:\n"
+		"\n"
+		"  b_hr = 2 * (s_MTU + s_PFC + r * t_wire) + r * t_pro\n"
+		"\n"
+		"s_PFC = " STR(SLUICE_PFC_FRAME_BYTES) " bytes; t_wire = "
+		STR(SLUICE_CABLE_NS_PER_M) " ns per metre of cable; a pause quantum\n"
+		"is " STR(SLUICE_QUANTUM_BITS) " bits (the default response, "
+		STR(SLUICE_PFC_RESPONSE_QUANTA) " quanta, is the limit of IEEE\n"
+		"802.1Qbb).  The result is rounded up to whole bytes.",
+};
 
 /* Whole bits and billionths as a decimal: "60000", "1.5", "0.005". */
 static char *format_bits(__u64 bits, __u32 nbits, char *buf, size_t len)
@@ -272,21 +147,23 @@ static int print_json(const struct sluice_headroom *h)
 
 int headroom_main(const struct command *cmd, int argc, char **argv)
 {
-	struct args a = {
-		.h.response = SLUICE_PFC_RESPONSE_QUANTA,
-	};
-	int ret;
+	struct sluice_headroom h = { 0 };
+	ARGS_DECLARE(a, N_OPTS);
 
-	ret = parse_args(cmd, &a, argc, argv);
-	if (ret >= 0)
-		return ret;
+	if (args_parse(cmd, &spec, argc, argv, &a))
+		return a.exit;
+	h.rate = a.num[OPT_RATE];
+	h.cable_m = a.num[OPT_CABLE];
+	h.mtu = a.num[OPT_MTU];
+	h.response = a.val[OPT_RESPONSE] ? a.num[OPT_RESPONSE] :
+		     SLUICE_PFC_RESPONSE_QUANTA;
 	/* Cannot fail: --cable and --mtu bound it far below 2^64. */
-	if (sluice_headroom_bytes(&a.h)) {
+	if (sluice_headroom_bytes(&h)) {
 		fputs("sluicectl: headroom too large\n", stderr);
 		return EXIT_RUNTIME;
 	}
-	if (a.json)
-		return print_json(&a.h);
-	print_text(&a.h);
+	if (a.val[OPT_JSON])
+		return print_json(&h);
+	print_text(&h);
 	return 0;
 }

@@ -2,7 +2,7 @@
 /*
  * sluicectl: configuration and status of sluice qdiscs beyond what tc says.
  *
- * usage: sluicectl { -h | --help | --version | [-n NETNS] [-p] COMMAND [ARGUMENTS] }
+ * usage: sluicectl { -h | --help | -V | --version | [-j] [-p] [-v] [-n NETNS] COMMAND [ARGUMENTS] }
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -10,12 +10,13 @@
 #include <string.h>
 #include <sluice/fabric_nl.h>
 #include <sluice/switch.h>
+#include "args.h"
 #include "jout.h"
 #include "sluicectl.h"
 
 static const struct command commands[] = {
-	{ "help", help_main, "Show the commands, or the usage of one",
-	  "[COMMAND]", NULL },
+	{ "help", help_main, "Show the commands, or the usage and options of one",
+	  "[COMMAND [SUBCOMMAND]]", NULL },
 	{ "version", version_main, "Print the version of sluicectl",
 	  "[-j | --json]", NULL },
 	{ "topo", topo_main, "Generate, summarise, draw, import and export fabric topologies",
@@ -38,7 +39,7 @@ static const struct command commands[] = {
 	  "[-n NETNS] [-j | --json | --format { text | json | sai | openmetrics }] [DEV]",
 	  NULL },
 	{ "monitor", monitor_main, "Print the switch's events as they arrive",
-	  "[-n NETNS] [-j | --json] [--count N] [--timeout SECONDS]", NULL },
+	  "[-n NETNS] [-j | --json] [--count N] [--timeout TIME]", NULL },
 	{ "fabric", fabric_main, "A fabric of namespaces on this machine, its counters and connectivity",
 	  "{ up TOPOLOGY [OPTIONS] | down | show | exec NODE -- COMMAND | stats [NODE...] | ping | deadlock }\n"
 	  "\t[--name NAME]",
@@ -73,26 +74,33 @@ static const struct command *find_command(const char *name)
 	return NULL;
 }
 
-static void print_usage(FILE *f, const struct command *cmd)
-{
-	fprintf(f, "Usage: sluicectl %s %s\n", cmd->name, cmd->usage);
-}
-
 static void print_help(FILE *f)
 {
 	size_t i;
 
-	fputs("Usage: sluicectl [-n NETNS] [-p] COMMAND [ARGUMENTS]\n"
-	      "       sluicectl { -h | --help | --version }\n"
+	fputs("Usage: sluicectl [-j] [-p] [-v] [-n NETNS] COMMAND [ARGUMENTS]\n"
+	      "       sluicectl { -h | --help | -V | --version }\n"
+	      "       sluicectl help [COMMAND [SUBCOMMAND]]\n"
 	      "\n"
-	      "  -n, --netns NETNS  run the command in network namespace NETNS\n"
-	      "                     (a name under /run/netns, as \"ip -n\")\n"
-	      "  -p, --pretty       print the JSON of -j indented, over several lines\n"
+	      "Options, before the command:\n"
+	      "  -j, --json          print JSON, as the command's own -j\n"
+	      "  -p, --pretty        print the JSON of -j indented, over several lines\n"
+	      "  -v, --verbose       as the command's own -v: say what is being done\n"
+	      "  -n, --netns NETNS   run the command in network namespace NETNS\n"
+	      "                      (a name under /run/netns, as \"ip -n\")\n"
+	      "  -V, --version       print the version and exit\n"
+	      "  -h, --help          print this help and exit\n"
 	      "\n"
 	      "Commands:\n", f);
 	for (i = 0; i < N_COMMANDS; i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
-	fputs("\nRun \"sluicectl help COMMAND\" for the usage of a command.\n", f);
+	fputs("\nRun \"sluicectl help COMMAND [SUBCOMMAND]\" for the usage and options of one.\n",
+	      f);
+}
+
+static void print_help_stdout(FILE *f)
+{
+	print_help(f);
 }
 
 static int unknown_command(const char *name)
@@ -102,93 +110,97 @@ static int unknown_command(const char *name)
 	return EXIT_USAGE;
 }
 
-/**
- * usage_error() - reject a command's arguments
- * @cmd:	the command
- * @fmt:	what is wrong, printf style
- *
- * Prints "sluicectl: <message>" and the command's usage to stderr.
- *
- * Return: EXIT_USAGE, to be returned from the command's main.
- */
-int usage_error(const struct command *cmd, const char *fmt, ...)
+/* A group's usage is its commands, "{ compute | check | ... }". */
+static bool is_group(const struct command *cmd)
 {
-	va_list ap;
-
-	fputs("sluicectl: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	print_usage(stderr, cmd);
-	return EXIT_USAGE;
+	return cmd->usage[0] == '{';
 }
 
+/*
+ * "help COMMAND" is "COMMAND --help" and "help COMMAND SUBCOMMAND" is
+ * "COMMAND SUBCOMMAND --help": one help, generated from the tables.
+ */
 int help_main(const struct command *cmd, int argc, char **argv)
 {
+	static const struct args_spec spec = {
+		.max_operands = 2, .operands = "COMMAND [SUBCOMMAND]",
+	};
+	char *sub_argv[4], help[] = "--help";
 	const struct command *about;
+	const char *val[1];
+	uint64_t num[1];
+	struct args a = { .val = val, .num = num };
 
-	if (argc == 1) {
+	if (args_parse(cmd, &spec, argc, argv, &a))
+		return a.exit;
+	if (!a.n_operands) {
 		print_help(stdout);
 		return 0;
 	}
-	if (argc > 2)
-		return usage_error(cmd, "unexpected argument \"%s\"", argv[2]);
-	/* "help --help" is about "help", as "help help" is */
-	about = is_help(argv[1]) ? cmd : find_command(argv[1]);
+	about = find_command(a.operands[0]);
 	if (!about)
-		return unknown_command(argv[1]);
-	print_usage(stdout, about);
-	printf("\n%s.\n", about->help);
-	return 0;
+		return unknown_command(a.operands[0]);
+	if (a.n_operands == 2 && !is_group(about))
+		return cmd_error(cmd, "\"%s\" has no subcommands, so no \"%s\"",
+				   about->name, a.operands[1]);
+	sub_argv[0] = (char *)about->name;
+	sub_argv[1] = a.n_operands == 2 ? a.operands[1] : help;
+	sub_argv[2] = a.n_operands == 2 ? help : NULL;
+	sub_argv[3] = NULL;
+	return about->main(about, a.n_operands + 1, sub_argv);
 }
 
-static int run(int argc, char **argv);
+enum main_opt { M_JSON, M_PRETTY, M_VERBOSE, M_NETNS, M_VERSION, N_MAIN };
 
-/* "-n NETNS COMMAND ...": the rest runs inside NETNS, as with "ip -n". */
-static int run_in_netns(int argc, char **argv)
-{
-	char err[SLUICE_ERRLEN];
-
-	if (argc < 3) {
-		fprintf(stderr, "sluicectl: %s needs a namespace name\n", argv[1]);
-		return EXIT_USAGE;
-	}
-	if (sluice_netns_enter(argv[2], err, sizeof(err))) {
-		fprintf(stderr, "sluicectl: %s\n", err);
-		return EXIT_RUNTIME;
-	}
-	return run(argc - 2, argv + 2);
-}
+static const struct arg_opt main_opts[] = {
+	[M_JSON]	= ARG_JSON,
+	[M_PRETTY]	= ARG_F("--pretty", 'p', "print the JSON of -j indented"),
+	[M_VERBOSE]	= ARG_VERBOSE,
+	[M_NETNS]	= ARG_S("--netns", 'n', "NETNS", "run the command in network namespace NETNS"),
+	[M_VERSION]	= ARG_F("--version", 'V', "print the version and exit"),
+};
 
 static int run(int argc, char **argv)
 {
+	static const struct command self = {
+		"", NULL, "", "[-j] [-p] [-v] [-n NETNS] COMMAND [ARGUMENTS]", NULL,
+	};
+	static const struct args_spec spec = {
+		.opts = main_opts, .n_opts = N_MAIN, .max_operands = -1,
+		.in_order = true, .help = print_help_stdout,
+	};
+	char err[SLUICE_ERRLEN], *version[] = { "version", NULL };
 	const struct command *cmd;
+	const char *val[N_MAIN];
+	uint64_t num[N_MAIN];
+	struct args a = { .val = val, .num = num };
 
 	if (argc < 2) {
 		print_help(stderr);
 		return EXIT_USAGE;
 	}
-	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))
-		return help_main(find_command("help"), argc - 1, argv + 1);
-	if (!strcmp(argv[1], "-n") || !strcmp(argv[1], "--netns"))
-		return run_in_netns(argc, argv);
-	if (!strcmp(argv[1], "-p") || !strcmp(argv[1], "--pretty")) {
+	if (args_parse(&self, &spec, argc, argv, &a))
+		return a.exit;
+	args_global_json = val[M_JSON];
+	args_global_verbose = val[M_VERBOSE];
+	if (val[M_PRETTY])
 		jout_pretty(true);
-		return run(argc - 1, argv + 1);
+	if (val[M_VERSION]) {
+		cmd = find_command("version");
+		return cmd->main(cmd, 1, version);
 	}
-	if (!strcmp(argv[1], "--version"))
-		return version_main(find_command("version"), argc - 1, argv + 1);
-	if (argv[1][0] == '-') {
-		fprintf(stderr, "sluicectl: unknown option \"%s\"\n"
-			"Run \"sluicectl --help\" for the list of commands.\n",
-			argv[1]);
+	if (!a.n_operands) {
+		print_help(stderr);
 		return EXIT_USAGE;
 	}
-	cmd = find_command(argv[1]);
+	if (val[M_NETNS] && sluice_netns_enter(val[M_NETNS], err, sizeof(err))) {
+		fprintf(stderr, "sluicectl: %s\n", err);
+		return EXIT_RUNTIME;
+	}
+	cmd = find_command(a.operands[0]);
 	if (!cmd)
-		return unknown_command(argv[1]);
-	return cmd->main(cmd, argc - 1, argv + 1);
+		return unknown_command(a.operands[0]);
+	return cmd->main(cmd, a.n_operands, a.operands);
 }
 
 int main(int argc, char **argv)

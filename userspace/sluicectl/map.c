@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "load.h"
-#include "opts.h"
+#include "args.h"
 #include "sw.h"
 
 static int load_main(const struct command *cmd, int argc, char **argv);
@@ -38,24 +38,16 @@ int map_main(const struct command *cmd, int argc, char **argv)
 }
 
 enum opt_id {
-	OPT_NETNS, OPT_JSON, OPT_NODE, OPT_TTL, OPT_GENERATION,
+	OPT_NETNS, OPT_JSON, OPT_NODE, OPT_PORT, OPT_TTL, OPT_GENERATION,
+	N_OPTS
 };
 
-static const struct opt opts[] = {
-	[OPT_NETNS]	 = { "--netns", "-n", true },
-	[OPT_JSON]	 = { "--json", "-j", false },
-	[OPT_NODE]	 = { "--node", NULL, true },
-	[OPT_TTL]	 = { "--initial-ttl", NULL, true },
-	[OPT_GENERATION] = { "--generation", NULL, true },
-};
-
-#define N_OPTS		ARRAY_SIZE(opts)
 /* --port options a load takes: a switch has no more ports than this. */
 #define MAX_PORTS	SLUICE_MAP_MAX_PORTS
 
 /* What "map load" was told. */
 struct load_args {
-	const char		*val[N_OPTS];
+	const char		*const *val;
 	const char		*file;
 	struct sluice_port_dev	*ports;		/* --port, in order */
 	uint32_t		n_ports;
@@ -63,6 +55,40 @@ struct load_args {
 	bool			has_generation;
 	uint32_t		generation;
 };
+
+static int take_port(struct args *args, const char *value);
+
+#define OPT_NETNS_ENTRY \
+	[OPT_NETNS] = ARG_S("--netns", 'n', "NETNS", \
+			    "the switch of namespace NETNS (default sluicectl's own)")
+
+static const struct arg_opt load_opts[] = {
+	OPT_NETNS_ENTRY,
+	[OPT_JSON]	 = ARG_F("--json", 'j', "print the generation and the entries loaded as JSON"),
+	[OPT_NODE]	 = ARG_S("--node", 0, "NAME",
+				 "of a tag file: the node whose tables to load (needed if it holds more than one)"),
+	[OPT_PORT]	 = ARG_S("--port", 0, "LINK=DEV",
+				 "of a tag file: link LINK of the node is device DEV; once per link",
+				 .flags = ARG_REPEAT, .each = take_port),
+	[OPT_TTL]	 = ARG_N("--initial-ttl", 0, "N", 1, 255,
+				 "of a tag file under a TTL tag source: the TTL hosts send, default 64"),
+	[OPT_GENERATION] = ARG_N("--generation", 0, "G", 0, UINT32_MAX,
+				 "load only if the maps are still at generation G"),
+};
+
+static const struct arg_opt show_opts[] = {
+	OPT_NETNS_ENTRY,
+	[OPT_JSON]	= ARG_F("--json", 'j', "print the maps as JSON"),
+};
+
+static const struct arg_opt flush_opts[] = { OPT_NETNS_ENTRY };
+
+static const struct args_spec load_spec = {
+	.opts = load_opts, .n_opts = ARRAY_SIZE(load_opts),
+	.max_operands = -1, .operands = "FILE, a map file or a tag file (\"-\": stdin)",
+};
+static const struct args_spec show_spec = ARGS_SPEC(show_opts, 0, 0, NULL);
+static const struct args_spec flush_spec = ARGS_SPEC(flush_opts, 0, 0, NULL);
 
 /* "LINK=DEV": a link id and a device name. */
 static bool parse_port(const char *s, struct sluice_port_dev *p)
@@ -75,7 +101,7 @@ static bool parse_port(const char *s, struct sluice_port_dev *p)
 		return false;
 	memcpy(link, s, eq - s);
 	link[eq - s] = '\0';
-	if (!opts_number(link, 0, UINT32_MAX - 1, &v) ||
+	if (!args_number(link, 0, UINT32_MAX - 1, &v) ||
 	    !sluice_ifname_ok(eq + 1))
 		return false;
 	p->link = v;
@@ -83,90 +109,40 @@ static bool parse_port(const char *s, struct sluice_port_dev *p)
 	return true;
 }
 
-/*
- * --port may be given many times, which opts_parse() refuses of any
- * option: take them out of argv first (into @rest, argv without them),
- * stepping over the values of the other options.
- */
-static int take_ports(const struct command *cmd, int argc, char **argv,
-		      struct load_args *a, char **rest, int *n_rest)
+/* Each --port, checked as it comes. */
+static int take_port(struct args *args, const char *value)
 {
+	struct load_args *a = args->ctx;
 	uint32_t j;
-	size_t k;
-	int i;
 
-	*n_rest = 0;
-	for (i = 0; i < argc; i++) {
-		if (i == 0 || strcmp(argv[i], "--port")) {
-			for (k = 0; i && k < N_OPTS; k++)
-				if (opts[k].value &&
-				    (!strcmp(argv[i], opts[k].name) ||
-				     (opts[k].alt && !strcmp(argv[i], opts[k].alt))))
-					break;
-			rest[(*n_rest)++] = argv[i];
-			if (i && k < N_OPTS && i + 1 < argc)
-				rest[(*n_rest)++] = argv[++i];
-			continue;
-		}
-		if (++i == argc)
-			return sub_usage_error(cmd, "--port needs a value");
-		if (a->n_ports == MAX_PORTS)
-			return sub_usage_error(cmd, "more than %d --port options",
-					       MAX_PORTS);
-		if (!parse_port(argv[i], &a->ports[a->n_ports]))
-			return sub_usage_error(cmd, "--port: \"%s\" is not LINK=DEV (a link id and a device name)",
-					       argv[i]);
-		for (j = 0; j < a->n_ports; j++)
-			if (a->ports[j].link == a->ports[a->n_ports].link)
-				return sub_usage_error(cmd, "--port: link %u given twice",
-						       a->ports[j].link);
-		a->n_ports++;
-	}
-	rest[*n_rest] = NULL;
+	if (a->n_ports == MAX_PORTS)
+		return args_error(args, "more than %d --port options", MAX_PORTS);
+	if (!parse_port(value, &a->ports[a->n_ports]))
+		return args_error(args, "--port: \"%s\" is not LINK=DEV (a link id and a device name)",
+				  value);
+	for (j = 0; j < a->n_ports; j++)
+		if (a->ports[j].link == a->ports[a->n_ports].link)
+			return args_error(args, "--port: link %u given twice",
+					  a->ports[j].link);
+	a->n_ports++;
 	return 0;
 }
 
 /* Returns 0, EXIT_USAGE (message printed) or -1 (help printed). */
 static int parse_load(const struct command *cmd, int argc, char **argv,
-		      struct load_args *a, char **rest)
+		      struct load_args *a, struct args *args)
 {
-	const char *files[2];
-	char msg[128];
-	uint64_t v;
-	int n_rest, n, ret;
-
-	ret = take_ports(cmd, argc, argv, a, rest, &n_rest);
-	if (ret)
-		return ret;
-	ret = opts_parse(n_rest, rest, opts, N_OPTS,
-			 OPT_BIT(OPT_NETNS) | OPT_BIT(OPT_JSON) |
-			 OPT_BIT(OPT_NODE) | OPT_BIT(OPT_TTL) |
-			 OPT_BIT(OPT_GENERATION), a->val, files,
-			 ARRAY_SIZE(files), &n, msg, sizeof(msg));
-	if (ret > 0) {
-		sub_help(cmd);
-		return -1;
-	}
-	if (ret)
-		return sub_usage_error(cmd, "%s", msg);
-	if (n != 1)
-		return sub_usage_error(cmd, n ? "one file, not %d" :
-				       "no file given%.0d", n);
-	a->file = files[0];
-	if (a->val[OPT_TTL]) {
-		if (!opts_number(a->val[OPT_TTL], 1, 255, &v))
-			return sub_usage_error(cmd, "--initial-ttl: \"%s\" is not a number from 1 to 255",
-					       a->val[OPT_TTL]);
-		a->initial_ttl = v;
-	}
-	if (a->val[OPT_GENERATION]) {
-		if (!opts_number(a->val[OPT_GENERATION], 0, UINT32_MAX, &v))
-			return sub_usage_error(cmd, "--generation: \"%s\" is not a number from 0 to %u",
-					       a->val[OPT_GENERATION],
-					       UINT32_MAX);
-		a->has_generation = true;
-		a->generation = v;
-	}
+	args->ctx = a;
+	if (args_parse(cmd, &load_spec, argc, argv, args))
+		return args->exit ? args->exit : -1;
+	a->val = args->val;
+	if (args->n_operands != 1)
+		return args_error(args, args->n_operands ? "one file, not %d" :
+				  "no file given%.0d", args->n_operands);
+	a->file = args->operands[0];
+	a->initial_ttl = args->num[OPT_TTL];
+	a->has_generation = args->val[OPT_GENERATION];
+	a->generation = args->num[OPT_GENERATION];
 	return 0;
 }
 
@@ -405,7 +381,7 @@ static int load_main(const struct command *cmd, int argc, char **argv)
 	struct sluice_map_counts counts;
 	struct load_args a = { 0 };
 	struct sluice_nl *nl = NULL;
-	char err[SLUICE_ERRLEN], **rest;
+	char err[SLUICE_ERRLEN];
 	uint32_t generation;
 	const char *name;
 	char *text = NULL;
@@ -414,16 +390,14 @@ static int load_main(const struct command *cmd, int argc, char **argv)
 	FILE *f;
 	uint64_t bad;
 	int ret;
+	ARGS_DECLARE(args, N_OPTS);
 
 	a.ports = calloc(MAX_PORTS, sizeof(*a.ports));
-	rest = calloc(argc + 1, sizeof(*rest));
-	if (!a.ports || !rest) {
-		free(a.ports);
-		free(rest);
+	if (!a.ports) {
 		fputs("sluicectl: out of memory\n", stderr);
 		return EXIT_RUNTIME;
 	}
-	ret = parse_load(cmd, argc, argv, &a, rest);
+	ret = parse_load(cmd, argc, argv, &a, &args);
 	if (ret)
 		goto out;
 	text = read_all(a.file, &name, &len);
@@ -439,7 +413,7 @@ static int load_main(const struct command *cmd, int argc, char **argv)
 		goto out;
 	}
 	if (kind == KIND_MAPS && (a.val[OPT_NODE] || a.n_ports || a.initial_ttl)) {
-		ret = sub_usage_error(cmd, "%s is a map file: --node, --port and --initial-ttl are for tag files",
+		ret = args_error(&args, "%s is a map file: --node, --port and --initial-ttl are for tag files",
 				      name);
 		goto out;
 	}
@@ -476,7 +450,6 @@ out:
 	sluice_maps_free(&m);
 	free(e);
 	free(text);
-	free(rest);
 	free(a.ports);
 	return ret < 0 ? 0 : ret;
 }
@@ -561,18 +534,15 @@ static int show_main(const struct command *cmd, int argc, char **argv)
 {
 	struct sluice_map_dump d = { 0 };
 	struct sluice_maps m = { 0 };
-	const char *val[N_OPTS];
 	char err[SLUICE_ERRLEN];
 	struct sluice_nl *nl;
-	int n, ret;
+	const char **val;
+	int ret;
+	ARGS_DECLARE(a, ARRAY_SIZE(show_opts));
 
-	ret = opts_parse(argc, argv, opts, N_OPTS,
-			 OPT_BIT(OPT_NETNS) | OPT_BIT(OPT_JSON), val, NULL, 0,
-			 &n, err, sizeof(err));
-	if (ret > 0)
-		return sub_help(cmd);
-	if (ret)
-		return sub_usage_error(cmd, "%s", err);
+	if (args_parse(cmd, &show_spec, argc, argv, &a))
+		return a.exit;
+	val = a.val;
 	ret = sw_open(val[OPT_NETNS], &nl);
 	if (ret)
 		return ret;
@@ -592,18 +562,14 @@ static int show_main(const struct command *cmd, int argc, char **argv)
 
 static int flush_main(const struct command *cmd, int argc, char **argv)
 {
-	const char *val[N_OPTS];
 	char err[SLUICE_ERRLEN];
 	struct sluice_nl *nl;
-	int n, ret;
+	int ret;
+	ARGS_DECLARE(a, ARRAY_SIZE(flush_opts));
 
-	ret = opts_parse(argc, argv, opts, N_OPTS, OPT_BIT(OPT_NETNS), val,
-			 NULL, 0, &n, err, sizeof(err));
-	if (ret > 0)
-		return sub_help(cmd);
-	if (ret)
-		return sub_usage_error(cmd, "%s", err);
-	ret = sw_open(val[OPT_NETNS], &nl);
+	if (args_parse(cmd, &flush_spec, argc, argv, &a))
+		return a.exit;
+	ret = sw_open(a.val[OPT_NETNS], &nl);
 	if (ret)
 		return ret;
 	ret = sluice_nl_map_flush(nl, err, sizeof(err));

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * sluicectl monitor [-n NETNS] [-j | --json] [--count N] [--timeout SECONDS]
+ * sluicectl monitor [-n NETNS] [-j | --json] [--count N] [--timeout TIME]
  *
  * The switch's "events" group as it happens: one line per event (one JSON
  * object per line with -j), flushed at once, so that a script can read
@@ -14,22 +14,29 @@
 #include <time.h>
 #include <sluice/qopt.h>
 #include "jout.h"
-#include "opts.h"
+#include "args.h"
 #include "sw.h"
 
-enum opt_id { OPT_NETNS, OPT_JSON, OPT_COUNT, OPT_TIMEOUT };
-
-static const struct opt opts[] = {
-	[OPT_NETNS]	= { "--netns", "-n", true },
-	[OPT_JSON]	= { "--json", "-j", false },
-	[OPT_COUNT]	= { "--count", NULL, true },
-	[OPT_TIMEOUT]	= { "--timeout", NULL, true },
-};
-
-#define N_OPTS	ARRAY_SIZE(opts)
+enum opt_id { OPT_NETNS, OPT_JSON, OPT_COUNT, OPT_TIMEOUT, N_OPTS };
 
 /* The longest --timeout: a day is beyond any test's patience. */
 #define TIMEOUT_MAX_MS	(7 * 24 * 3600 * 1000LL)
+
+static const struct arg_opt opts[] = {
+	[OPT_NETNS]	= ARG_S("--netns", 'n', "NETNS",
+				"the switch of namespace NETNS (default sluicectl's own)"),
+	[OPT_JSON]	= ARG_F("--json", 'j', "one JSON object per event, a line each"),
+	[OPT_COUNT]	= ARG_N("--count", 0, "N", 1, UINT64_MAX,
+				"stop after N events (\"lost\" does not count)"),
+	[OPT_TIMEOUT]	= ARG_SEC_MS("--timeout", 1, TIMEOUT_MAX_MS,
+				     "stop after TIME (whole milliseconds)"),
+};
+
+static const struct args_spec spec = {
+	.opts = opts, .n_opts = N_OPTS, .max_operands = 0,
+	.more = "Prints \"monitoring\" once subscribed, then one line per event;\n"
+		"ends after --count events or at --timeout (exit 0 either way).",
+};
 
 struct monitor {
 	bool		json;
@@ -179,31 +186,6 @@ static int on_event(const struct sluice_nl_event *ev, void *arg)
 	return !m->failed && (!m->count || m->seen < m->count);
 }
 
-/* SECONDS: a whole or decimal number ("2", "0.5"), to milliseconds. */
-static bool parse_timeout(const char *s, long long *ms)
-{
-	const char *p = s;
-	long long whole = 0, frac = 0, scale = 1000;
-
-	if (*p < '0' || *p > '9')
-		return false;
-	for (; *p >= '0' && *p <= '9'; p++) {
-		whole = whole * 10 + (*p - '0');
-		if (whole > TIMEOUT_MAX_MS / 1000)
-			return false;
-	}
-	if (*p == '.') {
-		if (p[1] < '0' || p[1] > '9')
-			return false;
-		for (p++; *p >= '0' && *p <= '9'; p++) {
-			scale /= 10;
-			frac += (*p - '0') * scale;
-		}
-	}
-	*ms = whole * 1000 + frac;
-	return !*p && *ms > 0;
-}
-
 static long long now_ms(void)
 {
 	struct timespec ts;
@@ -212,43 +194,21 @@ static long long now_ms(void)
 	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
 }
 
-static void print_help(const struct command *cmd)
-{
-	printf("Usage: sluicectl %s %s\n\n%s.\n\n"
-	       "Prints \"monitoring\" once subscribed, then one line per event;\n"
-	       "ends after --count events or at --timeout (exit 0 either way).\n",
-	       cmd->name, cmd->usage, cmd->help);
-}
-
 int monitor_main(const struct command *cmd, int argc, char **argv)
 {
 	struct monitor m = { 0 };
 	const char *val[N_OPTS];
+	uint64_t num[N_OPTS];
+	struct args a = { .val = val, .num = num };
 	char err[SLUICE_ERRLEN];
-	long long timeout = 0, deadline = 0, left;
+	long long timeout, deadline = 0, left;
 	struct sluice_nl *nl;
-	uint64_t v;
-	int n, ret;
+	int ret;
 
-	ret = opts_parse(argc, argv, opts, N_OPTS,
-			 OPT_BIT(OPT_NETNS) | OPT_BIT(OPT_JSON) |
-			 OPT_BIT(OPT_COUNT) | OPT_BIT(OPT_TIMEOUT), val, NULL,
-			 0, &n, err, sizeof(err));
-	if (ret > 0) {
-		print_help(cmd);
-		return 0;
-	}
-	if (ret)
-		return usage_error(cmd, "%s", err);
-	if (val[OPT_COUNT]) {
-		if (!opts_number(val[OPT_COUNT], 1, UINT64_MAX, &v))
-			return usage_error(cmd, "--count: \"%s\" is not a number of 1 or more",
-					   val[OPT_COUNT]);
-		m.count = v;
-	}
-	if (val[OPT_TIMEOUT] && !parse_timeout(val[OPT_TIMEOUT], &timeout))
-		return usage_error(cmd, "--timeout: \"%s\" is not a number of seconds above 0 (at most a week)",
-				   val[OPT_TIMEOUT]);
+	if (args_parse(cmd, &spec, argc, argv, &a))
+		return a.exit;
+	m.count = num[OPT_COUNT];
+	timeout = num[OPT_TIMEOUT];
 	m.json = val[OPT_JSON];
 	ret = sw_open(val[OPT_NETNS], &nl);
 	if (ret)

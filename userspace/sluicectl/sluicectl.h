@@ -28,6 +28,9 @@ struct command {
 
 __attribute__((format(printf, 2, 3)))
 int usage_error(const struct command *cmd, const char *fmt, ...);
+/* "sluicectl CMD: MESSAGE" and the usage (args.c); EXIT_USAGE */
+__attribute__((format(printf, 2, 3)))
+int cmd_error(const struct command *cmd, const char *fmt, ...);
 
 /* Groups of commands (group.c). */
 bool is_help(const char *arg);

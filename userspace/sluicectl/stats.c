@@ -17,25 +17,27 @@
 #include <string.h>
 #include <sluice/opnames.h>
 #include <sluice/port_stats.h>
-#include "opts.h"
+#include "args.h"
 #include "sw.h"
 
-enum opt_id { OPT_NETNS, OPT_JSON, OPT_FORMAT };
-
-static const struct opt opts[] = {
-	[OPT_NETNS]	= { "--netns", "-n", true },
-	[OPT_JSON]	= { "--json", "-j", false },
-	[OPT_FORMAT]	= { "--format", NULL, true },
-};
+enum opt_id { OPT_NETNS, OPT_JSON, OPT_FORMAT, N_OPTS };
 
 enum format { FMT_TEXT, FMT_JSON, FMT_SAI, FMT_OPENMETRICS };
 
 static const char *const formats[] = {
 	[FMT_TEXT] = "text", [FMT_JSON] = "json", [FMT_SAI] = "sai",
-	[FMT_OPENMETRICS] = "openmetrics",
+	[FMT_OPENMETRICS] = "openmetrics", NULL,
 };
 
-#define N_OPTS	ARRAY_SIZE(opts)
+static const struct arg_opt opts[] = {
+	[OPT_NETNS]	= ARG_S("--netns", 'n', "NETNS",
+				"the switch of namespace NETNS (default sluicectl's own)"),
+	[OPT_JSON]	= ARG_F("--json", 'j', "the same as --format json"),
+	[OPT_FORMAT]	= ARG_E("--format", 0, formats,
+				"text (default), json, sai (a line per counter under SAI's names) or openmetrics"),
+};
+
+static const struct args_spec spec = ARGS_SPEC(opts, 0, 1, "DEV, one port only");
 
 /* "DEV NAME VALUE", a line per counter of every class a port has. */
 static void print_sai(const struct sluice_port_info *p, uint32_t n)
@@ -77,48 +79,31 @@ static int print_json(const struct sluice_port_info *p, uint32_t n)
 	return 0;
 }
 
-static void print_help(const struct command *cmd)
-{
-	printf("Usage: sluicectl %s %s\n\n%s.\n", cmd->name, cmd->usage,
-	       cmd->help);
-}
-
 int port_stats_main(const struct command *cmd, int argc, char **argv)
 {
 	struct sluice_port_info *ports = NULL;
-	const char *val[N_OPTS], *dev[8];
+	const char *val[N_OPTS], **dev;
+	uint64_t num[N_OPTS];
+	struct args a = { .val = val, .num = num };
 	char err[SLUICE_ERRLEN];
 	struct sluice_nl *nl;
 	uint32_t ifindex = 0, n;
 	unsigned int fmt;
 	int n_dev, ret;
 
-	ret = opts_parse(argc, argv, opts, N_OPTS,
-			 OPT_BIT(OPT_NETNS) | OPT_BIT(OPT_JSON) |
-			 OPT_BIT(OPT_FORMAT), val, dev,
-			 ARRAY_SIZE(dev), &n_dev, err, sizeof(err));
-	if (ret > 0) {
-		print_help(cmd);
-		return 0;
-	}
-	if (ret)
-		return usage_error(cmd, "%s", err);
+	if (args_parse(cmd, &spec, argc, argv, &a))
+		return a.exit;
+	dev = (const char **)a.operands;
+	n_dev = a.n_operands;
 	fmt = val[OPT_JSON] ? FMT_JSON : FMT_TEXT;
 	if (val[OPT_FORMAT]) {
-		for (fmt = 0; fmt < ARRAY_SIZE(formats) &&
-		     strcmp(val[OPT_FORMAT], formats[fmt]); fmt++)
-			;
-		if (fmt == ARRAY_SIZE(formats))
-			return usage_error(cmd, "--format: \"%s\" is not text, json, sai or openmetrics",
-					   val[OPT_FORMAT]);
+		fmt = num[OPT_FORMAT];
 		if (val[OPT_JSON] && fmt != FMT_JSON)
-			return usage_error(cmd, "-j and --format %s: one format",
-					   val[OPT_FORMAT]);
+			return args_error(&a, "-j and --format %s: one format",
+					  val[OPT_FORMAT]);
 	}
-	if (n_dev > 1)
-		return usage_error(cmd, "one device at most, not %d", n_dev);
 	if (n_dev && !sluice_ifname_ok(dev[0]))
-		return usage_error(cmd, "\"%s\" is not a device name", dev[0]);
+		return args_error(&a, "\"%s\" is not a device name", dev[0]);
 	ret = sw_open(val[OPT_NETNS], &nl);
 	if (ret)
 		return ret;

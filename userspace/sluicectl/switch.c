@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
-#include "opts.h"
+#include "args.h"
 #include "sw.h"
 
 static int show_main(const struct command *cmd, int argc, char **argv);
@@ -30,14 +30,24 @@ int switch_main(const struct command *cmd, int argc, char **argv)
 			  argc, argv);
 }
 
-enum opt_id { OPT_NETNS, OPT_JSON };
+enum opt_id { OPT_NETNS, OPT_JSON, N_OPTS };
 
-static const struct opt opts[] = {
-	[OPT_NETNS]	= { "--netns", "-n", true },
-	[OPT_JSON]	= { "--json", "-j", false },
+#define OPT_NETNS_ENTRY \
+	[OPT_NETNS] = ARG_S("--netns", 'n', "NETNS", \
+			    "the switch of namespace NETNS (default sluicectl's own)")
+
+static const struct arg_opt show_opts[] = {
+	OPT_NETNS_ENTRY,
+	[OPT_JSON]	= ARG_F("--json", 'j', "print the switch as one JSON object"),
 };
 
-#define N_OPTS	ARRAY_SIZE(opts)
+static const struct arg_opt set_opts[] = { OPT_NETNS_ENTRY };
+
+static const struct args_spec show_spec = ARGS_SPEC(show_opts, 0, 0, NULL);
+static const struct args_spec set_spec = {
+	.opts = set_opts, .n_opts = ARRAY_SIZE(set_opts), .max_operands = -1,
+	.operands = "tag-source SOURCE",
+};
 
 /* The counters of struct sluice_switch_stats, by their field names. */
 static const struct {
@@ -80,19 +90,16 @@ static int print_json(const struct sluice_switch_info *si)
 static int show_main(const struct command *cmd, int argc, char **argv)
 {
 	struct sluice_switch_info si;
-	const char *val[N_OPTS];
 	char err[SLUICE_ERRLEN], buf[16];
+	const char **val;
 	struct sluice_nl *nl;
-	int n, ret;
 	size_t i;
+	int ret;
+	ARGS_DECLARE(a, N_OPTS);
 
-	ret = opts_parse(argc, argv, opts, N_OPTS,
-			 OPT_BIT(OPT_NETNS) | OPT_BIT(OPT_JSON), val, NULL, 0,
-			 &n, err, sizeof(err));
-	if (ret > 0)
-		return sub_help(cmd);
-	if (ret)
-		return sub_usage_error(cmd, "%s", err);
+	if (args_parse(cmd, &show_spec, argc, argv, &a))
+		return a.exit;
+	val = a.val;
 	ret = sw_open(val[OPT_NETNS], &nl);
 	if (ret)
 		return ret;
@@ -115,31 +122,28 @@ static int show_main(const struct command *cmd, int argc, char **argv)
 
 static int set_main(const struct command *cmd, int argc, char **argv)
 {
-	const char *val[N_OPTS], *words[3];
-	char err[SLUICE_ERRLEN];
+	char err[SLUICE_ERRLEN], **words;
 	struct sluice_nl *nl;
 	int n, ret, source;
+	ARGS_DECLARE(a, ARRAY_SIZE(set_opts));
 
-	ret = opts_parse(argc, argv, opts, N_OPTS, OPT_BIT(OPT_NETNS), val,
-			 words, ARRAY_SIZE(words), &n, err, sizeof(err));
-	if (ret > 0)
-		return sub_help(cmd);
-	if (ret)
-		return sub_usage_error(cmd, "%s", err);
+	if (args_parse(cmd, &set_spec, argc, argv, &a))
+		return a.exit;
+	words = a.operands;
+	n = a.n_operands;
 	if (!n)
-		return sub_usage_error(cmd, "nothing to set");
+		return args_error(&a, "nothing to set");
 	if (strcmp(words[0], "tag-source"))
-		return sub_usage_error(cmd, "unknown setting \"%s\"", words[0]);
+		return args_error(&a, "unknown setting \"%s\"", words[0]);
 	if (n < 2)
-		return sub_usage_error(cmd, "tag-source needs a value");
+		return args_error(&a, "tag-source needs a value");
 	if (n > 2)
-		return sub_usage_error(cmd, "unexpected argument \"%s\"",
-				       words[2]);
+		return args_error(&a, "unexpected argument \"%s\"", words[2]);
 	source = sluice_tag_source_parse(words[1]);
 	if (source < 0)
-		return sub_usage_error(cmd, "tag-source: \"%s\" is not none, ip-ttl, mpls-ttl, dscp, mpls-tc, pcp or mpls-depth",
+		return args_error(&a, "tag-source: \"%s\" is not none, ip-ttl, mpls-ttl, dscp, mpls-tc, pcp or mpls-depth",
 				       words[1]);
-	ret = sw_open(val[OPT_NETNS], &nl);
+	ret = sw_open(a.val[OPT_NETNS], &nl);
 	if (ret)
 		return ret;
 	ret = sluice_nl_switch_set(nl, source, err, sizeof(err));

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <json.h>
+#include "args.h"
 #include "jout.h"
 #include "cmd_topo.h"
 
@@ -167,32 +168,27 @@ static int print_json(const struct sluice_graph *g,
 	return jprint(o, ok);
 }
 
+static const struct arg_opt show_opts[] = {
+	ARG_F("--json", 'j', "print the summary as JSON"),
+};
+
+static const struct args_spec show_spec =
+	ARGS_SPEC(show_opts, 1, 1, "FILE, the topology");
+
 static int show_main(const struct command *cmd, int argc, char **argv)
 {
 	struct sluice_graph_stats st;
 	struct sluice_graph g;
 	char err[SLUICE_ERRLEN];
-	const char *path = NULL;
-	bool json = false;
-	int i, ret;
+	const char *path;
+	bool json;
+	int ret;
+	ARGS_DECLARE(a, ARRAY_SIZE(show_opts));
 
-	for (i = 1; i < argc; i++) {
-		if (is_help(argv[i])) {
-			return sub_help(cmd);
-		}
-		if (!strcmp(argv[i], "-j") || !strcmp(argv[i], "--json"))
-			json = true;
-		else if (argv[i][0] == '-' && argv[i][1])
-			return sub_usage_error(cmd, "unknown option \"%s\"",
-					       argv[i]);
-		else if (path)
-			return sub_usage_error(cmd, "unexpected argument \"%s\"",
-					       argv[i]);
-		else
-			path = argv[i];
-	}
-	if (!path)
-		return sub_usage_error(cmd, "%s", "no topology file given");
+	if (args_parse(cmd, &show_spec, argc, argv, &a))
+		return a.exit;
+	path = a.operands[0];
+	json = a.val[0];
 	ret = load(path, &g);
 	if (ret)
 		return ret;
@@ -245,33 +241,22 @@ static int write_dot(const void *arg, FILE *f)
 	return 0;
 }
 
+static const struct arg_opt dot_opts[] = { ARG_OUTPUT };
+
+static const struct args_spec dot_spec =
+	ARGS_SPEC(dot_opts, 1, 1, "FILE, the topology");
+
 static int dot_main(const struct command *cmd, int argc, char **argv)
 {
-	const char *path = NULL, *out = NULL;
+	const char *path, *out;
 	struct sluice_graph g;
-	int i, ret;
+	int ret;
+	ARGS_DECLARE(a, ARRAY_SIZE(dot_opts));
 
-	for (i = 1; i < argc; i++) {
-		if (is_help(argv[i])) {
-			return sub_help(cmd);
-		}
-		if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) {
-			if (++i == argc)
-				return sub_usage_error(cmd, "%s needs a file",
-						       argv[i - 1]);
-			out = argv[i];
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			return sub_usage_error(cmd, "unknown option \"%s\"",
-					       argv[i]);
-		} else if (path) {
-			return sub_usage_error(cmd, "unexpected argument \"%s\"",
-					       argv[i]);
-		} else {
-			path = argv[i];
-		}
-	}
-	if (!path)
-		return sub_usage_error(cmd, "%s", "no topology file given");
+	if (args_parse(cmd, &dot_spec, argc, argv, &a))
+		return a.exit;
+	path = a.operands[0];
+	out = a.val[0];
 	ret = load(path, &g);
 	if (!ret)
 		ret = write_out(out, write_dot, &g);

@@ -8,46 +8,43 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sluice/interop.h>
-#include "opts.h"
+#include "args.h"
 #include "cmd_topo.h"
 
-enum { IO_FROM, IO_TO, IO_OUT };
+enum { IO_FORMAT, IO_OUT, N_IO };
 
-static const struct opt io_opts[] = {
-	[IO_FROM]	= { "--from", NULL, true },
-	[IO_TO]		= { "--to", NULL, true },
-	[IO_OUT]	= { "--output", "-o", true },
+/* in enum sluice_topo_format's order */
+static const char *const formats[] = { "graphml", "gml", "edges", NULL };
+
+static const struct arg_opt import_opts[] = {
+	[IO_FORMAT]	= ARG_E("--from", 0, formats,
+				"the format of the file read (required)"),
+	[IO_OUT]	= ARG_OUTPUT,
 };
 
-struct io_args {
-	const char	*val[ARRAY_SIZE(io_opts)];
-	const char	*file;
-	const char	*format;
+static const struct arg_opt export_opts[] = {
+	[IO_FORMAT]	= ARG_E("--to", 0, formats,
+				"the format written (required)"),
+	[IO_OUT]	= ARG_OUTPUT,
 };
 
-/* FILE, -o FILE and the format option @fmt (IO_FROM or IO_TO). */
-static int parse_io(const struct command *cmd, int argc, char **argv,
-		    int fmt, struct io_args *a)
+static const struct args_spec import_spec =
+	ARGS_SPEC(import_opts, 1, 1, "FILE, the file to read");
+static const struct args_spec export_spec =
+	ARGS_SPEC(export_opts, 1, 1, "FILE, the topology to write");
+
+/* FILE, -o FILE and the format option, which is required. */
+static bool parse_io(const struct command *cmd, const struct args_spec *spec,
+		     int argc, char **argv, struct args *a)
 {
-	char msg[128];
-	int n, ret;
-
-	ret = opts_parse(argc, argv, io_opts, ARRAY_SIZE(io_opts),
-			 OPT_BIT(fmt) | OPT_BIT(IO_OUT), a->val, &a->file, 1,
-			 &n, msg, sizeof(msg));
-	if (ret > 0) {
-		sub_help(cmd);
-		return -1;
+	if (args_parse(cmd, spec, argc, argv, a))
+		return true;
+	if (!a->val[IO_FORMAT]) {
+		a->exit = args_error(a, "%s FORMAT is required",
+				     spec->opts[IO_FORMAT].name);
+		return true;
 	}
-	if (ret)
-		return sub_usage_error(cmd, "%s", msg);
-	a->format = a->val[fmt];
-	if (!a->format)
-		return sub_usage_error(cmd, "%s FORMAT is required",
-				       io_opts[fmt].name);
-	if (!n)
-		return sub_usage_error(cmd, "no file given");
-	return 0;
+	return false;
 }
 
 int topo_import_main(const struct command *cmd, int argc, char **argv)
@@ -55,23 +52,19 @@ int topo_import_main(const struct command *cmd, int argc, char **argv)
 	struct sluice_topo_import_info info;
 	char err[SLUICE_ERRLEN];
 	struct sluice_graph g;
-	struct io_args a;
-	int fmt, ret;
+	int ret;
+	ARGS_DECLARE(a, N_IO);
 
-	ret = parse_io(cmd, argc, argv, IO_FROM, &a);
-	if (ret)
-		return ret < 0 ? 0 : ret;
-	fmt = sluice_topo_format_parse(a.format);
-	if (fmt < 0)
-		return sub_usage_error(cmd, "--from: \"%s\" is not graphml, gml or edges",
-				       a.format);
-	if (sluice_topo_import_file(&g, fmt, a.file, &info, err, sizeof(err))) {
+	if (parse_io(cmd, &import_spec, argc, argv, &a))
+		return a.exit;
+	if (sluice_topo_import_file(&g, a.num[IO_FORMAT], a.operands[0], &info,
+				    err, sizeof(err))) {
 		fprintf(stderr, "sluicectl: %s\n", err);
 		return EXIT_RUNTIME;
 	}
 	if (info.named_by_id)
 		fprintf(stderr, "sluicectl: %s: the labels are not all sluice names (letters, digits, -_.:/), or repeat: the nodes are named by their ids\n",
-			a.file);
+			a.operands[0]);
 	ret = write_out(a.val[IO_OUT], topo_write, &g);
 	sluice_graph_free(&g);
 	return ret;
@@ -98,17 +91,13 @@ int topo_export_main(const struct command *cmd, int argc, char **argv)
 	char err[SLUICE_ERRLEN];
 	struct export_out o;
 	struct sluice_graph g;
-	struct io_args a;
 	int ret;
+	ARGS_DECLARE(a, N_IO);
 
-	ret = parse_io(cmd, argc, argv, IO_TO, &a);
-	if (ret)
-		return ret < 0 ? 0 : ret;
-	o.fmt = sluice_topo_format_parse(a.format);
-	if (o.fmt < 0)
-		return sub_usage_error(cmd, "--to: \"%s\" is not graphml, gml or edges",
-				       a.format);
-	if (sluice_graph_read_file(&g, a.file, err, sizeof(err))) {
+	if (parse_io(cmd, &export_spec, argc, argv, &a))
+		return a.exit;
+	o.fmt = a.num[IO_FORMAT];
+	if (sluice_graph_read_file(&g, a.operands[0], err, sizeof(err))) {
 		fprintf(stderr, "sluicectl: %s\n", err);
 		return EXIT_RUNTIME;
 	}

@@ -3,8 +3,8 @@
  * sluicectl version [-j | --json]
  */
 #include <stdio.h>
-#include <string.h>
 #include <json.h>
+#include "args.h"
 #include "jout.h"
 #include "sluicectl.h"
 #include "cmd_version.h"
@@ -27,19 +27,22 @@ static int print_json(void)
 	return ret;
 }
 
+static const struct arg_opt opts[] = {
+	ARG_F("--json", 'j', "print {\"version\":\"...\"} instead of the text"),
+};
+
+static const struct args_spec spec = ARGS_SPEC(opts, 0, 0, NULL);
+
 int version_main(const struct command *cmd, int argc, char **argv)
 {
-	if (argc == 1) {
-		puts("sluicectl " SLUICE_VERSION);
-		return 0;
-	}
-	if (argc == 2 && (!strcmp(argv[1], "-j") || !strcmp(argv[1], "--json")))
+	const char *val[ARRAY_SIZE(opts)];
+	uint64_t num[ARRAY_SIZE(opts)];
+	struct args a = { .val = val, .num = num };
+
+	if (args_parse(cmd, &spec, argc, argv, &a))
+		return a.exit;
+	if (val[0])
 		return print_json();
-	/* as every command takes it (sluicectl(8), CONVENTIONS) */
-	if (argc == 2 && is_help(argv[1])) {
-		printf("Usage: sluicectl %s %s\n\n%s.\n", cmd->name, cmd->usage,
-		       cmd->help);
-		return 0;
-	}
-	return usage_error(cmd, "unexpected argument \"%s\"", argv[1]);
+	puts("sluicectl " SLUICE_VERSION);
+	return 0;
 }

@@ -516,7 +516,7 @@ static void test_cli(void)
 	RUN(&r, "experiment");
 	KTAP_EXPECT_INT(r.status, 2);
 	RUN(&r, "experiment", "livelock");
-	expect_usage(&r, "sluicectl: unknown experiment command \"livelock\"\n");
+	expect_usage(&r, "sluicectl experiment: unknown experiment command \"livelock\"\n");
 	RUN(&r, "experiment", "deadlock", "--routes", "ecmp,spf");
 	expect_usage(&r, "sluicectl: --routes: unknown algorithm \"spf\"\n");
 	RUN(&r, "experiment", "deadlock", "--routes", ",");

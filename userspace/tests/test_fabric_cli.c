@@ -89,7 +89,7 @@ static void test_usage(void)
 
 	RUN(&r, "fabric");
 	KTAP_EXPECT_INT(r.status, 2);
-	KTAP_EXPECT(strstr(r.err, "Usage: sluicectl fabric COMMAND"));
+	KTAP_EXPECT(strstr(r.err, "Usage: sluicectl fabric { up TOPOLOGY"));
 	RUN(&r, "fabric", "up");
 	KTAP_EXPECT_INT(r.status, 2);
 	KTAP_EXPECT(strstr(r.err, "sluicectl: no topology given\n"));

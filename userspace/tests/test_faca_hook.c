@@ -276,7 +276,7 @@ static void test_cli(void)
 		  "sluicectl: --udp given twice\n" },
 		{ { "faca", "hook", "--sports", "1-2", "extra" },
 		  "sluicectl: unexpected argument \"extra\"\n" },
-		{ { "faca", "nope" }, "sluicectl: unknown faca command \"nope\"\n" },
+		{ { "faca", "nope" }, "sluicectl faca: unknown faca command \"nope\"\n" },
 	};
 	struct run r;
 	size_t i;

@@ -82,8 +82,10 @@ lost=$(missing "$tmp/tc.want")
 result $? tc_sluice_options "not in tc-sluice(8):$lost ($count options read)"
 
 # The options a help text names: words of one or two dashes and a letter.
+# -h and --help, which every command's help lists, are sluicectl(8)'s.
 opts_of() {
-	grep -oE '(^|[^A-Za-z0-9_-])--?[a-z][a-z0-9-]*' | sed 's/^[^-]*//'
+	grep -oE '(^|[^A-Za-z0-9_-])--?[a-zA-Z][a-z0-9-]*' | sed 's/^[^-]*//' |
+		grep -vxE -e '-h|--help'
 }
 
 # The words a help text lists under "Commands:" or "Families:".

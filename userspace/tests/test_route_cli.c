@@ -363,7 +363,7 @@ static void test_usage_errors(void)
 	    "--cycle-only", cli_path("ring.routes"));
 	expect_usage("sluicectl: --cycle-only applies to --cbd\n", &r);
 	RUN(&r, "route", "frobnicate");
-	expect_usage("sluicectl: unknown route command \"frobnicate\"\n", &r);
+	expect_usage("sluicectl route: unknown route command \"frobnicate\"\n", &r);
 	KTAP_EXPECT_INT(cli_files_in_dir(), before);
 	ktap_result("usage errors: exit 2, the exact message, nothing written");
 }

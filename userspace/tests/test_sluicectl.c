@@ -32,7 +32,7 @@ static void test_help(void)
 		RUN(&r, forms[i]);
 		KTAP_EXPECT_INT(r.status, 0);
 		KTAP_EXPECT_STR(r.err, "");
-		KTAP_EXPECT(starts_with(r.out, "Usage: sluicectl [-n NETNS] [-p] COMMAND"));
+		KTAP_EXPECT(starts_with(r.out, "Usage: sluicectl [-j] [-p] [-v] [-n NETNS] COMMAND"));
 		KTAP_EXPECT(strstr(r.out, "\n  help "));
 		KTAP_EXPECT(strstr(r.out, "\n  version "));
 		if (i == 0)
@@ -43,14 +43,20 @@ static void test_help(void)
 	ktap_result("--help, -h and help list the commands");
 }
 
+#define VERSION_HELP \
+	"Usage: sluicectl version [-j | --json]\n\n" \
+	"Print the version of sluicectl.\n\n" \
+	"Options:\n" \
+	"  -j, --json                print {\"version\":\"...\"} instead of the text\n" \
+	"  -h, --help                print this help and exit\n"
+
 static void test_help_command(void)
 {
 	struct run r;
 
 	RUN(&r, "help", "version");
 	KTAP_EXPECT_INT(r.status, 0);
-	KTAP_EXPECT_STR(r.out, "Usage: sluicectl version [-j | --json]\n\n"
-			"Print the version of sluicectl.\n");
+	KTAP_EXPECT_STR(r.out, VERSION_HELP);
 	RUN(&r, "help", "frobnicate");
 	KTAP_EXPECT_INT(r.status, 2);
 	KTAP_EXPECT(starts_with(r.err, "sluicectl: unknown command \"frobnicate\"\n"));
@@ -79,7 +85,7 @@ static void test_no_command(void)
 	cli_run(&r, NULL, (const char *const []){ NULL });
 	KTAP_EXPECT_INT(r.status, 2);
 	KTAP_EXPECT_STR(r.out, "");
-	KTAP_EXPECT(starts_with(r.err, "Usage: sluicectl [-n NETNS] [-p] COMMAND"));
+	KTAP_EXPECT(starts_with(r.err, "Usage: sluicectl [-j] [-p] [-v] [-n NETNS] COMMAND"));
 	ktap_result("no command exits 2 with the usage");
 }
 
@@ -90,7 +96,8 @@ static void test_netns_option(void)
 
 	RUN(&r, "-n");
 	KTAP_EXPECT_INT(r.status, 2);
-	KTAP_EXPECT_STR(r.err, "sluicectl: -n needs a namespace name\n");
+	KTAP_EXPECT_STR(r.err, "sluicectl: -n (--netns) needs a value\n"
+			"Usage: sluicectl [-j] [-p] [-v] [-n NETNS] COMMAND [ARGUMENTS]\n");
 	RUN(&r, "--netns", "sluice-test-no-such-netns", "version");
 	KTAP_EXPECT_INT(r.status, 1);
 	KTAP_EXPECT_STR(r.out, "");
@@ -113,11 +120,10 @@ static void test_version(void)
 	KTAP_EXPECT_STR(r.out, "sluicectl " SLUICE_VERSION "\n");
 	RUN(&r, "version", "--help");
 	KTAP_EXPECT_INT(r.status, 0);
-	KTAP_EXPECT_STR(r.out, "Usage: sluicectl version [-j | --json]\n\n"
-			"Print the version of sluicectl.\n");
+	KTAP_EXPECT_STR(r.out, VERSION_HELP);
 	RUN(&r, "version", "extra");
 	KTAP_EXPECT_INT(r.status, 2);
-	KTAP_EXPECT_STR(r.err, "sluicectl: unexpected argument \"extra\"\n"
+	KTAP_EXPECT_STR(r.err, "sluicectl version: unexpected argument \"extra\"\n"
 			"Usage: sluicectl version [-j | --json]\n");
 	ktap_result("version");
 }
@@ -161,7 +167,7 @@ static void test_version_json(void)
 	expect_version_json(r.out);
 	RUN(&r, "--pretty");
 	KTAP_EXPECT_INT(r.status, 2);
-	KTAP_EXPECT(starts_with(r.err, "Usage: sluicectl [-n NETNS] [-p] COMMAND"));
+	KTAP_EXPECT(starts_with(r.err, "Usage: sluicectl [-j] [-p] [-v] [-n NETNS] COMMAND"));
 	ktap_result("version -j is JSON, -p makes it pretty");
 }
 
@@ -282,8 +288,11 @@ static void test_headroom_help(void)
 	KTAP_EXPECT(starts_with(r.out, HEADROOM_USAGE));
 	RUN(&r, "help", "headroom");
 	KTAP_EXPECT_INT(r.status, 0);
-	KTAP_EXPECT_STR(r.out, HEADROOM_USAGE "\n"
-			"The PFC headroom a port needs per lossless priority.\n");
+	KTAP_EXPECT(starts_with(r.out, HEADROOM_USAGE "\n"
+				"The PFC headroom a port needs per lossless priority.\n\n"
+				"Options:\n"
+				"      --rate RATE           the link's rate r, as tc writes it (100mbit, 10gbit) [a rate of 1bit or more, as 100mbit or 10gbit]\n"
+				"      --cable METRES        the cable's length, for t_wire [a number from 0 to 100000]\n"));
 	RUN(&r, "--help");
 	KTAP_EXPECT(strstr(r.out, "\n  headroom "));
 	ktap_result("headroom --help");
@@ -296,49 +305,45 @@ static void test_headroom_errors(void)
 		const char	*args[8];
 		const char	*msg;
 	} cases[] = {
-		{ { NULL }, "missing option \"--rate\"" },
-		{ { "--cable", "1", "--mtu", "1500" },
-		  "missing option \"--rate\"" },
-		{ { "--rate", "1gbit", "--mtu", "1500" },
-		  "missing option \"--cable\"" },
-		{ { "--rate", "1gbit", "--cable", "1" },
-		  "missing option \"--mtu\"" },
-		{ { "--rate" }, "missing value after \"--rate\"" },
-		{ { "--rate", "1gbit", "--mtu" }, "missing value after \"--mtu\"" },
-		{ { "--rate", "1gbit", "--rate", "2gbit" },
-		  "duplicate option \"--rate\"" },
-		{ { "--cable=1", "--cable", "1" }, "duplicate option \"--cable\"" },
+		{ { NULL }, "--rate is required" },
+		{ { "--cable", "1", "--mtu", "1500" }, "--rate is required" },
+		{ { "--rate", "1gbit", "--mtu", "1500" }, "--cable is required" },
+		{ { "--rate", "1gbit", "--cable", "1" }, "--mtu is required" },
+		{ { "--rate" }, "--rate needs a value" },
+		{ { "--rate", "1gbit", "--mtu" }, "--mtu needs a value" },
+		{ { "--rate", "1gbit", "--rate", "2gbit" }, "--rate given twice" },
+		{ { "--cable=1", "--cable", "1" }, "--cable given twice" },
 		{ { "--frobnicate" }, "unknown option \"--frobnicate\"" },
 		{ { "--ra", "1gbit" }, "unknown option \"--ra\"" },
 		{ { "-r", "1gbit" }, "unknown option \"-r\"" },
-		{ { "--json=yes" }, "unknown option \"--json=yes\"" },
+		{ { "--json=yes" }, "--json takes no value" },
 		{ { "40gbit" }, "unexpected argument \"40gbit\"" },
 		{ { "--rate", "0" },
-		  "\"--rate\" must be a rate above 0 such as 100mbit or 40gbit, not \"0\"" },
+		  "--rate: \"0\" is not a rate of 1bit or more, as 100mbit or 10gbit" },
 		{ { "--rate", "fast" },
-		  "\"--rate\" must be a rate above 0 such as 100mbit or 40gbit, not \"fast\"" },
+		  "--rate: \"fast\" is not a rate of 1bit or more, as 100mbit or 10gbit" },
 		{ { "--rate=" },
-		  "\"--rate\" must be a rate above 0 such as 100mbit or 40gbit, not \"\"" },
+		  "--rate: \"\" is not a rate of 1bit or more, as 100mbit or 10gbit" },
 		{ { "--rate", "1.5bit" },
-		  "\"--rate\" must be a whole number of bits/s, not \"1.5bit\"" },
+		  "--rate: \"1.5bit\" is not a rate of 1bit or more, as 100mbit or 10gbit" },
 		{ { "--rate", "18446744073709551616" },
-		  "\"--rate\" must be at most 18446744073709551615bit, not \"18446744073709551616\"" },
+		  "--rate: \"18446744073709551616\" is not a rate of 1bit or more, as 100mbit or 10gbit" },
 		{ { "--cable", "100001" },
-		  "\"--cable\" must be 0..100000 metres, not \"100001\"" },
+		  "--cable: \"100001\" is not a number from 0 to 100000" },
 		{ { "--cable", "1.5" },
-		  "\"--cable\" must be 0..100000 metres, not \"1.5\"" },
+		  "--cable: \"1.5\" is not a number from 0 to 100000" },
 		{ { "--cable", "-1" },
-		  "\"--cable\" must be 0..100000 metres, not \"-1\"" },
+		  "--cable: \"-1\" is not a number from 0 to 100000" },
 		{ { "--mtu", "0" },
-		  "\"--mtu\" must be 1..134217727 bytes, not \"0\"" },
+		  "--mtu: \"0\" is not bytes from 1 to 134217727, or with a unit as 64k" },
 		{ { "--mtu", "128m" },
-		  "\"--mtu\" must be 1..134217727 bytes, not \"128m\"" },
+		  "--mtu: \"128m\" is not bytes from 1 to 134217727, or with a unit as 64k" },
 		{ { "--mtu", "1500 bytes" },
-		  "\"--mtu\" must be 1..134217727 bytes, not \"1500 bytes\"" },
+		  "--mtu: \"1500 bytes\" is not bytes from 1 to 134217727, or with a unit as 64k" },
 		{ { "--response", "65536" },
-		  "\"--response\" must be 0..65535 quanta, not \"65536\"" },
+		  "--response: \"65536\" is not a number from 0 to 65535" },
 		{ { "--response", "x" },
-		  "\"--response\" must be 0..65535 quanta, not \"x\"" },
+		  "--response: \"x\" is not a number from 0 to 65535" },
 	};
 	const char *argv[10];
 	char want[512];
@@ -351,7 +356,7 @@ static void test_headroom_errors(void)
 			argv[n + 1] = cases[i].args[n];
 		argv[n + 1] = NULL;
 		cli_run(&r, NULL, argv);
-		snprintf(want, sizeof(want), "sluicectl: %s\n" HEADROOM_USAGE,
+		snprintf(want, sizeof(want), "sluicectl headroom: %s\n" HEADROOM_USAGE,
 			 cases[i].msg);
 		if (!KTAP_EXPECT_INT(r.status, 2) ||
 		    !KTAP_EXPECT_STR(r.out, "") ||

@@ -43,12 +43,12 @@ static void test_help(void)
 		const char	*first;		/* stdout's first line */
 	} cases[] = {
 		{ { "switch", "--help" },
-		  "Usage: sluicectl switch COMMAND [ARGUMENTS]" },
+		  "Usage: sluicectl switch { show | set } ..." },
 		{ { "switch", "show", "--help" },
 		  "Usage: sluicectl switch show [-n NETNS] [-j | --json]" },
 		{ { "switch", "set", "-h" },
 		  "Usage: sluicectl switch set [-n NETNS] tag-source { none | ip-ttl | mpls-ttl | dscp | mpls-tc | pcp | mpls-depth }" },
-		{ { "map", "-h" }, "Usage: sluicectl map COMMAND [ARGUMENTS]" },
+		{ { "map", "-h" }, "Usage: sluicectl map { load | show | flush } ..." },
 		{ { "map", "load", "f", "--port", "1=a", "--help" },
 		  "Usage: sluicectl map load [-n NETNS] FILE [--node NAME] [--port LINK=DEV]... [--initial-ttl N]" },
 		{ { "map", "show", "--help" },
@@ -58,7 +58,7 @@ static void test_help(void)
 		{ { "stats", "--help" },
 		  "Usage: sluicectl stats [-n NETNS] [-j | --json | --format { text | json | sai | openmetrics }] [DEV]" },
 		{ { "monitor", "--help" },
-		  "Usage: sluicectl monitor [-n NETNS] [-j | --json] [--count N] [--timeout SECONDS]" },
+		  "Usage: sluicectl monitor [-n NETNS] [-j | --json] [--count N] [--timeout TIME]" },
 		{ { "help", "map" },
 		  "Usage: sluicectl map { load | show | flush } ..." },
 	};
@@ -90,43 +90,45 @@ static void test_usage(void)
 		const char	*args[10];
 		const char	*msg;		/* stderr's first line */
 	} cases[] = {
-		{ { "switch" }, "Usage: sluicectl switch COMMAND [ARGUMENTS]" },
+		{ { "switch" }, "Usage: sluicectl switch { show | set } ..." },
 		{ { "switch", "bogus" },
-		  "sluicectl: unknown switch command \"bogus\"" },
+		  "sluicectl switch: unknown switch command \"bogus\"" },
 		{ { "switch", "show", "extra" },
-		  "sluicectl: unexpected argument \"extra\"" },
-		{ { "switch", "set" }, "sluicectl: nothing to set" },
+		  "sluicectl switch show: unexpected argument \"extra\"" },
+		{ { "switch", "set" }, "sluicectl switch set: nothing to set" },
 		{ { "switch", "set", "source", "pcp" },
-		  "sluicectl: unknown setting \"source\"" },
+		  "sluicectl switch set: unknown setting \"source\"" },
 		{ { "switch", "set", "tag-source" },
-		  "sluicectl: tag-source needs a value" },
+		  "sluicectl switch set: tag-source needs a value" },
 		{ { "switch", "set", "tag-source", "ttl" },
-		  "sluicectl: tag-source: \"ttl\" is not none, ip-ttl, mpls-ttl, dscp, mpls-tc, pcp or mpls-depth" },
+		  "sluicectl switch set: tag-source: \"ttl\" is not none, ip-ttl, mpls-ttl, dscp, mpls-tc, pcp or mpls-depth" },
 		{ { "switch", "set", "tag-source", "pcp", "dscp" },
-		  "sluicectl: unexpected argument \"dscp\"" },
-		{ { "map", "load", "a", "b" }, "sluicectl: one file, not 2" },
+		  "sluicectl switch set: unexpected argument \"dscp\"" },
+		{ { "map", "load", "a", "b" }, "sluicectl map load: one file, not 2" },
 		{ { "map", "load", "f", "--port", "3" },
-		  "sluicectl: --port: \"3\" is not LINK=DEV (a link id and a device name)" },
+		  "sluicectl map load: --port: \"3\" is not LINK=DEV (a link id and a device name)" },
 		{ { "map", "load", "f", "--port", "1=a/b" },
-		  "sluicectl: --port: \"1=a/b\" is not LINK=DEV (a link id and a device name)" },
+		  "sluicectl map load: --port: \"1=a/b\" is not LINK=DEV (a link id and a device name)" },
 		{ { "map", "load", "f", "--port", "1=a", "--port", "1=b" },
-		  "sluicectl: --port: link 1 given twice" },
+		  "sluicectl map load: --port: link 1 given twice" },
 		{ { "map", "load", "f", "--initial-ttl", "256" },
-		  "sluicectl: --initial-ttl: \"256\" is not a number from 1 to 255" },
+		  "sluicectl map load: --initial-ttl: \"256\" is not a number from 1 to 255" },
 		{ { "map", "load", "f", "--generation", "4294967296" },
-		  "sluicectl: --generation: \"4294967296\" is not a number from 0 to 4294967295" },
+		  "sluicectl map load: --generation: \"4294967296\" is not a number from 0 to 4294967295" },
 		/* --node takes "--port" as its value, not as an option */
 		{ { "map", "load", "--node", "--port", "f", "g" },
-		  "sluicectl: one file, not 2" },
-		{ { "map", "show", "f" }, "sluicectl: unexpected argument \"f\"" },
-		{ { "stats", "a/b" }, "sluicectl: \"a/b\" is not a device name" },
-		{ { "monitor", "x" }, "sluicectl: unexpected argument \"x\"" },
+		  "sluicectl map load: one file, not 2" },
+		{ { "map", "show", "f" }, "sluicectl map show: unexpected argument \"f\"" },
+		{ { "stats", "a/b" }, "sluicectl stats: \"a/b\" is not a device name" },
+		{ { "monitor", "x" }, "sluicectl monitor: unexpected argument \"x\"" },
 		{ { "monitor", "--count", "0" },
-		  "sluicectl: --count: \"0\" is not a number of 1 or more" },
+		  "sluicectl monitor: --count: \"0\" is not a number of 1 or more" },
 		{ { "monitor", "--timeout", "1." },
-		  "sluicectl: --timeout: \"1.\" is not a number of seconds above 0 (at most a week)" },
+		  "sluicectl monitor: --timeout: \"1.\" is not a time from 1ms to 604800s (a bare number is seconds)" },
 		{ { "monitor", "--timeout", "604801" },
-		  "sluicectl: --timeout: \"604801\" is not a number of seconds above 0 (at most a week)" },
+		  "sluicectl monitor: --timeout: \"604801\" is not a time from 1ms to 604800s (a bare number is seconds)" },
+		{ { "monitor", "--timeout", "0.0005" },
+		  "sluicectl monitor: --timeout: \"0.0005\" is not a time from 1ms to 604800s (a bare number is seconds)" },
 	};
 	unsigned int i, right = 0;
 	struct run r;
@@ -144,18 +146,18 @@ static void test_usage(void)
 	KTAP_EXPECT_INT(right, ARRAY_SIZE(cases));
 	/* the usage line is the command's own */
 	RUN(&r, "map", "load");
-	KTAP_EXPECT_STR(r.err, "sluicectl: no file given\n"
+	KTAP_EXPECT_STR(r.err, "sluicectl map load: no file given\n"
 			"Usage: sluicectl map load [-n NETNS] FILE [--node NAME] [--port LINK=DEV]... [--initial-ttl N]\n"
 			"\t[--generation G] [-j | --json]\n");
 	RUN(&r, "stats", "a", "b");
-	KTAP_EXPECT_STR(r.err, "sluicectl: one device at most, not 2\n"
+	KTAP_EXPECT_STR(r.err, "sluicectl stats: unexpected argument \"b\"\n"
 			"Usage: sluicectl stats [-n NETNS] [-j | --json | --format { text | json | sai | openmetrics }] [DEV]\n");
 	RUN(&r, "stats", "--format", "prometheus");
 	KTAP_EXPECT_INT(r.status, 2);
-	KTAP_EXPECT(!strncmp(r.err, "sluicectl: --format: \"prometheus\" is not text, json, sai or openmetrics\n", 71));
+	KTAP_EXPECT(!strncmp(r.err, "sluicectl stats: --format: \"prometheus\" is not text, json, sai or openmetrics\n", 77));
 	RUN(&r, "stats", "-j", "--format", "sai");
 	KTAP_EXPECT_INT(r.status, 2);
-	KTAP_EXPECT(!strncmp(r.err, "sluicectl: -j and --format sai: one format\n", 43));
+	KTAP_EXPECT(!strncmp(r.err, "sluicectl stats: -j and --format sai: one format\n", 49));
 	ktap_result("usage errors: the message, the usage, exit 2");
 }
 
@@ -178,9 +180,9 @@ static void test_files(void)
 		{ "other.txt", "hello\n", { 0 }, 1,
 		  "sluicectl: %s: neither a map file (\"sluice-maps 1\") nor a tag file (\"sluice-tags 1\")" },
 		{ "node.maps", "sluice-maps 1\nend\n", { "--node", "s0" }, 2,
-		  "sluicectl: %s is a map file: --node, --port and --initial-ttl are for tag files" },
+		  "sluicectl map load: %s is a map file: --node, --port and --initial-ttl are for tag files" },
 		{ "port.maps", "sluice-maps 1\nend\n", { "--port", "1=x" }, 2,
-		  "sluicectl: %s is a map file: --node, --port and --initial-ttl are for tag files" },
+		  "sluicectl map load: %s is a map file: --node, --port and --initial-ttl are for tag files" },
 	};
 	char want[512], path[256];
 	const char *args[8];

@@ -238,7 +238,7 @@ static void test_usage_errors(void)
 		{ { "tag", "stats", "--topo", "x", "a", "--node", "s1", "--nodes" },
 		  "sluicectl: --node and --nodes do not go together\n" },
 		{ { "tag", "frobnicate" },
-		  "sluicectl: unknown tag command \"frobnicate\"\n" },
+		  "sluicectl tag: unknown tag command \"frobnicate\"\n" },
 	};
 	struct run r;
 	size_t i;

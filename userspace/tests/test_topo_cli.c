@@ -81,33 +81,33 @@ static const struct {
 	const char *err;
 } bad_args[] = {
 	{ { "topo", "gen", "fc", "--switches", "50", "--inter-ports", "17" }, 2,
-	  "sluicectl: fc: inter-ports must be even and at least 2, not 17: each link between two layers takes a port in both\n" },
+	  "sluicectl topo gen fc: fc: inter-ports must be even and at least 2, not 17: each link between two layers takes a port in both\n" },
 	{ { "topo", "gen", "fc", "--switches", "50" }, 2,
-	  "sluicectl: fc: give --inter-ports or --layer-ports\n" },
+	  "sluicectl topo gen fc: fc: give --inter-ports or --layer-ports\n" },
 	{ { "topo", "gen", "fc", "--inter-ports", "18" }, 2,
-	  "sluicectl: --switches is required\n" },
+	  "sluicectl topo gen fc: --switches is required\n" },
 	{ { "topo", "gen", "fc", "--switches", "x5", "--inter-ports", "18" }, 2,
-	  "sluicectl: \"x5\" is not a number\n" },
+	  "sluicectl topo gen fc: --switches: \"x5\" is not a number from 0 to 4194304\n" },
 	{ { "topo", "gen", "fc", "--switches", "50", "--layer-ports", "3,6,,3" }, 2,
-	  "sluicectl: \"3,6,,3\" is not a list of numbers like 3,6,6,3\n" },
+	  "sluicectl topo gen fc: --layer-ports: \"3,6,,3\" is not a list of numbers like 3,6,6,3\n" },
 	{ { "topo", "gen", "fc", "--switches", "50", "--layers", "3",
 	    "--layer-ports", "3,6,6,3" }, 2,
-	  "sluicectl: fc: --layers 3 but --layer-ports has 4 layers\n" },
+	  "sluicectl topo gen fc: fc: --layers 3 but --layer-ports has 4 layers\n" },
 	{ { "topo", "gen", "ring", "--switches", "5", "--seed", "1" }, 2,
-	  "sluicectl: unknown option \"--seed\"\n" },
+	  "sluicectl topo gen ring: unknown option \"--seed\"\n" },
 	{ { "topo", "gen", "ring", "--switches", "5", "--switches", "6" }, 2,
-	  "sluicectl: --switches given twice\n" },
+	  "sluicectl topo gen ring: --switches given twice\n" },
 	/* The harness appends "-o FILE": values are taken as they are. */
 	{ { "topo", "gen", "ring", "--switches" }, 2,
-	  "sluicectl: \"-o\" is not a number\n" },
+	  "sluicectl topo gen ring: --switches: \"-o\" is not a number from 0 to 4194304\n" },
 	{ { "topo", "gen", "fattree", "--k", "5" }, 2,
-	  "sluicectl: fattree: k must be even and 2 to 256, not 5\n" },
+	  "sluicectl topo gen fattree: fattree: k must be even and 2 to 256, not 5\n" },
 	{ { "topo", "gen", "torus" }, 2,
-	  "sluicectl: unknown topology family \"torus\"\n" },
+	  "sluicectl topo gen: unknown topology family \"torus\"\n" },
 	{ { "topo", "import", "--from", "xml", "t.xml" }, 2,
-	  "sluicectl: --from: \"xml\" is not graphml, gml or edges\n" },
+	  "sluicectl topo import: --from: \"xml\" is not graphml, gml or edges\n" },
 	{ { "topo", "import", "t.gml" }, 2,
-	  "sluicectl: --from FORMAT is required\n" },
+	  "sluicectl topo import: --from FORMAT is required\n" },
 };
 
 static void test_bad_args(void)
@@ -164,7 +164,7 @@ static void test_bad_file(void)
 	unlink(p);
 	RUN(&r, "topo", "show");
 	KTAP_EXPECT_INT(r.status, 2);
-	KTAP_EXPECT_STR(r.err, "sluicectl: no topology file given\n"
+	KTAP_EXPECT_STR(r.err, "sluicectl topo show: missing FILE, the topology\n"
 			"Usage: sluicectl topo show FILE [-j | --json]\n");
 	ktap_result("bad topology files: exit 1, file and field named");
 }
@@ -191,7 +191,7 @@ static void test_help(void)
 
 	RUN(&r, "topo", "--help");
 	KTAP_EXPECT_INT(r.status, 0);
-	KTAP_EXPECT(!strncmp(r.out, "Usage: sluicectl topo COMMAND", 29));
+	KTAP_EXPECT(!strncmp(r.out, "Usage: sluicectl topo { gen FAMILY", 34));
 	RUN(&r, "topo", "gen", "--help");
 	KTAP_EXPECT_INT(r.status, 0);
 	KTAP_EXPECT(strstr(r.out, "\n  bcube "));
@@ -202,7 +202,7 @@ static void test_help(void)
 	KTAP_EXPECT_INT(r.status, 2);
 	RUN(&r, "topo", "gen", "ring", "--switches");
 	KTAP_EXPECT_INT(r.status, 2);
-	KTAP_EXPECT(!strncmp(r.err, "sluicectl: --switches needs a value\n", 36));
+	KTAP_EXPECT(!strncmp(r.err, "sluicectl topo gen ring: --switches needs a value\n", 50));
 	RUN(&r, "help", "topo");
 	KTAP_EXPECT_INT(r.status, 0);
 	KTAP_EXPECT(!strncmp(r.out, "Usage: sluicectl topo { gen", 27));
