@@ -15,11 +15,12 @@
 
 using namespace lemon;
 
+/* This thread's CPU time, as the benchmark measures sluice's. */
 static double now_ns(void)
 {
 	struct timespec t;
 
-	clock_gettime(CLOCK_MONOTONIC, &t);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
 	return t.tv_sec * 1e9 + t.tv_nsec;
 }
 
