@@ -74,7 +74,6 @@
 #include "route/fc.h"
 
 #define DASHED		0xfffffffeu	/* garc of a forward dashed arc */
-#define REVERSE		0xffffffffu	/* garc of a residual reverse arc */
 #define NONE		0xffffffffu
 
 struct fc_ctx {
@@ -82,8 +81,16 @@ struct fc_ctx {
 	uint32_t	k;		/* layers */
 	uint32_t	vn;		/* virtual nodes per switch, 2k - 1 */
 	uint32_t	n_virt;
-	uint32_t	max_arcs;	/* forward arcs of any local network */
 	int64_t		m;		/* lexicographic cost of a solid arc */
+	/*
+	 * Room for the forward and the reverse arcs of a local node: the
+	 * most solid arcs out of and into any virtual node, plus its dashed
+	 * one.  A dashed arc's capacity: above the highest degree, which
+	 * bounds any flow (every path leaves the source's switch by a solid
+	 * arc of its own).
+	 */
+	uint32_t	room_f, room_r;
+	int32_t		dcap;
 	/*
 	 * Solid arcs by tail and by head (CSR), in arc id order: the node at
 	 * the other end, and the arc id, 2 link + 1 if it walks the link
@@ -95,20 +102,22 @@ struct fc_ctx {
 
 /*
  * An arc of the local residual network, 8 bytes as the searches read
- * nothing else: its head, and its residual capacity and cost (1, 0 or -1)
- * packed as 4 cap + cost + 1.  Its pair is in rev[], what it is in garc[].
+ * nothing else: its head, and its residual capacity, whether it is a
+ * reverse arc and its cost (1, 0 or -1) packed as 8 cap + 4 reverse +
+ * cost + 1.  Its pair is in rev[]; what a forward arc is, in garc[].
  */
 struct larc {
 	uint32_t	to;
 	int32_t		cc;
 };
 
-#define CC(cap, cost)	((cap) * 4 + (cost) + 1)
-#define CC_UNIT		4	/* one unit of capacity */
+#define CC(cap, rev, cost)	((cap) * 8 + (rev) * 4 + (cost) + 1)
+#define CC_UNIT			8	/* one unit of capacity */
+#define CC_REV			4
 
 static inline int32_t arc_cap(const struct larc *a)
 {
-	return a->cc >> 2;
+	return a->cc >> 3;
 }
 
 static inline int32_t arc_cost(const struct larc *a)
@@ -116,12 +125,23 @@ static inline int32_t arc_cost(const struct larc *a)
 	return (a->cc & 3) - 1;
 }
 
+/* A node of the down side: reaches D(t,1), at this distance in links. */
+struct fc_co {
+	uint32_t	stamp;
+	int32_t		dist;
+};
+
+/* A node of the pair's network, and its local id. */
+struct fc_loc {
+	uint32_t	stamp;
+	uint32_t	lid;
+};
+
 struct fc_worker {
 	/* stamps over the whole virtual graph */
 	uint32_t	*up;	/* == src_stamp: in the source's up-cone */
-	uint32_t	*co;	/* == pair_stamp: reaches D(t,1) going down */
-	uint32_t	*sub;	/* == pair_stamp: on some s-t path */
-	uint32_t	*lid;	/* local id, where sub is set */
+	struct fc_co	*co;	/* .stamp == pair_stamp: reaches D(t,1) */
+	struct fc_loc	*loc;	/* .stamp == pair_stamp: in the network */
 	uint32_t	*used;	/* solid arcs: == pair_stamp once emitted */
 	uint32_t	src_stamp, pair_stamp;
 	uint32_t	src;	/* whose up-cone up[] holds */
@@ -129,28 +149,28 @@ struct fc_worker {
 	/* Node lists by rank r, [b[r], e[r]): the source's up-cone (u), */
 	uint32_t	*ubuf;
 	uint32_t	ub[2 * SLUICE_LAYERS_MAX], ue[2 * SLUICE_LAYERS_MAX];
-	/* what reaches D(t,1) on the down side (c), the local network (l). */
-	uint32_t	*cbuf, *lbuf;
+	/* what reaches D(t,1) on the down side (c). */
+	uint32_t	*cbuf;
 	uint32_t	cb[2 * SLUICE_LAYERS_MAX], ce[2 * SLUICE_LAYERS_MAX];
-	uint32_t	lb[2 * SLUICE_LAYERS_MAX], le[2 * SLUICE_LAYERS_MAX];
-	/* the local network: nl nodes, 2 m arcs, CSR by tail */
+	/*
+	 * The local network: nl nodes, m forward arcs and their reverse
+	 * ones.  Node u has a slot of stride arcs from u stride on: its
+	 * forward arcs up to fe[u], then from u stride + room_f its reverse
+	 * ones up to re[u], each in the order prune() met them.
+	 */
 	uint32_t	nl, m, ls, lt;
 	uint32_t	n_solid;
+	uint32_t	stride, room_f;
 	uint64_t	solid;	/* links the flow takes */
-	uint32_t	*eu, *ew, *eg;	/* forward arcs as found */
-	uint32_t	*node;		/* local id -> virtual node */
-	uint32_t	*off;		/* nl + 1 */
-	uint32_t	*fend;	/* forward arcs of u: off[u] to fend[u] - 1 */
+	uint32_t	*fe, *re;
 	/*
-	 * Units of flow into u: its reverse arcs (fend[u] on) have
-	 * capacity only if some do, so searches skip them when none.
+	 * Units of flow into u: its reverse arcs have capacity only if some
+	 * do, so searches skip them when none.
 	 */
 	uint32_t	*inflow;
-	uint32_t	*pos;
 	struct larc	*arc;
 	uint32_t	*rev;	/* the arc paired with each */
-	uint32_t	*garc;	/* solid arc id, DASHED or REVERSE */
-	int32_t		dashed_cap;
+	uint32_t	*garc;	/* forward arcs: solid arc id or DASHED */
 	/* the solve */
 	int32_t		*pi;
 	/* ~search << 32 | distance: smaller is better or newer */
@@ -315,7 +335,6 @@ static int fc_prepare(const struct sluice_graph *g,
 	c->k = g->n_layers;
 	c->vn = 2 * c->k - 1;
 	c->n_virt = g->n_nodes * c->vn;
-	c->max_arcs = 2 * g->n_links + g->n_nodes * (c->vn - 1);
 	for (u = 0; u < g->n_nodes; u++)
 		if (sluice_graph_degree(g, u) > maxdeg)
 			maxdeg = sluice_graph_degree(g, u);
@@ -336,6 +355,13 @@ static int fc_prepare(const struct sluice_graph *g,
 		return sluice_i_errf(err, errlen, -ENOMEM, "out of memory");
 	}
 	fill_csr(c);
+	for (u = 0; u < c->n_virt; u++) {
+		if (c->out_off[u + 1] - c->out_off[u] + 1 > c->room_f)
+			c->room_f = c->out_off[u + 1] - c->out_off[u] + 1;
+		if (c->in_off[u + 1] - c->in_off[u] + 1 > c->room_r)
+			c->room_r = c->in_off[u + 1] - c->in_off[u] + 1;
+	}
+	c->dcap = (int32_t)maxdeg + 1;
 	*ctx = c;
 	return 0;
 }
@@ -354,24 +380,17 @@ static void fc_worker_free(void *worker)
 		return;
 	free(w->up);
 	free(w->co);
-	free(w->sub);
-	free(w->lid);
+	free(w->loc);
 	free(w->used);
 	free(w->ubuf);
 	free(w->cbuf);
-	free(w->lbuf);
-	free(w->eu);
-	free(w->ew);
-	free(w->eg);
-	free(w->node);
-	free(w->off);
-	free(w->pos);
+	free(w->fe);
+	free(w->re);
 	free(w->arc);
 	free(w->rev);
 	free(w->garc);
 	free(w->pi);
 	free(w->key);
-	free(w->fend);
 	free(w->inflow);
 	free(w->popped);
 	free(w->stack);
@@ -398,7 +417,8 @@ static void fc_worker_free(void *worker)
 static int fc_worker_init(void *ctx, void **worker)
 {
 	const struct fc_ctx *c = ctx;
-	size_t nv = (size_t)c->n_virt + 1, na = (size_t)c->max_arcs + 1;
+	size_t nv = (size_t)c->n_virt + 1;
+	size_t na = nv * (c->room_f + c->room_r);
 	size_t nb = 2 * (size_t)c->g->n_links + 2;
 	struct fc_worker *w;
 
@@ -407,39 +427,32 @@ static int fc_worker_init(void *ctx, void **worker)
 	if (!w)
 		return -ENOMEM;
 	w->up = sluice_i_calloc(nv, sizeof(uint32_t));
-	w->co = sluice_i_calloc(nv, sizeof(uint32_t));
-	w->sub = sluice_i_calloc(nv, sizeof(uint32_t));
-	w->lid = sluice_i_calloc(nv, sizeof(uint32_t));
+	w->co = sluice_i_calloc(nv, sizeof(*w->co));
+	w->loc = sluice_i_calloc(nv, sizeof(*w->loc));
 	w->used = sluice_i_calloc(nb, sizeof(uint32_t));
 	w->ubuf = sluice_i_calloc(nv, sizeof(uint32_t));
 	w->cbuf = sluice_i_calloc(nv, sizeof(uint32_t));
-	w->lbuf = sluice_i_calloc(nv, sizeof(uint32_t));
-	w->eu = sluice_i_calloc(na, sizeof(uint32_t));
-	w->ew = sluice_i_calloc(na, sizeof(uint32_t));
-	w->eg = sluice_i_calloc(na, sizeof(uint32_t));
-	w->node = sluice_i_calloc(nv, sizeof(uint32_t));
-	w->off = sluice_i_calloc(nv + 1, sizeof(uint32_t));
-	w->pos = sluice_i_calloc(nv, sizeof(uint32_t));
-	w->arc = sluice_i_calloc(2 * na, sizeof(struct larc));
-	w->rev = sluice_i_calloc(2 * na, sizeof(uint32_t));
-	w->garc = sluice_i_calloc(2 * na, sizeof(uint32_t));
+	w->fe = sluice_i_calloc(nv, sizeof(uint32_t));
+	w->re = sluice_i_calloc(nv, sizeof(uint32_t));
+	w->arc = sluice_i_calloc(na, sizeof(struct larc));
+	w->rev = sluice_i_calloc(na, sizeof(uint32_t));
+	w->garc = sluice_i_calloc(na, sizeof(uint32_t));
 	w->pi = sluice_i_calloc(nv, sizeof(int32_t));
 	w->key = sluice_i_calloc(nv, sizeof(uint64_t));
-	w->fend = sluice_i_calloc(nv, sizeof(uint32_t));
 	w->inflow = sluice_i_calloc(nv, sizeof(uint32_t));
 	w->popped = sluice_i_calloc(nv, sizeof(uint32_t));
 	w->stack = sluice_i_calloc(nv, sizeof(uint32_t));
 	w->cur_st = sluice_i_calloc(nv, sizeof(uint32_t));
 	w->par = sluice_i_calloc(nv, sizeof(uint32_t));
 	w->bhead = sluice_i_calloc(nb, sizeof(uint32_t));
-	w->qnode = sluice_i_calloc(2 * na + 1, sizeof(uint32_t));
-	w->qnext = sluice_i_calloc(2 * na + 1, sizeof(uint32_t));
+	w->qnode = sluice_i_calloc(na + 1, sizeof(uint32_t));
+	w->qnext = sluice_i_calloc(na + 1, sizeof(uint32_t));
 	w->cur = sluice_i_calloc(nv, sizeof(uint32_t));
 	w->hops = sluice_i_calloc(2 * (size_t)c->k, sizeof(uint32_t));
-	if (!w->up || !w->co || !w->sub || !w->lid || !w->used || !w->ubuf ||
-	    !w->cbuf || !w->lbuf || !w->eu || !w->ew || !w->eg || !w->node ||
-	    !w->off || !w->pos || !w->arc || !w->rev || !w->garc || !w->pi ||
-	    !w->key || !w->fend || !w->inflow || !w->popped || !w->stack ||
+	if (!w->up || !w->co || !w->loc || !w->used || !w->ubuf ||
+	    !w->cbuf || !w->fe || !w->re ||
+	    !w->arc || !w->rev || !w->garc || !w->pi ||
+	    !w->key || !w->inflow || !w->popped || !w->stack ||
 	    !w->cur_st || !w->par || !w->bhead || !w->qnode || !w->qnext ||
 	    !w->cur || !w->hops) {
 		fc_worker_free(w);
@@ -448,6 +461,8 @@ static int fc_worker_init(void *ctx, void **worker)
 	memset(w->bhead, 0xff, nb * sizeof(uint32_t));
 	memset(w->key, 0xff, nv * sizeof(uint64_t));
 	w->n_key = (uint32_t)nv;
+	w->stride = c->room_f + c->room_r;
+	w->room_f = c->room_f;
 	*worker = w;
 	return 0;
 }
@@ -466,8 +481,8 @@ static uint32_t next_src_stamp(const struct fc_ctx *c, struct fc_worker *w)
 static uint32_t next_pair_stamp(const struct fc_ctx *c, struct fc_worker *w)
 {
 	if (++w->pair_stamp == 0) {
-		memset(w->co, 0, c->n_virt * sizeof(uint32_t));
-		memset(w->sub, 0, c->n_virt * sizeof(uint32_t));
+		memset(w->co, 0, c->n_virt * sizeof(*w->co));
+		memset(w->loc, 0, c->n_virt * sizeof(*w->loc));
 		memset(w->used, 0, (2 * (size_t)c->g->n_links + 1) *
 				   sizeof(uint32_t));
 		w->pair_stamp = 1;
@@ -512,66 +527,133 @@ static void up_cone(const struct fc_ctx *c, struct fc_worker *w, uint32_t src)
 	w->has_src = true;
 }
 
-/* Records forward arc @u -> @v (virtual nodes) of the local network. */
-static inline void record(struct fc_worker *w, uint32_t u, uint32_t v,
-			  uint32_t garc)
+/*
+ * The network as prune() builds it, in a local copy that the compiler
+ * keeps in registers: stores to the arrays cannot change it.
+ */
+struct pb {
+	struct fc_loc	*loc;
+	uint32_t	ps, nl, m, n_solid, stride, room_f;
+	uint32_t	*fe, *re, *inflow, *rev, *garc;
+	struct larc	*arc;
+	int32_t		*pi, dcap;
+};
+
+/*
+ * The local id of virtual node @v, a new one if it is not in the network
+ * yet, with no arcs and @dist as its distance to t (a bound, lowered as
+ * arcs are met, for a top node).
+ */
+static inline uint32_t local(struct pb *b, uint32_t v, int32_t dist)
 {
-	w->eu[w->m] = u;
-	w->ew[w->m] = v;
-	w->eg[w->m++] = garc;
+	struct fc_loc *l = &b->loc[v];
+	uint32_t u;
+
+	if (l->stamp == b->ps)
+		return l->lid;
+	u = b->nl++;
+	l->stamp = b->ps;
+	l->lid = u;
+	b->fe[u] = u * b->stride;
+	b->re[u] = u * b->stride + b->room_f;
+	b->inflow[u] = 0;
+	b->pi[u] = -dist;
+	return u;
 }
 
 /*
- * Arc @p -> @v from the top layer: kept if @p is in the source's up-cone,
- * and @p then joins T (lbuf).
+ * Adds forward arc @u -> @v (local ids), solid (@garc its arc id) or
+ * DASHED, and its reverse, each in its tail's slot.
  */
-static inline bool meet_top(struct fc_worker *w, uint32_t p, uint32_t v,
-			    uint32_t garc, uint32_t *n)
+static inline void record(struct pb *b, uint32_t u, uint32_t v,
+			  uint32_t garc)
 {
-	if (w->up[p] != w->src_stamp)
-		return false;
-	record(w, p, v, garc);
-	if (w->sub[p] != w->pair_stamp) {
-		w->sub[p] = w->pair_stamp;
-		w->lbuf[(*n)++] = p;
+	uint32_t a = b->fe[u]++, r = b->re[v]++;
+
+	if (garc == DASHED) {
+		b->arc[a] = (struct larc){ v, CC(b->dcap, 0, 0) };
+		b->arc[r] = (struct larc){ u, CC(0, 1, 0) };
+	} else {
+		b->arc[a] = (struct larc){ v, CC(1, 0, 1) };
+		b->arc[r] = (struct larc){ u, CC(0, 1, -1) };
+		b->n_solid++;
 	}
-	return true;
+	b->garc[a] = garc;
+	b->rev[a] = r;
+	b->rev[r] = a;
+	b->m++;
 }
 
-/* Arc @u -> @v: kept if its end @known is already in the network. */
-static inline bool keep_arc(struct fc_worker *w, uint32_t u, uint32_t v,
-			    uint32_t garc, uint32_t known)
+/* Whether virtual node @v is in the network; its local id in *@u. */
+static inline bool in_net(const struct pb *b, uint32_t v, uint32_t *u)
 {
-	if (w->sub[known] != w->pair_stamp)
-		return false;
-	record(w, u, v, garc);
-	return true;
+	const struct fc_loc *l = &b->loc[v];
+
+	*u = l->lid;
+	return l->stamp == b->ps;
+}
+
+/*
+ * Arc @p -> @v (virtual nodes) from the top layer into the down side, of
+ * cost @cost: kept if @p is in the source's up-cone (@up == @st); @p then
+ * joins the network, @v too (local id *@lv, NONE until then), and @p's
+ * distance to t follows.
+ */
+static inline void meet_top(struct pb *b, const uint32_t *up, uint32_t st,
+			    uint32_t p, uint32_t v, uint32_t garc,
+			    int32_t dv, int32_t cost, uint32_t *lv)
+{
+	uint32_t lp;
+
+	if (up[p] != st)
+		return;
+	lp = local(b, p, dv + cost);
+	if (*lv == NONE)
+		*lv = local(b, v, dv);
+	if (-(dv + cost) > b->pi[lp])
+		b->pi[lp] = -(dv + cost);
+	record(b, lp, *lv, garc);
 }
 
 /*
  * Finds the nodes on some U(s,1) -> D(t,1) path and the arcs between them,
- * from the narrow sides of the top layer:
+ * from the narrow sides of the top layer, and builds the residual network
+ * on them as it goes:
  * 1. back from D(t,1) over the down side to rank k: co[] marks what
- *    reaches t;
+ *    reaches t, with its distance to t in links;
  * 2. the in-arcs of those rank-k nodes from top nodes of s's up-cone: the
- *    top nodes of the network (T), the rank-k nodes they reach;
+ *    top nodes of the network, the rank-k nodes they reach;
  * 3. ranks k + 1 up: nodes of co[] with a predecessor kept;
  * 4. ranks k - 2 down to 0: nodes of s's up-cone with a successor kept.
- * Every arc of the network is met once, in step 2, 3 or 4, and recorded.
+ * Every arc of the network is met once, in step 2, 3 or 4, and goes into
+ * the slots of its ends' local ids, which nodes get as they join.  Their
+ * first potentials, minus the exact distance to t (the tight arcs lead to
+ * t, so that a search along them does not wander), follow: from co[] on
+ * the down side, as the least over the arcs kept on the top layer and the
+ * up side, whose heads are all final by then.
  *
  * Return: the number of nodes, 0 if no path reaches t.
  */
 static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 		      uint32_t dst)
 {
-	uint32_t ps = next_pair_stamp(c, w);
-	uint32_t top = c->k - 1, rmax = 2 * c->k - 2;
-	uint32_t n, r, i, e, v, p, nl;
-	bool keep;
+	uint32_t top = c->k - 1, rmax = 2 * c->k - 2, st = w->src_stamp;
+	const uint32_t *up = w->up, *in_off = c->in_off, *in_node = c->in_node;
+	struct pb b = {
+		.loc = w->loc, .ps = next_pair_stamp(c, w),
+		.stride = w->stride, .room_f = w->room_f, .fe = w->fe,
+		.re = w->re, .inflow = w->inflow, .rev = w->rev,
+		.garc = w->garc, .arc = w->arc, .pi = w->pi, .dcap = c->dcap,
+	};
+	uint32_t n, r, i, e, v, p, lv, lp, ps = b.ps;
+	struct fc_co *co = w->co;
+	int32_t dv, best;
 
-	/* 1. Back from D(t,1), ranks rmax down to k. */
+	w->nl = 0;
+	/* 1. Back from D(t,1), ranks rmax down to k, with distances. */
 	v = dst * c->vn + rmax;
-	w->co[v] = ps;
+	co[v].stamp = ps;
+	co[v].dist = 0;
 	w->cbuf[0] = v;
 	w->cb[rmax] = 0;
 	w->ce[rmax] = n = 1;
@@ -579,139 +661,87 @@ static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 		w->cb[r - 1] = n;
 		for (i = w->cb[r]; i < w->ce[r]; i++) {
 			v = w->cbuf[i];
-			if (w->co[v - 1] != ps) {
-				w->co[v - 1] = ps;
+			dv = co[v].dist;
+			if (co[v - 1].stamp != ps) {
+				co[v - 1].stamp = ps;
+				co[v - 1].dist = dv;
 				w->cbuf[n++] = v - 1;
+			} else if (dv < co[v - 1].dist) {
+				co[v - 1].dist = dv;
 			}
-			for (e = c->in_off[v]; e < c->in_off[v + 1]; e++) {
-				p = c->in_node[e];
-				if (w->co[p] != ps) {
-					w->co[p] = ps;
+			for (e = in_off[v]; e < in_off[v + 1]; e++) {
+				p = in_node[e];
+				if (co[p].stamp != ps) {
+					co[p].stamp = ps;
+					co[p].dist = dv + 1;
 					w->cbuf[n++] = p;
+				} else if (dv + 1 < co[p].dist) {
+					co[p].dist = dv + 1;
 				}
 			}
 		}
 		w->ce[r - 1] = n;
 	}
 
-	/* 2. The top nodes: lbuf has T first, rank k after it. */
-	w->m = 0;
-	n = 0;
+	/* 2. The top nodes, and the rank-k nodes they reach. */
 	for (i = w->cb[top + 1]; i < w->ce[top + 1]; i++) {
 		v = w->cbuf[i];
-		keep = meet_top(w, v - 1, v, DASHED, &n);
-		for (e = c->in_off[v]; e < c->in_off[v + 1]; e++)
-			keep |= meet_top(w, c->in_node[e], v, c->in_arc[e],
-					 &n);
-		if (keep)
-			w->sub[v] = ps;
+		dv = co[v].dist;
+		lv = NONE;
+		meet_top(&b, up, st, v - 1, v, DASHED, dv, 0, &lv);
+		for (e = in_off[v]; e < in_off[v + 1]; e++)
+			meet_top(&b, up, st, in_node[e], v, c->in_arc[e], dv,
+				 1, &lv);
 	}
-	if (!n)
+	if (!b.nl)
 		return 0;
-	w->lb[top] = 0;
-	w->le[top] = n;
-	w->lb[top + 1] = n;
-	for (i = w->cb[top + 1]; i < w->ce[top + 1]; i++)
-		if (w->sub[w->cbuf[i]] == ps)
-			w->lbuf[n++] = w->cbuf[i];
-	w->le[top + 1] = n;
 
 	/* 3. Down to D(t,1). */
-	for (r = top + 2; r <= rmax; r++) {
-		w->lb[r] = n;
+	for (r = top + 2; r <= rmax; r++)
 		for (i = w->cb[r]; i < w->ce[r]; i++) {
 			v = w->cbuf[i];
-			keep = keep_arc(w, v - 1, v, DASHED, v - 1);
-			for (e = c->in_off[v]; e < c->in_off[v + 1]; e++) {
-				p = c->in_node[e];
-				keep |= keep_arc(w, p, v, c->in_arc[e], p);
+			lv = NONE;
+			if (in_net(&b, v - 1, &lp)) {
+				lv = local(&b, v, co[v].dist);
+				record(&b, lp, lv, DASHED);
 			}
-			if (keep) {
-				w->sub[v] = ps;
-				w->lbuf[n++] = v;
-			}
+			for (e = in_off[v]; e < in_off[v + 1]; e++)
+				if (in_net(&b, in_node[e], &lp)) {
+					if (lv == NONE)
+						lv = local(&b, v, co[v].dist);
+					record(&b, lp, lv, c->in_arc[e]);
+				}
 		}
-		w->le[r] = n;
-	}
 
 	/* 4. Down from the top to U(s,1), within the up-cone. */
-	for (r = top; r-- > 0;) {
-		w->lb[r] = n;
+	for (r = top; r-- > 0;)
 		for (i = w->ub[r]; i < w->ue[r]; i++) {
 			v = w->ubuf[i];
-			keep = keep_arc(w, v, v + 1, DASHED, v + 1);
-			for (e = c->out_off[v]; e < c->out_off[v + 1]; e++) {
-				p = c->out_node[e];
-				keep |= keep_arc(w, v, p, c->out_arc[e], p);
+			lv = NONE;
+			best = INT32_MIN;
+			if (in_net(&b, v + 1, &lp)) {
+				lv = local(&b, v, 0);
+				record(&b, lv, lp, DASHED);
+				best = b.pi[lp];
 			}
-			if (keep) {
-				w->sub[v] = ps;
-				w->lbuf[n++] = v;
-			}
+			for (e = c->out_off[v]; e < c->out_off[v + 1]; e++)
+				if (in_net(&b, c->out_node[e], &lp)) {
+					if (lv == NONE)
+						lv = local(&b, v, 0);
+					record(&b, lv, lp, c->out_arc[e]);
+					if (b.pi[lp] - 1 > best)
+						best = b.pi[lp] - 1;
+				}
+			if (lv != NONE)
+				b.pi[lv] = best;
 		}
-		w->le[r] = n;
-	}
-
-	/* Local ids by rank. */
-	nl = 0;
-	for (r = 0; r <= rmax; r++)
-		for (i = w->lb[r]; i < w->le[r]; i++) {
-			w->lid[w->lbuf[i]] = nl;
-			w->node[nl++] = w->lbuf[i];
-		}
-	return nl;
-}
-
-/*
- * The residual network of the arcs prune() recorded, CSR by tail, each
- * node's forward arcs first, then the reverse ones.  Dashed arcs get a
- * capacity above the number of solid arcs, which bounds any flow: as good
- * as unbounded.
- */
-static void build(struct fc_worker *w, uint32_t nl)
-{
-	uint32_t u, i, a, b, tail, head;
-
-	w->n_solid = 0;
-	memset(w->off, 0, (nl + 1) * sizeof(*w->off));
-	for (i = 0; i < w->m; i++) {
-		w->eu[i] = w->lid[w->eu[i]];
-		w->ew[i] = w->lid[w->ew[i]];
-		w->off[w->eu[i] + 1]++;
-		w->off[w->ew[i] + 1]++;
-		w->n_solid += w->eg[i] != DASHED;
-	}
-	for (u = 0; u < nl; u++) {
-		w->off[u + 1] += w->off[u];
-		w->pos[u] = w->off[u];
-	}
-	w->dashed_cap = (int32_t)w->n_solid + 1;
-	for (i = 0; i < w->m; i++) {
-		bool solid = w->eg[i] != DASHED;
-
-		a = w->pos[w->eu[i]]++;
-		w->arc[a] = (struct larc){ w->ew[i],
-					   CC(solid ? 1 : w->dashed_cap, solid) };
-		w->garc[a] = w->eg[i];
-		w->eg[i] = a;	/* from now on, the forward arc's slot */
-	}
-	for (u = 0; u < nl; u++) {
-		w->fend[u] = w->pos[u];
-		w->inflow[u] = 0;
-	}
-	for (i = 0; i < w->m; i++) {
-		tail = w->eu[i];
-		head = w->ew[i];
-		a = w->eg[i];
-		b = w->pos[head]++;
-		w->rev[a] = b;
-		w->rev[b] = a;
-		w->arc[b] = (struct larc){ tail, CC(0, -arc_cost(&w->arc[a])) };
-		w->garc[b] = REVERSE;
-	}
-	w->nl = nl;
-	w->ls = 0;
-	w->lt = nl - 1;
+	if (!in_net(&b, dst * c->vn + rmax, &w->lt) ||
+	    !in_net(&b, w->src * c->vn, &w->ls))
+		return 0;
+	w->nl = b.nl;
+	w->m = b.m;
+	w->n_solid = b.n_solid;
+	return b.nl;
 }
 
 /* Reduced cost of arc @a out of @u. */
@@ -719,28 +749,6 @@ static inline int32_t reduced(const struct fc_worker *w, uint32_t u,
 			      const struct larc *a)
 {
 	return arc_cost(a) + w->pi[u] - w->pi[a->to];
-}
-
-/*
- * The first potentials: minus the exact distance to t over the DAG of
- * forward arcs (local ids are in rank order, a topological order), so that
- * the tight arcs lead to t and a search along them does not wander.
- */
-static void dag_potentials(struct fc_worker *w)
-{
-	uint32_t u, e;
-	int32_t h;
-
-	for (u = w->nl; u-- > 0;) {
-		h = u == w->lt ? 0 : INT32_MAX;
-		for (e = w->off[u]; e < w->fend[u]; e++) {
-			const struct larc *a = &w->arc[e];
-
-			if (arc_cost(a) - w->pi[a->to] < h)
-				h = arc_cost(a) - w->pi[a->to];
-		}
-		w->pi[u] = -h;
-	}
 }
 
 /*
@@ -760,7 +768,8 @@ static int32_t search(struct fc_worker *w)
 {
 	/* In locals: stores to the arrays could alias the worker's fields. */
 	const struct larc *arc = w->arc;
-	const uint32_t *off = w->off, *fend = w->fend, *inflow = w->inflow;
+	const uint32_t *fe = w->fe, *re = w->re, *inflow = w->inflow;
+	uint32_t stride = w->stride, room_f = w->room_f, base, pass;
 	const int32_t *pi = w->pi;
 	uint32_t *bhead = w->bhead, *qnode = w->qnode, *qnext = w->qnext;
 	uint32_t *par = w->par, *popped = w->popped;
@@ -795,27 +804,36 @@ static int32_t search(struct fc_worker *w)
 			break;
 		}
 		pu = pi[u] + (int32_t)b;
-		end = inflow[u] ? off[u + 1] : fend[u];
-		for (e = off[u]; e < end; e++) {
-			const struct larc *a = &arc[e];
+		/* the forward arcs, then the reverse ones if any can carry */
+		base = u * stride;
+		e = base;
+		end = fe[u];
+		for (pass = 0;; pass++) {
+			for (; e < end; e++) {
+				const struct larc *a = &arc[e];
 
-			if (a->cc < CC_UNIT)
-				continue;
-			d = pu + arc_cost(a) - pi[a->to];
-			if ((uint32_t)d > kmax) {
-				overflow |= d < 0;
-				continue;
+				if (a->cc < CC_UNIT)
+					continue;
+				d = pu + arc_cost(a) - pi[a->to];
+				if ((uint32_t)d > kmax) {
+					overflow |= d < 0;
+					continue;
+				}
+				k = hi | (uint32_t)d;
+				if (k >= key[a->to])
+					continue;
+				key[a->to] = k;
+				par[a->to] = e;
+				qnode[nq] = a->to;
+				qnext[nq] = bhead[d];
+				bhead[d] = nq++;
+				if ((uint32_t)d > bmax)
+					bmax = (uint32_t)d;
 			}
-			k = hi | (uint32_t)d;
-			if (k >= key[a->to])
-				continue;
-			key[a->to] = k;
-			par[a->to] = e;
-			qnode[nq] = a->to;
-			qnext[nq] = bhead[d];
-			bhead[d] = nq++;
-			if ((uint32_t)d > bmax)
-				bmax = (uint32_t)d;
+			if (pass || !inflow[u])
+				break;
+			e = base + room_f;
+			end = re[u];
 		}
 	}
 	for (b = 0; b <= bmax; b++)
@@ -838,7 +856,7 @@ static void augment(struct fc_worker *w, const uint32_t *path, uint32_t n,
 		a->cc -= bott * CC_UNIT;
 		r->cc += bott * CC_UNIT;
 		links += arc_cost(a);
-		if (w->garc[path[i]] != REVERSE)
+		if (!(a->cc & CC_REV))
 			w->inflow[a->to] += (uint32_t)bott;
 		else
 			w->inflow[r->to] -= (uint32_t)bott;
@@ -859,7 +877,7 @@ static void augment(struct fc_worker *w, const uint32_t *path, uint32_t n,
  */
 static uint32_t forward_blocking(struct fc_worker *w)
 {
-	uint32_t u = w->ls, depth = 0, flow = 0, st = ++w->blocking, i, e;
+	uint32_t u = w->ls, depth = 0, flow = 0, st = ++w->blocking, i, e, end;
 	int32_t bott;
 
 	if (!st) {
@@ -883,14 +901,15 @@ static uint32_t forward_blocking(struct fc_worker *w)
 		}
 		if (w->cur_st[u] != st) {
 			w->cur_st[u] = st;
-			w->cur[u] = w->off[u];
+			w->cur[u] = u * w->stride;
 		}
-		for (e = w->cur[u]; e < w->fend[u]; e++)
+		end = w->fe[u];
+		for (e = w->cur[u]; e < end; e++)
 			if (w->arc[e].cc >= CC_UNIT &&
 			    !reduced(w, u, &w->arc[e]))
 				break;
 		w->cur[u] = e;
-		if (e < w->fend[u]) {
+		if (e < end) {
 			w->stack[depth++] = e;
 			u = w->arc[e].to;
 			continue;
@@ -923,7 +942,6 @@ static uint32_t mcmf(struct fc_worker *w)
 	int32_t d = 1, bott;
 
 	w->solid = 0;
-	dag_potentials(w);
 	for (;;) {
 		if (d)
 			flow += forward_blocking(w);
@@ -958,13 +976,18 @@ static bool optimal(const struct fc_worker *w)
 	bool ok = !w->overflow;
 	uint32_t u, e;
 
-	for (u = 0; u < w->nl; u++)
-		for (e = w->off[u]; e < w->off[u + 1]; e++) {
-			const struct larc *a = &w->arc[e];
+	for (u = 0; u < w->nl; u++) {
+		uint32_t f = u * w->stride, r = f + w->room_f;
 
-			if (a->cc >= CC_UNIT && reduced(w, u, a) < 0)
+		for (e = f; e < w->fe[u]; e++)
+			if (w->arc[e].cc >= CC_UNIT &&
+			    reduced(w, u, &w->arc[e]) < 0)
 				ok = false;
-		}
+		for (e = r; e < w->re[u]; e++)
+			if (w->arc[e].cc >= CC_UNIT &&
+			    reduced(w, u, &w->arc[e]) < 0)
+				ok = false;
+	}
 	return ok;
 }
 
@@ -988,19 +1011,20 @@ static int decompose(const struct fc_ctx *c, struct fc_worker *w,
 		     uint64_t solid, struct sluice_path_buf *b,
 		     char *err, size_t errlen)
 {
-	uint32_t ps = w->pair_stamp, i, u, e, n, h, at, g;
+	uint32_t ps = w->pair_stamp, i, u, e, n, h, at, g, end;
 	uint64_t links = 0;
 	int ret;
 
 	for (u = 0; u < w->nl; u++)
-		w->cur[u] = w->off[u];
+		w->cur[u] = u * w->stride;
 	for (i = 0; i < flow; i++) {
 		for (u = w->ls, n = 0; u != w->lt; u = w->arc[e].to) {
-			for (e = w->cur[u]; e < w->fend[u]; e++)
+			end = w->fe[u];
+			for (e = w->cur[u]; e < end; e++)
 				if (w->arc[w->rev[e]].cc >= CC_UNIT)
 					break;
 			w->cur[u] = e;
-			if (e == w->fend[u])
+			if (e == end)
 				return internal(err, errlen, src, dst,
 						"the flow is not conserved");
 			w->arc[w->rev[e]].cc -= CC_UNIT;
@@ -1047,10 +1071,8 @@ static int solve_pair(const struct fc_ctx *c, struct fc_worker *w,
 
 	*flow = 0;
 	*solid = 0;
-	w->nl = 0;
 	if (!nl)
 		return 0;
-	build(w, nl);
 	w->overflow = false;
 	*flow = mcmf(w);
 	*solid = w->solid;
@@ -1147,9 +1169,8 @@ int sluice_i_fc_build(void *ctx, void *worker, uint32_t src, uint32_t dst)
 	if (!w->has_src || w->src != src)
 		up_cone(c, w, src);
 	nl = prune(c, w, dst);
-	w->nl = 0;
-	if (nl)
-		build(w, nl);
+	if (!nl)
+		w->nl = 0;
 	return (int)nl;
 }
 
@@ -1187,7 +1208,7 @@ void sluice_i_fc_net_export(const void *ctx, const void *worker,
 	uint32_t u, e, m = 0;
 
 	for (u = 0; u < w->nl; u++)
-		for (e = w->off[u]; e < w->fend[u]; e++) {
+		for (e = u * w->stride; e < w->fe[u]; e++) {
 			const struct larc *a = &w->arc[e];
 
 			tail[m] = u;
