@@ -969,26 +969,25 @@ static uint32_t mcmf(struct fc_worker *w)
 /*
  * Whether no residual arc has a negative reduced cost: the flow is then of
  * min cost among flows of its value, and of max value as the last search
- * missed t.
+ * missed t.  Read pair by pair from the forward arcs: a reverse arc's
+ * reduced cost is minus its forward arc's, so the forward arc must have
+ * none below 0 if it has room and none above 0 if its reverse has.
  */
 static bool optimal(const struct fc_worker *w)
 {
-	bool ok = !w->overflow;
-	uint32_t u, e;
+	const struct larc *arc = w->arc;
+	const uint32_t *rev = w->rev, *fe = w->fe;
+	const int32_t *pi = w->pi;
+	uint32_t u, e, stride = w->stride, bad = w->overflow;
+	int32_t red;
 
-	for (u = 0; u < w->nl; u++) {
-		uint32_t f = u * w->stride, r = f + w->room_f;
-
-		for (e = f; e < w->fe[u]; e++)
-			if (w->arc[e].cc >= CC_UNIT &&
-			    reduced(w, u, &w->arc[e]) < 0)
-				ok = false;
-		for (e = r; e < w->re[u]; e++)
-			if (w->arc[e].cc >= CC_UNIT &&
-			    reduced(w, u, &w->arc[e]) < 0)
-				ok = false;
-	}
-	return ok;
+	for (u = 0; u < w->nl; u++)
+		for (e = u * stride; e < fe[u]; e++) {
+			red = arc_cost(&arc[e]) + pi[u] - pi[arc[e].to];
+			bad |= (arc[e].cc >= CC_UNIT) & (red < 0);
+			bad |= (arc[rev[e]].cc >= CC_UNIT) & (red > 0);
+		}
+	return !bad;
 }
 
 static int internal(char *err, size_t errlen, uint32_t src, uint32_t dst,
