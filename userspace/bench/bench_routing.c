@@ -226,6 +226,10 @@ static const struct {
 	{ "Preflow + NetworkSimplex, costs 1/0", lemon_mcmf, false },
 	{ "NetworkSimplex circulation, costs M/1", lemon_mcmf_circ, true },
 	{ "NetworkSimplex circulation, costs 1/0", lemon_mcmf_circ, false },
+	{ "CapacityScaling circulation, costs M/1", lemon_mcmf_capscale, true },
+	{ "CapacityScaling circulation, costs 1/0", lemon_mcmf_capscale, false },
+	{ "CostScaling circulation, costs M/1", lemon_mcmf_costscale, true },
+	{ "CostScaling circulation, costs 1/0", lemon_mcmf_costscale, false },
 };
 #define N_LEMONS	ARRAY_SIZE(lemons)
 
