@@ -80,6 +80,7 @@ struct fc_ctx {
 	const struct sluice_graph *g;
 	uint32_t	k;		/* layers */
 	uint32_t	vn;		/* virtual nodes per switch, 2k - 1 */
+	uint32_t	n;		/* switches: a rank's virtual nodes */
 	uint32_t	n_virt;
 	int64_t		m;		/* lexicographic cost of a solid arc */
 	/*
@@ -145,6 +146,11 @@ struct fc_worker {
 	uint32_t	*used;	/* solid arcs: == pair_stamp once emitted */
 	uint32_t	src_stamp, pair_stamp;
 	uint32_t	src;	/* whose up-cone up[] holds */
+	/*
+	 * A bit a switch: its top node is in the source's up-cone, in the
+	 * pair's network.
+	 */
+	uint64_t	*top_up, *top_net;
 	bool		has_src;
 	/* Node lists by rank r, [b[r], e[r]): the source's up-cone (u), */
 	uint32_t	*ubuf;
@@ -212,11 +218,11 @@ static void arc_ends(const struct fc_ctx *c, uint32_t arc, uint32_t *tail,
 	uint32_t j = link_layer(l), lo = link_low(l), hi = link_high(l);
 
 	if (!(arc & 1)) {		/* U(lo,j) -> U(hi,j+1) */
-		*tail = lo * c->vn + j - 1;
-		*head = hi * c->vn + j;
+		*tail = (j - 1) * c->n + lo;
+		*head = j * c->n + hi;
 	} else {			/* D(hi,j+1) -> D(lo,j) */
-		*tail = hi * c->vn + 2 * c->k - 2 - j;
-		*head = lo * c->vn + 2 * c->k - 1 - j;
+		*tail = (2 * c->k - 2 - j) * c->n + hi;
+		*head = (2 * c->k - 1 - j) * c->n + lo;
 	}
 }
 
@@ -334,6 +340,7 @@ static int fc_prepare(const struct sluice_graph *g,
 	c->g = g;
 	c->k = g->n_layers;
 	c->vn = 2 * c->k - 1;
+	c->n = g->n_nodes;
 	c->n_virt = g->n_nodes * c->vn;
 	for (u = 0; u < g->n_nodes; u++)
 		if (sluice_graph_degree(g, u) > maxdeg)
@@ -382,6 +389,8 @@ static void fc_worker_free(void *worker)
 	free(w->co);
 	free(w->loc);
 	free(w->used);
+	free(w->top_up);
+	free(w->top_net);
 	free(w->ubuf);
 	free(w->cbuf);
 	free(w->fe);
@@ -430,6 +439,8 @@ static int fc_worker_init(void *ctx, void **worker)
 	w->co = sluice_i_calloc(nv, sizeof(*w->co));
 	w->loc = sluice_i_calloc(nv, sizeof(*w->loc));
 	w->used = sluice_i_calloc(nb, sizeof(uint32_t));
+	w->top_up = sluice_i_calloc((c->n + 63) / 64, sizeof(uint64_t));
+	w->top_net = sluice_i_calloc((c->n + 63) / 64, sizeof(uint64_t));
 	w->ubuf = sluice_i_calloc(nv, sizeof(uint32_t));
 	w->cbuf = sluice_i_calloc(nv, sizeof(uint32_t));
 	w->fe = sluice_i_calloc(nv, sizeof(uint32_t));
@@ -449,7 +460,8 @@ static int fc_worker_init(void *ctx, void **worker)
 	w->qnext = sluice_i_calloc(na + 1, sizeof(uint32_t));
 	w->cur = sluice_i_calloc(nv, sizeof(uint32_t));
 	w->hops = sluice_i_calloc(2 * (size_t)c->k, sizeof(uint32_t));
-	if (!w->up || !w->co || !w->loc || !w->used || !w->ubuf ||
+	if (!w->up || !w->co || !w->loc || !w->used || !w->top_up ||
+	    !w->top_net || !w->ubuf ||
 	    !w->cbuf || !w->fe || !w->re ||
 	    !w->arc || !w->rev || !w->garc || !w->pi ||
 	    !w->key || !w->inflow || !w->popped || !w->stack ||
@@ -500,7 +512,7 @@ static void up_cone(const struct fc_ctx *c, struct fc_worker *w, uint32_t src)
 	uint32_t st = next_src_stamp(c, w);
 	uint32_t top = c->k - 1, n = 0, r, i, e, v, x;
 
-	v = src * c->vn;
+	v = src;
 	w->up[v] = st;
 	w->ubuf[n++] = v;
 	w->ub[0] = 0;
@@ -509,9 +521,9 @@ static void up_cone(const struct fc_ctx *c, struct fc_worker *w, uint32_t src)
 		w->ub[r + 1] = n;
 		for (i = w->ub[r]; i < w->ue[r]; i++) {
 			v = w->ubuf[i];
-			if (w->up[v + 1] != st) {
-				w->up[v + 1] = st;
-				w->ubuf[n++] = v + 1;
+			if (w->up[v + c->n] != st) {
+				w->up[v + c->n] = st;
+				w->ubuf[n++] = v + c->n;
 			}
 			for (e = c->out_off[v]; e < c->out_off[v + 1]; e++) {
 				x = c->out_node[e];
@@ -522,6 +534,12 @@ static void up_cone(const struct fc_ctx *c, struct fc_worker *w, uint32_t src)
 			}
 		}
 		w->ue[r + 1] = n;
+	}
+	/* the top layer's, as a bit a switch */
+	memset(w->top_up, 0, (c->n + 63) / 64 * sizeof(uint64_t));
+	for (i = w->ub[top]; i < w->ue[top]; i++) {
+		x = w->ubuf[i] - top * c->n;
+		w->top_up[x / 64] |= 1ull << (x % 64);
 	}
 	w->src = src;
 	w->has_src = true;
@@ -599,14 +617,16 @@ static inline bool in_net(const struct pb *b, uint32_t v, uint32_t *u)
  * joins the network, @v too (local id *@lv, NONE until then), and @p's
  * distance to t follows.
  */
-static inline void meet_top(struct pb *b, const uint32_t *up, uint32_t st,
-			    uint32_t p, uint32_t v, uint32_t garc,
-			    int32_t dv, int32_t cost, uint32_t *lv)
+static inline void meet_top(struct pb *b, const uint64_t *top_up,
+			    uint64_t *top_net, uint32_t top0, uint32_t p,
+			    uint32_t v, uint32_t garc, int32_t dv, int32_t cost,
+			    uint32_t *lv)
 {
-	uint32_t lp;
+	uint32_t lp, x = p - top0;
 
-	if (up[p] != st)
+	if (!((top_up[x / 64] >> (x % 64)) & 1))
 		return;
+	top_net[x / 64] |= 1ull << (x % 64);
 	lp = local(b, p, dv + cost);
 	if (*lv == NONE)
 		*lv = local(b, v, dv);
@@ -637,8 +657,10 @@ static inline void meet_top(struct pb *b, const uint32_t *up, uint32_t st,
 static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 		      uint32_t dst)
 {
-	uint32_t top = c->k - 1, rmax = 2 * c->k - 2, st = w->src_stamp;
-	const uint32_t *up = w->up, *in_off = c->in_off, *in_node = c->in_node;
+	uint32_t top = c->k - 1, rmax = 2 * c->k - 2, top0 = top * c->n, x;
+	const uint32_t *in_off = c->in_off, *in_node = c->in_node;
+	const uint64_t *top_up = w->top_up;
+	uint64_t *top_net = w->top_net;
 	struct pb b = {
 		.loc = w->loc, .ps = next_pair_stamp(c, w),
 		.stride = w->stride, .room_f = w->room_f, .fe = w->fe,
@@ -650,8 +672,9 @@ static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 	int32_t dv, best;
 
 	w->nl = 0;
+	memset(top_net, 0, (c->n + 63) / 64 * sizeof(uint64_t));
 	/* 1. Back from D(t,1), ranks rmax down to k, with distances. */
-	v = dst * c->vn + rmax;
+	v = rmax * c->n + dst;
 	co[v].stamp = ps;
 	co[v].dist = 0;
 	w->cbuf[0] = v;
@@ -662,12 +685,13 @@ static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 		for (i = w->cb[r]; i < w->ce[r]; i++) {
 			v = w->cbuf[i];
 			dv = co[v].dist;
-			if (co[v - 1].stamp != ps) {
-				co[v - 1].stamp = ps;
-				co[v - 1].dist = dv;
-				w->cbuf[n++] = v - 1;
-			} else if (dv < co[v - 1].dist) {
-				co[v - 1].dist = dv;
+			p = v - c->n;
+			if (co[p].stamp != ps) {
+				co[p].stamp = ps;
+				co[p].dist = dv;
+				w->cbuf[n++] = p;
+			} else if (dv < co[p].dist) {
+				co[p].dist = dv;
 			}
 			for (e = in_off[v]; e < in_off[v + 1]; e++) {
 				p = in_node[e];
@@ -688,10 +712,11 @@ static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 		v = w->cbuf[i];
 		dv = co[v].dist;
 		lv = NONE;
-		meet_top(&b, up, st, v - 1, v, DASHED, dv, 0, &lv);
+		meet_top(&b, top_up, top_net, top0, v - c->n, v, DASHED, dv, 0,
+			 &lv);
 		for (e = in_off[v]; e < in_off[v + 1]; e++)
-			meet_top(&b, up, st, in_node[e], v, c->in_arc[e], dv,
-				 1, &lv);
+			meet_top(&b, top_up, top_net, top0, in_node[e], v,
+				 c->in_arc[e], dv, 1, &lv);
 	}
 	if (!b.nl)
 		return 0;
@@ -701,7 +726,7 @@ static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 		for (i = w->cb[r]; i < w->ce[r]; i++) {
 			v = w->cbuf[i];
 			lv = NONE;
-			if (in_net(&b, v - 1, &lp)) {
+			if (in_net(&b, v - c->n, &lp)) {
 				lv = local(&b, v, co[v].dist);
 				record(&b, lp, lv, DASHED);
 			}
@@ -719,24 +744,31 @@ static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 			v = w->ubuf[i];
 			lv = NONE;
 			best = INT32_MIN;
-			if (in_net(&b, v + 1, &lp)) {
+			if (in_net(&b, v + c->n, &lp)) {
 				lv = local(&b, v, 0);
 				record(&b, lv, lp, DASHED);
 				best = b.pi[lp];
 			}
-			for (e = c->out_off[v]; e < c->out_off[v + 1]; e++)
-				if (in_net(&b, c->out_node[e], &lp)) {
+			for (e = c->out_off[v]; e < c->out_off[v + 1]; e++) {
+				p = c->out_node[e];
+				/* below the top, whose bits say it faster */
+				x = p - top0;
+				if (r + 1 == top &&
+				    !((top_net[x / 64] >> (x % 64)) & 1))
+					continue;
+				if (in_net(&b, p, &lp)) {
 					if (lv == NONE)
 						lv = local(&b, v, 0);
 					record(&b, lv, lp, c->out_arc[e]);
 					if (b.pi[lp] - 1 > best)
 						best = b.pi[lp] - 1;
 				}
+			}
 			if (lv != NONE)
 				b.pi[lv] = best;
 		}
-	if (!in_net(&b, dst * c->vn + rmax, &w->lt) ||
-	    !in_net(&b, w->src * c->vn, &w->ls))
+	if (!in_net(&b, rmax * c->n + dst, &w->lt) ||
+	    !in_net(&b, w->src, &w->ls))
 		return 0;
 	w->nl = b.nl;
 	w->m = b.m;
@@ -1268,8 +1300,8 @@ bool sluice_i_fc_check(const void *worker)
  *		dashed ones
  * @cost:	likewise: M and 1
  *
- * Virtual node U(i,j) is i (2k - 1) + j - 1, D(i,j) is
- * i (2k - 1) + 2k - 1 - j.  Time: O(N k + m).
+ * Virtual node U(i,j) is (j - 1) N + i, D(i,j) is (2k - 1 - j) N + i, for
+ * N switches.  Time: O(N k + m).
  *
  * Return: the number of arcs.
  */
@@ -1280,10 +1312,10 @@ uint32_t sluice_i_fc_full_net(const void *ctx, uint32_t *tail,
 	uint32_t v, e, m = 0;
 
 	for (v = 0; v < c->n_virt; v++) {
-		if (v % c->vn != c->vn - 1) {
+		if (v < c->n_virt - c->n) {
 			if (tail) {
 				tail[m] = v;
-				head[m] = v + 1;
+				head[m] = v + c->n;
 				cap[m] = (int32_t)(2 * c->g->n_links + 1);
 				cost[m] = 1;
 			}
@@ -1308,6 +1340,6 @@ void sluice_i_fc_full_ends(const void *ctx, uint32_t src, uint32_t dst,
 {
 	const struct fc_ctx *c = ctx;
 
-	*s = src * c->vn;
-	*t = dst * c->vn + c->vn - 1;
+	*s = src;
+	*t = (c->vn - 1) * c->n + dst;
 }
