@@ -56,7 +56,10 @@
  * run of zero reduced cost goes depth first; a node nothing flows into has
  * no reverse arc with capacity, and is spared looking), the potentials
  * follow, and the forward paths that became tight go all at once again.
- * The last search, which misses t, proves the flow maximum.  Scratch
+ * The last search, which misses t, proves the flow maximum - or, before
+ * it, the flow fills one of two cuts that prune() counts, the solid arcs
+ * out of the source's switch or into the destination's (half the pairs of
+ * N = 1000), and needs no such search.  Scratch
  * memory lives in the worker, sized once for the whole graph; stamps
  * instead of clearing make a pair cost only what it touches.
  *
@@ -166,6 +169,12 @@ struct fc_worker {
 	 */
 	uint32_t	nl, m, ls, lt;
 	uint32_t	n_solid;
+	/*
+	 * The lesser of two cuts: the solid arcs out of the source's
+	 * switch, into the destination's.  A flow that fills one is
+	 * maximum: no search needs to miss t to prove it.
+	 */
+	uint32_t	cut;
 	uint32_t	stride, room_f;
 	uint64_t	solid;	/* links the flow takes */
 	uint32_t	*fe, *re;
@@ -636,6 +645,33 @@ static inline void meet_top(struct pb *b, const uint64_t *top_up,
 }
 
 /*
+ * The solid arcs out of the nodes of switch @src and into those of @dst:
+ * every arc between the nodes of one switch is dashed, so each set is a
+ * cut between s and t.
+ */
+static uint32_t chain_cut(const struct fc_ctx *c, const struct fc_worker *w,
+			  uint32_t src, uint32_t dst)
+{
+	uint32_t r, v, u, e, out = 0, in = 0;
+
+	for (r = 0, v = src; r < c->vn; r++, v += c->n) {
+		if (w->loc[v].stamp != w->pair_stamp)
+			continue;
+		u = w->loc[v].lid;
+		for (e = u * w->stride; e < w->fe[u]; e++)
+			out += w->garc[e] != DASHED;
+	}
+	for (r = 0, v = dst; r < c->vn; r++, v += c->n) {
+		if (w->loc[v].stamp != w->pair_stamp)
+			continue;
+		u = w->loc[v].lid;
+		for (e = u * w->stride + w->room_f; e < w->re[u]; e++)
+			in += w->garc[w->rev[e]] != DASHED;
+	}
+	return out < in ? out : in;
+}
+
+/*
  * Finds the nodes on some U(s,1) -> D(t,1) path and the arcs between them,
  * from the narrow sides of the top layer, and builds the residual network
  * on them as it goes:
@@ -773,6 +809,7 @@ static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 	w->nl = b.nl;
 	w->m = b.m;
 	w->n_solid = b.n_solid;
+	w->cut = chain_cut(c, w, w->src, dst);
 	return b.nl;
 }
 
@@ -977,6 +1014,8 @@ static uint32_t mcmf(struct fc_worker *w)
 	for (;;) {
 		if (d)
 			flow += forward_blocking(w);
+		if (flow >= w->cut)
+			break;
 		d = search(w);
 		if (d < 0)
 			break;
@@ -1001,7 +1040,7 @@ static uint32_t mcmf(struct fc_worker *w)
 /*
  * Whether no residual arc has a negative reduced cost: the flow is then of
  * min cost among flows of its value, and of max value as the last search
- * missed t.  Read pair by pair from the forward arcs: a reverse arc's
+ * missed t or the flow fills a cut (chain_cut()).  Read pair by pair from the forward arcs: a reverse arc's
  * reduced cost is minus its forward arc's, so the forward arc must have
  * none below 0 if it has room and none above 0 if its reverse has.
  */
@@ -1282,7 +1321,8 @@ void sluice_i_fc_solve(const void *ctx, void *worker,
 
 /*
  * Whether the flow sluice_i_fc_solve() found is of min cost (no residual
- * arc of negative reduced cost) and max value (its last search missed t).
+ * arc of negative reduced cost) and max value (its last search missed t,
+ * or it fills a cut).
  */
 bool sluice_i_fc_check(const void *worker)
 {
