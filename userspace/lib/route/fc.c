@@ -79,6 +79,12 @@
 #define DASHED		0xfffffffeu	/* garc of a forward dashed arc */
 #define NONE		0xffffffffu
 
+/* A node of a cone: its switch, its distance from the apex in links. */
+struct fc_cone {
+	uint32_t	sw;
+	int32_t		dist;
+};
+
 struct fc_ctx {
 	const struct sluice_graph *g;
 	uint32_t	k;		/* layers */
@@ -102,6 +108,16 @@ struct fc_ctx {
 	 */
 	uint32_t	*out_off, *out_node, *out_arc;
 	uint32_t	*in_off, *in_node, *in_arc;
+	/*
+	 * Every switch's up-cone, ranks 0 to k - 2, found once: switch x's
+	 * nodes of rank r are cone[cone_off[x (k - 1) + r]] up to the next
+	 * offset, each a switch and its distance from U(x,1) in links.  The
+	 * down side of a pair is its destination's cone in the mirror: D(y,j)
+	 * reaches D(t,1) over as many links as U(t,1) reaches U(y,j), the
+	 * links of one read the other way.
+	 */
+	uint32_t	*cone_off;
+	struct fc_cone	*cone;
 };
 
 /*
@@ -129,11 +145,6 @@ static inline int32_t arc_cost(const struct larc *a)
 	return (a->cc & 3) - 1;
 }
 
-/* A node of the down side: reaches D(t,1), at this distance in links. */
-struct fc_co {
-	uint32_t	stamp;
-	int32_t		dist;
-};
 
 /* A node of the pair's network, and its local id. */
 struct fc_loc {
@@ -143,12 +154,10 @@ struct fc_loc {
 
 struct fc_worker {
 	/* stamps over the whole virtual graph */
-	uint32_t	*up;	/* == src_stamp: in the source's up-cone */
-	struct fc_co	*co;	/* .stamp == pair_stamp: reaches D(t,1) */
 	struct fc_loc	*loc;	/* .stamp == pair_stamp: in the network */
 	uint32_t	*used;	/* solid arcs: == pair_stamp once emitted */
-	uint32_t	src_stamp, pair_stamp;
-	uint32_t	src;	/* whose up-cone up[] holds */
+	uint32_t	pair_stamp;
+	uint32_t	src;	/* whose up-cone ubuf holds */
 	/*
 	 * A bit a switch: its top node is in the source's up-cone, in the
 	 * pair's network.
@@ -158,9 +167,6 @@ struct fc_worker {
 	/* Node lists by rank r, [b[r], e[r]): the source's up-cone (u), */
 	uint32_t	*ubuf;
 	uint32_t	ub[2 * SLUICE_LAYERS_MAX], ue[2 * SLUICE_LAYERS_MAX];
-	/* what reaches D(t,1) on the down side (c). */
-	uint32_t	*cbuf;
-	uint32_t	cb[2 * SLUICE_LAYERS_MAX], ce[2 * SLUICE_LAYERS_MAX];
 	/*
 	 * The local network: nl nodes, m forward arcs and their reverse
 	 * ones.  Node u has a slot of stride arcs from u stride on: its
@@ -286,6 +292,8 @@ static void fc_release(void *ctx)
 	free(c->out_arc);
 	free(c->in_node);
 	free(c->in_arc);
+	free(c->cone_off);
+	free(c->cone);
 	free(c);
 }
 
@@ -318,6 +326,64 @@ static void fill_csr(struct fc_ctx *c)
 	c->out_off[0] = c->in_off[0] = 0;
 }
 
+/* Adds node @y of rank @r at distance @d to switch @x's cone. */
+static int cone_add(struct fc_ctx *c, uint32_t *seen, uint32_t *at,
+		    uint64_t *cap, uint64_t *n, uint32_t x, uint32_t r,
+		    uint32_t y, int32_t d)
+{
+	if (seen[y] == x + 1) {
+		if (d < c->cone[at[y]].dist)
+			c->cone[at[y]].dist = d;
+		return 0;
+	}
+	if (*n >= UINT32_MAX || SLUICE_I_GROW(c->cone, *cap, *n + 1))
+		return -ENOMEM;
+	seen[y] = x + 1;
+	at[y] = *n;
+	c->cone[(*n)++] = (struct fc_cone){ y - r * c->n, d };
+	return 0;
+}
+
+/*
+ * Every switch's up-cone, ranks 0 to k - 2, by rank, with distances, in
+ * the order a search meets them (the dashed arc, then the solid ones in
+ * arc order): ranks come in order as every arc climbs one.  @seen and @at
+ * over the virtual graph: the switch whose cone holds a node (+ 1), and
+ * where.
+ */
+static int fill_cones(struct fc_ctx *c, uint32_t *seen, uint32_t *at)
+{
+	uint32_t kr = c->k - 1, x, r, i, e, v, end;
+	uint64_t cap = 0, n = 0;
+	int32_t d;
+	int ret = 0;
+
+	c->cone_off = sluice_i_calloc((size_t)c->n * kr + 1, sizeof(uint32_t));
+	if (!c->cone_off)
+		return -ENOMEM;
+	for (x = 0; x < c->n && !ret; x++) {
+		c->cone_off[x * kr] = n;
+		ret = cone_add(c, seen, at, &cap, &n, x, 0, x, 0);
+		for (r = 0; r + 1 < kr && !ret; r++) {
+			end = n;
+			c->cone_off[x * kr + r + 1] = n;
+			for (i = c->cone_off[x * kr + r]; i < end && !ret; i++) {
+				v = r * c->n + c->cone[i].sw;
+				d = c->cone[i].dist;
+				ret = cone_add(c, seen, at, &cap, &n, x, r + 1,
+					       v + c->n, d);
+				for (e = c->out_off[v];
+				     e < c->out_off[v + 1] && !ret; e++)
+					ret = cone_add(c, seen, at, &cap, &n, x,
+						       r + 1, c->out_node[e],
+						       d + 1);
+			}
+		}
+	}
+	c->cone_off[c->n * kr] = n;
+	return ret;
+}
+
 /**
  * fc_prepare() - build FC's directed virtual up-down graph
  * @g:		a finalized FC topology: k >= 2 layers, every link between
@@ -334,8 +400,8 @@ static int fc_prepare(const struct sluice_graph *g,
 		      const struct sluice_route_opts *o, void **ctx,
 		      char *err, size_t errlen)
 {
+	uint32_t u, maxdeg = 0, *seen, *at;
 	struct fc_ctx *c;
-	uint32_t u, maxdeg = 0;
 	int ret;
 
 	(void)o;
@@ -371,6 +437,15 @@ static int fc_prepare(const struct sluice_graph *g,
 		return sluice_i_errf(err, errlen, -ENOMEM, "out of memory");
 	}
 	fill_csr(c);
+	seen = sluice_i_calloc(c->n_virt, sizeof(uint32_t));
+	at = sluice_i_calloc(c->n_virt, sizeof(uint32_t));
+	ret = seen && at ? fill_cones(c, seen, at) : -ENOMEM;
+	free(seen);
+	free(at);
+	if (ret) {
+		fc_release(c);
+		return sluice_i_errf(err, errlen, -ENOMEM, "out of memory");
+	}
 	for (u = 0; u < c->n_virt; u++) {
 		if (c->out_off[u + 1] - c->out_off[u] + 1 > c->room_f)
 			c->room_f = c->out_off[u + 1] - c->out_off[u] + 1;
@@ -394,14 +469,11 @@ static void fc_worker_free(void *worker)
 
 	if (!w)
 		return;
-	free(w->up);
-	free(w->co);
 	free(w->loc);
 	free(w->used);
 	free(w->top_up);
 	free(w->top_net);
 	free(w->ubuf);
-	free(w->cbuf);
 	free(w->fe);
 	free(w->re);
 	free(w->arc);
@@ -444,14 +516,11 @@ static int fc_worker_init(void *ctx, void **worker)
 	w = calloc(1, sizeof(*w));
 	if (!w)
 		return -ENOMEM;
-	w->up = sluice_i_calloc(nv, sizeof(uint32_t));
-	w->co = sluice_i_calloc(nv, sizeof(*w->co));
 	w->loc = sluice_i_calloc(nv, sizeof(*w->loc));
 	w->used = sluice_i_calloc(nb, sizeof(uint32_t));
 	w->top_up = sluice_i_calloc((c->n + 63) / 64, sizeof(uint64_t));
 	w->top_net = sluice_i_calloc((c->n + 63) / 64, sizeof(uint64_t));
 	w->ubuf = sluice_i_calloc(nv, sizeof(uint32_t));
-	w->cbuf = sluice_i_calloc(nv, sizeof(uint32_t));
 	w->fe = sluice_i_calloc(nv, sizeof(uint32_t));
 	w->re = sluice_i_calloc(nv, sizeof(uint32_t));
 	w->arc = sluice_i_calloc(na, sizeof(struct larc));
@@ -469,9 +538,8 @@ static int fc_worker_init(void *ctx, void **worker)
 	w->qnext = sluice_i_calloc(na + 1, sizeof(uint32_t));
 	w->cur = sluice_i_calloc(nv, sizeof(uint32_t));
 	w->hops = sluice_i_calloc(2 * (size_t)c->k, sizeof(uint32_t));
-	if (!w->up || !w->co || !w->loc || !w->used || !w->top_up ||
-	    !w->top_net || !w->ubuf ||
-	    !w->cbuf || !w->fe || !w->re ||
+	if (!w->loc || !w->used || !w->top_up || !w->top_net || !w->ubuf ||
+	    !w->fe || !w->re ||
 	    !w->arc || !w->rev || !w->garc || !w->pi ||
 	    !w->key || !w->inflow || !w->popped || !w->stack ||
 	    !w->cur_st || !w->par || !w->bhead || !w->qnode || !w->qnext ||
@@ -488,21 +556,10 @@ static int fc_worker_init(void *ctx, void **worker)
 	return 0;
 }
 
-/* A fresh source stamp; on wrap-around, first clears what it marks. */
-static uint32_t next_src_stamp(const struct fc_ctx *c, struct fc_worker *w)
-{
-	if (++w->src_stamp == 0) {
-		memset(w->up, 0, c->n_virt * sizeof(uint32_t));
-		w->src_stamp = 1;
-	}
-	return w->src_stamp;
-}
-
 /* A fresh pair stamp; on wrap-around, first clears what it marks. */
 static uint32_t next_pair_stamp(const struct fc_ctx *c, struct fc_worker *w)
 {
 	if (++w->pair_stamp == 0) {
-		memset(w->co, 0, c->n_virt * sizeof(*w->co));
 		memset(w->loc, 0, c->n_virt * sizeof(*w->loc));
 		memset(w->used, 0, (2 * (size_t)c->g->n_links + 1) *
 				   sizeof(uint32_t));
@@ -512,43 +569,29 @@ static uint32_t next_pair_stamp(const struct fc_ctx *c, struct fc_worker *w)
 }
 
 /*
- * The up-cone of U(src,1): marks up[] and lists it by rank in ubuf (ranks
- * 0 to k - 2; the top layer is only marked).  Every arc climbs one rank,
- * so BFS meets the ranks in order.
+ * The up-cone of U(src,1) from the cache, listed by rank in ubuf (ranks 0
+ * to k - 2), and its top layer as bits: the heads of rank k - 2's arcs.
  */
 static void up_cone(const struct fc_ctx *c, struct fc_worker *w, uint32_t src)
 {
-	uint32_t st = next_src_stamp(c, w);
-	uint32_t top = c->k - 1, n = 0, r, i, e, v, x;
+	uint32_t top = c->k - 1, kr = c->k - 1, n = 0, r, i, e, v, x;
+	const uint32_t *off = c->cone_off + (size_t)src * kr;
 
-	v = src;
-	w->up[v] = st;
-	w->ubuf[n++] = v;
-	w->ub[0] = 0;
-	w->ue[0] = 1;
-	for (r = 0; r < top; r++) {
-		w->ub[r + 1] = n;
-		for (i = w->ub[r]; i < w->ue[r]; i++) {
-			v = w->ubuf[i];
-			if (w->up[v + c->n] != st) {
-				w->up[v + c->n] = st;
-				w->ubuf[n++] = v + c->n;
-			}
-			for (e = c->out_off[v]; e < c->out_off[v + 1]; e++) {
-				x = c->out_node[e];
-				if (w->up[x] != st) {
-					w->up[x] = st;
-					w->ubuf[n++] = x;
-				}
-			}
-		}
-		w->ue[r + 1] = n;
+	for (r = 0; r < kr; r++) {
+		w->ub[r] = n;
+		for (i = off[r]; i < off[r + 1]; i++)
+			w->ubuf[n++] = r * c->n + c->cone[i].sw;
+		w->ue[r] = n;
 	}
-	/* the top layer's, as a bit a switch */
 	memset(w->top_up, 0, (c->n + 63) / 64 * sizeof(uint64_t));
-	for (i = w->ub[top]; i < w->ue[top]; i++) {
-		x = w->ubuf[i] - top * c->n;
+	for (i = w->ub[top - 1]; i < w->ue[top - 1]; i++) {
+		v = w->ubuf[i];
+		x = v + c->n - top * c->n;
 		w->top_up[x / 64] |= 1ull << (x % 64);
+		for (e = c->out_off[v]; e < c->out_off[v + 1]; e++) {
+			x = c->out_node[e] - top * c->n;
+			w->top_up[x / 64] |= 1ull << (x % 64);
+		}
 	}
 	w->src = src;
 	w->has_src = true;
@@ -675,17 +718,17 @@ static uint32_t chain_cut(const struct fc_ctx *c, const struct fc_worker *w,
  * Finds the nodes on some U(s,1) -> D(t,1) path and the arcs between them,
  * from the narrow sides of the top layer, and builds the residual network
  * on them as it goes:
- * 1. back from D(t,1) over the down side to rank k: co[] marks what
- *    reaches t, with its distance to t in links;
+ * 1. the down side, ranks 2k - 2 down to k: what reaches D(t,1), with its
+ *    distance to t in links, the mirror of t's up-cone (the cache);
  * 2. the in-arcs of those rank-k nodes from top nodes of s's up-cone: the
  *    top nodes of the network, the rank-k nodes they reach;
- * 3. ranks k + 1 up: nodes of co[] with a predecessor kept;
+ * 3. ranks k + 1 up: nodes of the down side with a predecessor kept;
  * 4. ranks k - 2 down to 0: nodes of s's up-cone with a successor kept.
  * Every arc of the network is met once, in step 2, 3 or 4, and goes into
  * the slots of its ends' local ids, which nodes get as they join.  Their
  * first potentials, minus the exact distance to t (the tight arcs lead to
- * t, so that a search along them does not wander), follow: from co[] on
- * the down side, as the least over the arcs kept on the top layer and the
+ * t, so that a search along them does not wander), follow: from the cone
+ * on the down side, as the least over the arcs kept on the top layer and the
  * up side, whose heads are all final by then.
  *
  * Return: the number of nodes, 0 if no path reaches t.
@@ -703,50 +746,21 @@ static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 		.re = w->re, .inflow = w->inflow, .rev = w->rev,
 		.garc = w->garc, .arc = w->arc, .pi = w->pi, .dcap = c->dcap,
 	};
-	uint32_t n, r, i, e, v, p, lv, lp, ps = b.ps;
-	struct fc_co *co = w->co;
+	uint32_t r, i, e, v, p, lv, lp;
+	const struct fc_cone *co;
+	const uint32_t *coff;
 	int32_t dv, best;
 
 	w->nl = 0;
 	memset(top_net, 0, (c->n + 63) / 64 * sizeof(uint64_t));
-	/* 1. Back from D(t,1), ranks rmax down to k, with distances. */
-	v = rmax * c->n + dst;
-	co[v].stamp = ps;
-	co[v].dist = 0;
-	w->cbuf[0] = v;
-	w->cb[rmax] = 0;
-	w->ce[rmax] = n = 1;
-	for (r = rmax; r > top + 1; r--) {
-		w->cb[r - 1] = n;
-		for (i = w->cb[r]; i < w->ce[r]; i++) {
-			v = w->cbuf[i];
-			dv = co[v].dist;
-			p = v - c->n;
-			if (co[p].stamp != ps) {
-				co[p].stamp = ps;
-				co[p].dist = dv;
-				w->cbuf[n++] = p;
-			} else if (dv < co[p].dist) {
-				co[p].dist = dv;
-			}
-			for (e = in_off[v]; e < in_off[v + 1]; e++) {
-				p = in_node[e];
-				if (co[p].stamp != ps) {
-					co[p].stamp = ps;
-					co[p].dist = dv + 1;
-					w->cbuf[n++] = p;
-				} else if (dv + 1 < co[p].dist) {
-					co[p].dist = dv + 1;
-				}
-			}
-		}
-		w->ce[r - 1] = n;
-	}
+	/* 1. The down side: the mirror of t's up-cone, co rank r its rmax - r. */
+	co = c->cone;
+	coff = c->cone_off + (size_t)dst * (c->k - 1);
 
 	/* 2. The top nodes, and the rank-k nodes they reach. */
-	for (i = w->cb[top + 1]; i < w->ce[top + 1]; i++) {
-		v = w->cbuf[i];
-		dv = co[v].dist;
+	for (i = coff[top - 1]; i < coff[top]; i++) {
+		v = (top + 1) * c->n + co[i].sw;
+		dv = co[i].dist;
 		lv = NONE;
 		meet_top(&b, top_up, top_net, top0, v - c->n, v, DASHED, dv, 0,
 			 &lv);
@@ -759,17 +773,17 @@ static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 
 	/* 3. Down to D(t,1). */
 	for (r = top + 2; r <= rmax; r++)
-		for (i = w->cb[r]; i < w->ce[r]; i++) {
-			v = w->cbuf[i];
+		for (i = coff[rmax - r]; i < coff[rmax - r + 1]; i++) {
+			v = r * c->n + co[i].sw;
 			lv = NONE;
 			if (in_net(&b, v - c->n, &lp)) {
-				lv = local(&b, v, co[v].dist);
+				lv = local(&b, v, co[i].dist);
 				record(&b, lp, lv, DASHED);
 			}
 			for (e = in_off[v]; e < in_off[v + 1]; e++)
 				if (in_net(&b, in_node[e], &lp)) {
 					if (lv == NONE)
-						lv = local(&b, v, co[v].dist);
+						lv = local(&b, v, co[i].dist);
 					record(&b, lp, lv, c->in_arc[e]);
 				}
 		}
