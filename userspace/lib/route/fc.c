@@ -79,6 +79,12 @@
 #define DASHED		0xfffffffeu	/* garc of a forward dashed arc */
 #define NONE		0xffffffffu
 
+/* An arc by one of its ends: the node at the other, and the arc's id. */
+struct fc_adj {
+	uint32_t	node;
+	uint32_t	arc;
+};
+
 /* A node of a cone: its switch, its distance from the apex in links. */
 struct fc_cone {
 	uint32_t	sw;
@@ -104,10 +110,10 @@ struct fc_ctx {
 	/*
 	 * Solid arcs by tail and by head (CSR), in arc id order: the node at
 	 * the other end, and the arc id, 2 link + 1 if it walks the link
-	 * down.  Apart, as the pruning mostly reads the nodes.
+	 * down, side by side: the pruning reads both of an arc it keeps.
 	 */
-	uint32_t	*out_off, *out_node, *out_arc;
-	uint32_t	*in_off, *in_node, *in_arc;
+	uint32_t	*out_off, *in_off;
+	struct fc_adj	*out, *in;
 	/*
 	 * Every switch's up-cone, ranks 0 to k - 2, found once: switch x's
 	 * nodes of rank r are cone[cone_off[x (k - 1) + r]] up to the next
@@ -288,10 +294,8 @@ static void fc_release(void *ctx)
 		return;
 	free(c->out_off);
 	free(c->in_off);
-	free(c->out_node);
-	free(c->out_arc);
-	free(c->in_node);
-	free(c->in_arc);
+	free(c->out);
+	free(c->in);
 	free(c->cone_off);
 	free(c->cone);
 	free(c);
@@ -314,10 +318,8 @@ static void fill_csr(struct fc_ctx *c)
 	/* Each node's start serves as its cursor, then all shift back. */
 	for (a = 0; a < n_arcs; a++) {
 		arc_ends(c, a, &tail, &head);
-		c->out_node[c->out_off[tail]] = head;
-		c->out_arc[c->out_off[tail]++] = a;
-		c->in_node[c->in_off[head]] = tail;
-		c->in_arc[c->in_off[head]++] = a;
+		c->out[c->out_off[tail]++] = (struct fc_adj){ head, a };
+		c->in[c->in_off[head]++] = (struct fc_adj){ tail, a };
 	}
 	for (v = c->n_virt; v > 0; v--) {
 		c->out_off[v] = c->out_off[v - 1];
@@ -375,7 +377,7 @@ static int fill_cones(struct fc_ctx *c, uint32_t *seen, uint32_t *at)
 				for (e = c->out_off[v];
 				     e < c->out_off[v + 1] && !ret; e++)
 					ret = cone_add(c, seen, at, &cap, &n, x,
-						       r + 1, c->out_node[e],
+						       r + 1, c->out[e].node,
 						       d + 1);
 			}
 		}
@@ -423,16 +425,9 @@ static int fc_prepare(const struct sluice_graph *g,
 	c->m = (int64_t)(2 * c->k - 3) * maxdeg + 1;
 	c->out_off = sluice_i_calloc((size_t)c->n_virt + 1, sizeof(uint32_t));
 	c->in_off = sluice_i_calloc((size_t)c->n_virt + 1, sizeof(uint32_t));
-	c->out_node = sluice_i_calloc(2 * (size_t)g->n_links + 1,
-				      sizeof(uint32_t));
-	c->out_arc = sluice_i_calloc(2 * (size_t)g->n_links + 1,
-				     sizeof(uint32_t));
-	c->in_node = sluice_i_calloc(2 * (size_t)g->n_links + 1,
-				     sizeof(uint32_t));
-	c->in_arc = sluice_i_calloc(2 * (size_t)g->n_links + 1,
-				    sizeof(uint32_t));
-	if (!c->out_off || !c->in_off || !c->out_node || !c->out_arc ||
-	    !c->in_node || !c->in_arc) {
+	c->out = sluice_i_calloc(2 * (size_t)g->n_links + 1, sizeof(*c->out));
+	c->in = sluice_i_calloc(2 * (size_t)g->n_links + 1, sizeof(*c->in));
+	if (!c->out_off || !c->in_off || !c->out || !c->in) {
 		fc_release(c);
 		return sluice_i_errf(err, errlen, -ENOMEM, "out of memory");
 	}
@@ -589,7 +584,7 @@ static void up_cone(const struct fc_ctx *c, struct fc_worker *w, uint32_t src)
 		x = v + c->n - top * c->n;
 		w->top_up[x / 64] |= 1ull << (x % 64);
 		for (e = c->out_off[v]; e < c->out_off[v + 1]; e++) {
-			x = c->out_node[e] - top * c->n;
+			x = c->out[e].node - top * c->n;
 			w->top_up[x / 64] |= 1ull << (x % 64);
 		}
 	}
@@ -737,7 +732,8 @@ static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 		      uint32_t dst)
 {
 	uint32_t top = c->k - 1, rmax = 2 * c->k - 2, top0 = top * c->n, x;
-	const uint32_t *in_off = c->in_off, *in_node = c->in_node;
+	const uint32_t *in_off = c->in_off;
+	const struct fc_adj *in = c->in;
 	const uint64_t *top_up = w->top_up;
 	uint64_t *top_net = w->top_net;
 	struct pb b = {
@@ -765,8 +761,8 @@ static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 		meet_top(&b, top_up, top_net, top0, v - c->n, v, DASHED, dv, 0,
 			 &lv);
 		for (e = in_off[v]; e < in_off[v + 1]; e++)
-			meet_top(&b, top_up, top_net, top0, in_node[e], v,
-				 c->in_arc[e], dv, 1, &lv);
+			meet_top(&b, top_up, top_net, top0, in[e].node, v,
+				 in[e].arc, dv, 1, &lv);
 	}
 	if (!b.nl)
 		return 0;
@@ -781,10 +777,10 @@ static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 				record(&b, lp, lv, DASHED);
 			}
 			for (e = in_off[v]; e < in_off[v + 1]; e++)
-				if (in_net(&b, in_node[e], &lp)) {
+				if (in_net(&b, in[e].node, &lp)) {
 					if (lv == NONE)
 						lv = local(&b, v, co[i].dist);
-					record(&b, lp, lv, c->in_arc[e]);
+					record(&b, lp, lv, in[e].arc);
 				}
 		}
 
@@ -800,7 +796,7 @@ static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 				best = b.pi[lp];
 			}
 			for (e = c->out_off[v]; e < c->out_off[v + 1]; e++) {
-				p = c->out_node[e];
+				p = c->out[e].node;
 				/* below the top, whose bits say it faster */
 				x = p - top0;
 				if (r + 1 == top &&
@@ -809,7 +805,7 @@ static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 				if (in_net(&b, p, &lp)) {
 					if (lv == NONE)
 						lv = local(&b, v, 0);
-					record(&b, lv, lp, c->out_arc[e]);
+					record(&b, lv, lp, c->out[e].arc);
 					if (b.pi[lp] - 1 > best)
 						best = b.pi[lp] - 1;
 				}
@@ -1378,7 +1374,7 @@ uint32_t sluice_i_fc_full_net(const void *ctx, uint32_t *tail,
 		for (e = c->out_off[v]; e < c->out_off[v + 1]; e++) {
 			if (tail) {
 				tail[m] = v;
-				head[m] = c->out_node[e];
+				head[m] = c->out[e].node;
 				cap[m] = 1;
 				cost[m] = c->m;
 			}
