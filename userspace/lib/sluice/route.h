@@ -188,6 +188,26 @@ int sluice_routes_compute(const struct sluice_graph *g,
 			  const struct sluice_route_opts *o,
 			  const struct sluice_compute_opts *c,
 			  struct sluice_routes *r, char *err, size_t errlen);
+
+/*
+ * Streaming: a route set handed over a chunk at a time, in pair order, so
+ * that it never needs to sit whole in memory.  A chunk is a struct
+ * sluice_routes of some consecutive pairs (one source's, when computed):
+ * its header fields those of the whole set, its counts and arrays its own
+ * (index arrays with their ends, as in any set), valid only during the
+ * call.  A sink returns 0, or a negative errno with a message in @err to
+ * stop the stream, which then returns it.
+ */
+typedef int (*sluice_routes_sink_fn)(void *arg,
+				     const struct sluice_routes *chunk,
+				     char *err, size_t errlen);
+
+int sluice_routes_compute_stream(const struct sluice_graph *g,
+				 const struct sluice_route_opts *o,
+				 const struct sluice_compute_opts *c,
+				 struct sluice_routes *head,
+				 sluice_routes_sink_fn sink, void *arg,
+				 char *err, size_t errlen);
 void sluice_routes_free(struct sluice_routes *r);
 uint32_t sluice_routes_lanes(const struct sluice_routes *r);
 
