@@ -65,8 +65,50 @@ static char *put_u64(char *p, uint64_t v)
 }
 
 /**
- * sluice_routes_write() - the route file of @r
- * @r:		a route set
+ * sluice_routes_write_head() - a route file's header
+ * @head:	the set's header fields and totals (those of a whole set,
+ *		or of a stream's head once it ended)
+ * @g:		its topology, for the root's name
+ * @f:		where to write
+ * @err:	why it failed
+ * @errlen:	room in @err
+ *
+ * Then sluice_routes_write_pairs() for the pairs, in order, and
+ * sluice_routes_write_end().
+ *
+ * Return: 0 or -EINVAL (options out of range).
+ */
+int sluice_routes_write_head(const struct sluice_routes *head,
+			     const struct sluice_graph *g, FILE *f,
+			     char *err, size_t errlen)
+{
+	/* a hand-made set could index past these arrays */
+	if ((unsigned int)head->opts.orient > SLUICE_ORIENT_BFS ||
+	    (head->opts.has_root && head->opts.root >= g->n_nodes))
+		return sluice_i_errf(err, errlen, -EINVAL,
+				     "cannot write orientation %d, root %u: not a route set's options",
+				     head->opts.orient, head->opts.root);
+	fprintf(f, "%s %d\n", FORMAT, VERSION);
+	fprintf(f, "topology nodes %u links %u hash %016llx\n",
+		head->n_nodes, head->n_links,
+		(unsigned long long)head->topo_hash);
+	fprintf(f, "algo %s paths %u lanes %u seed %llu orient %s root %s\n",
+		head->algo, head->opts.paths, head->opts.lanes,
+		(unsigned long long)head->opts.seed,
+		orient_names[head->opts.orient],
+		head->opts.has_root ? g->nodes[head->opts.root].name : "-");
+	fprintf(f, "shard %u/%u\n", head->shard_index, head->shard_count);
+	fprintf(f, "pairs %llu paths %llu hops %llu truncated %llu\n",
+		(unsigned long long)head->n_pairs,
+		(unsigned long long)head->n_paths,
+		(unsigned long long)head->n_hops,
+		(unsigned long long)head->truncated_pairs);
+	return 0;
+}
+
+/**
+ * sluice_routes_write_pairs() - the lines of some pairs of a route file
+ * @r:		a route set, or a chunk of one
  * @g:		its topology, for the node names
  * @f:		where to write
  * @err:	why it failed
@@ -74,36 +116,17 @@ static char *put_u64(char *p, uint64_t v)
  *
  * Time: O(pairs + hops).
  *
- * Return: 0, -EINVAL (options out of range), -ENOMEM or -EIO.
+ * Return: 0, -ENOMEM or -EIO.
  */
-int sluice_routes_write(const struct sluice_routes *r,
-			const struct sluice_graph *g, FILE *f,
-			char *err, size_t errlen)
+int sluice_routes_write_pairs(const struct sluice_routes *r,
+			      const struct sluice_graph *g, FILE *f,
+			      char *err, size_t errlen)
 {
 	char *line = NULL, *p;
 	size_t cap = 0, need;
 	uint64_t i, q, h;
 	int ret = 0;
 
-	/* a hand-made set could index past these arrays */
-	if ((unsigned int)r->opts.orient > SLUICE_ORIENT_BFS ||
-	    (r->opts.has_root && r->opts.root >= g->n_nodes))
-		return sluice_i_errf(err, errlen, -EINVAL,
-				     "cannot write orientation %d, root %u: not a route set's options",
-				     r->opts.orient, r->opts.root);
-	fprintf(f, "%s %d\n", FORMAT, VERSION);
-	fprintf(f, "topology nodes %u links %u hash %016llx\n",
-		r->n_nodes, r->n_links, (unsigned long long)r->topo_hash);
-	fprintf(f, "algo %s paths %u lanes %u seed %llu orient %s root %s\n",
-		r->algo, r->opts.paths, r->opts.lanes,
-		(unsigned long long)r->opts.seed,
-		orient_names[r->opts.orient],
-		r->opts.has_root ? g->nodes[r->opts.root].name : "-");
-	fprintf(f, "shard %u/%u\n", r->shard_index, r->shard_count);
-	fprintf(f, "pairs %llu paths %llu hops %llu truncated %llu\n",
-		(unsigned long long)r->n_pairs, (unsigned long long)r->n_paths,
-		(unsigned long long)r->n_hops,
-		(unsigned long long)r->truncated_pairs);
 	for (i = 0; i < r->n_pairs && !ret; i++) {
 		/* names, then at most "| @L " and 11 bytes a hop */
 		need = 2 * SLUICE_NAME_MAX + 8 +
@@ -140,11 +163,51 @@ int sluice_routes_write(const struct sluice_routes *r,
 			ret = -EIO;
 	}
 	free(line);
-	fputs("end\n", f);
-	if (ret || fflush(f) || ferror(f))
+	if (ret)
 		return sluice_i_errf(err, errlen, -EIO, "cannot write: %s",
 				     strerror(errno));
 	return 0;
+}
+
+/* The last line of a route file, and whether all of it was written. */
+int sluice_routes_write_end(FILE *f, char *err, size_t errlen)
+{
+	fputs("end\n", f);
+	if (fflush(f) || ferror(f))
+		return sluice_i_errf(err, errlen, -EIO, "cannot write: %s",
+				     strerror(errno));
+	return 0;
+}
+
+/**
+ * sluice_routes_write() - the route file of @r
+ * @r:		a route set
+ * @g:		its topology, for the node names
+ * @f:		where to write
+ * @err:	why it failed
+ * @errlen:	room in @err
+ *
+ * Time: O(pairs + hops).
+ *
+ * Return: 0, -EINVAL (options out of range), -ENOMEM or -EIO.
+ */
+int sluice_routes_write(const struct sluice_routes *r,
+			const struct sluice_graph *g, FILE *f,
+			char *err, size_t errlen)
+{
+	int ret = sluice_routes_write_head(r, g, f, err, errlen);
+
+	if (!ret)
+		ret = sluice_routes_write_pairs(r, g, f, err, errlen);
+	if (ret == -ENOMEM)
+		return ret;
+	/* the end even after a failure, as the file stops there */
+	if (ret != -EINVAL) {
+		int end = sluice_routes_write_end(f, err, errlen);
+
+		ret = ret ? ret : end;
+	}
+	return ret;
 }
 
 /* Node names to ids: open addressing over a power of two. */
@@ -409,6 +472,184 @@ static int read_pair(struct text_reader *rd, struct sluice_routes *r,
 	return 0;
 }
 
+/* Pairs a chunk of a read holds before it goes to the sink. */
+#define CHUNK_PAIRS	4096
+
+/*
+ * A read in progress: the chunk being filled, and the first problem that
+ * validation found, kept for the end: a file that does not parse, or does
+ * not add up, says so first, as when the checks came after the reading.
+ */
+struct reading {
+	struct text_reader		rd;
+	const struct sluice_graph	*g;
+	struct sluice_routes		chunk;
+	struct caps			cap;
+	struct sluice_i_checker		ck;
+	sluice_routes_sink_fn		sink;
+	void				*arg;
+	uint64_t			pairs, paths, hops;	/* read */
+	int				bad;	/* validation's verdict */
+	uint64_t			bad_at;
+	char				bad_msg[SLUICE_ERRLEN];
+};
+
+/*
+ * The chunk read so far goes through validation and, while all is well,
+ * to the sink; then it starts over.  0, or what stops the read at once
+ * (-ENOMEM, the sink's error).
+ */
+static int flush(struct reading *rdg)
+{
+	struct sluice_routes *c = &rdg->chunk;
+	uint64_t at;
+	int ret;
+
+	if (SLUICE_I_GROW(c->pair_path, rdg->cap.pairs3, c->n_pairs + 1) ||
+	    SLUICE_I_GROW(c->path_hop, rdg->cap.paths, c->n_paths + 1))
+		return -ENOMEM;
+	c->pair_path[c->n_pairs] = c->n_paths;
+	c->path_hop[c->n_paths] = c->n_hops;
+	rdg->pairs += c->n_pairs;
+	rdg->paths += c->n_paths;
+	rdg->hops += c->n_hops;
+	if (!rdg->bad) {
+		ret = sluice_i_checker_add(&rdg->ck, c, &at, rdg->bad_msg,
+					   sizeof(rdg->bad_msg));
+		if (ret == -ENOMEM)
+			return ret;
+		if (ret) {
+			rdg->bad = ret;
+			rdg->bad_at = at;
+		}
+	}
+	if (!rdg->bad && rdg->sink) {
+		ret = rdg->sink(rdg->arg, c, rdg->rd.err, rdg->rd.errlen);
+		if (ret)
+			return ret;
+	}
+	c->n_pairs = c->n_paths = c->n_hops = 0;
+	c->truncated_pairs = 0;
+	return 0;
+}
+
+/* Validation's verdict, as "NAME:LINE: problem" or "NAME: problem". */
+static int bad_verdict(struct reading *rdg, const char *name)
+{
+	if (rdg->bad_at == SLUICE_I_AT_SET)
+		return sluice_i_errf(rdg->rd.err, rdg->rd.errlen, rdg->bad,
+				     "%s: %s", name, rdg->bad_msg);
+	/* pair p is on the line after the totals, plus p */
+	return sluice_i_errf(rdg->rd.err, rdg->rd.errlen, rdg->bad,
+			     "%s:%llu: %s", name,
+			     (unsigned long long)(HEADER_LINES + 1 +
+						  rdg->bad_at), rdg->bad_msg);
+}
+
+/**
+ * sluice_routes_read_stream() - read a route file a chunk at a time
+ * @g:		the topology the routes belong to, finalized
+ * @f:		the file
+ * @name:	its name, for messages
+ * @head:	filled with the header: the set's fields and the totals it
+ *		promises
+ * @sink:	called with each chunk of pairs, in order, once validated
+ *		(NULL: validate only)
+ * @arg:	@sink's
+ * @err:	"NAME:LINE: what is wrong", or the sink's message
+ * @errlen:	room in @err
+ *
+ * What sluice_routes_read() accepts and refuses, with the same messages,
+ * holding a few thousand pairs at a time: the sink never gets a pair that
+ * fails validation or any after it, but a file that does not read to its
+ * end or does not add up is refused for that, as a whole read would.
+ * The sink has had every pair only when this returns 0.
+ * Time: O(file size).
+ *
+ * Return: 0, -EINVAL, -ENOMEM, -EIO or the sink's error.
+ */
+int sluice_routes_read_stream(const struct sluice_graph *g, FILE *f,
+			      const char *name, struct sluice_routes *head,
+			      sluice_routes_sink_fn sink, void *arg,
+			      char *err, size_t errlen)
+{
+	struct reading rdg = {
+		.rd = { .f = f, .name = name, .err = err, .errlen = errlen },
+		.g = g, .sink = sink, .arg = arg,
+	};
+	uint64_t pairs = 0, paths = 0, hops = 0, at;
+	struct names nm;
+	char *s;
+	int ret;
+
+	memset(head, 0, sizeof(*head));
+	if (names_init(&nm, g))
+		return sluice_i_errf(err, errlen, -ENOMEM, "out of memory");
+	ret = read_header(&rdg.rd, head, g, &nm, &pairs, &paths, &hops);
+	if (!ret) {
+		head->n_pairs = pairs;
+		head->n_paths = paths;
+		head->n_hops = hops;
+		rdg.chunk = *head;
+		rdg.chunk.n_pairs = rdg.chunk.n_paths = rdg.chunk.n_hops = 0;
+		rdg.chunk.truncated_pairs = 0;
+		rdg.bad = sluice_i_checker_init(&rdg.ck, head, g, rdg.bad_msg,
+						sizeof(rdg.bad_msg));
+		rdg.bad_at = SLUICE_I_AT_SET;
+	}
+	while (!ret) {
+		s = text_next(&rdg.rd);
+		if (!s) {
+			ret = ferror(f) ? sluice_i_errf(err, errlen, -EIO,
+							 "%s: cannot read: %s",
+							 name, strerror(errno)) :
+			      text_bad(&rdg.rd,
+				       "the file ends without \"end\": truncated?");
+			break;
+		}
+		if (!strcmp(s, "end"))
+			break;
+		ret = read_pair(&rdg.rd, &rdg.chunk, g, &nm, &rdg.cap, s);
+		if (!ret && rdg.chunk.n_pairs == CHUNK_PAIRS)
+			ret = flush(&rdg);
+	}
+	if (!ret)
+		ret = flush(&rdg);
+	if (ret == -ENOMEM)
+		sluice_i_errf(err, errlen, ret, "out of memory");
+	/* on the "end" line, where the counts are known */
+	if (!ret && (rdg.pairs != pairs || rdg.paths != paths ||
+		     rdg.hops != hops))
+		ret = text_bad(&rdg.rd, "the header promised %llu pairs, %llu paths and %llu hops; the file has %llu, %llu and %llu",
+			       (unsigned long long)pairs,
+			       (unsigned long long)paths,
+			       (unsigned long long)hops,
+			       (unsigned long long)rdg.pairs,
+			       (unsigned long long)rdg.paths,
+			       (unsigned long long)rdg.hops);
+	if (!ret && (text_next(&rdg.rd) || rdg.rd.ret))
+		ret = text_bad(&rdg.rd, "text after \"end\"");
+	if (!ret && !rdg.bad) {
+		rdg.bad = sluice_i_checker_end(&rdg.ck, head, &at, rdg.bad_msg,
+					       sizeof(rdg.bad_msg));
+		rdg.bad_at = at;
+	}
+	if (!ret && rdg.bad == -ENOMEM)
+		ret = sluice_i_errf(err, errlen, -ENOMEM, "out of memory");
+	else if (!ret && rdg.bad)
+		ret = bad_verdict(&rdg, name);
+	sluice_i_checker_free(&rdg.ck);
+	free(rdg.chunk.pair_src);
+	free(rdg.chunk.pair_dst);
+	free(rdg.chunk.pair_path);
+	free(rdg.chunk.path_hop);
+	free(rdg.chunk.path_lane);
+	free(rdg.chunk.hops);
+	free(rdg.rd.line);
+	free(nm.slot);
+	return ret;
+}
+
 /**
  * sluice_routes_read() - load a route file
  * @r:		filled on success; all zeroes on failure
@@ -427,75 +668,15 @@ static int read_pair(struct text_reader *rd, struct sluice_routes *r,
 int sluice_routes_read(struct sluice_routes *r, const struct sluice_graph *g,
 		       FILE *f, const char *name, char *err, size_t errlen)
 {
-	struct text_reader rd = { .f = f, .name = name, .err = err,
-			     .errlen = errlen };
-	uint64_t pairs = 0, paths = 0, hops = 0;
-	struct caps cap = { 0 };
-	struct names nm;
-	char *s;
+	struct sluice_i_collector col = { .r = r };
+	struct sluice_routes head;
 	int ret;
 
 	memset(r, 0, sizeof(*r));
-	if (names_init(&nm, g))
-		return sluice_i_errf(err, errlen, -ENOMEM, "out of memory");
-	ret = read_header(&rd, r, g, &nm, &pairs, &paths, &hops);
-	while (!ret) {
-		s = text_next(&rd);
-		if (!s) {
-			ret = ferror(f) ? sluice_i_errf(err, errlen, -EIO,
-							 "%s: cannot read: %s",
-							 name, strerror(errno)) :
-			      text_bad(&rd,
-				       "the file ends without \"end\": truncated?");
-			break;
-		}
-		if (!strcmp(s, "end"))
-			break;
-		ret = read_pair(&rd, r, g, &nm, &cap, s);
-	}
-	if (ret == -ENOMEM)
-		sluice_i_errf(err, errlen, ret, "out of memory");
-	/* on the "end" line, where the counts are known */
-	if (!ret && (r->n_pairs != pairs || r->n_paths != paths ||
-		     r->n_hops != hops))
-		ret = text_bad(&rd, "the header promised %llu pairs, %llu paths and %llu hops; the file has %llu, %llu and %llu",
-			       (unsigned long long)pairs,
-			       (unsigned long long)paths,
-			       (unsigned long long)hops,
-			       (unsigned long long)r->n_pairs,
-			       (unsigned long long)r->n_paths,
-			       (unsigned long long)r->n_hops);
-	if (!ret && (text_next(&rd) || rd.ret))
-		ret = text_bad(&rd, "text after \"end\"");
-	if (!ret) {
-		/* the arrays exist even for an empty set */
-		if (SLUICE_I_GROW(r->pair_path, cap.pairs3, r->n_pairs + 1) ||
-		    SLUICE_I_GROW(r->path_hop, cap.paths, r->n_paths + 1))
-			ret = sluice_i_errf(err, errlen, -ENOMEM,
-					    "out of memory");
-	}
-	if (!ret) {
-		uint64_t at;
-
-		r->pair_path[r->n_pairs] = r->n_paths;
-		r->path_hop[r->n_paths] = r->n_hops;
-		ret = sluice_i_routes_check(r, g, &at, rd.err, rd.errlen);
-		if (ret == -EINVAL) {
-			char msg[SLUICE_ERRLEN];
-
-			/* pair p is on the line after the totals, plus p */
-			snprintf(msg, sizeof(msg), "%s", err);
-			if (at == SLUICE_I_AT_SET)
-				sluice_i_errf(err, errlen, ret, "%s: %s", name,
-					      msg);
-			else
-				sluice_i_errf(err, errlen, ret, "%s:%llu: %s",
-					      name, (unsigned long long)
-					      (HEADER_LINES + 1 + at), msg);
-		}
-	}
-	free(rd.line);
-	free(nm.slot);
+	ret = sluice_routes_read_stream(g, f, name, &head, sluice_i_collect,
+					&col, err, errlen);
+	if (!ret)
+		ret = sluice_i_collect_end(&col, &head, err, errlen);
 	if (ret)
 		sluice_routes_free(r);
 	return ret;

@@ -483,17 +483,11 @@ int sluice_routes_compute_stream(const struct sluice_graph *g,
 	return ret;
 }
 
-/* A whole route set as the chunks come, with its arrays' room. */
-struct collector {
-	struct sluice_routes	*r;
-	uint64_t		pairs, pairs2, pairs3, paths, paths2, hops;
-};
-
 /* Appends a chunk's pairs, paths and hops to a whole route set. */
-static int collect(void *arg, const struct sluice_routes *chunk, char *err,
-		   size_t errlen)
+int sluice_i_collect(void *arg, const struct sluice_routes *chunk, char *err,
+		     size_t errlen)
 {
-	struct collector *cap = arg;
+	struct sluice_i_collector *cap = arg;
 	struct sluice_routes *r = cap->r;
 	uint64_t k;
 
@@ -527,9 +521,34 @@ static int collect(void *arg, const struct sluice_routes *chunk, char *err,
 	r->n_pairs += chunk->n_pairs;
 	r->n_paths += chunk->n_paths;
 	r->n_hops += chunk->n_hops;
-	r->truncated_pairs += chunk->truncated_pairs;
 	r->pair_path[r->n_pairs] = r->n_paths;
 	r->path_hop[r->n_paths] = r->n_hops;
+	return 0;
+}
+
+/*
+ * The set sluice_i_collect() gathered gets @head's fields, and its index
+ * arrays their ends even when empty.  0 or -ENOMEM.
+ */
+int sluice_i_collect_end(struct sluice_i_collector *col,
+			 const struct sluice_routes *head, char *err,
+			 size_t errlen)
+{
+	struct sluice_routes *r = col->r;
+
+	if (SLUICE_I_GROW(r->pair_path, col->pairs3, r->n_pairs + 1) ||
+	    SLUICE_I_GROW(r->path_hop, col->paths, r->n_paths + 1))
+		return no_memory(err, errlen);
+	r->pair_path[r->n_pairs] = r->n_paths;
+	r->path_hop[r->n_paths] = r->n_hops;
+	memcpy(r->algo, head->algo, sizeof(r->algo));
+	r->opts = head->opts;
+	r->n_nodes = head->n_nodes;
+	r->n_links = head->n_links;
+	r->topo_hash = head->topo_hash;
+	r->shard_index = head->shard_index;
+	r->shard_count = head->shard_count;
+	r->truncated_pairs = head->truncated_pairs;
 	return 0;
 }
 
@@ -552,31 +571,18 @@ int sluice_routes_compute(const struct sluice_graph *g,
 			  const struct sluice_compute_opts *c,
 			  struct sluice_routes *r, char *err, size_t errlen)
 {
-	struct collector col = { .r = r };
+	struct sluice_i_collector col = { .r = r };
 	struct sluice_routes head;
 	int ret;
 
 	memset(r, 0, sizeof(*r));
-	ret = sluice_routes_compute_stream(g, o, c, &head, collect, &col, err,
-					   errlen);
-	if (!ret && !r->pair_path) {
-		/* the arrays exist even for an empty set */
-		if (SLUICE_I_GROW(r->pair_path, col.pairs3, 1) ||
-		    SLUICE_I_GROW(r->path_hop, col.paths, 1))
-			ret = no_memory(err, errlen);
-	}
-	if (ret) {
+	ret = sluice_routes_compute_stream(g, o, c, &head, sluice_i_collect,
+					   &col, err, errlen);
+	if (!ret)
+		ret = sluice_i_collect_end(&col, &head, err, errlen);
+	if (ret)
 		sluice_routes_free(r);
-		return ret;
-	}
-	memcpy(r->algo, head.algo, sizeof(r->algo));
-	r->opts = head.opts;
-	r->n_nodes = head.n_nodes;
-	r->n_links = head.n_links;
-	r->topo_hash = head.topo_hash;
-	r->shard_index = head.shard_index;
-	r->shard_count = head.shard_count;
-	return 0;
+	return ret;
 }
 
 /**
@@ -629,16 +635,8 @@ static bool is_endpoint(const struct sluice_graph *g, uint32_t n_ep,
 	return n_ep == g->n_nodes || sluice_node_is_endpoint(&g->nodes[u]);
 }
 
-/* The pairs a shard must hold, in order: (ep[si], ep[di]). */
-struct expect {
-	const uint32_t	*ep;
-	uint32_t	n_ep;
-	uint32_t	last;	/* sources ep[first..last) */
-	uint32_t	si, di;
-};
-
-static void expect_init(struct expect *x, const uint32_t *ep, uint32_t n_ep,
-			uint32_t first, uint32_t last)
+static void expect_init(struct sluice_i_expect *x, const uint32_t *ep,
+			uint32_t n_ep, uint32_t first, uint32_t last)
 {
 	x->ep = ep;
 	x->n_ep = n_ep;
@@ -649,12 +647,12 @@ static void expect_init(struct expect *x, const uint32_t *ep, uint32_t n_ep,
 		x->si = last;
 }
 
-static bool expect_done(const struct expect *x)
+static bool expect_done(const struct sluice_i_expect *x)
 {
 	return x->si >= x->last;
 }
 
-static void expect_next(struct expect *x)
+static void expect_next(struct sluice_i_expect *x)
 {
 	if (++x->di == x->si)
 		x->di++;
@@ -665,7 +663,7 @@ static void expect_next(struct expect *x)
 }
 
 /* Pair (s, d) against the expected one: <0 before it, 0 it, >0 after. */
-static int expect_cmp(const struct expect *x, uint32_t s, uint32_t d)
+static int expect_cmp(const struct sluice_i_expect *x, uint32_t s, uint32_t d)
 {
 	uint32_t es = x->ep[x->si], ed = x->ep[x->di];
 
@@ -709,10 +707,15 @@ static int check_indices(const struct sluice_routes *r, char *err,
 	return 0;
 }
 
-/* Path @q of pair @p: a walk from its source to its destination. */
+/*
+ * Path @q of pair @p: a walk from its source to its destination.  @no is
+ * its index in the whole set, whose stamp (+ 1) marks the directed links
+ * it walked in @seen.
+ */
 static int check_path(const struct sluice_routes *r,
 		      const struct sluice_graph *g, uint64_t p, uint64_t q,
-		      uint64_t *seen, char *err, size_t errlen)
+		      uint64_t no_set, uint64_t *seen, char *err,
+		      size_t errlen)
 {
 	const char *s = g->nodes[r->pair_src[p]].name;
 	const char *d = g->nodes[r->pair_dst[p]].name;
@@ -740,12 +743,12 @@ static int check_path(const struct sluice_routes *r,
 					     "%s %s, path %llu: link %u does not leave %s",
 					     s, d, no, link, g->nodes[at].name);
 		link = 2 * link + (next == g->links[link].a);
-		if (seen[link] == q + 1)
+		if (seen[link] == no_set + 1)
 			return sluice_i_errf(err, errlen, -EINVAL,
 					     "%s %s, path %llu: walks link %u from %s twice",
 					     s, d, no, r->hops[h],
 					     g->nodes[at].name);
-		seen[link] = q + 1;
+		seen[link] = no_set + 1;
 		at = next;
 	}
 	if (at != r->pair_dst[p])
@@ -753,6 +756,169 @@ static int check_path(const struct sluice_routes *r,
 				     "%s %s, path %llu: ends at %s", s, d, no,
 				     g->nodes[at].name);
 	return 0;
+}
+
+/**
+ * sluice_i_checker_init() - check a route set chunk by chunk
+ * @ck:		the checker, filled
+ * @head:	the set's header: its topology, shard and totals
+ * @g:		its topology, finalized
+ * @err:	what is wrong with the set as a whole
+ * @errlen:	room in @err
+ *
+ * Then sluice_i_checker_add() for each chunk in order and
+ * sluice_i_checker_end(): what sluice_i_routes_check() checks of a whole
+ * set, in its order, with a mark per directed link and the endpoints as
+ * memory.  sluice_i_checker_free() in every case.
+ *
+ * Return: 0, -EINVAL or -ENOMEM.
+ */
+int sluice_i_checker_init(struct sluice_i_checker *ck,
+			  const struct sluice_routes *head,
+			  const struct sluice_graph *g, char *err,
+			  size_t errlen)
+{
+	memset(ck, 0, sizeof(*ck));
+	ck->g = g;
+	if (head->topo_hash != sluice_graph_hash(g) ||
+	    head->n_nodes != g->n_nodes || head->n_links != g->n_links)
+		return sluice_i_errf(err, errlen, -EINVAL,
+				     "the routes were computed for another topology (hash %016llx, this one %016llx)",
+				     (unsigned long long)head->topo_hash,
+				     (unsigned long long)sluice_graph_hash(g));
+	if (head->shard_index >= head->shard_count)
+		return sluice_i_errf(err, errlen, -EINVAL,
+				     "shard %u/%u: the index must be below the count",
+				     head->shard_index, head->shard_count);
+	if (head->truncated_pairs > head->n_pairs)
+		return sluice_i_errf(err, errlen, -EINVAL,
+				     "truncated pairs %llu: more than the %llu pairs",
+				     (unsigned long long)head->truncated_pairs,
+				     (unsigned long long)head->n_pairs);
+	return 0;
+}
+
+/* The endpoints and marks, once the set's own checks passed. */
+static int checker_start(struct sluice_i_checker *ck,
+			 const struct sluice_routes *head, char *err,
+			 size_t errlen)
+{
+	const struct sluice_graph *g = ck->g;
+
+	ck->ep = sluice_i_calloc(g->n_nodes, sizeof(*ck->ep));
+	/* seen[d] == q + 1: path q walked directed link d already */
+	ck->seen = sluice_i_calloc(2 * (size_t)g->n_links, sizeof(*ck->seen));
+	if (!ck->ep || !ck->seen)
+		return no_memory(err, errlen);
+	ck->n_ep = sluice_graph_endpoints(g, ck->ep);
+	if (head->shard_count > ck->n_ep)
+		return sluice_i_errf(err, errlen, -EINVAL,
+				     "%u shards for %u sources: at most one shard per source",
+				     head->shard_count, ck->n_ep);
+	ck->shard_index = head->shard_index;
+	ck->shard_count = head->shard_count;
+	expect_init(&ck->x, ck->ep, ck->n_ep,
+		    (uint64_t)head->shard_index * ck->n_ep / head->shard_count,
+		    (uint64_t)(head->shard_index + 1) * ck->n_ep /
+		    head->shard_count);
+	ck->started = true;
+	return 0;
+}
+
+/**
+ * sluice_i_checker_add() - the next chunk of a set
+ * @ck:		from sluice_i_checker_init(), which passed
+ * @chunk:	the next pairs, a route set of their own (index arrays that
+ *		add up: sluice_i_checker_add() trusts them)
+ * @at:		set to the pair at fault, counted in the whole set
+ * @err:	the first problem
+ * @errlen:	room in @err
+ *
+ * Return: 0, -EINVAL or -ENOMEM.
+ */
+int sluice_i_checker_add(struct sluice_i_checker *ck,
+			 const struct sluice_routes *chunk, uint64_t *at,
+			 char *err, size_t errlen)
+{
+	const struct sluice_graph *g = ck->g;
+	uint64_t p, q;
+	int ret = 0;
+
+	if (!ck->started) {
+		*at = SLUICE_I_AT_SET;
+		ret = checker_start(ck, chunk, err, errlen);
+		if (ret)
+			return ret;
+	}
+	for (p = 0; p < chunk->n_pairs && !ret; p++) {
+		uint32_t s = chunk->pair_src[p], d = chunk->pair_dst[p];
+		const char *sn, *dn;
+
+		*at = ck->pairs + p;
+		if (s >= g->n_nodes || d >= g->n_nodes || s == d ||
+		    !is_endpoint(g, ck->n_ep, s) || !is_endpoint(g, ck->n_ep, d))
+			return sluice_i_errf(err, errlen, -EINVAL,
+					     "pair %llu: not two distinct endpoints of the topology",
+					     (unsigned long long)*at);
+		sn = g->nodes[s].name;
+		dn = g->nodes[d].name;
+		if (ck->pairs + p && (s < ck->last_s ||
+				      (s == ck->last_s && d <= ck->last_d)))
+			return sluice_i_errf(err, errlen, -EINVAL,
+					     "pair %s %s: out of order", sn, dn);
+		if (!expect_done(&ck->x) && expect_cmp(&ck->x, s, d) > 0)
+			return sluice_i_errf(err, errlen, -EINVAL,
+					     "pair %s %s is missing",
+					     g->nodes[ck->ep[ck->x.si]].name,
+					     g->nodes[ck->ep[ck->x.di]].name);
+		if (expect_done(&ck->x) || expect_cmp(&ck->x, s, d))
+			return sluice_i_errf(err, errlen, -EINVAL,
+					     "pair %s %s: %s is not a source of shard %u/%u",
+					     sn, dn, sn, ck->shard_index,
+					     ck->shard_count);
+		expect_next(&ck->x);
+		for (q = chunk->pair_path[p];
+		     q < chunk->pair_path[p + 1] && !ret; q++)
+			ret = check_path(chunk, g, p, q, ck->paths + q, ck->seen,
+					 err, errlen);
+		ck->last_s = s;
+		ck->last_d = d;
+	}
+	ck->pairs += chunk->n_pairs;
+	ck->paths += chunk->n_paths;
+	return ret;
+}
+
+/*
+ * sluice_i_checker_end() - no pair missing at the end; @at set to the
+ * pair count (where the missing one belongs).  0 or -EINVAL.
+ */
+int sluice_i_checker_end(struct sluice_i_checker *ck,
+			 const struct sluice_routes *head, uint64_t *at,
+			 char *err, size_t errlen)
+{
+	int ret;
+
+	if (!ck->started) {
+		*at = SLUICE_I_AT_SET;
+		ret = checker_start(ck, head, err, errlen);
+		if (ret)
+			return ret;
+	}
+	*at = ck->pairs;
+	if (!expect_done(&ck->x))
+		return sluice_i_errf(err, errlen, -EINVAL,
+				     "pair %s %s is missing",
+				     ck->g->nodes[ck->ep[ck->x.si]].name,
+				     ck->g->nodes[ck->ep[ck->x.di]].name);
+	return 0;
+}
+
+void sluice_i_checker_free(struct sluice_i_checker *ck)
+{
+	free(ck->ep);
+	free(ck->seen);
+	memset(ck, 0, sizeof(*ck));
 }
 
 /**
@@ -772,96 +938,18 @@ int sluice_i_routes_check(const struct sluice_routes *r,
 			  const struct sluice_graph *g, uint64_t *at,
 			  char *err, size_t errlen)
 {
-	uint64_t p, q, *seen = NULL;
-	uint32_t *ep = NULL, n_ep;
-	struct expect x;
-	int ret = 0;
+	struct sluice_i_checker ck;
+	int ret;
 
 	*at = SLUICE_I_AT_SET;
-	if (r->topo_hash != sluice_graph_hash(g) ||
-	    r->n_nodes != g->n_nodes || r->n_links != g->n_links)
-		return sluice_i_errf(err, errlen, -EINVAL,
-				     "the routes were computed for another topology (hash %016llx, this one %016llx)",
-				     (unsigned long long)r->topo_hash,
-				     (unsigned long long)sluice_graph_hash(g));
-	if (r->shard_index >= r->shard_count)
-		return sluice_i_errf(err, errlen, -EINVAL,
-				     "shard %u/%u: the index must be below the count",
-				     r->shard_index, r->shard_count);
-	if (r->truncated_pairs > r->n_pairs)
-		return sluice_i_errf(err, errlen, -EINVAL,
-				     "truncated pairs %llu: more than the %llu pairs",
-				     (unsigned long long)r->truncated_pairs,
-				     (unsigned long long)r->n_pairs);
-	ret = check_indices(r, err, errlen);
-	if (ret)
-		return ret;
-	ep = sluice_i_calloc(g->n_nodes, sizeof(*ep));
-	/* seen[d] == q + 1: path q walked directed link d already */
-	seen = sluice_i_calloc(2 * (size_t)g->n_links, sizeof(*seen));
-	if (!ep || !seen) {
-		ret = no_memory(err, errlen);
-		goto out;
-	}
-	n_ep = sluice_graph_endpoints(g, ep);
-	if (r->shard_count > n_ep) {
-		ret = sluice_i_errf(err, errlen, -EINVAL,
-				    "%u shards for %u sources: at most one shard per source",
-				    r->shard_count, n_ep);
-		goto out;
-	}
-	expect_init(&x, ep, n_ep,
-		    (uint64_t)r->shard_index * n_ep / r->shard_count,
-		    (uint64_t)(r->shard_index + 1) * n_ep / r->shard_count);
-	for (p = 0; p < r->n_pairs && !ret; p++) {
-		uint32_t s = r->pair_src[p], d = r->pair_dst[p];
-		const char *sn, *dn;
-
-		*at = p;
-		if (s >= g->n_nodes || d >= g->n_nodes || s == d ||
-		    !is_endpoint(g, n_ep, s) || !is_endpoint(g, n_ep, d)) {
-			ret = sluice_i_errf(err, errlen, -EINVAL,
-					    "pair %llu: not two distinct endpoints of the topology",
-					    (unsigned long long)p);
-			break;
-		}
-		sn = g->nodes[s].name;
-		dn = g->nodes[d].name;
-		if (p && (s < r->pair_src[p - 1] ||
-			  (s == r->pair_src[p - 1] &&
-			   d <= r->pair_dst[p - 1]))) {
-			ret = sluice_i_errf(err, errlen, -EINVAL,
-					    "pair %s %s: out of order", sn, dn);
-			break;
-		}
-		if (!expect_done(&x) && expect_cmp(&x, s, d) > 0) {
-			ret = sluice_i_errf(err, errlen, -EINVAL,
-					    "pair %s %s is missing",
-					    g->nodes[ep[x.si]].name,
-					    g->nodes[ep[x.di]].name);
-			break;
-		}
-		if (expect_done(&x) || expect_cmp(&x, s, d)) {
-			ret = sluice_i_errf(err, errlen, -EINVAL,
-					    "pair %s %s: %s is not a source of shard %u/%u",
-					    sn, dn, sn, r->shard_index,
-					    r->shard_count);
-			break;
-		}
-		expect_next(&x);
-		for (q = r->pair_path[p]; q < r->pair_path[p + 1] && !ret; q++)
-			ret = check_path(r, g, p, q, seen, err, errlen);
-	}
-	if (!ret && !expect_done(&x)) {
-		*at = r->n_pairs;
-		ret = sluice_i_errf(err, errlen, -EINVAL,
-				    "pair %s %s is missing",
-				    g->nodes[ep[x.si]].name,
-				    g->nodes[ep[x.di]].name);
-	}
-out:
-	free(seen);
-	free(ep);
+	ret = sluice_i_checker_init(&ck, r, g, err, errlen);
+	if (!ret)
+		ret = check_indices(r, err, errlen);
+	if (!ret)
+		ret = sluice_i_checker_add(&ck, r, at, err, errlen);
+	if (!ret)
+		ret = sluice_i_checker_end(&ck, r, at, err, errlen);
+	sluice_i_checker_free(&ck);
 	return ret;
 }
 

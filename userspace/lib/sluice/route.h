@@ -226,6 +226,18 @@ int sluice_routes_write(const struct sluice_routes *r,
 			char *err, size_t errlen);
 int sluice_routes_read(struct sluice_routes *r, const struct sluice_graph *g,
 		       FILE *f, const char *name, char *err, size_t errlen);
+/* The same, piece by piece: a stream's chunks written or read. */
+int sluice_routes_write_head(const struct sluice_routes *head,
+			     const struct sluice_graph *g, FILE *f,
+			     char *err, size_t errlen);
+int sluice_routes_write_pairs(const struct sluice_routes *r,
+			      const struct sluice_graph *g, FILE *f,
+			      char *err, size_t errlen);
+int sluice_routes_write_end(FILE *f, char *err, size_t errlen);
+int sluice_routes_read_stream(const struct sluice_graph *g, FILE *f,
+			      const char *name, struct sluice_routes *head,
+			      sluice_routes_sink_fn sink, void *arg,
+			      char *err, size_t errlen);
 int sluice_routes_merge(struct sluice_routes *out,
 			const struct sluice_routes *shards, uint32_t n,
 			char *err, size_t errlen);
