@@ -271,4 +271,17 @@ int sluice_route_stats(const struct sluice_routes *r,
 		       struct sluice_route_stats *st,
 		       char *err, size_t errlen);
 
+/* The same, of a set fed a chunk at a time (stats.c). */
+struct sluice_route_stats_stream;
+
+int sluice_route_stats_start(struct sluice_route_stats_stream **sp,
+			     const struct sluice_graph *g,
+			     const struct sluice_routes *head,
+			     struct sluice_route_stats *st, char *err,
+			     size_t errlen);
+int sluice_route_stats_add(void *stream, const struct sluice_routes *r,
+			   char *err, size_t errlen);
+void sluice_route_stats_end(struct sluice_route_stats_stream *s);
+void sluice_route_stats_free(struct sluice_route_stats_stream *s);
+
 #endif /* _SLUICE_ROUTE_H */
