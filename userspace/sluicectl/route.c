@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <sluice/cbd.h>
 #include <sluice/route.h>
 #include "jout.h"
@@ -181,22 +182,6 @@ static void progress(void *arg, uint32_t done, uint32_t total)
 		fputc('\n', stderr);
 }
 
-struct routes_out {
-	const struct sluice_routes	*r;
-	const struct sluice_graph	*g;
-};
-
-static int write_routes(const void *arg, FILE *f)
-{
-	const struct routes_out *o = arg;
-	char err[SLUICE_ERRLEN];
-
-	if (!sluice_routes_write(o->r, o->g, f, err, sizeof(err)))
-		return 0;
-	fprintf(stderr, "sluicectl: %s\n", err);
-	return -EIO;
-}
-
 /* Whether -o names a file: without -o, or with "-", routes go to stdout. */
 static bool to_file(const char *out)
 {
@@ -305,13 +290,11 @@ static int compute_opts(const struct command *cmd, const struct args *a,
 	return 0;
 }
 
-/* Loads the topology and computes its routes as the arguments say. */
-static int compute(const struct args *a, struct sluice_route_opts *o,
-		   const struct sluice_compute_opts *c,
-		   struct sluice_graph *g, struct sluice_routes *r)
+/* Loads the topology and resolves --root as the arguments say. */
+static int load_for(const struct args *a, struct sluice_route_opts *o,
+		    struct sluice_graph *g)
 {
 	const char *root = a->val[OPT_ROOT];
-	char err[SLUICE_ERRLEN];
 	int ret;
 
 	ret = load_topo(a->val[OPT_TOPO], g);
@@ -328,6 +311,20 @@ static int compute(const struct args *a, struct sluice_route_opts *o,
 		if (o->orient == SLUICE_ORIENT_AUTO)
 			o->orient = SLUICE_ORIENT_BFS;
 	}
+	return 0;
+}
+
+/* Loads the topology and computes its routes whole. */
+static int compute(const struct args *a, struct sluice_route_opts *o,
+		   const struct sluice_compute_opts *c,
+		   struct sluice_graph *g, struct sluice_routes *r)
+{
+	char err[SLUICE_ERRLEN];
+	int ret;
+
+	ret = load_for(a, o, g);
+	if (ret)
+		return ret;
 	if (sluice_routes_compute(g, o, c, r, err, sizeof(err))) {
 		/* end the progress line, if there is one, before the error */
 		if (c->progress)
@@ -339,13 +336,141 @@ static int compute(const struct args *a, struct sluice_route_opts *o,
 	return 0;
 }
 
+/*
+ * Computes the routes of @g as the arguments say, a source at a time into
+ * @sink; @head gets the set's header and totals.  Prints the error.
+ */
+static int compute_to(const struct args *a, const struct sluice_route_opts *o,
+		      const struct sluice_compute_opts *c,
+		      const struct sluice_graph *g, struct sluice_routes *head,
+		      sluice_routes_sink_fn sink, void *arg)
+{
+	char err[SLUICE_ERRLEN];
+
+	if (sluice_routes_compute_stream(g, o, c, head, sink, arg, err,
+					 sizeof(err))) {
+		/* end the progress line, if there is one, before the error */
+		if (c->progress)
+			fputc('\n', stderr);
+		fprintf(stderr, "sluicectl: %s: %s\n", a->val[OPT_TOPO], err);
+		return EXIT_RUNTIME;
+	}
+	return 0;
+}
+
+/*
+ * A file for a route file's pairs while their totals, which its header
+ * gives first, are not known: beside @out when that is a regular file (or
+ * new), so that the pairs stay on its file system, else in TMPDIR.
+ * Unlinked at once.  NULL with a message printed.
+ */
+static FILE *body_file(const char *out)
+{
+	struct stat st;
+	char *tmp;
+	FILE *f;
+	int fd;
+
+	if (to_file(out) && (stat(out, &st) ? errno == ENOENT :
+			     S_ISREG(st.st_mode)) &&
+	    asprintf(&tmp, "%s.pairs.XXXXXX", out) >= 0) {
+		fd = mkstemp(tmp);
+		if (fd >= 0)
+			unlink(tmp);
+		free(tmp);
+		f = fd >= 0 ? fdopen(fd, "w+") : NULL;
+		if (f)
+			return f;
+		if (fd >= 0)
+			close(fd);
+	}
+	f = tmpfile();
+	if (!f)
+		fprintf(stderr, "sluicectl: no temporary file for the pairs: %s\n",
+			strerror(errno));
+	return f;
+}
+
+/* Writes all @n bytes of @buf to @fd; 0 or -1. */
+static int write_all(int fd, const char *buf, ssize_t n)
+{
+	ssize_t w, k;
+
+	for (w = 0; w < n; w += k) {
+		k = write(fd, buf + w, n - w);
+		if (k < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * Copies all of @from after what @to holds so far, in the kernel where it
+ * can (copy_file_range()), else through a buffer; 0 or -EIO.
+ */
+static int copy_file(FILE *from, FILE *to)
+{
+	static char buf[1 << 16];
+	int in = fileno(from), out = fileno(to);
+	ssize_t n;
+
+	if (fflush(from) || fflush(to) || lseek(in, 0, SEEK_SET))
+		return -EIO;
+	do
+		n = copy_file_range(in, NULL, out, NULL, 1 << 30, 0);
+	while (n > 0);
+	if (!n)
+		return 0;
+	if (errno != EXDEV && errno != EINVAL && errno != ENOSYS &&
+	    errno != EOPNOTSUPP && errno != EBADF)
+		return -EIO;
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write_all(out, buf, n))
+			return -EIO;
+	return n < 0 ? -EIO : 0;
+}
+
+/* A streamed route file: its pairs in @body, its header in @head. */
+struct streamed {
+	const struct sluice_graph	*g;
+	struct sluice_routes		head;
+	FILE				*body;
+};
+
+static int pairs_to_body(void *arg, const struct sluice_routes *chunk,
+			 char *err, size_t errlen)
+{
+	const struct streamed *s = arg;
+
+	return sluice_routes_write_pairs(chunk, s->g, s->body, err, errlen);
+}
+
+/* The header, now that the totals are known, then the pairs, then end. */
+static int write_streamed(const void *arg, FILE *f)
+{
+	const struct streamed *s = arg;
+	char err[SLUICE_ERRLEN];
+	int ret;
+
+	ret = sluice_routes_write_head(&s->head, s->g, f, err, sizeof(err));
+	if (!ret && copy_file(s->body, f)) {
+		snprintf(err, sizeof(err), "cannot write: %s", strerror(errno));
+		ret = -EIO;
+	}
+	if (!ret)
+		ret = sluice_routes_write_end(f, err, sizeof(err));
+	if (!ret)
+		return 0;
+	fprintf(stderr, "sluicectl: %s\n", err);
+	return -EIO;
+}
+
 static int compute_main(const struct command *cmd, int argc, char **argv)
 {
+	struct streamed out = { 0 };
 	struct sluice_route_opts o;
 	struct sluice_compute_opts c;
-	struct sluice_routes r;
 	struct sluice_graph g;
-	struct routes_out out;
 	struct args a;
 	int ret;
 
@@ -361,19 +486,26 @@ static int compute_main(const struct command *cmd, int argc, char **argv)
 		return sub_usage_error(cmd, "-j needs -o FILE: without it the routes go to stdout");
 	ret = compute_opts(cmd, &a, &o, &c);
 	if (!ret)
-		ret = compute(&a, &o, &c, &g, &r);
+		ret = load_for(&a, &o, &g);
 	if (ret)
 		return ret;
-	out.r = &r;
+	/*
+	 * The pairs go to a file of their own as the sources are done, the
+	 * route file last: never the whole set in memory.
+	 */
 	out.g = &g;
-	ret = write_out(a.val[OPT_OUT], write_routes, &out);
+	out.body = body_file(a.val[OPT_OUT]);
+	ret = out.body ? compute_to(&a, &o, &c, &g, &out.head, pairs_to_body,
+				    &out) : EXIT_RUNTIME;
+	if (!ret)
+		ret = write_out(a.val[OPT_OUT], write_streamed, &out);
 	if (!ret && to_file(a.val[OPT_OUT]))
-		print_summary(&r, a.val[OPT_JSON]);
-	sluice_routes_free(&r);
+		print_summary(&out.head, a.val[OPT_JSON]);
+	if (out.body)
+		fclose(out.body);
 	sluice_graph_free(&g);
 	return ret;
 }
-
 /* Loads the topology and the one route file a command takes. */
 static int load_both(const struct command *cmd, const struct args *a,
 		     struct sluice_graph *g, struct sluice_routes *r)
@@ -394,8 +526,8 @@ static int load_both(const struct command *cmd, const struct args *a,
 }
 
 static int print_cycle_json(const struct sluice_graph *g,
-			    const struct sluice_routes *r,
-			    const struct sluice_cbd_result *res)
+			    const struct sluice_cbd_result *res,
+			    const struct cycle_pair *cp)
 {
 	json_object *o = json_object_new_object();
 	bool ok;
@@ -404,15 +536,115 @@ static int print_cycle_json(const struct sluice_graph *g,
 	     jadd(o, "buffers", jnum(res->link_lanes)) &&
 	     jadd(o, "dependencies", jnum(res->dependencies));
 	if (ok && !res->cbd_free)
-		ok = jadd(o, "cycle", cycle_json(g, r, res, "lane"));
+		ok = jadd(o, "cycle", cycle_json(g, res, "lane", cp));
 	return jprint(o, ok);
+}
+
+/* "NAME: cannot read: why" for a file that does not go back to its start. */
+static int rewind_err(char *err, size_t errlen, const char *name)
+{
+	snprintf(err, errlen, "%s: cannot read: %s", name, strerror(errno));
+	return -EIO;
+}
+
+/* The witness's pass over a stream: names the pairs behind its paths. */
+struct witness_pairs {
+	struct sluice_cbd_witness	wt;
+	struct cycle_pair		*cp;
+	uint64_t			base;	/* paths before the chunk */
+};
+
+static int witness_chunk(void *arg, const struct sluice_routes *chunk,
+			 char *err, size_t errlen)
+{
+	struct witness_pairs *w = arg;
+	const struct sluice_cbd_result *res = w->wt.res;
+	uint64_t q, p;
+	uint32_t i;
+	int ret;
+
+	ret = sluice_cbd_stream_witness(&w->wt, chunk, err, errlen);
+	for (i = 0; !ret && i < res->n_cycle; i++) {
+		q = res->cycle[i].path;
+		if (q == UINT64_MAX || q < w->base ||
+		    q >= w->base + chunk->n_paths)
+			continue;
+		p = pair_of(chunk, q - w->base, &w->cp[i].nth);
+		w->cp[i].src = chunk->pair_src[p];
+		w->cp[i].dst = chunk->pair_dst[p];
+	}
+	w->base += chunk->n_paths;
+	return ret;
+}
+
+/*
+ * The CBD check of route file @path read a chunk at a time, and again to
+ * name the paths of a cycle: the set is never held.  Prints the error.
+ */
+static int check_stream(const char *path, const struct sluice_graph *g,
+			struct sluice_cbd_result *res, struct cycle_pair **cp)
+{
+	struct sluice_cbd_stream *s = NULL;
+	struct witness_pairs w = { 0 };
+	struct sluice_routes head;
+	char err[SLUICE_ERRLEN];
+	const char *name;
+	FILE *f;
+	int ret;
+
+	*cp = NULL;
+	memset(res, 0, sizeof(*res));
+	f = open_in(path, &name);
+	if (!f)
+		return EXIT_RUNTIME;
+	/* the header first: the check starts from its topology */
+	ret = sluice_routes_read_head(g, f, name, &head, err, sizeof(err));
+	if (!ret)
+		ret = sluice_cbd_stream_start(&s, g, &head, err, sizeof(err));
+	if (!ret && fseek(f, 0, SEEK_SET))
+		ret = rewind_err(err, sizeof(err), name);
+	if (!ret)
+		ret = sluice_routes_read_stream(g, f, name, &head,
+						sluice_cbd_stream_add, s,
+						err, sizeof(err));
+	if (!ret)
+		ret = sluice_cbd_stream_end(s, res, err, sizeof(err));
+	if (!ret && res->n_cycle) {
+		w.wt.s = s;
+		w.wt.res = res;
+		w.cp = calloc(res->n_cycle, sizeof(*w.cp));
+		if (!w.cp)
+			ret = -ENOMEM;
+		else if (fseek(f, 0, SEEK_SET))
+			ret = rewind_err(err, sizeof(err), name);
+		else
+			ret = sluice_routes_read_stream(g, f, name, &head,
+							witness_chunk, &w,
+							err, sizeof(err));
+		if (!ret)
+			ret = sluice_cbd_stream_witness_end(s, res, err,
+							    sizeof(err));
+		if (ret == -ENOMEM)
+			snprintf(err, sizeof(err), "out of memory");
+	}
+	fclose(f);
+	sluice_cbd_stream_free(s);
+	if (ret) {
+		fprintf(stderr, "sluicectl: %s\n", err);
+		sluice_cbd_result_free(res);
+		free(w.cp);
+		return EXIT_RUNTIME;
+	}
+	*cp = w.cp;
+	return 0;
 }
 
 static int check_main(const struct command *cmd, int argc, char **argv)
 {
+	struct sluice_routes r = { 0 };
 	struct sluice_cbd_result res;
+	struct cycle_pair *cp = NULL;
 	char err[SLUICE_ERRLEN];
-	struct sluice_routes r;
 	struct sluice_graph g;
 	struct args a;
 	int ret;
@@ -420,33 +652,49 @@ static int check_main(const struct command *cmd, int argc, char **argv)
 	ret = parse(cmd, argc, argv, OPT_BIT(OPT_TOPO) | OPT_BIT(OPT_JSON), &a);
 	if (ret)
 		return ret < 0 ? 0 : ret;
-	ret = load_both(cmd, &a, &g, &r);
-	if (ret)
-		return ret;
-	if (sluice_cbd_check(&g, &r, &res, err, sizeof(err))) {
-		fprintf(stderr, "sluicectl: %s\n", err);
-		ret = EXIT_RUNTIME;
-		goto out;
+	if (a.n_files == 1 && strcmp(a.files[0], "-")) {
+		/* a file reads twice if need be: streamed */
+		ret = load_topo(a.val[OPT_TOPO], &g);
+		if (ret)
+			return ret;
+		ret = check_stream(a.files[0], &g, &res, &cp);
+		if (ret) {
+			sluice_graph_free(&g);
+			return ret;
+		}
+	} else {
+		ret = load_both(cmd, &a, &g, &r);
+		if (ret)
+			return ret;
+		if (sluice_cbd_check(&g, &r, &res, err, sizeof(err))) {
+			fprintf(stderr, "sluicectl: %s\n", err);
+			ret = EXIT_RUNTIME;
+			goto out;
+		}
+		if (!res.cbd_free && cycle_pairs(&r, &res, &cp)) {
+			ret = EXIT_RUNTIME;
+			goto out;
+		}
 	}
 	if (a.val[OPT_JSON]) {
-		ret = print_cycle_json(&g, &r, &res);
+		ret = print_cycle_json(&g, &res, cp);
 	} else {
 		printf("cbd-free %s buffers %llu dependencies %llu\n",
 		       res.cbd_free ? "yes" : "no",
 		       (unsigned long long)res.link_lanes,
 		       (unsigned long long)res.dependencies);
 		if (!res.cbd_free)
-			print_cycle_text(&g, &r, &res, "lane");
+			print_cycle_text(&g, &res, "lane", cp);
 	}
 	if (!ret && !res.cbd_free)
 		ret = EXIT_CBD;
-	sluice_cbd_result_free(&res);
 out:
+	sluice_cbd_result_free(&res);
+	free(cp);
 	sluice_routes_free(&r);
 	sluice_graph_free(&g);
 	return ret;
 }
-
 static void print_stats_text(const struct sluice_route_stats *st,
 			     const struct sluice_routes *r)
 {
@@ -527,13 +775,96 @@ static int print_stats_json(const struct sluice_route_stats *st,
 	return jprint(o, ok);
 }
 
+/* Statistics fed by a stream, started on its first chunk's header. */
+struct stats_run {
+	const struct sluice_graph		*g;
+	struct sluice_route_stats		*st;
+	struct sluice_route_stats_stream	*s;
+};
+
+static int stats_chunk(void *arg, const struct sluice_routes *chunk,
+		       char *err, size_t errlen)
+{
+	struct stats_run *run = arg;
+	int ret;
+
+	if (!run->s) {
+		ret = sluice_route_stats_start(&run->s, run->g, chunk, run->st,
+					       err, errlen);
+		if (ret)
+			return ret;
+	}
+	return sluice_route_stats_add(run->s, chunk, err, errlen);
+}
+
+/*
+ * The statistics of routes computed (@a has --algo, or no file) or read
+ * from a file, streamed: the set is never held.  Prints the error; frees
+ * @g on failure.
+ */
+static int stats_stream(const struct command *cmd, const struct args *a,
+			struct sluice_graph *g, struct sluice_routes *head,
+			struct sluice_route_stats *st)
+{
+	struct stats_run run = { .g = g, .st = st };
+	struct sluice_route_opts o;
+	struct sluice_compute_opts c;
+	char err[SLUICE_ERRLEN];
+	const char *name;
+	FILE *f;
+	int ret;
+
+	if (a->algo >= 0 || !a->n_files) {
+		ret = compute_opts(cmd, a, &o, &c);
+		if (!ret)
+			ret = load_for(a, &o, g);
+		if (ret)
+			return ret;
+		ret = compute_to(a, &o, &c, g, head, stats_chunk, &run);
+	} else {
+		if (a->n_files != 1)
+			return sub_usage_error(cmd, "one route file, not %d",
+					       a->n_files);
+		ret = load_topo(a->val[OPT_TOPO], g);
+		if (ret)
+			return ret;
+		f = open_in(a->files[0], &name);
+		if (!f) {
+			sluice_graph_free(g);
+			return EXIT_RUNTIME;
+		}
+		ret = sluice_routes_read_stream(g, f, name, head, stats_chunk,
+						&run, err, sizeof(err));
+		if (f != stdin)
+			fclose(f);
+		if (ret) {
+			fprintf(stderr, "sluicectl: %s\n", err);
+			ret = EXIT_RUNTIME;
+		}
+	}
+	if (!ret && !run.s &&
+	    sluice_route_stats_start(&run.s, g, head, st, err, sizeof(err))) {
+		fprintf(stderr, "sluicectl: %s\n", err);
+		ret = EXIT_RUNTIME;
+	}
+	if (!ret) {
+		sluice_route_stats_end(run.s);
+		/* known at the end when computed */
+		st->truncated_pairs = head->truncated_pairs;
+	}
+	sluice_route_stats_free(run.s);
+	if (ret)
+		sluice_graph_free(g);
+	return ret;
+}
+
 static int stats_main(const struct command *cmd, int argc, char **argv)
 {
+	struct sluice_routes r = { 0 };
 	struct sluice_route_opts o;
 	struct sluice_compute_opts c;
 	struct sluice_route_stats st;
 	char err[SLUICE_ERRLEN];
-	struct sluice_routes r;
 	struct sluice_graph g;
 	uint32_t shortest;
 	struct args a;
@@ -548,17 +879,32 @@ static int stats_main(const struct command *cmd, int argc, char **argv)
 	if (ret)
 		return ret < 0 ? 0 : ret;
 	if (a.algo >= 0 || !a.n_files) {
-		/* no file: compute the routes here, keep them in memory */
 		if (a.n_files)
 			return sub_usage_error(cmd, "give a route file or --algo, not both");
-		ret = compute_opts(cmd, &a, &o, &c);
-		if (!ret)
-			ret = compute(&a, &o, &c, &g, &r);
 	} else {
 		for (i = 0; i < N_OPTS; i++)
 			if ((ALGO_OPTS & OPT_BIT(i)) && a.val[i])
 				return sub_usage_error(cmd, "%s needs --algo, not a route file",
 						       opts[i].name);
+	}
+	if (!a.val[OPT_PAIRS]) {
+		/* the totals alone: the routes stream past, never held */
+		ret = stats_stream(cmd, &a, &g, &r, &st);
+		if (ret)
+			return ret;
+		if (a.val[OPT_JSON])
+			ret = print_stats_json(&st, &r, &g, false);
+		else
+			print_stats_text(&st, &r);
+		sluice_graph_free(&g);
+		return ret;
+	}
+	/* a line for every pair: the set whole */
+	if (a.algo >= 0 || !a.n_files) {
+		ret = compute_opts(cmd, &a, &o, &c);
+		if (!ret)
+			ret = compute(&a, &o, &c, &g, &r);
+	} else {
 		ret = load_both(cmd, &a, &g, &r);
 	}
 	if (ret)
@@ -567,10 +913,10 @@ static int stats_main(const struct command *cmd, int argc, char **argv)
 		fprintf(stderr, "sluicectl: %s\n", err);
 		ret = EXIT_RUNTIME;
 	} else if (a.val[OPT_JSON]) {
-		ret = print_stats_json(&st, &r, &g, a.val[OPT_PAIRS]);
+		ret = print_stats_json(&st, &r, &g, true);
 	} else {
 		print_stats_text(&st, &r);
-		for (p = 0; a.val[OPT_PAIRS] && p < r.n_pairs; p++) {
+		for (p = 0; p < r.n_pairs; p++) {
 			pair_lengths(&r, p, &shortest, &avg);
 			printf("pair %s %s paths %llu shortest %u avg %.4f\n",
 			       name_of(&g, r.pair_src[p]),
@@ -583,7 +929,6 @@ static int stats_main(const struct command *cmd, int argc, char **argv)
 	sluice_graph_free(&g);
 	return ret;
 }
-
 /* Graphviz colours for paths, in turn. */
 static const char *const colours[] = {
 	"blue", "forestgreen", "darkorange", "purple", "brown", "deeppink",
@@ -725,12 +1070,65 @@ out:
 	return ret;
 }
 
+/* Shards to merge, their headers read, to write in order. */
+struct merging {
+	const struct sluice_graph	*g;
+	struct sluice_routes		head;	/* the whole set's */
+	int				n;
+	const char			**files;
+	FILE				**f;
+	struct sluice_routes		*heads;
+	uint32_t			*order;
+	FILE				*out;
+};
+
+static int pairs_to_out(void *arg, const struct sluice_routes *chunk,
+			char *err, size_t errlen)
+{
+	const struct merging *m = arg;
+
+	return sluice_routes_write_pairs(chunk, m->g, m->out, err, errlen);
+}
+
+/*
+ * The merged file: its header from the shards', then each shard read
+ * through, checked, in shard order, then end.
+ */
+static int write_merged(const void *arg, FILE *f)
+{
+	struct merging *m = (struct merging *)arg;
+	struct sluice_routes head;
+	char err[SLUICE_ERRLEN];
+	const char *name;
+	uint32_t i, k;
+	int ret;
+
+	m->out = f;
+	ret = sluice_routes_write_head(&m->head, m->g, f, err, sizeof(err));
+	for (i = 0; !ret && i < (uint32_t)m->n; i++) {
+		k = m->order[i];
+		name = strcmp(m->files[k], "-") ? m->files[k] : "<stdin>";
+		if (fseek(m->f[k], 0, SEEK_SET))
+			ret = rewind_err(err, sizeof(err), name);
+		else
+			ret = sluice_routes_read_stream(m->g, m->f[k], name,
+							&head, pairs_to_out, m,
+							err, sizeof(err));
+	}
+	if (!ret)
+		ret = sluice_routes_write_end(f, err, sizeof(err));
+	if (!ret)
+		return 0;
+	fprintf(stderr, "sluicectl: %s\n", err);
+	return -EIO;
+}
+
 static int merge_main(const struct command *cmd, int argc, char **argv)
 {
-	struct sluice_routes *shards, whole;
+	struct merging m = { 0 };
 	char err[SLUICE_ERRLEN];
-	struct routes_out out;
 	struct sluice_graph g;
+	const char *name;
 	struct args a;
 	int i, ret;
 
@@ -747,30 +1145,47 @@ static int merge_main(const struct command *cmd, int argc, char **argv)
 	ret = load_topo(a.val[OPT_TOPO], &g);
 	if (ret)
 		return ret;
-	shards = calloc(a.n_files, sizeof(*shards));
-	if (!shards) {
+	m.g = &g;
+	m.n = a.n_files;
+	m.files = a.files;
+	m.f = calloc(a.n_files, sizeof(*m.f));
+	m.heads = calloc(a.n_files, sizeof(*m.heads));
+	m.order = calloc(a.n_files, sizeof(*m.order));
+	if (!m.f || !m.heads || !m.order) {
 		fputs("sluicectl: out of memory\n", stderr);
-		sluice_graph_free(&g);
-		return EXIT_RUNTIME;
+		ret = EXIT_RUNTIME;
 	}
-	for (i = 0; i < a.n_files && !ret; i++)
-		ret = load_routes(a.files[i], &g, &shards[i]);
-	if (!ret && sluice_routes_merge(&whole, shards, a.n_files, err,
-					sizeof(err))) {
+	/*
+	 * The headers first, to check that the shards join and total them;
+	 * then each shard streams through, read and checked as it is
+	 * written: never a shard, let alone the set, in memory.
+	 */
+	for (i = 0; !ret && i < a.n_files; i++) {
+		m.f[i] = open_in(a.files[i], &name);
+		if (!m.f[i])
+			ret = EXIT_RUNTIME;
+		else if (sluice_routes_read_head(&g, m.f[i], name, &m.heads[i],
+						 err, sizeof(err))) {
+			fprintf(stderr, "sluicectl: %s\n", err);
+			ret = EXIT_RUNTIME;
+		}
+	}
+	if (!ret && sluice_routes_merge_plan(&m.head, m.heads, a.n_files,
+					     m.order, err, sizeof(err))) {
 		fprintf(stderr, "sluicectl: %s\n", err);
 		ret = EXIT_RUNTIME;
 	}
-	for (i = 0; i < a.n_files; i++)
-		sluice_routes_free(&shards[i]);
-	free(shards);
 	if (!ret) {
-		out.r = &whole;
-		out.g = &g;
-		ret = write_out(a.val[OPT_OUT], write_routes, &out);
+		ret = write_out(a.val[OPT_OUT], write_merged, &m);
 		if (!ret && to_file(a.val[OPT_OUT]))
-			print_summary(&whole, a.val[OPT_JSON]);
-		sluice_routes_free(&whole);
+			print_summary(&m.head, a.val[OPT_JSON]);
 	}
+	for (i = 0; m.f && i < a.n_files; i++)
+		if (m.f[i] && m.f[i] != stdin)
+			fclose(m.f[i]);
+	free(m.f);
+	free(m.heads);
+	free(m.order);
 	sluice_graph_free(&g);
 	return ret;
 }

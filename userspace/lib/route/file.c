@@ -651,6 +651,44 @@ int sluice_routes_read_stream(const struct sluice_graph *g, FILE *f,
 }
 
 /**
+ * sluice_routes_read_head() - a route file's header alone
+ * @g:		the topology the routes belong to, finalized
+ * @f:		the file, left after its header
+ * @name:	its name, for messages
+ * @head:	filled: the set's fields and the totals it promises
+ * @err:	"NAME:LINE: what is wrong"
+ * @errlen:	room in @err
+ *
+ * Checks the header as sluice_routes_read() does, no more: to plan work
+ * on files before reading them through.
+ *
+ * Return: 0, -EINVAL or -ENOMEM.
+ */
+int sluice_routes_read_head(const struct sluice_graph *g, FILE *f,
+			    const char *name, struct sluice_routes *head,
+			    char *err, size_t errlen)
+{
+	struct text_reader rd = { .f = f, .name = name, .err = err,
+			     .errlen = errlen };
+	uint64_t pairs, paths, hops;
+	struct names nm;
+	int ret;
+
+	memset(head, 0, sizeof(*head));
+	if (names_init(&nm, g))
+		return sluice_i_errf(err, errlen, -ENOMEM, "out of memory");
+	ret = read_header(&rd, head, g, &nm, &pairs, &paths, &hops);
+	head->n_pairs = pairs;
+	head->n_paths = paths;
+	head->n_hops = hops;
+	free(rd.line);
+	free(nm.slot);
+	if (ret)
+		memset(head, 0, sizeof(*head));
+	return ret;
+}
+
+/**
  * sluice_routes_read() - load a route file
  * @r:		filled on success; all zeroes on failure
  * @g:		the topology the routes belong to, finalized
@@ -692,6 +730,70 @@ static bool same_opts(const struct sluice_route_opts *a,
 }
 
 /**
+ * sluice_routes_merge_plan() - how the shards of a route set join
+ * @out:	the whole set's header: shard 0/1, the totals of the shards
+ * @shards:	@n route sets, or their headers alone, shards 0/n to n-1/n
+ *		in any order
+ * @n:		the shard count
+ * @order:	room for @n: set to the index in @shards of shard 0, 1, ...
+ * @err:	why they do not join
+ * @errlen:	room in @err
+ *
+ * The shards must come from the same topology, algorithm and options.
+ * Time: O(n).
+ *
+ * Return: 0 or -EINVAL.
+ */
+int sluice_routes_merge_plan(struct sluice_routes *out,
+			     const struct sluice_routes *shards, uint32_t n,
+			     uint32_t *order, char *err, size_t errlen)
+{
+	uint32_t i;
+
+	memset(out, 0, sizeof(*out));
+	if (!n)
+		return sluice_i_errf(err, errlen, -EINVAL, "no shards");
+	for (i = 0; i < n; i++)
+		order[i] = UINT32_MAX;
+	for (i = 0; i < n; i++) {
+		const struct sluice_routes *s = &shards[i];
+
+		if (s->shard_count != n)
+			return sluice_i_errf(err, errlen, -EINVAL,
+					     "shard %u/%u given with %u shards",
+					     s->shard_index, s->shard_count, n);
+		if (s->shard_index >= n)
+			return sluice_i_errf(err, errlen, -EINVAL,
+					     "shard %u/%u: the index must be below the count",
+					     s->shard_index, n);
+		if (order[s->shard_index] != UINT32_MAX)
+			return sluice_i_errf(err, errlen, -EINVAL,
+					     "shard %u/%u given twice",
+					     s->shard_index, n);
+		if (s->topo_hash != shards[0].topo_hash ||
+		    strcmp(s->algo, shards[0].algo) ||
+		    !same_opts(&s->opts, &shards[0].opts))
+			return sluice_i_errf(err, errlen, -EINVAL,
+					     "shard %u/%u comes from another topology, algorithm or options than shard %u/%u",
+					     s->shard_index, n,
+					     shards[0].shard_index, n);
+		order[s->shard_index] = i;
+		out->n_pairs += s->n_pairs;
+		out->n_paths += s->n_paths;
+		out->n_hops += s->n_hops;
+		out->truncated_pairs += s->truncated_pairs;
+	}
+	memcpy(out->algo, shards[0].algo, sizeof(out->algo));
+	out->opts = shards[0].opts;
+	out->n_nodes = shards[0].n_nodes;
+	out->n_links = shards[0].n_links;
+	out->topo_hash = shards[0].topo_hash;
+	out->shard_index = 0;
+	out->shard_count = 1;
+	return 0;
+}
+
+/**
  * sluice_routes_merge() - join the shards of a route set
  * @out:	the whole set; all zeroes on failure
  * @shards:	@n route sets, shards 0/n to n-1/n in any order
@@ -699,8 +801,8 @@ static bool same_opts(const struct sluice_route_opts *a,
  * @err:	why they do not join
  * @errlen:	room in @err
  *
- * The shards must come from the same topology, algorithm and options.
- * Time: O(total size).
+ * The shards must come from the same topology, algorithm and options
+ * (sluice_routes_merge_plan()).  Time: O(total size).
  *
  * Return: 0, -EINVAL or -ENOMEM.
  */
@@ -708,65 +810,35 @@ int sluice_routes_merge(struct sluice_routes *out,
 			const struct sluice_routes *shards, uint32_t n,
 			char *err, size_t errlen)
 {
-	const struct sluice_routes **by_index;
-	uint64_t pairs = 0, paths = 0, hops = 0, k;
-	uint32_t i;
-	int ret = 0;
+	struct sluice_routes head;
+	uint32_t *order, i;
+	uint64_t k;
+	int ret;
 
 	memset(out, 0, sizeof(*out));
-	if (!n)
-		return sluice_i_errf(err, errlen, -EINVAL, "no shards");
-	by_index = sluice_i_calloc(n, sizeof(*by_index));
-	if (!by_index)
+	order = sluice_i_calloc(n ? n : 1, sizeof(*order));
+	if (!order)
 		return sluice_i_errf(err, errlen, -ENOMEM, "out of memory");
-	for (i = 0; i < n && !ret; i++) {
-		const struct sluice_routes *s = &shards[i];
-
-		if (s->shard_count != n)
-			ret = sluice_i_errf(err, errlen, -EINVAL,
-					    "shard %u/%u given with %u shards",
-					    s->shard_index, s->shard_count, n);
-		else if (s->shard_index >= n)
-			ret = sluice_i_errf(err, errlen, -EINVAL,
-					    "shard %u/%u: the index must be below the count",
-					    s->shard_index, n);
-		else if (by_index[s->shard_index])
-			ret = sluice_i_errf(err, errlen, -EINVAL,
-					    "shard %u/%u given twice",
-					    s->shard_index, n);
-		else if (s->topo_hash != shards[0].topo_hash ||
-			 strcmp(s->algo, shards[0].algo) ||
-			 !same_opts(&s->opts, &shards[0].opts))
-			ret = sluice_i_errf(err, errlen, -EINVAL,
-					    "shard %u/%u comes from another topology, algorithm or options than shard %u/%u",
-					    s->shard_index, n,
-					    shards[0].shard_index, n);
-		else
-			by_index[s->shard_index] = s;
-		pairs += s->n_pairs;
-		paths += s->n_paths;
-		hops += s->n_hops;
-	}
+	ret = sluice_routes_merge_plan(&head, shards, n, order, err, errlen);
 	if (ret)
 		goto out;
-	*out = shards[0];
-	out->shard_index = 0;
-	out->shard_count = 1;
+	*out = head;
 	out->n_pairs = out->n_paths = out->n_hops = 0;
-	out->truncated_pairs = 0;
-	out->pair_src = sluice_i_calloc(pairs, sizeof(*out->pair_src));
-	out->pair_dst = sluice_i_calloc(pairs, sizeof(*out->pair_dst));
-	out->pair_path = sluice_i_calloc(pairs + 1, sizeof(*out->pair_path));
-	out->path_hop = sluice_i_calloc(paths + 1, sizeof(*out->path_hop));
-	out->path_lane = sluice_i_calloc(paths, sizeof(*out->path_lane));
-	out->hops = sluice_i_calloc(hops, sizeof(*out->hops));
+	out->pair_src = sluice_i_calloc(head.n_pairs, sizeof(*out->pair_src));
+	out->pair_dst = sluice_i_calloc(head.n_pairs, sizeof(*out->pair_dst));
+	out->pair_path = sluice_i_calloc(head.n_pairs + 1,
+					 sizeof(*out->pair_path));
+	out->path_hop = sluice_i_calloc(head.n_paths + 1,
+					sizeof(*out->path_hop));
+	out->path_lane = sluice_i_calloc(head.n_paths, sizeof(*out->path_lane));
+	out->hops = sluice_i_calloc(head.n_hops, sizeof(*out->hops));
 	if (!out->pair_src || !out->pair_dst || !out->pair_path ||
 	    !out->path_hop || !out->path_lane || !out->hops) {
 		ret = sluice_i_errf(err, errlen, -ENOMEM, "out of memory");
 		goto out;
 	}
 	for (i = 0; i < n; i++) {
-		const struct sluice_routes *s = by_index[i];
+		const struct sluice_routes *s = &shards[order[i]];
 
 		/* a read set without pairs or paths has NULL arrays */
 		if (s->n_pairs) {
@@ -790,12 +862,11 @@ int sluice_routes_merge(struct sluice_routes *out,
 		out->n_pairs += s->n_pairs;
 		out->n_paths += s->n_paths;
 		out->n_hops += s->n_hops;
-		out->truncated_pairs += s->truncated_pairs;
 	}
 	out->pair_path[out->n_pairs] = out->n_paths;
 	out->path_hop[out->n_paths] = out->n_hops;
 out:
-	free(by_index);
+	free(order);
 	if (ret)
 		sluice_routes_free(out);
 	return ret;

@@ -241,6 +241,12 @@ int sluice_routes_read_stream(const struct sluice_graph *g, FILE *f,
 int sluice_routes_merge(struct sluice_routes *out,
 			const struct sluice_routes *shards, uint32_t n,
 			char *err, size_t errlen);
+int sluice_routes_read_head(const struct sluice_graph *g, FILE *f,
+			    const char *name, struct sluice_routes *head,
+			    char *err, size_t errlen);
+int sluice_routes_merge_plan(struct sluice_routes *out,
+			     const struct sluice_routes *shards, uint32_t n,
+			     uint32_t *order, char *err, size_t errlen);
 
 /*
  * The columns of FC's Tables 1, 2 and 7, over the pairs of the set.
