@@ -379,7 +379,7 @@ static int read_pair(struct text_reader *rd, struct sluice_routes *r,
 		     struct caps *cap, const char *s)
 {
 	const char *sp = strchr(s, ' '), *end, *tok;
-	uint64_t v, start = 0;
+	uint64_t v, start = 0, rest;
 	bool in_path = false;
 	int64_t src, dst;
 	size_t len;
@@ -401,6 +401,12 @@ static int read_pair(struct text_reader *rd, struct sluice_routes *r,
 	r->pair_dst[r->n_pairs] = dst;
 	r->pair_path[r->n_pairs] = r->n_paths;
 	r->n_pairs++;
+	/* room for as many paths and hops as the line has tokens, or more */
+	rest = strlen(end) / 2 + 1;
+	if (SLUICE_I_GROW(r->path_hop, cap->paths, r->n_paths + rest + 1) ||
+	    SLUICE_I_GROW(r->path_lane, cap->paths2, r->n_paths + rest) ||
+	    SLUICE_I_GROW(r->hops, cap->hops, r->n_hops + rest))
+		return -ENOMEM;
 	for (s = end; *s; s = tok + len) {
 		/* *s is the space before the next token */
 		if (s[1] == '\0')
@@ -408,6 +414,21 @@ static int read_pair(struct text_reader *rd, struct sluice_routes *r,
 		if (s[1] == ' ')
 			return text_bad(rd, "two spaces in a row");
 		tok = s + 1;
+		if (*tok >= '0' && *tok <= '9' && in_path) {
+			/* the common case, a link id, without strcspn() */
+			const char *p = tok;
+
+			if (!g->n_links || !text_u64(&p, g->n_links - 1, &v) ||
+			    (*p != ' ' && *p))
+				goto bad_link;
+			len = p - tok;
+			if (r->n_hops - start == SLUICE_PATH_HOPS_MAX)
+				return text_bad(rd, "path %llu: more than %d links",
+						path_no(r),
+						SLUICE_PATH_HOPS_MAX);
+			r->hops[r->n_hops++] = v;
+			continue;
+		}
 		len = strcspn(tok, " ");
 		if (len == 1 && *tok == '|') {
 			if (!in_path || r->n_hops == start)
@@ -418,11 +439,6 @@ static int read_pair(struct text_reader *rd, struct sluice_routes *r,
 			continue;
 		}
 		if (!in_path) {
-			if (SLUICE_I_GROW(r->path_hop, cap->paths,
-					  r->n_paths + 2) ||
-			    SLUICE_I_GROW(r->path_lane, cap->paths2,
-					  r->n_paths + 1))
-				return -ENOMEM;
 			r->path_hop[r->n_paths] = r->n_hops;
 			r->path_lane[r->n_paths] = 0;
 			start = r->n_hops;
@@ -449,18 +465,19 @@ static int read_pair(struct text_reader *rd, struct sluice_routes *r,
 			const char *p = tok;
 
 			if (!g->n_links || !text_u64(&p, g->n_links - 1, &v) ||
-			    p != tok + len)
+			    p != tok + len) {
+bad_link:
+				len = strcspn(tok, " ");
 				return text_bad(rd, "path %llu: a link id from 0 to %lld, not \"%.*s\"",
 						path_no(r),
 						(long long)g->n_links - 1,
 						(int)(len < TOKEN_SHOWN ? len :
 						 TOKEN_SHOWN), tok);
+			}
 		}
 		if (r->n_hops - start == SLUICE_PATH_HOPS_MAX)
 			return text_bad(rd, "path %llu: more than %d links",
 					path_no(r), SLUICE_PATH_HOPS_MAX);
-		if (SLUICE_I_GROW(r->hops, cap->hops, r->n_hops + 1))
-			return -ENOMEM;
 		r->hops[r->n_hops++] = v;
 	}
 	if (in_path && r->n_hops == start)

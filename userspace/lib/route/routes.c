@@ -708,6 +708,13 @@ static int check_indices(const struct sluice_routes *r, char *err,
 }
 
 /*
+ * Paths up to this long are checked for a link walked twice against their
+ * own hops; longer ones mark the links they walk in an array over every
+ * link, which costs a cache miss a hop.
+ */
+#define SHORT_PATH	16
+
+/*
  * Path @q of pair @p: a walk from its source to its destination.  @no is
  * its index in the whole set, whose stamp (+ 1) marks the directed links
  * it walked in @seen.
@@ -720,8 +727,9 @@ static int check_path(const struct sluice_routes *r,
 	const char *s = g->nodes[r->pair_src[p]].name;
 	const char *d = g->nodes[r->pair_dst[p]].name;
 	unsigned long long no = q - r->pair_path[p] + 1;
-	uint32_t at = r->pair_src[p], next, link;
+	uint32_t at = r->pair_src[p], next, link, walked[SHORT_PATH], n = 0, i;
 	uint64_t h, len = r->path_hop[q + 1] - r->path_hop[q];
+	bool twice;
 
 	if (r->path_lane[q] >= SLUICE_LANES_MAX)
 		return sluice_i_errf(err, errlen, -EINVAL,
@@ -743,12 +751,19 @@ static int check_path(const struct sluice_routes *r,
 					     "%s %s, path %llu: link %u does not leave %s",
 					     s, d, no, link, g->nodes[at].name);
 		link = 2 * link + (next == g->links[link].a);
-		if (seen[link] == no_set + 1)
+		if (len > SHORT_PATH) {
+			twice = seen[link] == no_set + 1;
+			seen[link] = no_set + 1;
+		} else {
+			for (i = 0, twice = false; i < n && !twice; i++)
+				twice = walked[i] == link;
+			walked[n++] = link;
+		}
+		if (twice)
 			return sluice_i_errf(err, errlen, -EINVAL,
 					     "%s %s, path %llu: walks link %u from %s twice",
 					     s, d, no, r->hops[h],
 					     g->nodes[at].name);
-		seen[link] = no_set + 1;
 		at = next;
 	}
 	if (at != r->pair_dst[p])
