@@ -25,6 +25,8 @@
 
 /* Exit code of "route check" when the set has a CBD. */
 #define EXIT_CBD	3
+/* The most files a command takes: route merge's shards. */
+#define SHARDS_MAX	4096
 
 static int compute_main(const struct command *cmd, int argc, char **argv);
 static int check_main(const struct command *cmd, int argc, char **argv);
@@ -96,7 +98,7 @@ static const struct opt opts[] = {
 /* What the options said; each command reads the ones it allows. */
 struct args {
 	const char	*val[N_OPTS];	/* NULL: not given; "" for flags */
-	const char	*files[64];
+	const char	*files[SHARDS_MAX];	/* merge's shards, at most */
 	int		n_files;
 	int		algo;
 	uint32_t	paths, lanes, threads;
@@ -1076,7 +1078,6 @@ struct merging {
 	struct sluice_routes		head;	/* the whole set's */
 	int				n;
 	const char			**files;
-	FILE				**f;
 	struct sluice_routes		*heads;
 	uint32_t			*order;
 	FILE				*out;
@@ -1092,7 +1093,8 @@ static int pairs_to_out(void *arg, const struct sluice_routes *chunk,
 
 /*
  * The merged file: its header from the shards', then each shard read
- * through, checked, in shard order, then end.
+ * through, checked, in shard order, then end.  One file open at a time,
+ * however many shards.
  */
 static int write_merged(const void *arg, FILE *f)
 {
@@ -1100,20 +1102,21 @@ static int write_merged(const void *arg, FILE *f)
 	struct sluice_routes head;
 	char err[SLUICE_ERRLEN];
 	const char *name;
-	uint32_t i, k;
+	uint32_t i;
+	FILE *in;
 	int ret;
 
 	m->out = f;
 	ret = sluice_routes_write_head(&m->head, m->g, f, err, sizeof(err));
 	for (i = 0; !ret && i < (uint32_t)m->n; i++) {
-		k = m->order[i];
-		name = strcmp(m->files[k], "-") ? m->files[k] : "<stdin>";
-		if (fseek(m->f[k], 0, SEEK_SET))
-			ret = rewind_err(err, sizeof(err), name);
-		else
-			ret = sluice_routes_read_stream(m->g, m->f[k], name,
-							&head, pairs_to_out, m,
-							err, sizeof(err));
+		in = open_in(m->files[m->order[i]], &name);
+		if (!in)
+			return -EIO;
+		ret = sluice_routes_read_stream(m->g, in, name, &head,
+						pairs_to_out, m, err,
+						sizeof(err));
+		if (in != stdin)
+			fclose(in);
 	}
 	if (!ret)
 		ret = sluice_routes_write_end(f, err, sizeof(err));
@@ -1131,6 +1134,7 @@ static int merge_main(const struct command *cmd, int argc, char **argv)
 	const char *name;
 	struct args a;
 	int i, ret;
+	FILE *f;
 
 	ret = parse(cmd, argc, argv,
 		    OPT_BIT(OPT_TOPO) | OPT_BIT(OPT_OUT) | OPT_BIT(OPT_JSON), &a);
@@ -1142,16 +1146,18 @@ static int merge_main(const struct command *cmd, int argc, char **argv)
 		return sub_usage_error(cmd, "-j needs -o FILE: with -o - the routes go to stdout");
 	if (!a.n_files)
 		return sub_usage_error(cmd, "no shard files given");
+	for (i = 0; i < a.n_files; i++)
+		if (!strcmp(a.files[i], "-"))
+			return sub_usage_error(cmd, "a shard is read twice: give a file, not \"-\"");
 	ret = load_topo(a.val[OPT_TOPO], &g);
 	if (ret)
 		return ret;
 	m.g = &g;
 	m.n = a.n_files;
 	m.files = a.files;
-	m.f = calloc(a.n_files, sizeof(*m.f));
 	m.heads = calloc(a.n_files, sizeof(*m.heads));
 	m.order = calloc(a.n_files, sizeof(*m.order));
-	if (!m.f || !m.heads || !m.order) {
+	if (!m.heads || !m.order) {
 		fputs("sluicectl: out of memory\n", stderr);
 		ret = EXIT_RUNTIME;
 	}
@@ -1161,14 +1167,17 @@ static int merge_main(const struct command *cmd, int argc, char **argv)
 	 * written: never a shard, let alone the set, in memory.
 	 */
 	for (i = 0; !ret && i < a.n_files; i++) {
-		m.f[i] = open_in(a.files[i], &name);
-		if (!m.f[i])
+		f = open_in(a.files[i], &name);
+		if (!f) {
 			ret = EXIT_RUNTIME;
-		else if (sluice_routes_read_head(&g, m.f[i], name, &m.heads[i],
-						 err, sizeof(err))) {
+			break;
+		}
+		if (sluice_routes_read_head(&g, f, name, &m.heads[i], err,
+					    sizeof(err))) {
 			fprintf(stderr, "sluicectl: %s\n", err);
 			ret = EXIT_RUNTIME;
 		}
+		fclose(f);
 	}
 	if (!ret && sluice_routes_merge_plan(&m.head, m.heads, a.n_files,
 					     m.order, err, sizeof(err))) {
@@ -1180,10 +1189,6 @@ static int merge_main(const struct command *cmd, int argc, char **argv)
 		if (!ret && to_file(a.val[OPT_OUT]))
 			print_summary(&m.head, a.val[OPT_JSON]);
 	}
-	for (i = 0; m.f && i < a.n_files; i++)
-		if (m.f[i] && m.f[i] != stdin)
-			fclose(m.f[i]);
-	free(m.f);
 	free(m.heads);
 	free(m.order);
 	sluice_graph_free(&g);
