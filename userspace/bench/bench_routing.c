@@ -9,26 +9,29 @@
  * 2. End to end: a few sources drawn with a fixed seed, each routed to
  *    every destination by sluice_algo_fc.source() on one thread, its CPU
  *    time divided by its pairs: everything a pair costs (the source's
- *    up-cone shared by its destinations, the pruning, the network build,
- *    the solve, the optimality certificate, the decomposition into paths
- *    and their copy into the source's buffer).  Then LEMON on every one of
- *    those pairs' networks (below), its CPU time each, checked against
- *    sluice's F and cost; the headline ratio is LEMON's fastest
+ *    up-cone shared by its destinations, the pruning and the network
+ *    build, the solve, the optimality certificate, the decomposition into
+ *    paths and their copy into the source's buffer).  Then LEMON on every
+ *    one of those pairs' networks (below), its CPU time each, checked
+ *    against sluice's F and cost, and each pair solved alone against the
+ *    source's paths; the headline RATIO end to end is LEMON's fastest
  *    formulation, mean over the same pairs, against sluice's mean.
- * 3. Per pair: ~300 pairs drawn with a fixed seed, each pair's flow
- *    network (the nodes on some s-t path of the directed virtual up-down
- *    graph, solid arcs capacity 1, dashed arcs more than any flow) solved
- *    by sluice's solver and by LEMON's NetworkSimplex, the solve alone
- *    timed on both sides (building the network is not), and checked: same
- *    F, same cost.  LEMON runs four ways: Preflow for F then
- *    NetworkSimplex sending F from s to t, or NetworkSimplex alone on the
- *    circulation with an arc t -> s of large negative cost; each with the
- *    paper's exact costs (M a solid arc, 1 a dashed one) and with the 1/0
- *    costs (links only) that sluice's solver uses internally, which rank
- *    flows alike (lib/route/fc.c).  The headline ratio is against the
- *    fastest of the four.  sluice's optimality certificate is timed apart.
- *    For context, a few pairs on the whole virtual graph, as a solver
- *    without the pruning would see them.
+ * 3. Per pair, the solve alone: ~300 pairs drawn with a fixed seed, each
+ *    pair's flow network (the nodes on some s-t path of the directed
+ *    virtual up-down graph, solid arcs capacity 1, dashed arcs more than
+ *    any flow) solved by sluice's solver and by LEMON, the solve alone
+ *    timed on both sides (building the network is not), medians, and
+ *    checked: same F, same cost.  sluice's optimality certificate and its
+ *    pruning and build are timed apart.  For context, a few pairs on the
+ *    whole virtual graph, as a solver without the pruning would see them.
+ *
+ * LEMON runs eight ways: Preflow for F then NetworkSimplex sending F from
+ * s to t, or NetworkSimplex, CapacityScaling or CostScaling alone on the
+ * circulation with an arc t -> s of large negative cost; each with the
+ * paper's exact costs (M a solid arc, 1 a dashed one) and with the 1/0
+ * costs (links only) that sluice's solver uses internally, which rank
+ * flows alike (lib/route/fc.c).  Every time is the thread's CPU time, so
+ * that a loaded machine's other jobs add to neither side.
  *
  * Usage: bench_routing [-AL] [-n switches] [-k layers] [-p pairs]
  *		       [-S sources] [-t threads] [-s seed]
