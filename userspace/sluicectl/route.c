@@ -41,7 +41,8 @@ static const struct command route_commands[] = {
 	  "\t[--threads T] [--shard I/N] [-o FILE] [-j | --json]", "route" },
 	{ "check", check_main,
 	  "Check routes for cyclic buffer dependencies (exit 3 if there is one)",
-	  "--topo FILE ROUTES [-j | --json]", "route" },
+	  "--topo FILE ROUTES... [-j | --json]\n"
+	  "\tROUTES: a route file, or every shard of one (route compute --shard), read in turn", "route" },
 	{ "stats", stats_main,
 	  "Paths per pair, path lengths, shortest paths, fabric distance",
 	  "--topo FILE { ROUTES | --algo ALGO [OPTIONS] } [--pairs] [-j | --json]", "route" },
@@ -542,13 +543,6 @@ static int print_cycle_json(const struct sluice_graph *g,
 	return jprint(o, ok);
 }
 
-/* "NAME: cannot read: why" for a file that does not go back to its start. */
-static int rewind_err(char *err, size_t errlen, const char *name)
-{
-	snprintf(err, errlen, "%s: cannot read: %s", name, strerror(errno));
-	return -EIO;
-}
-
 /* The witness's pass over a stream: names the pairs behind its paths. */
 struct witness_pairs {
 	struct sluice_cbd_witness	wt;
@@ -580,59 +574,128 @@ static int witness_chunk(void *arg, const struct sluice_routes *chunk,
 }
 
 /*
- * The CBD check of route file @path read a chunk at a time, and again to
- * name the paths of a cycle: the set is never held.  Prints the error.
+ * Streams the @n files of @files in the order @order gives (NULL: as
+ * given) through @sink.  Prints nothing; 0 or the error, in @err.
  */
-static int check_stream(const char *path, const struct sluice_graph *g,
+static int stream_files(const struct sluice_graph *g, const char **files,
+			int n, const uint32_t *order,
+			sluice_routes_sink_fn sink, void *arg, char *err,
+			size_t errlen)
+{
+	struct sluice_routes head;
+	const char *name;
+	int i, ret = 0;
+	FILE *f;
+
+	for (i = 0; !ret && i < n; i++) {
+		f = open_in(files[order ? order[i] : (uint32_t)i], &name);
+		if (!f) {
+			/* open_in() said why */
+			snprintf(err, errlen, "%s: cannot open",
+				 files[order ? order[i] : (uint32_t)i]);
+			return -ENOENT;
+		}
+		ret = sluice_routes_read_stream(g, f, name, &head, sink, arg,
+						err, errlen);
+		fclose(f);
+	}
+	return ret;
+}
+
+/*
+ * The headers of the @n route files of @files into @head: the one file's,
+ * or the whole set's its @n shards make (sluice_routes_merge_plan(), the
+ * shards' order in @order).  0, or EXIT_RUNTIME with the error printed.
+ */
+static int plan_files(const struct sluice_graph *g, const char **files, int n,
+		      struct sluice_routes *head, uint32_t *order)
+{
+	struct sluice_routes *heads = calloc(n, sizeof(*heads));
+	char err[SLUICE_ERRLEN];
+	const char *name;
+	int i, ret = 0;
+	FILE *f;
+
+	if (!heads) {
+		fputs("sluicectl: out of memory\n", stderr);
+		return EXIT_RUNTIME;
+	}
+	for (i = 0; !ret && i < n; i++) {
+		f = open_in(files[i], &name);
+		if (!f) {
+			ret = EXIT_RUNTIME;
+			break;
+		}
+		if (sluice_routes_read_head(g, f, name, &heads[i], err,
+					    sizeof(err)))
+			ret = -EINVAL;
+		fclose(f);
+	}
+	if (!ret && n == 1) {
+		*head = heads[0];
+		order[0] = 0;
+	} else if (!ret) {
+		ret = sluice_routes_merge_plan(head, heads, n, order, err,
+					       sizeof(err));
+	}
+	free(heads);
+	if (ret == -EINVAL)
+		fprintf(stderr, "sluicectl: %s\n", err);
+	return ret ? EXIT_RUNTIME : 0;
+}
+
+/*
+ * The CBD check of route file @files[0], or of the whole set its @n
+ * shards make, read a chunk at a time, and once more to name the paths of
+ * a cycle: the set is never held.  Prints the error.
+ */
+static int check_stream(const char **files, int n,
+			const struct sluice_graph *g,
 			struct sluice_cbd_result *res, struct cycle_pair **cp)
 {
 	struct sluice_cbd_stream *s = NULL;
 	struct witness_pairs w = { 0 };
 	struct sluice_routes head;
 	char err[SLUICE_ERRLEN];
-	const char *name;
-	FILE *f;
+	uint32_t *order;
 	int ret;
 
 	*cp = NULL;
 	memset(res, 0, sizeof(*res));
-	f = open_in(path, &name);
-	if (!f)
+	order = calloc(n, sizeof(*order));
+	if (!order) {
+		fputs("sluicectl: out of memory\n", stderr);
 		return EXIT_RUNTIME;
+	}
 	/* the header first: the check starts from its topology */
-	ret = sluice_routes_read_head(g, f, name, &head, err, sizeof(err));
+	ret = plan_files(g, files, n, &head, order);
+	if (ret) {
+		free(order);
+		return ret;
+	}
+	ret = sluice_cbd_stream_start(&s, g, &head, err, sizeof(err));
 	if (!ret)
-		ret = sluice_cbd_stream_start(&s, g, &head, err, sizeof(err));
-	if (!ret && fseek(f, 0, SEEK_SET))
-		ret = rewind_err(err, sizeof(err), name);
-	if (!ret)
-		ret = sluice_routes_read_stream(g, f, name, &head,
-						sluice_cbd_stream_add, s,
-						err, sizeof(err));
+		ret = stream_files(g, files, n, order, sluice_cbd_stream_add, s,
+				   err, sizeof(err));
 	if (!ret)
 		ret = sluice_cbd_stream_end(s, res, err, sizeof(err));
 	if (!ret && res->n_cycle) {
 		w.wt.s = s;
 		w.wt.res = res;
 		w.cp = calloc(res->n_cycle, sizeof(*w.cp));
-		if (!w.cp)
-			ret = -ENOMEM;
-		else if (fseek(f, 0, SEEK_SET))
-			ret = rewind_err(err, sizeof(err), name);
-		else
-			ret = sluice_routes_read_stream(g, f, name, &head,
-							witness_chunk, &w,
-							err, sizeof(err));
+		ret = w.cp ? stream_files(g, files, n, order, witness_chunk,
+					  &w, err, sizeof(err)) : -ENOMEM;
 		if (!ret)
 			ret = sluice_cbd_stream_witness_end(s, res, err,
 							    sizeof(err));
 		if (ret == -ENOMEM)
 			snprintf(err, sizeof(err), "out of memory");
 	}
-	fclose(f);
 	sluice_cbd_stream_free(s);
+	free(order);
 	if (ret) {
-		fprintf(stderr, "sluicectl: %s\n", err);
+		if (ret != -ENOENT)
+			fprintf(stderr, "sluicectl: %s\n", err);
 		sluice_cbd_result_free(res);
 		free(w.cp);
 		return EXIT_RUNTIME;
@@ -649,17 +712,20 @@ static int check_main(const struct command *cmd, int argc, char **argv)
 	char err[SLUICE_ERRLEN];
 	struct sluice_graph g;
 	struct args a;
-	int ret;
+	int i, ret;
 
 	ret = parse(cmd, argc, argv, OPT_BIT(OPT_TOPO) | OPT_BIT(OPT_JSON), &a);
 	if (ret)
 		return ret < 0 ? 0 : ret;
-	if (a.n_files == 1 && strcmp(a.files[0], "-")) {
-		/* a file reads twice if need be: streamed */
+	for (i = 0; a.n_files > 1 && i < a.n_files; i++)
+		if (!strcmp(a.files[i], "-"))
+			return sub_usage_error(cmd, "a shard is read twice: give a file, not \"-\"");
+	if (a.n_files && strcmp(a.files[0], "-")) {
+		/* files read twice if need be: streamed */
 		ret = load_topo(a.val[OPT_TOPO], &g);
 		if (ret)
 			return ret;
-		ret = check_stream(a.files[0], &g, &res, &cp);
+		ret = check_stream(a.files, a.n_files, &g, &res, &cp);
 		if (ret) {
 			sluice_graph_free(&g);
 			return ret;
