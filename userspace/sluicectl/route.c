@@ -653,12 +653,13 @@ static int check_stream(const char **files, int n,
 			const struct sluice_graph *g,
 			struct sluice_cbd_result *res, struct cycle_pair **cp)
 {
+	struct sluice_routes_async *as = NULL;
 	struct sluice_cbd_stream *s = NULL;
 	struct witness_pairs w = { 0 };
 	struct sluice_routes head;
 	char err[SLUICE_ERRLEN];
 	uint32_t *order;
-	int ret;
+	int ret, end;
 
 	*cp = NULL;
 	memset(res, 0, sizeof(*res));
@@ -673,10 +674,17 @@ static int check_stream(const char **files, int n,
 		free(order);
 		return ret;
 	}
+	/* the check on a thread of its own while the files are read */
 	ret = sluice_cbd_stream_start(&s, g, &head, err, sizeof(err));
 	if (!ret)
-		ret = stream_files(g, files, n, order, sluice_cbd_stream_add, s,
-				   err, sizeof(err));
+		ret = sluice_routes_async_start(&as, sluice_cbd_stream_add, s,
+						err, sizeof(err));
+	if (!ret)
+		ret = stream_files(g, files, n, order, sluice_routes_async_add,
+				   as, err, sizeof(err));
+	end = sluice_routes_async_end(as, ret ? NULL : err,
+				      ret ? 0 : sizeof(err));
+	ret = ret ? ret : end;
 	if (!ret)
 		ret = sluice_cbd_stream_end(s, res, err, sizeof(err));
 	if (!ret && res->n_cycle) {
@@ -1165,25 +1173,25 @@ static int pairs_to_out(void *arg, const struct sluice_routes *chunk,
 static int write_merged(const void *arg, FILE *f)
 {
 	struct merging *m = (struct merging *)arg;
-	struct sluice_routes head;
+	struct sluice_routes_async *as = NULL;
 	char err[SLUICE_ERRLEN];
-	const char *name;
-	uint32_t i;
-	FILE *in;
-	int ret;
+	int ret, end;
 
 	m->out = f;
 	ret = sluice_routes_write_head(&m->head, m->g, f, err, sizeof(err));
-	for (i = 0; !ret && i < (uint32_t)m->n; i++) {
-		in = open_in(m->files[m->order[i]], &name);
-		if (!in)
-			return -EIO;
-		ret = sluice_routes_read_stream(m->g, in, name, &head,
-						pairs_to_out, m, err,
+	/* the writing on a thread of its own while the shards are read */
+	if (!ret)
+		ret = sluice_routes_async_start(&as, pairs_to_out, m, err,
 						sizeof(err));
-		if (in != stdin)
-			fclose(in);
-	}
+	if (!ret)
+		ret = stream_files(m->g, m->files, m->n, m->order,
+				   sluice_routes_async_add, as, err,
+				   sizeof(err));
+	end = sluice_routes_async_end(as, ret ? NULL : err,
+				      ret ? 0 : sizeof(err));
+	ret = ret ? ret : end;
+	if (ret == -ENOENT)
+		return -EIO;
 	if (!ret)
 		ret = sluice_routes_write_end(f, err, sizeof(err));
 	if (!ret)

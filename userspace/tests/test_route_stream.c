@@ -5,9 +5,10 @@
  * threads and written in pieces, read back in chunks of 4096 pairs (a
  * sink's refusal, a broken walk past the first chunk), checked for CBDs a
  * source at a time (a cycle whose paths, of several sources, are named in
- * a second stream) and summarised, on ECMP over an 80-switch jellyfish
- * (6320 pairs); the bytes, the verdicts, the witness and the statistics
- * must be the whole set's.
+ * a second stream) and summarised, also through a sink on a thread of
+ * its own, on ECMP over an 80-switch jellyfish (6320 pairs); the bytes,
+ * the verdicts, the witness and the statistics must be the whole set's.
+ * Clean under memcheck and helgrind.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -377,10 +378,86 @@ out:
 	ktap_result("cbd a chunk a source, stats in two chunks: the whole set's verdict, cycle, witness and sums");
 }
 
+/*
+ * A sink on a thread of its own: the same chunks in the same order (their
+ * totals, the statistics' sums), and a refusal there stopping the read.
+ */
+static void test_async(void)
+{
+	struct counter c = { .fail_at = -1 };
+	struct sluice_route_stats_stream *sts = NULL;
+	struct sluice_route_stats whole_st, st;
+	struct sluice_routes_async *as;
+	struct sluice_routes r, head;
+	struct sluice_graph g;
+	struct text t;
+	FILE *f;
+	int ret;
+
+	if (!KTAP_EXPECT_INT(jellyfish(&g), 0))
+		goto out;
+	if (!KTAP_EXPECT_INT(sluice_routes_compute(&g, &ecmp, NULL, &r, err,
+						   sizeof(err)), 0))
+		goto graph;
+	KTAP_EXPECT_INT(sluice_route_stats(&r, &g, &whole_st, err, sizeof(err)),
+			0);
+	KTAP_EXPECT_INT(whole_file(&g, &r, &t), 0);
+	/* the statistics, fed on their own thread */
+	KTAP_EXPECT_INT(sluice_route_stats_start(&sts, &g, &r, &st, err,
+						 sizeof(err)), 0);
+	KTAP_EXPECT_INT(sluice_routes_async_start(&as, stats_chunk, sts, err,
+						  sizeof(err)), 0);
+	f = reading(&t);
+	ret = sluice_routes_read_stream(&g, f, "t", &head,
+					sluice_routes_async_add, as, err,
+					sizeof(err));
+	fclose(f);
+	KTAP_EXPECT_INT(ret, 0);
+	KTAP_EXPECT_INT(sluice_routes_async_end(as, err, sizeof(err)), 0);
+	sluice_route_stats_end(sts);
+	KTAP_EXPECT(!memcmp(&st, &whole_st, sizeof(st)));
+	sluice_route_stats_free(sts);
+	/* every chunk of a computed set, a chunk a source, in order */
+	KTAP_EXPECT_INT(sluice_routes_async_start(&as, count_chunk, &c, err,
+						  sizeof(err)), 0);
+	KTAP_EXPECT_INT(sluice_routes_compute_stream(&g, &ecmp, NULL, &head,
+						     sluice_routes_async_add,
+						     as, err, sizeof(err)), 0);
+	KTAP_EXPECT_INT(sluice_routes_async_end(as, err, sizeof(err)), 0);
+	KTAP_EXPECT_INT(c.chunks, 80);
+	KTAP_EXPECT_INT(c.pairs, r.n_pairs);
+	KTAP_EXPECT_INT(c.hops, r.n_hops);
+	/* a refusal on the sink's thread stops the read with its message */
+	memset(&c, 0, sizeof(c));
+	c.fail_at = 1;
+	KTAP_EXPECT_INT(sluice_routes_async_start(&as, count_chunk, &c, err,
+						  sizeof(err)), 0);
+	f = reading(&t);
+	ret = sluice_routes_read_stream(&g, f, "t", &head,
+					sluice_routes_async_add, as, err,
+					sizeof(err));
+	fclose(f);
+	/* the read may end before the sink's thread refuses: then at end */
+	if (!ret)
+		ret = sluice_routes_async_end(as, err, sizeof(err));
+	else
+		sluice_routes_async_end(as, NULL, 0);
+	KTAP_EXPECT_INT(ret, -ECANCELED);
+	KTAP_EXPECT_STR(err, "refused by the test");
+	KTAP_EXPECT_INT(c.chunks, 1);
+	free(t.buf);
+	sluice_routes_free(&r);
+graph:
+	sluice_graph_free(&g);
+out:
+	ktap_result("async: a sink on its own thread, the same chunks and sums, a refusal stopping the read");
+}
+
 static void (*const tests[])(void) = {
 	test_compute,
 	test_read,
 	test_cbd_stats,
+	test_async,
 };
 
 int main(void)

@@ -31,6 +31,11 @@
 #define NONE64		UINT64_MAX
 #define NO_LANE		0xff
 
+struct cbd_link {
+	uint32_t	a, b;
+	uint32_t	at_a, at_b;
+};
+
 struct cbd {
 	const struct sluice_graph	*g;
 	const struct sluice_routes	*r;	/* the chunk at hand */
@@ -38,6 +43,11 @@ struct cbd {
 	uint32_t	n_adj;		/* 2 * n_links: buffers per lane */
 	/* at[2 * l]: link l's adjacency entry at its a end; + 1: at b */
 	uint32_t	*at;
+	/*
+	 * Each link's ends and their entries, side by side: a walk reads
+	 * one cache line a hop where the links and at[] took two.
+	 */
+	struct cbd_link	*link;
 	/* first bitmap word of node v's matrix, within a lane's block */
 	uint64_t	*row0;		/* n_nodes */
 	uint64_t	lane_words;	/* one lane's block of the bitmap */
@@ -81,16 +91,16 @@ static inline uint64_t *row(const struct cbd *c, uint32_t li, uint32_t v,
 static inline uint32_t step(const struct cbd *c, uint32_t cur, uint32_t l,
 			    uint32_t *tail, uint32_t *head)
 {
-	const struct sluice_link *k = &c->g->links[l];
+	const struct cbd_link *k = &c->link[l];
 
 	if (k->a == cur) {
-		*tail = c->at[2 * l];
-		*head = c->at[2 * l + 1];
+		*tail = k->at_a;
+		*head = k->at_b;
 		return k->b;
 	}
 	if (k->b == cur) {
-		*tail = c->at[2 * l + 1];
-		*head = c->at[2 * l];
+		*tail = k->at_b;
+		*head = k->at_a;
 		return k->a;
 	}
 	return NONE32;
@@ -214,8 +224,9 @@ static int alloc_graph(struct cbd *c)
 
 	c->n_adj = 2 * g->n_links;
 	c->at = sluice_i_calloc(c->n_adj, sizeof(*c->at));
+	c->link = sluice_i_calloc(g->n_links, sizeof(*c->link));
 	c->row0 = sluice_i_calloc(g->n_nodes, sizeof(*c->row0));
-	if (!c->at || !c->row0)
+	if (!c->at || !c->link || !c->row0)
 		return -ENOMEM;
 	for (v = 0; v < g->n_nodes; v++) {
 		for (x = g->off[v]; x < g->off[v + 1]; x++) {
@@ -225,6 +236,9 @@ static int alloc_graph(struct cbd *c)
 		c->row0[v] = words;
 		words += (uint64_t)sluice_graph_degree(g, v) * row_words(g, v);
 	}
+	for (l = 0; l < g->n_links; l++)
+		c->link[l] = (struct cbd_link){ g->links[l].a, g->links[l].b,
+						c->at[2 * l], c->at[2 * l + 1] };
 	c->lane_words = words;
 	return 0;
 }
@@ -741,6 +755,7 @@ void sluice_cbd_stream_free(struct sluice_cbd_stream *s)
 	if (!s)
 		return;
 	free(s->c.at);
+	free(s->c.link);
 	free(s->c.row0);
 	for (l = 0; l < SLUICE_LANES_MAX; l++) {
 		free(s->c.dep_of[l]);

@@ -208,6 +208,17 @@ int sluice_routes_compute_stream(const struct sluice_graph *g,
 				 struct sluice_routes *head,
 				 sluice_routes_sink_fn sink, void *arg,
 				 char *err, size_t errlen);
+
+/* A sink on a thread of its own, fed copies of the chunks (async.c). */
+struct sluice_routes_async;
+
+int sluice_routes_async_start(struct sluice_routes_async **ap,
+			      sluice_routes_sink_fn sink, void *arg,
+			      char *err, size_t errlen);
+int sluice_routes_async_add(void *async, const struct sluice_routes *chunk,
+			    char *err, size_t errlen);
+int sluice_routes_async_end(struct sluice_routes_async *a, char *err,
+			    size_t errlen);
 void sluice_routes_free(struct sluice_routes *r);
 uint32_t sluice_routes_lanes(const struct sluice_routes *r);
 
