@@ -369,7 +369,8 @@ static int fill_cones(struct fc_ctx *c, uint32_t *seen, uint32_t *at)
 		for (r = 0; r + 1 < kr && !ret; r++) {
 			end = n;
 			c->cone_off[x * kr + r + 1] = n;
-			for (i = c->cone_off[x * kr + r]; i < end && !ret; i++) {
+			for (i = c->cone_off[x * kr + r]; i < end && !ret;
+			     i++) {
 				v = r * c->n + c->cone[i].sw;
 				d = c->cone[i].dist;
 				ret = cone_add(c, seen, at, &cap, &n, x, r + 1,
@@ -749,7 +750,7 @@ static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 
 	w->nl = 0;
 	memset(top_net, 0, (c->n + 63) / 64 * sizeof(uint64_t));
-	/* 1. The down side: the mirror of t's up-cone, co rank r its rmax - r. */
+	/* 1. The down side: t's up-cone mirrored, co rank r its rmax - r. */
 	co = c->cone;
 	coff = c->cone_off + (size_t)dst * (c->k - 1);
 

@@ -489,12 +489,11 @@ int sluice_i_collect(void *arg, const struct sluice_routes *chunk, char *err,
 {
 	struct sluice_i_collector *cap = arg;
 	struct sluice_routes *r = cap->r;
-	uint64_t k;
+	uint64_t k, pairs = r->n_pairs + chunk->n_pairs;
 
-	if (SLUICE_I_GROW(r->pair_src, cap->pairs, r->n_pairs + chunk->n_pairs) ||
-	    SLUICE_I_GROW(r->pair_dst, cap->pairs2, r->n_pairs + chunk->n_pairs) ||
-	    SLUICE_I_GROW(r->pair_path, cap->pairs3,
-			  r->n_pairs + chunk->n_pairs + 1) ||
+	if (SLUICE_I_GROW(r->pair_src, cap->pairs, pairs) ||
+	    SLUICE_I_GROW(r->pair_dst, cap->pairs2, pairs) ||
+	    SLUICE_I_GROW(r->pair_path, cap->pairs3, pairs + 1) ||
 	    SLUICE_I_GROW(r->path_hop, cap->paths,
 			  r->n_paths + chunk->n_paths + 1) ||
 	    SLUICE_I_GROW(r->path_lane, cap->paths2,
@@ -871,7 +870,8 @@ int sluice_i_checker_add(struct sluice_i_checker *ck,
 
 		*at = ck->pairs + p;
 		if (s >= g->n_nodes || d >= g->n_nodes || s == d ||
-		    !is_endpoint(g, ck->n_ep, s) || !is_endpoint(g, ck->n_ep, d))
+		    !is_endpoint(g, ck->n_ep, s) ||
+		    !is_endpoint(g, ck->n_ep, d))
 			return sluice_i_errf(err, errlen, -EINVAL,
 					     "pair %llu: not two distinct endpoints of the topology",
 					     (unsigned long long)*at);
