@@ -36,17 +36,22 @@
  * benchmark checks it against LEMON solving the network with M and 1.
  *
  * The solve, per pair.  Only nodes on some s-t path matter (Section
- * 3.2.4): the up-cone of U(s,1) (once per source: one source() call serves
- * all its destinations), the down-cone of D(t,1), and the top nodes both
- * reach; a few hundred of the 7000 virtual nodes of N = 1000, k = 4.  They
- * are found from the narrow sides: the top layer, the widest, is met
- * through the up-cone's rank k - 2 and the down-cone's rank k, and the arcs
- * of the local network are recorded as they are met.
+ * 3.2.4): the up-cone of U(s,1), the down-cone of D(t,1), and the top nodes
+ * both reach; a few hundred of the 7000 virtual nodes of N = 1000, k = 4.
+ * Every switch's up-cone is found once, with the context (the virtual
+ * nodes numbered rank by rank, U(i,j) at (j - 1) N + i); a destination's
+ * down-cone is the mirror of its own, D(y,j) reaching D(t,1) over as many
+ * links as U(t,1) reaches U(y,j).  The pair's nodes are found from the
+ * narrow sides: the top layer, the widest, is met through the up-cone's
+ * rank k - 2 and the down-cone's rank k, with a bit a switch for the
+ * top layer, and each arc goes into its ends' slots of the residual
+ * network as it is met.
  *
  * On that network, successive shortest paths with potentials (reduced
  * costs never negative, so each augmenting path of zero reduced cost is a
  * shortest one).  The first potentials are minus the exact distances to t
- * (dynamic programming over the DAG), so that the tight arcs lead to t.
+ * (the down-cone's, then the least over the arcs met), so that the tight
+ * arcs lead to t.
  * The tight forward paths go first, all at once: their arcs form a DAG, so
  * a DFS with current-arc pointers finds a blocking flow of them without
  * ever coming back to a dead end (Dinic's, without levels).  Then, again
@@ -63,10 +68,11 @@
  * memory lives in the worker, sized once for the whole graph; stamps
  * instead of clearing make a pair cost only what it touches.
  *
- * The result is checked before it is emitted: no residual arc of negative
- * reduced cost (so of min cost); the paths are walks from s to t that never
- * take a solid arc twice and, all together, take as many links as the
- * flow.
+ * The result is checked before it is emitted: the paths are walks from s
+ * to t that never take a solid arc twice and, all together, take as many
+ * links as the flow; and, on a sample of the pairs (every pair in the
+ * tests), no residual arc has a negative reduced cost (so the flow is of
+ * min cost).
  */
 #include <errno.h>
 #include <stdlib.h>
