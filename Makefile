@@ -26,7 +26,7 @@ PREPARE_TARGETS ?= all
 
 .PHONY: all kmod userspace tools check check-debug unit selftests bootstrap prepare install \
 	uninstall clean sparse checkpatch vm-shell demo demo-bcube demo-bolt demo-faca bench bench-routing \
-	bench-routing-5000 dkms-source dkms-install dkms-uninstall install-man uninstall-man \
+	bench-routing-5000 dkms-source dkms-install dkms-uninstall install-man uninstall-man deb \
 	reproduce-routing reproduce-tagger reproduce-throughput kdir
 
 all: kmod userspace tools
@@ -95,23 +95,23 @@ vm-shell: prepare
 demo: prepare
 	selftests/vm/run --demo
 
-# PortFC on BCube(4,1): fabric, routes, the experiment, its plots (README.md,
+# PortFC on BCube(4,1): fabric, routes, the experiment, its plots (docs/experiment-bcube.md,
 # "Experiment: PortFC on BCube"); about 8 minutes.
 demo-bcube: prepare
 	SLUICE_DEMO=bcube selftests/vm/run --demo
 
 # TCP-Bolt: every part of "sluicectl experiment bolt", its text and plots
-# (README.md, "Experiment: TCP-Bolt"); about 6 minutes.
+# (docs/experiment-bolt.md); about 6 minutes.
 demo-bolt: prepare
 	SLUICE_DEMO=bolt selftests/vm/run --mem 2G --demo
 
 # FaCa: "sluicectl experiment faca", the model and the micro-benchmark on
-# a fabric, its text and plots (README.md, "Experiment: FaCa"); about 8
+# a fabric, its text and plots (docs/experiment-faca.md); about 8
 # minutes.
 demo-faca: prepare
 	SLUICE_DEMO=faca selftests/vm/run --demo
 
-# What a frame costs through sluice, prio and ets, in the VM (README.md,
+# What a frame costs through sluice, prio and ets, in the VM (docs/testing.md,
 # "Benchmark").
 bench: prepare
 	selftests/vm/run --bench
@@ -132,21 +132,21 @@ bench-routing-5000:
 	$(BOOTSTRAP) --if-needed
 	$(MAKE) -C userspace/bench run-5000
 
-# FC's Tables 1, 2 and 7, ours beside theirs (README.md, "Routing").
+# FC's Tables 1, 2 and 7, ours beside theirs (docs/routing.md).
 reproduce-routing:
 	$(BOOTSTRAP) --if-needed
 	$(MAKE) userspace
 	scripts/reproduce-routing
 
 # Tagger's priorities beside OpenSM's DFSSSP and LASH lanes on random
-# regular graphs (README.md, "Tagger").
+# regular graphs (docs/tagger.md).
 reproduce-tagger:
 	$(BOOTSTRAP) --if-needed
 	$(MAKE) userspace
 	scripts/reproduce-tagger
 
 # FC's Fig. 7 and Table 3's throughput, ours beside the paper's claims
-# (README.md, "Throughput"); REPRODUCE_ARGS=--quick for N <= 200.
+# (docs/throughput.md); REPRODUCE_ARGS=--quick for N <= 200.
 reproduce-throughput:
 	$(BOOTSTRAP) --if-needed
 	$(MAKE) userspace
@@ -195,6 +195,15 @@ dkms-install: dkms-source check-kdir
 dkms-uninstall:
 	-dkms remove -m sluice -v $(VERSION) --all
 	rm -rf $(DKMS_DIR)
+
+# Debian packages: sluice-dkms, sluice-tools and libsluice-dev, built by
+# dpkg-buildpackage from a copy of the tree into build/deb (DEB_OUT), then
+# checked by lintian (docs/packaging.md).  No kernel headers needed.
+DEB_OUT ?= build/deb
+
+deb:
+	$(BOOTSTRAP) --if-needed
+	scripts/deb $(DEB_OUT)
 
 uninstall:
 	rm -f /lib/modules/$(KVER)/extra/sch_sluice.ko

@@ -60,6 +60,7 @@ static void __exit sluice_module_exit(void)
 {
 	unregister_qdisc(&sluice_qdisc_ops);
 	sluice_switch_notifier_exit();
+	sluice_dcb_exit();
 	sluice_genl_exit();
 	sluice_portfc_exit();
 	sluice_pause_exit();

@@ -544,24 +544,33 @@ static int sluice_wd_check(struct Qdisc *sch, const struct sluice_config *cfg,
 	return 0;
 }
 
-static int sluice_change(struct Qdisc *sch, struct nlattr *opt,
-			 struct netlink_ext_ack *extack)
+/*
+ * "tc qdisc change", and what dcb.c asks for (@by_dcb) in the same
+ * attributes, so that both are validated and applied alike.  RTNL held.
+ */
+static int __sluice_change(struct Qdisc *sch, struct nlattr *opt,
+			   bool by_dcb, struct netlink_ext_ack *extack)
 {
 	struct sluice_sched *q = qdisc_priv(sch);
 	struct sluice_config cfg = q->cfg;
-	bool restart;
+	bool restart, tc_dscp_map, dcb_news;
+	unsigned int nclasses = q->cfg.nclasses;
 	int err;
 
 	if (!opt)
 		return 0;
+	/* What dcb.c keeps of a change by tc: its DSCP map, news for dcbnl. */
+	tc_dscp_map = !by_dcb && nla_find_nested(opt, TCA_SLUICE_DSCP_MAP);
 	err = sluice_config_parse(&cfg, opt, extack);
 	if (!err)
 		err = sluice_pfc_check(sch, &cfg, extack) ?:
 		      sluice_wd_check(sch, &cfg, extack) ?:
 		      sluice_portfc_check(sch, &q->cfg, &cfg, extack) ?:
-		      sluice_int_check(sch, &cfg, extack);
+		      sluice_int_check(sch, &cfg, extack) ?:
+		      (by_dcb ? 0 : sluice_dcb_check(sch, &cfg, extack));
 	if (err)
 		return err;
+	dcb_news = !by_dcb && sluice_dcb_differs(&q->cfg, &cfg);
 	/*
 	 * A qdisc-level limit sets every class's limit, also when it equals
 	 * the old one: a class may have been given its own since.  Storms
@@ -578,7 +587,20 @@ static int sluice_change(struct Qdisc *sch, struct nlattr *opt,
 	if (!cfg.int_port)
 		sluice_int_hold(sch, false);
 	sluice_wd_start(sch, restart);
+	sluice_dcb_changed(sch, tc_dscp_map, nclasses, dcb_news);
 	return 0;
+}
+
+static int sluice_change(struct Qdisc *sch, struct nlattr *opt,
+			 struct netlink_ext_ack *extack)
+{
+	return __sluice_change(sch, opt, false, extack);
+}
+
+int sluice_change_by_dcb(struct Qdisc *sch, struct nlattr *opt,
+			 struct netlink_ext_ack *extack)
+{
+	return __sluice_change(sch, opt, true, extack);
 }
 
 static int sluice_init(struct Qdisc *sch, struct nlattr *opt,
@@ -637,7 +659,8 @@ static int sluice_init(struct Qdisc *sch, struct nlattr *opt,
 		return err;
 	sluice_portfc_publish(sch);
 	sluice_wd_start(sch, true);
-	return 0;
+	/* After the port: the dcbnl ops act on a root that is one. */
+	return sluice_dcb_attach(sch, extack);
 }
 
 /*
@@ -657,6 +680,7 @@ static void sluice_destroy(struct Qdisc *sch)
 	qdisc_watchdog_cancel(&q->watchdog);
 	sluice_wd_stop(sch);
 	sluice_int_hold(sch, false);
+	sluice_dcb_detach(sch);
 	if (q->port)
 		sluice_port_detach(q->port, qdisc_dev(sch));
 }

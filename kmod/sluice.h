@@ -319,6 +319,7 @@ struct sluice_sched {
 	struct sk_buff		*peeked;
 	struct sluice_class	*peeked_cl;	/* its class, NULL: ctrl */
 	struct sluice_port	*port;	/* NULL unless the root qdisc */
+	bool			dcb;	/* its device's dcbnl ops are dcb.c's */
 	u64			untagged;
 	u64			limit_drops;
 	u64			headroom_drops;
@@ -682,6 +683,53 @@ bool sluice_tagger_classify(struct Qdisc *sch, struct sk_buff *skb,
 /* Writes t->new_tag into the frame's tag field (enqueue, before queueing). */
 void sluice_tagger_retag(struct Qdisc *sch, struct sk_buff *skb,
 			 const struct sluice_tag_result *t);
+
+/*
+ * dcb.c: dcbnl ops (IEEE 802.1Qaz: PFC and the APP table) for a device
+ * that has none of its own, while a sluice root qdisc is on it.  All of it
+ * under RTNL.
+ */
+int sluice_change_by_dcb(struct Qdisc *sch, struct nlattr *opt,
+			 struct netlink_ext_ack *extack);
+#if IS_ENABLED(CONFIG_DCB)
+int sluice_dcb_attach(struct Qdisc *sch, struct netlink_ext_ack *extack);
+void sluice_dcb_detach(struct Qdisc *sch);
+int sluice_dcb_check(struct Qdisc *sch, const struct sluice_config *cfg,
+		     struct netlink_ext_ack *extack);
+bool sluice_dcb_differs(const struct sluice_config *old,
+			const struct sluice_config *cfg);
+void sluice_dcb_changed(struct Qdisc *sch, bool tc_dscp_map,
+			unsigned int old_nclasses, bool news);
+void sluice_dcb_netdev_event(struct net_device *dev, unsigned long event);
+void sluice_dcb_exit(void);
+#else
+static inline int sluice_dcb_attach(struct Qdisc *sch,
+				    struct netlink_ext_ack *extack)
+{
+	return 0;
+}
+
+static inline void sluice_dcb_detach(struct Qdisc *sch) {}
+
+static inline int sluice_dcb_check(struct Qdisc *sch,
+				   const struct sluice_config *cfg,
+				   struct netlink_ext_ack *extack)
+{
+	return 0;
+}
+
+static inline bool sluice_dcb_differs(const struct sluice_config *old,
+				      const struct sluice_config *cfg)
+{
+	return false;
+}
+
+static inline void sluice_dcb_changed(struct Qdisc *sch, bool tc_dscp_map,
+				      unsigned int old_nclasses, bool news) {}
+static inline void sluice_dcb_netdev_event(struct net_device *dev,
+					   unsigned long event) {}
+static inline void sluice_dcb_exit(void) {}
+#endif
 
 /* genl.c: the "sluice" generic netlink family. */
 int sluice_genl_init(void);

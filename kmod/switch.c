@@ -194,7 +194,11 @@ static int sluice_netdev_event(struct notifier_block *nb,
 	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
 
 	switch (event) {
+	case NETDEV_REGISTER:
+		sluice_dcb_netdev_event(dev, event);
+		break;
 	case NETDEV_UNREGISTER:
+		sluice_dcb_netdev_event(dev, event);
 		if (!sluice_switch_exiting)
 			sluice_forget_port(dev_net(dev), dev->ifindex);
 		break;

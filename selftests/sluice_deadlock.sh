@@ -35,7 +35,7 @@
 #                    every ingress account stayed within xoff + headroom
 #
 # A run where ecmp-cw does not deadlock fails, saying so: the parameters
-# are meant to make it form every time (the README has the measured
+# are meant to make it form every time (docs/experiment-deadlock.md has the measured
 # times).  SLUICE_DEADLOCK_DURATION sets the seconds per run.
 #
 # Runs in the VM (selftests/vm/run sluice_deadlock.sh); needs veth,
@@ -61,7 +61,7 @@ NAME=sdl
 DURATION=${SLUICE_DEADLOCK_DURATION:-15}
 # The experiment's defaults, spelled out: lower than the paper's 50 KB /
 # 47 KB, with greedy senders (twice the link rate), so that the deadlock
-# forms within seconds on every run instead of most runs (README).
+# forms within seconds on every run instead of most runs (docs/experiment-deadlock.md).
 THRESHOLDS=(--xoff "${SLUICE_DEADLOCK_XOFF:-20Kb}" --xon "${SLUICE_DEADLOCK_XON:-17Kb}"
 	    --send-rate "${SLUICE_DEADLOCK_SEND_RATE:-2mbit}")
 TMP=$(mktemp -d)
@@ -73,7 +73,7 @@ sc() { "$SLUICECTL" "$@"; }
 # links, 4 hosts each): ecmp-cw has one path per pair there, so the
 # clockwise load and the cycle do not depend on how the kernel's multipath
 # hash, seeded anew at each boot, splits flows over the testbed's doubled
-# links - which made whole boots of the testbed run lock or not (README).
+# links - which made whole boots of the testbed run lock or not (docs/experiment-deadlock.md).
 RING=$TMP/ring4.json
 sc topo gen ring --switches 4 --host-ports 4 -o "$RING" ||
 	{ echo "cannot generate the ring topology"; exit 1; }

@@ -30,7 +30,9 @@
 #                       every switch port gets them, host ports keep theirs,
 #                       a second load changes 0 ports; options the kernel
 #                       refuses on the last switch's port (xon above the
-#                       xoff it holds) leave every port as it was
+#                       xoff it holds) leave every port as it was; fabric
+#                       show prints what the ports hold, in tc's words (the
+#                       changed port as tc shows it)
 #   fc50_up             FC with 50 switches (s = 18, k = 4) and 2 hosts per
 #                       switch up in under 60 s (the time is printed), its
 #                       fc routes loaded, all 9900 pairs answering
@@ -402,6 +404,24 @@ load_qdisc_options()
 	# kernel refuses it on s4 l4; every port must be put back
 	tc -n $NAME-s4 qdisc change dev l4 root sluice xoff 44Kb xon 40Kb
 	check_err $? "tc qdisc change on s4 l4"
+
+	# fabric show: what the ports hold (not what fabric up set), in tc's
+	# words: the loaded options on all but s4's l4, which has its own
+	out=$(sc fabric show --name $NAME)
+	check_err $? "fabric show: $out"
+	v=$(tc -n $NAME-s4 qdisc show dev l4 |
+		sed -n 's/^qdisc sluice [0-9a-f]*: root refcnt [0-9]* //p')
+	grep -qxF "ports 1 qdisc sluice ${v% } on s4/l4" <<<"$out"
+	check_err $? "fabric show: s4/l4 as tc shows it ('${v% }'): $(grep '^ports' <<<"$out")"
+	# the others (link and host ports differ in limit: their MTUs do)
+	check_eq "$(awk '/^ports / { n += $2 } END { print n }' <<<"$out")" "$n" \
+		"fabric show: ports listed"
+	check_eq "$(grep '^ports ' <<<"$out" | grep -v ' on s4/l4$' |
+		grep -vc ' rate 10Mbit pfc 3 pause-rx on xoff 50Kb xon 47Kb headroom 20Kb ')" \
+		"0" "fabric show: the loaded options on the other ports"
+	check_eq "$(sc fabric show --name $NAME -j |
+		jq -r '[(.port_qdiscs | length), (.port_qdiscs[] | select(.node == "s4" and .dev == "l4") | .options | test("xoff 44Kb xon 40Kb"))] | @tsv')" \
+		"$n	true" "fabric show -j: port_qdiscs"
 	before=$(qsnap $sw $hosts)
 	out=$(sc route load "$fc" --name $NAME --xon 45Kb 2>&1)
 	check_eq "$?" "1" "refused options: exit status"
@@ -411,6 +431,9 @@ sluicectl: nothing changed: every switch holds the routes and qdisc options it h
 	check_err $? "refused options: $out"
 	after=$(qsnap $sw $hosts)
 	check_eq "$after" "$before" "qdisc options after the refused load"
+
+	check_eq "$(sc fabric down --name $NAME -j)" \
+		'{"name":"sft","namespaces_removed":8}' "fabric down -j"
 }
 
 fc50_up()

@@ -31,7 +31,7 @@
 #                the held flow echoes 100 kB intact and new flows get
 #                ports of the pool again
 #
-# The numbers faca_hook_steer prints are the README's ("FaCa agent").
+# The numbers faca_hook_steer prints are docs/faca.md's ("FaCa agent").
 # Runs in the VM (selftests/vm/run sluice_faca_agent_hook); needs veth,
 # mpls_router, mpls_iptunnel, and netfilter's queue, conntrack and NAT.
 

@@ -39,7 +39,7 @@
 #                      flows alone; a table of that name that is not a
 #                      hook's is refused too
 #
-# The numbers faca_hook_cost prints are the README's ("FaCa for unmodified
+# The numbers faca_hook_cost prints are docs/faca.md's ("FaCa for unmodified
 # applications").  Runs in the VM (selftests/vm/run sluice_faca_hook).
 
 ALL_TESTS="

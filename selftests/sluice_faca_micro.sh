@@ -93,7 +93,7 @@ faca_micro_agents()
 	((RET)) && return
 	check_eq "$(jq -c '.micro.faca | [.from_agent, .flows, .unknown_path, .agent_paths_min, .agent_paths_max, .multipath]' "$out")" \
 		'[8,8,0,4,4,"sport"]' \
-		"[ports from the agents, flows, paths unknown, paths an agent knew (fewest, most), multipath]"
+		"[ports from the agents, flows, paths unknown, paths an agent knew (fewest, most), multipath] (a fallback's reason: $(jq -r '.micro.faca.agent_error // "none"' "$out"))"
 	check_eq "$(jq -c '[.micro.ecmp.from_agent, .micro.ecmp.multipath, .micro.wcmp.multipath]' "$out")" \
 		'[0,"hash5","wcmp"]' "ECMP's and WCMP's ports are random: no agent"
 }

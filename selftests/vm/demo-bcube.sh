@@ -71,7 +71,7 @@ case $rc in
 3) echo "(exit 3: a run did not do what its mode predicts; said above)" ;;
 *) echo "demo: FAILED: the experiment exited $rc"; exit 1 ;;
 esac
-# The numbers as JSON for the README's table: the same experiment again
+# The numbers as JSON for docs/experiment-bcube.md's table: the same experiment again
 # would take as long, so the text above is what the JSON would say; the
 # short parts are repeated with -j, for the record.
 rc=0

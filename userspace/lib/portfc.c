@@ -259,7 +259,7 @@ int sluice_parse_ns(const char *str, __u64 *ns)
  * 1 s is already past 64 bits of bit-nanoseconds.
  *
  * Return: 0; -ERANGE if xoff would be above TC_SLUICE_MAX_LIMIT (bdp is
- * still set, for the message).  Time: O(1).
+ * still set, for the message).
  */
 int sluice_portfc_thresholds(__u64 rate, __u64 rtt_ns,
 			     struct sluice_portfc_thresholds *t)

@@ -23,8 +23,6 @@ static inline uint64_t rotl(uint64_t x, int k)
  * sluice_rng_seed() - start a generator from a 64-bit seed
  * @r:		the generator
  * @seed:	any value, 0 included (splitmix64 never yields an all-zero state)
- *
- * Time: O(1).
  */
 void sluice_rng_seed(struct sluice_rng *r, uint64_t seed)
 {
@@ -37,8 +35,6 @@ void sluice_rng_seed(struct sluice_rng *r, uint64_t seed)
 /**
  * sluice_rng_next() - the next 64 random bits (xoshiro256**)
  * @r:		the generator
- *
- * Time: O(1).
  */
 uint64_t sluice_rng_next(struct sluice_rng *r)
 {
@@ -63,8 +59,6 @@ uint64_t sluice_rng_next(struct sluice_rng *r)
  * Unbiased: draws that fall in the short last stretch of 2^64 mod @n are
  * drawn again, so the result is exactly uniform and depends only on the
  * seed.  Returns 0 for @n == 0.
- *
- * Time: O(1) expected.
  */
 uint64_t sluice_rng_below(struct sluice_rng *r, uint64_t n)
 {
@@ -84,8 +78,6 @@ uint64_t sluice_rng_below(struct sluice_rng *r, uint64_t n)
  * @r:		the generator
  * @v:		the array
  * @n:		its length
- *
- * Time: O(n).
  */
 void sluice_rng_shuffle(struct sluice_rng *r, uint32_t *v, size_t n)
 {

@@ -24,6 +24,9 @@ struct text_reader {
 	const char	*name;		/* the file's, for messages */
 	uint64_t	lineno;
 	int		ret;		/* a line refused by text_next() */
+	bool		eof;		/* text_next() found the end */
+	bool		partial;	/* the last line had no newline */
+	uint64_t	partial_line;
 	char		*line;		/* free() it when done */
 	size_t		cap;
 	char		*err;
@@ -31,8 +34,36 @@ struct text_reader {
 };
 
 /*
+ * The file ended early: "NAME:LINE: the file ends before "end":
+ * truncated? (@detail)", or "... ends in the middle of the line ..." when
+ * its last line has no newline (every writer ends its lines), or "NAME: the
+ * file is empty".  @detail, what the reader expected, may be NULL.  Every
+ * reader's files end with "end", so a file cut short anywhere says so.
+ * Returns -EINVAL, or the refusal text_next() already made.
+ */
+static inline int text_truncated(struct text_reader *t, const char *detail)
+{
+	uint64_t line = t->partial ? t->partial_line : t->lineno;
+
+	if (t->ret)
+		return t->ret;
+	if (t->eof && !t->partial && line == 1)
+		return sluice_i_errf(t->err, t->errlen, -EINVAL,
+				     "%s: the file is empty", t->name);
+	return sluice_i_errf(t->err, t->errlen, -EINVAL,
+			     "%s:%llu: the file ends %s: truncated?%s%s%s",
+			     t->name, (unsigned long long)line,
+			     t->partial ? "in the middle of the line" :
+			     "before \"end\"",
+			     detail ? " (" : "", detail ? detail : "",
+			     detail ? ")" : "");
+}
+
+/*
  * Refuses the current line: "NAME:LINE: message" in the reader's err,
- * unless text_next() already refused the line (its message stands).
+ * unless text_next() already refused the line (its message stands).  At
+ * the end of the file, or on a last line without its newline, the file
+ * was cut short: text_truncated() says so, with the message as detail.
  * Returns -EINVAL, or the refusal already made.
  */
 __attribute__((format(printf, 2, 3)))
@@ -46,6 +77,8 @@ static inline int text_bad(struct text_reader *t, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	if (t->eof || t->partial)
+		return text_truncated(t, msg);
 	return sluice_i_errf(t->err, t->errlen, -EINVAL, "%s:%llu: %s",
 			     t->name, (unsigned long long)t->lineno, msg);
 }
@@ -53,7 +86,8 @@ static inline int text_bad(struct text_reader *t, const char *fmt, ...)
 /*
  * The next line without its newline, or NULL at the end of the file.  The
  * line count goes on at the end, so that a message about a missing line
- * names the line that is missing.  A NUL byte would cut the line short
+ * names the line that is missing; a last line without its newline is
+ * remembered, as a sign of a file cut short (text_truncated()).  A NUL byte would cut the line short
  * unseen, a CR would show up as a stray byte in some field: both make the
  * line NULL too, with t->ret and the message set.
  */
@@ -62,10 +96,16 @@ static inline char *text_next(struct text_reader *t)
 	ssize_t n = getline(&t->line, &t->cap, t->f);
 
 	t->lineno++;
-	if (n < 0)
+	if (n < 0) {
+		t->eof = !ferror(t->f);
 		return NULL;
-	if (n && t->line[n - 1] == '\n')
+	}
+	if (n && t->line[n - 1] == '\n') {
 		t->line[--n] = '\0';
+	} else {
+		t->partial = true;
+		t->partial_line = t->lineno;
+	}
 	if (strlen(t->line) != (size_t)n) {
 		t->ret = text_bad(t, "a NUL byte in the line");
 		return NULL;

@@ -22,6 +22,7 @@
 #include <sluice/route.h>
 #include "jout.h"
 #include "load.h"
+#include "progress.h"
 #include "opts.h"
 #include "sluicectl.h"
 
@@ -235,42 +236,40 @@ static int parse(int argc, char **argv, uint64_t allowed, struct args *a)
 	return parse_values(a);
 }
 
+/*
+ * On a terminal: "routing 120/1000 sources" while --algo computes, then
+ * fptas's phases against its cap (--max-phases), which it may stop well
+ * before.
+ */
+static struct cli_progress routing_progress = {
+	.what = "routing", .unit = "sources",
+};
+static struct cli_progress phases_progress = {
+	.what = "fptas", .unit = "phases (at most)",
+};
+
 /* The routing options, checked against the algorithm as "route" does. */
 static int route_opts(const struct args *a, struct sluice_route_opts *o,
 		      struct sluice_compute_opts *c)
 {
 	const char *orient = a->val[OPT_ORIENT];
+	char msg[SLUICE_ERRLEN];
 
 	memset(o, 0, sizeof(*o));
 	memset(c, 0, sizeof(*c));
 	o->algo = a->algo;
-	if (a->val[OPT_PATHS] && o->algo != SLUICE_ROUTE_KSP &&
-	    o->algo != SLUICE_ROUTE_ECMP && o->algo != SLUICE_ROUTE_ECMP_CW &&
-	    o->algo != SLUICE_ROUTE_UPDOWN)
-		return usage("--paths applies to ksp, ecmp and updown");
-	if ((a->val[OPT_LANES] || a->val[OPT_ROUTE_SEED]) &&
-	    o->algo != SLUICE_ROUTE_EDST &&
-	    o->algo != SLUICE_ROUTE_EDST_SHALLOW)
-		return usage("--lanes and --route-seed apply to edst and edst-shallow");
-	if ((orient || a->val[OPT_ROOT]) && o->algo != SLUICE_ROUTE_UPDOWN)
-		return usage("--orient and --root apply to updown");
 	o->paths = a->paths;
 	o->lanes = a->lanes;
 	o->seed = a->route_seed;
-	if (orient) {
-		if (!strcmp(orient, "auto"))
-			o->orient = SLUICE_ORIENT_AUTO;
-		else if (!strcmp(orient, "tier"))
-			o->orient = SLUICE_ORIENT_TIER;
-		else if (!strcmp(orient, "bfs"))
-			o->orient = SLUICE_ORIENT_BFS;
-		else
-			return usage("--orient: \"%s\" is not auto, tier or bfs",
-				     orient);
-	}
-	if (a->val[OPT_ROOT] && o->orient == SLUICE_ORIENT_TIER)
-		return usage("--root is for --orient bfs");
+	if (route_opts_check(o, a->val[OPT_PATHS], a->val[OPT_LANES],
+			     a->val[OPT_ROUTE_SEED], "--route-seed", orient, a->val[OPT_ROOT],
+			     msg, sizeof(msg)))
+		return usage("%s", msg);
 	c->threads = a->threads;
+	if (cli_progress_wanted()) {
+		c->progress = cli_progress;
+		c->progress_arg = &routing_progress;
+	}
 	return 0;
 }
 
@@ -280,21 +279,14 @@ static int get_routes(const struct args *a, struct sluice_route_opts *o,
 		      const struct sluice_graph *g, struct sluice_routes *r)
 {
 	char err[SLUICE_ERRLEN];
+	int ret;
 
 	if (a->algo >= 0) {
-		if (a->val[OPT_ROOT]) {
-			const char *root = a->val[OPT_ROOT];
-
-			if (find_node(g, root, strlen(root), &o->root)) {
-				fprintf(stderr, "sluicectl: --root: no node \"%s\" in %s\n",
-					a->val[OPT_ROOT], a->val[OPT_TOPO]);
-				return EXIT_RUNTIME;
-			}
-			o->has_root = true;
-			if (o->orient == SLUICE_ORIENT_AUTO)
-				o->orient = SLUICE_ORIENT_BFS;
-		}
+		ret = load_root(g, a->val[OPT_ROOT], a->val[OPT_TOPO], o);
+		if (ret)
+			return ret;
 		if (sluice_routes_compute(g, o, c, r, err, sizeof(err))) {
+			cli_progress_end(&routing_progress);
 			fprintf(stderr, "sluicectl: %s: %s\n", a->val[OPT_TOPO],
 				err);
 			return EXIT_RUNTIME;
@@ -375,7 +367,7 @@ static void print_text(const struct sluice_graph *g,
 	if (res->unrouted)
 		printf(" first %s %s", g->nodes[res->unrouted_src].name,
 		       g->nodes[res->unrouted_dst].name);
-	printf("\ntheta %.6f upper %.6f method %s\n", res->theta,
+	printf("\ntheta %.6f theta-upper %.6f method %s\n", res->theta,
 	       res->theta_upper, sluice_flow_method_name(res->method));
 	printf("bound %.6f bound-paths %.6f saturated %llu\n", res->bound,
 	       res->bound_paths, (unsigned long long)res->saturated);
@@ -436,10 +428,16 @@ static int maxmin_main(const struct sluice_graph *g,
 		       const struct sluice_routes *r, const struct args *a,
 		       const struct sluice_traffic_spec *spec)
 {
+	struct cli_progress runs_progress = { .what = "max-min", .unit = "runs" };
 	struct sluice_maxmin_result res;
 	char err[SLUICE_ERRLEN];
+	int ret;
 
-	if (sluice_flow_maxmin(g, r, spec, a->runs, &res, err, sizeof(err))) {
+	ret = sluice_flow_maxmin(g, r, spec, a->runs,
+				 cli_progress_wanted() ? cli_progress : NULL,
+				 &runs_progress, &res, err, sizeof(err));
+	cli_progress_end(&runs_progress);
+	if (ret) {
 		fprintf(stderr, "sluicectl: %s: %s\n", a->val[OPT_TOPO], err);
 		return EXIT_RUNTIME;
 	}
@@ -579,6 +577,10 @@ int analyze_main(const struct command *cmd, int argc, char **argv)
 	fo.method = a.method;
 	fo.epsilon = a.epsilon;
 	fo.max_phases = a.max_phases;
+	if (cli_progress_wanted()) {
+		fo.progress = cli_progress;
+		fo.progress_arg = &phases_progress;
+	}
 	if (a.algo >= 0) {
 		ret = route_opts(&a, &ro, &co);
 		if (ret)
@@ -595,8 +597,11 @@ int analyze_main(const struct command *cmd, int argc, char **argv)
 		ret = maxmin_main(&g, &r, &a, &spec);
 		goto out;
 	}
-	if (sluice_traffic_make(&g, &spec, &t, err, sizeof(err)) ||
-	    sluice_flow_theta(&g, &r, &t, &fo, &res, err, sizeof(err))) {
+	ret = sluice_traffic_make(&g, &spec, &t, err, sizeof(err)) ?:
+	      sluice_flow_theta(&g, &r, &t, &fo, &res, err, sizeof(err));
+	/* fptas may stop well before its phase cap: end the line */
+	cli_progress_end(&phases_progress);
+	if (ret) {
 		fprintf(stderr, "sluicectl: %s: %s\n", a.val[OPT_TOPO], err);
 		ret = EXIT_RUNTIME;
 		goto out;

@@ -32,6 +32,7 @@
 #include <sluice/deadlock.h>
 #include <sluice/experiment.h>
 #include <sluice/fabric.h>
+#include <sluice/fabric_load.h>
 #include <sluice/fabric_nl.h>
 #include <sluice/headroom.h>
 #include <sluice/rate.h>
@@ -39,12 +40,13 @@
 #include <sluice/size.h>
 #include <sluice/switch.h>
 #include <sluice/topo.h>
-#include "experiment.h"
-#include "fabric.h"
+#include "cmd_experiment.h"
+#include "cmd_fabric.h"
 #include "jout.h"
 #include "load.h"
 #include "opts.h"
 #include "qdisc_args.h"
+#include "progress.h"
 #include "sluicectl.h"
 
 /* "Not as predicted", as "route check" exits on a CBD. */
@@ -119,17 +121,6 @@ static const struct opt opts[] = {
 	[OPT_VERBOSE]	= { "--verbose", "-v", false },
 };
 
-/* What the counters of a fabric's switches add up to. */
-struct totals {
-	uint64_t	pfc_tx, pfc_rx;
-	uint64_t	headroom_drops, lossless_drops;
-	uint64_t	wd_storms, wd_drops, wd_restored;
-	uint32_t	paused_with_frames;	/* lossless queues, at the end */
-	char		paused[512];		/* which: "s1/l0 ..." */
-	uint32_t	ingress_peak;	/* the largest lossless account */
-	char		peak_port[64];	/* where: "s1/h0" */
-};
-
 struct set {
 	enum sluice_route_algo	algo;
 	struct sluice_routes	r;
@@ -146,7 +137,7 @@ struct set {
 	int			last_errno;
 	/* frames the kernel's ARP layer discarded unresolved, or -1 */
 	int64_t			neigh_discards;
-	struct totals		tot;
+	struct sluice_fabric_totals tot;
 	int			cycle;		/* detector: 1, 0, -1 not run */
 	char			cycle_text[1024];
 	struct sluice_verdict_out v;
@@ -393,7 +384,7 @@ static int parse(const struct command *cmd, struct exp *e, int argc,
 	 * The paper's XOFF/XON (50 KB / 47 KB at 50 Gbit/s) cannot scale
 	 * with the rate to 1 Mbit/s (a byte); low thresholds are the point
 	 * ("misconfigured" switches), and at 20 KB / 17 KB - the same 3 KB
-	 * between them - the ring locked in every run measured (README).
+	 * between them - the ring locked in every run measured (docs/experiment-deadlock.md).
 	 */
 	e->xoff = 20480;
 	e->xon = 17408;
@@ -489,7 +480,7 @@ static int parse(const struct command *cmd, struct exp *e, int argc,
 			snprintf(e->words + at, sizeof(e->words) - at,
 				 " restoration-time %s", val[OPT_RESTORE]);
 	}
-	e->verbose = val[OPT_VERBOSE];
+	e->verbose = val[OPT_VERBOSE] || cli_progress_wanted();
 	return 0;
 }
 
@@ -554,187 +545,68 @@ static void cbd_text(const struct exp *e, const struct set *s, char *buf,
 			 e->g.nodes[s->cbd.cycle[0].from].name);
 }
 
-/* Every switch gets its routes of @r in the fabric's mode (as "route load"). */
-int exp_load_routes(const struct fabric_state *fs,
-			   const struct sluice_routes *r)
+/* The library's messages, as sluicectl's. */
+static void exp_say(void *arg, const char *line)
 {
-	struct sluice_lroutes want, have;
-	char err[SLUICE_ERRLEN], ns[SLUICE_NETNS_NAME_MAX];
-	struct sluice_rtnl *rt = NULL;
-	struct sluice_ldiff d = { 0 };
-	struct sluice_multipath mp;
-	struct sluice_kfail fail;
-	uint64_t *link_rate;
-	int self, ret = 0;
-	uint32_t u;
-
-	if (sluice_fabric_state_multipath(fs, fs->multipath, &mp, &link_rate,
-					  err, sizeof(err))) {
-		fprintf(stderr, "sluicectl: %s\n", err);
-		return EXIT_RUNTIME;
-	}
-	self = sluice_netns_self(err, sizeof(err));
-	if (self < 0) {
-		fprintf(stderr, "sluicectl: %s\n", err);
-		free(link_rate);
-		return EXIT_RUNTIME;
-	}
-	for (u = 0; !ret && u < fs->g.n_nodes; u++) {
-		sluice_lroutes_init(&want, u);
-		sluice_lroutes_init(&have, u);
-		memset(&d, 0, sizeof(d));
-		sluice_fabric_switch_ns(&fs->f, u, ns, sizeof(ns));
-		ret = sluice_rtnl_open_in(ns, self, &rt, err, sizeof(err));
-		if (!ret)
-			ret = sluice_lroutes_build_mp(&fs->g, r, u, &mp, &want,
-						      err, sizeof(err));
-		if (!ret)
-			ret = sluice_kroutes_read(rt, &have, err, sizeof(err));
-		if (!ret)
-			ret = sluice_lroutes_diff(&want, &have, &d, err,
-						  sizeof(err));
-		if (!ret)
-			ret = sluice_kroutes_apply(rt, &want, &have, &d, &fail,
-						   err, sizeof(err));
-		if (ret == -EREMOTEIO)
-			fprintf(stderr, "sluicectl: switch %s: a route refused: %s%s%s\n",
-				fs->g.nodes[u].name, strerror(-fail.error),
-				fail.extack[0] ? ": " : "", fail.extack);
-		else if (ret)
-			fprintf(stderr, "sluicectl: switch %s: %s\n",
-				fs->g.nodes[u].name, err);
-		sluice_ldiff_free(&d);
-		sluice_lroutes_free(&want);
-		sluice_lroutes_free(&have);
-		sluice_rtnl_close(rt);
-		rt = NULL;
-	}
-	close(self);
-	free(link_rate);
-	return ret ? EXIT_RUNTIME : 0;
-}
-
-/**
- * exp_switch_stats() - every port's statistics of one switch of a fabric
- * @fs:	the fabric, up
- * @u:	the switch
- * @pi:	set to the ports (malloc()ed; free() it), NULL on failure
- * @n:	set to their number
- *
- * One generic netlink request in the switch's namespace.
- *
- * Return: 0, or EXIT_RUNTIME (the reason printed).
- */
-int exp_switch_stats(const struct fabric_state *fs, uint32_t u,
-		     struct sluice_port_info **pi, uint32_t *n)
-{
-	char err[SLUICE_ERRLEN], ns[SLUICE_NETNS_NAME_MAX];
-	struct sluice_nl *nl;
-	int ret;
-
-	*pi = NULL;
-	*n = 0;
-	sluice_fabric_switch_ns(&fs->f, u, ns, sizeof(ns));
-	ret = sluice_nl_open(&nl, ns, err, sizeof(err));
-	if (!ret) {
-		ret = sluice_nl_stats_get(nl, 0, pi, n, err, sizeof(err));
-		sluice_nl_close(nl);
-	}
-	if (ret)
-		fprintf(stderr, "sluicectl: switch %s: %s\n",
-			fs->g.nodes[u].name, err);
-	return ret ? EXIT_RUNTIME : 0;
-}
-
-/* The switches' counters, added up; the lossless queues left paused. */
-static int read_totals(const struct fabric_state *fs, struct totals *t)
-{
-	struct sluice_port_info *p = NULL;
-	const struct sluice_prio_stats *c;
-	size_t at = 0;
-	uint32_t u, n, k;
-
-	memset(t, 0, sizeof(*t));
-	for (u = 0; u < fs->g.n_nodes; u++) {
-		if (exp_switch_stats(fs, u, &p, &n))
-			return EXIT_RUNTIME;
-		for (k = 0; k < n; k++) {
-			t->pfc_tx += p[k].port.pfc_tx;
-			t->pfc_rx += p[k].port.pfc_rx;
-			/* a subset of the class drops below */
-			t->headroom_drops += p[k].port.headroom_drops;
-			if (p[k].n_prio <= LOSSLESS)
-				continue;
-			c = &p[k].prio[LOSSLESS];
-			t->lossless_drops += c->drops;
-			if (c->ingress_peak > t->ingress_peak) {
-				t->ingress_peak = c->ingress_peak;
-				snprintf(t->peak_port, sizeof(t->peak_port),
-					 "%s/%s", fs->g.nodes[u].name,
-					 p[k].ifname);
-			}
-			t->wd_storms += c->wd_storms;
-			t->wd_drops += c->wd_drops;
-			t->wd_restored += c->wd_restored;
-			if ((c->flags & SLUICE_PRIO_F_PAUSED) && c->backlog) {
-				t->paused_with_frames++;
-				if (at < sizeof(t->paused))
-					at += snprintf(t->paused + at,
-						       sizeof(t->paused) - at,
-						       "%s%s/%s", at ? " " : "",
-						       fs->g.nodes[u].name,
-						       p[k].ifname);
-			}
-		}
-		free(p);
-		p = NULL;
-	}
-	return 0;
+	(void)arg;
+	fprintf(stderr, "sluicectl: %s\n", line);
 }
 
 /*
- * The live detector ("fabric deadlock": two snapshots of every switch,
- * 500 ms apart) on fabric @fs: 1 a wait-for cycle, 0 none, -1 it failed;
- * @text says what it found, the first cycle switch by switch.
+ * Loads as @o says (its action, messages and state set here): every
+ * switch of fabric @o->state its routes, all or nothing, the one loader
+ * "route load" goes through (sluice_fabric_routes_load()).  Its warnings
+ * are left out: an experiment loads what it means to.  0 or EXIT_RUNTIME
+ * (the reason printed).
  */
-int exp_detect(const struct fabric_state *fs, char *text, size_t len)
+int exp_load(struct sluice_fabric_load_opts *o)
 {
+	struct sluice_fabric_load_result res;
 	char err[SLUICE_ERRLEN];
-	struct sluice_deadlock dl;
-	const struct sluice_dl_cycle *c;
-	const struct sluice_dl_vertex *v;
-	size_t at;
-	uint32_t k;
 	int ret;
 
-	memset(&dl, 0, sizeof(dl));
-	ret = sluice_deadlock_live(&fs->f, SLUICE_DL_INTERVAL_MS, &dl, err,
-				   sizeof(err));
-	if (ret) {
-		snprintf(text, len, "failed: %s", err);
-		sluice_deadlock_free(&dl);
-		return -1;
-	}
-	if (!dl.n_cycles) {
-		snprintf(text, len, "no wait-for cycle (%u paused queues stuck, %u ingress accounts holding)",
-			 dl.stuck, dl.holding);
-		sluice_deadlock_free(&dl);
+	o->action = SLUICE_FABRIC_LOAD;
+	o->say = exp_say;
+	o->warn = NULL;
+	ret = sluice_fabric_routes_load(o, &res, err, sizeof(err));
+	sluice_fabric_load_result_free(&res);
+	return ret ? EXIT_RUNTIME : 0;
+}
+
+/* Every switch of @fs gets its routes of @r, in the fabric's mode. */
+int exp_load_routes(struct sluice_fabric_state *fs,
+		    const struct sluice_routes *r)
+{
+	struct sluice_fabric_load_opts o = { .state = fs, .routes = r };
+
+	return exp_load(&o);
+}
+
+/*
+ * A fabric's switch @u's port statistics (sluice_fabric_switch_stats()):
+ * 0, or EXIT_RUNTIME with the reason printed.
+ */
+int exp_switch_stats(const struct sluice_fabric_state *fs, uint32_t u,
+		     struct sluice_port_info **pi, uint32_t *n)
+{
+	char err[SLUICE_ERRLEN];
+
+	if (!sluice_fabric_switch_stats(&fs->f, u, pi, n, err, sizeof(err)))
 		return 0;
-	}
-	c = &dl.cycles[0];
-	at = snprintf(text, len, "%u cycle%s; %u switches, %u queues and accounts in the first:",
-		      dl.n_cycles, dl.n_cycles == 1 ? "" : "s", c->switches,
-		      c->scc_len);
-	for (k = 0; k < c->cycle_len && at < len; k++) {
-		v = &dl.v[dl.cycle[c->cycle_first + k]];
-		at += snprintf(text + at, len - at, "%s%s/%s %s %u",
-			       k ? " -> " : " ", fs->g.nodes[v->node].name,
-			       v->port, v->role == SLUICE_DL_EGRESS ?
-			       "egress" : v->role == SLUICE_DL_INGRESS ?
-			       "ingress" : "portfc", v->prio);
-	}
-	sluice_deadlock_free(&dl);
-	return 1;
+	fprintf(stderr, "sluicectl: %s\n", err);
+	return EXIT_RUNTIME;
+}
+
+/* The switches' counters, added up; the lossless queues left paused. */
+static int read_totals(const struct sluice_fabric_state *fs,
+		       struct sluice_fabric_totals *t)
+{
+	char err[SLUICE_ERRLEN];
+
+	if (!sluice_fabric_totals(&fs->f, LOSSLESS, t, err, sizeof(err)))
+		return 0;
+	fprintf(stderr, "sluicectl: %s\n", err);
+	return EXIT_RUNTIME;
 }
 
 /**
@@ -747,7 +619,7 @@ int exp_detect(const struct fabric_state *fs, char *text, size_t len)
  *
  * Return: 0 or an exit status (printed).
  */
-int exp_fabric_up(struct fabric_state *fs, const struct sluice_fabric_qdisc *q)
+int exp_fabric_up(struct sluice_fabric_state *fs, const struct sluice_fabric_qdisc *q)
 {
 	struct sluice_fabric_stats st;
 	char err[SLUICE_ERRLEN];
@@ -755,19 +627,19 @@ int exp_fabric_up(struct fabric_state *fs, const struct sluice_fabric_qdisc *q)
 
 	ret = fabric_state_save(fs);
 	if (ret) {
-		fabric_state_free(fs);
+		sluice_fabric_state_free(fs);
 		return ret;
 	}
 	if (sluice_fabric_up(&fs->f, q, &st, err, sizeof(err))) {
 		fprintf(stderr, "sluicectl: fabric %s: %s\n", fs->name, err);
 		exp_fabric_down(fs);
-		fabric_state_free(fs);
+		sluice_fabric_state_free(fs);
 		return EXIT_RUNTIME;
 	}
 	return 0;
 }
 
-void exp_fabric_down(const struct fabric_state *fs)
+void exp_fabric_down(const struct sluice_fabric_state *fs)
 {
 	char err[SLUICE_ERRLEN];
 	uint32_t removed;
@@ -790,7 +662,7 @@ static int run_set(struct exp *e, struct set *s, bool keep)
 	int64_t unres0 = exp_arp_discards(), unres1;
 	struct sluice_udpgen t = { 0 };
 	char err[SLUICE_ERRLEN];
-	struct fabric_state fs;
+	struct sluice_fabric_state fs;
 	uint32_t i, k, quiet, qf;
 	double t0, end;
 	int ret;
@@ -811,7 +683,7 @@ static int run_set(struct exp *e, struct set *s, bool keep)
 	if (sluice_fabric_plan(&fs.f, &fs.g, fs.name, fs.hosts_per_switch, err,
 			       sizeof(err))) {
 		fprintf(stderr, "sluicectl: %s\n", err);
-		fabric_state_free(&fs);
+		sluice_fabric_state_free(&fs);
 		return EXIT_RUNTIME;
 	}
 	t0 = sluice_now();
@@ -893,7 +765,8 @@ static int run_set(struct exp *e, struct set *s, bool keep)
 	s->neigh_discards = unres0 >= 0 && unres1 >= unres0 ?
 			    unres1 - unres0 : -1;
 	/* stop sending, then look: what is stuck stays stuck */
-	s->cycle = exp_detect(&fs, s->cycle_text, sizeof(s->cycle_text));
+	s->cycle = sluice_deadlock_summary(&fs.f, s->cycle_text,
+					   sizeof(s->cycle_text));
 	ret = read_totals(&fs, &s->tot);
 	s->ran = !ret;
 out:
@@ -901,57 +774,29 @@ out:
 	sluice_udpgen_free(&t);
 	if (!keep || ret)
 		exp_fabric_down(&fs);
-	fabric_state_free(&fs);
+	sluice_fabric_state_free(&fs);
 	return ret;
 }
 
 /* Whether the set did what its CBD check predicts, and why not. */
 static void judge(const struct exp *e, struct set *s)
 {
-	struct sluice_verdict_in in = {
-		.rx = s->rx, .n = s->n, .interval_ms = e->interval_ms,
-		.quiet_ms = e->quiet_ms, .cycle = s->cycle,
+	struct sluice_dl_judge_in in = {
+		.run = {
+			.rx = s->rx, .n = s->n, .interval_ms = e->interval_ms,
+			.quiet_ms = e->quiet_ms, .cycle = s->cycle,
+		},
+		.cbd = !s->cbd.cbd_free,
+		.wd_action = e->wd_action,
+		.wd_storms = s->tot.wd_storms, .wd_drops = s->tot.wd_drops,
 	};
-	bool cbd = !s->cbd.cbd_free;
-	bool drop = e->wd_action && strcmp(e->wd_action, "alert");
+	struct sluice_dl_judge_out out;
 
-	sluice_verdict(&in, &s->v);
-	s->wd_broke = drop && s->v.verdict != SLUICE_VERDICT_DEADLOCK &&
-		      s->v.verdict != SLUICE_VERDICT_STOPPED &&
-		      s->tot.wd_storms && (s->tot.wd_drops ||
-					   strcmp(e->wd_action, "drop"));
-	s->as_predicted = false;
-	if (!cbd) {
-		s->as_predicted = s->v.verdict == SLUICE_VERDICT_FLOWING;
-		if (!s->as_predicted)
-			snprintf(s->why, sizeof(s->why),
-				 "CBD-free routes, yet delivery stopped for %.1f s: not a routing deadlock (is the machine's CPU the bottleneck?)",
-				 s->v.longest_zero * e->interval_ms / 1000.0);
-		return;
-	}
-	if (drop) {
-		s->as_predicted = s->wd_broke;
-		if (!s->as_predicted && s->v.verdict == SLUICE_VERDICT_FLOWING &&
-		    !s->tot.wd_storms)
-			snprintf(s->why, sizeof(s->why),
-				 "no deadlock formed in this run (no watchdog storm); a CBD makes one possible, not certain");
-		else if (!s->as_predicted)
-			snprintf(s->why, sizeof(s->why),
-				 "the watchdog (%s) did not break the deadlock: %s, %llu storms, %llu frames dropped",
-				 e->wd_action, sluice_verdict_name(s->v.verdict),
-				 (unsigned long long)s->tot.wd_storms,
-				 (unsigned long long)s->tot.wd_drops);
-		return;
-	}
-	s->as_predicted = s->v.verdict == SLUICE_VERDICT_DEADLOCK;
-	if (s->as_predicted)
-		return;
-	if (s->v.verdict == SLUICE_VERDICT_STOPPED)
-		snprintf(s->why, sizeof(s->why),
-			 "delivery stopped but the detector found no wait-for cycle");
-	else
-		snprintf(s->why, sizeof(s->why),
-			 "no deadlock formed in this run; a CBD makes one possible, not certain");
+	sluice_dl_judge(&in, &out);
+	s->v = out.v;
+	s->wd_broke = out.wd_broke;
+	s->as_predicted = out.as_predicted;
+	snprintf(s->why, sizeof(s->why), "%s", out.why);
 }
 
 static double mbps(const struct exp *e, uint64_t bytes)
@@ -1245,7 +1090,7 @@ static int deadlock_main(const struct command *cmd, int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = exp_on_signal }, old_int, old_term;
 	bool handlers = false;
-	struct fabric_state old;
+	struct sluice_fabric_state old;
 	struct exp *e = calloc(1, sizeof(*e));
 	bool all_ok = true;
 	uint32_t k;
@@ -1267,7 +1112,7 @@ static int deadlock_main(const struct command *cmd, int argc, char **argv)
 	if (ret)
 		goto out;
 	if (!fabric_state_load(e->name, &old, true)) {
-		fabric_state_free(&old);
+		sluice_fabric_state_free(&old);
 		fprintf(stderr, "sluicectl: fabric %s is up: take it down first (sluicectl fabric down --name %s) or give another --name\n",
 			e->name, e->name);
 		ret = EXIT_RUNTIME;

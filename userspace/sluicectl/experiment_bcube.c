@@ -40,19 +40,21 @@
 #include <sluice/cbd.h>
 #include <sluice/experiment.h>
 #include <sluice/fabric.h>
+#include <sluice/fabric_load.h>
 #include <sluice/fabric_nl.h>
 #include <sluice/portfc.h>
 #include <sluice/rate.h>
 #include <sluice/route.h>
+#include <sluice/switch.h>
 #include <sluice/tagger.h>
 #include <sluice/topo.h>
-#include "experiment.h"
+#include "cmd_experiment.h"
 #include "experiment_bcube.h"
-#include "fabric.h"
+#include "cmd_fabric.h"
 #include "jout.h"
 #include "opts.h"
 #include "qdisc_args.h"
-#include "route_tags.h"
+#include "progress.h"
 #include "sluicectl.h"
 
 const char *const part_names[N_PARTS] = {
@@ -270,7 +272,7 @@ static int parse(const struct command *cmd, struct bexp *e, int argc,
 	 * 100 KB; ours two MTU frames at any rate, 3028 bytes.
 	 */
 	e->scale = t.bdp / 100000.0;
-	e->verbose = val[OPT_VERBOSE];
+	e->verbose = val[OPT_VERBOSE] || cli_progress_wanted();
 	return 0;
 }
 
@@ -377,7 +379,7 @@ static int pinned_routes(const struct bexp *e, struct scenario *sc,
  * out: every path of at most 2 (k + 1) = 4 hops.  A detour (6 hops at
  * k = 1) crosses a relay whose RQ no PortFC signal pauses (type-A signals
  * pause a server's own queues, Algorithm 4), so the type-A queue of the
- * switch after the relay can grow to the qdisc's limit (README,
+ * switch after the relay can grow to the qdisc's limit (docs/experiment-bcube.md,
  * "Experiment: PortFC on BCube").  Kept paths keep their order; every
  * pair keeps its shortest.
  */
@@ -519,37 +521,36 @@ static int build_scenarios(struct bexp *e)
 	return ret ? EXIT_RUNTIME : 0;
 }
 
-/* PFC*'s tables for @sc's routes, loaded into every node of @fs. */
-static int load_tags(const struct fabric_state *fs, const struct scenario *sc)
+/*
+ * @sc's routes loaded into every node of @fs, under PFC* with their
+ * tables (Tagger's depth mode, tag source mpls-depth), all or nothing.
+ */
+static int load_routes(struct sluice_fabric_state *fs,
+		       const struct scenario *sc, bool star)
 {
 	struct sluice_tagger_opts to = { .mode = SLUICE_TAGGER_DEPTH };
-	char err[SLUICE_ERRLEN], ns[SLUICE_NETNS_NAME_MAX];
+	struct sluice_fabric_load_opts o = { .state = fs, .routes = &sc->r };
+	struct sluice_tagger_tables tab;
 	struct sluice_tagging tg;
-	struct rtags t;
-	uint32_t u;
+	char err[SLUICE_ERRLEN];
 	int ret;
 
-	ret = rtags_init(&t, fs->g.n_nodes, "mpls-depth");
-	if (ret)
-		return ret;
+	if (!star)
+		return exp_load(&o);
+	memset(&tab, 0, sizeof(tab));
 	if (sluice_tagger_assign(&fs->g, &sc->r, &to, &tg, err, sizeof(err)) ||
-	    sluice_tagger_tables_build(&fs->g, &sc->r, &tg, &t.tab, err,
+	    sluice_tagger_tables_build(&fs->g, &sc->r, &tg, &tab, err,
 				       sizeof(err))) {
 		fprintf(stderr, "sluicectl: PFC*'s tag tables: %s\n", err);
 		sluice_tagging_free(&tg);
-		rtags_free(&t);
+		sluice_tagger_tables_free(&tab);
 		return EXIT_RUNTIME;
 	}
 	sluice_tagging_free(&tg);
-	t.has_tab = true;
-	for (u = 0; !ret && u < fs->g.n_nodes; u++) {
-		sluice_fabric_switch_ns(&fs->f, u, ns, sizeof(ns));
-		ret = rtags_prepare(&t, u, ns, fs->g.nodes[u].name, &fs->g, u,
-				    false);
-	}
-	if (!ret)
-		ret = rtags_apply(&t);
-	rtags_free(&t);
+	o.tags = &tab;
+	o.tag_source = SLUICE_TAG_SOURCE_MPLS_DEPTH;
+	ret = exp_load(&o);
+	sluice_tagger_tables_free(&tab);
 	return ret;
 }
 
@@ -572,7 +573,7 @@ static void mode_words(const struct bexp *e, uint8_t fc, char *buf,
 }
 
 /* Per-port counters of every node: drops, signals; @q's ports' backlog. */
-static int read_counters(const struct bexp *e, const struct fabric_state *fs,
+static int read_counters(const struct bexp *e, const struct sluice_fabric_state *fs,
 			 struct brun *run)
 {
 	char err[SLUICE_ERRLEN], ns[SLUICE_NETNS_NAME_MAX];
@@ -680,7 +681,7 @@ static int run_one(struct bexp *e, struct scenario *sc, struct brun *run,
 	struct sluice_fabric_qdisc q = { 0 };
 	struct sluice_udpgen t = { 0 };
 	char err[SLUICE_ERRLEN], ns[SLUICE_NETNS_NAME_MAX];
-	struct fabric_state fs;
+	struct sluice_fabric_state fs;
 	double t0, end;
 	int self = -1, ret;
 
@@ -701,7 +702,7 @@ static int run_one(struct bexp *e, struct scenario *sc, struct brun *run,
 			       SLUICE_FABRIC_HOSTS_DEFAULT, err, sizeof(err)) ||
 	    sluice_fabric_fc_apply(&fs.f, &q, err, sizeof(err))) {
 		fprintf(stderr, "sluicectl: %s\n", err);
-		fabric_state_free(&fs);
+		sluice_fabric_state_free(&fs);
 		return EXIT_RUNTIME;
 	}
 	progress(e, "%s, %s: fabric %s up (%s)", part_names[sc->part],
@@ -709,9 +710,7 @@ static int run_one(struct bexp *e, struct scenario *sc, struct brun *run,
 	ret = exp_fabric_up(&fs, &q);
 	if (ret)
 		return ret;
-	ret = exp_load_routes(&fs, &sc->r);
-	if (!ret && run->fc == SLUICE_FABRIC_FC_PFC_STAR)
-		ret = load_tags(&fs, sc);
+	ret = load_routes(&fs, sc, run->fc == SLUICE_FABRIC_FC_PFC_STAR);
 	if (!ret && part_is_fct(sc->part)) {
 		ret = fct_run(e, sc, &fs, run);
 		if (!ret)
@@ -803,7 +802,8 @@ measured:
 	unres1 = exp_arp_discards();
 	run->neigh_discards = unres0 >= 0 && unres1 >= unres0 ?
 			      unres1 - unres0 : -1;
-	run->cycle = exp_detect(&fs, run->cycle_text, sizeof(run->cycle_text));
+	run->cycle = sluice_deadlock_summary(&fs.f, run->cycle_text,
+					     sizeof(run->cycle_text));
 	ret = read_counters(e, &fs, run);
 	run->ran = !ret;
 out:
@@ -814,7 +814,7 @@ out:
 	sluice_udpgen_free(&t);
 	if (!keep || ret)
 		exp_fabric_down(&fs);
-	fabric_state_free(&fs);
+	sluice_fabric_state_free(&fs);
 	return ret;
 }
 
@@ -1329,7 +1329,7 @@ static void free_all(struct bexp *e)
 int experiment_bcube_main(const struct command *cmd, int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = exp_on_signal }, old_int, old_term;
-	struct fabric_state old;
+	struct sluice_fabric_state old;
 	char path[PATH_MAX];
 	struct bexp *e;
 	bool all_ok = true, handlers = false, last;
@@ -1349,7 +1349,7 @@ int experiment_bcube_main(const struct command *cmd, int argc, char **argv)
 	if (ret)
 		goto out;
 	if (!fabric_state_load(e->name, &old, true)) {
-		fabric_state_free(&old);
+		sluice_fabric_state_free(&old);
 		fprintf(stderr, "sluicectl: fabric %s is up: take it down first (sluicectl fabric down --name %s) or give another --name\n",
 			e->name, e->name);
 		ret = EXIT_RUNTIME;

@@ -16,7 +16,7 @@
 #include <sluice/graph.h>
 #include <sluice/route.h>
 #include <sluice/tcpgen.h>
-#include "fabric.h"
+#include "cmd_fabric.h"
 
 #define EXIT_UNEXPECTED	3
 #define DSCP		24	/* priority 3 under plain PFC */
@@ -160,7 +160,7 @@ void drops_why(struct brun *run);
 /* experiment_fct.c */
 int fct_plan(struct bexp *e, struct scenario *sc, char *err, size_t errlen);
 int fct_run(const struct bexp *e, const struct scenario *sc,
-	    const struct fabric_state *fs, struct brun *run);
+	    const struct sluice_fabric_state *fs, struct brun *run);
 void fct_judge(const struct bexp *e, const struct scenario *sc,
 	       struct brun *run);
 void fct_print_prediction(const struct bexp *e, const struct scenario *sc);

@@ -50,8 +50,8 @@
 #include <sluice/tcpgen.h>
 #include <sluice/tcpstream.h>
 #include <sluice/topo.h>
-#include "experiment.h"
-#include "fabric.h"
+#include "cmd_experiment.h"
+#include "cmd_fabric.h"
 #include "jout.h"
 #include "opts.h"
 #include "qdisc_args.h"
@@ -300,7 +300,7 @@ static int dumbbell(struct sluice_graph *g, char *err, size_t errlen)
 }
 
 /* Host index of x-hI (@y false) or y-hI in the fabric's host order. */
-static uint32_t host_of(const struct fabric_state *fs, bool y, uint32_t i)
+static uint32_t host_of(const struct sluice_fabric_state *fs, bool y, uint32_t i)
 {
 	return fs->f.host_first[y ? 1 : 0] + i;
 }
@@ -316,10 +316,10 @@ static int leafspine(struct sluice_graph *g, char *err, size_t errlen)
 	return sluice_topo_leafspine(g, 3, 2, 1, 4, err, errlen) ? -1 : 0;
 }
 
-static int bolt_fabric(struct bexp *e, int m, struct fabric_state *fs,
+static int bolt_fabric(struct bexp *e, int m, struct sluice_fabric_state *fs,
 		       int (*topo)(struct sluice_graph *g, char *err,
 				   size_t errlen),
-		       int (*pre)(struct bexp *e, struct fabric_state *fs),
+		       int (*pre)(struct bexp *e, struct sluice_fabric_state *fs),
 		       uint64_t *rtt_ns, uint32_t *initcwnd, uint32_t *ecn)
 {
 	struct sluice_route_opts ro = { .algo = SLUICE_ROUTE_ECMP };
@@ -406,22 +406,22 @@ fail_msg:
 	ret = EXIT_RUNTIME;
 fail:
 	exp_fabric_down(fs);
-	fabric_state_free(fs);
+	sluice_fabric_state_free(fs);
 	return ret;
 fail_plan:
 	fprintf(stderr, "sluicectl: %s\n", err);
 	return EXIT_RUNTIME;
 }
 
-static void bolt_fabric_down(struct bexp *e, struct fabric_state *fs)
+static void bolt_fabric_down(struct bexp *e, struct sluice_fabric_state *fs)
 {
 	if (!e->keep)
 		exp_fabric_down(fs);
-	fabric_state_free(fs);
+	sluice_fabric_state_free(fs);
 }
 
 /* The switches' drops, pauses sent and CE marks, summed (genl stats). */
-static int switch_counters(const struct fabric_state *fs, uint64_t *drops,
+static int switch_counters(const struct sluice_fabric_state *fs, uint64_t *drops,
 			   uint64_t *pauses, uint64_t *marks)
 {
 	struct sluice_port_info *pi;
@@ -445,7 +445,7 @@ static int switch_counters(const struct fabric_state *fs, uint64_t *drops,
 
 /* ---- window (Fig. 1) ---- */
 
-static int ack_delay(struct bexp *e, struct fabric_state *fs)
+static int ack_delay(struct bexp *e, struct sluice_fabric_state *fs)
 {
 	char ns[SLUICE_NETNS_NAME_MAX], err[SLUICE_ERRLEN];
 
@@ -475,7 +475,7 @@ static int window_mode(struct bexp *e, int m)
 	struct sluice_tcpgen_host h[2] = { 0 };
 	struct sluice_tcpgen t = { 0 };
 	struct sluice_tcpgen_plan p = { 0 };
-	struct fabric_state fs;
+	struct sluice_fabric_state fs;
 	char err[SLUICE_ERRLEN];
 	double fct[99] = { 0 }, bdp;
 	uint32_t s, k, ecn;
@@ -572,7 +572,7 @@ static void set_flow(struct stream_run *s, uint32_t i, uint32_t src,
 
 /* Fig. 3: B -> A, H1 -> A all along; H2, H3, H4 nested a unit apart. */
 static double fairness_flows(const struct bexp *e,
-			     const struct fabric_state *fs,
+			     const struct sluice_fabric_state *fs,
 			     struct stream_run *s)
 {
 	double u = e->unit;
@@ -588,7 +588,7 @@ static double fairness_flows(const struct bexp *e,
 }
 
 /* Fig. 6: A -> C (two units), A -> D, H1..H3 -> C (three). */
-static double holb_flows(const struct bexp *e, const struct fabric_state *fs,
+static double holb_flows(const struct bexp *e, const struct sluice_fabric_state *fs,
 			 struct stream_run *s)
 {
 	double u = e->unit;
@@ -615,7 +615,7 @@ static int stream_mode(struct bexp *e, enum part part, int m)
 {
 	struct stream_run *s = part == P_FAIRNESS ? &e->fair[m] : &e->holb[m];
 	struct sluice_tcpgen_host *h;
-	struct fabric_state fs;
+	struct sluice_fabric_state fs;
 	char err[SLUICE_ERRLEN];
 	uint32_t k;
 	int ret;
@@ -759,7 +759,7 @@ static int workload_mode(struct bexp *e, int m)
 	struct sluice_flowgen_incast *inc = NULL;
 	struct sluice_tcpgen_plan p = { 0 };
 	struct sluice_tcpgen t = { 0 };
-	struct fabric_state fs;
+	struct sluice_fabric_state fs;
 	char err[SLUICE_ERRLEN];
 	double *alone = NULL, t0, *ict = NULL, lo = 64 * 1024;
 	uint32_t q, k, n_inc = 0, c, ecn;
@@ -957,7 +957,7 @@ static int edst_part(struct bexp *e)
 			ret = sluice_routes_compute(&g, &ro, &co, &r, err,
 						    sizeof(err));
 			if (!ret)
-				ret = sluice_flow_maxmin(&g, &r, &ts, 20, &res,
+				ret = sluice_flow_maxmin(&g, &r, &ts, 20, NULL, NULL, &res,
 							 err, sizeof(err));
 			sluice_routes_free(&r);
 			e->edst_theta[s][a] = ret ? -1 : res.throughput;
@@ -1054,7 +1054,7 @@ static int lanes_run(struct bexp *e, struct lanes_run *ln, uint32_t k)
 	struct sluice_tcpgen_host h[LN_FLOWS];
 	struct sluice_maxmin_result mm;
 	struct sluice_routes r = { 0 };
-	struct fabric_state fs;
+	struct sluice_fabric_state fs;
 	struct sluice_rng rng;
 	char err[SLUICE_ERRLEN];
 	uint32_t perm[LN_FLOWS], i, b0, b1;
@@ -1097,7 +1097,8 @@ static int lanes_run(struct bexp *e, struct lanes_run *ln, uint32_t k)
 	}
 	fs.hash = sluice_graph_hash(&fs.g);
 	/* what the model says of these routes */
-	ret = sluice_flow_maxmin(&fs.g, &r, &ts, 20, &mm, err, sizeof(err));
+	ret = sluice_flow_maxmin(&fs.g, &r, &ts, 20, NULL, NULL, &mm, err,
+				 sizeof(err));
 	ln->model = ret ? -1 : mm.throughput;
 	ret = exp_fabric_up(&fs, &q);
 	if (ret) {

@@ -29,7 +29,7 @@
 #include <time.h>
 #include <sluice/experiment.h>
 #include <sluice/faca_model.h>
-#include "experiment.h"
+#include "cmd_experiment.h"
 #include "experiment_faca.h"
 #include "jout.h"
 #include "opts.h"

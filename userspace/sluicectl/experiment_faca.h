@@ -49,6 +49,7 @@ struct micro_run {
 	uint32_t		ran;		/* runs done */
 	struct micro_round	*round;
 	uint32_t		flows, failed, from_agent, unknown_path;
+	int			agent_error;	/* the first fallback's errno */
 	uint64_t		drops;		/* lossless frames, all switches */
 	uint64_t		leaf_pauses;	/* the receiving leaves sent */
 	uint32_t		paths_min, paths_max;	/* a sender's agent knew */

@@ -51,6 +51,7 @@
 #include <netinet/in.h>
 #include <sluice/experiment.h>
 #include <sluice/fabric.h>
+#include <sluice/fabric_load.h>
 #include <sluice/fabric_nl.h>
 #include <sluice/faca.h>
 #include <sluice/host.h>
@@ -63,9 +64,9 @@
 #include <sluice/switch.h>
 #include <sluice/tcpstream.h>
 #include <sluice/topo.h>
-#include "experiment.h"
+#include "cmd_experiment.h"
 #include "experiment_faca.h"
-#include "fabric.h"
+#include "cmd_fabric.h"
 #include "jout.h"
 #include "qdisc_args.h"
 
@@ -277,7 +278,7 @@ static int micro_expect(struct micro *m)
 /* ---- the fabric ---- */
 
 /* Host @i of leaf @leaf, in the fabric's host order. */
-static uint32_t host_of(const struct fabric_state *fs, uint32_t leaf,
+static uint32_t host_of(const struct sluice_fabric_state *fs, uint32_t leaf,
 			uint32_t i)
 {
 	return fs->f.host_first[leaf] + i;
@@ -288,7 +289,7 @@ static uint32_t host_of(const struct fabric_state *fs, uint32_t leaf,
  * spines' ports down and the leaves' uplinks at their rates; ECMP's
  * routes computed once (every mode loads them its way).
  */
-static int micro_fabric(struct fexp *e, struct fabric_state *fs,
+static int micro_fabric(struct fexp *e, struct sluice_fabric_state *fs,
 			struct sluice_routes *r)
 {
 	struct micro *m = &e->m;
@@ -339,7 +340,7 @@ static int micro_fabric(struct fexp *e, struct fabric_state *fs,
 				     &link_rate, err, sizeof(err))) {
 		if (!port_rate)
 			snprintf(err, sizeof(err), "out of memory");
-		fabric_state_free(fs);
+		sluice_fabric_state_free(fs);
 		goto fail_msg;
 	}
 	/* the leaves' uplinks faster: the spines' ports queue */
@@ -356,7 +357,7 @@ static int micro_fabric(struct fexp *e, struct fabric_state *fs,
 	if (sluice_routes_compute(&fs->g, &ro, &co, r, err, sizeof(err))) {
 		fprintf(stderr, "sluicectl: %s\n", err);
 		exp_fabric_down(fs);
-		fabric_state_free(fs);
+		sluice_fabric_state_free(fs);
 		return EXIT_RUNTIME;
 	}
 	return 0;
@@ -367,22 +368,20 @@ fail_msg:
 	return EXIT_RUNTIME;
 }
 
-/* The fabric in policy @p's multipath mode, its routes loaded so. */
-static int set_mode(struct fabric_state *fs, const struct sluice_routes *r,
-		    int p)
+/*
+ * The fabric in policy @p's multipath mode, its routes loaded so: the
+ * state, every switch's hash, then the routes, as "route load --multipath
+ * MODE" (each step put back if a later one fails).
+ */
+static int set_mode(struct sluice_fabric_state *fs,
+		    const struct sluice_routes *r, int p)
 {
-	char err[SLUICE_ERRLEN];
-	int ret;
+	struct sluice_fabric_load_opts o = {
+		.state = fs, .routes = r,
+		.set_multipath = true, .multipath = policy_mode[p],
+	};
 
-	fs->multipath = policy_mode[p];
-	fs->f.multipath = fs->multipath;
-	if (sluice_fabric_multipath_set(&fs->f, fs->multipath, err,
-					sizeof(err))) {
-		fprintf(stderr, "sluicectl: micro: %s\n", err);
-		return EXIT_RUNTIME;
-	}
-	ret = fabric_state_save(fs);
-	return ret ? ret : exp_load_routes(fs, r);
+	return exp_load(&o);
 }
 
 /* ---- sampling the spines ---- */
@@ -448,7 +447,7 @@ static void sampler_free(struct sampler *sm)
 	free(sm->pauses);
 }
 
-static int sampler_open(struct sampler *sm, const struct fabric_state *fs,
+static int sampler_open(struct sampler *sm, const struct sluice_fabric_state *fs,
 			uint32_t n_bins)
 {
 	char ns[SLUICE_NETNS_NAME_MAX];
@@ -486,7 +485,7 @@ struct prun {
 	struct fexp			*e;
 	int				p;
 	uint32_t			run;	/* which draw */
-	struct fabric_state		*fs;
+	struct sluice_fabric_state		*fs;
 	struct sluice_tcpgen_host	*h;
 	struct sluice_stream_flow	*fl;
 	uint32_t			n_flows;
@@ -510,7 +509,7 @@ static uint32_t flow_round(const struct micro *m, uint32_t q)
 static int plan_flows(struct prun *pr)
 {
 	const struct micro *m = &pr->e->m;
-	const struct fabric_state *fs = pr->fs;
+	const struct sluice_fabric_state *fs = pr->fs;
 	uint32_t k, j, a, q = 0, i;
 
 	pr->n_flows = m->rounds * m->flows * MICRO_PAIRS;
@@ -568,7 +567,7 @@ static int raise_nofile(uint32_t agents)
 /* The agents: every host's, the senders' probing their partners. */
 static int agents_start(struct prun *pr, struct sluice_faca_agents **ag)
 {
-	const struct fabric_state *fs = pr->fs;
+	const struct sluice_fabric_state *fs = pr->fs;
 	struct sluice_faca_opts o;
 	char err[SLUICE_ERRLEN];
 	uint32_t *dst, q;
@@ -637,7 +636,7 @@ static int agents_paths(struct prun *pr, const struct sluice_faca_agents *ag,
 /* Where each flow went: the kernel's route at its leaf, for its ports. */
 static int flow_spines(struct prun *pr, struct micro_run *run)
 {
-	const struct fabric_state *fs = pr->fs;
+	const struct sluice_fabric_state *fs = pr->fs;
 	struct sluice_rtnl *rt[MICRO_PAIRS] = { 0 };
 	char err[SLUICE_ERRLEN], ns[SLUICE_NETNS_NAME_MAX];
 	uint32_t a, q, link, i;
@@ -788,7 +787,7 @@ static int measure_round(struct prun *pr, struct micro_run *run, uint32_t k)
  * dropped (none, if PFC held), and the pauses the receiving leaves sent
  * up to the spines (few: a receiving host's link takes its one flow).
  */
-static int switch_totals(const struct fabric_state *fs, uint64_t *drops,
+static int switch_totals(const struct sluice_fabric_state *fs, uint64_t *drops,
 			 uint64_t *leaf_pauses)
 {
 	struct sluice_port_info *pi;
@@ -858,6 +857,8 @@ static int run_flows(struct prun *pr, struct micro_run *run)
 	for (q = 0; q < pr->n_flows; q++) {
 		run->failed += pr->fl[q].error != 0;
 		run->from_agent += pr->fl[q].faca;
+		if (!run->agent_error)
+			run->agent_error = pr->fl[q].faca_error;
 	}
 	ret = flow_spines(pr, run);
 	for (k = 0; !ret && k < m->rounds; k++)
@@ -866,7 +867,7 @@ static int run_flows(struct prun *pr, struct micro_run *run)
 }
 
 static int run_policy(struct fexp *e, int p, uint32_t r,
-		      struct fabric_state *fs, const struct sluice_routes *routes)
+		      struct sluice_fabric_state *fs, const struct sluice_routes *routes)
 {
 	struct micro_run *run = &e->m.run[p];
 	struct sluice_faca_agents *ag = NULL;
@@ -912,7 +913,7 @@ int micro_run(struct fexp *e)
 {
 	struct micro *m = &e->m;
 	struct sluice_routes r = { 0 };
-	struct fabric_state fs;
+	struct sluice_fabric_state fs;
 	double t0 = sluice_now();
 	uint32_t k;
 	int p, ret;
@@ -938,7 +939,7 @@ int micro_run(struct fexp *e)
 	sluice_routes_free(&r);
 	if (!m->keep)
 		exp_fabric_down(&fs);
-	fabric_state_free(&fs);
+	sluice_fabric_state_free(&fs);
 	m->seconds = sluice_now() - t0;
 	faca_progress(e, "micro: done in %.0f s", m->seconds);
 	return ret;
@@ -1269,6 +1270,10 @@ static json_object *run_json(const struct micro *m, int p)
 	     jadd(o, "flows", jnum(run->flows)) &&
 	     jadd(o, "failed", jnum(run->failed)) &&
 	     jadd(o, "from_agent", jnum(run->from_agent)) &&
+	     /* why a flow got the kernel's port instead of the agent's */
+	     (!run->agent_error ||
+	      jadd(o, "agent_error",
+		   json_object_new_string(strerror(run->agent_error)))) &&
 	     (p != MP_FACA ||
 	      (jadd(o, "agent_paths_min", jnum(run->paths_min)) &&
 	       jadd(o, "agent_paths_max", jnum(run->paths_max)))) &&

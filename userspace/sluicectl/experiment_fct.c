@@ -18,7 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "experiment.h"
+#include "cmd_experiment.h"
 #include "experiment_bcube.h"
 #include "jout.h"
 
@@ -116,7 +116,7 @@ static void percentiles(struct brun *run, uint32_t n)
  * Return: 0 or EXIT_RUNTIME (printed).
  */
 int fct_run(const struct bexp *e, const struct scenario *sc,
-	    const struct fabric_state *fs, struct brun *run)
+	    const struct sluice_fabric_state *fs, struct brun *run)
 {
 	struct sluice_tcpgen_opts o = {
 		.port = TCP_PORT, .tos = DSCP << 2, .stop = &exp_interrupted,
@@ -180,7 +180,7 @@ int fct_run(const struct bexp *e, const struct scenario *sc,
  * recovering what was dropped.  PortFC's mean FCT is the lowest of the
  * lossless modes that ran (they run before it).  Against lossy nothing is
  * predicted: TCP without ECN has no congestion signal in a lossless
- * fabric, where the paper ran DCQCN (README, "Experiment: PortFC on
+ * fabric, where the paper ran DCQCN (docs/experiment-bcube.md, "Experiment: PortFC on
  * BCube").
  */
 void fct_judge(const struct bexp *e, const struct scenario *sc,

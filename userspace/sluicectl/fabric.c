@@ -22,7 +22,7 @@
 #include <sluice/size.h>
 #include <sluice/qopt.h>
 #include <sluice/route.h>
-#include "fabric.h"
+#include "cmd_fabric.h"
 #include "jout.h"
 #include "load.h"
 #include "opts.h"
@@ -138,7 +138,7 @@ static int parse(const struct command *cmd, int argc, char **argv,
 	return 0;
 }
 
-static void print_up(const struct fabric_state *s,
+static void print_up(const struct sluice_fabric_state *s,
 		     const struct sluice_fabric_stats *st, bool json,
 		     bool verbose)
 {
@@ -200,7 +200,7 @@ static void print_up(const struct fabric_state *s,
 	    jadd(t, "addresses", jfixed(st->t_addrs)) &&
 	    jadd(t, "qdiscs", jfixed(st->t_qdiscs)) &&
 	    jadd(t, "total", jfixed(st->t_total)) && jadd(o, "seconds", t)) {
-		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+		puts(jtext(o));
 		t = NULL;
 	} else {
 		fputs("sluicectl: out of memory\n", stderr);
@@ -211,7 +211,7 @@ static void print_up(const struct fabric_state *s,
 
 /* --multipath and --node-rate, checked against the qdisc options @q. */
 static int parse_multipath(const struct command *cmd, const struct args *a,
-			   struct fabric_state *s,
+			   struct sluice_fabric_state *s,
 			   const struct sluice_fabric_qdisc *q)
 {
 	const char *mp = a->val[OPT_MULTIPATH], *nr = a->val[OPT_NODE_RATE];
@@ -249,7 +249,7 @@ struct tcp_opts {
 };
 
 static int parse_tcp(const struct command *cmd, const struct args *a,
-		     struct fabric_state *s,
+		     struct sluice_fabric_state *s,
 		     const struct sluice_fabric_qdisc *q, struct tcp_opts *t)
 {
 	const char *ecn = a->val[OPT_ECN], *hp = a->val[OPT_HOST_PROFILE];
@@ -294,7 +294,7 @@ static int parse_tcp(const struct command *cmd, const struct args *a,
 }
 
 /* The fabric's round trip when needed, then ECN, then the host profile. */
-static int tcp_up(struct fabric_state *s,
+static int tcp_up(struct sluice_fabric_state *s,
 		  const struct sluice_fabric_qdisc *q, struct tcp_opts *t)
 {
 	char err[SLUICE_ERRLEN];
@@ -355,7 +355,7 @@ static int up_main(const struct command *cmd, int argc, char **argv)
 	struct tcp_opts tcp;
 	struct sluice_fabric_stats st;
 	struct sluice_fabric_qdisc q = { 0 };
-	struct fabric_state s, old;
+	struct sluice_fabric_state s, old;
 	char err[SLUICE_ERRLEN], *real;
 	uint64_t h, *link_rate = NULL;
 	struct args a;
@@ -460,9 +460,9 @@ static int up_main(const struct command *cmd, int argc, char **argv)
 	}
 	ret = fabric_state_load(s.name, &old, true);
 	if (!ret) {
-		fabric_state_free(&old);
+		sluice_fabric_state_free(&old);
 		fprintf(stderr, "sluicectl: fabric %s is up (%s/%s): sluicectl fabric down --name %s\n",
-			s.name, fabric_run_dir(), s.name, s.name);
+			s.name, sluice_fabric_run_dir(), s.name, s.name);
 		ret = EXIT_RUNTIME;
 		goto out;
 	}
@@ -501,7 +501,7 @@ static int up_main(const struct command *cmd, int argc, char **argv)
 		       s.initcwnd);
 out:
 	free(link_rate);
-	fabric_state_free(&s);
+	sluice_fabric_state_free(&s);
 	return ret;
 }
 
@@ -513,7 +513,7 @@ static int down_orphans(const char *name, uint32_t *removed)
 {
 	char prefix[SLUICE_FABRIC_NAME_MAX + 1], err[SLUICE_ERRLEN];
 	char ns[SLUICE_NETNS_NAME_MAX], **names, **others;
-	struct fabric_state other;
+	struct sluice_fabric_state other;
 	size_t n, n_others, i, j;
 	uint32_t u, hi;
 	bool theirs;
@@ -548,7 +548,7 @@ static int down_orphans(const char *name, uint32_t *removed)
 					theirs = !strcmp(ns, names[i]);
 				}
 			}
-			fabric_state_free(&other);
+			sluice_fabric_state_free(&other);
 		}
 		if (theirs)
 			continue;
@@ -566,8 +566,9 @@ static int down_orphans(const char *name, uint32_t *removed)
 static int down_main(const struct command *cmd, int argc, char **argv)
 {
 	char err[SLUICE_ERRLEN];
-	struct fabric_state s;
+	struct sluice_fabric_state s;
 	uint32_t removed = 0;
+	json_object *o;
 	struct args a;
 	int ret;
 
@@ -586,18 +587,20 @@ static int down_main(const struct command *cmd, int argc, char **argv)
 				err);
 			ret = EXIT_RUNTIME;
 		}
-		fabric_state_free(&s);
+		sluice_fabric_state_free(&s);
 		if (!ret)
 			ret = fabric_state_remove(a.name);
 	}
 	if (ret)
 		return ret;
-	if (a.val[OPT_JSON])
-		printf("{\"name\":\"%s\",\"namespaces_removed\":%u}\n", a.name,
-		       removed);
-	else
-		printf("fabric %s down: %u namespaces removed\n", a.name,
-		       removed);
+	if (a.val[OPT_JSON]) {
+		/* json-c escapes the name, which printf did not */
+		o = json_object_new_object();
+		return jprint(o, o && jadd(o, "name",
+					   json_object_new_string(a.name)) &&
+			      jadd(o, "namespaces_removed", jnum(removed)));
+	}
+	printf("fabric %s down: %u namespaces removed\n", a.name, removed);
 	return 0;
 }
 
@@ -612,7 +615,68 @@ static void addr_text(uint32_t addr, int len, char *buf, size_t size)
 		snprintf(buf, size, "%s", a);
 }
 
-static void show_text(const struct fabric_state *s)
+/* Each port's options as text, SLUICE_QOPT_STRLEN apart; NULL: no memory. */
+static char *port_texts(const struct sluice_fabric_port_qopt *p, uint32_t n)
+{
+	char *t = calloc(n ? n : 1, SLUICE_QOPT_STRLEN);
+	uint32_t k;
+
+	for (k = 0; t && k < n; k++)
+		if (sluice_qopt_format(&p[k].o, t + (size_t)k * SLUICE_QOPT_STRLEN,
+				       SLUICE_QOPT_STRLEN))
+			snprintf(t + (size_t)k * SLUICE_QOPT_STRLEN,
+				 SLUICE_QOPT_STRLEN, "?");
+	return t;
+}
+
+/*
+ * "ports N qdisc OPTIONS" for each set of options the ports hold, the most
+ * common first; the others name their ports ("on s1/l0 s2/h1").
+ */
+static void show_port_qdiscs(const struct sluice_fabric_state *s,
+			     const struct sluice_fabric_port_qopt *p,
+			     uint32_t n, const char *texts)
+{
+	uint32_t *group = calloc(n ? n : 1, sizeof(*group));
+	uint32_t *count = calloc(n ? n : 1, sizeof(*count));
+	uint32_t k, j, best = 0;
+
+	if (!group || !count) {
+		fputs("sluicectl: out of memory\n", stderr);
+		goto out;
+	}
+	/* group[k]: the first port with k's text */
+	for (k = 0; k < n; k++) {
+		for (j = 0; j < k && strcmp(texts + (size_t)j * SLUICE_QOPT_STRLEN,
+					    texts + (size_t)k * SLUICE_QOPT_STRLEN); j++)
+			;
+		group[k] = j;
+		count[j]++;
+		if (count[j] > count[best])
+			best = j;
+	}
+	if (n)
+		printf("ports %u qdisc sluice %s\n", count[best],
+		       texts + (size_t)best * SLUICE_QOPT_STRLEN);
+	for (k = 0; k < n; k++) {
+		if (group[k] != k || k == best)
+			continue;
+		printf("ports %u qdisc sluice %s on", count[k],
+		       texts + (size_t)k * SLUICE_QOPT_STRLEN);
+		for (j = k; j < n; j++)
+			if (group[j] == k)
+				printf(" %s/%s", s->g.nodes[p[j].node].name,
+				       p[j].dev);
+		putchar('\n');
+	}
+out:
+	free(group);
+	free(count);
+}
+
+static void show_text(const struct sluice_fabric_state *s,
+		      const struct sluice_fabric_port_qopt *p, uint32_t n,
+		      const char *texts)
 {
 	const struct sluice_graph *g = &s->g;
 	char ns[SLUICE_NETNS_NAME_MAX], name[SLUICE_NETNS_NAME_MAX];
@@ -643,6 +707,8 @@ static void show_text(const struct fabric_state *s)
 		printf(" node-rate %s", s->node_rates);
 	printf(" qdisc %s%s%s\n", s->qdisc ? "sluice" : "none",
 	       s->qdisc_args[0] ? " " : "", s->qdisc_args);
+	if (texts)
+		show_port_qdiscs(s, p, n, texts);
 	for (u = 0; u < g->n_nodes; u++) {
 		bool self = sluice_fabric_self_hosted(&s->f, u);
 
@@ -693,7 +759,7 @@ static json_object *jstr(const char *s)
 }
 
 /* {"spine0": 380000000, ...}: each --node-rate in bits/s; {} if none. */
-static json_object *node_rates_json(const struct fabric_state *s)
+static json_object *node_rates_json(const struct sluice_fabric_state *s)
 {
 	json_object *o = json_object_new_object();
 	char err[SLUICE_ERRLEN];
@@ -716,7 +782,36 @@ static json_object *node_rates_json(const struct fabric_state *s)
 	return NULL;
 }
 
-static json_object *show_json(const struct fabric_state *s)
+/* [{"node": "s1", "dev": "l0", "options": "classes 8 ..."}, ...] */
+static json_object *port_qdiscs_json(const struct sluice_fabric_state *s,
+				     const struct sluice_fabric_port_qopt *p,
+				     uint32_t n, const char *texts)
+{
+	json_object *arr = json_object_new_array(), *e;
+	bool ok = arr;
+	uint32_t k;
+
+	for (k = 0; ok && k < n; k++) {
+		e = json_object_new_object();
+		if (!e || json_object_array_add(arr, e)) {
+			json_object_put(e);
+			ok = false;
+			break;
+		}
+		ok = jadd(e, "node", jstr(s->g.nodes[p[k].node].name)) &&
+		     jadd(e, "dev", jstr(p[k].dev)) &&
+		     jadd(e, "options",
+			  jstr(texts + (size_t)k * SLUICE_QOPT_STRLEN));
+	}
+	if (ok)
+		return arr;
+	json_object_put(arr);
+	return NULL;
+}
+
+static json_object *show_json(const struct sluice_fabric_state *s,
+			      const struct sluice_fabric_port_qopt *p,
+			      uint32_t n, const char *texts)
 {
 	const struct sluice_graph *g = &s->g;
 	char ns[SLUICE_NETNS_NAME_MAX], name[SLUICE_NETNS_NAME_MAX], a[24];
@@ -732,6 +827,8 @@ static json_object *show_json(const struct fabric_state *s)
 				 (unsigned long long)s->hash))) &&
 	     jadd(o, "qdisc", json_object_new_boolean(s->qdisc)) &&
 	     jadd(o, "qdisc_options", jstr(s->qdisc_args)) &&
+	     (!texts || jadd(o, "port_qdiscs",
+			     port_qdiscs_json(s, p, n, texts))) &&
 	     jadd(o, "flow_control", jstr(sluice_fabric_fc_name(s->fc))) &&
 	     jadd(o, "lanes", jnum(s->lanes)) &&
 	     jadd(o, "multipath", jstr(sluice_multipath_name(s->multipath))) &&
@@ -817,7 +914,10 @@ static json_object *show_json(const struct fabric_state *s)
 
 static int show_main(const struct command *cmd, int argc, char **argv)
 {
-	struct fabric_state s;
+	struct sluice_fabric_port_qopt *ports = NULL;
+	char err[SLUICE_ERRLEN], *texts = NULL;
+	struct sluice_fabric_state s;
+	uint32_t n_ports = 0;
 	json_object *o;
 	struct args a;
 	int ret;
@@ -831,18 +931,33 @@ static int show_main(const struct command *cmd, int argc, char **argv)
 	ret = fabric_state_load(a.name, &s, false);
 	if (ret)
 		return EXIT_RUNTIME;
+	/*
+	 * What the ports hold now; without it (no root, say) the rest is
+	 * still shown, and the exit status says it is incomplete.
+	 */
+	if (sluice_fabric_port_qopts(&s.f, &ports, &n_ports, err, sizeof(err))) {
+		fprintf(stderr, "sluicectl: fabric %s: the ports' qdiscs: %s\n",
+			s.name, err);
+		ret = EXIT_RUNTIME;
+	} else if (!(texts = port_texts(ports, n_ports))) {
+		fputs("sluicectl: out of memory\n", stderr);
+		ret = EXIT_RUNTIME;
+	}
 	if (a.val[OPT_JSON]) {
-		o = show_json(&s);
+		o = show_json(&s, ports, n_ports, texts);
 		if (o)
-			puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+			puts(jtext(o));
 		else
 			fputs("sluicectl: out of memory\n", stderr);
-		ret = o ? 0 : EXIT_RUNTIME;
+		if (!o)
+			ret = EXIT_RUNTIME;
 		json_object_put(o);
 	} else {
-		show_text(&s);
+		show_text(&s, ports, n_ports, texts);
 	}
-	fabric_state_free(&s);
+	free(texts);
+	free(ports);
+	sluice_fabric_state_free(&s);
 	return ret;
 }
 
@@ -850,7 +965,7 @@ static int show_main(const struct command *cmd, int argc, char **argv)
 static int exec_main(const struct command *cmd, int argc, char **argv)
 {
 	char err[SLUICE_ERRLEN], ns[SLUICE_NETNS_NAME_MAX];
-	struct fabric_state s;
+	struct sluice_fabric_state s;
 	int dash, ret;
 	uint32_t u, h;
 	struct args a;
@@ -871,14 +986,14 @@ static int exec_main(const struct command *cmd, int argc, char **argv)
 	if (sluice_fabric_find(&s.f, a.files[0], &u, &h)) {
 		fprintf(stderr, "sluicectl: fabric %s has no switch or host \"%s\"\n",
 			a.name, a.files[0]);
-		fabric_state_free(&s);
+		sluice_fabric_state_free(&s);
 		return EXIT_RUNTIME;
 	}
 	if (h == SLUICE_NONE)
 		sluice_fabric_switch_ns(&s.f, u, ns, sizeof(ns));
 	else
 		sluice_fabric_host_ns(&s.f, u, h, ns, sizeof(ns));
-	fabric_state_free(&s);
+	sluice_fabric_state_free(&s);
 	fflush(stdout);
 	ret = sluice_netns_exec(ns, argv + dash + 1, err, sizeof(err));
 	fprintf(stderr, "sluicectl: %s\n", err);
@@ -954,7 +1069,7 @@ static int stats_main(const struct command *cmd, int argc, char **argv)
 	struct sluice_port_counters *p;
 	json_object *arr = NULL;
 	struct sluice_rtnl *rt;
-	struct fabric_state s;
+	struct sluice_fabric_state s;
 	uint32_t u, h, n, k, count;
 	struct args a;
 	int ret, self;
@@ -968,13 +1083,13 @@ static int stats_main(const struct command *cmd, int argc, char **argv)
 		if (sluice_fabric_find(&s.f, a.files[k], &u, &h)) {
 			fprintf(stderr, "sluicectl: fabric %s has no switch or host \"%s\"\n",
 				a.name, a.files[k]);
-			fabric_state_free(&s);
+			sluice_fabric_state_free(&s);
 			return EXIT_RUNTIME;
 		}
 	self = sluice_netns_self(err, sizeof(err));
 	if (self < 0) {
 		fprintf(stderr, "sluicectl: %s\n", err);
-		fabric_state_free(&s);
+		sluice_fabric_state_free(&s);
 		return EXIT_RUNTIME;
 	}
 	if (a.val[OPT_JSON])
@@ -1013,9 +1128,9 @@ static int stats_main(const struct command *cmd, int argc, char **argv)
 		free(p);
 	}
 	if (arr && !ret)
-		puts(json_object_to_json_string_ext(arr, JSON_C_TO_STRING_PLAIN));
+		puts(jtext(arr));
 	json_object_put(arr);
 	close(self);
-	fabric_state_free(&s);
+	sluice_fabric_state_free(&s);
 	return ret;
 }

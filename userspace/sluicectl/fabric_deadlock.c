@@ -16,10 +16,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <json_tokener.h>
 #include <sluice/deadlock.h>
 #include <sluice/fabric.h>
-#include "fabric.h"
+#include <sluice/port_stats.h>
+#include "cmd_fabric.h"
 #include "fabric_deadlock.h"
 #include "jout.h"
 #include "load.h"
@@ -27,7 +27,6 @@
 #include "sluicectl.h"
 
 #define INTERVAL_MAX_MS		60000
-#define STATE_FILE_MAX		(64u << 20)
 
 enum opt_id {
 	OPT_NAME, OPT_INTERVAL, OPT_JSON, OPT_TOPO, OPT_STATE, OPT_LATER,
@@ -50,286 +49,23 @@ struct source {
 	uint32_t	switches;
 };
 
-/* --- reading "sluicectl stats -j" --- */
-
-static int file_error(const char *path, const char *fmt, const char *what)
-{
-	fprintf(stderr, "sluicectl: %s: ", path);
-	fprintf(stderr, fmt, what);
-	fputc('\n', stderr);
-	return EXIT_RUNTIME;
-}
-
-/* Field @key of @o, a number from 0 to @max. */
-static bool jfield(json_object *o, const char *key, uint64_t max,
-		   uint64_t *v, const char *path, const char *where)
-{
-	json_object *f;
-
-	if (!json_object_object_get_ex(o, key, &f) ||
-	    !json_object_is_type(f, json_type_int) ||
-	    json_object_get_int64(f) < 0 ||
-	    json_object_get_uint64(f) > max) {
-		fprintf(stderr, "sluicectl: %s: %s: \"%s\" is %s\n", path, where,
-			key, f ? "not a number in range" : "missing");
-		return false;
-	}
-	*v = json_object_get_uint64(f);
-	return true;
-}
-
-static const struct {
-	const char	*name;
-	uint32_t	bit;
-} flag_names[] = {
-	{ "class", SLUICE_PRIO_F_CLASS },
-	{ "paused", SLUICE_PRIO_F_PAUSED },
-	{ "xoff", SLUICE_PRIO_F_XOFF },
-	{ "lossless", SLUICE_PRIO_F_LOSSLESS },
-	/* the PFC watchdog's */
-	{ "watched", SLUICE_PRIO_F_WATCHED },
-	{ "storm", SLUICE_PRIO_F_STORM },
-};
-
-/* A "prios" row; flags a newer sluicectl knows and this one not are left. */
-static bool read_prio(json_object *r, struct sluice_prio_stats *ps,
-		      const char *path, const char *where)
-{
-	json_object *flags, *f;
-	uint64_t v[10];
-	size_t i, k;
-
-	if (!json_object_is_type(r, json_type_object)) {
-		fprintf(stderr, "sluicectl: %s: %s: not an object\n", path,
-			where);
-		return false;
-	}
-	if (!jfield(r, "index", TC_SLUICE_MAX_CLASSES - 1, &v[0], path, where) ||
-	    !jfield(r, "packets", UINT64_MAX, &v[1], path, where) ||
-	    !jfield(r, "bytes", UINT64_MAX, &v[2], path, where) ||
-	    !jfield(r, "backlog", UINT32_MAX, &v[3], path, where) ||
-	    !jfield(r, "qlen", UINT32_MAX, &v[4], path, where) ||
-	    !jfield(r, "pfc_rx", UINT64_MAX, &v[5], path, where) ||
-	    !jfield(r, "paused_us", UINT64_MAX, &v[6], path, where) ||
-	    !jfield(r, "ingress_bytes", UINT32_MAX, &v[7], path, where) ||
-	    !jfield(r, "ingress_peak", UINT32_MAX, &v[8], path, where) ||
-	    !jfield(r, "xoff_tx", UINT64_MAX, &v[9], path, where))
-		return false;
-	ps->index = v[0];
-	ps->packets = v[1];
-	ps->bytes = v[2];
-	ps->backlog = v[3];
-	ps->qlen = v[4];
-	ps->pfc_rx = v[5];
-	ps->paused_us = v[6];
-	ps->ingress_bytes = v[7];
-	ps->ingress_peak = v[8];
-	ps->xoff_tx = v[9];
-	if (!json_object_object_get_ex(r, "flags", &flags) ||
-	    !json_object_is_type(flags, json_type_array)) {
-		fprintf(stderr, "sluicectl: %s: %s: \"flags\" is not an array\n",
-			path, where);
-		return false;
-	}
-	for (i = 0; i < json_object_array_length(flags); i++) {
-		f = json_object_array_get_idx(flags, i);
-		if (!json_object_is_type(f, json_type_string)) {
-			fprintf(stderr, "sluicectl: %s: %s: flags[%zu] is not a string\n",
-				path, where, i);
-			return false;
-		}
-		for (k = 0; k < ARRAY_SIZE(flag_names); k++)
-			if (!strcmp(json_object_get_string(f), flag_names[k].name))
-				ps->flags |= flag_names[k].bit;
-	}
-	return true;
-}
-
-/*
- * A port's PortFC settings and keys, under the uapi's names as "sluicectl
- * stats -j" prints struct sluice_port_stats; each one optional, as the
- * output of a sluicectl or a kernel from before PortFC has none: absent
- * is 0, not PortFC.
- */
-static bool read_portfc(json_object *o, struct sluice_port_stats *ps,
-			const char *path, const char *where)
-{
-	static const struct {
-		const char	*key;
-		uint64_t	max;
-	} f[] = {
-		/* a role a newer kernel has is read, and acts as none */
-		{ "portfc", UINT8_MAX },
-		{ "portfc_n", UINT8_MAX },
-		{ "portfc_k", UINT8_MAX },
-		{ "portfc_index", UINT8_MAX },
-		{ "portfc_keys", UINT32_MAX },
-	};
-	uint64_t v[ARRAY_SIZE(f)] = { 0 };
-	json_object *x;
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(f); i++)
-		if (json_object_object_get_ex(o, f[i].key, &x) &&
-		    !jfield(o, f[i].key, f[i].max, &v[i], path, where))
-			return false;
-	ps->portfc = v[0];
-	ps->portfc_n = v[1];
-	ps->portfc_k = v[2];
-	ps->portfc_index = v[3];
-	ps->portfc_keys = v[4];
-	return true;
-}
-
-static bool read_port(json_object *o, struct sluice_port_info *p,
-		      const char *path, size_t i)
-{
-	char where[96];
-	json_object *name, *prios;
-	uint64_t ifindex;
-	size_t k, n;
-
-	snprintf(where, sizeof(where), "port %zu", i);
-	if (!json_object_is_type(o, json_type_object) ||
-	    !json_object_object_get_ex(o, "ifname", &name) ||
-	    !json_object_is_type(name, json_type_string) ||
-	    !sluice_ifname_ok(json_object_get_string(name))) {
-		fprintf(stderr, "sluicectl: %s: %s: no \"ifname\" that is a device name\n",
-			path, where);
-		return false;
-	}
-	snprintf(p->ifname, sizeof(p->ifname), "%s",
-		 json_object_get_string(name));
-	snprintf(where, sizeof(where), "port %s", p->ifname);
-	if (!jfield(o, "ifindex", UINT32_MAX, &ifindex, path, where))
-		return false;
-	p->ifindex = ifindex;
-	if (!read_portfc(o, &p->port, path, where))
-		return false;
-	if (!json_object_object_get_ex(o, "prios", &prios) ||
-	    !json_object_is_type(prios, json_type_array)) {
-		fprintf(stderr, "sluicectl: %s: %s: \"prios\" is not an array\n",
-			path, where);
-		return false;
-	}
-	n = json_object_array_length(prios);
-	if (n > TC_SLUICE_MAX_CLASSES) {
-		fprintf(stderr, "sluicectl: %s: %s: %zu priorities, at most %d\n",
-			path, where, n, TC_SLUICE_MAX_CLASSES);
-		return false;
-	}
-	p->n_prio = n;
-	for (k = 0; k < n; k++) {
-		snprintf(where, sizeof(where), "port %s prios[%zu]", p->ifname, k);
-		if (!read_prio(json_object_array_get_idx(prios, k), &p->prio[k],
-			       path, where))
-			return false;
-	}
-	return true;
-}
-
-static char *read_all(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "r");
-	size_t cap = 0, n = 0, got;
-	char *buf = NULL, *nb;
-
-	if (!f) {
-		fprintf(stderr, "sluicectl: %s: %s\n", path, strerror(errno));
-		return NULL;
-	}
-	do {
-		if (n == cap) {
-			cap = cap ? 2 * cap : 65536;
-			nb = cap <= STATE_FILE_MAX ? realloc(buf, cap + 1) : NULL;
-			if (!nb) {
-				fprintf(stderr, "sluicectl: %s: %s\n", path,
-					cap > STATE_FILE_MAX ? "larger than 64 MiB" :
-					"out of memory");
-				free(buf);
-				fclose(f);
-				return NULL;
-			}
-			buf = nb;
-		}
-		got = fread(buf + n, 1, cap - n, f);
-		n += got;
-	} while (got);
-	if (ferror(f)) {
-		fprintf(stderr, "sluicectl: %s: %s\n", path, strerror(errno));
-		free(buf);
-		fclose(f);
-		return NULL;
-	}
-	fclose(f);
-	buf[n] = '\0';
-	*len = n;
-	return buf;
-}
-
-/* DIR/NODE.json, a switch's "sluicectl stats -j", into @s. */
+/* DIR/NODE.json, a switch's "sluicectl stats -j", read by the library. */
 static int read_state(const char *dir, const char *node,
 		      struct sluice_dl_snap *s)
 {
-	char path[4096];
-	json_tokener *tok;
-	json_object *top;
-	enum json_tokener_error jerr;
-	size_t len, end, i;
-	char *buf;
-	bool ok;
+	char path[4096], err[SLUICE_ERRLEN];
 
 	s->ports = NULL;
 	s->n = 0;
 	if ((size_t)snprintf(path, sizeof(path), "%s/%s.json", dir, node) >=
-	    sizeof(path))
-		return file_error(dir, "%s", "path too long");
-	buf = read_all(path, &len);
-	if (!buf)
-		return EXIT_RUNTIME;
-	tok = json_tokener_new();
-	if (!tok) {
-		free(buf);
-		return file_error(path, "%s", "out of memory");
-	}
-	top = json_tokener_parse_ex(tok, buf, len > INT32_MAX ? INT32_MAX : len);
-	jerr = json_tokener_get_error(tok);
-	end = json_tokener_get_parse_end(tok);
-	json_tokener_free(tok);
-	if (jerr == json_tokener_success)
-		for (i = end; i < len; i++)
-			if (!strchr(" \t\r\n", buf[i])) {
-				jerr = json_tokener_error_parse_unexpected;
-				end = i;
-				break;
-			}
-	free(buf);
-	if (jerr != json_tokener_success) {
-		json_object_put(top);
-		fprintf(stderr, "sluicectl: %s: invalid JSON at byte %zu: %s\n",
-			path, end, jerr == json_tokener_continue ?
-			"unexpected end of input" : json_tokener_error_desc(jerr));
+	    sizeof(path)) {
+		fprintf(stderr, "sluicectl: %s: path too long\n", dir);
 		return EXIT_RUNTIME;
 	}
-	if (!json_object_is_type(top, json_type_array)) {
-		json_object_put(top);
-		return file_error(path, "%s",
-				  "not an array of ports (the output of \"sluicectl stats -j\")");
-	}
-	s->n = json_object_array_length(top);
-	s->ports = calloc(s->n ? s->n : 1, sizeof(*s->ports));
-	ok = s->ports;
-	if (!ok)
-		fprintf(stderr, "sluicectl: %s: out of memory\n", path);
-	for (i = 0; ok && i < s->n; i++)
-		ok = read_port(json_object_array_get_idx(top, i), &s->ports[i],
-			       path, i);
-	json_object_put(top);
-	if (ok)
+	if (!sluice_port_stats_json_read(path, &s->ports, &s->n, err,
+					 sizeof(err)))
 		return 0;
-	free(s->ports);
-	s->ports = NULL;
-	s->n = 0;
+	fprintf(stderr, "sluicectl: %s\n", err);
 	return EXIT_RUNTIME;
 }
 
@@ -512,12 +248,12 @@ static json_object *jflags(uint32_t flags)
 	char hex[16];
 	size_t i;
 
-	for (i = 0; a && i <= ARRAY_SIZE(flag_names); i++) {
-		if (i < ARRAY_SIZE(flag_names)) {
-			if (!(flags & flag_names[i].bit))
+	for (i = 0; a && i <= sluice_n_prio_flags; i++) {
+		if (i < sluice_n_prio_flags) {
+			if (!(flags & sluice_prio_flags[i].bit))
 				continue;
-			flags &= ~flag_names[i].bit;
-			snprintf(hex, sizeof(hex), "%s", flag_names[i].name);
+			flags &= ~sluice_prio_flags[i].bit;
+			snprintf(hex, sizeof(hex), "%s", sluice_prio_flags[i].name);
 		} else if (flags) {
 			snprintf(hex, sizeof(hex), "%#x", flags);
 		} else {
@@ -675,7 +411,7 @@ int fabric_deadlock_main(const struct command *cmd, int argc, char **argv)
 	struct sluice_graph g = { 0 };
 	unsigned int interval = SLUICE_DL_INTERVAL_MS;
 	const struct sluice_graph *gp;
-	struct fabric_state s;
+	struct sluice_fabric_state s;
 	bool have_state = false;
 	int n_files, ret;
 	uint64_t v;
@@ -739,7 +475,7 @@ int fabric_deadlock_main(const struct command *cmd, int argc, char **argv)
 	}
 	sluice_deadlock_free(&dl);
 	if (have_state)
-		fabric_state_free(&s);
+		sluice_fabric_state_free(&s);
 	sluice_graph_free(&g);
 	return ret;
 }

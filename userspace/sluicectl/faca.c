@@ -18,7 +18,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sluice/faca_hook.h>
-#include "faca.h"
+#include "cmd_faca.h"
 #include "jout.h"
 #include "opts.h"
 #include "sluicectl.h"

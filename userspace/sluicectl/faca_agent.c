@@ -32,7 +32,7 @@
 #include <sluice/portfc.h>
 #include <sluice/rate.h>
 #include <sluice/size.h>
-#include "faca.h"
+#include "cmd_faca.h"
 #include "jout.h"
 #include "load.h"
 #include "opts.h"

@@ -16,6 +16,7 @@
 #include <sluice/headroom.h>
 #include <sluice/rate.h>
 #include <sluice/size.h>
+#include "jout.h"
 #include "sluicectl.h"
 #include "../lib/parse.h"
 
@@ -262,7 +263,7 @@ static int print_json(const struct sluice_headroom *h)
 	     add(obj, "headroom_bits", json_bits(h->total_bits, h->total_nbits)) &&
 	     add(obj, "headroom_bytes", json_object_new_uint64(h->bytes));
 	if (ok)
-		puts(json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN));
+		puts(jtext(obj));
 	else
 		fputs("sluicectl: out of memory\n", stderr);
 	json_object_put(obj);

@@ -20,7 +20,7 @@
 #include <sluice/host.h>
 #include <sluice/portfc.h>
 #include <sluice/rate.h>
-#include "fabric.h"
+#include "cmd_fabric.h"
 #include "jout.h"
 #include "opts.h"
 #include "sluicectl.h"
@@ -75,7 +75,7 @@ struct args {
 	const char	*val[N_OPTS];
 	const char	*hosts[MAX_HOSTS];
 	int		n_hosts;
-	struct fabric_state s;
+	struct sluice_fabric_state s;
 	bool		loaded;
 	/* the hosts chosen: (node, host) pairs */
 	uint32_t	*node, *host;
@@ -85,7 +85,7 @@ struct args {
 static void args_free(struct args *a)
 {
 	if (a->loaded)
-		fabric_state_free(&a->s);
+		sluice_fabric_state_free(&a->s);
 	free(a->node);
 	free(a->host);
 }
@@ -280,7 +280,7 @@ static int show_main(const struct command *cmd, int argc, char **argv)
 		sluice_host_routes_free(&rs);
 	}
 	if (arr)
-		puts(json_object_to_json_string_ext(arr, JSON_C_TO_STRING_PLAIN));
+		puts(jtext(arr));
 	json_object_put(arr);
 	if (self >= 0)
 		close(self);
@@ -329,7 +329,7 @@ static void print_applied(const char *what, const struct args *a,
 		    jadd(o, "ecn", json_object_new_boolean(p->ecn)) &&
 		    jadd(o, "initcwnd", jnum(p->initcwnd)) &&
 		    jadd(o, "initrwnd", jnum(p->initrwnd)))))
-		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+		puts(jtext(o));
 	else
 		fputs("sluicectl: out of memory\n", stderr);
 	json_object_put(o);

@@ -387,7 +387,7 @@ static int echo_main(const struct command *cmd, int argc, char **argv)
 			ret = EXIT_RUNTIME;
 			break;
 		}
-		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+		puts(jtext(o));
 		json_object_put(o);
 	}
 	close(fd);

@@ -42,14 +42,33 @@ json_object *jrange(uint64_t min, uint64_t max, json_object *avg)
 	return NULL;
 }
 
+/* One line for scripts; "sluicectl -p" makes it indented, for people. */
+static int flags = JSON_C_TO_STRING_PLAIN;
+
+void jout_pretty(bool pretty)
+{
+	flags = pretty ? JSON_C_TO_STRING_PRETTY : JSON_C_TO_STRING_PLAIN;
+}
+
+bool jout_is_pretty(void)
+{
+	return flags == JSON_C_TO_STRING_PRETTY;
+}
+
+/* The text of @o, as every -j output prints it: all of them come here. */
+const char *jtext(json_object *o)
+{
+	return json_object_to_json_string_ext(o, flags);
+}
+
 /*
- * Prints @o on one line if @ok (every jadd() succeeded), else says that
- * memory ran out; puts @o either way.  Returns 0 or EXIT_RUNTIME.
+ * Prints @o (on one line, or pretty) if @ok (every jadd() succeeded), else
+ * says that memory ran out; puts @o either way.  Returns 0 or EXIT_RUNTIME.
  */
 int jprint(json_object *o, bool ok)
 {
 	if (ok)
-		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+		puts(jtext(o));
 	else
 		fputs("sluicectl: out of memory\n", stderr);
 	json_object_put(o);

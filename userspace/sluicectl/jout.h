@@ -18,5 +18,11 @@ json_object *jfixed(double v);
 json_object *jrange(uint64_t min, uint64_t max, json_object *avg);
 /* Prints @o if @ok, else "out of memory"; puts @o; 0 or EXIT_RUNTIME. */
 int jprint(json_object *o, bool ok);
+/* @o's text as every -j output prints it: one line, or pretty with -p. */
+const char *jtext(json_object *o);
+/* sluicectl -p: every -j output pretty, indented. */
+void jout_pretty(bool pretty);
+/* Whether it is (for JSON the library writes as text). */
+bool jout_is_pretty(void);
 
 #endif /* _SLUICECTL_JOUT_H */

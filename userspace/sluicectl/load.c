@@ -21,19 +21,19 @@ int load_topo(const char *path, struct sluice_graph *g)
 	return 0;
 }
 
-/* Opens @path for reading, "-" being stdin; prints why it cannot. */
+/*
+ * Opens @path for reading, "-" being stdin (named "<stdin>" in messages);
+ * prints why it cannot (a directory is no file: sluice_file_open()).
+ * Close it with sluice_file_close().
+ */
 FILE *open_in(const char *path, const char **name)
 {
+	char err[SLUICE_ERRLEN];
 	FILE *f;
 
-	if (!strcmp(path, "-")) {
-		*name = "<stdin>";
-		return stdin;
-	}
-	*name = path;
-	f = fopen(path, "r");
-	if (!f)
-		fprintf(stderr, "sluicectl: %s: %s\n", path, strerror(errno));
+	*name = strcmp(path, "-") ? path : "<stdin>";
+	if (sluice_file_open(path, &f, err, sizeof(err)))
+		fprintf(stderr, "sluicectl: %s\n", err);
 	return f;
 }
 
@@ -49,8 +49,7 @@ int load_routes(const char *path, const struct sluice_graph *g,
 	if (!f)
 		return EXIT_RUNTIME;
 	ret = sluice_routes_read(r, g, f, name, err, sizeof(err));
-	if (f != stdin)
-		fclose(f);
+	sluice_file_close(f);
 	if (ret) {
 		fprintf(stderr, "sluicectl: %s\n", err);
 		return EXIT_RUNTIME;
@@ -58,19 +57,54 @@ int load_routes(const char *path, const struct sluice_graph *g,
 	return 0;
 }
 
-/* The node named by the @len bytes at @name; 0 or -ENOENT. */
-int find_node(const struct sluice_graph *g, const char *name, size_t len,
-	      uint32_t *u)
+/*
+ * The routing options given (each one's value, or NULL; the seed's named
+ * @seed_name), checked by the library against @o->algo (set, with the
+ * paths, lanes and seed given): 0, or -EINVAL with the message in @msg.
+ */
+int route_opts_check(struct sluice_route_opts *o, const char *paths,
+		     const char *lanes, const char *seed,
+		     const char *seed_name, const char *orient,
+		     const char *root, char *msg, size_t len)
 {
-	uint32_t i;
+	const char *const names[SLUICE_ROUTE_OPT__COUNT] = {
+		[SLUICE_ROUTE_OPT_PATHS]	= "--paths",
+		[SLUICE_ROUTE_OPT_LANES]	= "--lanes",
+		[SLUICE_ROUTE_OPT_SEED]		= seed_name,
+		[SLUICE_ROUTE_OPT_ORIENT]	= "--orient",
+		[SLUICE_ROUTE_OPT_ROOT]		= "--root",
+	};
+	const char *const given[SLUICE_ROUTE_OPT__COUNT] = {
+		[SLUICE_ROUTE_OPT_PATHS]	= paths,
+		[SLUICE_ROUTE_OPT_LANES]	= lanes,
+		[SLUICE_ROUTE_OPT_SEED]		= seed,
+		[SLUICE_ROUTE_OPT_ORIENT]	= orient,
+		[SLUICE_ROUTE_OPT_ROOT]		= root,
+	};
+	unsigned int k, bits = 0;
 
-	for (i = 0; i < g->n_nodes; i++)
-		if (!strncmp(g->nodes[i].name, name, len) &&
-		    !g->nodes[i].name[len]) {
-			*u = i;
-			return 0;
-		}
-	return -ENOENT;
+	for (k = 0; k < SLUICE_ROUTE_OPT__COUNT; k++)
+		if (given[k])
+			bits |= 1u << k;
+	return sluice_route_opts_check(o, bits, orient, names, msg, len);
+}
+
+/*
+ * --root NODE (NULL: none) of topology @topo into @o; 0, or EXIT_USAGE for
+ * a node the topology lacks: a bad argument, as --node-rate's.
+ */
+int load_root(const struct sluice_graph *g, const char *root,
+	      const char *topo, struct sluice_route_opts *o)
+{
+	if (!root)
+		return 0;
+	if (sluice_graph_node_find(g, root, strlen(root), &o->root)) {
+		fprintf(stderr, "sluicectl: --root: no node \"%s\" in %s\n",
+			root, topo);
+		return EXIT_USAGE;
+	}
+	o->has_root = true;
+	return 0;
 }
 
 /* The pair path @q belongs to, and which of its paths it is (1-based). */

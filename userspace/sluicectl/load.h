@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Loading topologies and route files, node names, dependency cycles:
- * shared by the route, tag and analyze commands (load.c).
+ * Loading topologies and route files, node names, the routing options
+ * given, dependency cycles: shared by the route, tag and analyze commands
+ * (load.c).
  */
 #ifndef _SLUICECTL_LOAD_H
 #define _SLUICECTL_LOAD_H
 
 #include <stdio.h>
 #include <sluice/cbd.h>
+#include <sluice/file.h>
 #include <sluice/graph.h>
 #include <sluice/route.h>
 #include "jout.h"
@@ -22,8 +24,12 @@ int load_topo(const char *path, struct sluice_graph *g);
 FILE *open_in(const char *path, const char **name);
 int load_routes(const char *path, const struct sluice_graph *g,
 		struct sluice_routes *r);
-int find_node(const struct sluice_graph *g, const char *name, size_t len,
-	      uint32_t *u);
+int route_opts_check(struct sluice_route_opts *o, const char *paths,
+		     const char *lanes, const char *seed,
+		     const char *seed_name, const char *orient,
+		     const char *root, char *msg, size_t len);
+int load_root(const struct sluice_graph *g, const char *root,
+	      const char *topo, struct sluice_route_opts *o);
 uint64_t pair_of(const struct sluice_routes *r, uint64_t q, uint64_t *nth);
 /* The pair and path number behind one hop of a dependency cycle. */
 struct cycle_pair {

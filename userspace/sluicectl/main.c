@@ -2,7 +2,7 @@
 /*
  * sluicectl: configuration and status of sluice qdiscs beyond what tc says.
  *
- * usage: sluicectl { -h | --help | --version | COMMAND [ARGUMENTS] }
+ * usage: sluicectl { -h | --help | --version | [-n NETNS] [-p] COMMAND [ARGUMENTS] }
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sluice/fabric_nl.h>
 #include <sluice/switch.h>
+#include "jout.h"
 #include "sluicectl.h"
 
 static const struct command commands[] = {
@@ -17,11 +18,11 @@ static const struct command commands[] = {
 	  "[COMMAND]", NULL },
 	{ "version", version_main, "Print the version of sluicectl",
 	  "[-j | --json]", NULL },
-	{ "topo", topo_main, "Generate, summarise and draw fabric topologies",
-	  "{ gen FAMILY [OPTIONS] [-o FILE] | show FILE [-j] | dot FILE [-o FILE] }",
+	{ "topo", topo_main, "Generate, summarise, draw, import and export fabric topologies",
+	  "{ gen FAMILY [OPTIONS] | show FILE [-j] | dot FILE | import --from F FILE | export --to F FILE } ...",
 	  NULL },
-	{ "route", route_main, "Compute, check, summarise, draw and load route sets",
-	  "{ compute | check | stats | dot | merge | sport | load | unload | show } ...", NULL },
+	{ "route", route_main, "Compute, check, summarise, draw, export and load route sets",
+	  "{ compute | check | stats | dot | merge | export | sport | load | unload | show } ...", NULL },
 	{ "tag", tag_main,
 	  "Tagger priorities for routes: compute, check and count tag tables",
 	  "{ compute | check | stats } ...", NULL },
@@ -81,11 +82,12 @@ static void print_help(FILE *f)
 {
 	size_t i;
 
-	fputs("Usage: sluicectl [-n NETNS] COMMAND [ARGUMENTS]\n"
+	fputs("Usage: sluicectl [-n NETNS] [-p] COMMAND [ARGUMENTS]\n"
 	      "       sluicectl { -h | --help | --version }\n"
 	      "\n"
 	      "  -n, --netns NETNS  run the command in network namespace NETNS\n"
 	      "                     (a name under /run/netns, as \"ip -n\")\n"
+	      "  -p, --pretty       print the JSON of -j indented, over several lines\n"
 	      "\n"
 	      "Commands:\n", f);
 	for (i = 0; i < N_COMMANDS; i++)
@@ -171,6 +173,10 @@ static int run(int argc, char **argv)
 		return help_main(find_command("help"), argc - 1, argv + 1);
 	if (!strcmp(argv[1], "-n") || !strcmp(argv[1], "--netns"))
 		return run_in_netns(argc, argv);
+	if (!strcmp(argv[1], "-p") || !strcmp(argv[1], "--pretty")) {
+		jout_pretty(true);
+		return run(argc - 1, argv + 1);
+	}
 	if (!strcmp(argv[1], "--version"))
 		return version_main(find_command("version"), argc - 1, argv + 1);
 	if (argv[1][0] == '-') {

@@ -173,35 +173,13 @@ static int parse_load(const struct command *cmd, int argc, char **argv,
 /* The whole of @path ("-": stdin); NULL after printing why not. */
 static char *read_all(const char *path, const char **name, size_t *len)
 {
-	FILE *f = open_in(path, name);
-	size_t cap = 0, n = 0, got;
-	char *buf = NULL, *bigger;
-	bool failed = false;
+	char err[SLUICE_ERRLEN], *buf;
 
-	if (!f)
+	*name = strcmp(path, "-") ? path : "<stdin>";
+	if (sluice_file_read(path, SIZE_MAX, &buf, len, err, sizeof(err))) {
+		fprintf(stderr, "sluicectl: %s\n", err);
 		return NULL;
-	do {
-		if (n == cap) {
-			cap = cap ? 2 * cap : 1 << 16;
-			bigger = realloc(buf, cap);
-			if (!bigger) {
-				failed = true;
-				break;
-			}
-			buf = bigger;
-		}
-		got = fread(buf + n, 1, cap - n, f);
-		n += got;
-	} while (got);
-	if (failed || ferror(f)) {
-		fprintf(stderr, "sluicectl: %s: %s\n", *name,
-			failed ? "out of memory" : strerror(errno));
-		free(buf);
-		buf = NULL;
 	}
-	if (f != stdin)
-		fclose(f);
-	*len = n;
 	return buf;
 }
 

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 #include <sluice/qopt.h>
+#include "jout.h"
 #include "opts.h"
 #include "sw.h"
 
@@ -256,10 +257,15 @@ int monitor_main(const struct command *cmd, int argc, char **argv)
 		sluice_nl_close(nl);
 		return sw_fail(err);
 	}
-	if (m.json)
-		puts("{\"monitoring\":true}");
-	else
+	if (m.json) {
+		json_object *o = json_object_new_object();
+
+		if (jprint(o, o && jadd(o, "monitoring",
+					json_object_new_boolean(true))))
+			m.failed = true;
+	} else {
 		puts("monitoring");
+	}
 	if (fflush(stdout))
 		m.failed = true;
 	if (timeout)

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sluice/qopt.h>
-#include "fabric.h"
+#include "cmd_fabric.h"
 #include "qdisc_args.h"
 
 /* Appends @word to the qdisc's words; false if they do not fit. */

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * sluicectl route { compute | check | stats | dot | merge } ...
+ * sluicectl route { compute | check | stats | dot | merge | export } ...
  * (load, unload and show are route_kernel.c's, sport route_sport.c's)
  *
- * Route sets as files (the format is in lib/route/file.c and README.md):
+ * Route sets as files (the format is in lib/route/file.c and man/sluice-routes.5):
  * compute one for a topology, check it for cyclic buffer dependencies,
  * summarise it in the columns of FC's tables, draw a pair's paths or a
  * dependency cycle, and join the shards of a set computed in slices.
@@ -16,9 +16,11 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <sluice/cbd.h>
+#include <sluice/interop.h>
 #include <sluice/route.h>
 #include "jout.h"
 #include "load.h"
+#include "progress.h"
 #include "opts.h"
 #include "qdisc_args.h"
 #include "sluicectl.h"
@@ -33,6 +35,7 @@ static int check_main(const struct command *cmd, int argc, char **argv);
 static int stats_main(const struct command *cmd, int argc, char **argv);
 static int dot_main(const struct command *cmd, int argc, char **argv);
 static int merge_main(const struct command *cmd, int argc, char **argv);
+static int export_main(const struct command *cmd, int argc, char **argv);
 
 static const struct command route_commands[] = {
 	{ "compute", compute_main, "Compute the routes of a topology",
@@ -48,9 +51,17 @@ static const struct command route_commands[] = {
 	  "--topo FILE { ROUTES | --algo ALGO [OPTIONS] } [--pairs] [-j | --json]", "route" },
 	{ "dot", dot_main,
 	  "Draw a pair's paths, or a dependency cycle, in Graphviz's language",
-	  "--topo FILE ROUTES { --pair SOURCE,DESTINATION | --cbd } [-o FILE]", "route" },
+	  "--topo FILE ROUTES { --pair SOURCE,DESTINATION | --cbd [--cycle-only] } [-o FILE]\n"
+	  "\t--cycle-only: only the cycle's switches and the paths that make its\n"
+	  "\tdependencies, not the whole fabric.", "route" },
 	{ "merge", merge_main, "Join the shards of a route set into one file",
 	  "--topo FILE -o FILE [-j | --json] SHARD...", "route" },
+	{ "export", export_main,
+	  "Write routes as other tools load them: OpenSM's LFT dump, or next hops as JSON",
+	  "--topo FILE ROUTES --to { lft | nexthops-json } [--first] [-o FILE]\n"
+	  "\tAn LFT holds one port per destination: where a switch sends a destination's\n"
+	  "\tpaths by several ports the export is refused, unless --first keeps the first\n"
+	  "\tpath's. nexthops-json holds every next hop.", "route" },
 	{ "load", route_load_main, "Install routes in a fabric's switches, or in this switch",
 	  ROUTE_LOAD_USAGE, "route" },
 	{ "unload", route_unload_main, "Remove the routes sluice installed", ROUTE_UNLOAD_USAGE, "route" },
@@ -74,7 +85,7 @@ int route_main(const struct command *cmd, int argc, char **argv)
 enum opt_id {
 	OPT_TOPO, OPT_OUT, OPT_JSON, OPT_ALGO, OPT_PATHS, OPT_LANES, OPT_SEED,
 	OPT_ORIENT, OPT_ROOT, OPT_THREADS, OPT_SHARD, OPT_PAIR, OPT_CBD,
-	OPT_PAIRS,
+	OPT_PAIRS, OPT_TO, OPT_FIRST, OPT_CYCLE_ONLY,
 };
 
 static const struct opt opts[] = {
@@ -92,6 +103,9 @@ static const struct opt opts[] = {
 	[OPT_PAIR]	= { "--pair", NULL, true },
 	[OPT_CBD]	= { "--cbd", NULL, false },
 	[OPT_PAIRS]	= { "--pairs", NULL, false },
+	[OPT_TO]	= { "--to", NULL, true },
+	[OPT_FIRST]	= { "--first", NULL, false },
+	[OPT_CYCLE_ONLY] = { "--cycle-only", NULL, false },
 };
 
 #define N_OPTS (sizeof(opts) / sizeof(opts[0]))
@@ -176,14 +190,10 @@ static int parse(const struct command *cmd, int argc, char **argv,
 	return parse_values(cmd, a);
 }
 
-/* "routing: 120/1000 sources" on a terminal, redrawn in place. */
-static void progress(void *arg, uint32_t done, uint32_t total)
-{
-	(void)arg;
-	fprintf(stderr, "\rsluicectl: routing %u/%u sources", done, total);
-	if (done == total)
-		fputc('\n', stderr);
-}
+/* "routing 120/1000 sources" on a terminal, redrawn in place. */
+static struct cli_progress routing_progress = {
+	.what = "routing", .unit = "sources",
+};
 
 /* Whether -o names a file: without -o, or with "-", routes go to stdout. */
 static bool to_file(const char *out)
@@ -213,7 +223,7 @@ static void print_summary(const struct sluice_routes *r, bool json)
 	    jadd(o, "paths", jnum(r->n_paths)) &&
 	    jadd(o, "hops", jnum(r->n_hops)) &&
 	    jadd(o, "truncated_pairs", jnum(r->truncated_pairs)))
-		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+		puts(jtext(o));
 	else
 		fputs("sluicectl: out of memory\n", stderr);
 	json_object_put(o);
@@ -247,6 +257,7 @@ static int compute_opts(const struct command *cmd, const struct args *a,
 			struct sluice_compute_opts *c)
 {
 	const char *orient = a->val[OPT_ORIENT], *shard = a->val[OPT_SHARD];
+	char msg[SLUICE_ERRLEN];
 	uint64_t si, sc;
 
 	memset(o, 0, sizeof(*o));
@@ -254,32 +265,13 @@ static int compute_opts(const struct command *cmd, const struct args *a,
 	if (a->algo < 0)
 		return sub_usage_error(cmd, "--algo is required");
 	o->algo = a->algo;
-	if (a->val[OPT_PATHS] && o->algo != SLUICE_ROUTE_KSP &&
-	    o->algo != SLUICE_ROUTE_ECMP && o->algo != SLUICE_ROUTE_ECMP_CW &&
-	    o->algo != SLUICE_ROUTE_UPDOWN)
-		return sub_usage_error(cmd, "--paths applies to ksp, ecmp and updown");
-	if ((a->val[OPT_LANES] || a->val[OPT_SEED]) &&
-	    o->algo != SLUICE_ROUTE_EDST &&
-	    o->algo != SLUICE_ROUTE_EDST_SHALLOW)
-		return sub_usage_error(cmd, "--lanes and --seed apply to edst and edst-shallow");
-	if ((orient || a->val[OPT_ROOT]) && o->algo != SLUICE_ROUTE_UPDOWN)
-		return sub_usage_error(cmd, "--orient and --root apply to updown");
 	o->paths = a->paths;
 	o->lanes = a->lanes;
 	o->seed = a->seed;
-	if (orient) {
-		if (!strcmp(orient, "auto"))
-			o->orient = SLUICE_ORIENT_AUTO;
-		else if (!strcmp(orient, "tier"))
-			o->orient = SLUICE_ORIENT_TIER;
-		else if (!strcmp(orient, "bfs"))
-			o->orient = SLUICE_ORIENT_BFS;
-		else
-			return sub_usage_error(cmd, "--orient: \"%s\" is not auto, tier or bfs",
-					       orient);
-	}
-	if (a->val[OPT_ROOT] && o->orient == SLUICE_ORIENT_TIER)
-		return sub_usage_error(cmd, "--root is for --orient bfs");
+	if (route_opts_check(o, a->val[OPT_PATHS], a->val[OPT_LANES],
+			     a->val[OPT_SEED], "--seed", orient, a->val[OPT_ROOT],
+			     msg, sizeof(msg)))
+		return sub_usage_error(cmd, "%s", msg);
 	if (shard) {
 		if (!parse_shard(shard, &si, &sc))
 			return sub_usage_error(cmd, "--shard: \"%s\" is not I/N with 0 <= I < N",
@@ -288,8 +280,10 @@ static int compute_opts(const struct command *cmd, const struct args *a,
 		c->shard_count = sc;
 	}
 	c->threads = a->threads;
-	if (isatty(STDERR_FILENO))
-		c->progress = progress;
+	if (cli_progress_wanted()) {
+		c->progress = cli_progress;
+		c->progress_arg = &routing_progress;
+	}
 	return 0;
 }
 
@@ -303,16 +297,10 @@ static int load_for(const struct args *a, struct sluice_route_opts *o,
 	ret = load_topo(a->val[OPT_TOPO], g);
 	if (ret)
 		return ret;
-	if (root) {
-		if (find_node(g, root, strlen(root), &o->root)) {
-			fprintf(stderr, "sluicectl: --root: no node \"%s\" in %s\n",
-				root, a->val[OPT_TOPO]);
-			sluice_graph_free(g);
-			return EXIT_RUNTIME;
-		}
-		o->has_root = true;
-		if (o->orient == SLUICE_ORIENT_AUTO)
-			o->orient = SLUICE_ORIENT_BFS;
+	ret = load_root(g, root, a->val[OPT_TOPO], o);
+	if (ret) {
+		sluice_graph_free(g);
+		return ret;
 	}
 	return 0;
 }
@@ -330,8 +318,7 @@ static int compute(const struct args *a, struct sluice_route_opts *o,
 		return ret;
 	if (sluice_routes_compute(g, o, c, r, err, sizeof(err))) {
 		/* end the progress line, if there is one, before the error */
-		if (c->progress)
-			fputc('\n', stderr);
+		cli_progress_end(&routing_progress);
 		fprintf(stderr, "sluicectl: %s: %s\n", a->val[OPT_TOPO], err);
 		sluice_graph_free(g);
 		return EXIT_RUNTIME;
@@ -825,7 +812,7 @@ static int print_stats_json(const struct sluice_route_stats *st,
 	     jadd(o, "paths", jnum(st->paths)) &&
 	     jadd(o, "paths_per_pair", jrange(st->paths_min, st->paths_max,
 					      jfixed(st->paths_avg))) &&
-	     jadd(o, "path_length", jrange(0, st->path_len_max,
+	     jadd(o, "path_length", jrange(st->path_len_min, st->path_len_max,
 					   jfixed(st->path_len_avg))) &&
 	     jadd(o, "shortest_path_length_avg",
 		  jfixed(st->shortest_len_avg)) &&
@@ -1018,7 +1005,86 @@ struct dot_in {
 	const struct sluice_routes	*r;
 	uint64_t			pair;	/* --pair */
 	const struct sluice_cbd_result	*res;	/* --cbd */
+	bool				cycle_only;
 };
+
+/* The walk of path @q as directed edges in @colour, labelled @label. */
+static void dot_path(FILE *f, const struct sluice_graph *g,
+		     const struct sluice_routes *r, uint64_t q,
+		     const char *colour, const char *label)
+{
+	uint32_t at = r->pair_src[sluice_routes_path_pair(r, q)], id, next;
+	uint64_t h;
+
+	for (h = r->path_hop[q]; h < r->path_hop[q + 1]; h++) {
+		id = r->hops[h];
+		next = g->links[id].a == at ? g->links[id].b : g->links[id].a;
+		fprintf(f, "\t\"%s\" -> \"%s\" [color=%s penwidth=2 label=\"%s\"];\n",
+			name_of(g, at), name_of(g, next), colour, label);
+		at = next;
+	}
+}
+
+/*
+ * --cycle-only: the switches of the cycle and of the paths that make its
+ * dependencies, nothing else of the fabric; each such path in its own
+ * colour, labelled with its pair and index, and the cycle over them in
+ * red, labelled with its order.  A path making several hops is drawn once.
+ */
+static int write_cycle_dot(const struct dot_in *in, FILE *f)
+{
+	const struct sluice_cbd_result *res = in->res;
+	const struct sluice_graph *g = in->g;
+	const struct sluice_routes *r = in->r;
+	char label[3 * SLUICE_NAME_MAX + 32];
+	uint64_t p, nth, h;
+	uint32_t i, j, u, at, id;
+	bool *seen = calloc(g->n_nodes ? g->n_nodes : 1, sizeof(*seen));
+
+	if (!seen) {
+		fputs("sluicectl: out of memory\n", stderr);
+		return -ENOMEM;
+	}
+	for (i = 0; i < res->n_cycle; i++) {
+		seen[res->cycle[i].from] = seen[res->cycle[i].to] = true;
+		at = r->pair_src[sluice_routes_path_pair(r, res->cycle[i].path)];
+		seen[at] = true;
+		for (h = r->path_hop[res->cycle[i].path];
+		     h < r->path_hop[res->cycle[i].path + 1]; h++) {
+			id = r->hops[h];
+			at = g->links[id].a == at ? g->links[id].b : g->links[id].a;
+			seen[at] = true;
+		}
+	}
+	fputs("digraph cycle {\n\tnode [shape=box];\n", f);
+	for (u = 0; u < g->n_nodes; u++)
+		if (seen[u])
+			fprintf(f, "\t\"%s\"%s;\n", name_of(g, u),
+				g->nodes[u].kind == SLUICE_NODE_SERVER ?
+				" [shape=ellipse]" : "");
+	free(seen);
+	for (i = 0; i < res->n_cycle; i++) {
+		for (j = 0; j < i && res->cycle[j].path != res->cycle[i].path; j++)
+			;
+		if (j < i)
+			continue;
+		p = pair_of(r, res->cycle[i].path, &nth);
+		snprintf(label, sizeof(label), "%s>%s p%llu",
+			 name_of(g, r->pair_src[p]), name_of(g, r->pair_dst[p]),
+			 (unsigned long long)nth);
+		dot_path(f, g, r, res->cycle[i].path,
+			 colours[i % N_COLOURS], label);
+	}
+	for (i = 0; i < res->n_cycle; i++) {
+		const struct sluice_cbd_hop *c = &res->cycle[i];
+
+		fprintf(f, "\t\"%s\" -> \"%s\" [color=red penwidth=3 label=\"%u: l%u@%u\"];\n",
+			name_of(g, c->from), name_of(g, c->to), i + 1,
+			c->link, c->lane);
+	}
+	fputs("}\n", f);
+	return 0;
+}
 
 /*
  * The topology in grey, then the highlighted walks as directed edges over
@@ -1030,9 +1096,12 @@ static int write_route_dot(const void *arg, FILE *f)
 	const struct dot_in *in = arg;
 	const struct sluice_graph *g = in->g;
 	const struct sluice_routes *r = in->r;
-	uint64_t q, h;
-	uint32_t u, id, at, next;
+	char label[32];
+	uint64_t q, n;
+	uint32_t u, id;
 
+	if (in->cycle_only)
+		return write_cycle_dot(in, f);
 	fputs("digraph routes {\n\tnode [shape=box];\n", f);
 	for (u = 0; u < g->n_nodes; u++)
 		fprintf(f, "\t\"%s\"%s;\n", name_of(g, u),
@@ -1057,20 +1126,15 @@ static int write_route_dot(const void *arg, FILE *f)
 			name_of(g, r->pair_dst[in->pair]));
 		for (q = r->pair_path[in->pair];
 		     q < r->pair_path[in->pair + 1]; q++) {
-			at = r->pair_src[in->pair];
-			for (h = r->path_hop[q]; h < r->path_hop[q + 1]; h++) {
-				id = r->hops[h];
-				next = g->links[id].a == at ? g->links[id].b :
-							      g->links[id].a;
-				fprintf(f, "\t\"%s\" -> \"%s\" [color=%s penwidth=2 label=\"p%llu",
-					name_of(g, at), name_of(g, next),
-					colours[(q - r->pair_path[in->pair]) % N_COLOURS],
-					(unsigned long long)(q - r->pair_path[in->pair] + 1));
-				if (r->path_lane[q])
-					fprintf(f, "@%u", r->path_lane[q]);
-				fputs("\"];\n", f);
-				at = next;
-			}
+			n = q - r->pair_path[in->pair];
+			if (r->path_lane[q])
+				snprintf(label, sizeof(label), "p%llu@%u",
+					 (unsigned long long)n + 1,
+					 r->path_lane[q]);
+			else
+				snprintf(label, sizeof(label), "p%llu",
+					 (unsigned long long)n + 1);
+			dot_path(f, g, r, q, colours[n % N_COLOURS], label);
 		}
 	}
 	fputs("}\n", f);
@@ -1092,11 +1156,14 @@ static int dot_main(const struct command *cmd, int argc, char **argv)
 
 	ret = parse(cmd, argc, argv,
 		    OPT_BIT(OPT_TOPO) | OPT_BIT(OPT_OUT) | OPT_BIT(OPT_PAIR) |
-		    OPT_BIT(OPT_CBD), &a);
+		    OPT_BIT(OPT_CBD) | OPT_BIT(OPT_CYCLE_ONLY), &a);
 	if (ret)
 		return ret < 0 ? 0 : ret;
 	if (!a.val[OPT_PAIR] == !a.val[OPT_CBD])
 		return sub_usage_error(cmd, "give one of --pair SOURCE,DESTINATION and --cbd");
+	if (a.val[OPT_CYCLE_ONLY] && !a.val[OPT_CBD])
+		return sub_usage_error(cmd, "--cycle-only applies to --cbd");
+	in.cycle_only = a.val[OPT_CYCLE_ONLY];
 	comma = a.val[OPT_PAIR] ? strchr(a.val[OPT_PAIR], ',') : NULL;
 	if (a.val[OPT_PAIR] && !comma)
 		return sub_usage_error(cmd, "--pair: \"%s\" is not SOURCE,DESTINATION",
@@ -1107,8 +1174,8 @@ static int dot_main(const struct command *cmd, int argc, char **argv)
 	in.g = &g;
 	in.r = &r;
 	if (a.val[OPT_PAIR]) {
-		if (find_node(&g, a.val[OPT_PAIR], comma - a.val[OPT_PAIR], &src) ||
-		    find_node(&g, comma + 1, strlen(comma + 1), &dst)) {
+		if (sluice_graph_node_find(&g, a.val[OPT_PAIR], comma - a.val[OPT_PAIR], &src) ||
+		    sluice_graph_node_find(&g, comma + 1, strlen(comma + 1), &dst)) {
 			fprintf(stderr, "sluicectl: --pair %s: no such node in %s\n",
 				a.val[OPT_PAIR], a.val[OPT_TOPO]);
 			ret = EXIT_RUNTIME;
@@ -1265,6 +1332,59 @@ static int merge_main(const struct command *cmd, int argc, char **argv)
 	}
 	free(m.heads);
 	free(m.order);
+	sluice_graph_free(&g);
+	return ret;
+}
+
+struct export_out {
+	const struct sluice_routes	*r;
+	const struct sluice_graph	*g;
+	int				fmt;
+	struct sluice_route_export_opts	o;
+};
+
+static int write_export(const void *arg, FILE *f)
+{
+	const struct export_out *e = arg;
+	char err[SLUICE_ERRLEN];
+
+	if (!sluice_routes_export(e->r, e->g, e->fmt, &e->o, f, err,
+				  sizeof(err)))
+		return 0;
+	fprintf(stderr, "sluicectl: %s\n", err);
+	return -EINVAL;
+}
+
+static int export_main(const struct command *cmd, int argc, char **argv)
+{
+	struct export_out e = { 0 };
+	struct sluice_routes r;
+	struct sluice_graph g;
+	struct args a;
+	int ret;
+
+	ret = parse(cmd, argc, argv,
+		    OPT_BIT(OPT_TOPO) | OPT_BIT(OPT_OUT) | OPT_BIT(OPT_TO) |
+		    OPT_BIT(OPT_FIRST), &a);
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	if (!a.val[OPT_TO])
+		return sub_usage_error(cmd, "--to { lft | nexthops-json } is required");
+	e.fmt = sluice_route_format_parse(a.val[OPT_TO]);
+	if (e.fmt < 0)
+		return sub_usage_error(cmd, "--to: \"%s\" is not lft or nexthops-json",
+				       a.val[OPT_TO]);
+	if (a.val[OPT_FIRST] && e.fmt != SLUICE_ROUTES_LFT)
+		return sub_usage_error(cmd, "--first is for --to lft: nexthops-json holds every next hop");
+	ret = load_both(cmd, &a, &g, &r);
+	if (ret)
+		return ret;
+	e.r = &r;
+	e.g = &g;
+	e.o.first = a.val[OPT_FIRST];
+	/* nothing is written before the whole export is worked out */
+	ret = write_out(a.val[OPT_OUT], write_export, &e);
+	sluice_routes_free(&r);
 	sluice_graph_free(&g);
 	return ret;
 }

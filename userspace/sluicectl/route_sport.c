@@ -163,8 +163,8 @@ static int64_t find_pair(const struct in *in, const char *pair)
 	uint32_t src, dst;
 	uint64_t p;
 
-	if (find_node(&in->g, pair, comma - pair, &src) ||
-	    find_node(&in->g, comma + 1, strlen(comma + 1), &dst)) {
+	if (sluice_graph_node_find(&in->g, pair, comma - pair, &src) ||
+	    sluice_graph_node_find(&in->g, comma + 1, strlen(comma + 1), &dst)) {
 		fprintf(stderr, "sluicectl: --pair %s: no such node\n", pair);
 		return -1;
 	}

@@ -58,7 +58,10 @@ int int_main(const struct command *cmd, int argc, char **argv);
 int faca_main(const struct command *cmd, int argc, char **argv);
 int fabric_ping_main(const struct command *cmd, int argc, char **argv);
 int fabric_deadlock_main(const struct command *cmd, int argc, char **argv);
-/* route load, unload and show (route_kernel.c), in route.c's table */
+/*
+ * route load, unload and show (route_kernel.c, over the library's loader,
+ * sluice/fabric_load.h), in route.c's table
+ */
 #define ROUTE_LOAD_USAGE \
 	"ROUTES [--name NAME] [--switch NODE] [--tags TAGFILE [--tag-source SOURCE]]\n" \
 	"\t[--multipath { hash | hash5 | exact | wcmp }] [-v | --verbose] [-j | --json]\n" \

@@ -7,6 +7,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include "jout.h"
 #include "sw.h"
 
 /* The connection to the switch of @netns (NULL: ours); 0 or EXIT_RUNTIME. */
@@ -61,7 +62,7 @@ json_object *sw_jcounts(const struct sluice_map_counts *c)
 int sw_jprint(json_object *o, bool ok)
 {
 	if (ok && o)
-		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+		puts(jtext(o));
 	else
 		fputs("sluicectl: out of memory\n", stderr);
 	json_object_put(o);

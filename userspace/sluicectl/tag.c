@@ -126,8 +126,7 @@ static int load_tags(const char *path, const struct sluice_graph *g,
 	if (!f)
 		return EXIT_RUNTIME;
 	ret = sluice_tagger_read(t, g, f, name, only, err, sizeof(err));
-	if (f != stdin)
-		fclose(f);
+	sluice_file_close(f);
 	if (ret) {
 		fprintf(stderr, "sluicectl: %s\n", err);
 		return EXIT_RUNTIME;
@@ -135,7 +134,10 @@ static int load_tags(const char *path, const struct sluice_graph *g,
 	return 0;
 }
 
-/* --node NODE: a node of @g, or an error naming the topology file. */
+/*
+ * --node NODE: a node of @g, or a bad argument (exit 2) naming the
+ * topology file.
+ */
 static int check_node(const struct args *a, const struct sluice_graph *g)
 {
 	const char *node = a->val[OPT_NODE];
@@ -148,7 +150,7 @@ static int check_node(const struct args *a, const struct sluice_graph *g)
 			return 0;
 	fprintf(stderr, "sluicectl: --node: no node \"%s\" in %s\n", node,
 		a->val[OPT_TOPO]);
-	return EXIT_RUNTIME;
+	return EXIT_USAGE;
 }
 
 struct tags_out {

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * sluicectl topo { gen FAMILY [OPTIONS] | show FILE [-j] | dot FILE [-o OUT] }
+ * sluicectl topo { gen FAMILY [OPTIONS] | show FILE [-j] | dot FILE [-o OUT] |
+ *		   import --from FORMAT FILE [-o OUT] | export --to FORMAT FILE [-o OUT] }
  *
- * Topologies as files (the format is in lib/graph/json.c and README.md):
+ * Topologies as files (the format is in lib/graph/json.c and man/sluice-topology.5):
  * generate one, summarise it, draw it with Graphviz.
  */
 #define _GNU_SOURCE
@@ -12,7 +13,7 @@
 #include <unistd.h>
 #include <json.h>
 #include "jout.h"
-#include "topo.h"
+#include "cmd_topo.h"
 
 static int show_main(const struct command *cmd, int argc, char **argv);
 static int dot_main(const struct command *cmd, int argc, char **argv);
@@ -26,6 +27,15 @@ static const struct command topo_commands[] = {
 	  "FILE [-j | --json]", "topo" },
 	{ "dot", dot_main, "Draw a topology in Graphviz's language",
 	  "FILE [-o FILE]", "topo" },
+	{ "import", topo_import_main,
+	  "Read a topology from GraphML, GML (Topology Zoo, NetworkX) or an edge list",
+	  "--from { graphml | gml | edges } FILE [-o FILE]\n"
+	  "\tNodes are switches unless their \"kind\" attribute says server or host (a host\n"
+	  "\tbecomes a host port of the node it links to); \"hosts\" and \"tier\" are read too.", "topo" },
+	{ "export", topo_export_main,
+	  "Write a topology as GraphML, GML or an edge list",
+	  "--to { graphml | gml | edges } FILE [-o FILE]\n"
+	  "\tAn edge list keeps names and links only.", "topo" },
 };
 
 #define N_TOPO (sizeof(topo_commands) / sizeof(topo_commands[0]))

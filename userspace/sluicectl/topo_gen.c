@@ -12,7 +12,7 @@
 #include <string.h>
 #include <sluice/topo.h>
 #include "parse.h"
-#include "topo.h"
+#include "cmd_topo.h"
 
 enum opt_type { OPT_U32, OPT_U64, OPT_LIST };
 
@@ -317,7 +317,8 @@ static int parse_opts(const struct family *fam, int argc, char **argv,
 	return 0;
 }
 
-static int write_topology(const void *arg, FILE *f)
+/* write_out()'s writer of a topology file (also topo import's). */
+int topo_write(const void *arg, FILE *f)
 {
 	const struct sluice_graph *g = arg;
 	char err[SLUICE_ERRLEN];
@@ -367,7 +368,7 @@ int topo_gen_main(const struct command *cmd, int argc, char **argv)
 		family_usage(stderr, fam);
 		return EXIT_USAGE;
 	}
-	ret = write_out(a.out, write_topology, &g);
+	ret = write_out(a.out, topo_write, &g);
 	sluice_graph_free(&g);
 	return ret;
 }

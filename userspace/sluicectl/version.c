@@ -5,8 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <json.h>
+#include "jout.h"
 #include "sluicectl.h"
-#include "version.h"
+#include "cmd_version.h"
 
 static int print_json(void)
 {
@@ -16,7 +17,7 @@ static int print_json(void)
 
 	if (obj && ver && !json_object_object_add(obj, "version", ver)) {
 		ver = NULL;	/* owned by obj now */
-		puts(json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN));
+		puts(jtext(obj));
 		ret = 0;
 	} else {
 		fputs("sluicectl: out of memory\n", stderr);

@@ -8,6 +8,9 @@
  *   ECMP's paths kept by an independent clockwise test (a walk over node
  *   indexes), or all of ECMP's if none is clockwise;
  * - the verdict from throughput series, case by case;
+ * - the judgement of a run against its CBD check and the watchdog, each
+ *   reason as said; what a fabric without namespaces gives to read
+ *   (sluice_fabric_totals(), sluice_deadlock_summary()): its switch named;
  * - the SVG writer: well-formed (tags balanced, one root), one polyline per
  *   series with the coordinates worked out by hand, text escaped;
  * - the command's usage errors, before anything touches the kernel.
@@ -18,6 +21,7 @@
 #include <string.h>
 #include <sluice/cbd.h>
 #include <sluice/experiment.h>
+#include <sluice/fabric.h>
 #include <sluice/rng.h>
 #include <sluice/route.h>
 #include <sluice/topo.h>
@@ -311,6 +315,81 @@ static void test_verdict(void)
 	ktap_result("verdict: deadlock, stopped, recovered and flowing from throughput series");
 }
 
+static struct sluice_dl_judge_out judge(const uint64_t *rx, uint32_t n,
+					int cycle, bool cbd, const char *wd,
+					uint64_t storms, uint64_t drops)
+{
+	struct sluice_dl_judge_in in = {
+		.run = { .rx = rx, .n = n, .interval_ms = 500,
+			 .quiet_ms = 2000, .cycle = cycle },
+		.cbd = cbd, .wd_action = wd,
+		.wd_storms = storms, .wd_drops = drops,
+	};
+	struct sluice_dl_judge_out out;
+
+	sluice_dl_judge(&in, &out);
+	return out;
+}
+
+static void test_judge(void)
+{
+	static const uint64_t flowing[] = { 9, 8, 7, 0, 0, 0, 6, 5 };
+	static const uint64_t dead[] = { 9, 8, 7, 3, 0, 0, 0, 0 };
+	static const uint64_t recovered[] = { 9, 0, 0, 0, 0, 0, 1, 2 };
+	struct sluice_fabric_totals t;
+	struct sluice_dl_judge_out o;
+	struct sluice_fabric f;
+	struct sluice_graph g;
+	char err[SLUICE_ERRLEN], text[256];
+
+	/* CBD-free: delivering throughout, or not as predicted */
+	o = judge(flowing, 8, 0, false, NULL, 0, 0);
+	KTAP_EXPECT(o.as_predicted && !o.wd_broke);
+	KTAP_EXPECT_STR(o.why, "");
+	o = judge(dead, 8, 0, false, NULL, 0, 0);
+	KTAP_EXPECT(!o.as_predicted);
+	KTAP_EXPECT_INT(o.v.verdict, SLUICE_VERDICT_STOPPED);
+	KTAP_EXPECT_STR(o.why, "CBD-free routes, yet delivery stopped for 2.0 s: not a routing deadlock (is the machine's CPU the bottleneck?)");
+	/* a CBD without a watchdog: the deadlock is what was predicted */
+	o = judge(dead, 8, 1, true, NULL, 0, 0);
+	KTAP_EXPECT(o.as_predicted);
+	KTAP_EXPECT_INT(o.v.verdict, SLUICE_VERDICT_DEADLOCK);
+	o = judge(flowing, 8, 0, true, "alert", 3, 0);
+	KTAP_EXPECT(!o.as_predicted && !o.wd_broke);
+	KTAP_EXPECT_STR(o.why, "no deadlock formed in this run; a CBD makes one possible, not certain");
+	o = judge(dead, 8, 0, true, NULL, 0, 0);
+	KTAP_EXPECT_STR(o.why, "delivery stopped but the detector found no wait-for cycle");
+	/* a watchdog that drops: broken is as predicted */
+	o = judge(recovered, 8, 0, true, "drop", 4, 17);
+	KTAP_EXPECT(o.as_predicted && o.wd_broke);
+	o = judge(recovered, 8, 0, true, "drop", 4, 0);
+	KTAP_EXPECT(!o.as_predicted && !o.wd_broke);
+	KTAP_EXPECT_STR(o.why, "the watchdog (drop) did not break the deadlock: recovered, 4 storms, 0 frames dropped");
+	o = judge(recovered, 8, 0, true, "forward", 4, 0);
+	KTAP_EXPECT(o.as_predicted && o.wd_broke);
+	o = judge(flowing, 8, 0, true, "drop", 0, 0);
+	KTAP_EXPECT_STR(o.why, "no deadlock formed in this run (no watchdog storm); a CBD makes one possible, not certain");
+	o = judge(dead, 8, 1, true, "forward", 9, 0);
+	KTAP_EXPECT(!o.as_predicted && !o.wd_broke);
+	KTAP_EXPECT_STR(o.why, "the watchdog (forward) did not break the deadlock: deadlock, 9 storms, 0 frames dropped");
+	/* a fabric without its namespaces: the readings name the switch */
+	if (KTAP_EXPECT_INT(sluice_topo_ring(&g, 3, 1, err, sizeof(err)), 0)) {
+		if (KTAP_EXPECT_INT(sluice_fabric_plan(&f, &g, "jdg", 1, err,
+						       sizeof(err)), 0)) {
+			KTAP_EXPECT(sluice_fabric_totals(&f, 3, &t, err,
+							 sizeof(err)) < 0);
+			KTAP_EXPECT(!strncmp(err, "switch s0: ", 11));
+			KTAP_EXPECT_INT(sluice_deadlock_summary(&f, text,
+								sizeof(text)),
+					-1);
+			KTAP_EXPECT(!strncmp(text, "failed: switch s0 (namespace jdg-s0): ", 38));
+			sluice_fabric_free(&f);
+		}
+		sluice_graph_free(&g);
+	}
+	ktap_result("judge: each verdict against the CBD check and the watchdog, and why not");
+}
+
 /* Tags balanced, one root <svg>, nothing after it but a newline. */
 static bool well_formed(const char *s)
 {
@@ -583,11 +662,12 @@ static void test_faca_micro_cli(void)
 
 int main(void)
 {
-	ktap_plan(8);
+	ktap_plan(9);
 	cli_init();
 	test_testbed();
 	test_random();
 	test_verdict();
+	test_judge();
 	test_svg();
 	test_cli();
 	test_bcube_cli();

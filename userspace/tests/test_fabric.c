@@ -7,18 +7,27 @@
  * MPLS would, and compared with the path; the diff against a brute-force
  * key-by-key comparison on random route sets, applied and checked; the
  * errors; BCube's servers as their own hosts, the flow-control
- * choices' options, and the ports' INT labels.
+ * choices' options, and the ports' INT labels.  Files written whole
+ * (sluice/file.h): new, replaced through a link, in place into a FIFO's
+ * reader, refused for a directory and a dangling link, and a writer's
+ * failure leaving the old file.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <sluice/fabric.h>
 #include <sluice/fabric_nl.h>
+#include <sluice/fabric_ping.h>
+#include <sluice/file.h>
 #include <sluice/graph.h>
 #include <sluice/rng.h>
 #include <sluice/route.h>
 #include <sluice/topo.h>
+#include "cli.h"
 #include "ktap.h"
 
 static char err[SLUICE_ERRLEN];
@@ -774,9 +783,155 @@ static void test_int_labels(void)
 	ktap_result("int_labels");
 }
 
+static int write_text(const void *arg, FILE *f, char *e, size_t len)
+{
+	(void)e;
+	(void)len;
+	return fputs(arg, f) < 0 ? -EIO : 0;
+}
+
+static int write_fails(const void *arg, FILE *f, char *e, size_t len)
+{
+	fputs(arg, f);
+	snprintf(e, len, "the writer's reason");
+	return -EPROTO;
+}
+
+static int write_quietly_fails(const void *arg, FILE *f, char *e, size_t len)
+{
+	(void)arg;
+	(void)f;
+	(void)e;
+	(void)len;
+	return 7;
+}
+
+/* The whole of @path, or "" (a static buffer). */
+static const char *contents(const char *path)
+{
+	static char buf[256];
+	FILE *f = fopen(path, "r");
+	size_t n = 0;
+
+	if (f) {
+		n = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+static void test_file_write(void)
+{
+	char path[4096], link[4096], fifo[4096], dir[4096], got[64] = "";
+	struct stat st;
+	mode_t mask;
+	pid_t pid;
+	int fd[2], status;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s", cli_path("out.txt"));
+	snprintf(link, sizeof(link), "%s", cli_path("link"));
+	snprintf(fifo, sizeof(fifo), "%s", cli_path("fifo"));
+	snprintf(dir, sizeof(dir), "%s", cli_path("dir"));
+	/* new, with the mode a new file gets */
+	mask = umask(022);
+	KTAP_EXPECT_INT(sluice_file_write(path, write_text, "one\n", err,
+					  sizeof(err)), 0);
+	KTAP_EXPECT_STR(contents(path), "one\n");
+	KTAP_EXPECT(!stat(path, &st) && (st.st_mode & 0777) == 0644);
+	/* through a link: the link stays, its target replaced */
+	KTAP_EXPECT_INT(symlink(path, link), 0);
+	KTAP_EXPECT_INT(sluice_file_write(link, write_text, "two\n", err,
+					  sizeof(err)), 0);
+	KTAP_EXPECT(!lstat(link, &st) && S_ISLNK(st.st_mode));
+	KTAP_EXPECT_STR(contents(path), "two\n");
+	/* a writer that fails: its reason, its return, the old file kept */
+	KTAP_EXPECT_INT(sluice_file_write(path, write_fails, "three\n", err,
+					  sizeof(err)), -EPROTO);
+	KTAP_EXPECT_STR(err, "the writer's reason");
+	KTAP_EXPECT_STR(contents(path), "two\n");
+	KTAP_EXPECT_INT(sluice_file_write(path, write_quietly_fails, NULL, err,
+					  sizeof(err)), 7);
+	KTAP_EXPECT_STR(err, "");
+	/* a directory, a link to nothing: refused, named */
+	KTAP_EXPECT_INT(mkdir(dir, 0755), 0);
+	KTAP_EXPECT_INT(sluice_file_write(dir, write_text, "x", err,
+					  sizeof(err)), -EISDIR);
+	KTAP_EXPECT(strstr(err, "/dir: is a directory: give a file name"));
+	unlink(path);
+	KTAP_EXPECT_INT(sluice_file_write(link, write_text, "x", err,
+					  sizeof(err)), -ENOENT);
+	KTAP_EXPECT(strstr(err, "/link: a symbolic link to a missing file: give the file itself"));
+	KTAP_EXPECT(access(path, F_OK));
+	/* a FIFO: written into, not replaced by a file */
+	KTAP_EXPECT_INT(mkfifo(fifo, 0600), 0);
+	KTAP_EXPECT_INT(pipe(fd), 0);
+	pid = fork();
+	if (pid == 0) {
+		f = fopen(fifo, "r");
+		if (f && fgets(got, sizeof(got), f))
+			(void)!write(fd[1], got, strlen(got));
+		_exit(0);
+	}
+	close(fd[1]);
+	KTAP_EXPECT_INT(sluice_file_write(fifo, write_text, "fifo\n", err,
+					  sizeof(err)), 0);
+	KTAP_EXPECT(read(fd[0], got, sizeof(got) - 1) == 5);
+	KTAP_EXPECT(!strncmp(got, "fifo\n", 5));
+	close(fd[0]);
+	waitpid(pid, &status, 0);
+	KTAP_EXPECT(!lstat(fifo, &st) && S_ISFIFO(st.st_mode));
+	umask(mask);
+	unlink(fifo);
+	unlink(link);
+	rmdir(dir);
+	ktap_result("file_write");
+}
+
+static void test_ping_refusals(void)
+{
+	struct sluice_ping_opts o = { .count = 2, .timeout = 1 };
+	struct sluice_ping_result res;
+	struct sluice_fabric f;
+	struct sluice_graph g;
+
+	/* switches without hosts: nothing to ping */
+	if (!KTAP_EXPECT_INT(sluice_topo_ring(&g, 3, 1, err, sizeof(err)), 0))
+		return;
+	if (KTAP_EXPECT_INT(sluice_fabric_plan(&f, &g, "pgt", 0, err,
+					       sizeof(err)), 0)) {
+		KTAP_EXPECT_INT(sluice_fabric_ping(&f, &o, &res, err,
+						   sizeof(err)), -EINVAL);
+		KTAP_EXPECT_STR(err, "fabric pgt has 0 hosts: nothing to ping");
+		KTAP_EXPECT(!res.hosts && !res.sent && !res.n_lost);
+		sluice_ping_result_free(&res);
+		sluice_fabric_free(&f);
+	}
+	sluice_graph_free(&g);
+	/* three: the first host's namespace is missing, nothing sent */
+	if (!KTAP_EXPECT_INT(sluice_topo_ring(&g, 3, 1, err, sizeof(err)), 0))
+		return;
+	if (KTAP_EXPECT_INT(sluice_fabric_plan(&f, &g, "pgt", 1, err,
+					       sizeof(err)), 0)) {
+		KTAP_EXPECT_INT(sluice_fabric_ping(&f, NULL, &res, err,
+						   sizeof(err)), -ENOENT);
+		KTAP_EXPECT_STR(err, "network namespace pgt-s0-h0 does not exist");
+		KTAP_EXPECT_INT(res.n_hosts, 3);
+		KTAP_EXPECT_STR(res.hosts[2].name, "s2-h0");
+		KTAP_EXPECT_STR(res.hosts[2].ns, "pgt-s2-h0");
+		KTAP_EXPECT(!res.sent && !res.received && !res.lost);
+		sluice_ping_result_free(&res);
+		sluice_fabric_free(&f);
+	}
+	sluice_graph_free(&g);
+	ktap_result("ping_refusals");
+}
+
 int main(void)
 {
-	ktap_plan(10);
+	ktap_plan(12);
+	cli_mkdtemp("fabric");
 	test_names();
 	test_name_errors();
 	test_port_index();
@@ -787,5 +942,8 @@ int main(void)
 	test_bcube_servers();
 	test_flow_control();
 	test_int_labels();
+	test_file_write();
+	test_ping_refusals();
+	cli_rmdir();
 	return ktap_exit();
 }

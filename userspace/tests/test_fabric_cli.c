@@ -609,6 +609,9 @@ static void test_down(void)
 	RUN(&r, "fabric", "down", "--name", "t", "-j");
 	KTAP_EXPECT_INT(r.status, 0);
 	KTAP_EXPECT_STR(r.out, "{\"name\":\"t\",\"namespaces_removed\":0}\n");
+	/* built with json-c, so -p reaches it too */
+	RUN(&r, "-p", "fabric", "down", "--name", "t", "-j");
+	KTAP_EXPECT_STR(r.out, "{\n  \"name\":\"t\",\n  \"namespaces_removed\":0\n}\n");
 	ktap_result("down");
 }
 

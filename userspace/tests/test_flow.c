@@ -1205,7 +1205,8 @@ static int maxmin(const struct sluice_graph *g, const struct sluice_routes *r,
 	};
 
 	err[0] = '\0';
-	return sluice_flow_maxmin(g, r, &s, runs, res, err, sizeof(err));
+	return sluice_flow_maxmin(g, r, &s, runs, NULL, NULL, res, err,
+				  sizeof(err));
 }
 
 /* Path @q of @r from @src as arcs (link 2 l from a to b, 2 l + 1 back). */
@@ -1421,7 +1422,8 @@ static void test_maxmin_errors(void)
 	if (sluice_topo_ring(&g, 4, 1, err, sizeof(err)))
 		die();
 	routes(&g, SLUICE_ROUTE_ECMP, 0, &r);
-	expect_err(sluice_flow_maxmin(&g, &r, &s, 1, &res, err, sizeof(err)),
+	expect_err(sluice_flow_maxmin(&g, &r, &s, 1, NULL, NULL, &res, err,
+				      sizeof(err)),
 		   -EINVAL, "permutation traffic only");
 	expect_err(maxmin(&g, &r, 1, 0, &res), -EINVAL, "0 runs");
 	r.n_links++;

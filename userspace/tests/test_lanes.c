@@ -370,7 +370,7 @@ static void test_qdisc(void)
 
 	/* what would undo the lanes */
 	KTAP_EXPECT_INT(lanes_apply(&q, 9, SLUICE_FABRIC_FC_NONE, 0), -EINVAL);
-	KTAP_EXPECT_STR(err, "9 lanes: at most 8 (DSCP 0 to 7, see README)");
+	KTAP_EXPECT_STR(err, "9 lanes: at most 8 (DSCP 0 to 7, see sluicectl-fabric(8))");
 	KTAP_EXPECT_INT(lanes_apply(&q, 2, SLUICE_FABRIC_FC_PFC_STAR, 0), -EINVAL);
 	KTAP_EXPECT_STR(err, "lanes choose each frame's priority by its DSCP; pfc-star chooses it by other means: use --flow-control pfc or none");
 	KTAP_EXPECT_INT(lanes_apply(&q, 2, SLUICE_FABRIC_FC_PORTFC, 0), -EINVAL);

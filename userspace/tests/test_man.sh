@@ -7,20 +7,23 @@
 # each sluicectl command's page names every command, subcommand and option
 # the program's own --help shows, as bold words; the help in turn shows
 # every option the command's sources spell, so that pages, help and parsers
-# cannot drift apart; "make install-man" installs every page.
+# cannot drift apart; sluice-flowgen(8) names every option of the
+# program's --help and of its option table; "make install-man" installs
+# every page.
 #
-# Run by run-ktap without its wrapper, from userspace/ (SLUICECTL is the
-# binary, relative to there).
+# Run by run-ktap without its wrapper, from userspace/ (SLUICECTL and
+# FLOWGEN are the binaries, relative to there).
 
 set -u
 here=$(cd "$(dirname "$0")/../.." && pwd)
 . "$(dirname "$0")/ktap.sh"
 ctl=${SLUICECTL:-$here/userspace/sluicectl/sluicectl}
+flowgen=${FLOWGEN:-$here/userspace/flowgen/sluice-flowgen}
 man=$here/man
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
-ktap_plan 8
+ktap_plan 9
 
 warn=""
 for page in "$man"/*.[1-8]; do
@@ -47,9 +50,9 @@ result $? man_renders "man -l fails on:$bad"
 # line and those in \fB...\fR, with \- read as - (options as they are
 # typed).  Words are runs of letters, digits, "_" and "-".
 bold_words() {
-	sed 's/\\-/-/g' "$1" |
-		{ grep -E '^\.(B|BI|BR|IB|RB) '
-		  sed 's/\\fB/\n\\fB/g' | sed -n 's/^\\fB\([^\\]*\)\\f[RP].*/\1/p'; } |
+	sed 's/\\-/-/g' "$1" > "$tmp/page"
+	{ grep -E '^\.(B|BI|BR|IB|RB) ' "$tmp/page"
+	  sed 's/\\fB/\n\\fB/g' "$tmp/page" | sed -n 's/^\\fB\([^\\]*\)\\f[RP].*/\1/p'; } |
 		sed 's/^\.[A-Z]* //; s/\\f[BIRP]/ /g' | tr -cs 'A-Za-z0-9_-' '\n' |
 		sort -u
 }
@@ -212,6 +215,17 @@ done
 count=$(awk '{ n += $1 } END { print n + 0 }' "$tmp/count")
 [ -z "$lost" ] && [ "$count" -ge 200 ]
 result $? help_names_every_option "not in their command's --help:$lost ($count read)"
+
+# sluice-flowgen(8) names every option its --help shows and every long
+# option of its parser's table.
+bold_words "$man/sluice-flowgen.8" > "$tmp/bold.flowgen"
+{ "$flowgen" --help 2>&1 | opts_of
+  sed -n 's/^	{ "\([a-z-]*\)", [a-z_]*_argument,.*/--\1/p' \
+	"$here/userspace/flowgen/flowgen.c"; } | sort -u | sed 's/^/flowgen /' > "$tmp/flowgen.want"
+count=$(wc -l < "$tmp/flowgen.want")
+lost=$(missing "$tmp/flowgen.want")
+[ -z "$lost" ] && [ "$count" -ge 30 ]
+result $? flowgen_options "not in sluice-flowgen(8):$lost ($count options read)"
 
 # "make install-man" puts every page where man looks, and
 # "make uninstall-man" takes them all away again.

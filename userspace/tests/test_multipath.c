@@ -598,26 +598,8 @@ static void test_check(void)
 /* Writes @s's state and topology under $SLUICE_RUN_DIR, as sluicectl does. */
 static bool write_state(const struct sluice_fabric_state *s)
 {
-	char path[4096];
-	FILE *f;
-	bool ok;
-
-	mkdir(cli_path("run"), 0755);
-	snprintf(path, sizeof(path), "%s/%s", cli_path("run"), s->name);
-	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/%s/topology.json", cli_path("run"),
-		 s->name);
-	f = fopen(path, "w");
-	ok = f && !sluice_graph_write(&s->g, f, err, sizeof(err));
-	if (f)
-		fclose(f);
-	snprintf(path, sizeof(path), "%s/%s/fabric", cli_path("run"), s->name);
-	f = fopen(path, "w");
-	if (f) {
-		sluice_fabric_state_print(s, f);
-		fclose(f);
-	}
-	return KTAP_EXPECT(ok && f);
+	return KTAP_EXPECT_INT(sluice_fabric_state_write(s, err, sizeof(err)),
+			       0);
 }
 
 static void test_state(void)
@@ -704,11 +686,13 @@ static void test_state(void)
 							 sizeof(err)), -EINVAL);
 		KTAP_EXPECT(strstr(err, "/mp/fabric:5: not a fabric state file"));
 	}
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/mp/topology.json", cli_path("run"));
-	unlink(path);
+	/* removed whole, and removing what is gone is no error */
+	KTAP_EXPECT_INT(sluice_fabric_state_remove("mp", err, sizeof(err)), 0);
 	snprintf(path, sizeof(path), "%s/mp", cli_path("run"));
-	rmdir(path);
+	KTAP_EXPECT(access(path, F_OK) && errno == ENOENT);
+	KTAP_EXPECT_INT(sluice_fabric_state_remove("mp", err, sizeof(err)), 0);
+	KTAP_EXPECT_INT(sluice_fabric_state_read("mp", &back, err,
+						 sizeof(err)), -ENOENT);
 	rmdir(cli_path("run"));
 	sluice_graph_free(&s.g);
 	ktap_result("state_round_trip");

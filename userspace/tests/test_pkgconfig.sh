@@ -6,7 +6,7 @@
 # (the root as pkg-config's sysroot) compiles and links a program that
 # uses the headers' version macros, the library's version, and functions
 # that need each private dependency: json-c (a topology written), libnl
-# (an rtnetlink socket), GLPK (a throughput LP).  It must print what the
+# (an rtnetlink socket), GLPK (a throughput LP), libxml2 (GraphML read).  It must print what the
 # headers and the library say, and the LP's theta for a ring of four.
 #
 # Run by run-ktap without its wrapper: valgrind would trace the compiler.
@@ -37,6 +37,7 @@ cat > "$tmp/prog.c" <<'PROG'
 #include <sluice/fabric_nl.h>
 #include <sluice/flow.h>
 #include <sluice/graph.h>
+#include <sluice/interop.h>
 #include <sluice/rate.h>
 #include <sluice/route.h>
 #include <sluice/topo.h>
@@ -55,7 +56,10 @@ int main(void)
 	struct sluice_flow_result res;
 	struct sluice_routes r = { 0 };
 	struct sluice_traffic t;
-	struct sluice_graph g;
+	static const char graphml[] =
+		"<graphml xmlns=\"http://graphml.graphdrawing.org/xmlns\">"
+		"<graph edgedefault=\"undirected\"><node id=\"a\"/></graph></graphml>";
+	struct sluice_graph g, one;
 	struct sluice_rtnl *nl;
 	char err[256];
 	__u64 bps;
@@ -67,7 +71,9 @@ int main(void)
 	    sluice_routes_compute(&g, &ro, &co, &r, err, sizeof(err)) ||
 	    sluice_traffic_make(&g, &ts, &t, err, sizeof(err)) ||
 	    sluice_flow_theta(&g, &r, &t, &fo, &res, err, sizeof(err)) ||
-	    sluice_rtnl_open(&nl, err, sizeof(err))) {
+	    sluice_rtnl_open(&nl, err, sizeof(err)) ||
+	    sluice_topo_import_buf(&one, SLUICE_TOPO_GRAPHML, graphml,
+				   sizeof(graphml) - 1, NULL, err, sizeof(err))) {
 		fprintf(stderr, "prog: %s\n", err);
 		return 1;
 	}

@@ -18,6 +18,7 @@
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 #include <linux/sluice.h>
+#include <sluice/qopt.h>
 #include "../tc/tc_abi.h"
 #include "fake_tc.h"
 #include "ktap.h"
@@ -1225,12 +1226,52 @@ static const char full_text[] =
 	"mpls-tc-map 0:7 1:6 2:5 3:4 4:3 5:2 6:1 7:0 "
 	"prio-map 0-1:0 2-3:1 4-5:2 6-7:3 8-9:4 10-11:5 12-13:6 14-15:7 ";
 
+/* How many qdisc text dumps sluice_qopt_format() was held against, refused. */
+static unsigned int lib_compared, lib_refused;
+
+/*
+ * libsluice's reading of a dump (sluice_qopt_decode(), then
+ * sluice_qopt_format(), what "sluicectl fabric show" prints) against the
+ * plugin's text for the same attributes, on every qdisc text dump the tests
+ * print: the two must not drift.  Dumps the library refuses (a map missing
+ * a value, an attribute of the wrong size: the defensive tests) are left
+ * to the plugin, which prints around them.
+ */
+static void expect_lib_format(struct rtattr *rta, const char *plugin)
+{
+	static char text[SLUICE_QOPT_STRLEN + 1];
+	char err[SLUICE_ERRLEN];
+	struct sluice_qopt o;
+	size_t n;
+
+	if (!rta)
+		return;
+	if (sluice_qopt_decode(&o, RTA_DATA(rta), RTA_PAYLOAD(rta), err,
+			       sizeof(err))) {
+		lib_refused++;
+		return;
+	}
+	if (!KTAP_EXPECT_INT(sluice_qopt_format(&o, text, sizeof(text) - 1), 0))
+		return;
+	/* the plugin ends every word with a space */
+	n = strlen(text);
+	if (n) {
+		text[n] = ' ';
+		text[n + 1] = '\0';
+	}
+	if (!KTAP_EXPECT_STR(text, plugin))
+		ktap_diag("sluice_qopt_format() differs from the plugin");
+	lib_compared++;
+}
+
 static const char *print_with(int (*print)(struct qdisc_util *, FILE *,
 					   struct rtattr *),
 			      bool json, struct rtattr *rta)
 {
 	fake_tc_reset(json);
 	print(&sluice_qdisc_util, stdout, rta);
+	if (!json && print == sluice_qdisc_util.print_qopt)
+		expect_lib_format(rta, fake_tc_output());
 	return fake_tc_output();
 }
 
@@ -1881,7 +1922,8 @@ static void test_print_rate(void)
 	for (i = 0; i < 2 * ARRAY_SIZE(cases); i++) {
 		pad = i % 2;
 		dump_init(&m);
-		dump_put(&m, 30, NULL, 0);	/* unknown; the next is at 8 */
+		/* an attribute newer than this plugin; the next is at 8 */
+		dump_put(&m, TCA_SLUICE_MAX + 1, NULL, 0);
 		dump_u64(&m, TCA_SLUICE_RATE, cases[i / 2].rate, pad);
 		rta = (const struct rtattr *)(m.buf + 8);
 		if (pad) {
@@ -2488,6 +2530,20 @@ static void test_util(void)
 	ktap_result("qdisc_util");
 }
 
+/*
+ * Runs last: the print tests above held sluice_qopt_format() against the
+ * plugin on each text dump they printed (expect_lib_format()); that must
+ * have been most of them, not none because decoding failed.
+ */
+static void test_lib_format_compared(void)
+{
+	if (!KTAP_EXPECT(lib_compared >= 25))
+		ktap_diag("only %u dumps compared", lib_compared);
+	ktap_diag("sluice_qopt_format() held against the plugin on %u dumps; %u refused by sluice_qopt_decode()",
+		  lib_compared, lib_refused);
+	ktap_result("libsluice formats dumps as the plugin prints them");
+}
+
 static void (*const tests[])(void) = {
 	test_util,
 	test_parse_empty,
@@ -2531,6 +2587,7 @@ static void (*const tests[])(void) = {
 	test_print_xstats_v2_fields,
 	test_print_xstats_v3_fields,
 	test_print_xstats_partial,
+	test_lib_format_compared,
 };
 
 int main(void)

@@ -5,7 +5,8 @@
  * many random small multigraphs: every simple path enumerated by DFS, then
  * filtered and sorted by (length, link ids).  Plus exact counts on Clos
  * fabrics, the up*_/down* phase trap, BCube's parallel paths, caps and
- * errors, and output independent of the order sources run in.
+ * errors, output independent of the order sources run in, and which
+ * options each algorithm takes (sluice_route_opts_check()'s messages).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -1086,6 +1087,77 @@ static void test_order_independent(void)
 	ktap_result("ecmp, ksp, updown, bcube: the same paths whatever order the sources run in");
 }
 
+/* Which options each algorithm takes, said in the caller's names. */
+static void test_opts_check(void)
+{
+	static const char *const dashed[SLUICE_ROUTE_OPT__COUNT] = {
+		"--paths", "--lanes", "--route-seed", "--orient", "--root",
+	};
+	const unsigned int paths = 1u << SLUICE_ROUTE_OPT_PATHS;
+	const unsigned int lanes = 1u << SLUICE_ROUTE_OPT_LANES;
+	const unsigned int seed = 1u << SLUICE_ROUTE_OPT_SEED;
+	const unsigned int orient = 1u << SLUICE_ROUTE_OPT_ORIENT;
+	const unsigned int root = 1u << SLUICE_ROUTE_OPT_ROOT;
+	struct sluice_route_opts o;
+	int a;
+
+	/* each option with every algorithm: taken by its own only */
+	for (a = 0; a < SLUICE_ROUTE__COUNT; a++) {
+		memset(&o, 0, sizeof(o));
+		o.algo = a;
+		KTAP_EXPECT_INT(sluice_route_opts_check(&o, 0, NULL, NULL, err,
+							sizeof(err)), 0);
+		KTAP_EXPECT_INT(sluice_route_opts_check(&o, paths, NULL, NULL,
+							err, sizeof(err)),
+				a == SLUICE_ROUTE_KSP || a == SLUICE_ROUTE_ECMP ||
+				a == SLUICE_ROUTE_ECMP_CW ||
+				a == SLUICE_ROUTE_UPDOWN ? 0 : -EINVAL);
+		KTAP_EXPECT_INT(sluice_route_opts_check(&o, seed, NULL, NULL,
+							err, sizeof(err)),
+				a == SLUICE_ROUTE_EDST ||
+				a == SLUICE_ROUTE_EDST_SHALLOW ? 0 : -EINVAL);
+		KTAP_EXPECT_INT(sluice_route_opts_check(&o, root, NULL, NULL,
+							err, sizeof(err)),
+				a == SLUICE_ROUTE_UPDOWN ? 0 : -EINVAL);
+	}
+	/* the messages, in the fields' names or the caller's */
+	memset(&o, 0, sizeof(o));
+	o.algo = SLUICE_ROUTE_FC;
+	KTAP_EXPECT_INT(sluice_route_opts_check(&o, paths, NULL, NULL, err,
+						sizeof(err)), -EINVAL);
+	KTAP_EXPECT_STR(err, "paths applies to ksp, ecmp and updown");
+	KTAP_EXPECT_INT(sluice_route_opts_check(&o, paths, NULL, dashed, err,
+						sizeof(err)), -EINVAL);
+	KTAP_EXPECT_STR(err, "--paths applies to ksp, ecmp and updown");
+	KTAP_EXPECT_INT(sluice_route_opts_check(&o, lanes, NULL, dashed, err,
+						sizeof(err)), -EINVAL);
+	KTAP_EXPECT_STR(err, "--lanes and --route-seed apply to edst and edst-shallow");
+	KTAP_EXPECT_INT(sluice_route_opts_check(&o, orient, "bfs", dashed, err,
+						sizeof(err)), -EINVAL);
+	KTAP_EXPECT_STR(err, "--orient and --root apply to updown");
+	/* updown: the orientation by name, a root for BFS only */
+	o.algo = SLUICE_ROUTE_UPDOWN;
+	KTAP_EXPECT_INT(sluice_route_opts_check(&o, orient, "up", dashed, err,
+						sizeof(err)), -EINVAL);
+	KTAP_EXPECT_STR(err, "--orient: \"up\" is not auto, tier or bfs");
+	KTAP_EXPECT_INT(sluice_route_opts_check(&o, orient, "tier", NULL, err,
+						sizeof(err)), 0);
+	KTAP_EXPECT_INT(o.orient, SLUICE_ORIENT_TIER);
+	KTAP_EXPECT_INT(sluice_route_opts_check(&o, orient | root, "tier",
+						dashed, err, sizeof(err)),
+			-EINVAL);
+	KTAP_EXPECT_STR(err, "--root is for --orient bfs");
+	/* a root with "auto" (or no --orient) means BFS */
+	KTAP_EXPECT_INT(sluice_route_opts_check(&o, orient | root, "auto",
+						dashed, err, sizeof(err)), 0);
+	KTAP_EXPECT_INT(o.orient, SLUICE_ORIENT_BFS);
+	o.orient = SLUICE_ORIENT_AUTO;
+	KTAP_EXPECT_INT(sluice_route_opts_check(&o, root, NULL, dashed, err,
+						sizeof(err)), 0);
+	KTAP_EXPECT_INT(o.orient, SLUICE_ORIENT_BFS);
+	ktap_result("opts_check");
+}
+
 static void (*const tests[])(void) = {
 	test_ecmp_brute,
 	test_ecmp_huge,
@@ -1098,6 +1170,7 @@ static void (*const tests[])(void) = {
 	test_bcube,
 	test_bcube_errors,
 	test_order_independent,
+	test_opts_check,
 };
 
 int main(void)

@@ -24,6 +24,11 @@ static json_object *get(json_object *o, const char *key)
 }
 
 /* The dotted @path ("paths_per_pair.avg") of @o as a string, for checks. */
+static bool starts_with(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
 static const char *field(json_object *o, const char *path)
 {
 	char key[64], *dot;
@@ -99,6 +104,8 @@ static void test_ring_stats(void)
 		KTAP_EXPECT_STR(field(o, "paths_per_pair.min"), "1");
 		KTAP_EXPECT_STR(field(o, "paths_per_pair.max"), "2");
 		KTAP_EXPECT_STR(field(o, "paths_per_pair.avg"), "1.2000");
+		/* the shortest path in the set, not a constant 0 */
+		KTAP_EXPECT_STR(field(o, "path_length.min"), "1");
 		KTAP_EXPECT_STR(field(o, "path_length.avg"), "2.0000");
 		KTAP_EXPECT_STR(field(o, "path_length.max"), "3");
 		KTAP_EXPECT_STR(field(o, "shortest_path_length_avg"), "1.8000");
@@ -156,7 +163,72 @@ static void test_ring_cbd(void)
 	KTAP_EXPECT(strstr(r.out, "\"s0\" -> \"s1\" [color=blue penwidth=2 label=\"p1\"]") ||
 		    strstr(r.out, "\"s0\" -> \"s5\" [color=blue penwidth=2 label=\"p1\"]"));
 	KTAP_EXPECT(strstr(r.out, "color=forestgreen penwidth=2 label=\"p2\""));
+	/* the cycle alone: its 6 hops in red, no grey fabric */
+	RUN(&r, "route", "dot", "--topo", cli_path("ring.json"), "--cbd",
+	    "--cycle-only", cli_path("ring.routes"));
+	KTAP_EXPECT_INT(r.status, 0);
+	KTAP_EXPECT(!strncmp(r.out, "digraph cycle {\n", 16));
+	KTAP_EXPECT(strstr(r.out, "[color=red penwidth=3 label=\"6: l"));
+	KTAP_EXPECT(!strstr(r.out, "gray80"));
 	ktap_result("ring ecmp: CBD, exit 3, 6-link witness, dot");
+}
+
+/* Count of the lines of @s that start with a tab and a quote and end ";". */
+static unsigned int dot_nodes(const char *s)
+{
+	unsigned int n = 0;
+	const char *nl;
+
+	for (; (nl = strchr(s, '\n')); s = nl + 1)
+		if (s[0] == '\t' && s[1] == '"' && nl[-1] == ';' &&
+		    !memchr(s, '>', nl - s))
+			n++;
+	return n;
+}
+
+/*
+ * --cycle-only on FC's 32 switches with KSP's 4 paths (the README's
+ * quick start): only the switches of the cycle and of the paths that make
+ * it, each hop of the check's cycle drawn, each such path labelled by its
+ * pair.
+ */
+static void test_cycle_only(void)
+{
+	json_object *o, *cyc, *hop, *v;
+	const char *topo = cli_path("fc32.json");
+	char want[128];
+	unsigned int i;
+	struct run r;
+
+	RUN(&r, "topo", "gen", "fc", "--switches", "32", "--inter-ports", "8",
+	    "--host-ports", "2", "-o", topo);
+	RUN(&r, "route", "compute", "--topo", topo, "--algo", "ksp", "--paths",
+	    "4", "-o", cli_path("fc32.ksp"));
+	RUN(&r, "route", "check", "--topo", topo, "-j", cli_path("fc32.ksp"));
+	KTAP_EXPECT_INT(r.status, 3);
+	o = json_tokener_parse(r.out);
+	cyc = get(o, "cycle");
+	RUN(&r, "route", "dot", "--topo", topo, "--cbd", "--cycle-only",
+	    cli_path("fc32.ksp"));
+	KTAP_EXPECT_INT(r.status, 0);
+	if (KTAP_EXPECT(cyc)) {
+		for (i = 0; i < json_object_array_length(cyc); i++) {
+			hop = json_object_array_get_idx(cyc, i);
+			json_object_object_get_ex(hop, "link", &v);
+			snprintf(want, sizeof(want),
+				 "[color=red penwidth=3 label=\"%u: l%d@0\"]",
+				 i + 1, json_object_get_int(v));
+			if (!KTAP_EXPECT(strstr(r.out, want)))
+				ktap_diag("no \"%s\"", want);
+		}
+		/* more than the cycle's own switches, far fewer than 32 */
+		KTAP_EXPECT(dot_nodes(r.out) >= json_object_array_length(cyc));
+		KTAP_EXPECT(dot_nodes(r.out) < 16);
+	}
+	KTAP_EXPECT(strstr(r.out, "penwidth=2 label=\"s"));
+	KTAP_EXPECT(!strstr(r.out, "gray80"));
+	json_object_put(o);
+	ktap_result("dot --cbd --cycle-only: the cycle and its paths alone");
 }
 
 /* Up-down on a leaf-spine cannot deadlock. */
@@ -300,6 +372,9 @@ static void test_usage_errors(void)
 	RUN(&r, "route", "dot", "--topo", topo, cli_path("ring.routes"));
 	expect_usage("sluicectl: give one of --pair SOURCE,DESTINATION and --cbd\n",
 		     &r);
+	RUN(&r, "route", "dot", "--topo", topo, "--pair", "s0,s1",
+	    "--cycle-only", cli_path("ring.routes"));
+	expect_usage("sluicectl: --cycle-only applies to --cbd\n", &r);
 	RUN(&r, "route", "frobnicate");
 	expect_usage("sluicectl: unknown route command \"frobnicate\"\n", &r);
 	KTAP_EXPECT_INT(cli_files_in_dir(), before);
@@ -339,8 +414,14 @@ static void test_bad_files(void)
 	routes_with("trunc", "pairs 1 paths 1 hops 1 truncated 0\ns0 s1: 0\n");
 	RUN(&r, "route", "stats", "--topo", topo, cli_path("trunc"));
 	snprintf(msg, sizeof(msg),
-		 "sluicectl: %s:7: the file ends without \"end\": truncated?\n",
+		 "sluicectl: %s:7: the file ends before \"end\": truncated?\n",
 		 cli_path("trunc"));
+	expect_runtime(msg, &r);
+
+	/* a directory for a file says so, not "Input/output error" */
+	RUN(&r, "route", "check", "--topo", topo, cli_path(""));
+	snprintf(msg, sizeof(msg),
+		 "sluicectl: %s: is a directory, not a file\n", cli_path(""));
 	expect_runtime(msg, &r);
 
 	routes_with("count", "pairs 2 paths 1 hops 1 truncated 0\ns0 s1: 0\nend\n");
@@ -403,13 +484,63 @@ static void test_help(void)
 	ktap_result("route --help at every level");
 }
 
+/*
+ * route export on the ring of 6 (ecmp: s0 reaches s3 both ways round): the
+ * LFT is refused, nothing written, unless --first; the JSON holds both.
+ */
+static void test_export(void)
+{
+	static const char *const bad[][8] = {
+		{ "export", "--topo", "t.json", "r", NULL },
+		{ "export", "--topo", "t.json", "r", "--to", "nexthops-json",
+		  "--first", NULL },
+	};
+	static const char *const msg[] = {
+		"sluicectl: --to { lft | nexthops-json } is required\n",
+		"sluicectl: --first is for --to lft: nexthops-json holds every next hop\n",
+	};
+	char topo[PATH_MAX], routes[PATH_MAX], out[PATH_MAX];
+	json_object *o;
+	struct run r;
+	size_t i;
+
+	snprintf(topo, sizeof(topo), "%s", cli_path("ring.json"));
+	snprintf(routes, sizeof(routes), "%s", cli_path("ring.routes"));
+	snprintf(out, sizeof(out), "%s", cli_path("ring.lft"));
+	RUN(&r, "route", "export", "--topo", topo, routes, "--to", "lft",
+	    "-o", out);
+	KTAP_EXPECT_INT(r.status, 1);
+	KTAP_EXPECT_STR(r.err, "sluicectl: node s0 forwards destination s3 by ports 1 (path 1 of s0 s3) and 2 (path 2 of s0 s3): an LFT holds one port per destination (keep the first path's with --first)\n");
+	KTAP_EXPECT(access(out, F_OK));
+	RUN(&r, "route", "export", "--topo", topo, routes, "--to", "lft",
+	    "--first");
+	KTAP_EXPECT_INT(r.status, 0);
+	KTAP_EXPECT(starts_with(r.out, "Unicast lids [0x0-0x6] of switch Lid 1 guid 0x0200000000000001 (s0):\n"));
+	KTAP_EXPECT(strstr(r.out, "\n0x0004 001 : (Switch portguid 0x0200000000000004: 's3')\n"));
+	RUN(&r, "route", "export", "--topo", topo, routes, "--to",
+	    "nexthops-json");
+	KTAP_EXPECT_INT(r.status, 0);
+	o = json_tokener_parse(r.out);
+	KTAP_EXPECT(o && !strcmp(field(o, "format"), "sluice-nexthops"));
+	json_object_put(o);
+	KTAP_EXPECT(strstr(r.out, "{\"name\":\"s0\",\"ports\":[{\"port\":1,\"link\":0,\"peer\":\"s1\"},{\"port\":2,\"link\":5,\"peer\":\"s5\"}],"
+			   "\"nexthops\":{\"s1\":[{\"port\":1,\"link\":0,\"peer\":\"s1\",\"paths\":3,\"lanes\":[0]}],"));
+	KTAP_EXPECT(strstr(r.out, "\"s3\":[{\"port\":1,\"link\":0,\"peer\":\"s1\",\"paths\":1,\"lanes\":[0]},"
+			   "{\"port\":2,\"link\":5,\"peer\":\"s5\",\"paths\":1,\"lanes\":[0]}]"));
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		cli_expect_usage("route", bad[i], msg[i]);
+	ktap_result("export: an LFT refused (nothing written) or --first; every next hop in JSON; usage errors");
+}
+
 static void (*const tests[])(void) = {
 	test_ring_stats,
 	test_ring_cbd,
+	test_cycle_only,
 	test_updown_clean,
 	test_deterministic,
 	test_usage_errors,
 	test_bad_files,
+	test_export,
 	test_help,
 };
 

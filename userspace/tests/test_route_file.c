@@ -1592,7 +1592,7 @@ static void test_read_errors(void)
 			 bad_header[i].n, bad_header[i].want);
 		expect_bad(&g, text, bad_header[i].n, path, want);
 	}
-	/* a file that stops in its header names the missing line */
+	/* a file that stops in its header says so, and names the line */
 	for (i = 1; i <= 5; i++) {
 		char *cut = strdup(text);
 
@@ -1600,11 +1600,25 @@ static void test_read_errors(void)
 			cut[0] = 0;
 		else
 			strstr(cut, header_start[i - 1])[1] = 0;
-		snprintf(want, sizeof(want), "%s:%u: %s", NAME, i,
-			 header_want[i - 1]);
+		if (i == 1)
+			snprintf(want, sizeof(want), "%s: the file is empty",
+				 NAME);
+		else
+			snprintf(want, sizeof(want),
+				 "%s:%u: the file ends before \"end\": truncated? (%s)",
+				 NAME, i, header_want[i - 1]);
 		expect_bad(&g, cut, 0, NULL, want);
 		free(cut);
 	}
+	/* cut in the middle of a line: the line lacks its newline */
+	t = strdup(text);
+	strstr(t, "\ns0 s3: ")[8] = 0;
+	expect_bad(&g, t, 0, NULL,
+		   NAME ":7: the file ends in the middle of the line: truncated? (a space at the end of the line)");
+	strstr(t, "\ns0 s3: ")[4] = 0;
+	expect_bad(&g, t, 0, NULL,
+		   NAME ":7: the file ends in the middle of the line: truncated? (expected \"SOURCE DESTINATION: PATH | ...\")");
+	free(t);
 	expect_bad(&g, text, 5, "pairs 6 paths 10 hops 22",
 		   NAME ":5: expected \"pairs N paths N hops N truncated N\"");
 	expect_bad(&g, text, 5, "pairs 6 paths 10 hops 21 truncated 0",
@@ -1699,7 +1713,7 @@ static void test_read_errors(void)
 	free(t);
 	/* the file ends early, or goes on */
 	expect_bad(&g, text, 12, NULL,
-		   NAME ":12: the file ends without \"end\": truncated?");
+		   NAME ":12: the file ends before \"end\": truncated?");
 	t = edit(text, 12, "end\ns0 s2: 0 1");
 	expect_bad(&g, t, 0, NULL, NAME ":13: text after \"end\"");
 	free(t);

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "../sluicectl/version.h"
+#include "../sluicectl/cmd_version.h"
 #include "cli.h"
 #include "ktap.h"
 
@@ -32,7 +32,7 @@ static void test_help(void)
 		RUN(&r, forms[i]);
 		KTAP_EXPECT_INT(r.status, 0);
 		KTAP_EXPECT_STR(r.err, "");
-		KTAP_EXPECT(starts_with(r.out, "Usage: sluicectl [-n NETNS] COMMAND"));
+		KTAP_EXPECT(starts_with(r.out, "Usage: sluicectl [-n NETNS] [-p] COMMAND"));
 		KTAP_EXPECT(strstr(r.out, "\n  help "));
 		KTAP_EXPECT(strstr(r.out, "\n  version "));
 		if (i == 0)
@@ -79,7 +79,7 @@ static void test_no_command(void)
 	cli_run(&r, NULL, (const char *const []){ NULL });
 	KTAP_EXPECT_INT(r.status, 2);
 	KTAP_EXPECT_STR(r.out, "");
-	KTAP_EXPECT(starts_with(r.err, "Usage: sluicectl [-n NETNS] COMMAND"));
+	KTAP_EXPECT(starts_with(r.err, "Usage: sluicectl [-n NETNS] [-p] COMMAND"));
 	ktap_result("no command exits 2 with the usage");
 }
 
@@ -154,7 +154,15 @@ static void test_version_json(void)
 	RUN(&r, "--version", "-j");
 	KTAP_EXPECT_INT(r.status, 0);
 	expect_version_json(r.out);
-	ktap_result("version -j is JSON");
+	/* -p before the command: the same JSON, indented */
+	RUN(&r, "-p", "version", "-j");
+	KTAP_EXPECT_INT(r.status, 0);
+	KTAP_EXPECT_STR(r.out, "{\n  \"version\":\"" SLUICE_VERSION "\"\n}\n");
+	expect_version_json(r.out);
+	RUN(&r, "--pretty");
+	KTAP_EXPECT_INT(r.status, 2);
+	KTAP_EXPECT(starts_with(r.err, "Usage: sluicectl [-n NETNS] [-p] COMMAND"));
+	ktap_result("version -j is JSON, -p makes it pretty");
 }
 
 /* Output that cannot be written is a runtime error, not a silent success. */

@@ -348,10 +348,13 @@ static void test_read_errors(void)
 		  NULL, "t.tags:8: node s1: ingress entry given twice: entries go by port (links by id, host last), then tag, each once" },
 		{ HEADER "mode ttl priorities 2 tags 3\n"
 		  "node s1 hosts 1 ports 1 ingress 2 egress 0\nport 0 s0\nin 0 1 0\n",
-		  NULL, "t.tags:8: node s1: expected 2 ingress entries, found 1" },
+		  NULL, "t.tags:8: the file ends before \"end\": truncated? (node s1: expected 2 ingress entries, found 1)" },
 		{ HEADER "mode ttl priorities 2 tags 3\n"
 		  "node s1 hosts 1 ports 0 ingress 0 egress 0\n",
-		  NULL, "t.tags:6: the file ends before \"end\"" },
+		  NULL, "t.tags:6: the file ends before \"end\": truncated?" },
+		{ HEADER "mode ttl priorities 2 tags 3\n"
+		  "node s1 hosts 1 ports 1 ingress 2 egress 0\nport 0 s0\nin 0 1 0\nin h",
+		  NULL, "t.tags:8: the file ends in the middle of the line: truncated? (node s1: the port must be \"host\" or one of its links)" },
 		{ HEADER "mode ttl priorities 2 tags 3\n"
 		  "node s1 hosts 1 ports 0 ingress 0 egress 0\nend\nnode\n",
 		  NULL, "t.tags:7: something after \"end\"" },
@@ -850,12 +853,14 @@ static void test_maps_errors(void)
 		const char	*text;
 		const char	*msg;
 	} cases[] = {
-		{ "", "s.maps:1: not a map file: the first line must be \"sluice-maps 1\"" },
+		{ "", "s.maps: the file is empty" },
 		{ "sluice-tags 1\n", "s.maps:1: not a map file: the first line must be \"sluice-maps 1\"" },
 		{ "# x\nsluice-maps 2\n", "s.maps:2: version 2: this sluicectl reads version 1" },
 		{ "sluice-maps 01\n", "s.maps:1: not a map file: the first line must be \"sluice-maps 1\"" },
-		{ "sluice-maps 1\n", "s.maps:2: the file ends before \"end\"" },
-		{ "sluice-maps 1\nin l0 1 0\n", "s.maps:3: the file ends before \"end\"" },
+		{ "sluice-maps 1\n", "s.maps:2: the file ends before \"end\": truncated?" },
+		{ "sluice-maps 1\nin l0 1 0\n", "s.maps:3: the file ends before \"end\": truncated?" },
+		{ "sluice-maps 1\nin l0 1",
+		  "s.maps:2: the file ends in the middle of the line: truncated? (in l0 1 VALUE: VALUE must be PRIO 0 to 7)" },
 		{ "sluice-maps 1\nout l0 1 0\nend\n",
 		  "s.maps:2: expected \"in\", \"eg\", \"eg-out\" or \"tag\" and DEV TAG VALUE, or \"end\"" },
 		{ "sluice-maps 1\nin\nend\n",

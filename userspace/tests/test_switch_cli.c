@@ -174,7 +174,7 @@ static void test_files(void)
 		{ "dup.maps", "sluice-maps 1\ntag * 1 2\ntag * 1 3\nend\n", { 0 }, 1,
 		  "sluicectl: %s:3: tag * 1: given twice (first on line 2)" },
 		{ "short.maps", "# cut short\nsluice-maps 1\nin l0 1 0\n", { 0 }, 1,
-		  "sluicectl: %s:4: the file ends before \"end\"" },
+		  "sluicectl: %s:4: the file ends before \"end\": truncated?" },
 		{ "other.txt", "hello\n", { 0 }, 1,
 		  "sluicectl: %s: neither a map file (\"sluice-maps 1\") nor a tag file (\"sluice-tags 1\")" },
 		{ "node.maps", "sluice-maps 1\nend\n", { "--node", "s0" }, 2,

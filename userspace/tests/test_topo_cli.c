@@ -104,6 +104,10 @@ static const struct {
 	  "sluicectl: fattree: k must be even and 2 to 256, not 5\n" },
 	{ { "topo", "gen", "torus" }, 2,
 	  "sluicectl: unknown topology family \"torus\"\n" },
+	{ { "topo", "import", "--from", "xml", "t.xml" }, 2,
+	  "sluicectl: --from: \"xml\" is not graphml, gml or edges\n" },
+	{ { "topo", "import", "t.gml" }, 2,
+	  "sluicectl: --from FORMAT is required\n" },
 };
 
 static void test_bad_args(void)
@@ -279,6 +283,57 @@ static void test_out_nodes(void)
 	ktap_result("-o onto a link, a FIFO, a device, a directory");
 }
 
+/*
+ * import and export as a user runs them: a GML file in the Topology Zoo's
+ * style (its labels have spaces: named by id, and told so), an edge list
+ * out, and a bad file: exit 1, its line, nothing written.
+ */
+static void test_import_export(void)
+{
+	char gml[PATH_MAX], json[PATH_MAX], want[PATH_MAX + 128];
+	struct run r;
+	FILE *f;
+
+	snprintf(gml, sizeof(gml), "%s", cli_path("zoo.gml"));
+	snprintf(json, sizeof(json), "%s", cli_path("zoo.json"));
+	f = fopen(gml, "w");
+	if (f) {
+		fputs("graph [\n  Network \"Tiny\"\n"
+		      "  node [ id 0 label \"New Town\" Latitude 52.1 ]\n"
+		      "  node [ id 1 label \"Old Town\" ]\n"
+		      "  node [ id 2 label \"Port\" ]\n"
+		      "  edge [ source 0 target 1 LinkSpeedRaw 1E10 ]\n"
+		      "  edge [ source 1 target 2 ]\n]\n", f);
+		fclose(f);
+	}
+	RUN(&r, "topo", "import", "--from", "gml", gml, "-o", json);
+	KTAP_EXPECT_INT(r.status, 0);
+	KTAP_EXPECT_STR(r.out, "");
+	snprintf(want, sizeof(want),
+		 "sluicectl: %s: the labels are not all sluice names (letters, digits, -_.:/), or repeat: the nodes are named by their ids\n",
+		 gml);
+	KTAP_EXPECT_STR(r.err, want);
+	RUN(&r, "topo", "export", "--to", "edges", json);
+	KTAP_EXPECT_INT(r.status, 0);
+	KTAP_EXPECT_STR(r.out, "# 3 nodes, then 2 links (host ports, kinds, tiers and layers are not in an edge list)\n"
+			"0\n1\n2\n0 1\n1 2\n");
+	unlink(json);
+	f = fopen(gml, "w");
+	if (f) {
+		fputs("graph [\n  node [ id 0 ]\n  edge [ source 0 target 0 ]\n]\n", f);
+		fclose(f);
+	}
+	RUN(&r, "topo", "import", "--from", "gml", gml, "-o", json);
+	KTAP_EXPECT_INT(r.status, 1);
+	snprintf(want, sizeof(want),
+		 "sluicectl: %s: line 3: edge from \"0\" to itself: a link joins two nodes\n",
+		 gml);
+	KTAP_EXPECT_STR(r.err, want);
+	KTAP_EXPECT(access(json, F_OK));
+	unlink(gml);
+	ktap_result("import a Zoo-style GML, export an edge list; a bad file: exit 1, its line, nothing written");
+}
+
 static void (*const tests[])(void) = {
 	test_gen_show,
 	test_determinism,
@@ -287,6 +342,7 @@ static void (*const tests[])(void) = {
 	test_dot,
 	test_help,
 	test_out_nodes,
+	test_import_export,
 };
 
 int main(void)

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 #include <sluice/deadlock.h>
+#include <sluice/experiment.h>
 #include "graph/internal.h"
 
 /**
@@ -104,14 +105,6 @@ int sluice_dl_snapshot(const struct sluice_fabric *f, struct sluice_nl **nl,
 	return 0;
 }
 
-static double now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + t.tv_nsec / 1e9;
-}
-
 /**
  * sluice_deadlock_live() - the deadlocks of a fabric on this machine, now
  * @f:		the fabric's plan (its switches' namespaces are NAME-X)
@@ -150,7 +143,7 @@ int sluice_deadlock_live(const struct sluice_fabric *f,
 	ret = sluice_dl_open(f, &nl, err, errlen);
 	if (ret)
 		goto out;
-	t0 = now();
+	t0 = sluice_now();
 	ret = sluice_dl_snapshot(f, nl, a, err, errlen);
 	if (ret)
 		goto close;
@@ -158,7 +151,7 @@ int sluice_deadlock_live(const struct sluice_fabric *f,
 	ts.tv_nsec = (long)(interval_ms % 1000) * 1000000;
 	while (nanosleep(&ts, &ts) && errno == EINTR)
 		;
-	t1 = now();
+	t1 = sluice_now();
 	ret = sluice_dl_snapshot(f, nl, b, err, errlen);
 	if (!ret) {
 		ret = sluice_deadlock_find(f->g, a, b, dl, err, errlen);

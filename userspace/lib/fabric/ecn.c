@@ -134,7 +134,7 @@ static int switch_classes(const struct sluice_fabric *f,
  * Every class of every switch port (link ports and the ports to hosts;
  * not the hosts' own ends) gets @c, as "tc class change" gives one.
  * Setting them again is harmless, so a failure is repaired by calling
- * again.  Time: O(switch ports x classes) requests, one batch per switch.
+ * again.
  *
  * Return: 0 or a negative errno.
  */
@@ -174,7 +174,6 @@ int sluice_fabric_classes(const struct sluice_fabric *f,
  * @errlen:	room in @err
  *
  * "ecn K" on every class of every switch port (sluice_fabric_classes()).
- * Time: as sluice_fabric_classes().
  *
  * Return: 0 or a negative errno.
  */

@@ -67,8 +67,6 @@ static int64_t graph_param(const struct sluice_graph *g, const char *name)
  * @n:	set to n
  * @k:	set to k
  *
- * Time: O(parameters).
- *
  * Return: true if @g was made by the BCube generator (its family and
  * parameters say so).
  */
@@ -207,7 +205,7 @@ static int apply_portfc(const struct sluice_graph *g, struct sluice_qopt *o,
  * and k from the topology and, unless thresholds or "portfc-rtt" are
  * given, derives the thresholds from the round trip of two MTU frames at
  * the rate.  The role and index of each port come later, per port
- * (sluice_fabric_port_qopt()).  Time: O(parameters).
+ * (sluice_fabric_port_qopt()).
  *
  * Return: 0, -EINVAL, -E2BIG or -ERANGE.
  */
@@ -250,7 +248,7 @@ int sluice_fabric_fc_apply(const struct sluice_fabric *f,
  * (sluice_fabric_int_label()), and for PortFC the port's role (a server's
  * or a switch's) and a switch port's index, its port number, which is what
  * a label stack names it by
- * (sluice/fabric.h).  Time: O(1).
+ * (sluice/fabric.h).
  */
 void sluice_fabric_port_qopt(const struct sluice_fabric *f,
 			     const struct sluice_fabric_qdisc *q, uint32_t u,

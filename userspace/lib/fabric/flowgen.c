@@ -41,6 +41,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sluice/file.h>
 #include <sluice/flowgen.h>
 #include <sluice/experiment.h>
 #include "graph/internal.h"
@@ -59,8 +60,6 @@ static const double sru_bytes[] = { 2048, 4096, 8192 };
  *
  * @b->incast_rate, else the seed's share of the link: 200 a second at
  * 10 Gbit/s, as many fewer as the link is slower or the sizes bigger.
- *
- * Time: O(1).
  */
 double sluice_flowgen_incast_rate(const struct sluice_flowgen_bolt *b)
 {
@@ -192,9 +191,6 @@ static int plan_incasts(struct sluice_tcpgen_plan *p,
  * aggregator, all of an incast planned at its arrival.  The same workload
  * and seed give the same flows.
  *
- * Time: O(F + hosts) for F flows: hosts * duration * (incast rate *
- * fan-in + background load * rate / (8 * mean size)).
- *
  * Return: 0, -EINVAL (a value out of range), -E2BIG (over 1e8 flows
  * expected) or -ENOMEM, with @p as it was.
  */
@@ -264,8 +260,6 @@ int sluice_flowgen_plan_bolt(struct sluice_tcpgen_plan *p,
  *
  * TCP-Bolt picks a tree per flow, at random: lane i is DSCP i, uniform.
  *
- * Time: O(flows).
- *
  * Return: 0 or -EINVAL.
  */
 int sluice_flowgen_lanes(struct sluice_tcpgen_plan *p, uint32_t lanes,
@@ -305,8 +299,6 @@ static int cdf_add(struct sluice_tcpgen_cdf **pt, uint64_t *cap, uint32_t n,
  * @err:	the message on failure
  * @errlen:	room in @err
  *
- * Time: O(lines).
- *
  * Return: 0, -EINVAL (a bad line or CDF), -ENOMEM or the errno of @path.
  */
 int sluice_flowgen_cdf_read(const char *path, struct sluice_tcpgen_dist *d,
@@ -322,10 +314,9 @@ int sluice_flowgen_cdf_read(const char *path, struct sluice_tcpgen_dist *d,
 	FILE *f;
 
 	memset(d, 0, sizeof(*d));
-	f = fopen(path, "r");
-	if (!f)
-		return sluice_i_errf(err, errlen, -errno, "%s: %s", path,
-				     strerror(errno));
+	ret = sluice_file_open(path, &f, err, errlen);
+	if (ret)
+		return ret;
 	while (!ret && getline(&line, &len, f) > 0) {
 		lineno++;
 		line[strcspn(line, "#\n")] = '\0';
@@ -344,7 +335,7 @@ int sluice_flowgen_cdf_read(const char *path, struct sluice_tcpgen_dist *d,
 					    "out of memory");
 	}
 	free(line);
-	fclose(f);
+	sluice_file_close(f);
 	d->pt = pt;
 	d->n = n;
 	d->name = strdup(path);
@@ -372,8 +363,6 @@ void sluice_flowgen_cdf_free(struct sluice_tcpgen_dist *d)
  * The payload in segments of MTU - 52 bytes (IPv4, TCP with timestamps),
  * each with Ethernet's, IPv4's and TCP's 66 bytes of headers: what the
  * sluice qdisc counts against its rate.
- *
- * Time: O(1).
  */
 uint64_t sluice_flowgen_wire_bytes(uint64_t size, uint32_t mtu)
 {
@@ -392,8 +381,6 @@ uint64_t sluice_flowgen_wire_bytes(uint64_t size, uint32_t mtu)
  * @size:	the flow's bytes
  *
  * @t0 + wire bytes * 8 / @rate (the top of lib/fabric/flowgen.c says why).
- *
- * Time: O(1).
  */
 double sluice_flowgen_alone(double t0, double rate, uint32_t mtu,
 			    uint64_t size)
@@ -417,8 +404,6 @@ static int cmp_path(const void *a, const void *b)
  * @t0:		every pair's t0, s (negative: to be probed)
  * @err:	the message on failure
  * @errlen:	room in @err
- *
- * Time: O(F log F) for F flows.
  *
  * Return: 0 or -ENOMEM.
  */
@@ -481,8 +466,6 @@ double sluice_flowgen_path_t0(const struct sluice_flowgen_paths *ps,
  * one-way trip.  Probes go one path after the other, @tries rounds, @gap
  * apart, with the engine's options (congestion control, DSCP) but no
  * progress reports.
- *
- * Time: @tries * paths * @gap seconds, and O(paths log paths).
  *
  * Return: 0, -ETIMEDOUT (a path none of whose probes completed), or as
  * sluice_tcpgen_run().
@@ -553,8 +536,6 @@ void sluice_flowgen_paths_free(struct sluice_flowgen_paths *ps)
  * that moment minus its planned start, negative unless every response is
  * DONE.
  *
- * Time: O(n + jobs).
- *
  * Return: 0 or -ENOMEM.
  */
 int sluice_flowgen_incasts(const struct sluice_tcpgen_flow *fl, uint32_t n,
@@ -609,8 +590,6 @@ int sluice_flowgen_incasts(const struct sluice_tcpgen_flow *fl, uint32_t n,
  * @f:		which to count; NULL: all
  * @s:		as sluice_tcpgen_summarize() fills it, of FCT / alone
  *
- * Time: O(n log n).
- *
  * Return: 0 or -ENOMEM.
  */
 int sluice_flowgen_slowdowns(const struct sluice_tcpgen_flow *fl, uint32_t n,
@@ -652,8 +631,6 @@ int sluice_flowgen_slowdowns(const struct sluice_tcpgen_flow *fl, uint32_t n,
  * SLUICE_FLOWGEN_DPORT_FLOW, which fct_analysis.py's -t 1 and -t 0 take.
  * Flows not DONE have no line, as HPCC writes only flows that finish;
  * lines come in plan order.
- *
- * Time: O(n).
  *
  * Return: 0 or -EIO.
  */

@@ -48,8 +48,6 @@ static int getroute_cb(struct nl_msg *msg, void *arg)
  * @err:	the reason, on failure
  * @errlen:	room in @err
  *
- * Time: one request.
- *
  * Return: 0; -ENETUNREACH (no route, or none by a device), or -EIO.
  */
 int sluice_route_get_oif(struct sluice_rtnl *r, const struct sluice_flow_key *k,
@@ -121,7 +119,7 @@ int sluice_route_get_oif(struct sluice_rtnl *r, const struct sluice_flow_key *k,
  * @errlen:	room in @err
  *
  * A switch's link ports are devices 2.. in link id order, its host ports
- * after them (sluice_fabric_up()).  Time: one request.
+ * after them (sluice_fabric_up()).
  *
  * Return: 0, -EINVAL (@u or @i out of range), -ENETUNREACH (a route by
  * no link port: the flow stays on its switch), or -EIO.

@@ -760,7 +760,6 @@ static uint32_t first_endpoint(const struct sluice_fabric *f)
  * a's host to its own switch, one link each way, and the round trip is
  * that times the links of the host-to-host path (its switch hops plus
  * the two host links): hops in a fabric of equal links cost the same.
- * Time: O(N + E) plus 5 round trips.
  *
  * Return: 0 or a negative errno.
  */
@@ -839,7 +838,6 @@ int sluice_fabric_rtt(const struct sluice_fabric *f, bool routed,
  * any link); host by host, each all or nothing.  A failure stops at the
  * host that failed: the hosts before it keep the profile (@done, and the
  * message, say how many), which applying again completes.
- * Time: O(hosts x routes).
  *
  * Return: 0 or a negative errno.
  */

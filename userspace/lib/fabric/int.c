@@ -18,8 +18,6 @@
  *		switch's port to it
  * @o:		the port's options: labelled when int_port is set (stamping
  *		is on), left alone otherwise
- *
- * Time: O(1).
  */
 void sluice_fabric_int_label(const struct sluice_fabric *f, uint32_t u,
 			     uint32_t port, bool host_side,

@@ -57,6 +57,8 @@ struct sluice_i_sports {
 	char				(*sock)[108];	/* sun_path; "" */
 	uint32_t			n_hosts;
 	uint32_t			faca, fallbacks;
+	/* why the last sluice_i_sport_bind() fell back: an errno, 0 */
+	int				why;
 };
 
 /* -EINVAL with a message for options that do not hold, else 0. */

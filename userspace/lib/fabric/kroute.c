@@ -235,7 +235,7 @@ static int dump(struct reader *rd, int type, int family)
  * @errlen:	room in @err
  *
  * Also reads the namespace's devices, for sluice_kroutes_check() and
- * sluice_kroutes_apply().  Time: O(routes of the namespace) plus the dumps.
+ * sluice_kroutes_apply().
  *
  * Return: 0 or a negative errno.
  */
@@ -265,8 +265,6 @@ int sluice_kroutes_read(struct sluice_rtnl *r, struct sluice_lroutes *have,
  * @want:	the routes
  * @err:	"no device l12 for label 103 via 172.16.0.25 dev l12"
  * @errlen:	room in @err
- *
- * Time: O(nexthops * devices).
  *
  * Return: 0 or -ENODEV.
  */
@@ -475,7 +473,7 @@ static int queue_op(struct sluice_rtnl *r, const struct sluice_lroutes *want,
  *
  * One batch of requests (adds, replaces, deletes), then, if any was
  * refused, one batch undoing those that were taken.  Devices must exist
- * (sluice_kroutes_check()).  Time: O(routes changed) requests.
+ * (sluice_kroutes_check()).
  *
  * Return: 0; -EREMOTEIO if the kernel refused an operation (see @fail); a
  * negative errno if the socket failed.

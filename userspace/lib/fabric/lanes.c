@@ -71,7 +71,7 @@ static int lanes_qopt(struct sluice_qopt *o, uint32_t lanes,
  * @errlen:	room in @err
  *
  * Called by sluice_fabric_fc_apply() first, so that plain PFC then checks
- * one lossless priority per lane.  Time: O(DSCP values).
+ * one lossless priority per lane.
  *
  * Return: 0 or -EINVAL.
  */
@@ -86,7 +86,7 @@ int sluice_fabric_lanes_apply(struct sluice_fabric_qdisc *q, char *err,
 		return 0;
 	if (lanes > SLUICE_LANES_MAX)
 		return sluice_i_errf(err, errlen, -EINVAL,
-				     "%u lanes: at most %d (DSCP 0 to 7, see README)",
+				     "%u lanes: at most %d (DSCP 0 to 7, see sluicectl-fabric(8))",
 				     lanes, SLUICE_LANES_MAX);
 	if (q->fc == SLUICE_FABRIC_FC_PFC_STAR ||
 	    q->fc == SLUICE_FABRIC_FC_PORTFC)

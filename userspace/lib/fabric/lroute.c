@@ -42,8 +42,6 @@
  * sluice_lroutes_init() - an empty route set of switch @node
  * @s:		the set
  * @node:	the switch, or SLUICE_NONE
- *
- * Time: O(1).
  */
 void sluice_lroutes_init(struct sluice_lroutes *s, uint32_t node)
 {
@@ -72,7 +70,6 @@ void sluice_lroutes_free(struct sluice_lroutes *s)
  * @errlen:	room in @err
  *
  * The route's provenance (dst_node, link, pair) starts unknown.
- * Time: O(1) amortized.
  *
  * Return: 0 or -ENOMEM.
  */
@@ -106,8 +103,6 @@ int sluice_lroutes_add(struct sluice_lroutes *s,
  * @err:	"out of memory"
  * @errlen:	room in @err
  *
- * Time: O(1) amortized.
- *
  * Return: 0 or -ENOMEM.
  */
 int sluice_lroutes_add_rule(struct sluice_lroutes *s, uint32_t lane,
@@ -138,7 +133,6 @@ int sluice_lroutes_add_rule(struct sluice_lroutes *s, uint32_t lane,
  *
  * "ip rule add pref SLUICE_MP_RULE_PREF(k) ipproto PROTO sport LO-HI
  * lookup SLUICE_MP_TABLE(k)", the ports of sluice/multipath.h.
- * Time: O(1) amortized.
  *
  * Return: 0 or -ENOMEM.
  */
@@ -170,8 +164,6 @@ int sluice_lroutes_add_sport_rule(struct sluice_lroutes *s, uint32_t k,
  * @n_labels:	how many
  * @err:	"out of memory"
  * @errlen:	room in @err
- *
- * Time: O(@n_labels) amortized.
  *
  * Return: 0 or -ENOMEM.
  */
@@ -251,7 +243,6 @@ static int cmp_route(const void *a, const void *b)
  *
  * Nexthops stay where they are (routes point at them), in their order
  * within each route.  Routes with the same key keep no particular order.
- * Time: O(R log R) for R routes.
  */
 void sluice_lroutes_sort(struct sluice_lroutes *s)
 {
@@ -523,9 +514,6 @@ int sluice_lroutes_build(const struct sluice_graph *g,
  * is refused, naming it, as is a pair with paths but none on some lane;
  * exact refuses a set of lanes and a pair of more than SLUICE_MP_PATHS_MAX
  * paths, wcmp a link without a rate.
- * Time: O(log P + D + L * H_u + R_u log R_u + Q) for P pairs, D the degree
- * of @u, H_u the hops of @u's paths, R_u its routes and Q the set's paths
- * (exact: twice H_u).
  *
  * Return: 0, -E2BIG, -EINVAL or -ENOMEM.
  */
@@ -610,7 +598,6 @@ static bool nh_equal(const struct sluice_lroutes *a,
  * Same key and the same nexthops, weights included, in the same order (the
  * kernel keeps the order of an IPv4 route's nexthops).  Provenance does
  * not count.
- * Time: O(nexthops + labels).
  */
 bool sluice_lroute_equal(const struct sluice_lroutes *a, uint64_t i,
 			 const struct sluice_lroutes *b, uint64_t j)
@@ -651,7 +638,7 @@ static int add_op(struct sluice_ldiff *d, uint64_t *cap,
  * A merge of the two sorted sets: a key only in @want is added, only in
  * @have deleted, in both with other nexthops replaced.  A key held twice
  * (added by hand with another metric, say) keeps its first route matched
- * and has the others deleted.  Time: O(R + nexthops + labels).
+ * and has the others deleted.
  *
  * Return: 0 or -ENOMEM.
  */
@@ -738,7 +725,6 @@ static size_t put(char *buf, size_t len, size_t at, const char *fmt, ...)
  * weight than 1), "label 101 via 172.16.0.5 dev l3", "rule pref 1771 tos
  * 0x04 lookup 1771", "rule pref 1800 ipproto tcp sport 20000-20063 lookup
  * 1800" (as "ip rule add" takes them).
- * Time: O(nexthops + labels).
  *
  * Return: the length of the whole text, as snprintf().
  */
@@ -806,7 +792,7 @@ size_t sluice_lroute_format(const struct sluice_lroutes *s, uint64_t i,
  * @len:	room in @buf
  *
  * Routes read from the kernel know no provenance: they are formatted as
- * sluice_lroute_format() does.  Time: O(hops of the pair's paths).
+ * sluice_lroute_format() does.
  *
  * Return: the length of the whole text, as snprintf().
  */

@@ -92,8 +92,6 @@ static int64_t find_pair(const struct sluice_routes *r, uint32_t src,
  * @err:	the reason, on failure
  * @errlen:	room in @err
  *
- * Time: O(log P) for P pairs.
- *
  * Return: 0; -ENOENT if @r has no such pair, -ERANGE if the pair has no
  * path @k, -E2BIG if @k is past the last range (SLUICE_MP_PATHS_MAX).
  */
@@ -129,8 +127,6 @@ int sluice_fabric_path_sport(const struct sluice_routes *r, uint32_t src,
  * @sport:	a source port
  * @k:		set to the path's index among the pair's
  *
- * Time: O(log P) for P pairs.
- *
  * Return: 0; -ENOENT if @r has no such pair; -ERANGE if @sport is in no
  * range of the pair's paths (the multipath hash picks its path).
  */
@@ -156,8 +152,6 @@ int sluice_fabric_sport_path(const struct sluice_routes *r, uint32_t src,
  * @r:		the route set
  * @q:		a path of @r
  * @link_rate:	bits/s by link id
- *
- * Time: O(hops of @q).
  *
  * Return: the lowest @link_rate of its links.
  */
@@ -192,7 +186,7 @@ static uint64_t gcd(uint64_t a, uint64_t b)
  * The capacities divided by their greatest common divisor when that fits
  * in the kernel's weights (380 and 400 give 19 and 20: exact), else scaled
  * so that the largest is SLUICE_MP_WEIGHT_MAX, each rounded to the nearest
- * and at least 1.  Time: O(n log C) for C the largest capacity.
+ * and at least 1.
  */
 void sluice_wcmp_weights(const uint64_t *cap, uint32_t n, uint32_t *weight)
 {
@@ -269,7 +263,6 @@ static int node_rate_one(const struct sluice_graph *g, const char *item,
  * A node rate slows every link of the node (both its ports) to it; it may
  * not be above @rate: the qdisc's thresholds (xoff auto, headroom, ECN,
  * PortFC's) are sized for --rate, and stay safe at a lower rate only.
- * Time: O(entries * N) for N nodes.
  *
  * Return: 0, -EINVAL, -ENOENT or -ERANGE.
  */
@@ -307,7 +300,6 @@ int sluice_node_rates_parse(const struct sluice_graph *g, const char *s,
  * @errlen:	room in @err
  *
  * A link runs at the lowest node rate of its two ends, else at @rate.
- * Time: O(N + L + entries * N).
  *
  * Return: 0, -ENOMEM or what sluice_node_rates_parse() returns.
  */
@@ -351,7 +343,7 @@ int sluice_fabric_link_rates(const struct sluice_graph *g, uint64_t rate,
  * @errlen:	room in @err
  *
  * exact does not go with lanes (each picks a table by its own rules: the
- * source port or the DSCP); wcmp needs the links' rates.  Time: O(1).
+ * source port or the DSCP); wcmp needs the links' rates.
  *
  * Return: 0 or -EINVAL.
  */

@@ -25,7 +25,7 @@
  * @errlen:	room in @err
  *
  * hash writes the policy (1) only, as fabrics always did; the others their
- * fields (sluice_multipath_hash_fields()), then policy 3.  Time: O(1).
+ * fields (sluice_multipath_hash_fields()), then policy 3.
  *
  * Return: 0 or a negative errno.
  */
@@ -102,7 +102,6 @@ static void put_back(const struct sluice_fabric *f, const struct held *old,
  * Every switch namespace (servers' too) in turn; if one fails, those
  * already changed get back what they held.  The calling thread ends in the
  * namespace it started in; call it from a single-threaded process.
- * Time: O(N) namespace changes and sysctl writes for N switches.
  *
  * Return: 0 or a negative errno.
  */

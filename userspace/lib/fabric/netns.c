@@ -34,8 +34,6 @@ static void ns_path(const char *name, char *buf, size_t len)
  * @err:	the reason, on failure
  * @errlen:	room in @err
  *
- * Time: O(1).
- *
  * Return: a file descriptor (close-on-exec) or a negative errno.
  */
 int sluice_netns_self(char *err, size_t errlen)
@@ -54,8 +52,6 @@ int sluice_netns_self(char *err, size_t errlen)
  * @name:	its name under /run/netns
  * @err:	"network namespace NAME does not exist", or another reason
  * @errlen:	room in @err
- *
- * Time: O(1).
  *
  * Return: a file descriptor (close-on-exec) or a negative errno.
  */
@@ -97,8 +93,6 @@ bool sluice_netns_exists(const char *name)
  * @err:	the reason, on failure
  * @errlen:	room in @err
  *
- * Time: O(1).
- *
  * Return: 0 or a negative errno.
  */
 int sluice_netns_enter_fd(int fd, const char *name, char *err, size_t errlen)
@@ -118,7 +112,6 @@ int sluice_netns_enter_fd(int fd, const char *name, char *err, size_t errlen)
  *
  * The one way into a namespace by name: "sluicectl -n NETNS" and the
  * switch's generic netlink client (sluice_nl_open()) use it too.
- * Time: O(1).
  *
  * Return: 0 or a negative errno.
  */
@@ -167,7 +160,6 @@ static int netns_dir(char *err, size_t errlen)
  * the new namespace bind-mounted on the file.  The calling thread stays
  * in the new namespace (go back with sluice_netns_enter_fd()); on failure it
  * is back where it was, if it could get there, and nothing is left.
- * Time: O(1) system calls; the kernel's namespace setup dominates.
  *
  * Return: a file descriptor of the new namespace, -EEXIST if the name is
  * taken, or another negative errno.
@@ -231,7 +223,6 @@ fail:
  * As `ip netns del`: the bind mount goes (lazily) and the file with it; the
  * kernel frees the namespace, and the devices in it, once nothing else
  * holds it (a process still running in it keeps it).
- * Time: O(1) system calls.
  *
  * Return: 0, -ENOENT if there is no such namespace, another negative errno.
  */
@@ -263,7 +254,7 @@ static int cmp_str(const void *a, const void *b)
  * @err:	the reason, on failure
  * @errlen:	room in @err
  *
- * No /run/netns is no namespace.  Time: O(E log E) for E entries.
+ * No /run/netns is no namespace.
  *
  * Return: 0, -ENOMEM or another negative errno.
  */
@@ -324,7 +315,6 @@ void sluice_netns_list_free(char **names, size_t n)
  * As `ip netns exec`: enter the namespace, then a mount namespace of our
  * own with /sys remounted, so that /sys/class/net shows the namespace's
  * devices, and exec.  Call it from a single-threaded process.
- * Time: O(1) system calls.
  *
  * Return: only on failure, a negative errno.
  */
@@ -364,8 +354,6 @@ int sluice_netns_exec(const char *name, char *const argv[], char *err,
  * @value:	the text to write
  * @err:	"net.mpls.platform_labels: No such file or directory", say
  * @errlen:	room in @err
- *
- * Time: O(1) system calls.
  *
  * Return: 0 or a negative errno.
  */

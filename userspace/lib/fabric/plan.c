@@ -20,7 +20,6 @@
  *
  * 1 to 31 letters, digits and "_.-", the first a letter or digit: it
  * starts every namespace name and a directory under /run/sluice.
- * Time: O(length).
  *
  * Return: 0 or -EINVAL.
  */
@@ -143,7 +142,6 @@ out:
  * Refuses what the naming and addressing scheme cannot hold: more than
  * 65536 nodes or 2^19 links, more than 127 hosts on a node, more link
  * ports than labels, node names that make bad or clashing namespace names.
- * Time: O((N + H) log(N + H) + L) for N nodes, H hosts and L links.
  *
  * Return: 0, -EINVAL or -ENOMEM.
  */
@@ -253,7 +251,6 @@ void sluice_fabric_free(struct sluice_fabric *f)
  * Node names win: a node may itself be called "x-h0" (the plan refuses
  * only clashing namespace names, and then none clash).  A server is its
  * own host and is found by its name only.
- * Time: O(N) string compares.
  *
  * Return: 0 or -ENOENT.
  */
@@ -299,7 +296,7 @@ int sluice_fabric_find(const struct sluice_fabric *f, const char *name,
  *
  * Link ports are numbered in link id order, which is the order of the
  * node's adjacency list, so a binary search finds it.  A link that joins
- * @u to itself is impossible (graph.h).  Time: O(log degree).
+ * @u to itself is impossible (graph.h).
  *
  * Return: the index, or -ENOENT if @link does not end at @u.
  */

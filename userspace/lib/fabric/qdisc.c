@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <linux/pkt_sched.h>
 #include <linux/rtnetlink.h>
 #include <netlink/netlink.h>
@@ -74,8 +75,6 @@ static int qdisc_cb(struct nl_msg *msg, void *arg)
  * @err:	the reason, on failure
  * @errlen:	room in @err
  *
- * Time: O(devices + qdiscs), a link dump and a qdisc dump.
- *
  * Return: 0, -ENOMEM, -EMSGSIZE or -EIO.
  */
 int sluice_port_qdiscs_read(struct sluice_rtnl *r,
@@ -124,7 +123,6 @@ int sluice_port_qdiscs_read(struct sluice_rtnl *r,
  * A dump names every map and, in TCA_SLUICE_DEFAULT_MAPS, those that
  * follow the class count: a request may not do both for one map, so the
  * default ones are left out (the reset brings them back).
- * Time: O(size of the options).
  *
  * Return: 0 or -ENOSPC.
  */
@@ -179,7 +177,6 @@ int sluice_qopt_restorable(const struct sluice_port_qdisc *p, bool with_limit,
  *
  * Every change is sent, also after a refusal: the kernel handles each on
  * its own, so the caller puts back all of them.
- * Time: O(@n) plus the kernel's work.
  *
  * Return: 0, -EREMOTEIO (refused), or another negative errno.
  */
@@ -226,4 +223,88 @@ int sluice_port_qdiscs_change(struct sluice_rtnl *r,
 	snprintf(fail->extack, sizeof(fail->extack), "%s", e->extack);
 	sluice_i_rtnl_clear_errors(r);
 	return -EREMOTEIO;
+}
+
+/* Appends switch @u's ports to @out, grown as needed. */
+static int node_qopts(const struct sluice_fabric *f, uint32_t u, int self,
+		      struct sluice_fabric_port_qopt **out, uint32_t *n,
+		      char *err, size_t errlen)
+{
+	struct sluice_fabric_port_qopt *grown;
+	char ns[SLUICE_NETNS_NAME_MAX], why[SLUICE_ERRLEN];
+	struct sluice_port_qdisc *p = NULL;
+	struct sluice_rtnl *r;
+	uint32_t k, count = 0;
+	int ret;
+
+	sluice_fabric_switch_ns(f, u, ns, sizeof(ns));
+	if (!sluice_netns_exists(ns))
+		return 0;
+	ret = sluice_rtnl_open_in(ns, self, &r, err, errlen);
+	if (ret)
+		return ret;
+	ret = sluice_port_qdiscs_read(r, &p, &count, err, errlen);
+	sluice_rtnl_close(r);
+	if (ret)
+		return ret;
+	grown = count ? realloc(*out, (*n + count) * sizeof(**out)) : *out;
+	if (!grown) {
+		free(p);
+		return sluice_i_errf(err, errlen, -ENOMEM, "out of memory");
+	}
+	*out = grown;
+	for (k = 0; k < count; k++) {
+		grown[*n].node = u;
+		snprintf(grown[*n].dev, sizeof(grown[*n].dev), "%s", p[k].dev);
+		ret = sluice_qopt_decode(&grown[*n].o, p[k].opts, p[k].len,
+					 why, sizeof(why));
+		if (ret) {
+			free(p);
+			return sluice_i_errf(err, errlen, ret, "%s: %s: %s",
+					     f->g->nodes[u].name, p[k].dev, why);
+		}
+		(*n)++;
+	}
+	free(p);
+	return 0;
+}
+
+/**
+ * sluice_fabric_port_qopts() - the options every switch port's qdisc holds
+ * @f:		the fabric
+ * @out:	set to a malloc()ed array, by node, then in the kernel's
+ *		order of each node's ports; free() it
+ * @n:		set to its length
+ * @err:	which switch failed, and why
+ * @errlen:	room in @err
+ *
+ * What the root sluice qdiscs of the switches' (and servers') ports hold
+ * now, decoded from the kernel's dumps: what "fabric up" set, as "route
+ * load" or "tc qdisc change" changed it since.  A switch whose namespace
+ * is gone is skipped (fabric show says it is missing); a port without a
+ * sluice root qdisc is not listed.
+ *
+ * Return: 0, or a negative errno with @err set.
+ */
+int sluice_fabric_port_qopts(const struct sluice_fabric *f,
+			     struct sluice_fabric_port_qopt **out,
+			     uint32_t *n, char *err, size_t errlen)
+{
+	int self, ret = 0;
+	uint32_t u;
+
+	*out = NULL;
+	*n = 0;
+	self = sluice_netns_self(err, errlen);
+	if (self < 0)
+		return self;
+	for (u = 0; !ret && u < f->g->n_nodes; u++)
+		ret = node_qopts(f, u, self, out, n, err, errlen);
+	close(self);
+	if (ret) {
+		free(*out);
+		*out = NULL;
+		*n = 0;
+	}
+	return ret;
 }

@@ -75,7 +75,6 @@ static void setsockint(int fd, int level, int opt, int val)
  * @errlen:	room in @err
  *
  * The socket stays in this namespace whatever the thread does next.
- * Time: O(1).
  *
  * Return: 0, -ENOMEM or another negative errno.
  */
@@ -438,8 +437,6 @@ const char *sluice_i_rtnl_ifname(struct sluice_rtnl *r, int ifindex)
  * @dev:	the device's name
  * @err:	"no device DEV", on failure
  * @errlen:	room in @err
- *
- * Time: O(devices).
  *
  * Return: the index or -ENODEV.
  */

@@ -68,6 +68,7 @@ static uint16_t agent_port(struct sluice_i_sports *s, uint32_t src,
 {
 	char *sock = s->sock[src];
 	uint16_t port;
+	int ret;
 
 	if (!sock[0]) {
 		if (s->o->faca_socket)
@@ -77,7 +78,15 @@ static uint16_t agent_port(struct sluice_i_sports *s, uint32_t src,
 						 NULL, 0))
 			return 0;
 	}
-	if (sluice_faca_sport(sock, htonl(dst), 0, &port, NULL, 0)) {
+	ret = sluice_faca_sport(sock, htonl(dst), 0, &port, NULL, 0);
+	/*
+	 * An agent slowed past the call's bound (a loaded machine, a VM
+	 * under emulation) gets a second chance before the kernel's port.
+	 */
+	if (ret == -ETIMEDOUT)
+		ret = sluice_faca_sport(sock, htonl(dst), 0, &port, NULL, 0);
+	if (ret) {
+		s->why = -ret;
 		s->fallbacks++;
 		return 0;
 	}
@@ -105,6 +114,7 @@ int sluice_i_sport_bind(struct sluice_i_sports *s, uint32_t src, uint32_t q,
 	uint16_t port;
 	int ret;
 
+	s->why = 0;
 	if (s->o->faca && src < s->n_hosts) {
 		port = agent_port(s, src, dst);
 		if (!port)
@@ -113,6 +123,7 @@ int sluice_i_sport_bind(struct sluice_i_sports *s, uint32_t src, uint32_t q,
 		if (!ret)
 			return port;
 		/* taken after all: the kernel's, as without an agent */
+		s->why = -ret;
 		sluice_i_sport_release(s, src, dst, port);
 		s->faca--;
 		s->fallbacks++;

@@ -2,6 +2,9 @@
 /*
  * A fabric's saved state, written and read back (sluice/fabric_state.h):
  * sluicectl's commands and sluice-flowgen find a fabric's hosts from it.
+ * It is written before the first namespace is made, so that "fabric down"
+ * finds everything even after a crash half-way, and it holds a copy of the
+ * topology, so that the fabric does not depend on the file it came from.
  * The "fabric" file reads
  *
  *	sluice-fabric 1
@@ -27,9 +30,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
 #include <linux/sluice.h>
 #include <sluice/fabric_nl.h>
 #include <sluice/fabric_state.h>
+#include <sluice/file.h>
 #include <sluice/host.h>
 #include <sluice/qopt.h>
 #include <sluice/route.h>
@@ -245,8 +251,6 @@ static int check_node_rates(const char *name, struct sluice_fabric_state *s,
  * @err:	the message on failure
  * @errlen:	room in @err
  *
- * Time: O(the topology's size).
- *
  * Return: 0, -ENOENT if the fabric has no state, or another negative errno
  * (a bad name, file or topology), the topology and plan then left empty.
  */
@@ -298,7 +302,7 @@ void sluice_fabric_state_free(struct sluice_fabric_state *s)
  * @f:	where to
  *
  * What sluice_fabric_state_read() reads back (the top of the file has the
- * layout).  Time: O(1).
+ * layout).
  */
 void sluice_fabric_state_print(const struct sluice_fabric_state *s, FILE *f)
 {
@@ -361,7 +365,6 @@ static int qdisc_rate(const struct sluice_fabric_state *s, uint64_t *rate,
  * @errlen:	room in @err
  *
  * --rate, or the lower node rate of a link's ends (sluice_fabric_link_rates()).
- * Time: O(N + L + node rates * N).
  *
  * Return: 0 or a negative errno.
  */
@@ -387,8 +390,6 @@ int sluice_fabric_state_link_rates(const struct sluice_fabric_state *s,
  * @link_rate:	set to the links' rates for wcmp (free() it), else NULL
  * @err:	the reason, on failure
  * @errlen:	room in @err
- *
- * Time: O(N + L + node rates * N).
  *
  * Return: 0, -EINVAL (wcmp on a fabric whose links have no --rate) or
  * what sluice_fabric_state_link_rates() returns.
@@ -416,4 +417,101 @@ int sluice_fabric_state_multipath(const struct sluice_fabric_state *s,
 	}
 	mp->link_rate = *link_rate;
 	return ret;
+}
+
+static int mkdir_p(const char *path)
+{
+	char tmp[PATH_MAX], *p;
+
+	if (snprintf(tmp, sizeof(tmp), "%s", path) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	for (p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(tmp, 0755) && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(tmp, 0755) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+static int write_state(const void *arg, FILE *f, char *err, size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	sluice_fabric_state_print(arg, f);
+	return 0;
+}
+
+static int write_topo(const void *arg, FILE *f, char *err, size_t errlen)
+{
+	return sluice_graph_write(arg, f, err, errlen);
+}
+
+/**
+ * sluice_fabric_state_write() - save a fabric's state, the topology first
+ * @s:		the state, its topology loaded
+ * @err:	the reason on failure
+ * @errlen:	room in @err
+ *
+ * Makes RUN_DIR/NAME (and RUN_DIR) if missing, then writes topology.json
+ * and the "fabric" file, each whole or not at all (sluice_file_write()).
+ *
+ * Return: 0, -ENAMETOOLONG, or what mkdir() or sluice_file_write()
+ * failed with.
+ */
+int sluice_fabric_state_write(const struct sluice_fabric_state *s, char *err,
+			      size_t errlen)
+{
+	char dir[PATH_MAX], path[PATH_MAX];
+	int ret;
+
+	if (sluice_fabric_state_path(s->name, NULL, dir, sizeof(dir)) ||
+	    sluice_fabric_state_path(s->name, "topology.json", path,
+				     sizeof(path)))
+		return sluice_i_errf(err, errlen, -ENAMETOOLONG,
+				     "%s/%s: path too long",
+				     sluice_fabric_run_dir(), s->name);
+	ret = mkdir_p(dir);
+	if (ret)
+		return sluice_i_errf(err, errlen, ret, "%s: %s", dir,
+				     strerror(-ret));
+	ret = sluice_file_write(path, write_topo, &s->g, err, errlen);
+	if (ret)
+		return ret;
+	sluice_fabric_state_path(s->name, "fabric", path, sizeof(path));
+	return sluice_file_write(path, write_state, s, err, errlen);
+}
+
+/**
+ * sluice_fabric_state_remove() - remove fabric @name's saved state
+ * @name:	the fabric's name
+ * @err:	the reason on failure
+ * @errlen:	room in @err
+ *
+ * RUN_DIR/NAME, its "fabric" and topology.json; what is already missing
+ * is no error.
+ *
+ * Return: 0 or the negative errno unlink() or rmdir() failed with.
+ */
+int sluice_fabric_state_remove(const char *name, char *err, size_t errlen)
+{
+	static const char *const files[] = { "fabric", "topology.json" };
+	char path[PATH_MAX];
+	size_t i;
+
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		sluice_fabric_state_path(name, files[i], path, sizeof(path));
+		if (unlink(path) && errno != ENOENT)
+			return sluice_i_errf(err, errlen, -errno, "%s: %s",
+					     path, strerror(errno));
+	}
+	sluice_fabric_state_path(name, NULL, path, sizeof(path));
+	if (rmdir(path) && errno != ENOENT)
+		return sluice_i_errf(err, errlen, -errno, "%s: %s", path,
+				     strerror(errno));
+	return 0;
 }

@@ -58,8 +58,6 @@ static int cmp_port(const void *a, const void *b)
  * @err:	the reason, on failure
  * @errlen:	room in @err
  *
- * Time: O(devices + classes), one link dump and a class dump per device.
- *
  * Return: 0, -ENOMEM or -EIO.
  */
 int sluice_port_counters_read(struct sluice_rtnl *r,

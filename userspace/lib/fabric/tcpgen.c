@@ -120,8 +120,6 @@ double sluice_tcpgen_uniform(struct sluice_rng *r)
  * The inverse of the CDF, linear between its points: a uniform u in
  * [0, 100) falls between two points' percentages, and the size lies as far
  * between their sizes.  Rounded to the nearest byte, at least 1.
- *
- * Time: O(points).
  */
 uint64_t sluice_tcpgen_sample(const struct sluice_tcpgen_dist *d,
 			      double scale, struct sluice_rng *r)
@@ -148,8 +146,6 @@ uint64_t sluice_tcpgen_sample(const struct sluice_tcpgen_dist *d,
  * Of the piecewise linear CDF: each segment is uniform, its mean the
  * midpoint of its sizes.  The rounding and the 1-byte minimum of
  * sluice_tcpgen_sample() are left out: they move it by under a byte.
- *
- * Time: O(points).
  */
 double sluice_tcpgen_mean(const struct sluice_tcpgen_dist *d, double scale)
 {
@@ -170,8 +166,6 @@ double sluice_tcpgen_mean(const struct sluice_tcpgen_dist *d, double scale)
  *
  * Points from 0 % to 100 %, neither sizes nor percentages going back,
  * sizes not negative.
- *
- * Time: O(points).
  *
  * Return: 0 or -EINVAL.
  */
@@ -198,8 +192,6 @@ int sluice_tcpgen_dist_check(const struct sluice_tcpgen_dist *d, char *err,
  * @p:		the plan
  *
  * Zeroed, its results blank (negative FCT, lateness and first byte).
- *
- * Time: O(1) amortized.
  *
  * Return: the flow, or NULL if out of memory.
  */
@@ -232,8 +224,6 @@ struct sluice_tcpgen_flow *sluice_tcpgen_plan_add(struct sluice_tcpgen_plan *p)
  * planned in turn, each flow drawing its gap, destination and size in that
  * order, from one generator seeded with @l->seed: the same load and seed
  * give the same flows.
- *
- * Time: O(F * points) for F flows, about hosts * duration / gap.
  *
  * Return: 0, -EINVAL (a value out of range), -E2BIG (over 1e8 flows
  * expected) or -ENOMEM, with @p as it was.
@@ -294,8 +284,6 @@ int sluice_tcpgen_plan(struct sluice_tcpgen_plan *p,
  * @tag:	given to every flow
  * @err:	the message on failure
  * @errlen:	room in @err
- *
- * Time: O(@n_src).
  *
  * Return: 0, -EINVAL or -ENOMEM, with @p as it was.
  */
@@ -363,8 +351,6 @@ const char *sluice_tcpgen_status_name(enum sluice_tcpgen_status s)
  * @err:	the message on failure
  * @errlen:	room in @err
  *
- * Time: O(@n).
- *
  * Return: 0, -EINVAL (no hosts, a bad option) or -ENOMEM.
  */
 int sluice_tcpgen_init(struct sluice_tcpgen *t,
@@ -421,8 +407,6 @@ int sluice_tcpgen_init(struct sluice_tcpgen *t,
  * @o:		as for sluice_tcpgen_init()
  * @err:	the message on failure
  * @errlen:	room in @err
- *
- * Time: O(nodes + hosts).
  *
  * Return: as sluice_tcpgen_init().
  */
@@ -607,8 +591,6 @@ static int listener(struct sluice_tcpgen *t, uint32_t k, char *err,
  * Raises the soft limit on open files to the hard one, and fails if even
  * that is too low for max_open flows; keeps each host's namespace open
  * for the flows to come.  The thread ends in its own namespace.
- *
- * Time: O(hosts).
  *
  * Return: 0 or a negative errno (-EMFILE: too few descriptors; the
  * congestion control or a port refused).
@@ -1200,8 +1182,6 @@ static void run_end(struct run *r)
  * receiver acknowledges with it once the flow's header is in.  The
  * progress callback, if any, is called as the options say.
  *
- * Time: O(F log F) for F flows, besides the traffic.
- *
  * Return: 0 (whatever became of the flows), -EINVAL (a flow with hosts
  * out of range, or none), -ENOMEM, or the errno of a namespace the thread
  * could not enter.
@@ -1292,8 +1272,6 @@ static double rank(const double *v, uint32_t n, double pct)
  *
  * The smallest value with at least @pct % of the values at or below it
  * (the minimum for 0).
- *
- * Time: O(n log n).
  */
 double sluice_tcpgen_percentile(double *v, uint32_t n, double pct)
 {
@@ -1313,8 +1291,6 @@ double sluice_tcpgen_percentile(double *v, uint32_t n, double pct)
  *
  * Flows not DONE count in @s->count and nowhere else: compare it with
  * @s->finished.
- *
- * Time: O(n log n).
  *
  * Return: 0 or -ENOMEM.
  */

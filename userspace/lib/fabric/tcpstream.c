@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -24,6 +23,7 @@
 #include <sys/socket.h>
 #include <sluice/fabric_nl.h>
 #include <sluice/tcpstream.h>
+#include <sluice/experiment.h>
 #include "graph/internal.h"
 #include "fabric/internal.h"
 
@@ -63,14 +63,6 @@ struct srun {
 	char				*err;
 	size_t				errlen;
 };
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static uint64_t key(int kind, uint32_t i)
 {
@@ -205,6 +197,7 @@ static int start_flow(struct srun *r, uint32_t q)
 	}
 	r->leased[q] = ret;
 	f->faca = ret > 0;
+	f->faca_error = f->faca ? 0 : r->sp.why;
 	if (connect(fd, (struct sockaddr *)&a, sizeof(a)) &&
 	    errno != EINPROGRESS) {
 		f->error = errno;
@@ -330,7 +323,7 @@ static void on_recv(struct srun *r, uint32_t ci)
 			c->fd = -1;
 			return;
 		}
-		t = now();
+		t = sluice_now();
 		take = 0;
 		if (c->got_hdr < HDR) {
 			take = HDR - c->got_hdr;
@@ -449,6 +442,7 @@ int sluice_stream_run(struct sluice_tcpgen_host *hosts, uint32_t n_hosts,
 		fl[q].retrans = fl[q].cwnd_max = 0;
 		fl[q].sport = 0;
 		fl[q].faca = false;
+		fl[q].faca_error = 0;
 		fl[q].error = 0;
 		if (!fl[q].bins)
 			break;
@@ -470,9 +464,9 @@ int sluice_stream_run(struct sluice_tcpgen_host *hosts, uint32_t n_hosts,
 	ret = open_listeners(&r);
 	if (ret)
 		goto out;
-	r.t0 = now();
+	r.t0 = sluice_now();
 	for (;;) {
-		t = now() - r.t0;
+		t = sluice_now() - r.t0;
 		if (o->stop && *o->stop) {
 			ret = sluice_i_errf(err, errlen, -EINTR, "interrupted");
 			break;

@@ -114,8 +114,6 @@ static int init(struct sluice_udpgen *t, const struct sluice_fabric *f,
  * @err:	the message on failure
  * @errlen:	room in @err
  *
- * Time: O(H^2) for H hosts.
- *
  * Return: 0, -EINVAL (bad frame size, no flows) or -ENOMEM.
  */
 int sluice_udpgen_init(struct sluice_udpgen *t,
@@ -138,7 +136,7 @@ int sluice_udpgen_init(struct sluice_udpgen *t,
  * @errlen:	room in @err
  *
  * Every host gets a socket (so that any may receive); a host sends its
- * flows round robin at its rate.  Time: O(H^2 + @n) for H hosts.
+ * flows round robin at its rate.
  *
  * Return: 0, -EINVAL (bad frame size, a host out of range, a flow within
  * one node, no flows) or -ENOMEM.

@@ -46,7 +46,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <arpa/inet.h>
 #include <linux/if.h>
@@ -59,6 +58,7 @@
 #include <netlink/route/link/veth.h>
 #include <netlink/route/neighbour.h>
 #include <netlink/route/route.h>
+#include <sluice/experiment.h>
 #include "graph/internal.h"
 #include "fabric/internal.h"
 
@@ -102,14 +102,6 @@ struct up {
 	char				*err;
 	size_t				errlen;
 };
-
-static double now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + t.tv_nsec / 1e9;
-}
 
 /* The namespace of host @i of node @u: a server's own for a server. */
 static uint32_t host_ns(const struct up *up, uint32_t u, uint32_t i)
@@ -894,8 +886,6 @@ static void free_up(struct up *up, bool remove)
  * namespace that already exists stops it before anything is made.  On
  * failure every namespace it made is removed.  Call it from a
  * single-threaded process (it moves its thread between namespaces).
- * Time: O(N + H + L) requests and sysctl writes, in O(N + H) batches per
- * phase, for N switches, H hosts and L links.
  *
  * Return: 0 or a negative errno.
  */
@@ -908,7 +898,7 @@ int sluice_fabric_up(const struct sluice_fabric *f,
 		.f = f, .q = q, .st = st, .self = -1, .err = err,
 		.errlen = errlen,
 	};
-	double t0 = now(), t;
+	double t0 = sluice_now(), t;
 	uint32_t u, i, k;
 	int ret;
 
@@ -951,33 +941,33 @@ int sluice_fabric_up(const struct sluice_fabric *f,
 		if (up.self < 0)
 			ret = up.self;
 	}
-	t = now();
+	t = sluice_now();
 	if (!ret)
 		ret = make_namespaces(&up);
-	st->t_netns = now() - t;
-	t = now();
+	st->t_netns = sluice_now() - t;
+	t = sluice_now();
 	if (!ret)
 		ret = make_links(&up);
-	st->t_links = now() - t;
-	t = now();
+	st->t_links = sluice_now() - t;
+	t = sluice_now();
 	if (!ret)
 		ret = mpls_input(&up);
-	st->t_sysctl = now() - t;
-	t = now();
+	st->t_sysctl = sluice_now() - t;
+	t = sluice_now();
 	if (!ret)
 		ret = make_addrs(&up);
 	if (!ret)
 		ret = make_neighbours(&up);
-	st->t_addrs = now() - t;
-	t = now();
+	st->t_addrs = sluice_now() - t;
+	t = sluice_now();
 	if (!ret && q && q->enabled)
 		ret = make_qdiscs(&up);
-	st->t_qdiscs = now() - t;
+	st->t_qdiscs = sluice_now() - t;
 	for (k = 0; k < up.n_ns; k++)
 		if (up.ns[k].rt)
 			st->requests += sluice_i_rtnl_sent(up.ns[k].rt);
 	free_up(&up, ret != 0);
-	st->t_total = now() - t0;
+	st->t_total = sluice_now() - t0;
 	return ret;
 }
 
@@ -1004,8 +994,6 @@ static void remove_ns(const char *name, int *ret, uint32_t *removed,
  * @errlen:	room in @err
  *
  * Namespaces already gone are skipped, so it finishes what a crash left.
- * Time: O(N + H) system calls; the kernel frees the namespaces and their
- * devices afterwards, on its own.
  *
  * Return: 0 or the first failure's negative errno.
  */

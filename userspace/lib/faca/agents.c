@@ -133,8 +133,6 @@ static int wait_up(struct agent *g)
  * @err:	the reason, on failure
  * @errlen:	room in @err
  *
- * Time: the threads' starts, O(hosts * pool) sockets.
- *
  * Return: 0, or a negative errno: the first agent's that failed to start
  * (-EADDRINUSE: a port taken, ...), the others stopped.
  */
@@ -201,7 +199,7 @@ int sluice_faca_agents_start(struct sluice_faca_agents **out,
  * @ag:	the agents
  * @h:	a host, in the fabric's order
  *
- * Return: the unix socket's path, NULL if @h is not a host.  Time: O(1).
+ * Return: the unix socket's path, NULL if @h is not a host.
  */
 const char *sluice_faca_agents_socket(const struct sluice_faca_agents *ag,
 				      uint32_t h)
@@ -214,8 +212,6 @@ const char *sluice_faca_agents_socket(const struct sluice_faca_agents *ag,
  * @ag:		the agents (NULL: nothing)
  * @err:	the first error an agent met while serving (may be NULL)
  * @errlen:	room in @err
- *
- * Time: an agent's --interval at most (its poll() wakes by then).
  *
  * Return: 0, or that error.
  */

@@ -18,7 +18,7 @@
  * alpha exceed 1, which would amplify the estimate instead of smoothing
  * it.  exp() of a huge product underflows to 0: the probe alone.
  *
- * Return: alpha in [0, 1].  Time: O(1).
+ * Return: alpha in [0, 1].
  */
 double sluice_faca_alpha(double k, double dt_s)
 {
@@ -37,7 +37,7 @@ double sluice_faca_alpha(double k, double dt_s)
  * A path without an estimate yet (@e_prev NaN) starts at its first
  * measure, which is what the average tends to anyway.
  *
- * Return: a E(t - dt) + (1 - a) beta.  Time: O(1).
+ * Return: a E(t - dt) + (1 - a) beta.
  */
 double sluice_faca_ewma(double e_prev, double beta, double k, double dt_s)
 {

@@ -113,8 +113,6 @@ static void splits(struct split *s, uint32_t p, uint32_t left, double logpr)
  * @err:	the reason, on failure
  * @errlen:	room in @err
  *
- * Time: O(C(flows + paths - 1, paths - 1) * paths).
- *
  * Return: 0, -EINVAL or -E2BIG.
  */
 int sluice_faca_expect_random(const double *cap, const double *w,
@@ -162,7 +160,6 @@ int sluice_faca_expect_random(const double *cap, const double *w,
  *
  * Each flow in turn goes on the path whose utilisation with it, (flows +
  * 1) x @rate / capacity, is the lowest (the first of equals).
- * Time: O(flows * paths).
  *
  * Return: 0 or -EINVAL.
  */

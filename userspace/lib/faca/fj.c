@@ -96,8 +96,6 @@ static bool fj_valid(const struct sluice_fj_ring *ring, const double *demand,
  *
  * Return: 0, or -EINVAL (no paths, a NULL array or draw, a load not
  * finite, a capacity not above zero, a demand below zero or NaN).
- * Time: O(@nflows @npaths) at worst, O(@nflows + draws) when no draw
- * lands on a plateau.
  */
 int sluice_fj_place_ring(const struct sluice_fj_ring *ring,
 			 const double *demand, unsigned int nflows,
@@ -146,7 +144,6 @@ static unsigned int fj_rng_draw(void *arg)
  * @path_of:	filled: each flow's path
  *
  * Return: 0, or -EINVAL (see sluice_fj_place_ring(); also a NULL @rng).
- * Time: as sluice_fj_place_ring().
  */
 int sluice_fj_place(double *load, unsigned int npaths, const double *demand,
 		    unsigned int nflows, struct sluice_rng *rng,

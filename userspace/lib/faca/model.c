@@ -33,7 +33,6 @@ static const char *const policy_names[SLUICE_FACA_POLICIES] = {
  * @p:	the policy
  *
  * Return: "ecmp", "wcmp", "greedy", "fj" or "optimum"; NULL out of range.
- * Time: O(1).
  */
 const char *sluice_faca_policy_name(enum sluice_faca_policy p)
 {
@@ -45,8 +44,6 @@ const char *sluice_faca_policy_name(enum sluice_faca_policy p)
  * @m:		filled
  * @leaves:	leaves (the paper: 16)
  * @spines:	spines (the paper: 8)
- *
- * Time: O(1).
  */
 void sluice_faca_micro(struct sluice_faca_model *m, uint32_t leaves,
 		       uint32_t spines)
@@ -65,8 +62,6 @@ void sluice_faca_micro(struct sluice_faca_model *m, uint32_t leaves,
 /**
  * sluice_faca_production() - Section 7.1's test on one leaf's uplinks
  * @m:		filled
- *
- * Time: O(1).
  */
 void sluice_faca_production(struct sluice_faca_model *m)
 {
@@ -471,8 +466,7 @@ static void result_fill(const struct sluice_faca_model *m,
  * @errlen:	size of @err
  *
  * Return: 0, -EINVAL (a model out of sluice/faca_model.h's bounds), -E2BIG
- * (too many flows) or -ENOMEM.  Time: O(runs P R (N log N + L' f S)), see
- * sluice/faca_model.h.
+ * (too many flows) or -ENOMEM.
  */
 int sluice_faca_model_run(const struct sluice_faca_model *m,
 			  struct sluice_faca_result *res,
@@ -518,8 +512,6 @@ out:
 /**
  * sluice_faca_result_free() - what sluice_faca_model_run() allocated
  * @res:	the result; zeroed
- *
- * Time: O(1).
  */
 void sluice_faca_result_free(struct sluice_faca_result *res)
 {

@@ -116,7 +116,7 @@ static uint32_t least_h(struct sluice_clos_size *c, uint32_t layers)
  * 4 layers and more are those of the ports (ceil(links / ports) per
  * layer); sluice_clos_build() builds 2 and 3 layers.
  *
- * Return: 0, -EINVAL or -ENOSPC (no Clos fits).  Time: O(p L).
+ * Return: 0, -EINVAL or -ENOSPC (no Clos fits).
  */
 int sluice_clos_size(uint32_t ports, uint32_t hosts, uint32_t switches,
 		     struct sluice_clos_size *c, char *err, size_t errlen)
@@ -265,7 +265,7 @@ static int three_layers(struct sluice_graph *g,
  * host_ports.
  *
  * Return: 0, -EINVAL (not 2 or 3 layers, or counts sluice_clos_size()
- * would not give) or -ENOMEM.  Time: O(T p).
+ * would not give) or -ENOMEM.
  */
 int sluice_clos_build(const struct sluice_clos_size *c, struct sluice_graph *g,
 		      char *err, size_t errlen)

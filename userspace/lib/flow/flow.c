@@ -20,7 +20,7 @@ static const char *const method_names[] = {
  * sluice_flow_method_name() - "auto", "lp" or "fptas"
  * @m:	the method
  *
- * Return: its name, or "?".  Time: O(1).
+ * Return: its name, or "?".
  */
 const char *sluice_flow_method_name(enum sluice_flow_method m)
 {
@@ -33,7 +33,7 @@ const char *sluice_flow_method_name(enum sluice_flow_method m)
  * sluice_flow_method_parse() - the method of a name
  * @name:	"auto", "lp" or "fptas"
  *
- * Return: the method, or -EINVAL.  Time: O(1).
+ * Return: the method, or -EINVAL.
  */
 int sluice_flow_method_parse(const char *name)
 {
@@ -61,9 +61,7 @@ int sluice_flow_method_parse(const char *name)
  * paths with demand and the approximation above.
  *
  * Return: 0, -EINVAL (mismatched inputs, a bad epsilon, a route set that
- * is not a walk in @g), -E2BIG, -ENOMEM or -EIO (the LP failed).  Time:
- * O(S (n + m)) for the bound, O(D log P + hops) to build the problem, then
- * the solver's (lp.c, fptas.c).
+ * is not a walk in @g), -E2BIG, -ENOMEM or -EIO (the LP failed).
  */
 int sluice_flow_theta(const struct sluice_graph *g,
 		      const struct sluice_routes *r,

@@ -317,6 +317,11 @@ int sluice_i_flow_fptas(const struct sluice_i_mcf *m,
 		stage++;
 		if (stage < next)
 			continue;
+		if (o->progress)
+			o->progress(o->progress_arg,
+				    phases > UINT32_MAX ? UINT32_MAX : phases,
+				    max_phases > UINT32_MAX ? UINT32_MAX :
+				    max_phases);
 		next = stage + 1 + stage / CHECK_EVERY;
 		lb = snap_best(&sn, &k, &sat);
 		up = dual(&k);

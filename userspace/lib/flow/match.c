@@ -96,7 +96,7 @@ static void add_row(struct hungarian *h, uint32_t row)
  * Ties go the same way on every machine (the method is deterministic).
  *
  * Return: 0, -EINVAL, -E2BIG (more than SLUICE_MATCHING_MAX rows) or
- * -ENOMEM.  Time: O(n^3); memory O(n^2) for the costs.
+ * -ENOMEM.
  */
 int sluice_max_matching(uint32_t n, const int64_t *weight, uint32_t *match,
 			int64_t *total, char *err, size_t errlen)

@@ -183,8 +183,7 @@ static void fill_run(struct fill *f, uint32_t n_res, uint64_t n_flows,
  * @errlen:	size of @err
  *
  * Return: 0, -EINVAL (a flow without a resource, a resource out of range,
- * a bad capacity) or -ENOMEM.  Time: O((R + I) log(R + I)) for R
- * resources and I incidences (the length of @res); memory O(R + I).
+ * a bad capacity) or -ENOMEM.
  */
 int sluice_maxmin_fill(uint32_t n_res, const double *cap, uint64_t n_flows,
 		       const uint64_t *flow_res, const uint32_t *res,
@@ -432,18 +431,19 @@ out:
  * @r:		a whole route set of @g
  * @spec:	the traffic: permutation only; run i draws from seed + i
  * @runs:	permutations averaged, 1 to SLUICE_MAXMIN_RUNS_MAX
+ * @progress:	called after each run with the runs done and @runs; may be NULL
+ * @progress_arg: its first argument
  * @res:	the result (sluice/flow.h says the model)
  * @err:	the message on failure
  * @errlen:	size of @err
  *
  * Return: 0, -EINVAL (another traffic kind, a bad run count, mismatched
  * inputs, a route set that is not a walk in @g), -E2BIG or -ENOMEM.
- * Time: per run O(n + H (log P + K) + (L + H l) log(L + H l)) for H
- * servers, P pairs, K paths a pair, L links and paths of l links.
  */
 int sluice_flow_maxmin(const struct sluice_graph *g,
 		       const struct sluice_routes *r,
 		       const struct sluice_traffic_spec *spec, uint32_t runs,
+		       sluice_progress_fn progress, void *progress_arg,
 		       struct sluice_maxmin_result *res,
 		       char *err, size_t errlen)
 {
@@ -466,8 +466,11 @@ int sluice_flow_maxmin(const struct sluice_graph *g,
 	if (!tput)
 		return no_memory(err, errlen);
 	res->rate_min = INFINITY;
-	for (i = 0; i < runs && !ret; i++)
+	for (i = 0; i < runs && !ret; i++) {
 		ret = one_run(g, r, spec->seed + i, res, &tput[i], err, errlen);
+		if (!ret && progress)
+			progress(progress_arg, i + 1, runs);
+	}
 	if (ret) {
 		free(tput);
 		memset(res, 0, sizeof(*res));

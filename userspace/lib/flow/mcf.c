@@ -28,8 +28,7 @@ static int no_memory(char *err, size_t errlen)
  * demand from u to v occupies at least dist(u, v) link directions, so no
  * routing gets theta above this.
  *
- * Return: 0, -EINVAL or -ENOMEM.  Time: O(S (n + m) + D) for S sources
- * and D demands.
+ * Return: 0, -EINVAL or -ENOMEM.
  */
 int sluice_flow_bound(const struct sluice_graph *g,
 		      const struct sluice_traffic *t, double *bound,

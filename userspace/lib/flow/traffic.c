@@ -31,7 +31,7 @@ static int no_memory(char *err, size_t errlen)
  * @err:	the message on failure
  * @errlen:	size of @err
  *
- * Return: 0 or -EINVAL.  Time: O(length of @s).
+ * Return: 0 or -EINVAL.
  */
 int sluice_traffic_parse(const char *s, struct sluice_traffic_spec *spec,
 			 char *err, size_t errlen)
@@ -84,7 +84,7 @@ int sluice_traffic_parse(const char *s, struct sluice_traffic_spec *spec,
  * A node that is not an endpoint has none - except in a fabric without
  * host ports or servers, where every node is an endpoint with one.
  *
- * Return: the count.  Time: O(1), O(n) for a fabric without endpoints.
+ * Return: the count.
  */
 uint32_t sluice_traffic_servers(const struct sluice_graph *g, uint32_t u)
 {
@@ -104,8 +104,6 @@ uint32_t sluice_traffic_servers(const struct sluice_graph *g, uint32_t u)
 /**
  * sluice_traffic_free() - release a traffic matrix, leaving it empty
  * @t:	the matrix (an empty one is fine)
- *
- * Time: O(1).
  */
 void sluice_traffic_free(struct sluice_traffic *t)
 {
@@ -395,9 +393,7 @@ static int permutation(const struct sluice_graph *g, uint64_t seed,
  * permutation draws from @spec->seed as uniform does.
  *
  * Return: 0, -EINVAL (too few endpoints, P above E - 1), -E2BIG or
- * -ENOMEM.  Time: O(E^2) for all2all, O(E^2) for uniform, O(E (n + m) +
- * E^3) for worst (one BFS per endpoint, then the matching), O(n + H log H)
- * for permutation (H servers).
+ * -ENOMEM.
  */
 int sluice_traffic_make(const struct sluice_graph *g,
 			const struct sluice_traffic_spec *spec,

@@ -16,8 +16,6 @@
  * @dist:	n_nodes entries: the links on a shortest path from @src, or
  *		SLUICE_DIST_INF where there is none
  * @queue:	n_nodes entries of scratch space
- *
- * Time: O(n + m).
  */
 void sluice_graph_bfs(const struct sluice_graph *g, uint32_t src,
 		      uint32_t *dist, uint32_t *queue)
@@ -48,7 +46,7 @@ void sluice_graph_bfs(const struct sluice_graph *g, uint32_t src,
  *		the order of their smallest node
  * @queue:	n_nodes entries of scratch space
  *
- * Return: the number of components.  Time: O(n + m).
+ * Return: the number of components.
  */
 uint32_t sluice_graph_components(const struct sluice_graph *g,
 				 uint32_t *comp, uint32_t *queue)
@@ -163,7 +161,6 @@ static void path_stats(const struct sluice_graph *g,
  * same way.
  *
  * Return: 0, -EINVAL if @g is not finalized, or -ENOMEM.
- * Time: O(e (n + m)) for e endpoints: one BFS from each.
  */
 int sluice_graph_stats(const struct sluice_graph *g,
 		       struct sluice_graph_stats *st, char *err, size_t errlen)

@@ -74,11 +74,26 @@ static const char *const kind_names[] = {
 	[SLUICE_NODE_SERVER] = "server",
 };
 
+/* See sluice/graph.h. */
+int sluice_graph_node_find(const struct sluice_graph *g, const char *name,
+			   size_t len, uint32_t *u)
+{
+	uint32_t i;
+
+	for (i = 0; i < g->n_nodes; i++)
+		if (!strncmp(g->nodes[i].name, name, len) &&
+		    !g->nodes[i].name[len]) {
+			*u = i;
+			return 0;
+		}
+	return -ENOENT;
+}
+
 /**
  * sluice_node_kind_name() - the file's word for a node kind
  * @kind:	SLUICE_NODE_SWITCH or SLUICE_NODE_SERVER
  *
- * Return: "switch", "server", or "?" for anything else.  Time: O(1).
+ * Return: "switch", "server", or "?" for anything else.
  */
 const char *sluice_node_kind_name(enum sluice_node_kind kind)
 {
@@ -91,7 +106,7 @@ const char *sluice_node_kind_name(enum sluice_node_kind kind)
  * sluice_node_kind_parse() - read a node kind
  * @name:	"switch" or "server"
  *
- * Return: the enum sluice_node_kind, or -EINVAL.  Time: O(1).
+ * Return: the enum sluice_node_kind, or -EINVAL.
  */
 int sluice_node_kind_parse(const char *name)
 {
@@ -113,7 +128,7 @@ int sluice_node_kind_parse(const char *name)
  * Every node must be given a name with sluice_graph_set_node() before
  * sluice_graph_finalize().  Free with sluice_graph_free(), even on failure.
  *
- * Return: 0, -EINVAL or -ENOMEM.  Time: O(n_nodes).
+ * Return: 0, -EINVAL or -ENOMEM.
  */
 int sluice_graph_init(struct sluice_graph *g, uint32_t n_nodes,
 		      char *err, size_t errlen)
@@ -133,8 +148,6 @@ int sluice_graph_init(struct sluice_graph *g, uint32_t n_nodes,
 /**
  * sluice_graph_free() - release what a graph holds
  * @g:		the graph; may be all zeroes; left all zeroes
- *
- * Time: O(1).
  */
 void sluice_graph_free(struct sluice_graph *g)
 {
@@ -151,7 +164,14 @@ void sluice_graph_free(struct sluice_graph *g)
  * letter or digit, so that no name reads as an option ("-o") or as the
  * route file's "-" for no node.
  */
-static bool valid_name(const char *name)
+/**
+ * sluice_node_name_valid() - whether @name can name a node
+ * @name:	the name
+ *
+ * Return: true for 1 to SLUICE_NAME_MAX - 1 letters, digits or "-_.:/",
+ * the first a letter or digit.
+ */
+bool sluice_node_name_valid(const char *name)
 {
 	size_t len = strlen(name);
 	const char *p;
@@ -178,7 +198,7 @@ static bool valid_name(const char *name)
  * @err:	the message on failure
  * @errlen:	size of @err
  *
- * Return: 0 or -EINVAL.  Time: O(1).
+ * Return: 0 or -EINVAL.
  */
 int sluice_graph_set_node(struct sluice_graph *g, uint32_t u,
 			  const char *name, enum sluice_node_kind kind,
@@ -190,7 +210,7 @@ int sluice_graph_set_node(struct sluice_graph *g, uint32_t u,
 	if (u >= g->n_nodes)
 		return sluice_i_errf(err, errlen, -EINVAL,
 				     "nodes[%u]: no such node", u);
-	if (!valid_name(name))
+	if (!sluice_node_name_valid(name))
 		return sluice_i_errf(err, errlen, -EINVAL,
 				     "nodes[%u].name: \"%.40s\" is not 1 to %d letters, digits or -_.:/ starting with a letter or digit",
 				     u, name, SLUICE_NAME_MAX - 1);
@@ -239,7 +259,7 @@ static int grow_links(struct sluice_graph *g)
  *
  * Layers are checked against the graph's layers by sluice_graph_finalize().
  *
- * Return: the new link's id, or -EINVAL or -ENOMEM.  Time: O(1) amortized.
+ * Return: the new link's id, or -EINVAL or -ENOMEM.
  */
 int sluice_graph_add_link(struct sluice_graph *g, uint32_t a, uint32_t b,
 			  uint8_t la, uint8_t lb, char *err, size_t errlen)
@@ -274,7 +294,7 @@ int sluice_graph_add_link(struct sluice_graph *g, uint32_t a, uint32_t b,
  * @err:	the message on failure
  * @errlen:	size of @err
  *
- * Return: 0 or -EINVAL.  Time: O(k).
+ * Return: 0 or -EINVAL.
  */
 int sluice_graph_set_layers(struct sluice_graph *g, uint32_t n_layers,
 			    const uint32_t *layer_ports,
@@ -318,7 +338,7 @@ static bool valid_word(const char *s, size_t max)
  * @err:	the message on failure
  * @errlen:	size of @err
  *
- * Return: 0 or -EINVAL.  Time: O(1).
+ * Return: 0 or -EINVAL.
  */
 int sluice_graph_set_family(struct sluice_graph *g, const char *family,
 			    char *err, size_t errlen)
@@ -335,8 +355,6 @@ int sluice_graph_set_family(struct sluice_graph *g, const char *family,
  * sluice_graph_set_seed() - record the seed @g was generated from
  * @g:		the graph
  * @seed:	the seed
- *
- * Time: O(1).
  */
 void sluice_graph_set_seed(struct sluice_graph *g, uint64_t seed)
 {
@@ -353,7 +371,7 @@ void sluice_graph_set_seed(struct sluice_graph *g, uint64_t seed)
  * @err:	the message on failure
  * @errlen:	size of @err
  *
- * Return: 0, -EINVAL, -EEXIST, or -E2BIG past SLUICE_PARAMS_MAX.  Time: O(1).
+ * Return: 0, -EINVAL, -EEXIST, or -E2BIG past SLUICE_PARAMS_MAX.
  */
 int sluice_graph_add_param(struct sluice_graph *g, const char *name,
 			   uint64_t value, char *err, size_t errlen)
@@ -532,7 +550,6 @@ static int build_csr(struct sluice_graph *g, char *err, size_t errlen)
  * adjacent virtual layers and no node uses more ports of a layer than it has.
  *
  * Return: 0, -EINVAL or -ENOMEM; @g stays unfinalized on failure.
- * Time: O(n log n + m) for n nodes and m links.
  */
 int sluice_graph_finalize(struct sluice_graph *g, char *err, size_t errlen)
 {

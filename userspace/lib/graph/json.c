@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <json.h>
+#include <sluice/file.h>
 #include <sluice/graph.h>
 #include "internal.h"
 
@@ -513,7 +514,7 @@ static int parse(const char *buf, size_t len, json_object **top,
  *
  * Nothing is half-loaded: @g is a finalized graph, or empty.
  *
- * Return: 0, -EINVAL, -E2BIG or -ENOMEM.  Time: O(len + n log n + m).
+ * Return: 0, -EINVAL, -E2BIG or -ENOMEM.
  */
 int sluice_graph_read_buf(struct sluice_graph *g, const char *buf, size_t len,
 			  char *err, size_t errlen)
@@ -535,36 +536,6 @@ int sluice_graph_read_buf(struct sluice_graph *g, const char *buf, size_t len,
 	return ret;
 }
 
-static int slurp(FILE *f, char **buf, size_t *len)
-{
-	size_t cap = 1 << 16, n;
-	char *p = NULL, *q;
-
-	*len = 0;
-	for (;;) {
-		if (*len == cap || !p) {
-			if (p)
-				cap *= 2;
-			q = cap > FILE_MAX + 1 ? NULL : realloc(p, cap);
-			if (!q) {
-				free(p);
-				return cap > FILE_MAX + 1 ? -E2BIG : -ENOMEM;
-			}
-			p = q;
-		}
-		n = fread(p + *len, 1, cap - *len, f);
-		*len += n;
-		if (n == 0)
-			break;
-	}
-	if (ferror(f)) {
-		free(p);
-		return -EIO;
-	}
-	*buf = p;
-	return 0;
-}
-
 /**
  * sluice_graph_read_file() - read a topology file
  * @g:		the graph, uninitialized; all zeroes on failure
@@ -572,28 +543,19 @@ static int slurp(FILE *f, char **buf, size_t *len)
  * @err:	the message on failure, starting with "@path: "
  * @errlen:	size of @err
  *
- * Return: 0 or a negative errno.  Time: as sluice_graph_read_buf().
+ * Return: 0 or a negative errno.
  */
 int sluice_graph_read_file(struct sluice_graph *g, const char *path,
 			   char *err, size_t errlen)
 {
-	bool std = !strcmp(path, "-");
-	FILE *f = std ? stdin : fopen(path, "r");
-	char msg[SLUICE_ERRLEN], *buf = NULL;
+	char msg[SLUICE_ERRLEN], *buf;
 	size_t len;
 	int ret;
 
 	memset(g, 0, sizeof(*g));
-	if (!f)
-		return sluice_i_errf(err, errlen, -errno, "%s: %s", path,
-				     strerror(errno));
-	ret = slurp(f, &buf, &len);
-	if (!std)
-		fclose(f);
+	ret = sluice_file_read(path, FILE_MAX, &buf, &len, err, errlen);
 	if (ret)
-		return sluice_i_errf(err, errlen, ret, "%s: %s", path,
-				     ret == -E2BIG ? "larger than 1 GiB" :
-				     strerror(-ret));
+		return ret;
 	ret = sluice_graph_read_buf(g, buf, len, msg, sizeof(msg));
 	free(buf);
 	if (ret)
@@ -696,12 +658,11 @@ static bool write_link(const struct sluice_graph *g, uint32_t id, FILE *f)
  * @err:	the message on failure
  * @errlen:	size of @err
  *
- * The format is described at the top of this file and in README.md
+ * The format is described at the top of this file and in man/sluice-topology.5
  * ("The topology file").  The caller checks @f's errors on its final flush
  * too.
  *
  * Return: 0, -EINVAL if @g is not finalized, -ENOMEM, -EIO.
- * Time: O(n + m).
  */
 int sluice_graph_write(const struct sluice_graph *g, FILE *f,
 		       char *err, size_t errlen)

@@ -785,14 +785,9 @@ void sluice_cbd_stream_free(struct sluice_cbd_stream *s)
  * from its pair's source to its destination; an error names the pair, path
  * and hop (0-based indices into @r, hops within their path).
  *
- * Time: O(P + Q + H + lanes * (N + L + B)) where P, Q and H are the pairs,
- * paths and hops of @r, N and L the nodes and links, and B = sum over nodes
- * v of deg(v) * ceil(deg(v) / 64) the bitmap words per lane (deg(v)^2 / 64
- * bits' worth); a CBD's witness takes one more O(P + Q + H) pass.  Memory:
- * 8 * lanes * B bytes of bitmap and O(lanes * L) more, nothing per path: an
- * all-pairs set of 7 * 10^7 hops on a thousand 40-port switches takes under
- * a megabyte and about 0.6 s.  The set as one chunk of
- * sluice_cbd_stream_start()'s stream.
+ * Memory: 8 * lanes * B bytes of bitmap and O(lanes * L) more, nothing per
+ * path: an all-pairs set of 7 * 10^7 hops on a thousand 40-port switches
+ * takes under a megabyte and about 0.6 s.
  *
  * Return: 0 (see res->cbd_free), -EINVAL on a malformed route set or an
  * unfinalized graph, or -ENOMEM.
@@ -828,8 +823,6 @@ int sluice_cbd_check(const struct sluice_graph *g,
 /**
  * sluice_cbd_result_free() - free a result's cycle
  * @res:	from sluice_cbd_check(); left zeroed
- *
- * Time: O(1).
  */
 void sluice_cbd_result_free(struct sluice_cbd_result *res)
 {

@@ -114,8 +114,6 @@ int sluice_routes_write_head(const struct sluice_routes *head,
  * @err:	why it failed
  * @errlen:	room in @err
  *
- * Time: O(pairs + hops).
- *
  * Return: 0, -ENOMEM or -EIO.
  */
 int sluice_routes_write_pairs(const struct sluice_routes *r,
@@ -186,8 +184,6 @@ int sluice_routes_write_end(FILE *f, char *err, size_t errlen)
  * @f:		where to write
  * @err:	why it failed
  * @errlen:	room in @err
- *
- * Time: O(pairs + hops).
  *
  * Return: 0, -EINVAL (options out of range), -ENOMEM or -EIO.
  */
@@ -581,7 +577,6 @@ static int bad_verdict(struct reading *rdg, const char *name)
  * fails validation or any after it, but a file that does not read to its
  * end or does not add up is refused for that, as a whole read would.
  * The sink has had every pair only when this returns 0.
- * Time: O(file size).
  *
  * Return: 0, -EINVAL, -ENOMEM, -EIO or the sink's error.
  */
@@ -620,8 +615,7 @@ int sluice_routes_read_stream(const struct sluice_graph *g, FILE *f,
 			ret = ferror(f) ? sluice_i_errf(err, errlen, -EIO,
 							 "%s: cannot read: %s",
 							 name, strerror(errno)) :
-			      text_bad(&rdg.rd,
-				       "the file ends without \"end\": truncated?");
+			      text_truncated(&rdg.rd, NULL);
 			break;
 		}
 		if (!strcmp(s, "end"))
@@ -716,7 +710,6 @@ int sluice_routes_read_head(const struct sluice_graph *g, FILE *f,
  *
  * Validates everything (sluice_routes_validate()), so a loaded route set
  * is whole and consistent; nothing is kept of a bad file.
- * Time: O(file size).
  *
  * Return: 0, -EINVAL or -ENOMEM.
  */
@@ -757,7 +750,6 @@ static bool same_opts(const struct sluice_route_opts *a,
  * @errlen:	room in @err
  *
  * The shards must come from the same topology, algorithm and options.
- * Time: O(n).
  *
  * Return: 0 or -EINVAL.
  */
@@ -819,7 +811,7 @@ int sluice_routes_merge_plan(struct sluice_routes *out,
  * @errlen:	room in @err
  *
  * The shards must come from the same topology, algorithm and options
- * (sluice_routes_merge_plan()).  Time: O(total size).
+ * (sluice_routes_merge_plan()).
  *
  * Return: 0, -EINVAL or -ENOMEM.
  */

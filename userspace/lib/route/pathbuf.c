@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The growable per-source path buffer algorithms fill (sluice/route.h),
- * the algorithm names, and the endpoints and identity of a topology.
+ * the algorithm names and which options each takes, and the endpoints and
+ * identity of a topology.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -36,6 +37,67 @@ int sluice_route_algo_parse(const char *name)
 		if (!strcmp(name, algo_names[i]))
 			return i;
 	return -EINVAL;
+}
+
+/* @opt's name as the caller's user knows it, else its field's. */
+static const char *opt_name(const char *const *names, unsigned int opt)
+{
+	static const char *const fields[SLUICE_ROUTE_OPT__COUNT] = {
+		[SLUICE_ROUTE_OPT_PATHS]	= "paths",
+		[SLUICE_ROUTE_OPT_LANES]	= "lanes",
+		[SLUICE_ROUTE_OPT_SEED]		= "seed",
+		[SLUICE_ROUTE_OPT_ORIENT]	= "orient",
+		[SLUICE_ROUTE_OPT_ROOT]		= "root",
+	};
+
+	return names && names[opt] ? names[opt] : fields[opt];
+}
+
+/* See sluice/route.h. */
+int sluice_route_opts_check(struct sluice_route_opts *o, unsigned int given,
+			    const char *orient, const char *const *names,
+			    char *err, size_t errlen)
+{
+	enum sluice_route_algo a = o->algo;
+
+#define GIVEN(opt)	(given & (1u << SLUICE_ROUTE_OPT_##opt))
+#define NAME(opt)	opt_name(names, SLUICE_ROUTE_OPT_##opt)
+	if (GIVEN(PATHS) && a != SLUICE_ROUTE_KSP && a != SLUICE_ROUTE_ECMP &&
+	    a != SLUICE_ROUTE_ECMP_CW && a != SLUICE_ROUTE_UPDOWN)
+		return sluice_i_errf(err, errlen, -EINVAL,
+				     "%s applies to ksp, ecmp and updown",
+				     NAME(PATHS));
+	if ((GIVEN(LANES) || GIVEN(SEED)) && a != SLUICE_ROUTE_EDST &&
+	    a != SLUICE_ROUTE_EDST_SHALLOW)
+		return sluice_i_errf(err, errlen, -EINVAL,
+				     "%s and %s apply to edst and edst-shallow",
+				     NAME(LANES), NAME(SEED));
+	if ((GIVEN(ORIENT) || GIVEN(ROOT)) && a != SLUICE_ROUTE_UPDOWN)
+		return sluice_i_errf(err, errlen, -EINVAL,
+				     "%s and %s apply to updown",
+				     NAME(ORIENT), NAME(ROOT));
+	if (GIVEN(ORIENT) && orient) {
+		if (!strcmp(orient, "auto"))
+			o->orient = SLUICE_ORIENT_AUTO;
+		else if (!strcmp(orient, "tier"))
+			o->orient = SLUICE_ORIENT_TIER;
+		else if (!strcmp(orient, "bfs"))
+			o->orient = SLUICE_ORIENT_BFS;
+		else
+			return sluice_i_errf(err, errlen, -EINVAL,
+					     "%s: \"%s\" is not auto, tier or bfs",
+					     NAME(ORIENT), orient);
+	}
+	if (GIVEN(ROOT) && o->orient == SLUICE_ORIENT_TIER)
+		return sluice_i_errf(err, errlen, -EINVAL,
+				     "%s is for %s bfs", NAME(ROOT),
+				     NAME(ORIENT));
+	/* a root is a BFS's: auto means bfs then */
+	if (GIVEN(ROOT) && o->orient == SLUICE_ORIENT_AUTO)
+		o->orient = SLUICE_ORIENT_BFS;
+#undef GIVEN
+#undef NAME
+	return 0;
 }
 
 /**

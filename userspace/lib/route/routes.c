@@ -388,9 +388,7 @@ static int run(struct job *j, const struct sluice_compute_opts *c,
  * n: the endpoints from index i * E / n up to (i + 1) * E / n.  The
  * workers run at most 2 T + 2 sources ahead of the sink for T threads, so
  * memory holds that many sources' paths, never the set: the same sources
- * in the same order, the same bytes, for any thread count.  Time: the
- * algorithm's preparation plus its per-source cost times the sources,
- * divided by the threads.
+ * in the same order, the same bytes, for any thread count.
  *
  * Return: 0 or a negative errno.
  */
@@ -589,7 +587,6 @@ int sluice_routes_compute(const struct sluice_graph *g,
  * @r:	a route set
  *
  * The highest lane of any path plus one; 1 for a set without paths.
- * Time: O(paths).
  *
  * Return: 1 to SLUICE_LANES_MAX for a validated set.
  */
@@ -977,8 +974,6 @@ int sluice_i_routes_check(const struct sluice_routes *r,
  *
  * Beyond route.h's list: the shard is possible (one source at least) and
  * holds exactly its pairs, each once, and the index arrays add up.
- * Time: O(nodes + pairs + hops), with a mark per directed link that
- * tells paths apart.
  *
  * Return: 0, -EINVAL or -ENOMEM.
  */

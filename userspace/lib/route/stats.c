@@ -57,6 +57,7 @@ int sluice_route_stats_start(struct sluice_route_stats_stream **sp,
 	s->src = UINT32_MAX;
 	st->truncated_pairs = head->truncated_pairs;
 	st->paths_min = UINT64_MAX;
+	st->path_len_min = UINT32_MAX;
 	return 0;
 }
 
@@ -87,6 +88,8 @@ int sluice_route_stats_add(void *stream, const struct sluice_routes *r,
 			s->len_sum += len;
 			if (len < shortest)
 				shortest = len;
+			if (len < st->path_len_min)
+				st->path_len_min = len;
 			if (len > st->path_len_max)
 				st->path_len_max = len;
 			if (r->path_lane[q] + 1u > st->lanes)
@@ -116,6 +119,8 @@ void sluice_route_stats_end(struct sluice_route_stats_stream *s)
 
 	if (!st->pairs)
 		st->paths_min = 0;
+	if (!st->paths)
+		st->path_len_min = 0;
 	if (st->pairs)
 		st->paths_avg = (double)st->paths / st->pairs;
 	if (st->paths)
@@ -146,7 +151,6 @@ void sluice_route_stats_free(struct sluice_route_stats_stream *s)
  * Averages are over the pairs of the set (paths per pair, the shortest
  * path of each pair that has one, the fabric distance of each pair) or
  * over all its paths (path length).  Lengths are in links.
- * Time: O(hops + sources * (nodes + links)) for the BFS distances.
  *
  * Return: 0, -EINVAL (another topology) or -ENOMEM.
  */

@@ -15,6 +15,11 @@
  * - the verdict of one run (lib/fabric/verdict.c, pure): from a series of
  *   delivered throughput samples, whether the fabric stopped for good.
  * - a line plot as SVG, written by hand (lib/fabric/svg.c, pure).
+ * - what a run leaves to read in a fabric of this machine
+ *   (lib/fabric/readings.c): a switch's port statistics, every switch's
+ *   counters added up, the live deadlock detector's finding as a line.
+ * - the deadlock experiment's judgement of a run against its route set's
+ *   CBD check (lib/fabric/verdict.c, pure).
  *
  * Functions that fail return a negative errno with a message in @err.
  */
@@ -84,11 +89,13 @@ struct sluice_udpgen {
 	unsigned char			*buf;
 };
 
+/* Time: O(H^2) for H hosts. */
 int sluice_udpgen_init(struct sluice_udpgen *t,
 			const struct sluice_fabric *f,
 			const struct sluice_udpgen_opts *o,
 			char *err, size_t errlen);
 void sluice_udpgen_free(struct sluice_udpgen *t);
+/* Time: O(H^2 + @n) for H hosts. */
 int sluice_udpgen_init_flows(struct sluice_udpgen *t,
 			      const struct sluice_fabric *f,
 			      const struct sluice_udpgen_opts *o,
@@ -135,6 +142,75 @@ struct sluice_verdict_out {
 void sluice_verdict(const struct sluice_verdict_in *in,
 		    struct sluice_verdict_out *out);
 const char *sluice_verdict_name(enum sluice_verdict v);
+
+/*
+ * What a route set's run did against what its CBD check predicts
+ * (verdict.c): a set with a CBD can deadlock and, without a watchdog that
+ * drops, should (a run where none formed is "not as predicted", with the
+ * reason: a CBD makes a deadlock possible, not certain); with a watchdog
+ * that drops (drop, forward), its storms should break it; a CBD-free set
+ * should deliver throughout.
+ */
+struct sluice_dl_judge_in {
+	struct sluice_verdict_in	run;	/* the samples, the detector */
+	bool				cbd;	/* the routes have a CBD */
+	/* the PFC watchdog's action: "drop", "forward", "alert"; NULL none */
+	const char			*wd_action;
+	uint64_t			wd_storms, wd_drops;	/* its counts */
+};
+
+struct sluice_dl_judge_out {
+	struct sluice_verdict_out	v;
+	bool				wd_broke;	/* the watchdog broke it */
+	bool				as_predicted;
+	char				why[256];	/* when not: why */
+};
+
+/* Time: O(@in->run.n). */
+void sluice_dl_judge(const struct sluice_dl_judge_in *in,
+		     struct sluice_dl_judge_out *out);
+
+/*
+ * A fabric's switch @u's port statistics (STATS_GET in its namespace):
+ * @pi malloc()ed (free() it), @n ports.  0 or a negative errno, @err
+ * naming the switch.  Time: one generic netlink request.
+ */
+struct sluice_port_info;
+int sluice_fabric_switch_stats(const struct sluice_fabric *f, uint32_t u,
+			       struct sluice_port_info **pi, uint32_t *n,
+			       char *err, size_t errlen);
+
+/* What the counters of a fabric's switches add up to (experiment deadlock). */
+struct sluice_fabric_totals {
+	uint64_t	pfc_tx, pfc_rx;		/* every port's */
+	uint64_t	headroom_drops;		/* every port's */
+	/* class @prio's of every port */
+	uint64_t	lossless_drops;
+	uint64_t	wd_storms, wd_drops, wd_restored;
+	uint32_t	paused_with_frames;	/* its queues, paused, not empty */
+	char		paused[512];		/* which: "s1/l0 ..." */
+	uint32_t	ingress_peak;		/* its largest ingress account */
+	char		peak_port[64];		/* where: "s1/h0" */
+};
+
+/*
+ * Every switch's statistics of a fabric, added up for class @prio.  0 or
+ * a negative errno (@err naming the switch).  Time: one request a switch,
+ * O(ports) each.
+ */
+int sluice_fabric_totals(const struct sluice_fabric *f, uint8_t prio,
+			 struct sluice_fabric_totals *t, char *err,
+			 size_t errlen);
+
+/*
+ * The live detector (sluice_deadlock_live(), two snapshots of every switch
+ * SLUICE_DL_INTERVAL_MS apart) on fabric @f, as a line into @text: its
+ * counts, or the first cycle switch by switch.  Returns 1 for a wait-for
+ * cycle, 0 for none, -1 if it failed (@text says why).  Time: as
+ * sluice_deadlock_live().
+ */
+int sluice_deadlock_summary(const struct sluice_fabric *f, char *text,
+			    size_t len);
 
 /* An SVG line plot: one series per line, same x for all (svg.c). */
 struct sluice_svg_series {

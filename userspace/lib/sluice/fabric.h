@@ -171,10 +171,12 @@ struct sluice_fabric {
  */
 #define SLUICE_FABRIC_HOSTS_DEFAULT	(-1)
 
+/* Time: O((N + H) log(N + H) + L) for N nodes, H hosts and L links. */
 int sluice_fabric_plan(struct sluice_fabric *f, const struct sluice_graph *g,
 		       const char *name, int hosts_per_switch,
 		       char *err, size_t errlen);
 void sluice_fabric_free(struct sluice_fabric *f);
+/* Time: O(length). */
 int sluice_fabric_name_check(const char *name, char *err, size_t errlen);
 
 /* Whether node @u is its own host (a server, see the top of the file). */
@@ -195,6 +197,7 @@ void sluice_fabric_host_ns(const struct sluice_fabric *f, uint32_t u,
 			   uint32_t i, char *buf, size_t len);
 void sluice_fabric_host_name(const struct sluice_fabric *f, uint32_t u,
 			     uint32_t i, char *buf, size_t len);
+/* Time: O(N) string compares. */
 int sluice_fabric_find(const struct sluice_fabric *f, const char *name,
 		       uint32_t *u, uint32_t *host);
 
@@ -251,6 +254,7 @@ static inline void sluice_fabric_host_mac(uint32_t h, bool host_side,
 	sluice_fabric_mac(host_side ? 0x21 : 0x20, h, mac);
 }
 
+/* Time: O(log degree). */
 int sluice_fabric_port_index(const struct sluice_graph *g, uint32_t u,
 			     uint32_t link);
 uint32_t sluice_fabric_peer(const struct sluice_graph *g, uint32_t u,
@@ -325,33 +329,47 @@ struct sluice_lroutes {
 	uint32_t		*labels;
 };
 
+/* Time: O(1). */
 void sluice_lroutes_init(struct sluice_lroutes *s, uint32_t node);
 void sluice_lroutes_free(struct sluice_lroutes *s);
+/* Time: O(1) amortized. */
 int sluice_lroutes_add(struct sluice_lroutes *s,
 		       enum sluice_lroute_family family, uint32_t dst,
 		       uint8_t dst_len, char *err, size_t errlen);
+/* Time: O(@n_labels) amortized. */
 int sluice_lroutes_add_nh(struct sluice_lroutes *s, uint32_t via,
 			  const char *dev, const uint32_t *labels,
 			  uint32_t n_labels, char *err, size_t errlen);
+/* Time: O(1) amortized. */
 int sluice_lroutes_add_rule(struct sluice_lroutes *s, uint32_t lane,
 			    char *err, size_t errlen);
+/* Time: O(1) amortized. */
 int sluice_lroutes_add_sport_rule(struct sluice_lroutes *s, uint32_t k,
 				  uint8_t ip_proto, char *err, size_t errlen);
+/* Time: O(R log R) for R routes. */
 void sluice_lroutes_sort(struct sluice_lroutes *s);
 int sluice_lroutes_build(const struct sluice_graph *g,
 			 const struct sluice_routes *r, uint32_t u,
 			 struct sluice_lroutes *s, char *err, size_t errlen);
+/*
+ * Time: O(log P + D + L * H_u + R_u log R_u + Q) for P pairs, D the degree of
+ * @u, H_u the hops of @u's paths, R_u its routes and Q the set's paths (exact:
+ * twice H_u).
+ */
 int sluice_lroutes_build_mp(const struct sluice_graph *g,
 			    const struct sluice_routes *r, uint32_t u,
 			    const struct sluice_multipath *mp,
 			    struct sluice_lroutes *s, char *err,
 			    size_t errlen);
+/* Time: O(nexthops + labels). */
 bool sluice_lroute_equal(const struct sluice_lroutes *a, uint64_t i,
 			 const struct sluice_lroutes *b, uint64_t j);
 int sluice_lroute_cmp_key(const struct sluice_lroute *a,
 			  const struct sluice_lroute *b);
+/* Time: O(nexthops + labels). */
 size_t sluice_lroute_format(const struct sluice_lroutes *s, uint64_t i,
 			    char *buf, size_t len);
+/* Time: O(hops of the pair's paths). */
 size_t sluice_lroute_describe(const struct sluice_graph *g,
 			      const struct sluice_routes *r,
 			      const struct sluice_lroutes *s, uint64_t i,
@@ -376,6 +394,7 @@ struct sluice_ldiff {
 	uint64_t		added, replaced, deleted, unchanged;
 };
 
+/* Time: O(R + nexthops + labels). */
 int sluice_lroutes_diff(const struct sluice_lroutes *want,
 			const struct sluice_lroutes *have,
 			struct sluice_ldiff *d, char *err, size_t errlen);

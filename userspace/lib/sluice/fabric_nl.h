@@ -23,28 +23,39 @@
 #define SLUICE_NETNS_DIR	"/run/netns"
 
 /* Network namespaces, named as ip-netns(8) names them. */
+/* Time: O(1). */
 int sluice_netns_self(char *err, size_t errlen);
+/* Time: O(1). */
 int sluice_netns_open(const char *name, char *err, size_t errlen);
+/* Time: O(1). */
 int sluice_netns_enter_fd(int fd, const char *name, char *err, size_t errlen);
+/* Time: O(1). */
 int sluice_netns_enter(const char *name, char *err, size_t errlen);
+/* Time: O(1) system calls; the kernel's namespace setup dominates. */
 int sluice_netns_create(const char *name, char *err, size_t errlen);
+/* Time: O(1) system calls. */
 int sluice_netns_delete(const char *name, char *err, size_t errlen);
 bool sluice_netns_exists(const char *name);
+/* Time: O(E log E) for E entries. */
 int sluice_netns_list(const char *prefix, char ***names, size_t *n,
 		      char *err, size_t errlen);
 void sluice_netns_list_free(char **names, size_t n);
+/* Time: O(1) system calls. */
 int sluice_netns_exec(const char *name, char *const argv[], char *err,
 		      size_t errlen);
+/* Time: O(1) system calls. */
 int sluice_sysctl_write(const char *key, const char *value, char *err,
 			size_t errlen);
 
 /* An rtnetlink socket, in the namespace it was opened in. */
 struct sluice_rtnl;
 
+/* Time: O(1). */
 int sluice_rtnl_open(struct sluice_rtnl **out, char *err, size_t errlen);
 int sluice_rtnl_open_in(const char *ns, int self, struct sluice_rtnl **out,
 			char *err, size_t errlen);
 void sluice_rtnl_close(struct sluice_rtnl *r);
+/* Time: O(devices). */
 int sluice_rtnl_ifindex(struct sluice_rtnl *r, const char *dev,
 			char *err, size_t errlen);
 
@@ -109,24 +120,38 @@ enum sluice_fabric_fc {
 
 const char *sluice_fabric_fc_name(unsigned int fc);
 int sluice_fabric_fc_parse(const char *s);
+/* Time: O(parameters). */
 bool sluice_fabric_bcube(const struct sluice_graph *g, uint32_t *n,
 			 uint32_t *k);
+/* Time: O(parameters). */
 int sluice_fabric_fc_apply(const struct sluice_fabric *f,
 			   struct sluice_fabric_qdisc *q, char *err,
 			   size_t errlen);
+/* Time: O(DSCP values). */
 int sluice_fabric_lanes_apply(struct sluice_fabric_qdisc *q, char *err,
 			      size_t errlen);
+/* Time: O(1). */
 void sluice_fabric_port_qopt(const struct sluice_fabric *f,
 			     const struct sluice_fabric_qdisc *q, uint32_t u,
 			     uint32_t port, struct sluice_qopt *o);
-/* A port's INT labels, when @o stamps probes (lib/fabric/int.c). */
+/*
+ * A port's INT labels, when @o stamps probes (lib/fabric/int.c).  Time: O(1).
+ */
 void sluice_fabric_int_label(const struct sluice_fabric *f, uint32_t u,
 			     uint32_t port, bool host_side,
 			     struct sluice_qopt *o);
 
+/*
+ * Time: O(N + H + L) requests and sysctl writes, in O(N + H) batches per phase,
+ * for N switches, H hosts and L links.
+ */
 int sluice_fabric_up(const struct sluice_fabric *f,
 		     const struct sluice_fabric_qdisc *q,
 		     struct sluice_fabric_stats *st, char *err, size_t errlen);
+/*
+ * Time: O(N + H) system calls; the kernel frees the namespaces and their
+ * devices afterwards, on its own.
+ */
 int sluice_fabric_down(const struct sluice_fabric *f, uint32_t *removed,
 		       char *err, size_t errlen);
 
@@ -142,25 +167,32 @@ struct sluice_flow_key {
 	int		iif;		/* the device it arrives by */
 };
 
+/* Time: one request. */
 int sluice_route_get_oif(struct sluice_rtnl *r, const struct sluice_flow_key *k,
 			 int *oif, char *err, size_t errlen);
+/* Time: one request. */
 int sluice_fabric_flow_link(const struct sluice_fabric *f,
 			    struct sluice_rtnl *r, uint32_t u, uint32_t i,
 			    const struct sluice_flow_key *k, uint32_t *link,
 			    char *err, size_t errlen);
 
 /* The multipath mode's hash (sluice/multipath.h, lib/fabric/multipath_ns.c) */
+/* Time: O(1). */
 int sluice_multipath_sysctls(unsigned int mode, uint32_t *written, char *err,
 			     size_t errlen);
+/* Time: O(N) namespace changes and sysctl writes for N switches. */
 int sluice_fabric_multipath_set(const struct sluice_fabric *f,
 				unsigned int mode, char *err, size_t errlen);
+/* Time: O(1). */
 int sluice_fabric_multipath_check(unsigned int mode,
 				  const struct sluice_fabric_qdisc *q,
 				  char *err, size_t errlen);
 
 /* A switch's routes in the kernel (only those of protocol SLUICE_RTPROT). */
+/* Time: O(routes of the namespace) plus the dumps. */
 int sluice_kroutes_read(struct sluice_rtnl *r, struct sluice_lroutes *have,
 			char *err, size_t errlen);
+/* Time: O(nexthops * devices). */
 int sluice_kroutes_check(struct sluice_rtnl *r,
 			 const struct sluice_lroutes *want,
 			 char *err, size_t errlen);
@@ -173,6 +205,7 @@ struct sluice_kfail {
 	bool		restored;	/* the held routes are back */
 };
 
+/* Time: O(routes changed) requests. */
 int sluice_kroutes_apply(struct sluice_rtnl *r,
 			 const struct sluice_lroutes *want,
 			 const struct sluice_lroutes *have,
@@ -194,6 +227,7 @@ struct sluice_port_counters {
 	uint64_t	cls_backlog[SLUICE_PORT_CLASSES];	/* bytes */
 };
 
+/* Time: O(devices + classes), one link dump and a class dump per device. */
 int sluice_port_counters_read(struct sluice_rtnl *r,
 			   struct sluice_port_counters **ports, uint32_t *n,
 			   char *err, size_t errlen);
@@ -209,6 +243,13 @@ struct sluice_port_qdisc {
 	unsigned char	opts[SLUICE_QOPT_DUMP_MAX];	/* inside TCA_OPTIONS */
 };
 
+/* A switch port's qdisc options as it holds them (sluice_fabric_port_qopts()). */
+struct sluice_fabric_port_qopt {
+	uint32_t		node;		/* in the fabric's topology */
+	char			dev[SLUICE_IFNAME_MAX];
+	struct sluice_qopt	o;		/* sluice_qopt_decode() */
+};
+
 /* A "tc qdisc change": the attributes to nest in TCA_OPTIONS. */
 struct sluice_qchange {
 	int		ifindex;
@@ -217,11 +258,21 @@ struct sluice_qchange {
 	size_t		len;
 };
 
+/* Time: O(devices + qdiscs), a link dump and a qdisc dump. */
 int sluice_port_qdiscs_read(struct sluice_rtnl *r,
 			    struct sluice_port_qdisc **ports, uint32_t *n,
 			    char *err, size_t errlen);
+/* Time: O(size of the options). */
 int sluice_qopt_restorable(const struct sluice_port_qdisc *p, bool with_limit,
 			   void *buf, size_t len, size_t *used);
+/*
+ * Every switch (and server) port's root sluice qdisc options, read from the
+ * kernel.  Time: O(ports), two dumps per switch.
+ */
+int sluice_fabric_port_qopts(const struct sluice_fabric *f,
+			     struct sluice_fabric_port_qopt **out,
+			     uint32_t *n, char *err, size_t errlen);
+/* Time: O(@n) plus the kernel's work. */
 int sluice_port_qdiscs_change(struct sluice_rtnl *r,
 			      const struct sluice_qchange *c, uint32_t n,
 			      struct sluice_kfail *fail, char *err,

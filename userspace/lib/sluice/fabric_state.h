@@ -10,8 +10,7 @@
  *                   node rates
  *   topology.json   the topology itself, as sluice_graph_write() writes it
  *
- * sluicectl writes it (sluice_fabric_state_print(), sluicectl/fabric_state.c
- * puts it in place); anyone may read it.
+ * sluicectl writes it (sluice_fabric_state_write()); anyone may read it.
  * Functions that fail return a negative errno with a message in @err.
  */
 #ifndef _SLUICE_FABRIC_STATE_H
@@ -50,20 +49,34 @@ struct sluice_fabric_state {
 						 */
 };
 
-/* O(1) each */
+/* $SLUICE_RUN_DIR (for tests), else SLUICE_FABRIC_RUN_DIR.  Time: O(1). */
 const char *sluice_fabric_run_dir(void);
+/* RUN_DIR/NAME/FILE (or RUN_DIR/NAME); -ENAMETOOLONG.  Time: O(1). */
 int sluice_fabric_state_path(const char *name, const char *file, char *buf,
 			     size_t len);
-/* O(the topology's size) each */
+/*
+ * Fabric @name's state, its topology and plan: 0, -ENOENT if the fabric
+ * has no state, or another negative errno.  Time: O(the topology's size).
+ */
 int sluice_fabric_state_read(const char *name, struct sluice_fabric_state *s,
 			     char *err, size_t errlen);
+/* Time: O(the topology's size). */
 void sluice_fabric_state_free(struct sluice_fabric_state *s);
-/* O(1) */
+/* The "fabric" file, as _read() reads it back.  Time: O(1). */
 void sluice_fabric_state_print(const struct sluice_fabric_state *s, FILE *f);
-/* O(the topology's size) each */
+/*
+ * The state saved (RUN_DIR/NAME made if missing), the topology first, each
+ * file whole or not at all.  Time: O(the topology's size).
+ */
+int sluice_fabric_state_write(const struct sluice_fabric_state *s, char *err,
+			      size_t errlen);
+/* The state removed; what is already gone is no error.  Time: O(1). */
+int sluice_fabric_state_remove(const char *name, char *err, size_t errlen);
+/* Each link's rate (free() it).  Time: O(N + L + node rates * N). */
 int sluice_fabric_state_link_rates(const struct sluice_fabric_state *s,
 				   uint64_t **link_rate, char *err,
 				   size_t errlen);
+/* What mode @mode needs of the fabric.  Time: O(N + L + node rates * N). */
 int sluice_fabric_state_multipath(const struct sluice_fabric_state *s,
 				  unsigned int mode,
 				  struct sluice_multipath *mp,

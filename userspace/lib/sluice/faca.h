@@ -55,7 +55,7 @@
  *          On an idle fabric D is about the same on every path (the
  *          ports' processing), so a path slowed by a lower rate has the
  *          smaller B * D and draws the flows: the opposite of what FaCa
- *          wants (README, "FaCa agent", has the measurement);
+ *          wants (docs/faca.md, "FaCa agent", has the measurement);
  *   time   (the default) beta = D + demand * 8 / avail, seconds: the time
  *          a flow of --demand bytes would take on the path, its queueing
  *          delay plus its bytes at the bandwidth left.  A path slowed by

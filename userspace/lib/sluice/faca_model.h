@@ -100,6 +100,7 @@ struct sluice_faca_model {
  * share of the leaves' load and the others at a full share (380 and 400
  * with the paper's sizes), 10 rounds of 2 flows of 10 a leaf (the last
  * round at the leaves' capacity), 20 runs, seed 1.
+ * Time: O(1).
  */
 void sluice_faca_micro(struct sluice_faca_model *m, uint32_t leaves,
 		       uint32_t spines);
@@ -108,6 +109,7 @@ void sluice_faca_micro(struct sluice_faca_model *m, uint32_t leaves,
  * each (the leaf's capacity 2000) over 10 uplinks to the core, one round,
  * 20 runs.  The paper does not give the ports' speed; 400 is assumed
  * (Fig. 6 shows a port carrying four flows of 100).
+ * Time: O(1).
  */
 void sluice_faca_production(struct sluice_faca_model *m);
 
@@ -140,6 +142,7 @@ struct sluice_faca_result {
 int sluice_faca_model_run(const struct sluice_faca_model *m,
 			  struct sluice_faca_result *res,
 			  char *err, size_t errlen);
+/* Time: O(1). */
 void sluice_faca_result_free(struct sluice_faca_result *res);
 
 static inline const struct sluice_faca_point *
@@ -149,7 +152,7 @@ sluice_faca_at(const struct sluice_faca_result *res,
 	return &res->p[(size_t)p * res->rounds + round];
 }
 
-/* "ecmp", "wcmp", "greedy", "fj", "optimum"; NULL out of range. */
+/* "ecmp", "wcmp", "greedy", "fj", "optimum"; NULL out of range.  Time: O(1). */
 const char *sluice_faca_policy_name(enum sluice_faca_policy p);
 
 /*
@@ -198,7 +201,10 @@ int sluice_faca_expect_random(const double *cap, const double *w,
 			      uint32_t paths, uint32_t flows, double rate,
 			      struct sluice_faca_expect *e, char *err,
 			      size_t errlen);
-/* The balanced placement; errors as above but -E2BIG. O(flows * paths). */
+/*
+ * The balanced placement; errors as above but -E2BIG. O(flows * paths).  Time:
+ * O(flows * paths).
+ */
 int sluice_faca_expect_balanced(const double *cap, uint32_t paths,
 				uint32_t flows, double rate,
 				struct sluice_faca_expect *e, char *err,

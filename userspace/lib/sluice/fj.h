@@ -58,13 +58,16 @@
 struct sluice_rng;
 
 /* Eq. 1-3: E(t) = a E(t - dt) + (1 - a) beta, a = exp(-k dt); beta = B * D. */
+/* Time: O(1). */
 double sluice_faca_alpha(double k, double dt_s);
+/* Time: O(1). */
 double sluice_faca_ewma(double e_prev, double beta, double k, double dt_s);
 /*
  * Algorithm 1 for one source-destination pair: places @nflows flow demands
  * (demand[i] load units each; NULL: 1 each) on @npaths paths numbered as a
  * ring, whose loads are @load (updated in place as flows are placed);
  * path_of[i] receives flow i's path.  Returns 0, or -EINVAL.
+ * Time: as sluice_fj_place_ring().
  */
 int sluice_fj_place(double *load, unsigned int npaths, const double *demand,
 		    unsigned int nflows, struct sluice_rng *rng,
@@ -85,6 +88,10 @@ struct sluice_fj_ring {
 	void		*draw_arg;
 };
 
+/*
+ * Time: O(@nflows @npaths) at worst, O(@nflows + draws) when no draw lands on a
+ * plateau.
+ */
 int sluice_fj_place_ring(const struct sluice_fj_ring *ring,
 			 const double *demand, unsigned int nflows,
 			 unsigned int *path_of);

@@ -96,15 +96,24 @@ struct sluice_traffic {
 	uint64_t	local;		/* permutation: flows inside a switch */
 };
 
+/* Time: O(length of @s). */
 int sluice_traffic_parse(const char *s, struct sluice_traffic_spec *spec,
 			 char *err, size_t errlen);
+/*
+ * Time: O(E^2) for all2all, O(E^2) for uniform, O(E (n + m) + E^3) for worst
+ * (one BFS per endpoint, then the matching), O(n + H log H) for permutation (H
+ * servers).
+ */
 int sluice_traffic_make(const struct sluice_graph *g,
 			const struct sluice_traffic_spec *spec,
 			struct sluice_traffic *t, char *err, size_t errlen);
+/* Time: O(1). */
 void sluice_traffic_free(struct sluice_traffic *t);
+/* Time: O(1), O(n) for a fabric without endpoints. */
 uint32_t sluice_traffic_servers(const struct sluice_graph *g, uint32_t u);
 /* The most rows sluice_max_matching() takes: n^2 weights must fit memory. */
 #define SLUICE_MATCHING_MAX	65535
+/* Time: O(n^3); memory O(n^2) for the costs. */
 int sluice_max_matching(uint32_t n, const int64_t *weight, uint32_t *match,
 			int64_t *total, char *err, size_t errlen);
 
@@ -132,6 +141,12 @@ struct sluice_flow_opts {
 	double			epsilon;
 	/* fptas: give up after this many phases (default 1000000) */
 	uint64_t		max_phases;
+	/*
+	 * fptas: called now and then with the phases run and max_phases
+	 * (which it may stop well before); NULL: not called.
+	 */
+	sluice_progress_fn	progress;
+	void			*progress_arg;
 };
 
 struct sluice_flow_result {
@@ -161,15 +176,22 @@ struct sluice_flow_result {
 	uint64_t		saturated;
 };
 
+/* Time: O(S (n + m) + D) for S sources and D demands. */
 int sluice_flow_bound(const struct sluice_graph *g,
 		      const struct sluice_traffic *t, double *bound,
 		      char *err, size_t errlen);
+/*
+ * Time: O(S (n + m)) for the bound, O(D log P + hops) to build the problem,
+ * then the solver's (lp.c, fptas.c).
+ */
 int sluice_flow_theta(const struct sluice_graph *g,
 		      const struct sluice_routes *r,
 		      const struct sluice_traffic *t,
 		      const struct sluice_flow_opts *o,
 		      struct sluice_flow_result *res, char *err, size_t errlen);
+/* Time: O(1). */
 const char *sluice_flow_method_name(enum sluice_flow_method m);
+/* Time: O(1). */
 int sluice_flow_method_parse(const char *name);
 
 /* ---- the Clos baseline (FC Appendix A.3) ---- */
@@ -212,8 +234,10 @@ struct sluice_clos_size {
 	double		theta;		/* (p - h) / h */
 };
 
+/* Time: O(p L). */
 int sluice_clos_size(uint32_t ports, uint32_t hosts, uint32_t switches,
 		     struct sluice_clos_size *c, char *err, size_t errlen);
+/* Time: O(T p). */
 int sluice_clos_build(const struct sluice_clos_size *c, struct sluice_graph *g,
 		      char *err, size_t errlen);
 
@@ -273,6 +297,7 @@ struct sluice_maxmin_result {
 int sluice_flow_maxmin(const struct sluice_graph *g,
 		       const struct sluice_routes *r,
 		       const struct sluice_traffic_spec *spec, uint32_t runs,
+		       sluice_progress_fn progress, void *progress_arg,
 		       struct sluice_maxmin_result *res,
 		       char *err, size_t errlen);
 

@@ -57,19 +57,24 @@ struct sluice_flowgen_bolt {
 };
 
 /* O(1) each */
+/* Time: O(1). */
 double sluice_flowgen_incast_rate(const struct sluice_flowgen_bolt *b);
 double sluice_flowgen_loguniform_mean(double min, double max);
 uint64_t sluice_flowgen_loguniform(double min, double max,
 				   struct sluice_rng *r);
-/* O(F + hosts) for F flows planned */
+/*
+ * O(F + hosts) for F flows planned. Time: O(F + hosts) for F flows: hosts *
+ * duration * (incast rate * fan-in + background load * rate / (8 * mean size)).
+ */
 int sluice_flowgen_plan_bolt(struct sluice_tcpgen_plan *p,
 			     const struct sluice_flowgen_bolt *b,
 			     char *err, size_t errlen);
-/* O(flows) */
+/* O(flows). Time: O(flows). */
 int sluice_flowgen_lanes(struct sluice_tcpgen_plan *p, uint32_t lanes,
 			 uint64_t seed, char *err, size_t errlen);
 
 /* A distribution read from a file, O(lines): sluice_flowgen_cdf_free() it. */
+/* Time: O(lines). */
 int sluice_flowgen_cdf_read(const char *path, struct sluice_tcpgen_dist *d,
 			    char *err, size_t errlen);
 void sluice_flowgen_cdf_free(struct sluice_tcpgen_dist *d);
@@ -82,7 +87,9 @@ void sluice_flowgen_cdf_free(struct sluice_tcpgen_dist *d);
 #define SLUICE_FLOWGEN_HDRS		66	/* Ethernet, IPv4, TCP + TS */
 
 /* O(1) each */
+/* Time: O(1). */
 uint64_t sluice_flowgen_wire_bytes(uint64_t size, uint32_t mtu);
+/* Time: O(1). */
 double sluice_flowgen_alone(double t0, double rate, uint32_t mtu,
 			    uint64_t size);
 
@@ -97,11 +104,14 @@ struct sluice_flowgen_paths {
 	uint32_t			n;
 };
 
-/* O(F log F) for F flows */
+/* O(F log F) for F flows. Time: O(F log F) for F flows. */
 int sluice_flowgen_paths_of(struct sluice_flowgen_paths *ps,
 			    const struct sluice_tcpgen_plan *p, double t0,
 			    char *err, size_t errlen);
-/* tries * paths * gap seconds; O(paths log paths) besides */
+/*
+ * tries * paths * gap seconds; O(paths log paths) besides. Time: @tries * paths
+ * * @gap seconds, and O(paths log paths).
+ */
 int sluice_flowgen_probe(struct sluice_tcpgen *t,
 			 struct sluice_flowgen_paths *ps, double rate,
 			 uint32_t mtu, uint32_t tries, double gap,
@@ -121,11 +131,11 @@ struct sluice_flowgen_incast {
 	double		ict;
 };
 
-/* O(n + incasts) */
+/* O(n + incasts). Time: O(n + jobs). */
 int sluice_flowgen_incasts(const struct sluice_tcpgen_flow *fl, uint32_t n,
 			   struct sluice_flowgen_incast **out,
 			   uint32_t *n_out);
-/* O(n log n) */
+/* O(n log n). Time: O(n log n). */
 int sluice_flowgen_slowdowns(const struct sluice_tcpgen_flow *fl, uint32_t n,
 			     const double *alone,
 			     const struct sluice_tcpgen_filter *f,
@@ -138,7 +148,7 @@ int sluice_flowgen_slowdowns(const struct sluice_tcpgen_flow *fl, uint32_t n,
 /* sluice_flowgen_write_hpcc() flags */
 #define SLUICE_FLOWGEN_SLOWDOWN		(1u << 0)	/* header, 9th column */
 
-/* O(n) */
+/* O(n). Time: O(n). */
 int sluice_flowgen_write_hpcc(FILE *out, const struct sluice_tcpgen *t,
 			      const struct sluice_tcpgen_flow *fl, uint32_t n,
 			      const double *alone, unsigned int flags);

@@ -115,23 +115,32 @@ struct sluice_graph_stats {
 	double		avg_shortest_path;
 };
 
+/* Time: O(n_nodes). */
 int sluice_graph_init(struct sluice_graph *g, uint32_t n_nodes,
 		      char *err, size_t errlen);
+/* Time: O(1). */
 void sluice_graph_free(struct sluice_graph *g);
+/* Time: O(1). */
 int sluice_graph_set_node(struct sluice_graph *g, uint32_t u,
 			  const char *name, enum sluice_node_kind kind,
 			  uint32_t hosts, uint8_t tier,
 			  char *err, size_t errlen);
+/* Time: O(1) amortized. */
 int sluice_graph_add_link(struct sluice_graph *g, uint32_t a, uint32_t b,
 			  uint8_t la, uint8_t lb, char *err, size_t errlen);
+/* Time: O(k). */
 int sluice_graph_set_layers(struct sluice_graph *g, uint32_t n_layers,
 			    const uint32_t *layer_ports,
 			    char *err, size_t errlen);
+/* Time: O(1). */
 int sluice_graph_set_family(struct sluice_graph *g, const char *family,
 			    char *err, size_t errlen);
+/* Time: O(1). */
 void sluice_graph_set_seed(struct sluice_graph *g, uint64_t seed);
+/* Time: O(1). */
 int sluice_graph_add_param(struct sluice_graph *g, const char *name,
 			   uint64_t value, char *err, size_t errlen);
+/* Time: O(n log n + m) for n nodes and m links. */
 int sluice_graph_finalize(struct sluice_graph *g, char *err, size_t errlen);
 
 /* Links at node @u of a finalized graph. Time: O(1). */
@@ -146,20 +155,39 @@ static inline bool sluice_node_is_endpoint(const struct sluice_node *n)
 	return n->hosts || n->kind == SLUICE_NODE_SERVER;
 }
 
+/* Time: O(1). */
 const char *sluice_node_kind_name(enum sluice_node_kind kind);
+/* Time: O(1). */
+/*
+ * A valid node name: 1 to 31 letters, digits or -_.:/, the first a letter
+ * or digit.  Time: O(length).
+ */
+bool sluice_node_name_valid(const char *name);
 int sluice_node_kind_parse(const char *name);
+/*
+ * The node named by the @len bytes at @name into *@u: 0, or -ENOENT if
+ * no node has that name.  Time: O(N).
+ */
+int sluice_graph_node_find(const struct sluice_graph *g, const char *name,
+			   size_t len, uint32_t *u);
 
+/* Time: O(n + m). */
 void sluice_graph_bfs(const struct sluice_graph *g, uint32_t src,
 		      uint32_t *dist, uint32_t *queue);
+/* Time: O(n + m). */
 uint32_t sluice_graph_components(const struct sluice_graph *g,
 				 uint32_t *comp, uint32_t *queue);
+/* Time: O(e (n + m)) for e endpoints: one BFS from each. */
 int sluice_graph_stats(const struct sluice_graph *g,
 		       struct sluice_graph_stats *st, char *err, size_t errlen);
 
+/* Time: O(len + n log n + m). */
 int sluice_graph_read_buf(struct sluice_graph *g, const char *buf, size_t len,
 			  char *err, size_t errlen);
+/* Time: as sluice_graph_read_buf(). */
 int sluice_graph_read_file(struct sluice_graph *g, const char *path,
 			   char *err, size_t errlen);
+/* Time: O(n + m). */
 int sluice_graph_write(const struct sluice_graph *g, FILE *f,
 		       char *err, size_t errlen);
 

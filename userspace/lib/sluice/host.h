@@ -157,9 +157,11 @@ int sluice_host_delay(const char *ns, int ifindex, uint64_t delay_ns,
 		      char *err, size_t errlen);
 
 /* A fabric's round trip, and a profile on its hosts (see host.c). */
+/* Time: O(N + E) plus 5 round trips. */
 int sluice_fabric_rtt(const struct sluice_fabric *f, bool routed,
 		      uint32_t size, uint64_t *rtt_ns, char *how,
 		      size_t howlen, char *err, size_t errlen);
+/* Time: O(hosts x routes). */
 int sluice_fabric_host_profile(const struct sluice_fabric *f,
 			       const uint32_t *node, const uint32_t *host,
 			       uint32_t n, const struct sluice_host_profile *p,
@@ -168,10 +170,14 @@ int sluice_fabric_host_profile(const struct sluice_fabric *f,
 
 /* The switch side (lib/fabric/ecn.c): DCTCP's K, set on every class. */
 uint32_t sluice_ecn_threshold(uint64_t rate, uint64_t rtt_ns, uint32_t mtu);
+/* Time: as sluice_fabric_classes(). */
 int sluice_fabric_ecn(const struct sluice_fabric *f,
 		      const struct sluice_fabric_qdisc *q, uint32_t ecn,
 		      char *err, size_t errlen);
-/* Class options (limit, ecn, quantum) on every switch port's classes. */
+/*
+ * Class options (limit, ecn, quantum) on every switch port's classes.  Time:
+ * O(switch ports x classes) requests, one batch per switch.
+ */
 int sluice_fabric_classes(const struct sluice_fabric *f,
 			  const struct sluice_fabric_qdisc *q,
 			  const struct sluice_copt *c, char *err,

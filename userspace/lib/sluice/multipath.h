@@ -103,19 +103,25 @@ int sluice_multipath_hash_policy(unsigned int mode);
 int sluice_multipath_hash_fields(unsigned int mode);
 
 /* exact's source ports: O(log P) for P pairs */
+/* Time: O(log P) for P pairs. */
 int sluice_fabric_path_sport(const struct sluice_routes *r, uint32_t src,
 			     uint32_t dst, uint32_t k, uint16_t *lo,
 			     uint16_t *hi, char *err, size_t errlen);
+/* Time: O(log P) for P pairs. */
 int sluice_fabric_sport_path(const struct sluice_routes *r, uint32_t src,
 			     uint32_t dst, uint16_t sport, uint32_t *k);
 
 /* wcmp */
+/* Time: O(hops of @q). */
 uint64_t sluice_path_capacity(const struct sluice_routes *r, uint64_t q,
 			      const uint64_t *link_rate);
+/* Time: O(n log C) for C the largest capacity. */
 void sluice_wcmp_weights(const uint64_t *cap, uint32_t n, uint32_t *weight);
+/* Time: O(entries * N) for N nodes. */
 int sluice_node_rates_parse(const struct sluice_graph *g, const char *s,
 			    uint64_t rate, uint64_t *node_rate,
 			    char *err, size_t errlen);
+/* Time: O(N + L + entries * N). */
 int sluice_fabric_link_rates(const struct sluice_graph *g, uint64_t rate,
 			     const char *node_rates, uint64_t **link_rate,
 			     char *err, size_t errlen);

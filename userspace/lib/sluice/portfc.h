@@ -45,6 +45,7 @@ int sluice_portfc_hq_parse(const char *str, __u8 *hq, const char **item);
 char *sluice_portfc_hq_format(__u8 hq, char *buf, size_t len);
 int sluice_parse_time(const char *str, __u64 max, __u64 *ns);
 int sluice_parse_ns(const char *str, __u64 *ns);
+/* Time: O(1). */
 int sluice_portfc_thresholds(__u64 rate, __u64 rtt_ns,
 			     struct sluice_portfc_thresholds *t);
 

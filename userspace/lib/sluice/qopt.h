@@ -158,8 +158,25 @@ int sluice_qopt_xoff_auto(struct sluice_qopt *o, const char *dev,
 			  __u32 dev_mtu, char *err, size_t errlen);
 int sluice_copt_parse(struct sluice_copt *o, int argc, char *const argv[],
 		      char *err, size_t errlen);
-/* The attributes inside TCA_OPTIONS, as the tc plugin sends them. */
+/*
+ * The attributes inside TCA_OPTIONS, as the tc plugin sends them.  Time: O(map
+ * entries).
+ */
 int sluice_qopt_encode(const struct sluice_qopt *o, void *buf, size_t len,
 		       size_t *used);
+
+/* Room for sluice_qopt_format() of any options: four maps of 64 values. */
+#define SLUICE_QOPT_STRLEN	4096
+
+/*
+ * The options a qdisc holds, from the attributes inside TCA_OPTIONS of its
+ * dump (default maps kept but not present), and options as tc's text dump
+ * prints them, words sluice_qopt_parse() reads back (qopt_dec.c).
+ * Time: O(@len) and O(output).
+ */
+int sluice_qopt_decode(struct sluice_qopt *o, const void *opts, size_t len,
+		       char *err, size_t errlen);
+/* Time: O(size of the output). */
+int sluice_qopt_format(const struct sluice_qopt *o, char *buf, size_t len);
 
 #endif /* _SLUICE_QOPT_H */

@@ -16,9 +16,13 @@ struct sluice_rng {
 	uint64_t	s[4];
 };
 
+/* Time: O(1). */
 void sluice_rng_seed(struct sluice_rng *r, uint64_t seed);
+/* Time: O(1). */
 uint64_t sluice_rng_next(struct sluice_rng *r);
+/* Time: O(1) expected. */
 uint64_t sluice_rng_below(struct sluice_rng *r, uint64_t n);
+/* Time: O(n). */
 void sluice_rng_shuffle(struct sluice_rng *r, uint32_t *v, size_t n);
 
 #endif /* _SLUICE_RNG_H */

@@ -176,6 +176,38 @@ struct sluice_compute_opts {
 };
 
 const char *sluice_route_algo_name(enum sluice_route_algo algo);
+
+/* The options of struct sluice_route_opts only some algorithms take. */
+enum sluice_route_opt {
+	SLUICE_ROUTE_OPT_PATHS,		/* ksp, ecmp, ecmp-cw, updown */
+	SLUICE_ROUTE_OPT_LANES,		/* edst, edst-shallow */
+	SLUICE_ROUTE_OPT_SEED,		/* edst, edst-shallow */
+	SLUICE_ROUTE_OPT_ORIENT,	/* updown */
+	SLUICE_ROUTE_OPT_ROOT,		/* updown, BFS-oriented */
+	SLUICE_ROUTE_OPT__COUNT,
+};
+
+/*
+ * sluice_route_opts_check() - an algorithm's options, checked against it
+ * @o:		.algo set, and what the user gave of .paths, .lanes, .seed;
+ *		.orient set from @orient (BFS with a root and "auto")
+ * @given:	bits 1 << SLUICE_ROUTE_OPT_* of the options the user gave
+ * @orient:	the orientation's name ("auto", "tier" or "bfs"), or NULL
+ * @names:	each option's name as the user knows it ("--paths"), by
+ *		enum sluice_route_opt, for messages; NULL (or a NULL entry):
+ *		the field's ("paths")
+ * @err:	what does not fit, "--paths applies to ksp, ecmp and updown"
+ * @errlen:	room in @err
+ *
+ * An option the algorithm does not take, an unknown orientation, a root
+ * with tier orientation: refused.  The root itself (@o->root, a node) is
+ * the caller's to find once the topology is read.  Time: O(1).
+ *
+ * Return: 0 or -EINVAL.
+ */
+int sluice_route_opts_check(struct sluice_route_opts *o, unsigned int given,
+			    const char *orient, const char *const *names,
+			    char *err, size_t errlen);
 /* ecmp-cw's test: each hop from node i to node (i + 1) mod n (ecmp.c). */
 bool sluice_route_path_clockwise(const struct sluice_graph *g, uint32_t src,
 				 const uint32_t *links, uint32_t n);
@@ -184,6 +216,10 @@ int sluice_route_algo_parse(const char *name);
 uint32_t sluice_graph_endpoints(const struct sluice_graph *g, uint32_t *ep);
 uint64_t sluice_graph_hash(const struct sluice_graph *g);
 
+/*
+ * Time: the algorithm's preparation plus its per-source cost times the sources,
+ * divided by the threads; memory: twice the route set at the end.
+ */
 int sluice_routes_compute(const struct sluice_graph *g,
 			  const struct sluice_route_opts *o,
 			  const struct sluice_compute_opts *c,
@@ -202,6 +238,10 @@ typedef int (*sluice_routes_sink_fn)(void *arg,
 				     const struct sluice_routes *chunk,
 				     char *err, size_t errlen);
 
+/*
+ * Time: as sluice_routes_compute(); memory: the paths of 2 T + 2 sources
+ * for T threads, never the set.
+ */
 int sluice_routes_compute_stream(const struct sluice_graph *g,
 				 const struct sluice_route_opts *o,
 				 const struct sluice_compute_opts *c,
@@ -209,7 +249,10 @@ int sluice_routes_compute_stream(const struct sluice_graph *g,
 				 sluice_routes_sink_fn sink, void *arg,
 				 char *err, size_t errlen);
 
-/* A sink on a thread of its own, fed copies of the chunks (async.c). */
+/*
+ * A sink on a thread of its own, fed copies of the chunks (async.c).  Time:
+ * a copy of each chunk, O(its pairs + paths + hops); memory: three chunks.
+ */
 struct sluice_routes_async;
 
 int sluice_routes_async_start(struct sluice_routes_async **ap,
@@ -220,24 +263,33 @@ int sluice_routes_async_add(void *async, const struct sluice_routes *chunk,
 int sluice_routes_async_end(struct sluice_routes_async *a, char *err,
 			    size_t errlen);
 void sluice_routes_free(struct sluice_routes *r);
+/* Time: O(paths). */
 uint32_t sluice_routes_lanes(const struct sluice_routes *r);
 
 /*
  * Checks a route set against its topology: hashes match, pairs in order and
  * between endpoints, every path a walk from its source to its destination
  * that never uses a link twice in the same direction, lanes in range.
+ * Time: O(nodes + pairs + hops), with a mark per directed link that tells paths
+ * apart.
  */
 int sluice_routes_validate(const struct sluice_routes *r,
 			   const struct sluice_graph *g,
 			   char *err, size_t errlen);
 
 /* The route file (file.c has the format). */
+/* Time: O(pairs + hops). */
 int sluice_routes_write(const struct sluice_routes *r,
 			const struct sluice_graph *g, FILE *f,
 			char *err, size_t errlen);
+/* Time: O(file size). */
 int sluice_routes_read(struct sluice_routes *r, const struct sluice_graph *g,
 		       FILE *f, const char *name, char *err, size_t errlen);
-/* The same, piece by piece: a stream's chunks written or read. */
+/*
+ * The same, piece by piece: a stream's chunks written or read.  Time:
+ * O(pairs + hops) of what each call is given; the reader O(file size), in
+ * memory O(one chunk of 4096 pairs).
+ */
 int sluice_routes_write_head(const struct sluice_routes *head,
 			     const struct sluice_graph *g, FILE *f,
 			     char *err, size_t errlen);
@@ -249,12 +301,15 @@ int sluice_routes_read_stream(const struct sluice_graph *g, FILE *f,
 			      const char *name, struct sluice_routes *head,
 			      sluice_routes_sink_fn sink, void *arg,
 			      char *err, size_t errlen);
+/* Time: O(total size). */
 int sluice_routes_merge(struct sluice_routes *out,
 			const struct sluice_routes *shards, uint32_t n,
 			char *err, size_t errlen);
+/* A route file's header alone, its pairs unread.  Time: O(header). */
 int sluice_routes_read_head(const struct sluice_graph *g, FILE *f,
 			    const char *name, struct sluice_routes *head,
 			    char *err, size_t errlen);
+/* Time: O(n). */
 int sluice_routes_merge_plan(struct sluice_routes *out,
 			     const struct sluice_routes *shards, uint32_t n,
 			     uint32_t *order, char *err, size_t errlen);
@@ -271,6 +326,7 @@ struct sluice_route_stats {
 	uint64_t	paths_max;
 	double		paths_avg;
 	double		path_len_avg;	/* over all paths */
+	uint32_t	path_len_min;	/* 0 without a path */
 	uint32_t	path_len_max;
 	/* per pair with a path: its shortest path in the set, averaged */
 	double		shortest_len_avg;
@@ -283,6 +339,7 @@ struct sluice_route_stats {
 	uint64_t	truncated_pairs;
 };
 
+/* Time: O(hops + sources * (nodes + links)) for the BFS distances. */
 int sluice_route_stats(const struct sluice_routes *r,
 		       const struct sluice_graph *g,
 		       struct sluice_route_stats *st,

@@ -88,15 +88,19 @@ struct sluice_maps {
 };
 
 void sluice_maps_free(struct sluice_maps *m);
+/* Time: O(devices) (a switch has tens of ports). */
 int sluice_maps_dev(struct sluice_maps *m, const char *name, uint32_t *dev);
 int sluice_maps_add(struct sluice_maps *m, uint32_t dev, uint8_t map,
 		    uint8_t tag, uint8_t value, uint8_t flags);
+/* Time: O(n log n); O(n) memory. */
 bool sluice_maps_find_dup(const struct sluice_maps *m, uint64_t *first,
 			  uint64_t *second);
 bool sluice_ifname_ok(const char *name);
 
+/* Time: O(entries). */
 int sluice_maps_write(const struct sluice_maps *m, FILE *f, char *err,
 		      size_t errlen);
+/* Time: O(n log n) for n entries. */
 int sluice_maps_read(struct sluice_maps *m, FILE *f, const char *name,
 		     char *err, size_t errlen);
 
@@ -117,10 +121,12 @@ struct sluice_switch_node {
 };
 
 void sluice_switch_node_free(struct sluice_switch_node *node);
+/* Time: O(degree + entries of @v). */
 int sluice_switch_node_of(const struct sluice_tagger_tables *tab,
 			  const struct sluice_graph *g, uint32_t v,
 			  struct sluice_switch_node *node,
 			  char *err, size_t errlen);
+/* Time: O(lines + ports^2 of a section); memory for the node kept. */
 int sluice_switch_read_tags(struct sluice_switch_node *node, FILE *f,
 			    const char *name, const char *only,
 			    char *err, size_t errlen);
@@ -142,8 +148,13 @@ struct sluice_convert_opts {
 	uint32_t			n_hosts;
 };
 
+/* Time: O(overrides). */
 void sluice_switch_link_dev(const struct sluice_convert_opts *o,
 			    uint32_t link, char dev[SLUICE_IFNAMSIZ]);
+/*
+ * Time: O((entries + overrides) * (links + hosts) + n log n) for the n entries
+ * made.
+ */
 int sluice_switch_convert(const struct sluice_switch_node *node,
 			  const struct sluice_convert_opts *o,
 			  struct sluice_maps *m, char *err, size_t errlen);

@@ -268,40 +268,65 @@ struct sluice_tagger_stats {
 	uint32_t	bottleneck;	/* a node with node_max (lowest id) */
 };
 
+/* Time: O(1). */
 const char *sluice_tagger_mode_name(enum sluice_tagger_mode mode);
+/* Time: O(1). */
 int sluice_tagger_mode_parse(const char *name);
 
+/* Time: O(pairs + paths + hops). */
 uint64_t sluice_tagger_routes_hash(const struct sluice_routes *r);
 
+/*
+ * Time: ttl and depth O(hops); greedy, per priority, O(hops) for the pass, each
+ * reclaim sweep (at most RECLAIM_SWEEPS) and the cut, plus the dynamic order's
+ * searches, each bounded by the buffers placed between the ends of the
+ * dependency (at most 2 * links) and their turns, and made at most once per new
+ * dependency, conflict and reclaimed dependency.
+ */
 int sluice_tagger_assign(const struct sluice_graph *g,
 			 const struct sluice_routes *r,
 			 const struct sluice_tagger_opts *o,
 			 struct sluice_tagging *t, char *err, size_t errlen);
+/* Time: O(1). */
 void sluice_tagging_free(struct sluice_tagging *t);
 
+/*
+ * Time: O(nodes + pairs + hops * log(degree) + (2 * links + nodes) *
+ * priorities); memory 3 bytes per (port, tag value) for the lookup.
+ */
 int sluice_tagger_tables_build(const struct sluice_graph *g,
 			       const struct sluice_routes *r,
 			       const struct sluice_tagging *t,
 			       struct sluice_tagger_tables *tab,
 			       char *err, size_t errlen);
+/* Time: O(1). */
 void sluice_tagger_tables_free(struct sluice_tagger_tables *tab);
 
+/*
+ * Time: O(nodes + pairs + hops * log(degree)) and sluice_cbd_check()'s time on
+ * the runs; memory 3 bytes per (port, tag value up to 64) and about 40 bytes
+ * per run.
+ */
 int sluice_tagger_check(const struct sluice_graph *g,
 			const struct sluice_routes *r,
 			const struct sluice_tagger_tables *tab,
 			struct sluice_tagger_check *res,
 			char *err, size_t errlen);
+/* Time: O(1). */
 void sluice_tagger_check_free(struct sluice_tagger_check *res);
 
 /* The tag file (lib/tagger/file.c has the format). */
+/* Time: O(nodes + links + entries). */
 int sluice_tagger_write(const struct sluice_tagger_tables *tab,
 			const struct sluice_graph *g, FILE *f,
 			const char *only, char *err, size_t errlen);
+/* Time: O(nodes + links + entries); memory for the entries kept. */
 int sluice_tagger_read(struct sluice_tagger_tables *tab,
 		       const struct sluice_graph *g, FILE *f,
 		       const char *name, const char *only,
 		       char *err, size_t errlen);
 
+/* Time: O(nodes + entries). */
 int sluice_tagger_stats(const struct sluice_tagger_tables *tab,
 			const struct sluice_graph *g,
 			struct sluice_tagger_stats *st,

@@ -58,11 +58,13 @@ extern const struct sluice_tcpgen_dist sluice_tcpgen_websearch;
 extern const struct sluice_tcpgen_dist sluice_tcpgen_hadoop;
 
 const struct sluice_tcpgen_dist *sluice_tcpgen_dist_find(const char *name);
+/* Time: O(points). */
 uint64_t sluice_tcpgen_sample(const struct sluice_tcpgen_dist *d,
 			      double scale, struct sluice_rng *r);
+/* Time: O(points). */
 double sluice_tcpgen_mean(const struct sluice_tcpgen_dist *d, double scale);
 double sluice_tcpgen_uniform(struct sluice_rng *r);
-/* O(points) */
+/* O(points). Time: O(points). */
 int sluice_tcpgen_dist_check(const struct sluice_tcpgen_dist *d, char *err,
 			     size_t errlen);
 
@@ -114,14 +116,17 @@ struct sluice_tcpgen_load {
 	uint32_t			tag;		/* of every flow */
 };
 
+/* Time: O(F * points) for F flows, about hosts * duration / gap. */
 int sluice_tcpgen_plan(struct sluice_tcpgen_plan *p,
 		       const struct sluice_tcpgen_load *l,
 		       char *err, size_t errlen);
+/* Time: O(@n_src). */
 int sluice_tcpgen_plan_incast(struct sluice_tcpgen_plan *p,
 			      const uint32_t *src, uint32_t n_src,
 			      uint32_t dst, uint64_t size, double start,
 			      uint32_t tag, char *err, size_t errlen);
 /* O(1) amortized */
+/* Time: O(1) amortized. */
 struct sluice_tcpgen_flow *sluice_tcpgen_plan_add(struct sluice_tcpgen_plan *p);
 void sluice_tcpgen_plan_free(struct sluice_tcpgen_plan *p);
 
@@ -201,15 +206,19 @@ struct sluice_tcpgen {
 	uint32_t			faca_fallbacks;	/* it could not: the kernel's */
 };
 
+/* Time: O(@n). */
 int sluice_tcpgen_init(struct sluice_tcpgen *t,
 		       const struct sluice_tcpgen_host *hosts, uint32_t n,
 		       const struct sluice_tcpgen_opts *o,
 		       char *err, size_t errlen);
+/* Time: O(nodes + hosts). */
 int sluice_tcpgen_init_fabric(struct sluice_tcpgen *t,
 			      const struct sluice_fabric *f,
 			      const struct sluice_tcpgen_opts *o,
 			      char *err, size_t errlen);
+/* Time: O(hosts). */
 int sluice_tcpgen_open(struct sluice_tcpgen *t, char *err, size_t errlen);
+/* Time: O(F log F) for F flows, besides the traffic. */
 int sluice_tcpgen_run(struct sluice_tcpgen *t, struct sluice_tcpgen_plan *p,
 		      double start, double until, char *err, size_t errlen);
 void sluice_tcpgen_free(struct sluice_tcpgen *t);
@@ -232,9 +241,11 @@ struct sluice_tcpgen_summary {
 	double		max_late;
 };
 
+/* Time: O(n log n). */
 int sluice_tcpgen_summarize(const struct sluice_tcpgen_flow *fl, uint32_t n,
 			    const struct sluice_tcpgen_filter *f,
 			    struct sluice_tcpgen_summary *s);
+/* Time: O(n log n). */
 double sluice_tcpgen_percentile(double *v, uint32_t n, double pct);
 
 #endif /* _SLUICE_TCPGEN_H */

@@ -32,6 +32,11 @@ struct sluice_stream_flow {
 	uint32_t	cwnd_max;	/* the sender's largest cwnd seen */
 	uint16_t	sport;		/* its source port, once connected */
 	bool		faca;		/* the FaCa agent chose it */
+	/*
+	 * With the sport options' faca, when the kernel's port was taken:
+	 * the errno of the agent's call, or of binding the port it gave; 0
+	 */
+	int		faca_error;
 	int		error;		/* errno of a failure, 0: none */
 };
 

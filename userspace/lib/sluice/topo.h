@@ -34,27 +34,40 @@ struct sluice_fc_params {
 	uint64_t	seed;
 };
 
+/* Time: O(k). */
 uint32_t sluice_fc_kmin(uint32_t switches, uint32_t inter_ports);
+/* Time: O(k). */
 int sluice_fc_layer_ports(uint32_t inter_ports, uint32_t layers,
 			  uint32_t *layer_ports, char *err, size_t errlen);
+/* Time: O(k (N + m) N / 64 + N^3 / 64), memory 2 N^2 bits. */
 int sluice_fc_updown_connected(const struct sluice_graph *g, bool *connected,
 			       char *err, size_t errlen);
+/*
+ * Time: O(N s^2) expected to wire; the strategy (*) check adds O(k N^3 / 64) at
+ * worst (bitsets).
+ */
 int sluice_topo_fc(struct sluice_graph *g, const struct sluice_fc_params *p,
 		   char *err, size_t errlen);
 
+/* Time: O(N r^2) expected for r much smaller than N. */
 int sluice_topo_jellyfish(struct sluice_graph *g, uint32_t switches,
 			  uint32_t degree, uint32_t host_ports, uint64_t seed,
 			  char *err, size_t errlen);
+/* Time: O(N d) expected. */
 int sluice_topo_xpander(struct sluice_graph *g, uint32_t switches,
 			uint32_t degree, uint32_t host_ports, uint64_t seed,
 			char *err, size_t errlen);
+/* Time: O(L S p). */
 int sluice_topo_leafspine(struct sluice_graph *g, uint32_t leaves,
 			  uint32_t spines, uint32_t parallel,
 			  uint32_t host_ports, char *err, size_t errlen);
+/* Time: O(k^3). */
 int sluice_topo_fattree(struct sluice_graph *g, uint32_t k,
 			char *err, size_t errlen);
+/* Time: O(k n^(k+1)). */
 int sluice_topo_bcube(struct sluice_graph *g, uint32_t n, uint32_t k,
 		      char *err, size_t errlen);
+/* Time: O(N). */
 int sluice_topo_ring(struct sluice_graph *g, uint32_t switches,
 		     uint32_t host_ports, char *err, size_t errlen);
 /* FC's testbed, Fig. 4a: the ring s1..s4, links doubled, 4 hosts each */

@@ -19,8 +19,6 @@
  * @o:		the overrides (o->ports)
  * @link:	a link id
  * @dev:	set to the override's device, else "l<LINK>"
- *
- * Time: O(overrides).
  */
 void sluice_switch_link_dev(const struct sluice_convert_opts *o,
 			    uint32_t link, char dev[SLUICE_IFNAMSIZ])
@@ -287,9 +285,6 @@ static int convert_out(const struct sluice_switch_node *node,
  * that does not fit the source, or two entries that land on one key (two
  * links given one device, a host device that is also a link's) are
  * refused with the entry named.
- *
- * Time: O((entries + overrides) * (links + hosts) + n log n) for the n
- * entries made.
  *
  * Return: 0, -EINVAL, -ERANGE or -ENOMEM.
  */

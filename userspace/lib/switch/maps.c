@@ -105,8 +105,6 @@ bool sluice_ifname_ok(const char *name)
  * @name:	a device name (sluice_ifname_ok())
  * @dev:	set to its index in m->devs
  *
- * Time: O(devices) (a switch has tens of ports).
- *
  * Return: 0, -EINVAL (not a device name) or -ENOMEM.
  */
 int sluice_maps_dev(struct sluice_maps *m, const char *name, uint32_t *dev)
@@ -173,8 +171,8 @@ static int by_key(const void *a, const void *b, void *arg)
  * the one keyed by the in port), the device and the tag.  Of all repeats,
  * the one whose second entry comes first is reported.
  *
- * Time: O(n log n); O(n) memory.  Returns false (no duplicate) also when
- * the memory is missing, as the kernel checks again.
+ * Returns false (no duplicate) also when the memory is missing, as the
+ * kernel checks again.
  *
  * Return: whether there is a duplicate.
  */
@@ -209,7 +207,7 @@ bool sluice_maps_find_dup(const struct sluice_maps *m, uint64_t *first,
  * @err:	why it failed
  * @errlen:	room in @err
  *
- * One line per entry, in the order of @m.  Time: O(entries).
+ * One line per entry, in the order of @m.
  *
  * Return: 0, -EINVAL (an entry no map file line can say) or -EIO.
  */
@@ -319,8 +317,6 @@ static int read_entry(struct text_reader *rd, struct sluice_maps *m,
  * Checks the syntax, the ranges that do not depend on the tag source and
  * that no key is given twice.
  *
- * Time: O(n log n) for n entries.
- *
  * Return: 0, -EINVAL (malformed) or -ENOMEM.
  */
 int sluice_maps_read(struct sluice_maps *m, FILE *f, const char *name,
@@ -345,7 +341,7 @@ int sluice_maps_read(struct sluice_maps *m, FILE *f, const char *name,
 	while (!ret) {
 		s = next_line(&rd);
 		if (!s) {
-			ret = text_bad(&rd, "the file ends before \"end\"");
+			ret = text_truncated(&rd, NULL);
 			break;
 		}
 		if (!strcmp(s, "end"))
@@ -361,6 +357,8 @@ int sluice_maps_read(struct sluice_maps *m, FILE *f, const char *name,
 	if (!ret && rd.ret)
 		ret = rd.ret;
 	if (!ret && sluice_maps_find_dup(m, &a, &b)) {
+		/* the file was whole: the message is about line lines[b] */
+		rd.eof = rd.partial = false;
 		rd.lineno = lines[b];
 		ret = text_bad(&rd, "%s %s %u: given twice (first on line %llu)",
 			       sluice_map_entry_kind(m->e[b].map, m->e[b].flags),

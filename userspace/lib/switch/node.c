@@ -39,8 +39,6 @@ void sluice_switch_node_free(struct sluice_switch_node *node)
  * @err:	why it failed
  * @errlen:	room in @err
  *
- * Time: O(degree + entries of @v).
- *
  * Return: 0, -EINVAL (@v not a node of the tables) or -ENOMEM.
  */
 int sluice_switch_node_of(const struct sluice_tagger_tables *tab,
@@ -136,8 +134,6 @@ static int read_node(struct sluice_i_tags *t, const char *only,
  * Reads every section (so that a malformed file is refused wherever it is
  * malformed) and keeps the one of @only.  See the top of this file for
  * what it cannot check without the topology.
- *
- * Time: O(lines + ports^2 of a section); memory for the node kept.
  *
  * Return: 0, -EINVAL (malformed), -ENOENT (no section of @only, or several
  * sections and no @only) or -ENOMEM.

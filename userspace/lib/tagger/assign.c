@@ -89,7 +89,7 @@ static int no_memory(char *err, size_t errlen)
  *
  * Over the pairs' nodes and the paths' links (not their lanes, which
  * Tagger ignores), so that a tag file names the routes it was computed
- * for.  Not cryptographic.  Time: O(pairs + paths + hops).
+ * for.  Not cryptographic.
  *
  * Return: the hash.
  */
@@ -130,8 +130,6 @@ static const char *const mode_names[] = {
  * sluice_tagger_mode_name() - the keyword of a mode
  * @mode:	enum sluice_tagger_mode
  *
- * Time: O(1).
- *
  * Return: "greedy", "ttl" or "depth"; NULL for an unknown mode.
  */
 const char *sluice_tagger_mode_name(enum sluice_tagger_mode mode)
@@ -143,8 +141,6 @@ const char *sluice_tagger_mode_name(enum sluice_tagger_mode mode)
 /**
  * sluice_tagger_mode_parse() - the mode named by a keyword
  * @name:	"greedy", "ttl" or "depth", exactly
- *
- * Time: O(1).
  *
  * Return: the enum sluice_tagger_mode, or -EINVAL.
  */
@@ -850,13 +846,8 @@ int sluice_i_tagger_routes_ok(const struct sluice_graph *g,
  * (a first hop: 0), so that the tables of sluice_tagger_tables_build()
  * exist.
  *
- * Time: ttl and depth O(hops); greedy, per priority, O(hops) for the pass, each
- * reclaim sweep (at most RECLAIM_SWEEPS) and the cut, plus the dynamic
- * order's searches, each bounded by the buffers placed between the ends of
- * the dependency (at most 2 * links) and their turns, and made at most once
- * per new dependency, conflict and reclaimed dependency.  On all-pairs
- * ECMP over a 256-switch, degree-10 jellyfish (6 * 10^5 hops) it takes
- * about 0.4 s.  Memory: O(links + sum of deg(v)^2 bytes + paths).
+ * On all-pairs ECMP over a 256-switch, degree-10 jellyfish (6 * 10^5 hops)
+ * it takes about 0.4 s.  Memory: O(links + sum of deg(v)^2 bytes + paths).
  * Checking @r costs O(nodes + pairs + hops) more.
  *
  * Return: 0, -EINVAL (bad input), -ERANGE (more priorities needed than
@@ -900,8 +891,6 @@ int sluice_tagger_assign(const struct sluice_graph *g,
 /**
  * sluice_tagging_free() - free a tagging's priorities
  * @t:		from sluice_tagger_assign(); left zeroed
- *
- * Time: O(1).
  */
 void sluice_tagging_free(struct sluice_tagging *t)
 {

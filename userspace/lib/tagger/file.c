@@ -95,8 +95,6 @@ static void write_port(FILE *f, uint32_t port)
  * @err:	why it failed
  * @errlen:	room in @err
  *
- * Time: O(nodes + links + entries).
- *
  * Return: 0, -EINVAL (tables not of @g, or no node @only) or -EIO.
  */
 int sluice_tagger_write(const struct sluice_tagger_tables *tab,
@@ -274,7 +272,7 @@ int sluice_i_tags_next(struct sluice_i_tags *t)
 	const char *s = text_next(&t->rd);
 
 	if (!s)
-		return text_bad(&t->rd, "the file ends before \"end\"");
+		return text_truncated(&t->rd, NULL);
 	if (!strcmp(s, "end"))
 		return 0;
 	if (!text_lit(&s, "node ") ||
@@ -548,8 +546,6 @@ static int read_node(struct sluice_i_tags *t, struct sluice_tagger_tables *tab,
  * Checks the header against @g, each section's hosts and ports against the
  * topology, every entry's port, ranges and order.  Whether the tables suit
  * a route set is sluice_tagger_check()'s business.
- *
- * Time: O(nodes + links + entries); memory for the entries kept.
  *
  * Return: 0, -EINVAL (malformed, another topology, no node @only) or
  * -ENOMEM.

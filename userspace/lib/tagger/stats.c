@@ -22,8 +22,6 @@
  * taken from the header.  Per node, entries are ingress + egress; the
  * minimum and average are over all nodes of @g.
  *
- * Time: O(nodes + entries).
- *
  * Return: 0, or -EINVAL if @tab does not belong to @g or is malformed.
  */
 int sluice_tagger_stats(const struct sluice_tagger_tables *tab,

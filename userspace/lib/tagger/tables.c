@@ -313,9 +313,6 @@ static void set_routes(struct sluice_tagger_tables *tab,
  * its source and egress (host, tag) -> (tag - 1, tag) at its destination.
  * Only pairs some path uses become entries.
  *
- * Time: O(nodes + pairs + hops * log(degree) + (2 * links + nodes) *
- * priorities); memory 3 bytes per (port, tag value) for the lookup.
- *
  * Return: 0; -EINVAL when the priorities cannot be tables: a priority of 8
  * or more, one that decreases along a path, or two paths that would need
  * different egress entries for the same (node, out port, tag) (the error
@@ -390,8 +387,6 @@ out:
 /**
  * sluice_tagger_tables_free() - free a table set's entries
  * @tab:	built or read; left zeroed
- *
- * Time: O(1).
  */
 void sluice_tagger_tables_free(struct sluice_tagger_tables *tab)
 {
@@ -826,10 +821,6 @@ out:
  * cut into runs of one priority, see check_runs()), and the entries no
  * path used are counted.
  *
- * Time: O(nodes + pairs + hops * log(degree)) and sluice_cbd_check()'s
- * time on the runs; memory 3 bytes per (port, tag value up to 64) and
- * about 40 bytes per run.
- *
  * Return: 0 (see res->ok), -EINVAL when @tab is malformed or was built for
  * another topology or route set, or -ENOMEM.
  */
@@ -901,8 +892,6 @@ out:
 /**
  * sluice_tagger_check_free() - free a check's dependency cycle
  * @res:	from sluice_tagger_check(); left zeroed
- *
- * Time: O(1).
  */
 void sluice_tagger_check_free(struct sluice_tagger_check *res)
 {

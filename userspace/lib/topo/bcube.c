@@ -115,7 +115,7 @@ static int bcube_check(uint32_t n, uint32_t k, uint64_t *servers,
  * level, server by server: server s's level-l link has id l n^(k+1) + s.
  * n^(k+1) servers, (k + 1) n^k switches, (k + 1) n^(k+1) links.
  *
- * Return: 0, -EINVAL, -E2BIG or -ENOMEM.  Time: O(k n^(k+1)).
+ * Return: 0, -EINVAL, -E2BIG or -ENOMEM.
  */
 int sluice_topo_bcube(struct sluice_graph *g, uint32_t n, uint32_t k,
 		      char *err, size_t errlen)

@@ -66,7 +66,7 @@ static int leafspine_check(uint32_t leaves, uint32_t spines, uint32_t parallel,
  *
  * Links go leaf by leaf, spine by spine, the parallel ones together.
  *
- * Return: 0, -EINVAL, -E2BIG or -ENOMEM.  Time: O(L S p).
+ * Return: 0, -EINVAL, -E2BIG or -ENOMEM.
  */
 int sluice_topo_leafspine(struct sluice_graph *g, uint32_t leaves,
 			  uint32_t spines, uint32_t parallel,
@@ -152,7 +152,7 @@ static int fattree_links(struct sluice_graph *g, uint32_t k,
  * tier 2), and (k/2)^2 core switches ("core<i>", tier 3): 5k^2/4 switches,
  * k^3/2 links, k^3/4 hosts.
  *
- * Return: 0, -EINVAL or -ENOMEM.  Time: O(k^3).
+ * Return: 0, -EINVAL or -ENOMEM.
  */
 int sluice_topo_fattree(struct sluice_graph *g, uint32_t k,
 			char *err, size_t errlen)

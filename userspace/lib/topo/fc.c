@@ -45,7 +45,7 @@ static uint32_t max_layers(uint32_t inter_ports)
  * says more than the right side give every pair a common ancestor.
  *
  * Return: k_min, at least 2; 0 if no k up to the most layers s allows
- * satisfies Eq. 4.  Time: O(k).
+ * satisfies Eq. 4.
  */
 uint32_t sluice_fc_kmin(uint32_t switches, uint32_t inter_ports)
 {
@@ -73,7 +73,7 @@ uint32_t sluice_fc_kmin(uint32_t switches, uint32_t inter_ports)
  * and 2,4,4,5,3 (k = 5); s = 40 gives 7,13,13,7 (k = 4) and 5,10,10,10,5
  * (k = 5) (Tables 2, 6, 7).
  *
- * Return: 0 or -EINVAL.  Time: O(k).
+ * Return: 0 or -EINVAL.
  */
 int sluice_fc_layer_ports(uint32_t inter_ports, uint32_t layers,
 			  uint32_t *layer_ports, char *err, size_t errlen)
@@ -330,8 +330,6 @@ static int fc_auto(struct sluice_graph *g, struct sluice_fc_params *p,
  * layer of each end (la = j, lb = j + 1) and lie in layer order.
  *
  * Return: 0, -EINVAL, -E2BIG, -EAGAIN or -ENOMEM.
- * Time: O(N s^2) expected to wire; the strategy (*) check adds O(k N^3 / 64)
- * at worst (bitsets).
  */
 int sluice_topo_fc(struct sluice_graph *g, const struct sluice_fc_params *p,
 		   char *err, size_t errlen)
@@ -435,7 +433,6 @@ static bool all_pairs_meet(uint32_t n, const struct bitsets *top,
  * the number of edge-disjoint paths per pair is the routing's business.
  *
  * Return: 0, -EINVAL if @g has no layers or is not finalized, -ENOMEM.
- * Time: O(k (N + m) N / 64 + N^3 / 64), memory 2 N^2 bits.
  */
 int sluice_fc_updown_connected(const struct sluice_graph *g, bool *connected,
 			       char *err, size_t errlen)

@@ -114,7 +114,6 @@ static int jellyfish_check(uint32_t n, uint32_t d, char *err, size_t errlen)
  *
  * Return: 0; -EINVAL for bad parameters; -EAGAIN if no connected simple
  * graph turned up; -ENOMEM.
- * Time: O(N r^2) expected for r much smaller than N.
  */
 int sluice_topo_jellyfish(struct sluice_graph *g, uint32_t switches,
 			  uint32_t degree, uint32_t host_ports, uint64_t seed,
@@ -217,7 +216,7 @@ static void xpander_wire(struct sluice_rng *r, uint32_t d, uint32_t lift,
  * K_{d+1}) is the same family and works for any L.  Disconnected lifts are
  * drawn again, up to SLUICE_I_ATTEMPTS times.
  *
- * Return: 0, -EINVAL, -E2BIG, -EAGAIN or -ENOMEM.  Time: O(N d) expected.
+ * Return: 0, -EINVAL, -E2BIG, -EAGAIN or -ENOMEM.
  */
 int sluice_topo_xpander(struct sluice_graph *g, uint32_t switches,
 			uint32_t degree, uint32_t host_ports, uint64_t seed,
@@ -274,7 +273,7 @@ int sluice_topo_xpander(struct sluice_graph *g, uint32_t switches,
  * Link i joins s<i> and s<i+1>, the last one s<N-1> and s0: the smallest
  * fabric with a cyclic buffer dependency under shortest-path routing.
  *
- * Return: 0, -EINVAL or -ENOMEM.  Time: O(N).
+ * Return: 0, -EINVAL or -ENOMEM.
  */
 int sluice_topo_ring(struct sluice_graph *g, uint32_t switches,
 		     uint32_t host_ports, char *err, size_t errlen)

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#ifndef _SLUICECTL_VERSION_H
-#define _SLUICECTL_VERSION_H
+#ifndef _SLUICECTL_CMD_VERSION_H
+#define _SLUICECTL_CMD_VERSION_H
 
 /* sluicectl is libsluice's: one version, written in sluice/version.h. */
 #include <sluice/version.h>
 
-#endif /* _SLUICECTL_VERSION_H */
+#endif /* _SLUICECTL_CMD_VERSION_H */

@@ -4,15 +4,15 @@
  * (experiment_bcube.c, experiment_bolt.c, experiment_faca.c): their
  * usages, shared with the command table, and the steps they share.
  */
-#ifndef _SLUICECTL_EXPERIMENT_H
-#define _SLUICECTL_EXPERIMENT_H
+#ifndef _SLUICECTL_CMD_EXPERIMENT_H
+#define _SLUICECTL_CMD_EXPERIMENT_H
 
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sluice/fabric_nl.h>
 #include <sluice/route.h>
-#include "fabric.h"
+#include "cmd_fabric.h"
 #include "sluicectl.h"
 
 #define EXPERIMENT_DEADLOCK_USAGE \
@@ -121,17 +121,18 @@ int exp_parse_u32(const struct command *cmd, const char *opt, const char *s,
 		  uint64_t min, uint64_t max, uint32_t *v);
 int exp_parse_names(const struct command *cmd, const char *opt, const char *s,
 		    const char *const *names, int n, unsigned int *mask);
-int exp_load_routes(const struct fabric_state *fs,
+struct sluice_fabric_load_opts;
+int exp_load(struct sluice_fabric_load_opts *o);
+int exp_load_routes(struct sluice_fabric_state *fs,
 		    const struct sluice_routes *r);
-int exp_detect(const struct fabric_state *fs, char *text, size_t len);
-int exp_fabric_up(struct fabric_state *fs, const struct sluice_fabric_qdisc *q);
+int exp_fabric_up(struct sluice_fabric_state *fs, const struct sluice_fabric_qdisc *q);
 struct sluice_port_info;
-int exp_switch_stats(const struct fabric_state *fs, uint32_t u,
+int exp_switch_stats(const struct sluice_fabric_state *fs, uint32_t u,
 		     struct sluice_port_info **pi, uint32_t *n);
-void exp_fabric_down(const struct fabric_state *fs);
+void exp_fabric_down(const struct sluice_fabric_state *fs);
 
 int experiment_bolt_main(const struct command *cmd, int argc, char **argv);
 int experiment_bcube_main(const struct command *cmd, int argc, char **argv);
 int experiment_faca_main(const struct command *cmd, int argc, char **argv);
 
-#endif /* _SLUICECTL_EXPERIMENT_H */
+#endif /* _SLUICECTL_CMD_EXPERIMENT_H */

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * route load ROUTES --tags TAGFILE [--tag-source SOURCE]: each switch's
- * Tagger tables, with its routes.
+ * Each switch's Tagger tables, loaded with its routes (sluice/fabric_load.h;
+ * "sluicectl route load ROUTES --tags TAGFILE [--tag-source SOURCE]").
  *
- * The tag file must be the one "sluicectl tag compute" wrote for the same
+ * A tag file must be the one "sluicectl tag compute" wrote for the same
  * topology and the same route set (both hashes are checked, and named when
- * they differ).  Per switch, its node's tables become maps
+ * they differ); tables built in memory are taken as they are.  Per switch, its node's tables become maps
  * (sluice_switch_node_of(), sluice_switch_convert(): link L is device
  * l<L>, "host" every other port of the switch), resolved to ifindexes in
  * the switch's namespace.  Before anything changes, each switch's tag
@@ -23,8 +23,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "route_tags.h"
-#include "sw.h"
+#include <sluice/file.h>
+#include "load.h"
 
 static int entry_cmp(const void *a, const void *b)
 {
@@ -41,62 +41,58 @@ static int entry_cmp(const void *a, const void *b)
 	return x->value - y->value;
 }
 
-/* @source: a tag source's name, NULL for none (unloading). */
-int rtags_init(struct rtags *t, uint32_t n, const char *source)
+/* @n switches to load with @source (SLUICE_TAG_SOURCE_NONE: unloading). */
+int sluice_i_ltags_init(struct sluice_i_ltags *t, uint32_t n, uint8_t source,
+		       struct sluice_i_say *say)
 {
-	int s = SLUICE_TAG_SOURCE_NONE;
-
 	memset(t, 0, sizeof(*t));
-	if (source) {
-		s = sluice_tag_source_parse(source);
-		if (s < 0 || s == SLUICE_TAG_SOURCE_NONE) {
-			fprintf(stderr, "sluicectl: --tag-source: \"%s\" is not a tag source (ip-ttl, mpls-ttl, dscp, mpls-tc, pcp or mpls-depth)\n",
-				source);
-			return EXIT_USAGE;
-		}
-	}
-	t->source = s;
+	t->source = source;
+	t->say = say;
 	t->n = n;
 	t->s = calloc(n ? n : 1, sizeof(*t->s));
 	if (!t->s) {
-		fputs("sluicectl: out of memory\n", stderr);
-		return EXIT_RUNTIME;
+		sluice_i_say(say, "out of memory");
+		return -ENOMEM;
 	}
 	return 0;
 }
 
 /* The tag file, checked against the topology and the routes. */
-int rtags_read(struct rtags *t, const char *path,
-	       const struct sluice_graph *g, const struct sluice_routes *r)
+int sluice_i_ltags_read(struct sluice_i_ltags *t, const char *path,
+		       const struct sluice_graph *g,
+		       const struct sluice_routes *r)
 {
+	const char *name = strcmp(path, "-") ? path : "<stdin>";
 	char err[SLUICE_ERRLEN];
 	uint64_t want;
-	FILE *f = fopen(path, "r");
+	FILE *f;
 	int ret;
 
-	if (!f) {
-		fprintf(stderr, "sluicectl: %s: %s\n", path, strerror(errno));
-		return EXIT_RUNTIME;
-	}
-	ret = sluice_tagger_read(&t->tab, g, f, path, NULL, err, sizeof(err));
-	fclose(f);
+	ret = sluice_file_open(path, &f, err, sizeof(err));
 	if (ret) {
-		fprintf(stderr, "sluicectl: %s\n", err);
-		return EXIT_RUNTIME;
+		sluice_i_say(t->say, "%s", err);
+		return ret;
 	}
-	t->has_tab = true;
+	ret = sluice_tagger_read(&t->own, g, f, name, NULL, err, sizeof(err));
+	sluice_file_close(f);
+	if (ret) {
+		sluice_i_say(t->say, "%s", err);
+		return ret;
+	}
+	t->has_own = true;
+	t->tab = &t->own;
 	want = sluice_tagger_routes_hash(r);
-	if (t->tab.routes_hash != want) {
-		fprintf(stderr, "sluicectl: %s: the tag file is for routes with hash %016llx (algo %s), the route file's hash is %016llx: compute the tags for these routes (sluicectl tag compute)\n",
-			path, (unsigned long long)t->tab.routes_hash,
-			t->tab.algo, (unsigned long long)want);
-		return EXIT_RUNTIME;
+	if (t->own.routes_hash != want) {
+		sluice_i_say(t->say, "%s: the tag file is for routes with hash %016llx (algo %s), the route file's hash is %016llx: compute the tags for these routes (sluicectl tag compute)",
+			     path, (unsigned long long)t->own.routes_hash,
+			     t->own.algo, (unsigned long long)want);
+		return -EINVAL;
 	}
 	return 0;
 }
 
 /* The maps of @node's tables, for switch @s, by ifindex. */
-static int wanted(struct rtags *t, struct rtag_switch *s,
+static int wanted(struct sluice_i_ltags *t, struct sluice_i_ltag_switch *s,
 		  const struct sluice_graph *g, uint32_t node)
 {
 	struct sluice_convert_opts o = { .source = t->source };
@@ -108,7 +104,7 @@ static int wanted(struct rtags *t, struct rtag_switch *s,
 	uint64_t j;
 	int ret;
 
-	ret = sluice_switch_node_of(&t->tab, g, node, &sn, err, sizeof(err));
+	ret = sluice_switch_node_of(t->tab, g, node, &sn, err, sizeof(err));
 	if (!ret)
 		ret = sluice_nl_stats_get(s->nl, 0, &ports, &np, err,
 					  sizeof(err));
@@ -160,12 +156,9 @@ static int wanted(struct rtags *t, struct rtag_switch *s,
 	free(hosts);
 	free(ports);
 	sluice_switch_node_free(&sn);
-	if (ret) {
-		fprintf(stderr, "sluicectl: switch %s: tag tables: %s\n",
-			s->name, err);
-		return EXIT_RUNTIME;
-	}
-	return 0;
+	if (ret)
+		sluice_i_say(t->say, "switch %s: tag tables: %s", s->name, err);
+	return ret;
 }
 
 /*
@@ -173,11 +166,11 @@ static int wanted(struct rtags *t, struct rtag_switch *s,
  * holds, and, with a tag file, what it should.  @quiet_absent: a missing
  * sluice family is no error (unloading a fabric without sch_sluice).
  */
-int rtags_prepare(struct rtags *t, uint32_t k, const char *ns,
-		  const char *name, const struct sluice_graph *g,
-		  uint32_t node, bool quiet_absent)
+int sluice_i_ltags_prepare(struct sluice_i_ltags *t, uint32_t k, const char *ns,
+			  const char *name, const struct sluice_graph *g,
+			  uint32_t node, bool quiet_absent)
 {
-	struct rtag_switch *s = &t->s[k];
+	struct sluice_i_ltag_switch *s = &t->s[k];
 	char err[SLUICE_ERRLEN];
 	int ret;
 
@@ -191,12 +184,12 @@ int rtags_prepare(struct rtags *t, uint32_t k, const char *ns,
 	if (!ret)
 		ret = sluice_nl_map_get(s->nl, &s->old, err, sizeof(err));
 	if (ret) {
-		fprintf(stderr, "sluicectl: switch %s: %s\n", name, err);
-		return EXIT_RUNTIME;
+		sluice_i_say(t->say, "switch %s: %s", name, err);
+		return ret;
 	}
 	if (s->old.n)
 		qsort(s->old.e, s->old.n, sizeof(*s->old.e), entry_cmp);
-	if (!t->has_tab)
+	if (!t->tab)
 		return 0;
 	ret = wanted(t, s, g, node);
 	if (!ret && s->n)
@@ -205,14 +198,15 @@ int rtags_prepare(struct rtags *t, uint32_t k, const char *ns,
 }
 
 /* Whether switch @s holds what it should. */
-static bool in_sync(const struct rtags *t, const struct rtag_switch *s)
+static bool in_sync(const struct sluice_i_ltags *t,
+		    const struct sluice_i_ltag_switch *s)
 {
 	return s->old_info.tag_source == t->source && s->old.n == s->n &&
 	       (!s->n || !memcmp(s->old.e, s->e, s->n * sizeof(*s->e)));
 }
 
 /* Sets switch @s to @source with entries @e; its first refusal in @err. */
-static int put(struct rtag_switch *s, uint8_t from, uint8_t source,
+static int put(struct sluice_i_ltag_switch *s, uint8_t from, uint8_t source,
 	       const struct sluice_map_entry *e, uint64_t n, uint64_t *bad,
 	       char *err, size_t errlen)
 {
@@ -233,15 +227,15 @@ static int put(struct rtag_switch *s, uint8_t from, uint8_t source,
 }
 
 /* Prints which entry switch @s refused. */
-static void refusal(const struct rtag_switch *s, uint64_t bad,
+static void refusal(struct sluice_i_say *say,
+		    const struct sluice_i_ltag_switch *s, uint64_t bad,
 		    const char *err)
 {
 	const struct sluice_maps_entry *e;
 	uint64_t i;
 
 	if (bad == UINT64_MAX || bad >= s->n) {
-		fprintf(stderr, "sluicectl: switch %s: tag tables: %s\n",
-			s->name, err);
+		sluice_i_say(say, "switch %s: tag tables: %s", s->name, err);
 		return;
 	}
 	/* s->e is sorted: find the entry of s->m it came from */
@@ -252,46 +246,48 @@ static void refusal(const struct rtag_switch *s, uint64_t bad,
 			break;
 	}
 	if (i == s->m.n) {
-		fprintf(stderr, "sluicectl: switch %s: tag tables: %s\n",
-			s->name, err);
+		sluice_i_say(say, "switch %s: tag tables: %s", s->name, err);
 		return;
 	}
-	fprintf(stderr, "sluicectl: switch %s: tag tables: %s: \"%s %s %u %u\"\n",
-		s->name, err, sluice_map_entry_kind(e->map, e->flags) ?: "?",
-		e->dev == SLUICE_DEV_ALL ? "*" : s->m.devs[e->dev], e->tag,
-		e->value);
+	sluice_i_say(say, "switch %s: tag tables: %s: \"%s %s %u %u\"",
+		     s->name, err,
+		     sluice_map_entry_kind(e->map, e->flags) ?: "?",
+		     e->dev == SLUICE_DEV_ALL ? "*" : s->m.devs[e->dev], e->tag,
+		     e->value);
 }
 
 /*
  * Every switch its tag source and maps; on a refusal, every switch
- * touched gets its old ones back (rtags_restore()).
+ * touched gets its old ones back (sluice_i_ltags_restore()).
  */
-int rtags_apply(struct rtags *t)
+int sluice_i_ltags_apply(struct sluice_i_ltags *t)
 {
 	char err[SLUICE_ERRLEN];
-	struct rtag_switch *s;
+	struct sluice_i_ltag_switch *s;
 	uint64_t bad;
 	uint32_t k;
+	int ret;
 
 	for (k = 0; k < t->n; k++) {
 		s = &t->s[k];
 		if (!s->nl || in_sync(t, s))
 			continue;
 		s->touched = true;
-		if (!put(s, s->old_info.tag_source, t->source, s->e, s->n,
-			 &bad, err, sizeof(err)))
+		ret = put(s, s->old_info.tag_source, t->source, s->e, s->n,
+			  &bad, err, sizeof(err));
+		if (!ret)
 			continue;
-		refusal(s, bad, err);
-		return EXIT_RUNTIME;
+		refusal(t->say, s, bad, err);
+		return ret;
 	}
 	return 0;
 }
 
 /* Every switch touched gets its old tag source and maps back. */
-bool rtags_restore(struct rtags *t)
+bool sluice_i_ltags_restore(struct sluice_i_ltags *t)
 {
 	char err[SLUICE_ERRLEN];
-	struct rtag_switch *s;
+	struct sluice_i_ltag_switch *s;
 	bool ok = true;
 	uint64_t bad;
 	uint32_t k;
@@ -304,8 +300,8 @@ bool rtags_restore(struct rtags *t)
 		if (put(s, (uint8_t)~s->old_info.tag_source,
 			s->old_info.tag_source, s->old.e, s->old.n, &bad, err,
 			sizeof(err))) {
-			fprintf(stderr, "sluicectl: switch %s: could not restore its tag tables: %s\n",
-				s->name, err);
+			sluice_i_say(t->say, "switch %s: could not restore its tag tables: %s",
+				     s->name, err);
 			ok = false;
 		}
 		s->touched = false;
@@ -313,8 +309,8 @@ bool rtags_restore(struct rtags *t)
 	return ok;
 }
 
-/* How many switches rtags_apply() changed. */
-uint32_t rtags_changed(const struct rtags *t)
+/* How many switches sluice_i_ltags_apply() changed. */
+uint32_t sluice_i_ltags_changed(const struct sluice_i_ltags *t)
 {
 	uint32_t k, n = 0;
 
@@ -323,16 +319,16 @@ uint32_t rtags_changed(const struct rtags *t)
 	return n;
 }
 
-/* Whether switch @k holds its maps; with @print, says how it differs. */
-bool rtags_show(const struct rtags *t, uint32_t k, bool print)
+/* How switch @k's tables differ from what it should hold, into @sw. */
+void sluice_i_ltags_compare(const struct sluice_i_ltags *t, uint32_t k,
+			   struct sluice_fabric_load_switch *sw)
 {
-	const struct rtag_switch *s = &t->s[k];
+	const struct sluice_i_ltag_switch *s = &t->s[k];
 	uint64_t i = 0, j = 0, missing = 0, extra = 0;
-	char a[16], b[16];
 	int c;
 
 	if (!s->nl)
-		return true;
+		return;
 	while (i < s->n || j < s->old.n) {
 		c = i == s->n ? 1 : j == s->old.n ? -1 :
 		    entry_cmp(&s->e[i], &s->old.e[j]);
@@ -341,20 +337,16 @@ bool rtags_show(const struct rtags *t, uint32_t k, bool print)
 		i += c <= 0;
 		j += c >= 0;
 	}
-	if (print && (missing || extra ||
-		      s->old_info.tag_source != t->source))
-		printf("switch %s: tag tables differ: tag source %s (the file wants %s), %llu map entries missing, %llu extra\n",
-		       s->name, sw_source(s->old_info.tag_source, a),
-		       sw_source(t->source, b), (unsigned long long)missing,
-		       (unsigned long long)extra);
-	else if (print)
-		printf("switch %s: tag tables in sync: tag source %s, %llu map entries\n",
-		       s->name, sw_source(t->source, a),
-		       (unsigned long long)s->n);
-	return !missing && !extra && s->old_info.tag_source == t->source;
+	sw->tags = true;
+	sw->tag_source = s->old_info.tag_source;
+	sw->tag_source_want = t->source;
+	sw->tag_entries = s->n;
+	sw->tags_missing = missing;
+	sw->tags_extra = extra;
+	sw->tags_changed = s->touched;
 }
 
-void rtags_free(struct rtags *t)
+void sluice_i_ltags_free(struct sluice_i_ltags *t)
 {
 	uint32_t k;
 
@@ -365,7 +357,7 @@ void rtags_free(struct rtags *t)
 		free(t->s[k].e);
 	}
 	free(t->s);
-	if (t->has_tab)
-		sluice_tagger_tables_free(&t->tab);
+	if (t->has_own)
+		sluice_tagger_tables_free(&t->own);
 	memset(t, 0, sizeof(*t));
 }

@@ -3,8 +3,8 @@
  * sluicectl faca's commands of the host agent (faca_agent.c), listed in
  * faca.c's table with the hook's.
  */
-#ifndef _SLUICECTL_FACA_H
-#define _SLUICECTL_FACA_H
+#ifndef _SLUICECTL_CMD_FACA_H
+#define _SLUICECTL_CMD_FACA_H
 
 #include "sluicectl.h"
 
@@ -30,7 +30,7 @@
 	"\tutilisation, D (the probe's one-way delay), and E, the EWMA of the load metric\n" \
 	"\twith Eq. 3's k (--k, default 5 per second).  --load time (default): D +\n" \
 	"\t--demand bytes (64k) at the bandwidth left; bdp: the paper's B * D, which can\n" \
-	"\tread a path slowed by a lower rate as the lighter (README, \"FaCa agent\").  New\n" \
+	"\tread a path slowed by a lower rate as the lighter (docs/faca.md, \"FaCa agent\").  New\n" \
 	"\tflows get a port of the path Flowing&Jumping chooses, leased for at least\n" \
 	"\t--lease (default 10s) and as long as a TCP socket uses it.  --tos: the probes'\n" \
 	"\tTOS byte (default 0, a lossy class, so that a pause does not read as load).\n" \
@@ -81,4 +81,4 @@ int faca_agent_main(const struct command *cmd, int argc, char **argv);
 int faca_show_main(const struct command *cmd, int argc, char **argv);
 int faca_sport_main(const struct command *cmd, int argc, char **argv);
 
-#endif /* _SLUICECTL_FACA_H */
+#endif /* _SLUICECTL_CMD_FACA_H */
