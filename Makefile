@@ -26,7 +26,7 @@ PREPARE_TARGETS ?= all
 
 .PHONY: all kmod userspace tools check check-debug unit selftests bootstrap prepare install \
 	uninstall clean sparse checkpatch vm-shell demo demo-bcube demo-bolt demo-faca bench bench-routing \
-	dkms-source dkms-install dkms-uninstall install-man uninstall-man deb \
+	bench-routing-5000 dkms-source dkms-install dkms-uninstall install-man uninstall-man deb \
 	reproduce-routing reproduce-tagger reproduce-throughput kdir
 
 all: kmod userspace tools
@@ -123,6 +123,14 @@ bench-routing:
 	$(BOOTSTRAP) --if-needed
 	$(MAKE) -C userspace libsluice.a
 	$(MAKE) -C userspace/bench run
+
+# FC at the scale of 120,000 servers (N = 5000, k = 5), all pairs streamed
+# to a route file on two threads, its CBD check, and how a shard's time
+# grows with N (docs/routing-benchmark.md).  Long: some 10 to 30 minutes,
+# 20 GB of disk while the file is written.
+bench-routing-5000:
+	$(BOOTSTRAP) --if-needed
+	$(MAKE) -C userspace/bench run-5000
 
 # FC's Tables 1, 2 and 7, ours beside theirs (docs/routing.md).
 reproduce-routing:

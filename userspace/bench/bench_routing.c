@@ -6,23 +6,37 @@
  * 1. All pairs: the whole route set through sluice_routes_compute() on
  *    two threads, wall and CPU time; the paths per pair and their length
  *    next to Table 1's; the CBD check of the set (cbd_spot()).
- * 2. Per pair: ~300 pairs drawn with a fixed seed, each pair's flow
- *    network (the nodes on some s-t path of the directed virtual up-down
- *    graph, solid arcs capacity 1, dashed arcs more than any flow) solved
- *    by sluice's solver and by LEMON's NetworkSimplex, the solve alone
- *    timed on both sides (building the network is not), and checked: same
- *    F, same cost.  LEMON runs four ways: Preflow for F then
- *    NetworkSimplex sending F from s to t, or NetworkSimplex alone on the
- *    circulation with an arc t -> s of large negative cost; each with the
- *    paper's exact costs (M a solid arc, 1 a dashed one) and with the 1/0
- *    costs (links only) that sluice's solver uses internally, which rank
- *    flows alike (lib/route/fc.c).  The headline ratio is against the
- *    fastest of the four.  sluice's optimality certificate is timed apart.
- *    For context, a few pairs on the whole virtual graph, as a solver
- *    without the pruning would see them.
+ * 2. End to end: a few sources drawn with a fixed seed, each routed to
+ *    every destination by sluice_algo_fc.source() on one thread, its CPU
+ *    time divided by its pairs: everything a pair costs (the source's
+ *    up-cone shared by its destinations, the pruning and the network
+ *    build, the solve, the optimality certificate, the decomposition into
+ *    paths and their copy into the source's buffer).  Then LEMON on every
+ *    one of those pairs' networks (below), its CPU time each, checked
+ *    against sluice's F and cost, and each pair solved alone against the
+ *    source's paths; the headline RATIO end to end is LEMON's fastest
+ *    formulation, mean over the same pairs, against sluice's mean.
+ * 3. Per pair, the solve alone: ~300 pairs drawn with a fixed seed, each
+ *    pair's flow network (the nodes on some s-t path of the directed
+ *    virtual up-down graph, solid arcs capacity 1, dashed arcs more than
+ *    any flow) solved by sluice's solver and by LEMON, the solve alone
+ *    timed on both sides (building the network is not), medians, and
+ *    checked: same F, same cost.  sluice's optimality certificate and its
+ *    pruning and build are timed apart.  For context, a few pairs on the
+ *    whole virtual graph, as a solver without the pruning would see them.
  *
- * Usage: bench_routing [-A] [-n switches] [-p pairs] [-t threads] [-s seed]
- * (-A: the per-pair part only)
+ * LEMON runs eight ways: Preflow for F then NetworkSimplex sending F from
+ * s to t, or NetworkSimplex, CapacityScaling or CostScaling alone on the
+ * circulation with an arc t -> s of large negative cost; each with the
+ * paper's exact costs (M a solid arc, 1 a dashed one) and with the 1/0
+ * costs (links only) that sluice's solver uses internally, which rank
+ * flows alike (lib/route/fc.c).  Every time is the thread's CPU time, so
+ * that a loaded machine's other jobs add to neither side.
+ *
+ * Usage: bench_routing [-AL] [-n switches] [-k layers] [-p pairs]
+ *		       [-S sources] [-t threads] [-s seed]
+ * (-A: no all-pairs part; -L: no LEMON, sluice's end to end alone, for
+ * profiling: make -C userspace/bench profile)
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -54,6 +68,15 @@ static double now_ns(void)
 	struct timespec t;
 
 	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1e9 + t.tv_nsec;
+}
+
+/* This thread's CPU time: what a loaded machine's other jobs do not add. */
+static double thread_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
 	return t.tv_sec * 1e9 + t.tv_nsec;
 }
 
@@ -206,6 +229,10 @@ static const struct {
 	{ "Preflow + NetworkSimplex, costs 1/0", lemon_mcmf, false },
 	{ "NetworkSimplex circulation, costs M/1", lemon_mcmf_circ, true },
 	{ "NetworkSimplex circulation, costs 1/0", lemon_mcmf_circ, false },
+	{ "CapacityScaling circulation, costs M/1", lemon_mcmf_capscale, true },
+	{ "CapacityScaling circulation, costs 1/0", lemon_mcmf_capscale, false },
+	{ "CostScaling circulation, costs M/1", lemon_mcmf_costscale, true },
+	{ "CostScaling circulation, costs 1/0", lemon_mcmf_costscale, false },
 };
 #define N_LEMONS	ARRAY_SIZE(lemons)
 
@@ -229,6 +256,151 @@ static int lemon_agrees(uint32_t i, const struct net *x,
 	}
 	*ns = lr.ns;
 	return 0;
+}
+
+static double mean(const double *v, size_t n)
+{
+	double sum = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		sum += v[i];
+	return n ? sum / n : 0;
+}
+
+/*
+ * Sluice's F and total links for each destination of @src, from the
+ * source's buffer, against a solve of the pair alone; -EDOM if they
+ * differ.
+ */
+static int source_pair(void *ctx, void *w, const struct sluice_path_buf *b,
+		       uint32_t k, struct sluice_i_fc_result *res)
+{
+	uint64_t end = k + 1 < b->n_pairs ? b->pair_path[k + 1] : b->n_paths;
+	uint64_t hops = (end < b->n_paths ? b->path_hop[end] : b->n_hops) -
+			(b->pair_path[k] < b->n_paths ?
+			 b->path_hop[b->pair_path[k]] : b->n_hops);
+
+	if (sluice_i_fc_build(ctx, w, b->src, b->pair_dst[k]) < 0)
+		return -EINVAL;
+	sluice_i_fc_solve(ctx, w, res);
+	if (!sluice_i_fc_check(w) || res->flow != end - b->pair_path[k] ||
+	    res->solid != hops) {
+		fprintf(stderr, "bench_routing: pair %u -> %u: source() gave %lu paths of %lu links, the pair alone F %u, %lu links\n",
+			b->src, b->pair_dst[k],
+			(unsigned long)(end - b->pair_path[k]),
+			(unsigned long)hops, res->flow,
+			(unsigned long)res->solid);
+		return -EDOM;
+	}
+	return 0;
+}
+
+/*
+ * End to end: @sources sources, each to every other node, through
+ * sluice_algo_fc.source() as the compute driver runs it; then, unless
+ * @no_lemon, LEMON on each of those pairs' networks.
+ */
+static int end_to_end(const struct sluice_graph *g, uint32_t sources,
+		      uint64_t seed, bool no_lemon)
+{
+	struct sluice_route_opts o = { .algo = SLUICE_ROUTE_FC };
+	uint32_t n = g->n_nodes, pairs = sources * (n - 1), i, j, k, p = 0;
+	double *lemon[N_LEMONS] = { NULL }, t0, ours = 0, best_mean = 0;
+	uint32_t *dsts = calloc(n, sizeof(*dsts)), best = 0, mt;
+	struct sluice_path_buf b = { 0 };
+	struct sluice_i_fc_result res;
+	uint64_t paths = 0, hops = 0;
+	void *ctx = NULL, *w = NULL;
+	struct sluice_rng rng;
+	struct net x = { 0 };
+	int ret = -ENOMEM;
+
+	for (j = 0; !no_lemon && j < N_LEMONS; j++)
+		if (!(lemon[j] = calloc(pairs, sizeof(double))))
+			goto out;
+	if (!dsts)
+		goto out;
+	ret = sluice_algo_fc.prepare(g, &o, &ctx, err, sizeof(err));
+	if (!ret)
+		ret = sluice_algo_fc.worker_init(ctx, &w);
+	mt = ctx ? sluice_i_fc_full_net(ctx, NULL, NULL, NULL, NULL) : 0;
+	if (!ret && !no_lemon)
+		ret = net_alloc(&x, mt);
+	if (ret)
+		goto out;
+	printf("== end to end: %u sources (seed %lu), each to all %u others, one thread\n",
+	       sources, (unsigned long)seed, n - 1);
+	sluice_rng_seed(&rng, seed);
+	for (i = 0; i < sources; i++) {
+		uint32_t src = (uint32_t)sluice_rng_below(&rng, n);
+
+		for (j = 0, k = 0; j < n; j++)
+			if (j != src)
+				dsts[k++] = j;
+		sluice_path_buf_reset(&b, src);
+		t0 = thread_ns();
+		ret = sluice_algo_fc.source(ctx, w, dsts, n - 1, &b, err,
+					    sizeof(err));
+		ours += thread_ns() - t0;
+		if (ret) {
+			fprintf(stderr, "bench_routing: %s\n", err);
+			goto out;
+		}
+		paths += b.n_paths;
+		hops += b.n_hops;
+		for (k = 0; !no_lemon && k < b.n_pairs; k++, p++) {
+			ret = source_pair(ctx, w, &b, k, &res);
+			if (ret)
+				goto out;
+			sluice_i_fc_net_size(w, &x.n, &x.m);
+			sluice_i_fc_net_export(ctx, w, true, x.tail, x.head,
+					       x.cap, x.cost_lex, &x.s, &x.t);
+			sluice_i_fc_net_export(ctx, w, false, x.tail, x.head,
+					       x.cap, x.cost_unit, &x.s, &x.t);
+			for (j = 0; j < N_LEMONS; j++) {
+				ret = lemon_agrees(j, &x, &res, src,
+						   b.pair_dst[k], &lemon[j][p]);
+				if (ret)
+					goto out;
+			}
+		}
+	}
+	ours /= pairs;
+	printf("sluice: %.2f us CPU a pair, end to end (%u pairs, %.3f paths and %.3f links a pair)\n",
+	       ours * 1e-3, pairs, (double)paths / pairs,
+	       (double)hops / pairs);
+	if (no_lemon) {
+		ret = 0;
+		goto out;
+	}
+	printf("all %u pairs: the source's paths are the pair's min-cost max-flow; F and cost the same as each LEMON's\n",
+	       pairs);
+	for (j = 0; j < N_LEMONS; j++) {
+		double m = mean(lemon[j], pairs);
+
+		if (!j || m < best_mean) {
+			best_mean = m;
+			best = j;
+		}
+		printf("LEMON, %-38s mean %6.1f us, median %6.1f us CPU a pair: %4.1fx sluice's end to end\n",
+		       lemons[j].name, m * 1e-3,
+		       median(lemon[j], pairs) * 1e-3, m / ours);
+	}
+	printf("RATIO end to end: fastest LEMON (%s, mean over the same pairs, the solve alone) / sluice (everything a pair costs): %.1fx\n",
+	       lemons[best].name, best_mean / ours);
+	if (best_mean / ours < 5)
+		printf("WARNING: sluice end to end is less than 5x the fastest LEMON's solve\n");
+	ret = 0;
+out:
+	net_free(&x);
+	sluice_path_buf_free(&b);
+	sluice_algo_fc.worker_free(w);
+	sluice_algo_fc.release(ctx);
+	free(dsts);
+	for (j = 0; j < N_LEMONS; j++)
+		free(lemon[j]);
+	return ret;
 }
 
 static int per_pair(const struct sluice_graph *g, uint32_t pairs,
@@ -375,7 +547,7 @@ out:
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: bench_routing [-A] [-n switches] [-p pairs] [-t threads] [-s seed]\n");
+	fprintf(stderr, "usage: bench_routing [-AL] [-n switches] [-k layers] [-p pairs] [-S sources] [-t threads] [-s seed]\n");
 	exit(2);
 }
 
@@ -383,25 +555,36 @@ int main(int argc, char **argv)
 {
 	struct sluice_fc_params p = {
 		.switches = 1000, .inter_ports = 40, .host_ports = 24,
-		.layers = 4, .layer_ports = { 7, 13, 13, 7 }, .seed = 1,
+		.layers = 4, .seed = 1,
 	};
-	uint32_t pairs = 300, threads = 2;
-	bool skip_all = false;
+	uint32_t pairs = 300, threads = 2, sources = 3, j;
+	bool skip_all = false, no_lemon = false;
 	uint64_t seed = 2023;
 	struct sluice_graph g;
+	char layers[64];
+	size_t len = 0;
 	double t0;
 	int opt, ret;
 
-	while ((opt = getopt(argc, argv, "An:p:t:s:")) != -1) {
+	while ((opt = getopt(argc, argv, "ALn:k:p:S:t:s:")) != -1) {
 		switch (opt) {
 		case 'A':
 			skip_all = true;
 			break;
+		case 'L':
+			no_lemon = true;
+			break;
 		case 'n':
 			p.switches = (uint32_t)strtoul(optarg, NULL, 0);
 			break;
+		case 'k':
+			p.layers = (uint32_t)strtoul(optarg, NULL, 0);
+			break;
 		case 'p':
 			pairs = (uint32_t)strtoul(optarg, NULL, 0);
+			break;
+		case 'S':
+			sources = (uint32_t)strtoul(optarg, NULL, 0);
 			break;
 		case 't':
 			threads = (uint32_t)strtoul(optarg, NULL, 0);
@@ -415,19 +598,28 @@ int main(int argc, char **argv)
 	}
 	if (optind != argc || !pairs || p.switches < 2)
 		usage();
+	/* s = 40, k = 4 gives the paper's 7,13,13,7 */
+	if (sluice_fc_layer_ports(p.inter_ports, p.layers, p.layer_ports, err,
+				  sizeof(err))) {
+		fprintf(stderr, "bench_routing: %s\n", err);
+		return 1;
+	}
+	for (j = 0; j < p.layers; j++)
+		len += snprintf(layers + len, sizeof(layers) - len, "%s%u",
+				j ? "," : "", p.layer_ports[j]);
 	t0 = now_ns();
 	ret = sluice_topo_fc(&g, &p, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "bench_routing: %s\n", err);
 		return 1;
 	}
-	printf("FC: N %u, s %u, h %u, k %u, layers %u,%u,%u,%u, seed %lu (%.2f s to generate)\n",
-	       p.switches, p.inter_ports, p.host_ports, p.layers,
-	       p.layer_ports[0], p.layer_ports[1], p.layer_ports[2],
-	       p.layer_ports[3], (unsigned long)p.seed,
-	       (now_ns() - t0) * 1e-9);
+	printf("FC: N %u, s %u, h %u, k %u, layers %s, seed %lu (%.2f s to generate)\n",
+	       p.switches, p.inter_ports, p.host_ports, p.layers, layers,
+	       (unsigned long)p.seed, (now_ns() - t0) * 1e-9);
 	ret = skip_all ? 0 : all_pairs(&g, threads);
-	if (!ret)
+	if (!ret && sources)
+		ret = end_to_end(&g, sources, seed, no_lemon);
+	if (!ret && !no_lemon)
 		ret = per_pair(&g, pairs, seed);
 	sluice_graph_free(&g);
 	return ret ? 1 : 0;

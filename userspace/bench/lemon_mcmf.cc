@@ -11,15 +11,18 @@
 #include <lemon/smart_graph.h>
 #include <lemon/preflow.h>
 #include <lemon/network_simplex.h>
+#include <lemon/capacity_scaling.h>
+#include <lemon/cost_scaling.h>
 #include "lemon_mcmf.h"
 
 using namespace lemon;
 
+/* This thread's CPU time, as the benchmark measures sluice's. */
 static double now_ns(void)
 {
 	struct timespec t;
 
-	clock_gettime(CLOCK_MONOTONIC, &t);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
 	return t.tv_sec * 1e9 + t.tv_nsec;
 }
 
@@ -112,4 +115,54 @@ extern "C" int lemon_mcmf_circ(uint32_t n, uint32_t m, const uint32_t *tail,
 	res->cost = simplex.totalCost<long long>() + x.big * res->flow;
 	res->ns = t1 - t0;
 	return 0;
+}
+
+/*
+ * The circulation again, by CapacityScaling (successive shortest paths
+ * with capacity scaling) or CostScaling (push-relabel on epsilon-optimal
+ * flows), LEMON's other min-cost flow algorithms.
+ */
+template <typename Algo>
+static int circ_with(uint32_t n, uint32_t m, const uint32_t *tail,
+		     const uint32_t *head, const int32_t *cap,
+		     const int64_t *cost, uint32_t s, uint32_t t,
+		     struct lemon_mcmf_result *res)
+{
+	net x(n, m, tail, head, cap, cost, s, t);
+	SmartDigraph::Arc back = x.g.addArc(x.t, x.s);
+	double t0, t1;
+
+	x.upper[back] = (int)m + 1;
+	x.price[back] = -x.big;
+	t0 = now_ns();
+	Algo algo(x.g);
+	algo.upperMap(x.upper).costMap(x.price);
+	typename Algo::ProblemType pt = algo.run();
+	t1 = now_ns();
+	if (pt != Algo::OPTIMAL)
+		return -1;
+	res->flow = (uint32_t)algo.flow(back);
+	res->cost = algo.template totalCost<long long>() + x.big * res->flow;
+	res->ns = t1 - t0;
+	return 0;
+}
+
+extern "C" int lemon_mcmf_capscale(uint32_t n, uint32_t m,
+				   const uint32_t *tail, const uint32_t *head,
+				   const int32_t *cap, const int64_t *cost,
+				   uint32_t s, uint32_t t,
+				   struct lemon_mcmf_result *res)
+{
+	return circ_with<CapacityScaling<SmartDigraph, int, long long> >(
+		n, m, tail, head, cap, cost, s, t, res);
+}
+
+extern "C" int lemon_mcmf_costscale(uint32_t n, uint32_t m,
+				    const uint32_t *tail, const uint32_t *head,
+				    const int32_t *cap, const int64_t *cost,
+				    uint32_t s, uint32_t t,
+				    struct lemon_mcmf_result *res)
+{
+	return circ_with<CostScaling<SmartDigraph, int, long long> >(
+		n, m, tail, head, cap, cost, s, t, res);
 }

@@ -29,6 +29,14 @@ int lemon_mcmf_circ(uint32_t n, uint32_t m, const uint32_t *tail,
 		    const uint32_t *head, const int32_t *cap,
 		    const int64_t *cost, uint32_t s, uint32_t t,
 		    struct lemon_mcmf_result *res);
+int lemon_mcmf_capscale(uint32_t n, uint32_t m, const uint32_t *tail,
+			const uint32_t *head, const int32_t *cap,
+			const int64_t *cost, uint32_t s, uint32_t t,
+			struct lemon_mcmf_result *res);
+int lemon_mcmf_costscale(uint32_t n, uint32_t m, const uint32_t *tail,
+			 const uint32_t *head, const int32_t *cap,
+			 const int64_t *cost, uint32_t s, uint32_t t,
+			 struct lemon_mcmf_result *res);
 
 #ifdef __cplusplus
 }

@@ -121,14 +121,16 @@ static inline char *text_next(struct text_reader *t)
 static inline bool text_u64(const char **s, uint64_t max, uint64_t *v)
 {
 	const char *p = *s;
-	uint64_t x = 0;
+	uint64_t x = 0, top = max / 10;
+	unsigned int last = max % 10;
 
 	if (*p < '0' || *p > '9' || (*p == '0' && p[1] >= '0' && p[1] <= '9'))
 		return false;
 	for (; *p >= '0' && *p <= '9'; p++) {
 		unsigned int d = *p - '0';
 
-		if (d > max || x > (max - d) / 10)
+		/* x * 10 + d > max, without dividing for each digit */
+		if (x > top || (x == top && d > last))
 			return false;
 		x = x * 10 + d;
 	}

@@ -117,43 +117,63 @@ uint64_t pair_of(const struct sluice_routes *r, uint64_t q, uint64_t *nth)
 }
 
 /*
- * "cycle N", then a line per hop: the link, its direction, its lane (named
- * @lane: "lane" for routes, "priority" for tag tables) and the path that
- * goes on to the next hop.
+ * The pair and the number (from 1) of the path behind each hop of @res's
+ * cycle, from the whole set @r: *@cp, @res->n_cycle of them.  0, or
+ * -ENOMEM with a message printed.
  */
-void print_cycle_text(const struct sluice_graph *g,
-		      const struct sluice_routes *r,
-		      const struct sluice_cbd_result *res, const char *lane)
+int cycle_pairs(const struct sluice_routes *r,
+		const struct sluice_cbd_result *res, struct cycle_pair **cp)
 {
 	uint64_t p, nth;
+	uint32_t i;
+
+	*cp = calloc(res->n_cycle ? res->n_cycle : 1, sizeof(**cp));
+	if (!*cp) {
+		fputs("sluicectl: out of memory\n", stderr);
+		return -ENOMEM;
+	}
+	for (i = 0; i < res->n_cycle; i++) {
+		p = pair_of(r, res->cycle[i].path, &nth);
+		(*cp)[i] = (struct cycle_pair){ r->pair_src[p], r->pair_dst[p],
+						nth };
+	}
+	return 0;
+}
+
+/*
+ * "cycle N", then a line per hop: the link, its direction, its lane (named
+ * @lane: "lane" for routes, "priority" for tag tables) and the path that
+ * goes on to the next hop (@cp, cycle_pairs()).
+ */
+void print_cycle_text(const struct sluice_graph *g,
+		      const struct sluice_cbd_result *res, const char *lane,
+		      const struct cycle_pair *cp)
+{
 	uint32_t i;
 
 	printf("cycle %u\n", res->n_cycle);
 	for (i = 0; i < res->n_cycle; i++) {
 		const struct sluice_cbd_hop *h = &res->cycle[i];
 
-		p = pair_of(r, h->path, &nth);
 		printf("  link %u %s -> %s %s %u, then by path %llu of %s %s\n",
 		       h->link, name_of(g, h->from), name_of(g, h->to), lane,
-		       h->lane, (unsigned long long)nth,
-		       name_of(g, r->pair_src[p]), name_of(g, r->pair_dst[p]));
+		       h->lane, (unsigned long long)cp[i].nth,
+		       name_of(g, cp[i].src), name_of(g, cp[i].dst));
 	}
 }
 
 /* The same as a JSON array of hops, or NULL without memory. */
 json_object *cycle_json(const struct sluice_graph *g,
-			const struct sluice_routes *r,
-			const struct sluice_cbd_result *res, const char *lane)
+			const struct sluice_cbd_result *res, const char *lane,
+			const struct cycle_pair *cp)
 {
 	json_object *cyc = json_object_new_array(), *h;
-	uint64_t p, nth;
 	uint32_t i;
 	bool ok = cyc;
 
 	for (i = 0; ok && i < res->n_cycle; i++) {
 		const struct sluice_cbd_hop *c = &res->cycle[i];
 
-		p = pair_of(r, c->path, &nth);
 		h = json_object_new_object();
 		ok = h && !json_object_array_add(cyc, h);
 		if (!ok) {
@@ -165,10 +185,10 @@ json_object *cycle_json(const struct sluice_graph *g,
 		     jadd(h, "to", json_object_new_string(name_of(g, c->to))) &&
 		     jadd(h, lane, jnum(c->lane)) &&
 		     jadd(h, "path_src",
-			  json_object_new_string(name_of(g, r->pair_src[p]))) &&
+			  json_object_new_string(name_of(g, cp[i].src))) &&
 		     jadd(h, "path_dst",
-			  json_object_new_string(name_of(g, r->pair_dst[p]))) &&
-		     jadd(h, "path", jnum(nth));
+			  json_object_new_string(name_of(g, cp[i].dst))) &&
+		     jadd(h, "path", jnum(cp[i].nth));
 	}
 	if (ok)
 		return cyc;

@@ -31,11 +31,19 @@ int route_opts_check(struct sluice_route_opts *o, const char *paths,
 int load_root(const struct sluice_graph *g, const char *root,
 	      const char *topo, struct sluice_route_opts *o);
 uint64_t pair_of(const struct sluice_routes *r, uint64_t q, uint64_t *nth);
+/* The pair and path number behind one hop of a dependency cycle. */
+struct cycle_pair {
+	uint32_t	src, dst;
+	uint64_t	nth;
+};
+
+int cycle_pairs(const struct sluice_routes *r,
+		const struct sluice_cbd_result *res, struct cycle_pair **cp);
 void print_cycle_text(const struct sluice_graph *g,
-		      const struct sluice_routes *r,
-		      const struct sluice_cbd_result *res, const char *lane);
+		      const struct sluice_cbd_result *res, const char *lane,
+		      const struct cycle_pair *cp);
 json_object *cycle_json(const struct sluice_graph *g,
-			const struct sluice_routes *r,
-			const struct sluice_cbd_result *res, const char *lane);
+			const struct sluice_cbd_result *res, const char *lane,
+			const struct cycle_pair *cp);
 
 #endif /* _SLUICECTL_LOAD_H */

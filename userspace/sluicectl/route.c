@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <sluice/cbd.h>
 #include <sluice/interop.h>
 #include <sluice/route.h>
@@ -26,6 +27,8 @@
 
 /* Exit code of "route check" when the set has a CBD. */
 #define EXIT_CBD	3
+/* The most files a command takes: route merge's shards. */
+#define SHARDS_MAX	4096
 
 static int compute_main(const struct command *cmd, int argc, char **argv);
 static int check_main(const struct command *cmd, int argc, char **argv);
@@ -41,7 +44,8 @@ static const struct command route_commands[] = {
 	  "\t[--threads T] [--shard I/N] [-o FILE] [-j | --json]", "route" },
 	{ "check", check_main,
 	  "Check routes for cyclic buffer dependencies (exit 3 if there is one)",
-	  "--topo FILE ROUTES [-j | --json]", "route" },
+	  "--topo FILE ROUTES... [-j | --json]\n"
+	  "\tROUTES: a route file, or every shard of one (route compute --shard), read in turn", "route" },
 	{ "stats", stats_main,
 	  "Paths per pair, path lengths, shortest paths, fabric distance",
 	  "--topo FILE { ROUTES | --algo ALGO [OPTIONS] } [--pairs] [-j | --json]", "route" },
@@ -109,7 +113,7 @@ static const struct opt opts[] = {
 /* What the options said; each command reads the ones it allows. */
 struct args {
 	const char	*val[N_OPTS];	/* NULL: not given; "" for flags */
-	const char	*files[64];
+	const char	*files[SHARDS_MAX];	/* merge's shards, at most */
 	int		n_files;
 	int		algo;
 	uint32_t	paths, lanes, threads;
@@ -190,22 +194,6 @@ static int parse(const struct command *cmd, int argc, char **argv,
 static struct cli_progress routing_progress = {
 	.what = "routing", .unit = "sources",
 };
-
-struct routes_out {
-	const struct sluice_routes	*r;
-	const struct sluice_graph	*g;
-};
-
-static int write_routes(const void *arg, FILE *f)
-{
-	const struct routes_out *o = arg;
-	char err[SLUICE_ERRLEN];
-
-	if (!sluice_routes_write(o->r, o->g, f, err, sizeof(err)))
-		return 0;
-	fprintf(stderr, "sluicectl: %s\n", err);
-	return -EIO;
-}
 
 /* Whether -o names a file: without -o, or with "-", routes go to stdout. */
 static bool to_file(const char *out)
@@ -299,13 +287,11 @@ static int compute_opts(const struct command *cmd, const struct args *a,
 	return 0;
 }
 
-/* Loads the topology and computes its routes as the arguments say. */
-static int compute(const struct args *a, struct sluice_route_opts *o,
-		   const struct sluice_compute_opts *c,
-		   struct sluice_graph *g, struct sluice_routes *r)
+/* Loads the topology and resolves --root as the arguments say. */
+static int load_for(const struct args *a, struct sluice_route_opts *o,
+		    struct sluice_graph *g)
 {
 	const char *root = a->val[OPT_ROOT];
-	char err[SLUICE_ERRLEN];
 	int ret;
 
 	ret = load_topo(a->val[OPT_TOPO], g);
@@ -316,6 +302,20 @@ static int compute(const struct args *a, struct sluice_route_opts *o,
 		sluice_graph_free(g);
 		return ret;
 	}
+	return 0;
+}
+
+/* Loads the topology and computes its routes whole. */
+static int compute(const struct args *a, struct sluice_route_opts *o,
+		   const struct sluice_compute_opts *c,
+		   struct sluice_graph *g, struct sluice_routes *r)
+{
+	char err[SLUICE_ERRLEN];
+	int ret;
+
+	ret = load_for(a, o, g);
+	if (ret)
+		return ret;
 	if (sluice_routes_compute(g, o, c, r, err, sizeof(err))) {
 		/* end the progress line, if there is one, before the error */
 		cli_progress_end(&routing_progress);
@@ -326,13 +326,141 @@ static int compute(const struct args *a, struct sluice_route_opts *o,
 	return 0;
 }
 
+/*
+ * Computes the routes of @g as the arguments say, a source at a time into
+ * @sink; @head gets the set's header and totals.  Prints the error.
+ */
+static int compute_to(const struct args *a, const struct sluice_route_opts *o,
+		      const struct sluice_compute_opts *c,
+		      const struct sluice_graph *g, struct sluice_routes *head,
+		      sluice_routes_sink_fn sink, void *arg)
+{
+	char err[SLUICE_ERRLEN];
+
+	if (sluice_routes_compute_stream(g, o, c, head, sink, arg, err,
+					 sizeof(err))) {
+		/* end the progress line, if there is one, before the error */
+		if (c->progress)
+			fputc('\n', stderr);
+		fprintf(stderr, "sluicectl: %s: %s\n", a->val[OPT_TOPO], err);
+		return EXIT_RUNTIME;
+	}
+	return 0;
+}
+
+/*
+ * A file for a route file's pairs while their totals, which its header
+ * gives first, are not known: beside @out when that is a regular file (or
+ * new), so that the pairs stay on its file system, else in TMPDIR.
+ * Unlinked at once.  NULL with a message printed.
+ */
+static FILE *body_file(const char *out)
+{
+	struct stat st;
+	char *tmp;
+	FILE *f;
+	int fd;
+
+	if (to_file(out) && (stat(out, &st) ? errno == ENOENT :
+			     S_ISREG(st.st_mode)) &&
+	    asprintf(&tmp, "%s.pairs.XXXXXX", out) >= 0) {
+		fd = mkstemp(tmp);
+		if (fd >= 0)
+			unlink(tmp);
+		free(tmp);
+		f = fd >= 0 ? fdopen(fd, "w+") : NULL;
+		if (f)
+			return f;
+		if (fd >= 0)
+			close(fd);
+	}
+	f = tmpfile();
+	if (!f)
+		fprintf(stderr, "sluicectl: no temporary file for the pairs: %s\n",
+			strerror(errno));
+	return f;
+}
+
+/* Writes all @n bytes of @buf to @fd; 0 or -1. */
+static int write_all(int fd, const char *buf, ssize_t n)
+{
+	ssize_t w, k;
+
+	for (w = 0; w < n; w += k) {
+		k = write(fd, buf + w, n - w);
+		if (k < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * Copies all of @from after what @to holds so far, in the kernel where it
+ * can (copy_file_range()), else through a buffer; 0 or -EIO.
+ */
+static int copy_file(FILE *from, FILE *to)
+{
+	static char buf[1 << 16];
+	int in = fileno(from), out = fileno(to);
+	ssize_t n;
+
+	if (fflush(from) || fflush(to) || lseek(in, 0, SEEK_SET))
+		return -EIO;
+	do
+		n = copy_file_range(in, NULL, out, NULL, 1 << 30, 0);
+	while (n > 0);
+	if (!n)
+		return 0;
+	if (errno != EXDEV && errno != EINVAL && errno != ENOSYS &&
+	    errno != EOPNOTSUPP && errno != EBADF)
+		return -EIO;
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write_all(out, buf, n))
+			return -EIO;
+	return n < 0 ? -EIO : 0;
+}
+
+/* A streamed route file: its pairs in @body, its header in @head. */
+struct streamed {
+	const struct sluice_graph	*g;
+	struct sluice_routes		head;
+	FILE				*body;
+};
+
+static int pairs_to_body(void *arg, const struct sluice_routes *chunk,
+			 char *err, size_t errlen)
+{
+	const struct streamed *s = arg;
+
+	return sluice_routes_write_pairs(chunk, s->g, s->body, err, errlen);
+}
+
+/* The header, now that the totals are known, then the pairs, then end. */
+static int write_streamed(const void *arg, FILE *f)
+{
+	const struct streamed *s = arg;
+	char err[SLUICE_ERRLEN];
+	int ret;
+
+	ret = sluice_routes_write_head(&s->head, s->g, f, err, sizeof(err));
+	if (!ret && copy_file(s->body, f)) {
+		snprintf(err, sizeof(err), "cannot write: %s", strerror(errno));
+		ret = -EIO;
+	}
+	if (!ret)
+		ret = sluice_routes_write_end(f, err, sizeof(err));
+	if (!ret)
+		return 0;
+	fprintf(stderr, "sluicectl: %s\n", err);
+	return -EIO;
+}
+
 static int compute_main(const struct command *cmd, int argc, char **argv)
 {
+	struct streamed out = { 0 };
 	struct sluice_route_opts o;
 	struct sluice_compute_opts c;
-	struct sluice_routes r;
 	struct sluice_graph g;
-	struct routes_out out;
 	struct args a;
 	int ret;
 
@@ -348,19 +476,26 @@ static int compute_main(const struct command *cmd, int argc, char **argv)
 		return sub_usage_error(cmd, "-j needs -o FILE: without it the routes go to stdout");
 	ret = compute_opts(cmd, &a, &o, &c);
 	if (!ret)
-		ret = compute(&a, &o, &c, &g, &r);
+		ret = load_for(&a, &o, &g);
 	if (ret)
 		return ret;
-	out.r = &r;
+	/*
+	 * The pairs go to a file of their own as the sources are done, the
+	 * route file last: never the whole set in memory.
+	 */
 	out.g = &g;
-	ret = write_out(a.val[OPT_OUT], write_routes, &out);
+	out.body = body_file(a.val[OPT_OUT]);
+	ret = out.body ? compute_to(&a, &o, &c, &g, &out.head, pairs_to_body,
+				    &out) : EXIT_RUNTIME;
+	if (!ret)
+		ret = write_out(a.val[OPT_OUT], write_streamed, &out);
 	if (!ret && to_file(a.val[OPT_OUT]))
-		print_summary(&r, a.val[OPT_JSON]);
-	sluice_routes_free(&r);
+		print_summary(&out.head, a.val[OPT_JSON]);
+	if (out.body)
+		fclose(out.body);
 	sluice_graph_free(&g);
 	return ret;
 }
-
 /* Loads the topology and the one route file a command takes. */
 static int load_both(const struct command *cmd, const struct args *a,
 		     struct sluice_graph *g, struct sluice_routes *r)
@@ -381,8 +516,8 @@ static int load_both(const struct command *cmd, const struct args *a,
 }
 
 static int print_cycle_json(const struct sluice_graph *g,
-			    const struct sluice_routes *r,
-			    const struct sluice_cbd_result *res)
+			    const struct sluice_cbd_result *res,
+			    const struct cycle_pair *cp)
 {
 	json_object *o = json_object_new_object();
 	bool ok;
@@ -391,49 +526,238 @@ static int print_cycle_json(const struct sluice_graph *g,
 	     jadd(o, "buffers", jnum(res->link_lanes)) &&
 	     jadd(o, "dependencies", jnum(res->dependencies));
 	if (ok && !res->cbd_free)
-		ok = jadd(o, "cycle", cycle_json(g, r, res, "lane"));
+		ok = jadd(o, "cycle", cycle_json(g, res, "lane", cp));
 	return jprint(o, ok);
+}
+
+/* The witness's pass over a stream: names the pairs behind its paths. */
+struct witness_pairs {
+	struct sluice_cbd_witness	wt;
+	struct cycle_pair		*cp;
+	uint64_t			base;	/* paths before the chunk */
+};
+
+static int witness_chunk(void *arg, const struct sluice_routes *chunk,
+			 char *err, size_t errlen)
+{
+	struct witness_pairs *w = arg;
+	const struct sluice_cbd_result *res = w->wt.res;
+	uint64_t q, p;
+	uint32_t i;
+	int ret;
+
+	ret = sluice_cbd_stream_witness(&w->wt, chunk, err, errlen);
+	for (i = 0; !ret && i < res->n_cycle; i++) {
+		q = res->cycle[i].path;
+		if (q == UINT64_MAX || q < w->base ||
+		    q >= w->base + chunk->n_paths)
+			continue;
+		p = pair_of(chunk, q - w->base, &w->cp[i].nth);
+		w->cp[i].src = chunk->pair_src[p];
+		w->cp[i].dst = chunk->pair_dst[p];
+	}
+	w->base += chunk->n_paths;
+	return ret;
+}
+
+/*
+ * Streams the @n files of @files in the order @order gives (NULL: as
+ * given) through @sink.  Prints nothing; 0 or the error, in @err.
+ */
+static int stream_files(const struct sluice_graph *g, const char **files,
+			int n, const uint32_t *order,
+			sluice_routes_sink_fn sink, void *arg, char *err,
+			size_t errlen)
+{
+	struct sluice_routes head;
+	const char *name;
+	int i, ret = 0;
+	FILE *f;
+
+	for (i = 0; !ret && i < n; i++) {
+		f = open_in(files[order ? order[i] : (uint32_t)i], &name);
+		if (!f) {
+			/* open_in() said why */
+			snprintf(err, errlen, "%s: cannot open",
+				 files[order ? order[i] : (uint32_t)i]);
+			return -ENOENT;
+		}
+		ret = sluice_routes_read_stream(g, f, name, &head, sink, arg,
+						err, errlen);
+		fclose(f);
+	}
+	return ret;
+}
+
+/*
+ * The headers of the @n route files of @files into @head: the one file's,
+ * or the whole set's its @n shards make (sluice_routes_merge_plan(), the
+ * shards' order in @order).  0, or EXIT_RUNTIME with the error printed.
+ */
+static int plan_files(const struct sluice_graph *g, const char **files, int n,
+		      struct sluice_routes *head, uint32_t *order)
+{
+	struct sluice_routes *heads = calloc(n, sizeof(*heads));
+	char err[SLUICE_ERRLEN];
+	const char *name;
+	int i, ret = 0;
+	FILE *f;
+
+	if (!heads) {
+		fputs("sluicectl: out of memory\n", stderr);
+		return EXIT_RUNTIME;
+	}
+	for (i = 0; !ret && i < n; i++) {
+		f = open_in(files[i], &name);
+		if (!f) {
+			ret = EXIT_RUNTIME;
+			break;
+		}
+		if (sluice_routes_read_head(g, f, name, &heads[i], err,
+					    sizeof(err)))
+			ret = -EINVAL;
+		fclose(f);
+	}
+	if (!ret && n == 1) {
+		*head = heads[0];
+		order[0] = 0;
+	} else if (!ret) {
+		ret = sluice_routes_merge_plan(head, heads, n, order, err,
+					       sizeof(err));
+	}
+	free(heads);
+	if (ret == -EINVAL)
+		fprintf(stderr, "sluicectl: %s\n", err);
+	return ret ? EXIT_RUNTIME : 0;
+}
+
+/*
+ * The CBD check of route file @files[0], or of the whole set its @n
+ * shards make, read a chunk at a time, and once more to name the paths of
+ * a cycle: the set is never held.  Prints the error.
+ */
+static int check_stream(const char **files, int n,
+			const struct sluice_graph *g,
+			struct sluice_cbd_result *res, struct cycle_pair **cp)
+{
+	struct sluice_routes_async *as = NULL;
+	struct sluice_cbd_stream *s = NULL;
+	struct witness_pairs w = { 0 };
+	struct sluice_routes head;
+	char err[SLUICE_ERRLEN];
+	uint32_t *order;
+	int ret, end;
+
+	*cp = NULL;
+	memset(res, 0, sizeof(*res));
+	order = calloc(n, sizeof(*order));
+	if (!order) {
+		fputs("sluicectl: out of memory\n", stderr);
+		return EXIT_RUNTIME;
+	}
+	/* the header first: the check starts from its topology */
+	ret = plan_files(g, files, n, &head, order);
+	if (ret) {
+		free(order);
+		return ret;
+	}
+	/* the check on a thread of its own while the files are read */
+	ret = sluice_cbd_stream_start(&s, g, &head, err, sizeof(err));
+	if (!ret)
+		ret = sluice_routes_async_start(&as, sluice_cbd_stream_add, s,
+						err, sizeof(err));
+	if (!ret)
+		ret = stream_files(g, files, n, order, sluice_routes_async_add,
+				   as, err, sizeof(err));
+	end = sluice_routes_async_end(as, ret ? NULL : err,
+				      ret ? 0 : sizeof(err));
+	ret = ret ? ret : end;
+	if (!ret)
+		ret = sluice_cbd_stream_end(s, res, err, sizeof(err));
+	if (!ret && res->n_cycle) {
+		w.wt.s = s;
+		w.wt.res = res;
+		w.cp = calloc(res->n_cycle, sizeof(*w.cp));
+		ret = w.cp ? stream_files(g, files, n, order, witness_chunk,
+					  &w, err, sizeof(err)) : -ENOMEM;
+		if (!ret)
+			ret = sluice_cbd_stream_witness_end(s, res, err,
+							    sizeof(err));
+		if (ret == -ENOMEM)
+			snprintf(err, sizeof(err), "out of memory");
+	}
+	sluice_cbd_stream_free(s);
+	free(order);
+	if (ret) {
+		if (ret != -ENOENT)
+			fprintf(stderr, "sluicectl: %s\n", err);
+		sluice_cbd_result_free(res);
+		free(w.cp);
+		return EXIT_RUNTIME;
+	}
+	*cp = w.cp;
+	return 0;
 }
 
 static int check_main(const struct command *cmd, int argc, char **argv)
 {
+	struct sluice_routes r = { 0 };
 	struct sluice_cbd_result res;
+	struct cycle_pair *cp = NULL;
 	char err[SLUICE_ERRLEN];
-	struct sluice_routes r;
 	struct sluice_graph g;
 	struct args a;
-	int ret;
+	int i, ret;
 
 	ret = parse(cmd, argc, argv, OPT_BIT(OPT_TOPO) | OPT_BIT(OPT_JSON), &a);
 	if (ret)
 		return ret < 0 ? 0 : ret;
-	ret = load_both(cmd, &a, &g, &r);
-	if (ret)
-		return ret;
-	if (sluice_cbd_check(&g, &r, &res, err, sizeof(err))) {
-		fprintf(stderr, "sluicectl: %s\n", err);
-		ret = EXIT_RUNTIME;
-		goto out;
+	for (i = 0; a.n_files > 1 && i < a.n_files; i++)
+		if (!strcmp(a.files[i], "-"))
+			return sub_usage_error(cmd, "a shard is read twice: give a file, not \"-\"");
+	if (a.n_files && strcmp(a.files[0], "-")) {
+		/* files read twice if need be: streamed */
+		ret = load_topo(a.val[OPT_TOPO], &g);
+		if (ret)
+			return ret;
+		ret = check_stream(a.files, a.n_files, &g, &res, &cp);
+		if (ret) {
+			sluice_graph_free(&g);
+			return ret;
+		}
+	} else {
+		ret = load_both(cmd, &a, &g, &r);
+		if (ret)
+			return ret;
+		if (sluice_cbd_check(&g, &r, &res, err, sizeof(err))) {
+			fprintf(stderr, "sluicectl: %s\n", err);
+			ret = EXIT_RUNTIME;
+			goto out;
+		}
+		if (!res.cbd_free && cycle_pairs(&r, &res, &cp)) {
+			ret = EXIT_RUNTIME;
+			goto out;
+		}
 	}
 	if (a.val[OPT_JSON]) {
-		ret = print_cycle_json(&g, &r, &res);
+		ret = print_cycle_json(&g, &res, cp);
 	} else {
 		printf("cbd-free %s buffers %llu dependencies %llu\n",
 		       res.cbd_free ? "yes" : "no",
 		       (unsigned long long)res.link_lanes,
 		       (unsigned long long)res.dependencies);
 		if (!res.cbd_free)
-			print_cycle_text(&g, &r, &res, "lane");
+			print_cycle_text(&g, &res, "lane", cp);
 	}
 	if (!ret && !res.cbd_free)
 		ret = EXIT_CBD;
-	sluice_cbd_result_free(&res);
 out:
+	sluice_cbd_result_free(&res);
+	free(cp);
 	sluice_routes_free(&r);
 	sluice_graph_free(&g);
 	return ret;
 }
-
 static void print_stats_text(const struct sluice_route_stats *st,
 			     const struct sluice_routes *r)
 {
@@ -514,13 +838,96 @@ static int print_stats_json(const struct sluice_route_stats *st,
 	return jprint(o, ok);
 }
 
+/* Statistics fed by a stream, started on its first chunk's header. */
+struct stats_run {
+	const struct sluice_graph		*g;
+	struct sluice_route_stats		*st;
+	struct sluice_route_stats_stream	*s;
+};
+
+static int stats_chunk(void *arg, const struct sluice_routes *chunk,
+		       char *err, size_t errlen)
+{
+	struct stats_run *run = arg;
+	int ret;
+
+	if (!run->s) {
+		ret = sluice_route_stats_start(&run->s, run->g, chunk, run->st,
+					       err, errlen);
+		if (ret)
+			return ret;
+	}
+	return sluice_route_stats_add(run->s, chunk, err, errlen);
+}
+
+/*
+ * The statistics of routes computed (@a has --algo, or no file) or read
+ * from a file, streamed: the set is never held.  Prints the error; frees
+ * @g on failure.
+ */
+static int stats_stream(const struct command *cmd, const struct args *a,
+			struct sluice_graph *g, struct sluice_routes *head,
+			struct sluice_route_stats *st)
+{
+	struct stats_run run = { .g = g, .st = st };
+	struct sluice_route_opts o;
+	struct sluice_compute_opts c;
+	char err[SLUICE_ERRLEN];
+	const char *name;
+	FILE *f;
+	int ret;
+
+	if (a->algo >= 0 || !a->n_files) {
+		ret = compute_opts(cmd, a, &o, &c);
+		if (!ret)
+			ret = load_for(a, &o, g);
+		if (ret)
+			return ret;
+		ret = compute_to(a, &o, &c, g, head, stats_chunk, &run);
+	} else {
+		if (a->n_files != 1)
+			return sub_usage_error(cmd, "one route file, not %d",
+					       a->n_files);
+		ret = load_topo(a->val[OPT_TOPO], g);
+		if (ret)
+			return ret;
+		f = open_in(a->files[0], &name);
+		if (!f) {
+			sluice_graph_free(g);
+			return EXIT_RUNTIME;
+		}
+		ret = sluice_routes_read_stream(g, f, name, head, stats_chunk,
+						&run, err, sizeof(err));
+		if (f != stdin)
+			fclose(f);
+		if (ret) {
+			fprintf(stderr, "sluicectl: %s\n", err);
+			ret = EXIT_RUNTIME;
+		}
+	}
+	if (!ret && !run.s &&
+	    sluice_route_stats_start(&run.s, g, head, st, err, sizeof(err))) {
+		fprintf(stderr, "sluicectl: %s\n", err);
+		ret = EXIT_RUNTIME;
+	}
+	if (!ret) {
+		sluice_route_stats_end(run.s);
+		/* known at the end when computed */
+		st->truncated_pairs = head->truncated_pairs;
+	}
+	sluice_route_stats_free(run.s);
+	if (ret)
+		sluice_graph_free(g);
+	return ret;
+}
+
 static int stats_main(const struct command *cmd, int argc, char **argv)
 {
+	struct sluice_routes r = { 0 };
 	struct sluice_route_opts o;
 	struct sluice_compute_opts c;
 	struct sluice_route_stats st;
 	char err[SLUICE_ERRLEN];
-	struct sluice_routes r;
 	struct sluice_graph g;
 	uint32_t shortest;
 	struct args a;
@@ -535,17 +942,32 @@ static int stats_main(const struct command *cmd, int argc, char **argv)
 	if (ret)
 		return ret < 0 ? 0 : ret;
 	if (a.algo >= 0 || !a.n_files) {
-		/* no file: compute the routes here, keep them in memory */
 		if (a.n_files)
 			return sub_usage_error(cmd, "give a route file or --algo, not both");
-		ret = compute_opts(cmd, &a, &o, &c);
-		if (!ret)
-			ret = compute(&a, &o, &c, &g, &r);
 	} else {
 		for (i = 0; i < N_OPTS; i++)
 			if ((ALGO_OPTS & OPT_BIT(i)) && a.val[i])
 				return sub_usage_error(cmd, "%s needs --algo, not a route file",
 						       opts[i].name);
+	}
+	if (!a.val[OPT_PAIRS]) {
+		/* the totals alone: the routes stream past, never held */
+		ret = stats_stream(cmd, &a, &g, &r, &st);
+		if (ret)
+			return ret;
+		if (a.val[OPT_JSON])
+			ret = print_stats_json(&st, &r, &g, false);
+		else
+			print_stats_text(&st, &r);
+		sluice_graph_free(&g);
+		return ret;
+	}
+	/* a line for every pair: the set whole */
+	if (a.algo >= 0 || !a.n_files) {
+		ret = compute_opts(cmd, &a, &o, &c);
+		if (!ret)
+			ret = compute(&a, &o, &c, &g, &r);
+	} else {
 		ret = load_both(cmd, &a, &g, &r);
 	}
 	if (ret)
@@ -554,10 +976,10 @@ static int stats_main(const struct command *cmd, int argc, char **argv)
 		fprintf(stderr, "sluicectl: %s\n", err);
 		ret = EXIT_RUNTIME;
 	} else if (a.val[OPT_JSON]) {
-		ret = print_stats_json(&st, &r, &g, a.val[OPT_PAIRS]);
+		ret = print_stats_json(&st, &r, &g, true);
 	} else {
 		print_stats_text(&st, &r);
-		for (p = 0; a.val[OPT_PAIRS] && p < r.n_pairs; p++) {
+		for (p = 0; p < r.n_pairs; p++) {
 			pair_lengths(&r, p, &shortest, &avg);
 			printf("pair %s %s paths %llu shortest %u avg %.4f\n",
 			       name_of(&g, r.pair_src[p]),
@@ -570,7 +992,6 @@ static int stats_main(const struct command *cmd, int argc, char **argv)
 	sluice_graph_free(&g);
 	return ret;
 }
-
 /* Graphviz colours for paths, in turn. */
 static const char *const colours[] = {
 	"blue", "forestgreen", "darkorange", "purple", "brown", "deeppink",
@@ -792,14 +1213,69 @@ out:
 	return ret;
 }
 
+/* Shards to merge, their headers read, to write in order. */
+struct merging {
+	const struct sluice_graph	*g;
+	struct sluice_routes		head;	/* the whole set's */
+	int				n;
+	const char			**files;
+	struct sluice_routes		*heads;
+	uint32_t			*order;
+	FILE				*out;
+};
+
+static int pairs_to_out(void *arg, const struct sluice_routes *chunk,
+			char *err, size_t errlen)
+{
+	const struct merging *m = arg;
+
+	return sluice_routes_write_pairs(chunk, m->g, m->out, err, errlen);
+}
+
+/*
+ * The merged file: its header from the shards', then each shard read
+ * through, checked, in shard order, then end.  One file open at a time,
+ * however many shards.
+ */
+static int write_merged(const void *arg, FILE *f)
+{
+	struct merging *m = (struct merging *)arg;
+	struct sluice_routes_async *as = NULL;
+	char err[SLUICE_ERRLEN];
+	int ret, end;
+
+	m->out = f;
+	ret = sluice_routes_write_head(&m->head, m->g, f, err, sizeof(err));
+	/* the writing on a thread of its own while the shards are read */
+	if (!ret)
+		ret = sluice_routes_async_start(&as, pairs_to_out, m, err,
+						sizeof(err));
+	if (!ret)
+		ret = stream_files(m->g, m->files, m->n, m->order,
+				   sluice_routes_async_add, as, err,
+				   sizeof(err));
+	end = sluice_routes_async_end(as, ret ? NULL : err,
+				      ret ? 0 : sizeof(err));
+	ret = ret ? ret : end;
+	if (ret == -ENOENT)
+		return -EIO;
+	if (!ret)
+		ret = sluice_routes_write_end(f, err, sizeof(err));
+	if (!ret)
+		return 0;
+	fprintf(stderr, "sluicectl: %s\n", err);
+	return -EIO;
+}
+
 static int merge_main(const struct command *cmd, int argc, char **argv)
 {
-	struct sluice_routes *shards, whole;
+	struct merging m = { 0 };
 	char err[SLUICE_ERRLEN];
-	struct routes_out out;
 	struct sluice_graph g;
+	const char *name;
 	struct args a;
 	int i, ret;
+	FILE *f;
 
 	ret = parse(cmd, argc, argv,
 		    OPT_BIT(OPT_TOPO) | OPT_BIT(OPT_OUT) | OPT_BIT(OPT_JSON), &a);
@@ -811,33 +1287,51 @@ static int merge_main(const struct command *cmd, int argc, char **argv)
 		return sub_usage_error(cmd, "-j needs -o FILE: with -o - the routes go to stdout");
 	if (!a.n_files)
 		return sub_usage_error(cmd, "no shard files given");
+	for (i = 0; i < a.n_files; i++)
+		if (!strcmp(a.files[i], "-"))
+			return sub_usage_error(cmd, "a shard is read twice: give a file, not \"-\"");
 	ret = load_topo(a.val[OPT_TOPO], &g);
 	if (ret)
 		return ret;
-	shards = calloc(a.n_files, sizeof(*shards));
-	if (!shards) {
+	m.g = &g;
+	m.n = a.n_files;
+	m.files = a.files;
+	m.heads = calloc(a.n_files, sizeof(*m.heads));
+	m.order = calloc(a.n_files, sizeof(*m.order));
+	if (!m.heads || !m.order) {
 		fputs("sluicectl: out of memory\n", stderr);
-		sluice_graph_free(&g);
-		return EXIT_RUNTIME;
+		ret = EXIT_RUNTIME;
 	}
-	for (i = 0; i < a.n_files && !ret; i++)
-		ret = load_routes(a.files[i], &g, &shards[i]);
-	if (!ret && sluice_routes_merge(&whole, shards, a.n_files, err,
-					sizeof(err))) {
+	/*
+	 * The headers first, to check that the shards join and total them;
+	 * then each shard streams through, read and checked as it is
+	 * written: never a shard, let alone the set, in memory.
+	 */
+	for (i = 0; !ret && i < a.n_files; i++) {
+		f = open_in(a.files[i], &name);
+		if (!f) {
+			ret = EXIT_RUNTIME;
+			break;
+		}
+		if (sluice_routes_read_head(&g, f, name, &m.heads[i], err,
+					    sizeof(err))) {
+			fprintf(stderr, "sluicectl: %s\n", err);
+			ret = EXIT_RUNTIME;
+		}
+		fclose(f);
+	}
+	if (!ret && sluice_routes_merge_plan(&m.head, m.heads, a.n_files,
+					     m.order, err, sizeof(err))) {
 		fprintf(stderr, "sluicectl: %s\n", err);
 		ret = EXIT_RUNTIME;
 	}
-	for (i = 0; i < a.n_files; i++)
-		sluice_routes_free(&shards[i]);
-	free(shards);
 	if (!ret) {
-		out.r = &whole;
-		out.g = &g;
-		ret = write_out(a.val[OPT_OUT], write_routes, &out);
+		ret = write_out(a.val[OPT_OUT], write_merged, &m);
 		if (!ret && to_file(a.val[OPT_OUT]))
-			print_summary(&whole, a.val[OPT_JSON]);
-		sluice_routes_free(&whole);
+			print_summary(&m.head, a.val[OPT_JSON]);
 	}
+	free(m.heads);
+	free(m.order);
 	sluice_graph_free(&g);
 	return ret;
 }

@@ -262,6 +262,8 @@ static void print_check_text(const struct sluice_graph *g,
 			     const struct sluice_routes *r,
 			     const struct sluice_tagger_check *res)
 {
+	struct cycle_pair *cp;
+
 	if (!res->consistent) {
 		printf("ok no consistent no\nproblem %s\n", res->problem);
 		return;
@@ -271,8 +273,10 @@ static void print_check_text(const struct sluice_graph *g,
 	       res->priorities, (unsigned long long)res->cbd.link_lanes,
 	       (unsigned long long)res->cbd.dependencies,
 	       (unsigned long long)res->entries_unused);
-	if (!res->cbd.cbd_free)
-		print_cycle_text(g, r, &res->cbd, "priority");
+	if (!res->cbd.cbd_free && !cycle_pairs(r, &res->cbd, &cp)) {
+		print_cycle_text(g, &res->cbd, "priority", cp);
+		free(cp);
+	}
 }
 
 static int print_check_json(const struct sluice_graph *g,
@@ -280,6 +284,7 @@ static int print_check_json(const struct sluice_graph *g,
 			    const struct sluice_tagger_check *res)
 {
 	json_object *o = json_object_new_object();
+	struct cycle_pair *cp = NULL;
 	bool ok;
 
 	ok = o && jadd(o, "ok", json_object_new_boolean(res->ok)) &&
@@ -292,8 +297,13 @@ static int print_check_json(const struct sluice_graph *g,
 		     jadd(o, "buffers", jnum(res->cbd.link_lanes)) &&
 		     jadd(o, "dependencies", jnum(res->cbd.dependencies)) &&
 		     jadd(o, "unused_entries", jnum(res->entries_unused));
-	if (ok && res->consistent && !res->cbd.cbd_free)
-		ok = jadd(o, "cycle", cycle_json(g, r, &res->cbd, "priority"));
+	if (ok && res->consistent && !res->cbd.cbd_free) {
+		ok = !cycle_pairs(r, &res->cbd, &cp);
+		if (ok)
+			ok = jadd(o, "cycle",
+				  cycle_json(g, &res->cbd, "priority", cp));
+		free(cp);
+	}
 	return jprint(o, ok);
 }
 

@@ -254,8 +254,8 @@ static void test_updown_clean(void)
 /* Threads and shards change nothing in the output. */
 static void test_deterministic(void)
 {
+	static struct run r, whole;
 	char topo[PATH_MAX];
-	struct run r;
 	char shard[16];
 	int i;
 
@@ -287,6 +287,19 @@ static void test_deterministic(void)
 	KTAP_EXPECT_STR(r.err, "");
 	KTAP_EXPECT(!strncmp(r.out, "algo ksp shard 0/1 pairs 240 paths ", 35));
 	KTAP_EXPECT(same_file(cli_path("t1"), cli_path("merged")));
+	/* the shards checked in turn: the merged set's verdict and witness */
+	RUN(&r, "route", "check", "--topo", topo, cli_path("merged"));
+	whole = r;
+	RUN(&r, "route", "check", "--topo", topo, cli_path("s1"),
+	    cli_path("s2"), cli_path("s0"));
+	KTAP_EXPECT_INT(r.status, whole.status);
+	KTAP_EXPECT_STR(r.out, whole.out);
+	KTAP_EXPECT_STR(r.err, "");
+	ktap_diag("route check of the shards: exit %d, %.40s", r.status, r.out);
+	RUN(&r, "route", "check", "--topo", topo, cli_path("s0"),
+	    cli_path("s1"));
+	KTAP_EXPECT_INT(r.status, 1);
+	KTAP_EXPECT_STR(r.err, "sluicectl: shard 0/3 given with 2 shards\n");
 	RUN(&r, "route", "merge", "--topo", topo, "-o", cli_path("bad"),
 	    cli_path("s0"), cli_path("s1"));
 	KTAP_EXPECT_INT(r.status, 1);
@@ -296,7 +309,7 @@ static void test_deterministic(void)
 	KTAP_EXPECT_INT(r.status, 1);
 	KTAP_EXPECT_STR(r.err, "sluicectl: shard 0/3 given twice\n");
 	KTAP_EXPECT(access(cli_path("bad"), F_OK) != 0);
-	ktap_result("threads 1 and 3, shards merged: the same bytes");
+	ktap_result("threads 1 and 3, shards merged or checked in turn: the same bytes, the same verdict");
 }
 
 static void expect_usage(const char *msg, struct run *r)

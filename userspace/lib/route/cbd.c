@@ -31,21 +31,42 @@
 #define NONE64		UINT64_MAX
 #define NO_LANE		0xff
 
+struct cbd_link {
+	uint32_t	a, b;
+	uint32_t	at_a, at_b;
+};
+
 struct cbd {
 	const struct sluice_graph	*g;
-	const struct sluice_routes	*r;
+	const struct sluice_routes	*r;	/* the chunk at hand */
+	uint64_t	base_pair, base_path;	/* its first's, in the set */
 	uint32_t	n_adj;		/* 2 * n_links: buffers per lane */
 	/* at[2 * l]: link l's adjacency entry at its a end; + 1: at b */
 	uint32_t	*at;
+	/*
+	 * Each link's ends and their entries, side by side: a walk reads
+	 * one cache line a hop where the links and at[] took two.
+	 */
+	struct cbd_link	*link;
 	/* first bitmap word of node v's matrix, within a lane's block */
 	uint64_t	*row0;		/* n_nodes */
 	uint64_t	lane_words;	/* one lane's block of the bitmap */
+	/*
+	 * Each lane's block and its bits a buffer, made when a path first
+	 * uses the lane; once the paths are all in, the lanes used in
+	 * order, which name the search's nodes: lane index * n_adj +
+	 * adjacency entry.
+	 */
+	uint64_t	*dep_of[SLUICE_LANES_MAX];
+	uint64_t	*used_of[SLUICE_LANES_MAX];
 	uint32_t	n_lanes;
 	uint8_t		lane_idx[SLUICE_LANES_MAX];	/* or NO_LANE */
 	uint8_t		lane_of[SLUICE_LANES_MAX];
-	uint64_t	*dep;		/* n_lanes * lane_words */
-	uint64_t	*used;		/* a bit per buffer: n_lanes * n_adj */
+	uint64_t	*dep[SLUICE_LANES_MAX];		/* by lane index */
+	uint64_t	*used[SLUICE_LANES_MAX];
 	uint64_t	n_deps;
+	/* the witness's pass: where each buffer is on the cycle */
+	uint32_t	*pos, *buf, left;
 };
 
 /* 64-bit words in one row of node @v's matrix. */
@@ -58,7 +79,7 @@ static inline uint32_t row_words(const struct sluice_graph *g, uint32_t v)
 static inline uint64_t *row(const struct cbd *c, uint32_t li, uint32_t v,
 			    uint32_t x)
 {
-	return c->dep + li * c->lane_words + c->row0[v] +
+	return c->dep[li] + c->row0[v] +
 	       (uint64_t)(x - c->g->off[v]) * row_words(c->g, v);
 }
 
@@ -70,16 +91,16 @@ static inline uint64_t *row(const struct cbd *c, uint32_t li, uint32_t v,
 static inline uint32_t step(const struct cbd *c, uint32_t cur, uint32_t l,
 			    uint32_t *tail, uint32_t *head)
 {
-	const struct sluice_link *k = &c->g->links[l];
+	const struct cbd_link *k = &c->link[l];
 
 	if (k->a == cur) {
-		*tail = c->at[2 * l];
-		*head = c->at[2 * l + 1];
+		*tail = k->at_a;
+		*head = k->at_b;
 		return k->b;
 	}
 	if (k->b == cur) {
-		*tail = c->at[2 * l + 1];
-		*head = c->at[2 * l];
+		*tail = k->at_b;
+		*head = k->at_a;
 		return k->a;
 	}
 	return NONE32;
@@ -111,9 +132,10 @@ static int path_err(const struct cbd *c, uint64_t p, uint64_t q,
 	va_end(ap);
 	if (q != NONE64)
 		snprintf(path, sizeof(path), ", path %llu",
-			 (unsigned long long)q);
+			 (unsigned long long)(c->base_path + q));
 	return sluice_i_errf(err, errlen, -EINVAL, "pair %llu (%s to %s)%s%s",
-			     (unsigned long long)p, name(c, c->r->pair_src[p]),
+			     (unsigned long long)(c->base_pair + p),
+			     name(c, c->r->pair_src[p]),
 			     name(c, c->r->pair_dst[p]), path, what);
 }
 
@@ -145,22 +167,14 @@ static int check_paths(struct cbd *c, uint64_t p, char *err, size_t errlen)
 					(unsigned long long)h0,
 					(unsigned long long)h1,
 					(unsigned long long)r->n_hops);
-		c->lane_idx[lane] = 1;
 	}
 	return 0;
 }
 
-/*
- * The pairs' and paths' ranges, endpoints and lanes, before anything is
- * sized by them: the lanes used pick the bitmap's blocks.
- */
-static int check_layout(struct cbd *c, char *err, size_t errlen)
+/* The set's topology is @g. */
+static int check_topology(const struct cbd *c, const struct sluice_routes *r,
+			  char *err, size_t errlen)
 {
-	const struct sluice_routes *r = c->r;
-	uint32_t s, d;
-	uint64_t p;
-	int ret;
-
 	if (r->n_nodes != c->g->n_nodes || r->n_links != c->g->n_links)
 		return sluice_i_errf(err, errlen, -EINVAL,
 				     "the routes are for %u nodes and %u links, the topology has %u and %u",
@@ -171,26 +185,33 @@ static int check_layout(struct cbd *c, char *err, size_t errlen)
 				     "the routes are for another topology (hash %016llx, this one %016llx)",
 				     (unsigned long long)r->topo_hash,
 				     (unsigned long long)sluice_graph_hash(c->g));
-	memset(c->lane_idx, NO_LANE, sizeof(c->lane_idx));
+	return 0;
+}
+
+/*
+ * The pairs' and paths' ranges, endpoints and lanes of the chunk at hand,
+ * before any is walked: its index arrays may come from anywhere.
+ */
+static int check_layout(struct cbd *c, char *err, size_t errlen)
+{
+	const struct sluice_routes *r = c->r;
+	uint32_t s, d;
+	uint64_t p;
+	int ret;
+
 	for (p = 0; p < r->n_pairs; p++) {
 		s = r->pair_src[p];
 		d = r->pair_dst[p];
 		if (s >= c->g->n_nodes || d >= c->g->n_nodes)
 			return sluice_i_errf(err, errlen, -EINVAL,
 					     "pair %llu: node %u is out of range (the topology has %u nodes)",
-					     (unsigned long long)p,
+					     (unsigned long long)(c->base_pair + p),
 					     s >= c->g->n_nodes ? s : d,
 					     c->g->n_nodes);
 		ret = check_paths(c, p, err, errlen);
 		if (ret)
 			return ret;
 	}
-	/* Blocks in lane order, whatever order the paths came in. */
-	for (s = 0; s < SLUICE_LANES_MAX; s++)
-		if (c->lane_idx[s] != NO_LANE) {
-			c->lane_of[c->n_lanes] = s;
-			c->lane_idx[s] = c->n_lanes++;
-		}
 	return 0;
 }
 
@@ -203,8 +224,9 @@ static int alloc_graph(struct cbd *c)
 
 	c->n_adj = 2 * g->n_links;
 	c->at = sluice_i_calloc(c->n_adj, sizeof(*c->at));
+	c->link = sluice_i_calloc(g->n_links, sizeof(*c->link));
 	c->row0 = sluice_i_calloc(g->n_nodes, sizeof(*c->row0));
-	if (!c->at || !c->row0)
+	if (!c->at || !c->link || !c->row0)
 		return -ENOMEM;
 	for (v = 0; v < g->n_nodes; v++) {
 		for (x = g->off[v]; x < g->off[v + 1]; x++) {
@@ -214,17 +236,22 @@ static int alloc_graph(struct cbd *c)
 		c->row0[v] = words;
 		words += (uint64_t)sluice_graph_degree(g, v) * row_words(g, v);
 	}
+	for (l = 0; l < g->n_links; l++)
+		c->link[l] = (struct cbd_link){ g->links[l].a, g->links[l].b,
+						c->at[2 * l], c->at[2 * l + 1] };
 	c->lane_words = words;
-	if (!c->n_lanes)
-		return 0;
-	if (words > SIZE_MAX / c->n_lanes)
-		return -ENOMEM;
-	c->dep = sluice_i_calloc(c->n_lanes * words, sizeof(*c->dep));
-	c->used = sluice_i_calloc(((uint64_t)c->n_lanes * c->n_adj + 63) / 64,
-				  sizeof(*c->used));
-	if (!c->dep || !c->used)
-		return -ENOMEM;
 	return 0;
+}
+
+/* Lane @lane's block and bits, made on its first path. */
+static int lane_block(struct cbd *c, uint8_t lane)
+{
+	if (c->dep_of[lane])
+		return 0;
+	c->dep_of[lane] = sluice_i_calloc(c->lane_words, sizeof(uint64_t));
+	c->used_of[lane] = sluice_i_calloc((c->n_adj + 63) / 64,
+					   sizeof(uint64_t));
+	return c->dep_of[lane] && c->used_of[lane] ? 0 : -ENOMEM;
 }
 
 /* Hop @h of the set as a hop of path @q, for messages. */
@@ -243,9 +270,14 @@ static int walk(struct cbd *c, uint64_t p, uint64_t q, char *err,
 {
 	const struct sluice_graph *g = c->g;
 	const struct sluice_routes *r = c->r;
-	uint32_t li = c->lane_idx[r->path_lane[q]], cur = r->pair_src[p];
-	uint32_t next, l, tail, head, prev = NONE32, out;
-	uint64_t nb = (uint64_t)li * c->n_adj, h, *w, bit;
+	uint8_t lane = r->path_lane[q];
+	uint32_t cur = r->pair_src[p], next, l, tail, head, prev = NONE32, out;
+	uint64_t h, *w, bit, *dep, *used;
+
+	if (lane_block(c, lane))
+		return -ENOMEM;
+	dep = c->dep_of[lane];
+	used = c->used_of[lane];
 
 	for (h = r->path_hop[q]; h < r->path_hop[q + 1]; h++) {
 		l = r->hops[h];
@@ -260,10 +292,11 @@ static int walk(struct cbd *c, uint64_t p, uint64_t q, char *err,
 					hop_no(r, q, h), l,
 					name(c, g->links[l].a),
 					name(c, g->links[l].b), name(c, cur));
-		c->used[(nb + head) / 64] |= 1ull << ((nb + head) % 64);
+		used[head / 64] |= 1ull << (head % 64);
 		if (prev != NONE32) {
 			out = tail - g->off[cur];
-			w = row(c, li, cur, prev) + out / 64;
+			w = dep + c->row0[cur] + (uint64_t)(prev - g->off[cur]) *
+			    row_words(g, cur) + out / 64;
 			bit = 1ull << (out % 64);
 			c->n_deps += !(*w & bit);
 			*w |= bit;
@@ -277,7 +310,7 @@ static int walk(struct cbd *c, uint64_t p, uint64_t q, char *err,
 	return 0;
 }
 
-/* Every path: the dependency graph. */
+/* Every path of the chunk at hand: the dependency graph. */
 static int build(struct cbd *c, char *err, size_t errlen)
 {
 	const struct sluice_routes *r = c->r;
@@ -371,7 +404,8 @@ static int find_cycle(const struct cbd *c, uint32_t *on_cycle)
 		return -ENOMEM;
 	}
 	for (s = 0; s < n && *on_cycle == NONE32; s++) {
-		if (col[s] != WHITE || !(c->used[s / 64] & (1ull << (s % 64))))
+		if (col[s] != WHITE || !(c->used[s / c->n_adj][s % c->n_adj / 64] &
+					 (1ull << (s % c->n_adj % 64))))
 			continue;
 		st[0].node = s;
 		st[0].head = head_of(c, s);
@@ -482,37 +516,47 @@ out:
 }
 
 /*
- * Names, for each dependency of the cycle, the lowest-numbered path that
- * creates it: one more walk over the paths of the cycle's lane, already
- * checked by build().
+ * The witness's pass, ready: where each buffer of the cycle is on it, so
+ * that a second pass over the paths can name, for each dependency of the
+ * cycle, the lowest-numbered path that creates it.
  */
-static int attribute(const struct cbd *c, struct sluice_cbd_result *res)
+static int attribute_start(struct cbd *c, const struct sluice_cbd_result *res)
 {
 	const struct sluice_graph *g = c->g;
+	uint32_t n = res->n_cycle, i;
+
+	/* pos[x]: where buffer x is on the cycle; buf[i]: the i-th buffer */
+	c->pos = malloc(c->n_adj * sizeof(*c->pos));
+	c->buf = malloc(n * sizeof(*c->buf));
+	if (!c->pos || !c->buf)
+		return -ENOMEM;
+	memset(c->pos, 0xff, c->n_adj * sizeof(*c->pos));
+	for (i = 0; i < n; i++) {
+		const struct sluice_cbd_hop *hp = &res->cycle[i];
+
+		c->buf[i] = c->at[2 * hp->link +
+				  (g->links[hp->link].a != hp->to)];
+		c->pos[c->buf[i]] = i;
+	}
+	c->left = n;
+	return 0;
+}
+
+/*
+ * One more walk over the chunk at hand's paths of the cycle's lane, which
+ * build() checked, naming each dependency of the cycle not named yet.
+ */
+static void attribute(struct cbd *c, struct sluice_cbd_result *res)
+{
 	const struct sluice_routes *r = c->r;
-	uint32_t *pos, *buf, n = res->n_cycle, left = n, i, cur, prev;
+	uint32_t n = res->n_cycle, i, cur, prev;
 	/* set by step(): build() checked every walk */
 	uint32_t tail = 0, head = 0;
 	uint8_t lane = res->cycle[0].lane;
 	uint64_t p, q, h;
 
-	/* pos[x]: where buffer x is on the cycle; buf[i]: the i-th buffer */
-	pos = malloc(c->n_adj * sizeof(*pos));
-	buf = malloc(n * sizeof(*buf));
-	if (!pos || !buf) {
-		free(pos);
-		free(buf);
-		return -ENOMEM;
-	}
-	memset(pos, 0xff, c->n_adj * sizeof(*pos));
-	for (i = 0; i < n; i++) {
-		const struct sluice_cbd_hop *hp = &res->cycle[i];
-
-		buf[i] = c->at[2 * hp->link + (g->links[hp->link].a != hp->to)];
-		pos[buf[i]] = i;
-	}
-	for (p = 0; p < r->n_pairs && left; p++)
-		for (q = r->pair_path[p]; q < r->pair_path[p + 1] && left;
+	for (p = 0; p < r->n_pairs && c->left; p++)
+		for (q = r->pair_path[p]; q < r->pair_path[p + 1] && c->left;
 		     q++) {
 			if (r->path_lane[q] != lane)
 				continue;
@@ -520,21 +564,206 @@ static int attribute(const struct cbd *c, struct sluice_cbd_result *res)
 			prev = NONE32;
 			for (h = r->path_hop[q]; h < r->path_hop[q + 1]; h++) {
 				cur = step(c, cur, r->hops[h], &tail, &head);
-				if (prev != NONE32 && pos[prev] != NONE32) {
-					i = pos[prev];
-					if (buf[(i + 1) % n] == head &&
+				if (prev != NONE32 && c->pos[prev] != NONE32) {
+					i = c->pos[prev];
+					if (c->buf[(i + 1) % n] == head &&
 					    res->cycle[i].path == NONE64) {
-						res->cycle[i].path = q;
-						left--;
+						res->cycle[i].path =
+							c->base_path + q;
+						c->left--;
 					}
 				}
 				prev = head;
 			}
 		}
-	free(pos);
-	free(buf);
+}
+
+struct sluice_cbd_stream {
+	struct cbd	c;
+	int		ret;	/* a chunk's error: the stream is over */
+	bool		ended;
+};
+
+/**
+ * sluice_cbd_stream_start() - the CBD check of a route set fed in chunks
+ * @sp:		set to the stream; sluice_cbd_stream_free() it in any case
+ * @g:		the finalized topology the routes belong to
+ * @head:	the set's header: its topology
+ * @err:	a message on an error
+ * @errlen:	its size
+ *
+ * sluice_cbd_check() with the paths fed a chunk at a time, in order, by
+ * sluice_cbd_stream_add() (a sluice_routes_sink_fn, with the stream as
+ * its arg), and the verdict from sluice_cbd_stream_end().  A CBD's witness
+ * then names its cycle's paths only after the same chunks are fed again,
+ * through sluice_cbd_stream_witness(), to sluice_cbd_stream_witness_end().
+ * Memory: the bitmaps, 8 * lanes * B bytes (sluice_cbd_check()), and
+ * nothing per path.
+ *
+ * Return: 0, -EINVAL (another topology, or not finalized) or -ENOMEM.
+ */
+int sluice_cbd_stream_start(struct sluice_cbd_stream **sp,
+			    const struct sluice_graph *g,
+			    const struct sluice_routes *head, char *err,
+			    size_t errlen)
+{
+	struct sluice_cbd_stream *s;
+	int ret;
+
+	*sp = s = calloc(1, sizeof(*s));
+	if (!s)
+		return no_memory(err, errlen);
+	s->c.g = g;
+	if (!g->finalized)
+		ret = sluice_i_errf(err, errlen, -EINVAL,
+				    "the topology is not finalized");
+	else
+		ret = check_topology(&s->c, head, err, errlen);
+	if (!ret && alloc_graph(&s->c))
+		ret = no_memory(err, errlen);
+	s->ret = ret;
+	return ret;
+}
+
+/*
+ * sluice_cbd_stream_add() - the next chunk's paths into the dependency
+ * graph, each checked (ranges, lanes, walks; errors name pairs and paths
+ * by their index in the whole set).  0, -EINVAL or -ENOMEM.
+ */
+int sluice_cbd_stream_add(void *stream, const struct sluice_routes *chunk,
+			  char *err, size_t errlen)
+{
+	struct sluice_cbd_stream *s = stream;
+	struct cbd *c = &s->c;
+	int ret;
+
+	if (s->ret || s->ended)
+		return s->ret ? s->ret : -EINVAL;
+	c->r = chunk;
+	ret = check_layout(c, err, errlen);
+	if (!ret)
+		ret = build(c, err, errlen);
+	if (ret == -ENOMEM)
+		ret = no_memory(err, errlen);
+	c->base_pair += chunk->n_pairs;
+	c->base_path += chunk->n_paths;
+	c->r = NULL;
+	s->ret = ret;
+	return ret;
+}
+
+/*
+ * sluice_cbd_stream_end() - the verdict once every chunk is in: @res as
+ * sluice_cbd_check() fills it, but a cycle's paths NONE64 until the
+ * witness's pass.  0 or -ENOMEM.
+ */
+int sluice_cbd_stream_end(struct sluice_cbd_stream *s,
+			  struct sluice_cbd_result *res, char *err,
+			  size_t errlen)
+{
+	struct cbd *c = &s->c;
+	uint32_t on_cycle, l;
+	uint64_t i;
+	int ret;
+
+	memset(res, 0, sizeof(*res));
+	if (s->ret || s->ended)
+		return s->ret ? s->ret : -EINVAL;
+	s->ended = true;
+	/* Blocks in lane order, whatever order the paths came in. */
+	memset(c->lane_idx, NO_LANE, sizeof(c->lane_idx));
+	for (l = 0; l < SLUICE_LANES_MAX; l++)
+		if (c->dep_of[l]) {
+			c->dep[c->n_lanes] = c->dep_of[l];
+			c->used[c->n_lanes] = c->used_of[l];
+			c->lane_of[c->n_lanes] = l;
+			c->lane_idx[l] = c->n_lanes++;
+		}
+	res->lanes = c->n_lanes;
+	res->dependencies = c->n_deps;
+	for (l = 0; l < c->n_lanes; l++)
+		for (i = 0; i < (c->n_adj + 63) / 64; i++)
+			res->link_lanes +=
+				(uint64_t)__builtin_popcountll(c->used[l][i]);
+	ret = find_cycle(c, &on_cycle);
+	if (!ret && on_cycle != NONE32)
+		ret = shortest_cycle(c, on_cycle, res);
+	if (!ret && res->n_cycle)
+		ret = attribute_start(c, res);
+	/* the witness's pass counts the paths again */
+	c->base_pair = c->base_path = 0;
+	if (ret == -ENOMEM)
+		ret = no_memory(err, errlen);
+	else if (ret)
+		ret = sluice_i_errf(err, errlen, ret,
+				    "internal error: a dependency cycle that is not one");
+	res->cbd_free = !res->n_cycle;
+	s->ret = ret;
+	if (ret)
+		sluice_cbd_result_free(res);
+	return ret;
+}
+
+/*
+ * sluice_cbd_stream_witness() - the same chunks again, in the same order,
+ * after sluice_cbd_stream_end() found a cycle: @stream is a struct
+ * { struct sluice_cbd_stream *; struct sluice_cbd_result *; } pair as
+ * struct sluice_cbd_witness.  Always 0: the chunks were checked.
+ */
+int sluice_cbd_stream_witness(void *witness, const struct sluice_routes *chunk,
+			      char *err, size_t errlen)
+{
+	struct sluice_cbd_witness *wt = witness;
+	struct cbd *c = &wt->s->c;
+
+	(void)err;
+	(void)errlen;
+	if (!c->pos || !chunk->n_pairs)
+		return 0;
+	if (!c->left) {
+		c->base_path += chunk->n_paths;
+		return 0;
+	}
+	c->r = chunk;
+	attribute(c, wt->res);
+	c->base_path += chunk->n_paths;
+	c->r = NULL;
+	return 0;
+}
+
+/*
+ * sluice_cbd_stream_witness_end() - every dependency of the cycle has its
+ * path; 0, or -EFAULT (an internal error, with its message) and @res
+ * freed.
+ */
+int sluice_cbd_stream_witness_end(struct sluice_cbd_stream *s,
+				  struct sluice_cbd_result *res, char *err,
+				  size_t errlen)
+{
 	/* Every edge of the cycle came from some path. */
-	return left ? -EFAULT : 0;
+	if (!s->c.pos || !s->c.left)
+		return 0;
+	sluice_cbd_result_free(res);
+	return sluice_i_errf(err, errlen, -EFAULT,
+			     "internal error: a dependency cycle that is not one");
+}
+
+void sluice_cbd_stream_free(struct sluice_cbd_stream *s)
+{
+	uint32_t l;
+
+	if (!s)
+		return;
+	free(s->c.at);
+	free(s->c.link);
+	free(s->c.row0);
+	for (l = 0; l < SLUICE_LANES_MAX; l++) {
+		free(s->c.dep_of[l]);
+		free(s->c.used_of[l]);
+	}
+	free(s->c.pos);
+	free(s->c.buf);
+	free(s);
 }
 
 /**
@@ -567,46 +796,25 @@ int sluice_cbd_check(const struct sluice_graph *g,
 		     const struct sluice_routes *r,
 		     struct sluice_cbd_result *res, char *err, size_t errlen)
 {
-	struct cbd c = { .g = g, .r = r };
-	uint32_t on_cycle;
-	uint64_t i;
+	struct sluice_cbd_stream *s;
+	struct sluice_cbd_witness wt;
 	int ret;
 
 	memset(res, 0, sizeof(*res));
-	if (!g->finalized)
-		return sluice_i_errf(err, errlen, -EINVAL,
-				     "the topology is not finalized");
-	ret = check_layout(&c, err, errlen);
-	if (ret)
-		return ret;
-	ret = alloc_graph(&c);
-	if (ret) {
-		ret = no_memory(err, errlen);
-		goto out;
+	ret = sluice_cbd_stream_start(&s, g, r, err, errlen);
+	if (!ret)
+		ret = sluice_cbd_stream_add(s, r, err, errlen);
+	if (!ret)
+		ret = sluice_cbd_stream_end(s, res, err, errlen);
+	if (!ret && res->n_cycle) {
+		wt.s = s;
+		wt.res = res;
+		ret = sluice_cbd_stream_witness(&wt, r, err, errlen);
+		if (!ret)
+			ret = sluice_cbd_stream_witness_end(s, res, err,
+							    errlen);
 	}
-	ret = build(&c, err, errlen);
-	if (ret)
-		goto out;
-	res->lanes = c.n_lanes;
-	res->dependencies = c.n_deps;
-	for (i = 0; i < ((uint64_t)c.n_lanes * c.n_adj + 63) / 64; i++)
-		res->link_lanes += (uint64_t)__builtin_popcountll(c.used[i]);
-	ret = find_cycle(&c, &on_cycle);
-	if (!ret && on_cycle != NONE32)
-		ret = shortest_cycle(&c, on_cycle, res);
-	if (!ret && res->n_cycle)
-		ret = attribute(&c, res);
-	if (ret == -ENOMEM)
-		ret = no_memory(err, errlen);
-	else if (ret)
-		ret = sluice_i_errf(err, errlen, ret,
-				    "internal error: a dependency cycle that is not one");
-	res->cbd_free = !res->n_cycle;
-out:
-	free(c.at);
-	free(c.row0);
-	free(c.dep);
-	free(c.used);
+	sluice_cbd_stream_free(s);
 	if (ret)
 		sluice_cbd_result_free(res);
 	return ret;

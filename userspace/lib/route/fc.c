@@ -36,17 +36,22 @@
  * benchmark checks it against LEMON solving the network with M and 1.
  *
  * The solve, per pair.  Only nodes on some s-t path matter (Section
- * 3.2.4): the up-cone of U(s,1) (once per source: one source() call serves
- * all its destinations), the down-cone of D(t,1), and the top nodes both
- * reach; a few hundred of the 7000 virtual nodes of N = 1000, k = 4.  They
- * are found from the narrow sides: the top layer, the widest, is met
- * through the up-cone's rank k - 2 and the down-cone's rank k, and the arcs
- * of the local network are recorded as they are met.
+ * 3.2.4): the up-cone of U(s,1), the down-cone of D(t,1), and the top nodes
+ * both reach; a few hundred of the 7000 virtual nodes of N = 1000, k = 4.
+ * Every switch's up-cone is found once, with the context (the virtual
+ * nodes numbered rank by rank, U(i,j) at (j - 1) N + i); a destination's
+ * down-cone is the mirror of its own, D(y,j) reaching D(t,1) over as many
+ * links as U(t,1) reaches U(y,j).  The pair's nodes are found from the
+ * narrow sides: the top layer, the widest, is met through the up-cone's
+ * rank k - 2 and the down-cone's rank k, with a bit a switch for the
+ * top layer, and each arc goes into its ends' slots of the residual
+ * network as it is met.
  *
  * On that network, successive shortest paths with potentials (reduced
  * costs never negative, so each augmenting path of zero reduced cost is a
  * shortest one).  The first potentials are minus the exact distances to t
- * (dynamic programming over the DAG), so that the tight arcs lead to t.
+ * (the down-cone's, then the least over the arcs met), so that the tight
+ * arcs lead to t.
  * The tight forward paths go first, all at once: their arcs form a DAG, so
  * a DFS with current-arc pointers finds a blocking flow of them without
  * ever coming back to a dead end (Dinic's, without levels).  Then, again
@@ -56,14 +61,18 @@
  * run of zero reduced cost goes depth first; a node nothing flows into has
  * no reverse arc with capacity, and is spared looking), the potentials
  * follow, and the forward paths that became tight go all at once again.
- * The last search, which misses t, proves the flow maximum.  Scratch
+ * The last search, which misses t, proves the flow maximum - or, before
+ * it, the flow fills one of two cuts that prune() counts, the solid arcs
+ * out of the source's switch or into the destination's (half the pairs of
+ * N = 1000), and needs no such search.  Scratch
  * memory lives in the worker, sized once for the whole graph; stamps
  * instead of clearing make a pair cost only what it touches.
  *
- * The result is checked before it is emitted: no residual arc of negative
- * reduced cost (so of min cost); the paths are walks from s to t that never
- * take a solid arc twice and, all together, take as many links as the
- * flow.
+ * The result is checked before it is emitted: the paths are walks from s
+ * to t that never take a solid arc twice and, all together, take as many
+ * links as the flow; and, on a sample of the pairs (every pair in the
+ * tests), no residual arc has a negative reduced cost (so the flow is of
+ * min cost).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -74,41 +83,84 @@
 #include "route/fc.h"
 
 #define DASHED		0xfffffffeu	/* garc of a forward dashed arc */
-#define REVERSE		0xffffffffu	/* garc of a residual reverse arc */
+/*
+ * How often the certificate runs on a pair by default: it costs some 7% of
+ * a pair (N 1000 and N 5000), a sample of one in 16 under 0.5%; the tests
+ * run it on every pair.
+ */
+#define FC_CERTIFY_EVERY	16
 #define NONE		0xffffffffu
+
+/* An arc by one of its ends: the node at the other, and the arc's id. */
+struct fc_adj {
+	uint32_t	node;
+	uint32_t	arc;
+};
+
+/* A node of a cone: its switch, its distance from the apex in links. */
+struct fc_cone {
+	uint32_t	sw;
+	int32_t		dist;
+};
 
 struct fc_ctx {
 	const struct sluice_graph *g;
 	uint32_t	k;		/* layers */
 	uint32_t	vn;		/* virtual nodes per switch, 2k - 1 */
+	uint32_t	n;		/* switches: a rank's virtual nodes */
 	uint32_t	n_virt;
-	uint32_t	max_arcs;	/* forward arcs of any local network */
 	int64_t		m;		/* lexicographic cost of a solid arc */
+	/*
+	 * Room for the forward and the reverse arcs of a local node: the
+	 * most solid arcs out of and into any virtual node, plus its dashed
+	 * one.  A dashed arc's capacity: above the highest degree, which
+	 * bounds any flow (every path leaves the source's switch by a solid
+	 * arc of its own).
+	 */
+	uint32_t	room_f, room_r;
+	int32_t		dcap;
+	/*
+	 * The optimality certificate runs on a source's destinations 0,
+	 * certify, 2 certify, ... (sluice_i_fc_certify_every()).
+	 */
+	uint32_t	certify;
 	/*
 	 * Solid arcs by tail and by head (CSR), in arc id order: the node at
 	 * the other end, and the arc id, 2 link + 1 if it walks the link
-	 * down.  Apart, as the pruning mostly reads the nodes.
+	 * down, side by side: the pruning reads both of an arc it keeps.
 	 */
-	uint32_t	*out_off, *out_node, *out_arc;
-	uint32_t	*in_off, *in_node, *in_arc;
+	uint32_t	*out_off, *in_off;
+	struct fc_adj	*out, *in;
+	/*
+	 * Every switch's up-cone, ranks 0 to k - 2, found once: switch x's
+	 * nodes of rank r are cone[cone_off[x (k - 1) + r]] up to the next
+	 * offset, each a switch and its distance from U(x,1) in links.  The
+	 * down side of a pair is its destination's cone in the mirror: D(y,j)
+	 * reaches D(t,1) over as many links as U(t,1) reaches U(y,j), the
+	 * links of one read the other way.
+	 */
+	uint32_t	*cone_off;
+	struct fc_cone	*cone;
 };
 
 /*
  * An arc of the local residual network, 8 bytes as the searches read
- * nothing else: its head, and its residual capacity and cost (1, 0 or -1)
- * packed as 4 cap + cost + 1.  Its pair is in rev[], what it is in garc[].
+ * nothing else: its head, and its residual capacity, whether it is a
+ * reverse arc and its cost (1, 0 or -1) packed as 8 cap + 4 reverse +
+ * cost + 1.  Its pair is in rev[]; what a forward arc is, in garc[].
  */
 struct larc {
 	uint32_t	to;
 	int32_t		cc;
 };
 
-#define CC(cap, cost)	((cap) * 4 + (cost) + 1)
-#define CC_UNIT		4	/* one unit of capacity */
+#define CC(cap, rev, cost)	((cap) * 8 + (rev) * 4 + (cost) + 1)
+#define CC_UNIT			8	/* one unit of capacity */
+#define CC_REV			4
 
 static inline int32_t arc_cap(const struct larc *a)
 {
-	return a->cc >> 2;
+	return a->cc >> 3;
 }
 
 static inline int32_t arc_cost(const struct larc *a)
@@ -116,41 +168,53 @@ static inline int32_t arc_cost(const struct larc *a)
 	return (a->cc & 3) - 1;
 }
 
+
+/* A node of the pair's network, and its local id. */
+struct fc_loc {
+	uint32_t	stamp;
+	uint32_t	lid;
+};
+
 struct fc_worker {
 	/* stamps over the whole virtual graph */
-	uint32_t	*up;	/* == src_stamp: in the source's up-cone */
-	uint32_t	*co;	/* == pair_stamp: reaches D(t,1) going down */
-	uint32_t	*sub;	/* == pair_stamp: on some s-t path */
-	uint32_t	*lid;	/* local id, where sub is set */
+	struct fc_loc	*loc;	/* .stamp == pair_stamp: in the network */
 	uint32_t	*used;	/* solid arcs: == pair_stamp once emitted */
-	uint32_t	src_stamp, pair_stamp;
-	uint32_t	src;	/* whose up-cone up[] holds */
+	uint32_t	pair_stamp;
+	uint32_t	src;	/* whose up-cone ubuf holds */
+	/*
+	 * A bit a switch: its top node is in the source's up-cone, in the
+	 * pair's network.
+	 */
+	uint64_t	*top_up, *top_net;
 	bool		has_src;
 	/* Node lists by rank r, [b[r], e[r]): the source's up-cone (u), */
 	uint32_t	*ubuf;
 	uint32_t	ub[2 * SLUICE_LAYERS_MAX], ue[2 * SLUICE_LAYERS_MAX];
-	/* what reaches D(t,1) on the down side (c), the local network (l). */
-	uint32_t	*cbuf, *lbuf;
-	uint32_t	cb[2 * SLUICE_LAYERS_MAX], ce[2 * SLUICE_LAYERS_MAX];
-	uint32_t	lb[2 * SLUICE_LAYERS_MAX], le[2 * SLUICE_LAYERS_MAX];
-	/* the local network: nl nodes, 2 m arcs, CSR by tail */
+	/*
+	 * The local network: nl nodes, m forward arcs and their reverse
+	 * ones.  Node u has a slot of stride arcs from u stride on: its
+	 * forward arcs up to fe[u], then from u stride + room_f its reverse
+	 * ones up to re[u], each in the order prune() met them.
+	 */
 	uint32_t	nl, m, ls, lt;
 	uint32_t	n_solid;
-	uint64_t	solid;	/* links the flow takes */
-	uint32_t	*eu, *ew, *eg;	/* forward arcs as found */
-	uint32_t	*node;		/* local id -> virtual node */
-	uint32_t	*off;		/* nl + 1 */
-	uint32_t	*fend;	/* forward arcs of u: off[u] to fend[u] - 1 */
 	/*
-	 * Units of flow into u: its reverse arcs (fend[u] on) have
-	 * capacity only if some do, so searches skip them when none.
+	 * The lesser of two cuts: the solid arcs out of the source's
+	 * switch, into the destination's.  A flow that fills one is
+	 * maximum: no search needs to miss t to prove it.
+	 */
+	uint32_t	cut;
+	uint32_t	stride, room_f;
+	uint64_t	solid;	/* links the flow takes */
+	uint32_t	*fe, *re;
+	/*
+	 * Units of flow into u: its reverse arcs have capacity only if some
+	 * do, so searches skip them when none.
 	 */
 	uint32_t	*inflow;
-	uint32_t	*pos;
 	struct larc	*arc;
 	uint32_t	*rev;	/* the arc paired with each */
-	uint32_t	*garc;	/* solid arc id, DASHED or REVERSE */
-	int32_t		dashed_cap;
+	uint32_t	*garc;	/* forward arcs: solid arc id or DASHED */
 	/* the solve */
 	int32_t		*pi;
 	/* ~search << 32 | distance: smaller is better or newer */
@@ -192,11 +256,11 @@ static void arc_ends(const struct fc_ctx *c, uint32_t arc, uint32_t *tail,
 	uint32_t j = link_layer(l), lo = link_low(l), hi = link_high(l);
 
 	if (!(arc & 1)) {		/* U(lo,j) -> U(hi,j+1) */
-		*tail = lo * c->vn + j - 1;
-		*head = hi * c->vn + j;
+		*tail = (j - 1) * c->n + lo;
+		*head = j * c->n + hi;
 	} else {			/* D(hi,j+1) -> D(lo,j) */
-		*tail = hi * c->vn + 2 * c->k - 2 - j;
-		*head = lo * c->vn + 2 * c->k - 1 - j;
+		*tail = (2 * c->k - 2 - j) * c->n + hi;
+		*head = (2 * c->k - 1 - j) * c->n + lo;
 	}
 }
 
@@ -247,10 +311,10 @@ static void fc_release(void *ctx)
 		return;
 	free(c->out_off);
 	free(c->in_off);
-	free(c->out_node);
-	free(c->out_arc);
-	free(c->in_node);
-	free(c->in_arc);
+	free(c->out);
+	free(c->in);
+	free(c->cone_off);
+	free(c->cone);
 	free(c);
 }
 
@@ -271,16 +335,73 @@ static void fill_csr(struct fc_ctx *c)
 	/* Each node's start serves as its cursor, then all shift back. */
 	for (a = 0; a < n_arcs; a++) {
 		arc_ends(c, a, &tail, &head);
-		c->out_node[c->out_off[tail]] = head;
-		c->out_arc[c->out_off[tail]++] = a;
-		c->in_node[c->in_off[head]] = tail;
-		c->in_arc[c->in_off[head]++] = a;
+		c->out[c->out_off[tail]++] = (struct fc_adj){ head, a };
+		c->in[c->in_off[head]++] = (struct fc_adj){ tail, a };
 	}
 	for (v = c->n_virt; v > 0; v--) {
 		c->out_off[v] = c->out_off[v - 1];
 		c->in_off[v] = c->in_off[v - 1];
 	}
 	c->out_off[0] = c->in_off[0] = 0;
+}
+
+/* Adds node @y of rank @r at distance @d to switch @x's cone. */
+static int cone_add(struct fc_ctx *c, uint32_t *seen, uint32_t *at,
+		    uint64_t *cap, uint64_t *n, uint32_t x, uint32_t r,
+		    uint32_t y, int32_t d)
+{
+	if (seen[y] == x + 1) {
+		if (d < c->cone[at[y]].dist)
+			c->cone[at[y]].dist = d;
+		return 0;
+	}
+	if (*n >= UINT32_MAX || SLUICE_I_GROW(c->cone, *cap, *n + 1))
+		return -ENOMEM;
+	seen[y] = x + 1;
+	at[y] = *n;
+	c->cone[(*n)++] = (struct fc_cone){ y - r * c->n, d };
+	return 0;
+}
+
+/*
+ * Every switch's up-cone, ranks 0 to k - 2, by rank, with distances, in
+ * the order a search meets them (the dashed arc, then the solid ones in
+ * arc order): ranks come in order as every arc climbs one.  @seen and @at
+ * over the virtual graph: the switch whose cone holds a node (+ 1), and
+ * where.
+ */
+static int fill_cones(struct fc_ctx *c, uint32_t *seen, uint32_t *at)
+{
+	uint32_t kr = c->k - 1, x, r, i, e, v, end;
+	uint64_t cap = 0, n = 0;
+	int32_t d;
+	int ret = 0;
+
+	c->cone_off = sluice_i_calloc((size_t)c->n * kr + 1, sizeof(uint32_t));
+	if (!c->cone_off)
+		return -ENOMEM;
+	for (x = 0; x < c->n && !ret; x++) {
+		c->cone_off[x * kr] = n;
+		ret = cone_add(c, seen, at, &cap, &n, x, 0, x, 0);
+		for (r = 0; r + 1 < kr && !ret; r++) {
+			end = n;
+			c->cone_off[x * kr + r + 1] = n;
+			for (i = c->cone_off[x * kr + r]; i < end && !ret;
+			     i++) {
+				v = r * c->n + c->cone[i].sw;
+				d = c->cone[i].dist;
+				ret = cone_add(c, seen, at, &cap, &n, x, r + 1,
+					       v + c->n, d);
+				for (e = c->out_off[v];
+				     e < c->out_off[v + 1] && !ret; e++)
+					ret = cone_add(c, seen, at, &cap, &n, x,
+						       r + 1, c->out[e].node,
+						       d + 1);
+			}
+		}
+	}
+	c->cone_off[c->n * kr] = n;
+	return ret;
 }
 
 /**
@@ -299,8 +420,8 @@ static int fc_prepare(const struct sluice_graph *g,
 		      const struct sluice_route_opts *o, void **ctx,
 		      char *err, size_t errlen)
 {
+	uint32_t u, maxdeg = 0, *seen, *at;
 	struct fc_ctx *c;
-	uint32_t u, maxdeg = 0;
 	int ret;
 
 	(void)o;
@@ -314,28 +435,38 @@ static int fc_prepare(const struct sluice_graph *g,
 	c->g = g;
 	c->k = g->n_layers;
 	c->vn = 2 * c->k - 1;
+	c->n = g->n_nodes;
 	c->n_virt = g->n_nodes * c->vn;
-	c->max_arcs = 2 * g->n_links + g->n_nodes * (c->vn - 1);
 	for (u = 0; u < g->n_nodes; u++)
 		if (sluice_graph_degree(g, u) > maxdeg)
 			maxdeg = sluice_graph_degree(g, u);
 	c->m = (int64_t)(2 * c->k - 3) * maxdeg + 1;
 	c->out_off = sluice_i_calloc((size_t)c->n_virt + 1, sizeof(uint32_t));
 	c->in_off = sluice_i_calloc((size_t)c->n_virt + 1, sizeof(uint32_t));
-	c->out_node = sluice_i_calloc(2 * (size_t)g->n_links + 1,
-				      sizeof(uint32_t));
-	c->out_arc = sluice_i_calloc(2 * (size_t)g->n_links + 1,
-				     sizeof(uint32_t));
-	c->in_node = sluice_i_calloc(2 * (size_t)g->n_links + 1,
-				     sizeof(uint32_t));
-	c->in_arc = sluice_i_calloc(2 * (size_t)g->n_links + 1,
-				    sizeof(uint32_t));
-	if (!c->out_off || !c->in_off || !c->out_node || !c->out_arc ||
-	    !c->in_node || !c->in_arc) {
+	c->out = sluice_i_calloc(2 * (size_t)g->n_links + 1, sizeof(*c->out));
+	c->in = sluice_i_calloc(2 * (size_t)g->n_links + 1, sizeof(*c->in));
+	if (!c->out_off || !c->in_off || !c->out || !c->in) {
 		fc_release(c);
 		return sluice_i_errf(err, errlen, -ENOMEM, "out of memory");
 	}
 	fill_csr(c);
+	seen = sluice_i_calloc(c->n_virt, sizeof(uint32_t));
+	at = sluice_i_calloc(c->n_virt, sizeof(uint32_t));
+	ret = seen && at ? fill_cones(c, seen, at) : -ENOMEM;
+	free(seen);
+	free(at);
+	if (ret) {
+		fc_release(c);
+		return sluice_i_errf(err, errlen, -ENOMEM, "out of memory");
+	}
+	for (u = 0; u < c->n_virt; u++) {
+		if (c->out_off[u + 1] - c->out_off[u] + 1 > c->room_f)
+			c->room_f = c->out_off[u + 1] - c->out_off[u] + 1;
+		if (c->in_off[u + 1] - c->in_off[u] + 1 > c->room_r)
+			c->room_r = c->in_off[u + 1] - c->in_off[u] + 1;
+	}
+	c->dcap = (int32_t)maxdeg + 1;
+	c->certify = FC_CERTIFY_EVERY;
 	*ctx = c;
 	return 0;
 }
@@ -352,26 +483,18 @@ static void fc_worker_free(void *worker)
 
 	if (!w)
 		return;
-	free(w->up);
-	free(w->co);
-	free(w->sub);
-	free(w->lid);
+	free(w->loc);
 	free(w->used);
+	free(w->top_up);
+	free(w->top_net);
 	free(w->ubuf);
-	free(w->cbuf);
-	free(w->lbuf);
-	free(w->eu);
-	free(w->ew);
-	free(w->eg);
-	free(w->node);
-	free(w->off);
-	free(w->pos);
+	free(w->fe);
+	free(w->re);
 	free(w->arc);
 	free(w->rev);
 	free(w->garc);
 	free(w->pi);
 	free(w->key);
-	free(w->fend);
 	free(w->inflow);
 	free(w->popped);
 	free(w->stack);
@@ -398,7 +521,8 @@ static void fc_worker_free(void *worker)
 static int fc_worker_init(void *ctx, void **worker)
 {
 	const struct fc_ctx *c = ctx;
-	size_t nv = (size_t)c->n_virt + 1, na = (size_t)c->max_arcs + 1;
+	size_t nv = (size_t)c->n_virt + 1;
+	size_t na = nv * (c->room_f + c->room_r);
 	size_t nb = 2 * (size_t)c->g->n_links + 2;
 	struct fc_worker *w;
 
@@ -406,40 +530,32 @@ static int fc_worker_init(void *ctx, void **worker)
 	w = calloc(1, sizeof(*w));
 	if (!w)
 		return -ENOMEM;
-	w->up = sluice_i_calloc(nv, sizeof(uint32_t));
-	w->co = sluice_i_calloc(nv, sizeof(uint32_t));
-	w->sub = sluice_i_calloc(nv, sizeof(uint32_t));
-	w->lid = sluice_i_calloc(nv, sizeof(uint32_t));
+	w->loc = sluice_i_calloc(nv, sizeof(*w->loc));
 	w->used = sluice_i_calloc(nb, sizeof(uint32_t));
+	w->top_up = sluice_i_calloc((c->n + 63) / 64, sizeof(uint64_t));
+	w->top_net = sluice_i_calloc((c->n + 63) / 64, sizeof(uint64_t));
 	w->ubuf = sluice_i_calloc(nv, sizeof(uint32_t));
-	w->cbuf = sluice_i_calloc(nv, sizeof(uint32_t));
-	w->lbuf = sluice_i_calloc(nv, sizeof(uint32_t));
-	w->eu = sluice_i_calloc(na, sizeof(uint32_t));
-	w->ew = sluice_i_calloc(na, sizeof(uint32_t));
-	w->eg = sluice_i_calloc(na, sizeof(uint32_t));
-	w->node = sluice_i_calloc(nv, sizeof(uint32_t));
-	w->off = sluice_i_calloc(nv + 1, sizeof(uint32_t));
-	w->pos = sluice_i_calloc(nv, sizeof(uint32_t));
-	w->arc = sluice_i_calloc(2 * na, sizeof(struct larc));
-	w->rev = sluice_i_calloc(2 * na, sizeof(uint32_t));
-	w->garc = sluice_i_calloc(2 * na, sizeof(uint32_t));
+	w->fe = sluice_i_calloc(nv, sizeof(uint32_t));
+	w->re = sluice_i_calloc(nv, sizeof(uint32_t));
+	w->arc = sluice_i_calloc(na, sizeof(struct larc));
+	w->rev = sluice_i_calloc(na, sizeof(uint32_t));
+	w->garc = sluice_i_calloc(na, sizeof(uint32_t));
 	w->pi = sluice_i_calloc(nv, sizeof(int32_t));
 	w->key = sluice_i_calloc(nv, sizeof(uint64_t));
-	w->fend = sluice_i_calloc(nv, sizeof(uint32_t));
 	w->inflow = sluice_i_calloc(nv, sizeof(uint32_t));
 	w->popped = sluice_i_calloc(nv, sizeof(uint32_t));
 	w->stack = sluice_i_calloc(nv, sizeof(uint32_t));
 	w->cur_st = sluice_i_calloc(nv, sizeof(uint32_t));
 	w->par = sluice_i_calloc(nv, sizeof(uint32_t));
 	w->bhead = sluice_i_calloc(nb, sizeof(uint32_t));
-	w->qnode = sluice_i_calloc(2 * na + 1, sizeof(uint32_t));
-	w->qnext = sluice_i_calloc(2 * na + 1, sizeof(uint32_t));
+	w->qnode = sluice_i_calloc(na + 1, sizeof(uint32_t));
+	w->qnext = sluice_i_calloc(na + 1, sizeof(uint32_t));
 	w->cur = sluice_i_calloc(nv, sizeof(uint32_t));
 	w->hops = sluice_i_calloc(2 * (size_t)c->k, sizeof(uint32_t));
-	if (!w->up || !w->co || !w->sub || !w->lid || !w->used || !w->ubuf ||
-	    !w->cbuf || !w->lbuf || !w->eu || !w->ew || !w->eg || !w->node ||
-	    !w->off || !w->pos || !w->arc || !w->rev || !w->garc || !w->pi ||
-	    !w->key || !w->fend || !w->inflow || !w->popped || !w->stack ||
+	if (!w->loc || !w->used || !w->top_up || !w->top_net || !w->ubuf ||
+	    !w->fe || !w->re ||
+	    !w->arc || !w->rev || !w->garc || !w->pi ||
+	    !w->key || !w->inflow || !w->popped || !w->stack ||
 	    !w->cur_st || !w->par || !w->bhead || !w->qnode || !w->qnext ||
 	    !w->cur || !w->hops) {
 		fc_worker_free(w);
@@ -448,26 +564,17 @@ static int fc_worker_init(void *ctx, void **worker)
 	memset(w->bhead, 0xff, nb * sizeof(uint32_t));
 	memset(w->key, 0xff, nv * sizeof(uint64_t));
 	w->n_key = (uint32_t)nv;
+	w->stride = c->room_f + c->room_r;
+	w->room_f = c->room_f;
 	*worker = w;
 	return 0;
-}
-
-/* A fresh source stamp; on wrap-around, first clears what it marks. */
-static uint32_t next_src_stamp(const struct fc_ctx *c, struct fc_worker *w)
-{
-	if (++w->src_stamp == 0) {
-		memset(w->up, 0, c->n_virt * sizeof(uint32_t));
-		w->src_stamp = 1;
-	}
-	return w->src_stamp;
 }
 
 /* A fresh pair stamp; on wrap-around, first clears what it marks. */
 static uint32_t next_pair_stamp(const struct fc_ctx *c, struct fc_worker *w)
 {
 	if (++w->pair_stamp == 0) {
-		memset(w->co, 0, c->n_virt * sizeof(uint32_t));
-		memset(w->sub, 0, c->n_virt * sizeof(uint32_t));
+		memset(w->loc, 0, c->n_virt * sizeof(*w->loc));
 		memset(w->used, 0, (2 * (size_t)c->g->n_links + 1) *
 				   sizeof(uint32_t));
 		w->pair_stamp = 1;
@@ -476,242 +583,263 @@ static uint32_t next_pair_stamp(const struct fc_ctx *c, struct fc_worker *w)
 }
 
 /*
- * The up-cone of U(src,1): marks up[] and lists it by rank in ubuf (ranks
- * 0 to k - 2; the top layer is only marked).  Every arc climbs one rank,
- * so BFS meets the ranks in order.
+ * The up-cone of U(src,1) from the cache, listed by rank in ubuf (ranks 0
+ * to k - 2), and its top layer as bits: the heads of rank k - 2's arcs.
  */
 static void up_cone(const struct fc_ctx *c, struct fc_worker *w, uint32_t src)
 {
-	uint32_t st = next_src_stamp(c, w);
-	uint32_t top = c->k - 1, n = 0, r, i, e, v, x;
+	uint32_t top = c->k - 1, kr = c->k - 1, n = 0, r, i, e, v, x;
+	const uint32_t *off = c->cone_off + (size_t)src * kr;
 
-	v = src * c->vn;
-	w->up[v] = st;
-	w->ubuf[n++] = v;
-	w->ub[0] = 0;
-	w->ue[0] = 1;
-	for (r = 0; r < top; r++) {
-		w->ub[r + 1] = n;
-		for (i = w->ub[r]; i < w->ue[r]; i++) {
-			v = w->ubuf[i];
-			if (w->up[v + 1] != st) {
-				w->up[v + 1] = st;
-				w->ubuf[n++] = v + 1;
-			}
-			for (e = c->out_off[v]; e < c->out_off[v + 1]; e++) {
-				x = c->out_node[e];
-				if (w->up[x] != st) {
-					w->up[x] = st;
-					w->ubuf[n++] = x;
-				}
-			}
+	for (r = 0; r < kr; r++) {
+		w->ub[r] = n;
+		for (i = off[r]; i < off[r + 1]; i++)
+			w->ubuf[n++] = r * c->n + c->cone[i].sw;
+		w->ue[r] = n;
+	}
+	memset(w->top_up, 0, (c->n + 63) / 64 * sizeof(uint64_t));
+	for (i = w->ub[top - 1]; i < w->ue[top - 1]; i++) {
+		v = w->ubuf[i];
+		x = v + c->n - top * c->n;
+		w->top_up[x / 64] |= 1ull << (x % 64);
+		for (e = c->out_off[v]; e < c->out_off[v + 1]; e++) {
+			x = c->out[e].node - top * c->n;
+			w->top_up[x / 64] |= 1ull << (x % 64);
 		}
-		w->ue[r + 1] = n;
 	}
 	w->src = src;
 	w->has_src = true;
 }
 
-/* Records forward arc @u -> @v (virtual nodes) of the local network. */
-static inline void record(struct fc_worker *w, uint32_t u, uint32_t v,
-			  uint32_t garc)
+/*
+ * The network as prune() builds it, in a local copy that the compiler
+ * keeps in registers: stores to the arrays cannot change it.
+ */
+struct pb {
+	struct fc_loc	*loc;
+	uint32_t	ps, nl, m, n_solid, stride, room_f;
+	uint32_t	*fe, *re, *inflow, *rev, *garc;
+	struct larc	*arc;
+	int32_t		*pi, dcap;
+};
+
+/*
+ * The local id of virtual node @v, a new one if it is not in the network
+ * yet, with no arcs and @dist as its distance to t (a bound, lowered as
+ * arcs are met, for a top node).
+ */
+static inline uint32_t local(struct pb *b, uint32_t v, int32_t dist)
 {
-	w->eu[w->m] = u;
-	w->ew[w->m] = v;
-	w->eg[w->m++] = garc;
+	struct fc_loc *l = &b->loc[v];
+	uint32_t u;
+
+	if (l->stamp == b->ps)
+		return l->lid;
+	u = b->nl++;
+	l->stamp = b->ps;
+	l->lid = u;
+	b->fe[u] = u * b->stride;
+	b->re[u] = u * b->stride + b->room_f;
+	b->inflow[u] = 0;
+	b->pi[u] = -dist;
+	return u;
 }
 
 /*
- * Arc @p -> @v from the top layer: kept if @p is in the source's up-cone,
- * and @p then joins T (lbuf).
+ * Adds forward arc @u -> @v (local ids), solid (@garc its arc id) or
+ * DASHED, and its reverse, each in its tail's slot.
  */
-static inline bool meet_top(struct fc_worker *w, uint32_t p, uint32_t v,
-			    uint32_t garc, uint32_t *n)
+static inline void record(struct pb *b, uint32_t u, uint32_t v,
+			  uint32_t garc)
 {
-	if (w->up[p] != w->src_stamp)
-		return false;
-	record(w, p, v, garc);
-	if (w->sub[p] != w->pair_stamp) {
-		w->sub[p] = w->pair_stamp;
-		w->lbuf[(*n)++] = p;
+	uint32_t a = b->fe[u]++, r = b->re[v]++;
+
+	if (garc == DASHED) {
+		b->arc[a] = (struct larc){ v, CC(b->dcap, 0, 0) };
+		b->arc[r] = (struct larc){ u, CC(0, 1, 0) };
+	} else {
+		b->arc[a] = (struct larc){ v, CC(1, 0, 1) };
+		b->arc[r] = (struct larc){ u, CC(0, 1, -1) };
+		b->n_solid++;
 	}
-	return true;
+	b->garc[a] = garc;
+	b->rev[a] = r;
+	b->rev[r] = a;
+	b->m++;
 }
 
-/* Arc @u -> @v: kept if its end @known is already in the network. */
-static inline bool keep_arc(struct fc_worker *w, uint32_t u, uint32_t v,
-			    uint32_t garc, uint32_t known)
+/* Whether virtual node @v is in the network; its local id in *@u. */
+static inline bool in_net(const struct pb *b, uint32_t v, uint32_t *u)
 {
-	if (w->sub[known] != w->pair_stamp)
-		return false;
-	record(w, u, v, garc);
-	return true;
+	const struct fc_loc *l = &b->loc[v];
+
+	*u = l->lid;
+	return l->stamp == b->ps;
+}
+
+/*
+ * Arc @p -> @v (virtual nodes) from the top layer into the down side, of
+ * cost @cost: kept if @p is in the source's up-cone (@up == @st); @p then
+ * joins the network, @v too (local id *@lv, NONE until then), and @p's
+ * distance to t follows.
+ */
+static inline void meet_top(struct pb *b, const uint64_t *top_up,
+			    uint64_t *top_net, uint32_t top0, uint32_t p,
+			    uint32_t v, uint32_t garc, int32_t dv, int32_t cost,
+			    uint32_t *lv)
+{
+	uint32_t lp, x = p - top0;
+
+	if (!((top_up[x / 64] >> (x % 64)) & 1))
+		return;
+	top_net[x / 64] |= 1ull << (x % 64);
+	lp = local(b, p, dv + cost);
+	if (*lv == NONE)
+		*lv = local(b, v, dv);
+	if (-(dv + cost) > b->pi[lp])
+		b->pi[lp] = -(dv + cost);
+	record(b, lp, *lv, garc);
+}
+
+/*
+ * The solid arcs out of the nodes of switch @src and into those of @dst:
+ * every arc between the nodes of one switch is dashed, so each set is a
+ * cut between s and t.
+ */
+static uint32_t chain_cut(const struct fc_ctx *c, const struct fc_worker *w,
+			  uint32_t src, uint32_t dst)
+{
+	uint32_t r, v, u, e, out = 0, in = 0;
+
+	for (r = 0, v = src; r < c->vn; r++, v += c->n) {
+		if (w->loc[v].stamp != w->pair_stamp)
+			continue;
+		u = w->loc[v].lid;
+		for (e = u * w->stride; e < w->fe[u]; e++)
+			out += w->garc[e] != DASHED;
+	}
+	for (r = 0, v = dst; r < c->vn; r++, v += c->n) {
+		if (w->loc[v].stamp != w->pair_stamp)
+			continue;
+		u = w->loc[v].lid;
+		for (e = u * w->stride + w->room_f; e < w->re[u]; e++)
+			in += w->garc[w->rev[e]] != DASHED;
+	}
+	return out < in ? out : in;
 }
 
 /*
  * Finds the nodes on some U(s,1) -> D(t,1) path and the arcs between them,
- * from the narrow sides of the top layer:
- * 1. back from D(t,1) over the down side to rank k: co[] marks what
- *    reaches t;
+ * from the narrow sides of the top layer, and builds the residual network
+ * on them as it goes:
+ * 1. the down side, ranks 2k - 2 down to k: what reaches D(t,1), with its
+ *    distance to t in links, the mirror of t's up-cone (the cache);
  * 2. the in-arcs of those rank-k nodes from top nodes of s's up-cone: the
- *    top nodes of the network (T), the rank-k nodes they reach;
- * 3. ranks k + 1 up: nodes of co[] with a predecessor kept;
+ *    top nodes of the network, the rank-k nodes they reach;
+ * 3. ranks k + 1 up: nodes of the down side with a predecessor kept;
  * 4. ranks k - 2 down to 0: nodes of s's up-cone with a successor kept.
- * Every arc of the network is met once, in step 2, 3 or 4, and recorded.
+ * Every arc of the network is met once, in step 2, 3 or 4, and goes into
+ * the slots of its ends' local ids, which nodes get as they join.  Their
+ * first potentials, minus the exact distance to t (the tight arcs lead to
+ * t, so that a search along them does not wander), follow: from the cone
+ * on the down side, as the least over the arcs kept on the top layer and the
+ * up side, whose heads are all final by then.
  *
  * Return: the number of nodes, 0 if no path reaches t.
  */
 static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 		      uint32_t dst)
 {
-	uint32_t ps = next_pair_stamp(c, w);
-	uint32_t top = c->k - 1, rmax = 2 * c->k - 2;
-	uint32_t n, r, i, e, v, p, nl;
-	bool keep;
+	uint32_t top = c->k - 1, rmax = 2 * c->k - 2, top0 = top * c->n, x;
+	const uint32_t *in_off = c->in_off;
+	const struct fc_adj *in = c->in;
+	const uint64_t *top_up = w->top_up;
+	uint64_t *top_net = w->top_net;
+	struct pb b = {
+		.loc = w->loc, .ps = next_pair_stamp(c, w),
+		.stride = w->stride, .room_f = w->room_f, .fe = w->fe,
+		.re = w->re, .inflow = w->inflow, .rev = w->rev,
+		.garc = w->garc, .arc = w->arc, .pi = w->pi, .dcap = c->dcap,
+	};
+	uint32_t r, i, e, v, p, lv, lp;
+	const struct fc_cone *co;
+	const uint32_t *coff;
+	int32_t dv, best;
 
-	/* 1. Back from D(t,1), ranks rmax down to k. */
-	v = dst * c->vn + rmax;
-	w->co[v] = ps;
-	w->cbuf[0] = v;
-	w->cb[rmax] = 0;
-	w->ce[rmax] = n = 1;
-	for (r = rmax; r > top + 1; r--) {
-		w->cb[r - 1] = n;
-		for (i = w->cb[r]; i < w->ce[r]; i++) {
-			v = w->cbuf[i];
-			if (w->co[v - 1] != ps) {
-				w->co[v - 1] = ps;
-				w->cbuf[n++] = v - 1;
-			}
-			for (e = c->in_off[v]; e < c->in_off[v + 1]; e++) {
-				p = c->in_node[e];
-				if (w->co[p] != ps) {
-					w->co[p] = ps;
-					w->cbuf[n++] = p;
-				}
-			}
-		}
-		w->ce[r - 1] = n;
-	}
+	w->nl = 0;
+	memset(top_net, 0, (c->n + 63) / 64 * sizeof(uint64_t));
+	/* 1. The down side: t's up-cone mirrored, co rank r its rmax - r. */
+	co = c->cone;
+	coff = c->cone_off + (size_t)dst * (c->k - 1);
 
-	/* 2. The top nodes: lbuf has T first, rank k after it. */
-	w->m = 0;
-	n = 0;
-	for (i = w->cb[top + 1]; i < w->ce[top + 1]; i++) {
-		v = w->cbuf[i];
-		keep = meet_top(w, v - 1, v, DASHED, &n);
-		for (e = c->in_off[v]; e < c->in_off[v + 1]; e++)
-			keep |= meet_top(w, c->in_node[e], v, c->in_arc[e],
-					 &n);
-		if (keep)
-			w->sub[v] = ps;
+	/* 2. The top nodes, and the rank-k nodes they reach. */
+	for (i = coff[top - 1]; i < coff[top]; i++) {
+		v = (top + 1) * c->n + co[i].sw;
+		dv = co[i].dist;
+		lv = NONE;
+		meet_top(&b, top_up, top_net, top0, v - c->n, v, DASHED, dv, 0,
+			 &lv);
+		for (e = in_off[v]; e < in_off[v + 1]; e++)
+			meet_top(&b, top_up, top_net, top0, in[e].node, v,
+				 in[e].arc, dv, 1, &lv);
 	}
-	if (!n)
+	if (!b.nl)
 		return 0;
-	w->lb[top] = 0;
-	w->le[top] = n;
-	w->lb[top + 1] = n;
-	for (i = w->cb[top + 1]; i < w->ce[top + 1]; i++)
-		if (w->sub[w->cbuf[i]] == ps)
-			w->lbuf[n++] = w->cbuf[i];
-	w->le[top + 1] = n;
 
 	/* 3. Down to D(t,1). */
-	for (r = top + 2; r <= rmax; r++) {
-		w->lb[r] = n;
-		for (i = w->cb[r]; i < w->ce[r]; i++) {
-			v = w->cbuf[i];
-			keep = keep_arc(w, v - 1, v, DASHED, v - 1);
-			for (e = c->in_off[v]; e < c->in_off[v + 1]; e++) {
-				p = c->in_node[e];
-				keep |= keep_arc(w, p, v, c->in_arc[e], p);
+	for (r = top + 2; r <= rmax; r++)
+		for (i = coff[rmax - r]; i < coff[rmax - r + 1]; i++) {
+			v = r * c->n + co[i].sw;
+			lv = NONE;
+			if (in_net(&b, v - c->n, &lp)) {
+				lv = local(&b, v, co[i].dist);
+				record(&b, lp, lv, DASHED);
 			}
-			if (keep) {
-				w->sub[v] = ps;
-				w->lbuf[n++] = v;
-			}
+			for (e = in_off[v]; e < in_off[v + 1]; e++)
+				if (in_net(&b, in[e].node, &lp)) {
+					if (lv == NONE)
+						lv = local(&b, v, co[i].dist);
+					record(&b, lp, lv, in[e].arc);
+				}
 		}
-		w->le[r] = n;
-	}
 
 	/* 4. Down from the top to U(s,1), within the up-cone. */
-	for (r = top; r-- > 0;) {
-		w->lb[r] = n;
+	for (r = top; r-- > 0;)
 		for (i = w->ub[r]; i < w->ue[r]; i++) {
 			v = w->ubuf[i];
-			keep = keep_arc(w, v, v + 1, DASHED, v + 1);
+			lv = NONE;
+			best = INT32_MIN;
+			if (in_net(&b, v + c->n, &lp)) {
+				lv = local(&b, v, 0);
+				record(&b, lv, lp, DASHED);
+				best = b.pi[lp];
+			}
 			for (e = c->out_off[v]; e < c->out_off[v + 1]; e++) {
-				p = c->out_node[e];
-				keep |= keep_arc(w, v, p, c->out_arc[e], p);
+				p = c->out[e].node;
+				/* below the top, whose bits say it faster */
+				x = p - top0;
+				if (r + 1 == top &&
+				    !((top_net[x / 64] >> (x % 64)) & 1))
+					continue;
+				if (in_net(&b, p, &lp)) {
+					if (lv == NONE)
+						lv = local(&b, v, 0);
+					record(&b, lv, lp, c->out[e].arc);
+					if (b.pi[lp] - 1 > best)
+						best = b.pi[lp] - 1;
+				}
 			}
-			if (keep) {
-				w->sub[v] = ps;
-				w->lbuf[n++] = v;
-			}
+			if (lv != NONE)
+				b.pi[lv] = best;
 		}
-		w->le[r] = n;
-	}
-
-	/* Local ids by rank. */
-	nl = 0;
-	for (r = 0; r <= rmax; r++)
-		for (i = w->lb[r]; i < w->le[r]; i++) {
-			w->lid[w->lbuf[i]] = nl;
-			w->node[nl++] = w->lbuf[i];
-		}
-	return nl;
-}
-
-/*
- * The residual network of the arcs prune() recorded, CSR by tail, each
- * node's forward arcs first, then the reverse ones.  Dashed arcs get a
- * capacity above the number of solid arcs, which bounds any flow: as good
- * as unbounded.
- */
-static void build(struct fc_worker *w, uint32_t nl)
-{
-	uint32_t u, i, a, b, tail, head;
-
-	w->n_solid = 0;
-	memset(w->off, 0, (nl + 1) * sizeof(*w->off));
-	for (i = 0; i < w->m; i++) {
-		w->eu[i] = w->lid[w->eu[i]];
-		w->ew[i] = w->lid[w->ew[i]];
-		w->off[w->eu[i] + 1]++;
-		w->off[w->ew[i] + 1]++;
-		w->n_solid += w->eg[i] != DASHED;
-	}
-	for (u = 0; u < nl; u++) {
-		w->off[u + 1] += w->off[u];
-		w->pos[u] = w->off[u];
-	}
-	w->dashed_cap = (int32_t)w->n_solid + 1;
-	for (i = 0; i < w->m; i++) {
-		bool solid = w->eg[i] != DASHED;
-
-		a = w->pos[w->eu[i]]++;
-		w->arc[a] = (struct larc){ w->ew[i],
-					   CC(solid ? 1 : w->dashed_cap, solid) };
-		w->garc[a] = w->eg[i];
-		w->eg[i] = a;	/* from now on, the forward arc's slot */
-	}
-	for (u = 0; u < nl; u++) {
-		w->fend[u] = w->pos[u];
-		w->inflow[u] = 0;
-	}
-	for (i = 0; i < w->m; i++) {
-		tail = w->eu[i];
-		head = w->ew[i];
-		a = w->eg[i];
-		b = w->pos[head]++;
-		w->rev[a] = b;
-		w->rev[b] = a;
-		w->arc[b] = (struct larc){ tail, CC(0, -arc_cost(&w->arc[a])) };
-		w->garc[b] = REVERSE;
-	}
-	w->nl = nl;
-	w->ls = 0;
-	w->lt = nl - 1;
+	if (!in_net(&b, rmax * c->n + dst, &w->lt) ||
+	    !in_net(&b, w->src, &w->ls))
+		return 0;
+	w->nl = b.nl;
+	w->m = b.m;
+	w->n_solid = b.n_solid;
+	w->cut = chain_cut(c, w, w->src, dst);
+	return b.nl;
 }
 
 /* Reduced cost of arc @a out of @u. */
@@ -719,28 +847,6 @@ static inline int32_t reduced(const struct fc_worker *w, uint32_t u,
 			      const struct larc *a)
 {
 	return arc_cost(a) + w->pi[u] - w->pi[a->to];
-}
-
-/*
- * The first potentials: minus the exact distance to t over the DAG of
- * forward arcs (local ids are in rank order, a topological order), so that
- * the tight arcs lead to t and a search along them does not wander.
- */
-static void dag_potentials(struct fc_worker *w)
-{
-	uint32_t u, e;
-	int32_t h;
-
-	for (u = w->nl; u-- > 0;) {
-		h = u == w->lt ? 0 : INT32_MAX;
-		for (e = w->off[u]; e < w->fend[u]; e++) {
-			const struct larc *a = &w->arc[e];
-
-			if (arc_cost(a) - w->pi[a->to] < h)
-				h = arc_cost(a) - w->pi[a->to];
-		}
-		w->pi[u] = -h;
-	}
 }
 
 /*
@@ -760,7 +866,8 @@ static int32_t search(struct fc_worker *w)
 {
 	/* In locals: stores to the arrays could alias the worker's fields. */
 	const struct larc *arc = w->arc;
-	const uint32_t *off = w->off, *fend = w->fend, *inflow = w->inflow;
+	const uint32_t *fe = w->fe, *re = w->re, *inflow = w->inflow;
+	uint32_t stride = w->stride, room_f = w->room_f, base, pass;
 	const int32_t *pi = w->pi;
 	uint32_t *bhead = w->bhead, *qnode = w->qnode, *qnext = w->qnext;
 	uint32_t *par = w->par, *popped = w->popped;
@@ -795,27 +902,36 @@ static int32_t search(struct fc_worker *w)
 			break;
 		}
 		pu = pi[u] + (int32_t)b;
-		end = inflow[u] ? off[u + 1] : fend[u];
-		for (e = off[u]; e < end; e++) {
-			const struct larc *a = &arc[e];
+		/* the forward arcs, then the reverse ones if any can carry */
+		base = u * stride;
+		e = base;
+		end = fe[u];
+		for (pass = 0;; pass++) {
+			for (; e < end; e++) {
+				const struct larc *a = &arc[e];
 
-			if (a->cc < CC_UNIT)
-				continue;
-			d = pu + arc_cost(a) - pi[a->to];
-			if ((uint32_t)d > kmax) {
-				overflow |= d < 0;
-				continue;
+				if (a->cc < CC_UNIT)
+					continue;
+				d = pu + arc_cost(a) - pi[a->to];
+				if ((uint32_t)d > kmax) {
+					overflow |= d < 0;
+					continue;
+				}
+				k = hi | (uint32_t)d;
+				if (k >= key[a->to])
+					continue;
+				key[a->to] = k;
+				par[a->to] = e;
+				qnode[nq] = a->to;
+				qnext[nq] = bhead[d];
+				bhead[d] = nq++;
+				if ((uint32_t)d > bmax)
+					bmax = (uint32_t)d;
 			}
-			k = hi | (uint32_t)d;
-			if (k >= key[a->to])
-				continue;
-			key[a->to] = k;
-			par[a->to] = e;
-			qnode[nq] = a->to;
-			qnext[nq] = bhead[d];
-			bhead[d] = nq++;
-			if ((uint32_t)d > bmax)
-				bmax = (uint32_t)d;
+			if (pass || !inflow[u])
+				break;
+			e = base + room_f;
+			end = re[u];
 		}
 	}
 	for (b = 0; b <= bmax; b++)
@@ -838,7 +954,7 @@ static void augment(struct fc_worker *w, const uint32_t *path, uint32_t n,
 		a->cc -= bott * CC_UNIT;
 		r->cc += bott * CC_UNIT;
 		links += arc_cost(a);
-		if (w->garc[path[i]] != REVERSE)
+		if (!(a->cc & CC_REV))
 			w->inflow[a->to] += (uint32_t)bott;
 		else
 			w->inflow[r->to] -= (uint32_t)bott;
@@ -859,7 +975,7 @@ static void augment(struct fc_worker *w, const uint32_t *path, uint32_t n,
  */
 static uint32_t forward_blocking(struct fc_worker *w)
 {
-	uint32_t u = w->ls, depth = 0, flow = 0, st = ++w->blocking, i, e;
+	uint32_t u = w->ls, depth = 0, flow = 0, st = ++w->blocking, i, e, end;
 	int32_t bott;
 
 	if (!st) {
@@ -883,14 +999,15 @@ static uint32_t forward_blocking(struct fc_worker *w)
 		}
 		if (w->cur_st[u] != st) {
 			w->cur_st[u] = st;
-			w->cur[u] = w->off[u];
+			w->cur[u] = u * w->stride;
 		}
-		for (e = w->cur[u]; e < w->fend[u]; e++)
+		end = w->fe[u];
+		for (e = w->cur[u]; e < end; e++)
 			if (w->arc[e].cc >= CC_UNIT &&
 			    !reduced(w, u, &w->arc[e]))
 				break;
 		w->cur[u] = e;
-		if (e < w->fend[u]) {
+		if (e < end) {
 			w->stack[depth++] = e;
 			u = w->arc[e].to;
 			continue;
@@ -923,10 +1040,11 @@ static uint32_t mcmf(struct fc_worker *w)
 	int32_t d = 1, bott;
 
 	w->solid = 0;
-	dag_potentials(w);
 	for (;;) {
 		if (d)
 			flow += forward_blocking(w);
+		if (flow >= w->cut)
+			break;
 		d = search(w);
 		if (d < 0)
 			break;
@@ -951,21 +1069,25 @@ static uint32_t mcmf(struct fc_worker *w)
 /*
  * Whether no residual arc has a negative reduced cost: the flow is then of
  * min cost among flows of its value, and of max value as the last search
- * missed t.
+ * missed t or the flow fills a cut (chain_cut()).  Read pair by pair from the forward arcs: a reverse arc's
+ * reduced cost is minus its forward arc's, so the forward arc must have
+ * none below 0 if it has room and none above 0 if its reverse has.
  */
 static bool optimal(const struct fc_worker *w)
 {
-	bool ok = !w->overflow;
-	uint32_t u, e;
+	const struct larc *arc = w->arc;
+	const uint32_t *rev = w->rev, *fe = w->fe;
+	const int32_t *pi = w->pi;
+	uint32_t u, e, stride = w->stride, bad = w->overflow;
+	int32_t red;
 
 	for (u = 0; u < w->nl; u++)
-		for (e = w->off[u]; e < w->off[u + 1]; e++) {
-			const struct larc *a = &w->arc[e];
-
-			if (a->cc >= CC_UNIT && reduced(w, u, a) < 0)
-				ok = false;
+		for (e = u * stride; e < fe[u]; e++) {
+			red = arc_cost(&arc[e]) + pi[u] - pi[arc[e].to];
+			bad |= (arc[e].cc >= CC_UNIT) & (red < 0);
+			bad |= (arc[rev[e]].cc >= CC_UNIT) & (red > 0);
 		}
-	return ok;
+	return !bad;
 }
 
 static int internal(char *err, size_t errlen, uint32_t src, uint32_t dst,
@@ -988,19 +1110,20 @@ static int decompose(const struct fc_ctx *c, struct fc_worker *w,
 		     uint64_t solid, struct sluice_path_buf *b,
 		     char *err, size_t errlen)
 {
-	uint32_t ps = w->pair_stamp, i, u, e, n, h, at, g;
+	uint32_t ps = w->pair_stamp, i, u, e, n, h, at, g, end;
 	uint64_t links = 0;
 	int ret;
 
 	for (u = 0; u < w->nl; u++)
-		w->cur[u] = w->off[u];
+		w->cur[u] = u * w->stride;
 	for (i = 0; i < flow; i++) {
 		for (u = w->ls, n = 0; u != w->lt; u = w->arc[e].to) {
-			for (e = w->cur[u]; e < w->fend[u]; e++)
+			end = w->fe[u];
+			for (e = w->cur[u]; e < end; e++)
 				if (w->arc[w->rev[e]].cc >= CC_UNIT)
 					break;
 			w->cur[u] = e;
-			if (e == w->fend[u])
+			if (e == end)
 				return internal(err, errlen, src, dst,
 						"the flow is not conserved");
 			w->arc[w->rev[e]].cc -= CC_UNIT;
@@ -1037,24 +1160,24 @@ static int decompose(const struct fc_ctx *c, struct fc_worker *w,
 }
 
 /*
- * One pair: prune, build, solve.  @flow and @solid 0 if t is out of
- * reach.  -EIO if the flow fails its optimality check (a bug).
+ * One pair: prune, build, solve, and the certificate if @certify.  @flow
+ * and @solid 0 if t is out of reach.  -EIO if the flow fails its
+ * optimality check (a bug).
  */
 static int solve_pair(const struct fc_ctx *c, struct fc_worker *w,
-		      uint32_t dst, uint32_t *flow, uint64_t *solid)
+		      uint32_t dst, bool certify, uint32_t *flow,
+		      uint64_t *solid)
 {
 	uint32_t nl = prune(c, w, dst);
 
 	*flow = 0;
 	*solid = 0;
-	w->nl = 0;
 	if (!nl)
 		return 0;
-	build(w, nl);
 	w->overflow = false;
 	*flow = mcmf(w);
 	*solid = w->solid;
-	return optimal(w) ? 0 : -EIO;
+	return !certify || optimal(w) ? 0 : -EIO;
 }
 
 /**
@@ -1070,7 +1193,10 @@ static int solve_pair(const struct fc_ctx *c, struct fc_worker *w,
  * For each destination, the min-cost max-flow of Appendix A.1 from
  * U(src,1) to D(dst,1), decomposed by Algorithm 1 and contracted to the
  * links of its solid arcs, all on lane 0.  A destination out of reach gets
- * no path.
+ * no path.  The optimality certificate runs on the first destination and
+ * every FC_CERTIFY_EVERY-th after it (sluice_i_fc_certify_every()); the
+ * decomposition's checks (conserved, edge-disjoint, walks, as many links
+ * as the flow) on every one.
  *
  * Return: 0, -EINVAL (a bad destination), -ENOMEM, or -EIO if a result
  * fails its checks (a bug).  Time: O(m) for the source's up-cone, then per
@@ -1103,7 +1229,7 @@ static int fc_source(void *ctx, void *worker, const uint32_t *dsts,
 			return sluice_i_errf(err, errlen, ret,
 					     "fc: destination %u of source %u: out of order or out of memory",
 					     dst, src);
-		if (solve_pair(c, w, dst, &flow, &solid))
+		if (solve_pair(c, w, dst, !(i % c->certify), &flow, &solid))
 			return internal(err, errlen, src, dst,
 					"the flow is not optimal");
 		if (flow) {
@@ -1123,6 +1249,19 @@ const struct sluice_algo_ops sluice_algo_fc = {
 	.worker_free	= fc_worker_free,
 	.release	= fc_release,
 };
+
+/**
+ * sluice_i_fc_certify_every() - how often source() checks optimality
+ * @ctx:	from sluice_algo_fc.prepare()
+ * @every:	1 for every pair (the tests), n for a source's destinations
+ *		0, n, 2n, ...; FC_CERTIFY_EVERY by default
+ */
+void sluice_i_fc_certify_every(void *ctx, uint32_t every)
+{
+	struct fc_ctx *c = ctx;
+
+	c->certify = every ? every : 1;
+}
 
 /**
  * sluice_i_fc_build() - the local flow network of one pair
@@ -1147,9 +1286,8 @@ int sluice_i_fc_build(void *ctx, void *worker, uint32_t src, uint32_t dst)
 	if (!w->has_src || w->src != src)
 		up_cone(c, w, src);
 	nl = prune(c, w, dst);
-	w->nl = 0;
-	if (nl)
-		build(w, nl);
+	if (!nl)
+		w->nl = 0;
 	return (int)nl;
 }
 
@@ -1187,7 +1325,7 @@ void sluice_i_fc_net_export(const void *ctx, const void *worker,
 	uint32_t u, e, m = 0;
 
 	for (u = 0; u < w->nl; u++)
-		for (e = w->off[u]; e < w->fend[u]; e++) {
+		for (e = u * w->stride; e < w->fe[u]; e++) {
 			const struct larc *a = &w->arc[e];
 
 			tail[m] = u;
@@ -1230,7 +1368,8 @@ void sluice_i_fc_solve(const void *ctx, void *worker,
 
 /*
  * Whether the flow sluice_i_fc_solve() found is of min cost (no residual
- * arc of negative reduced cost) and max value (its last search missed t).
+ * arc of negative reduced cost) and max value (its last search missed t,
+ * or it fills a cut).
  */
 bool sluice_i_fc_check(const void *worker)
 {
@@ -1248,8 +1387,8 @@ bool sluice_i_fc_check(const void *worker)
  *		dashed ones
  * @cost:	likewise: M and 1
  *
- * Virtual node U(i,j) is i (2k - 1) + j - 1, D(i,j) is
- * i (2k - 1) + 2k - 1 - j.  Time: O(N k + m).
+ * Virtual node U(i,j) is (j - 1) N + i, D(i,j) is (2k - 1 - j) N + i, for
+ * N switches.  Time: O(N k + m).
  *
  * Return: the number of arcs.
  */
@@ -1260,10 +1399,10 @@ uint32_t sluice_i_fc_full_net(const void *ctx, uint32_t *tail,
 	uint32_t v, e, m = 0;
 
 	for (v = 0; v < c->n_virt; v++) {
-		if (v % c->vn != c->vn - 1) {
+		if (v < c->n_virt - c->n) {
 			if (tail) {
 				tail[m] = v;
-				head[m] = v + 1;
+				head[m] = v + c->n;
 				cap[m] = (int32_t)(2 * c->g->n_links + 1);
 				cost[m] = 1;
 			}
@@ -1272,7 +1411,7 @@ uint32_t sluice_i_fc_full_net(const void *ctx, uint32_t *tail,
 		for (e = c->out_off[v]; e < c->out_off[v + 1]; e++) {
 			if (tail) {
 				tail[m] = v;
-				head[m] = c->out_node[e];
+				head[m] = c->out[e].node;
 				cap[m] = 1;
 				cost[m] = c->m;
 			}
@@ -1288,6 +1427,6 @@ void sluice_i_fc_full_ends(const void *ctx, uint32_t src, uint32_t dst,
 {
 	const struct fc_ctx *c = ctx;
 
-	*s = src * c->vn;
-	*t = dst * c->vn + c->vn - 1;
+	*s = src;
+	*t = (c->vn - 1) * c->n + dst;
 }

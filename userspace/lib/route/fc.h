@@ -13,6 +13,9 @@
  *	sluice_i_fc_net_export(ctx, w, true, tail, head, cap, cost, &s, &t);
  *	sluice_i_fc_solve(ctx, w, &res);	min-cost max-flow on it
  *	sluice_i_fc_check(w);			its optimality certificate
+ *
+ * source() runs the certificate on a sample of the pairs; after
+ * sluice_i_fc_certify_every(ctx, 1), on every one.
  */
 #ifndef _SLUICE_LIB_ROUTE_FC_H
 #define _SLUICE_LIB_ROUTE_FC_H
@@ -37,6 +40,7 @@ void sluice_i_fc_net_export(const void *ctx, const void *worker,
 void sluice_i_fc_solve(const void *ctx, void *worker,
 		       struct sluice_i_fc_result *res);
 bool sluice_i_fc_check(const void *worker);
+void sluice_i_fc_certify_every(void *ctx, uint32_t every);
 uint32_t sluice_i_fc_full_net(const void *ctx, uint32_t *tail,
 			      uint32_t *head, int32_t *cap, int64_t *cost);
 void sluice_i_fc_full_ends(const void *ctx, uint32_t src, uint32_t dst,

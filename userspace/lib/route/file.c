@@ -65,43 +65,66 @@ static char *put_u64(char *p, uint64_t v)
 }
 
 /**
- * sluice_routes_write() - the route file of @r
- * @r:		a route set
+ * sluice_routes_write_head() - a route file's header
+ * @head:	the set's header fields and totals (those of a whole set,
+ *		or of a stream's head once it ended)
+ * @g:		its topology, for the root's name
+ * @f:		where to write
+ * @err:	why it failed
+ * @errlen:	room in @err
+ *
+ * Then sluice_routes_write_pairs() for the pairs, in order, and
+ * sluice_routes_write_end().
+ *
+ * Return: 0 or -EINVAL (options out of range).
+ */
+int sluice_routes_write_head(const struct sluice_routes *head,
+			     const struct sluice_graph *g, FILE *f,
+			     char *err, size_t errlen)
+{
+	/* a hand-made set could index past these arrays */
+	if ((unsigned int)head->opts.orient > SLUICE_ORIENT_BFS ||
+	    (head->opts.has_root && head->opts.root >= g->n_nodes))
+		return sluice_i_errf(err, errlen, -EINVAL,
+				     "cannot write orientation %d, root %u: not a route set's options",
+				     head->opts.orient, head->opts.root);
+	fprintf(f, "%s %d\n", FORMAT, VERSION);
+	fprintf(f, "topology nodes %u links %u hash %016llx\n",
+		head->n_nodes, head->n_links,
+		(unsigned long long)head->topo_hash);
+	fprintf(f, "algo %s paths %u lanes %u seed %llu orient %s root %s\n",
+		head->algo, head->opts.paths, head->opts.lanes,
+		(unsigned long long)head->opts.seed,
+		orient_names[head->opts.orient],
+		head->opts.has_root ? g->nodes[head->opts.root].name : "-");
+	fprintf(f, "shard %u/%u\n", head->shard_index, head->shard_count);
+	fprintf(f, "pairs %llu paths %llu hops %llu truncated %llu\n",
+		(unsigned long long)head->n_pairs,
+		(unsigned long long)head->n_paths,
+		(unsigned long long)head->n_hops,
+		(unsigned long long)head->truncated_pairs);
+	return 0;
+}
+
+/**
+ * sluice_routes_write_pairs() - the lines of some pairs of a route file
+ * @r:		a route set, or a chunk of one
  * @g:		its topology, for the node names
  * @f:		where to write
  * @err:	why it failed
  * @errlen:	room in @err
  *
- * Return: 0, -EINVAL (options out of range), -ENOMEM or -EIO.
+ * Return: 0, -ENOMEM or -EIO.
  */
-int sluice_routes_write(const struct sluice_routes *r,
-			const struct sluice_graph *g, FILE *f,
-			char *err, size_t errlen)
+int sluice_routes_write_pairs(const struct sluice_routes *r,
+			      const struct sluice_graph *g, FILE *f,
+			      char *err, size_t errlen)
 {
 	char *line = NULL, *p;
 	size_t cap = 0, need;
 	uint64_t i, q, h;
 	int ret = 0;
 
-	/* a hand-made set could index past these arrays */
-	if ((unsigned int)r->opts.orient > SLUICE_ORIENT_BFS ||
-	    (r->opts.has_root && r->opts.root >= g->n_nodes))
-		return sluice_i_errf(err, errlen, -EINVAL,
-				     "cannot write orientation %d, root %u: not a route set's options",
-				     r->opts.orient, r->opts.root);
-	fprintf(f, "%s %d\n", FORMAT, VERSION);
-	fprintf(f, "topology nodes %u links %u hash %016llx\n",
-		r->n_nodes, r->n_links, (unsigned long long)r->topo_hash);
-	fprintf(f, "algo %s paths %u lanes %u seed %llu orient %s root %s\n",
-		r->algo, r->opts.paths, r->opts.lanes,
-		(unsigned long long)r->opts.seed,
-		orient_names[r->opts.orient],
-		r->opts.has_root ? g->nodes[r->opts.root].name : "-");
-	fprintf(f, "shard %u/%u\n", r->shard_index, r->shard_count);
-	fprintf(f, "pairs %llu paths %llu hops %llu truncated %llu\n",
-		(unsigned long long)r->n_pairs, (unsigned long long)r->n_paths,
-		(unsigned long long)r->n_hops,
-		(unsigned long long)r->truncated_pairs);
 	for (i = 0; i < r->n_pairs && !ret; i++) {
 		/* names, then at most "| @L " and 11 bytes a hop */
 		need = 2 * SLUICE_NAME_MAX + 8 +
@@ -138,11 +161,49 @@ int sluice_routes_write(const struct sluice_routes *r,
 			ret = -EIO;
 	}
 	free(line);
-	fputs("end\n", f);
-	if (ret || fflush(f) || ferror(f))
+	if (ret)
 		return sluice_i_errf(err, errlen, -EIO, "cannot write: %s",
 				     strerror(errno));
 	return 0;
+}
+
+/* The last line of a route file, and whether all of it was written. */
+int sluice_routes_write_end(FILE *f, char *err, size_t errlen)
+{
+	fputs("end\n", f);
+	if (fflush(f) || ferror(f))
+		return sluice_i_errf(err, errlen, -EIO, "cannot write: %s",
+				     strerror(errno));
+	return 0;
+}
+
+/**
+ * sluice_routes_write() - the route file of @r
+ * @r:		a route set
+ * @g:		its topology, for the node names
+ * @f:		where to write
+ * @err:	why it failed
+ * @errlen:	room in @err
+ *
+ * Return: 0, -EINVAL (options out of range), -ENOMEM or -EIO.
+ */
+int sluice_routes_write(const struct sluice_routes *r,
+			const struct sluice_graph *g, FILE *f,
+			char *err, size_t errlen)
+{
+	int ret = sluice_routes_write_head(r, g, f, err, errlen);
+
+	if (!ret)
+		ret = sluice_routes_write_pairs(r, g, f, err, errlen);
+	if (ret == -ENOMEM)
+		return ret;
+	/* the end even after a failure, as the file stops there */
+	if (ret != -EINVAL) {
+		int end = sluice_routes_write_end(f, err, errlen);
+
+		ret = ret ? ret : end;
+	}
+	return ret;
 }
 
 /* Node names to ids: open addressing over a power of two. */
@@ -314,7 +375,7 @@ static int read_pair(struct text_reader *rd, struct sluice_routes *r,
 		     struct caps *cap, const char *s)
 {
 	const char *sp = strchr(s, ' '), *end, *tok;
-	uint64_t v, start = 0;
+	uint64_t v, start = 0, rest;
 	bool in_path = false;
 	int64_t src, dst;
 	size_t len;
@@ -336,6 +397,12 @@ static int read_pair(struct text_reader *rd, struct sluice_routes *r,
 	r->pair_dst[r->n_pairs] = dst;
 	r->pair_path[r->n_pairs] = r->n_paths;
 	r->n_pairs++;
+	/* room for as many paths and hops as the line has tokens, or more */
+	rest = strlen(end) / 2 + 1;
+	if (SLUICE_I_GROW(r->path_hop, cap->paths, r->n_paths + rest + 1) ||
+	    SLUICE_I_GROW(r->path_lane, cap->paths2, r->n_paths + rest) ||
+	    SLUICE_I_GROW(r->hops, cap->hops, r->n_hops + rest))
+		return -ENOMEM;
 	for (s = end; *s; s = tok + len) {
 		/* *s is the space before the next token */
 		if (s[1] == '\0')
@@ -343,6 +410,21 @@ static int read_pair(struct text_reader *rd, struct sluice_routes *r,
 		if (s[1] == ' ')
 			return text_bad(rd, "two spaces in a row");
 		tok = s + 1;
+		if (*tok >= '0' && *tok <= '9' && in_path) {
+			/* the common case, a link id, without strcspn() */
+			const char *p = tok;
+
+			if (!g->n_links || !text_u64(&p, g->n_links - 1, &v) ||
+			    (*p != ' ' && *p))
+				goto bad_link;
+			len = p - tok;
+			if (r->n_hops - start == SLUICE_PATH_HOPS_MAX)
+				return text_bad(rd, "path %llu: more than %d links",
+						path_no(r),
+						SLUICE_PATH_HOPS_MAX);
+			r->hops[r->n_hops++] = v;
+			continue;
+		}
 		len = strcspn(tok, " ");
 		if (len == 1 && *tok == '|') {
 			if (!in_path || r->n_hops == start)
@@ -353,11 +435,6 @@ static int read_pair(struct text_reader *rd, struct sluice_routes *r,
 			continue;
 		}
 		if (!in_path) {
-			if (SLUICE_I_GROW(r->path_hop, cap->paths,
-					  r->n_paths + 2) ||
-			    SLUICE_I_GROW(r->path_lane, cap->paths2,
-					  r->n_paths + 1))
-				return -ENOMEM;
 			r->path_hop[r->n_paths] = r->n_hops;
 			r->path_lane[r->n_paths] = 0;
 			start = r->n_hops;
@@ -384,18 +461,19 @@ static int read_pair(struct text_reader *rd, struct sluice_routes *r,
 			const char *p = tok;
 
 			if (!g->n_links || !text_u64(&p, g->n_links - 1, &v) ||
-			    p != tok + len)
+			    p != tok + len) {
+bad_link:
+				len = strcspn(tok, " ");
 				return text_bad(rd, "path %llu: a link id from 0 to %lld, not \"%.*s\"",
 						path_no(r),
 						(long long)g->n_links - 1,
 						(int)(len < TOKEN_SHOWN ? len :
 						 TOKEN_SHOWN), tok);
+			}
 		}
 		if (r->n_hops - start == SLUICE_PATH_HOPS_MAX)
 			return text_bad(rd, "path %llu: more than %d links",
 					path_no(r), SLUICE_PATH_HOPS_MAX);
-		if (SLUICE_I_GROW(r->hops, cap->hops, r->n_hops + 1))
-			return -ENOMEM;
 		r->hops[r->n_hops++] = v;
 	}
 	if (in_path && r->n_hops == start)
@@ -405,6 +483,220 @@ static int read_pair(struct text_reader *rd, struct sluice_routes *r,
 	else if (r->n_paths != r->pair_path[r->n_pairs - 1])
 		return text_bad(rd, "path %llu is empty", path_no(r));
 	return 0;
+}
+
+/* Pairs a chunk of a read holds before it goes to the sink. */
+#define CHUNK_PAIRS	4096
+
+/*
+ * A read in progress: the chunk being filled, and the first problem that
+ * validation found, kept for the end: a file that does not parse, or does
+ * not add up, says so first, as when the checks came after the reading.
+ */
+struct reading {
+	struct text_reader		rd;
+	const struct sluice_graph	*g;
+	struct sluice_routes		chunk;
+	struct caps			cap;
+	struct sluice_i_checker		ck;
+	sluice_routes_sink_fn		sink;
+	void				*arg;
+	uint64_t			pairs, paths, hops;	/* read */
+	int				bad;	/* validation's verdict */
+	uint64_t			bad_at;
+	char				bad_msg[SLUICE_ERRLEN];
+};
+
+/*
+ * The chunk read so far goes through validation and, while all is well,
+ * to the sink; then it starts over.  0, or what stops the read at once
+ * (-ENOMEM, the sink's error).
+ */
+static int flush(struct reading *rdg)
+{
+	struct sluice_routes *c = &rdg->chunk;
+	uint64_t at;
+	int ret;
+
+	if (SLUICE_I_GROW(c->pair_path, rdg->cap.pairs3, c->n_pairs + 1) ||
+	    SLUICE_I_GROW(c->path_hop, rdg->cap.paths, c->n_paths + 1))
+		return -ENOMEM;
+	c->pair_path[c->n_pairs] = c->n_paths;
+	c->path_hop[c->n_paths] = c->n_hops;
+	rdg->pairs += c->n_pairs;
+	rdg->paths += c->n_paths;
+	rdg->hops += c->n_hops;
+	if (!rdg->bad) {
+		ret = sluice_i_checker_add(&rdg->ck, c, &at, rdg->bad_msg,
+					   sizeof(rdg->bad_msg));
+		if (ret == -ENOMEM)
+			return ret;
+		if (ret) {
+			rdg->bad = ret;
+			rdg->bad_at = at;
+		}
+	}
+	if (!rdg->bad && rdg->sink) {
+		ret = rdg->sink(rdg->arg, c, rdg->rd.err, rdg->rd.errlen);
+		if (ret)
+			return ret;
+	}
+	c->n_pairs = c->n_paths = c->n_hops = 0;
+	c->truncated_pairs = 0;
+	return 0;
+}
+
+/* Validation's verdict, as "NAME:LINE: problem" or "NAME: problem". */
+static int bad_verdict(struct reading *rdg, const char *name)
+{
+	if (rdg->bad_at == SLUICE_I_AT_SET)
+		return sluice_i_errf(rdg->rd.err, rdg->rd.errlen, rdg->bad,
+				     "%s: %s", name, rdg->bad_msg);
+	/* pair p is on the line after the totals, plus p */
+	return sluice_i_errf(rdg->rd.err, rdg->rd.errlen, rdg->bad,
+			     "%s:%llu: %s", name,
+			     (unsigned long long)(HEADER_LINES + 1 +
+						  rdg->bad_at), rdg->bad_msg);
+}
+
+/**
+ * sluice_routes_read_stream() - read a route file a chunk at a time
+ * @g:		the topology the routes belong to, finalized
+ * @f:		the file
+ * @name:	its name, for messages
+ * @head:	filled with the header: the set's fields and the totals it
+ *		promises
+ * @sink:	called with each chunk of pairs, in order, once validated
+ *		(NULL: validate only)
+ * @arg:	@sink's
+ * @err:	"NAME:LINE: what is wrong", or the sink's message
+ * @errlen:	room in @err
+ *
+ * What sluice_routes_read() accepts and refuses, with the same messages,
+ * holding a few thousand pairs at a time: the sink never gets a pair that
+ * fails validation or any after it, but a file that does not read to its
+ * end or does not add up is refused for that, as a whole read would.
+ * The sink has had every pair only when this returns 0.
+ *
+ * Return: 0, -EINVAL, -ENOMEM, -EIO or the sink's error.
+ */
+int sluice_routes_read_stream(const struct sluice_graph *g, FILE *f,
+			      const char *name, struct sluice_routes *head,
+			      sluice_routes_sink_fn sink, void *arg,
+			      char *err, size_t errlen)
+{
+	struct reading rdg = {
+		.rd = { .f = f, .name = name, .err = err, .errlen = errlen },
+		.g = g, .sink = sink, .arg = arg,
+	};
+	uint64_t pairs = 0, paths = 0, hops = 0, at;
+	struct names nm;
+	char *s;
+	int ret;
+
+	memset(head, 0, sizeof(*head));
+	if (names_init(&nm, g))
+		return sluice_i_errf(err, errlen, -ENOMEM, "out of memory");
+	ret = read_header(&rdg.rd, head, g, &nm, &pairs, &paths, &hops);
+	if (!ret) {
+		head->n_pairs = pairs;
+		head->n_paths = paths;
+		head->n_hops = hops;
+		rdg.chunk = *head;
+		rdg.chunk.n_pairs = rdg.chunk.n_paths = rdg.chunk.n_hops = 0;
+		rdg.chunk.truncated_pairs = 0;
+		rdg.bad = sluice_i_checker_init(&rdg.ck, head, g, rdg.bad_msg,
+						sizeof(rdg.bad_msg));
+		rdg.bad_at = SLUICE_I_AT_SET;
+	}
+	while (!ret) {
+		s = text_next(&rdg.rd);
+		if (!s) {
+			ret = ferror(f) ? sluice_i_errf(err, errlen, -EIO,
+							 "%s: cannot read: %s",
+							 name, strerror(errno)) :
+			      text_truncated(&rdg.rd, NULL);
+			break;
+		}
+		if (!strcmp(s, "end"))
+			break;
+		ret = read_pair(&rdg.rd, &rdg.chunk, g, &nm, &rdg.cap, s);
+		if (!ret && rdg.chunk.n_pairs == CHUNK_PAIRS)
+			ret = flush(&rdg);
+	}
+	if (!ret)
+		ret = flush(&rdg);
+	if (ret == -ENOMEM)
+		sluice_i_errf(err, errlen, ret, "out of memory");
+	/* on the "end" line, where the counts are known */
+	if (!ret && (rdg.pairs != pairs || rdg.paths != paths ||
+		     rdg.hops != hops))
+		ret = text_bad(&rdg.rd, "the header promised %llu pairs, %llu paths and %llu hops; the file has %llu, %llu and %llu",
+			       (unsigned long long)pairs,
+			       (unsigned long long)paths,
+			       (unsigned long long)hops,
+			       (unsigned long long)rdg.pairs,
+			       (unsigned long long)rdg.paths,
+			       (unsigned long long)rdg.hops);
+	if (!ret && (text_next(&rdg.rd) || rdg.rd.ret))
+		ret = text_bad(&rdg.rd, "text after \"end\"");
+	if (!ret && !rdg.bad) {
+		rdg.bad = sluice_i_checker_end(&rdg.ck, head, &at, rdg.bad_msg,
+					       sizeof(rdg.bad_msg));
+		rdg.bad_at = at;
+	}
+	if (!ret && rdg.bad == -ENOMEM)
+		ret = sluice_i_errf(err, errlen, -ENOMEM, "out of memory");
+	else if (!ret && rdg.bad)
+		ret = bad_verdict(&rdg, name);
+	sluice_i_checker_free(&rdg.ck);
+	free(rdg.chunk.pair_src);
+	free(rdg.chunk.pair_dst);
+	free(rdg.chunk.pair_path);
+	free(rdg.chunk.path_hop);
+	free(rdg.chunk.path_lane);
+	free(rdg.chunk.hops);
+	free(rdg.rd.line);
+	free(nm.slot);
+	return ret;
+}
+
+/**
+ * sluice_routes_read_head() - a route file's header alone
+ * @g:		the topology the routes belong to, finalized
+ * @f:		the file, left after its header
+ * @name:	its name, for messages
+ * @head:	filled: the set's fields and the totals it promises
+ * @err:	"NAME:LINE: what is wrong"
+ * @errlen:	room in @err
+ *
+ * Checks the header as sluice_routes_read() does, no more: to plan work
+ * on files before reading them through.
+ *
+ * Return: 0, -EINVAL or -ENOMEM.
+ */
+int sluice_routes_read_head(const struct sluice_graph *g, FILE *f,
+			    const char *name, struct sluice_routes *head,
+			    char *err, size_t errlen)
+{
+	struct text_reader rd = { .f = f, .name = name, .err = err,
+			     .errlen = errlen };
+	uint64_t pairs, paths, hops;
+	struct names nm;
+	int ret;
+
+	memset(head, 0, sizeof(*head));
+	if (names_init(&nm, g))
+		return sluice_i_errf(err, errlen, -ENOMEM, "out of memory");
+	ret = read_header(&rd, head, g, &nm, &pairs, &paths, &hops);
+	head->n_pairs = pairs;
+	head->n_paths = paths;
+	head->n_hops = hops;
+	free(rd.line);
+	free(nm.slot);
+	if (ret)
+		memset(head, 0, sizeof(*head));
+	return ret;
 }
 
 /**
@@ -424,74 +716,15 @@ static int read_pair(struct text_reader *rd, struct sluice_routes *r,
 int sluice_routes_read(struct sluice_routes *r, const struct sluice_graph *g,
 		       FILE *f, const char *name, char *err, size_t errlen)
 {
-	struct text_reader rd = { .f = f, .name = name, .err = err,
-			     .errlen = errlen };
-	uint64_t pairs = 0, paths = 0, hops = 0;
-	struct caps cap = { 0 };
-	struct names nm;
-	char *s;
+	struct sluice_i_collector col = { .r = r };
+	struct sluice_routes head;
 	int ret;
 
 	memset(r, 0, sizeof(*r));
-	if (names_init(&nm, g))
-		return sluice_i_errf(err, errlen, -ENOMEM, "out of memory");
-	ret = read_header(&rd, r, g, &nm, &pairs, &paths, &hops);
-	while (!ret) {
-		s = text_next(&rd);
-		if (!s) {
-			ret = ferror(f) ? sluice_i_errf(err, errlen, -EIO,
-							 "%s: cannot read: %s",
-							 name, strerror(errno)) :
-			      text_truncated(&rd, NULL);
-			break;
-		}
-		if (!strcmp(s, "end"))
-			break;
-		ret = read_pair(&rd, r, g, &nm, &cap, s);
-	}
-	if (ret == -ENOMEM)
-		sluice_i_errf(err, errlen, ret, "out of memory");
-	/* on the "end" line, where the counts are known */
-	if (!ret && (r->n_pairs != pairs || r->n_paths != paths ||
-		     r->n_hops != hops))
-		ret = text_bad(&rd, "the header promised %llu pairs, %llu paths and %llu hops; the file has %llu, %llu and %llu",
-			       (unsigned long long)pairs,
-			       (unsigned long long)paths,
-			       (unsigned long long)hops,
-			       (unsigned long long)r->n_pairs,
-			       (unsigned long long)r->n_paths,
-			       (unsigned long long)r->n_hops);
-	if (!ret && (text_next(&rd) || rd.ret))
-		ret = text_bad(&rd, "text after \"end\"");
-	if (!ret) {
-		/* the arrays exist even for an empty set */
-		if (SLUICE_I_GROW(r->pair_path, cap.pairs3, r->n_pairs + 1) ||
-		    SLUICE_I_GROW(r->path_hop, cap.paths, r->n_paths + 1))
-			ret = sluice_i_errf(err, errlen, -ENOMEM,
-					    "out of memory");
-	}
-	if (!ret) {
-		uint64_t at;
-
-		r->pair_path[r->n_pairs] = r->n_paths;
-		r->path_hop[r->n_paths] = r->n_hops;
-		ret = sluice_i_routes_check(r, g, &at, rd.err, rd.errlen);
-		if (ret == -EINVAL) {
-			char msg[SLUICE_ERRLEN];
-
-			/* pair p is on the line after the totals, plus p */
-			snprintf(msg, sizeof(msg), "%s", err);
-			if (at == SLUICE_I_AT_SET)
-				sluice_i_errf(err, errlen, ret, "%s: %s", name,
-					      msg);
-			else
-				sluice_i_errf(err, errlen, ret, "%s:%llu: %s",
-					      name, (unsigned long long)
-					      (HEADER_LINES + 1 + at), msg);
-		}
-	}
-	free(rd.line);
-	free(nm.slot);
+	ret = sluice_routes_read_stream(g, f, name, &head, sluice_i_collect,
+					&col, err, errlen);
+	if (!ret)
+		ret = sluice_i_collect_end(&col, &head, err, errlen);
 	if (ret)
 		sluice_routes_free(r);
 	return ret;
@@ -507,6 +740,69 @@ static bool same_opts(const struct sluice_route_opts *a,
 }
 
 /**
+ * sluice_routes_merge_plan() - how the shards of a route set join
+ * @out:	the whole set's header: shard 0/1, the totals of the shards
+ * @shards:	@n route sets, or their headers alone, shards 0/n to n-1/n
+ *		in any order
+ * @n:		the shard count
+ * @order:	room for @n: set to the index in @shards of shard 0, 1, ...
+ * @err:	why they do not join
+ * @errlen:	room in @err
+ *
+ * The shards must come from the same topology, algorithm and options.
+ *
+ * Return: 0 or -EINVAL.
+ */
+int sluice_routes_merge_plan(struct sluice_routes *out,
+			     const struct sluice_routes *shards, uint32_t n,
+			     uint32_t *order, char *err, size_t errlen)
+{
+	uint32_t i;
+
+	memset(out, 0, sizeof(*out));
+	if (!n)
+		return sluice_i_errf(err, errlen, -EINVAL, "no shards");
+	for (i = 0; i < n; i++)
+		order[i] = UINT32_MAX;
+	for (i = 0; i < n; i++) {
+		const struct sluice_routes *s = &shards[i];
+
+		if (s->shard_count != n)
+			return sluice_i_errf(err, errlen, -EINVAL,
+					     "shard %u/%u given with %u shards",
+					     s->shard_index, s->shard_count, n);
+		if (s->shard_index >= n)
+			return sluice_i_errf(err, errlen, -EINVAL,
+					     "shard %u/%u: the index must be below the count",
+					     s->shard_index, n);
+		if (order[s->shard_index] != UINT32_MAX)
+			return sluice_i_errf(err, errlen, -EINVAL,
+					     "shard %u/%u given twice",
+					     s->shard_index, n);
+		if (s->topo_hash != shards[0].topo_hash ||
+		    strcmp(s->algo, shards[0].algo) ||
+		    !same_opts(&s->opts, &shards[0].opts))
+			return sluice_i_errf(err, errlen, -EINVAL,
+					     "shard %u/%u comes from another topology, algorithm or options than shard %u/%u",
+					     s->shard_index, n,
+					     shards[0].shard_index, n);
+		order[s->shard_index] = i;
+		out->n_pairs += s->n_pairs;
+		out->n_paths += s->n_paths;
+		out->n_hops += s->n_hops;
+		out->truncated_pairs += s->truncated_pairs;
+	}
+	memcpy(out->algo, shards[0].algo, sizeof(out->algo));
+	out->opts = shards[0].opts;
+	out->n_nodes = shards[0].n_nodes;
+	out->n_links = shards[0].n_links;
+	out->topo_hash = shards[0].topo_hash;
+	out->shard_index = 0;
+	out->shard_count = 1;
+	return 0;
+}
+
+/**
  * sluice_routes_merge() - join the shards of a route set
  * @out:	the whole set; all zeroes on failure
  * @shards:	@n route sets, shards 0/n to n-1/n in any order
@@ -514,7 +810,8 @@ static bool same_opts(const struct sluice_route_opts *a,
  * @err:	why they do not join
  * @errlen:	room in @err
  *
- * The shards must come from the same topology, algorithm and options.
+ * The shards must come from the same topology, algorithm and options
+ * (sluice_routes_merge_plan()).
  *
  * Return: 0, -EINVAL or -ENOMEM.
  */
@@ -522,65 +819,35 @@ int sluice_routes_merge(struct sluice_routes *out,
 			const struct sluice_routes *shards, uint32_t n,
 			char *err, size_t errlen)
 {
-	const struct sluice_routes **by_index;
-	uint64_t pairs = 0, paths = 0, hops = 0, k;
-	uint32_t i;
-	int ret = 0;
+	struct sluice_routes head;
+	uint32_t *order, i;
+	uint64_t k;
+	int ret;
 
 	memset(out, 0, sizeof(*out));
-	if (!n)
-		return sluice_i_errf(err, errlen, -EINVAL, "no shards");
-	by_index = sluice_i_calloc(n, sizeof(*by_index));
-	if (!by_index)
+	order = sluice_i_calloc(n ? n : 1, sizeof(*order));
+	if (!order)
 		return sluice_i_errf(err, errlen, -ENOMEM, "out of memory");
-	for (i = 0; i < n && !ret; i++) {
-		const struct sluice_routes *s = &shards[i];
-
-		if (s->shard_count != n)
-			ret = sluice_i_errf(err, errlen, -EINVAL,
-					    "shard %u/%u given with %u shards",
-					    s->shard_index, s->shard_count, n);
-		else if (s->shard_index >= n)
-			ret = sluice_i_errf(err, errlen, -EINVAL,
-					    "shard %u/%u: the index must be below the count",
-					    s->shard_index, n);
-		else if (by_index[s->shard_index])
-			ret = sluice_i_errf(err, errlen, -EINVAL,
-					    "shard %u/%u given twice",
-					    s->shard_index, n);
-		else if (s->topo_hash != shards[0].topo_hash ||
-			 strcmp(s->algo, shards[0].algo) ||
-			 !same_opts(&s->opts, &shards[0].opts))
-			ret = sluice_i_errf(err, errlen, -EINVAL,
-					    "shard %u/%u comes from another topology, algorithm or options than shard %u/%u",
-					    s->shard_index, n,
-					    shards[0].shard_index, n);
-		else
-			by_index[s->shard_index] = s;
-		pairs += s->n_pairs;
-		paths += s->n_paths;
-		hops += s->n_hops;
-	}
+	ret = sluice_routes_merge_plan(&head, shards, n, order, err, errlen);
 	if (ret)
 		goto out;
-	*out = shards[0];
-	out->shard_index = 0;
-	out->shard_count = 1;
+	*out = head;
 	out->n_pairs = out->n_paths = out->n_hops = 0;
-	out->truncated_pairs = 0;
-	out->pair_src = sluice_i_calloc(pairs, sizeof(*out->pair_src));
-	out->pair_dst = sluice_i_calloc(pairs, sizeof(*out->pair_dst));
-	out->pair_path = sluice_i_calloc(pairs + 1, sizeof(*out->pair_path));
-	out->path_hop = sluice_i_calloc(paths + 1, sizeof(*out->path_hop));
-	out->path_lane = sluice_i_calloc(paths, sizeof(*out->path_lane));
-	out->hops = sluice_i_calloc(hops, sizeof(*out->hops));
+	out->pair_src = sluice_i_calloc(head.n_pairs, sizeof(*out->pair_src));
+	out->pair_dst = sluice_i_calloc(head.n_pairs, sizeof(*out->pair_dst));
+	out->pair_path = sluice_i_calloc(head.n_pairs + 1,
+					 sizeof(*out->pair_path));
+	out->path_hop = sluice_i_calloc(head.n_paths + 1,
+					sizeof(*out->path_hop));
+	out->path_lane = sluice_i_calloc(head.n_paths, sizeof(*out->path_lane));
+	out->hops = sluice_i_calloc(head.n_hops, sizeof(*out->hops));
 	if (!out->pair_src || !out->pair_dst || !out->pair_path ||
 	    !out->path_hop || !out->path_lane || !out->hops) {
 		ret = sluice_i_errf(err, errlen, -ENOMEM, "out of memory");
 		goto out;
 	}
 	for (i = 0; i < n; i++) {
-		const struct sluice_routes *s = by_index[i];
+		const struct sluice_routes *s = &shards[order[i]];
 
 		/* a read set without pairs or paths has NULL arrays */
 		if (s->n_pairs) {
@@ -604,12 +871,11 @@ int sluice_routes_merge(struct sluice_routes *out,
 		out->n_pairs += s->n_pairs;
 		out->n_paths += s->n_paths;
 		out->n_hops += s->n_hops;
-		out->truncated_pairs += s->truncated_pairs;
 	}
 	out->pair_path[out->n_pairs] = out->n_paths;
 	out->path_hop[out->n_paths] = out->n_hops;
 out:
-	free(by_index);
+	free(order);
 	if (ret)
 		sluice_routes_free(out);
 	return ret;

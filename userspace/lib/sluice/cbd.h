@@ -62,12 +62,47 @@ struct sluice_cbd_result {
  * Time: O(P + Q + H + lanes * (N + L + B)) where P, Q and H are the pairs,
  * paths and hops of @r, N and L the nodes and links, and B = sum over nodes v
  * of deg(v) * ceil(deg(v) / 64) the bitmap words per lane (deg(v)^2 / 64 bits'
- * worth); a CBD's witness takes one more O(P + Q + H) pass.
+ * worth); a CBD's witness takes one more O(P + Q + H) pass.  Memory: 8 *
+ * lanes * B bytes of bitmap and O(lanes * L) more, nothing per path.  The
+ * set as one chunk of sluice_cbd_stream_start()'s stream.
  */
 int sluice_cbd_check(const struct sluice_graph *g,
 		     const struct sluice_routes *r,
 		     struct sluice_cbd_result *res, char *err, size_t errlen);
 /* Time: O(1). */
 void sluice_cbd_result_free(struct sluice_cbd_result *res);
+
+/*
+ * The same check of a set streamed a chunk at a time (sluice/route.h),
+ * in cbd.c: start, add each chunk (a sluice_routes_sink_fn, the stream as
+ * its arg), end for the verdict; on a CBD, feed the same chunks again to
+ * sluice_cbd_stream_witness() (its arg a struct sluice_cbd_witness) and
+ * call sluice_cbd_stream_witness_end() to name the cycle's paths.  Time: as
+ * sluice_cbd_check() over the whole stream, each chunk O(its pairs + paths +
+ * hops); memory that of the bitmaps, nothing per path.
+ */
+struct sluice_cbd_stream;
+
+struct sluice_cbd_witness {
+	struct sluice_cbd_stream	*s;
+	struct sluice_cbd_result	*res;
+};
+
+int sluice_cbd_stream_start(struct sluice_cbd_stream **sp,
+			    const struct sluice_graph *g,
+			    const struct sluice_routes *head, char *err,
+			    size_t errlen);
+int sluice_cbd_stream_add(void *stream, const struct sluice_routes *chunk,
+			  char *err, size_t errlen);
+int sluice_cbd_stream_end(struct sluice_cbd_stream *s,
+			  struct sluice_cbd_result *res, char *err,
+			  size_t errlen);
+int sluice_cbd_stream_witness(void *witness,
+			      const struct sluice_routes *chunk, char *err,
+			      size_t errlen);
+int sluice_cbd_stream_witness_end(struct sluice_cbd_stream *s,
+				  struct sluice_cbd_result *res, char *err,
+				  size_t errlen);
+void sluice_cbd_stream_free(struct sluice_cbd_stream *s);
 
 #endif /* _SLUICE_CBD_H */

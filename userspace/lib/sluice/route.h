@@ -224,6 +224,44 @@ int sluice_routes_compute(const struct sluice_graph *g,
 			  const struct sluice_route_opts *o,
 			  const struct sluice_compute_opts *c,
 			  struct sluice_routes *r, char *err, size_t errlen);
+
+/*
+ * Streaming: a route set handed over a chunk at a time, in pair order, so
+ * that it never needs to sit whole in memory.  A chunk is a struct
+ * sluice_routes of some consecutive pairs (one source's, when computed):
+ * its header fields those of the whole set, its counts and arrays its own
+ * (index arrays with their ends, as in any set), valid only during the
+ * call.  A sink returns 0, or a negative errno with a message in @err to
+ * stop the stream, which then returns it.
+ */
+typedef int (*sluice_routes_sink_fn)(void *arg,
+				     const struct sluice_routes *chunk,
+				     char *err, size_t errlen);
+
+/*
+ * Time: as sluice_routes_compute(); memory: the paths of 2 T + 2 sources
+ * for T threads, never the set.
+ */
+int sluice_routes_compute_stream(const struct sluice_graph *g,
+				 const struct sluice_route_opts *o,
+				 const struct sluice_compute_opts *c,
+				 struct sluice_routes *head,
+				 sluice_routes_sink_fn sink, void *arg,
+				 char *err, size_t errlen);
+
+/*
+ * A sink on a thread of its own, fed copies of the chunks (async.c).  Time:
+ * a copy of each chunk, O(its pairs + paths + hops); memory: three chunks.
+ */
+struct sluice_routes_async;
+
+int sluice_routes_async_start(struct sluice_routes_async **ap,
+			      sluice_routes_sink_fn sink, void *arg,
+			      char *err, size_t errlen);
+int sluice_routes_async_add(void *async, const struct sluice_routes *chunk,
+			    char *err, size_t errlen);
+int sluice_routes_async_end(struct sluice_routes_async *a, char *err,
+			    size_t errlen);
 void sluice_routes_free(struct sluice_routes *r);
 /* Time: O(paths). */
 uint32_t sluice_routes_lanes(const struct sluice_routes *r);
@@ -247,10 +285,34 @@ int sluice_routes_write(const struct sluice_routes *r,
 /* Time: O(file size). */
 int sluice_routes_read(struct sluice_routes *r, const struct sluice_graph *g,
 		       FILE *f, const char *name, char *err, size_t errlen);
+/*
+ * The same, piece by piece: a stream's chunks written or read.  Time:
+ * O(pairs + hops) of what each call is given; the reader O(file size), in
+ * memory O(one chunk of 4096 pairs).
+ */
+int sluice_routes_write_head(const struct sluice_routes *head,
+			     const struct sluice_graph *g, FILE *f,
+			     char *err, size_t errlen);
+int sluice_routes_write_pairs(const struct sluice_routes *r,
+			      const struct sluice_graph *g, FILE *f,
+			      char *err, size_t errlen);
+int sluice_routes_write_end(FILE *f, char *err, size_t errlen);
+int sluice_routes_read_stream(const struct sluice_graph *g, FILE *f,
+			      const char *name, struct sluice_routes *head,
+			      sluice_routes_sink_fn sink, void *arg,
+			      char *err, size_t errlen);
 /* Time: O(total size). */
 int sluice_routes_merge(struct sluice_routes *out,
 			const struct sluice_routes *shards, uint32_t n,
 			char *err, size_t errlen);
+/* A route file's header alone, its pairs unread.  Time: O(header). */
+int sluice_routes_read_head(const struct sluice_graph *g, FILE *f,
+			    const char *name, struct sluice_routes *head,
+			    char *err, size_t errlen);
+/* Time: O(n). */
+int sluice_routes_merge_plan(struct sluice_routes *out,
+			     const struct sluice_routes *shards, uint32_t n,
+			     uint32_t *order, char *err, size_t errlen);
 
 /*
  * The columns of FC's Tables 1, 2 and 7, over the pairs of the set.
@@ -282,5 +344,18 @@ int sluice_route_stats(const struct sluice_routes *r,
 		       const struct sluice_graph *g,
 		       struct sluice_route_stats *st,
 		       char *err, size_t errlen);
+
+/* The same, of a set fed a chunk at a time (stats.c). */
+struct sluice_route_stats_stream;
+
+int sluice_route_stats_start(struct sluice_route_stats_stream **sp,
+			     const struct sluice_graph *g,
+			     const struct sluice_routes *head,
+			     struct sluice_route_stats *st, char *err,
+			     size_t errlen);
+int sluice_route_stats_add(void *stream, const struct sluice_routes *r,
+			   char *err, size_t errlen);
+void sluice_route_stats_end(struct sluice_route_stats_stream *s);
+void sluice_route_stats_free(struct sluice_route_stats_stream *s);
 
 #endif /* _SLUICE_ROUTE_H */
