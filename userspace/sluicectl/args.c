@@ -42,6 +42,32 @@ static const char *cmd_path(const struct command *cmd, char *buf, size_t len)
 	return buf;
 }
 
+/* Whether the command takes option @k of the table. */
+static bool picked(const struct args_spec *spec, size_t k)
+{
+	const int *p;
+
+	if (!spec->pick)
+		return true;
+	for (p = spec->pick; *p >= 0; p++)
+		if ((size_t)*p == k)
+			return true;
+	return false;
+}
+
+/* The @i-th option the command takes, in its pick order: false past the last. */
+static bool nth(const struct args_spec *spec, size_t i, size_t *k)
+{
+	if (spec->pick) {
+		if (spec->pick[i] < 0)
+			return false;
+		*k = spec->pick[i];
+		return true;
+	}
+	*k = i;
+	return i < spec->n_opts;
+}
+
 /*
  * "Usage: sluicectl route compute USAGE": the command's usage, or one made
  * of @spec's options when it has none.
@@ -51,7 +77,7 @@ static void print_usage(FILE *f, const struct command *cmd,
 {
 	const struct arg_opt *o;
 	char path[64];
-	size_t k;
+	size_t i, k;
 
 	cmd_path(cmd, path, sizeof(path));
 	fprintf(f, "Usage: sluicectl%s%s", *path ? " " : "", path);
@@ -59,7 +85,7 @@ static void print_usage(FILE *f, const struct command *cmd,
 		fprintf(f, " %s\n", cmd->usage ? cmd->usage : "");
 		return;
 	}
-	for (k = 0; k < spec->n_opts; k++) {
+	for (i = 0; nth(spec, i, &k); i++) {
 		o = &spec->opts[k];
 		fprintf(f, " %s%s%s%s%s", o->flags & ARG_REQUIRED ? "" : "[",
 			o->name, o->kind == ARG_FLAG ? "" : " ",
@@ -375,7 +401,7 @@ static int take_global(struct args *a, const char *name, char letter)
 	size_t k;
 
 	for (k = 0; k < a->spec->n_opts; k++)
-		if (!strcmp(a->spec->opts[k].name, name))
+		if (picked(a->spec, k) && !strcmp(a->spec->opts[k].name, name))
 			break;
 	if (k == a->spec->n_opts)
 		return args_error(a, "-%c (before the command): this command has no %s",
@@ -393,7 +419,7 @@ static size_t find_long(const struct args_spec *spec, const char *arg)
 	size_t len = strcspn(arg, "="), k;
 
 	for (k = 0; k < spec->n_opts; k++)
-		if (strlen(spec->opts[k].name) == len &&
+		if (picked(spec, k) && strlen(spec->opts[k].name) == len &&
 		    !strncmp(spec->opts[k].name, arg, len))
 			return k;
 	return k;
@@ -404,7 +430,7 @@ static size_t find_short(const struct args_spec *spec, char c)
 	size_t k;
 
 	for (k = 0; k < spec->n_opts; k++)
-		if (spec->opts[k].short_name == c)
+		if (picked(spec, k) && spec->opts[k].short_name == c)
 			return k;
 	return k;
 }
@@ -537,7 +563,8 @@ bool args_parse(const struct command *cmd, const struct args_spec *spec,
 		return true;
 	}
 	for (k = 0; k < spec->n_opts; k++)
-		if ((spec->opts[k].flags & ARG_REQUIRED) && !a->val[k]) {
+		if ((spec->opts[k].flags & ARG_REQUIRED) && !a->val[k] &&
+		    picked(spec, k)) {
 			args_error(a, "%s is required", spec->opts[k].name);
 			return true;
 		}
@@ -561,7 +588,7 @@ void args_help(FILE *f, const struct command *cmd,
 {
 	char left[96], range[256];
 	const struct arg_opt *o;
-	size_t k;
+	size_t i, k;
 	int n;
 
 	print_usage(f, cmd, spec);
@@ -569,7 +596,7 @@ void args_help(FILE *f, const struct command *cmd,
 	if (spec->operands && spec->max_operands)
 		fprintf(f, "\nArguments: %s.\n", spec->operands);
 	fputs("\nOptions:\n", f);
-	for (k = 0; k < spec->n_opts; k++) {
+	for (i = 0; nth(spec, i, &k); i++) {
 		o = &spec->opts[k];
 		n = snprintf(left, sizeof(left), "  %c%c%s%s%s%s",
 			     o->short_name ? '-' : ' ',

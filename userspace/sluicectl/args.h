@@ -78,6 +78,10 @@ struct arg_opt {
 	{ .name = (l), .kind = ARG_TIME, .metavar = "TIME", .min = (lo), \
 	  .max = (hi), .unit_ns = 1000000000, .grain_ns = 1000000, \
 	  .help = (h), __VA_ARGS__ }
+/* a round trip: tc's TIME (a bare number is microseconds, as tc's), in ns */
+#define ARG_RTT(l, hi, h, ...) \
+	{ .name = (l), .kind = ARG_TIME, .metavar = "TIME", .min = 1, \
+	  .max = (hi), .unit_ns = 1000, .grain_ns = 1, .help = (h), __VA_ARGS__ }
 #define ARG_R(l, mv, lo, hi, h, ...) \
 	{ .name = (l), .kind = ARG_RATE, .metavar = (mv), .min = (lo), \
 	  .max = (hi), .help = (h), __VA_ARGS__ }
@@ -97,6 +101,11 @@ struct arg_opt {
 struct args_spec {
 	const struct arg_opt	*opts;
 	size_t			n_opts;
+	/*
+	 * The indices of @opts this command takes, ended by -1; NULL: all.
+	 * Commands of a group share one table and each picks its options.
+	 */
+	const int		*pick;
 	int			min_operands, max_operands;	/* -1: any */
 	const char		*operands;	/* help: what they are */
 	const char		*more;		/* help: a paragraph after */
@@ -105,6 +114,9 @@ struct args_spec {
 	/* prints the help instead of args_help() (sluicectl's own) */
 	void			(*help)(FILE *f);
 };
+
+/* A pick list: ARGS_PICK(OPT_TOPO, OPT_OUT) */
+#define ARGS_PICK(...)	((const int []){ __VA_ARGS__, -1 })
 
 #define ARGS_SPEC(o, lo, hi, what) \
 	{ .opts = (o), .n_opts = ARRAY_SIZE(o), .min_operands = (lo), \

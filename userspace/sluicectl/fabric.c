@@ -25,7 +25,7 @@
 #include "cmd_fabric.h"
 #include "jout.h"
 #include "load.h"
-#include "opts.h"
+#include "args.h"
 #include "qdisc_args.h"
 #include "sluicectl.h"
 
@@ -87,54 +87,98 @@ enum opt_id {
 	N_OPTS = OPT_Q_FIRST + N_QOPTS,
 };
 
-/* opts_parse() takes the allowed options as bits of an unsigned int. */
-_Static_assert(N_OPTS <= 64, "too many options for opts_parse()");
+static const char *const fc_words[] = { "pfc", "pfc-star", "portfc", NULL };
 
-static const struct opt opts[] = {
-	[OPT_NAME]		= { "--name", NULL, true },
-	[OPT_HOSTS]		= { "--hosts-per-switch", NULL, true },
-	[OPT_NO_QDISC]		= { "--no-qdisc", NULL, false },
-	[OPT_VERBOSE]		= { "--verbose", "-v", false },
-	[OPT_JSON]		= { "--json", "-j", false },
-	[OPT_FC]		= { "--flow-control", NULL, true },
-	[OPT_PORTFC_RTT]	= { "--portfc-rtt", NULL, true },
-	[OPT_ECN]		= { "--ecn", NULL, true },
-	[OPT_HOST_PROFILE]	= { "--host-profile", NULL, true },
-	[OPT_HOST_RTT]		= { "--host-rtt", NULL, true },
-	[OPT_LANES]		= { "--lanes", NULL, true },
-	[OPT_MULTIPATH]		= { "--multipath", NULL, true },
-	[OPT_NODE_RATE]		= { "--node-rate", NULL, true },
+static const struct arg_opt opts[] = {
+	[OPT_NAME]		= ARG_S("--name", 0, "NAME", "the fabric, default sluice"),
+	[OPT_HOSTS]		= ARG_N("--hosts-per-switch", 0, "H", 0,
+					SLUICE_FABRIC_HOSTS_MAX,
+					"hosts of every endpoint"),
+	[OPT_NO_QDISC]		= ARG_F("--no-qdisc", 0, "no sluice qdisc on the ports"),
+	[OPT_VERBOSE]		= ARG_F("--verbose", 'v', "what was made, step by step"),
+	[OPT_JSON]		= ARG_F("--json", 'j', "print JSON instead of text"),
+	[OPT_FC]		= ARG_E("--flow-control", 0, fc_words,
+					"one flow control for the whole fabric, kept in its state"),
+	[OPT_PORTFC_RTT]	= ARG_RTT("--portfc-rtt", SLUICE_PORTFC_RTT_MAX_NS,
+					  "with --flow-control portfc: another round trip for its thresholds"),
+	[OPT_ECN]		= ARG_S("--ecn", 0, "{ BYTES | auto | off }",
+					"switch ports mark ECT frames CE above this backlog; auto: DCTCP's"),
+	[OPT_HOST_PROFILE]	= ARG_S("--host-profile", 0, "{ bolt | off }",
+					"bolt: TCP-Bolt on every host's routes"),
+	[OPT_HOST_RTT]		= ARG_RTT("--host-rtt", SLUICE_PORTFC_RTT_MAX_NS,
+					  "the round trip for --ecn auto and --host-profile, else measured"),
+	[OPT_LANES]		= ARG_N("--lanes", 0, "L", 1, SLUICE_LANES_MAX,
+					"carry L lanes of an EDST route set"),
+	[OPT_MULTIPATH]		= ARG_S("--multipath", 0, "MODE",
+					"how ingress switches spread a pair's flows: hash, hash5, exact, wcmp, sport"),
+	[OPT_NODE_RATE]		= ARG_S("--node-rate", 0, "NODE=RATE[,NODE=RATE...]",
+					"every link of NODE at RATE, at most --rate"),
 	QDISC_OPTS(OPT_Q_FIRST),
 };
 
-#define Q_OPTS		QDISC_OPTS_BITS(OPT_Q_FIRST)
+#define Q_PICKS \
+	OPT_Q_FIRST + QOPT_RATE, OPT_Q_FIRST + QOPT_PFC, OPT_Q_FIRST + QOPT_XOFF, \
+	OPT_Q_FIRST + QOPT_XON, OPT_Q_FIRST + QOPT_HEADROOM, \
+	OPT_Q_FIRST + QOPT_CABLE, OPT_Q_FIRST + QOPT_MTU, \
+	OPT_Q_FIRST + QOPT_LIMIT, OPT_Q_FIRST + QOPT_CLASSES, \
+	OPT_Q_FIRST + QOPT_TAG, OPT_Q_FIRST + QOPT_DEFAULT, \
+	OPT_Q_FIRST + QOPT_PAUSE_RX, OPT_Q_FIRST + QOPT_PAUSE_TIME, \
+	OPT_Q_FIRST + QOPT_PCP_MAP, OPT_Q_FIRST + QOPT_DSCP_MAP, \
+	OPT_Q_FIRST + QOPT_MPLS_TC_MAP, OPT_Q_FIRST + QOPT_PRIO_MAP, \
+	OPT_Q_FIRST + QOPT_WATCHDOG, OPT_Q_FIRST + QOPT_WD_ACTION, \
+	OPT_Q_FIRST + QOPT_DETECT, OPT_Q_FIRST + QOPT_RESTORE, \
+	OPT_Q_FIRST + QOPT_WD_POLL, OPT_Q_FIRST + QOPT_INT_PORT
 
-struct args {
-	const char	*val[N_OPTS];
-	const char	*files[256];
-	int		n_files;
-	const char	*name;
+static const struct args_spec up_spec = {
+	.opts = opts, .n_opts = N_OPTS, .max_operands = 256,
+	.operands = "TOPOLOGY, the topology file",
+	.pick = ARGS_PICK(OPT_NAME, OPT_HOSTS, OPT_NO_QDISC, OPT_FC,
+			  OPT_PORTFC_RTT, OPT_LANES, OPT_ECN, OPT_HOST_PROFILE,
+			  OPT_HOST_RTT, OPT_MULTIPATH, OPT_NODE_RATE, Q_PICKS,
+			  OPT_VERBOSE, OPT_JSON),
+};
+static const struct args_spec name_json_spec = {
+	.opts = opts, .n_opts = N_OPTS, .max_operands = 0,
+	.pick = ARGS_PICK(OPT_NAME, OPT_JSON),
+};
+static const struct args_spec exec_spec = {
+	.opts = opts, .n_opts = N_OPTS, .max_operands = 256,
+	.operands = "NODE, a switch or a host, then -- and the command",
+	.pick = ARGS_PICK(OPT_NAME),
+};
+static const struct args_spec stats_spec = {
+	.opts = opts, .n_opts = N_OPTS, .max_operands = 256,
+	.operands = "NODE..., only these switches and hosts",
+	.pick = ARGS_PICK(OPT_NAME, OPT_JSON),
 };
 
-static int parse(const struct command *cmd, int argc, char **argv,
-		 uint64_t allowed, struct args *a)
+struct fargs {
+	const char	**val;
+	char		**files;
+	int		n_files;
+	const char	*name;
+	const char	*vals[N_OPTS];
+	uint64_t	num[N_OPTS];
+	struct args	args;
+};
+
+static int parse(const struct command *cmd, const struct args_spec *spec,
+		 int argc, char **argv, struct fargs *a)
 {
 	char msg[128];
-	int ret;
 
 	memset(a, 0, sizeof(*a));
-	ret = opts_parse(argc, argv, opts, N_OPTS, allowed, a->val, a->files,
-			 ARRAY_SIZE(a->files), &a->n_files, msg, sizeof(msg));
-	if (ret > 0) {
-		sub_help(cmd);
-		return -1;
-	}
-	if (ret)
-		return sub_usage_error(cmd, "%s", msg);
+	a->args.val = a->vals;
+	a->args.num = a->num;
+	if (args_parse(cmd, spec, argc, argv, &a->args))
+		return a->args.exit ? a->args.exit : -1;
+	a->val = a->vals;
+	a->files = a->args.operands;
+	a->n_files = a->args.n_operands;
 	a->name = a->val[OPT_NAME] ? a->val[OPT_NAME] :
 		  SLUICE_FABRIC_DEFAULT_NAME;
 	if (sluice_fabric_name_check(a->name, msg, sizeof(msg)))
-		return sub_usage_error(cmd, "--name: %s", msg);
+		return args_error(&a->args, "--name: %s", msg);
 	return 0;
 }
 
@@ -210,7 +254,7 @@ static void print_up(const struct sluice_fabric_state *s,
 }
 
 /* --multipath and --node-rate, checked against the qdisc options @q. */
-static int parse_multipath(const struct command *cmd, const struct args *a,
+static int parse_multipath(const struct command *cmd, const struct fargs *a,
 			   struct sluice_fabric_state *s,
 			   const struct sluice_fabric_qdisc *q)
 {
@@ -221,22 +265,22 @@ static int parse_multipath(const struct command *cmd, const struct args *a,
 	if (mp) {
 		mode = sluice_multipath_parse(mp);
 		if (mode < 0)
-			return sub_usage_error(cmd, "--multipath: \"%s\" is not hash, hash5, exact, wcmp or sport",
+			return cmd_error(cmd, "--multipath: \"%s\" is not hash, hash5, exact, wcmp or sport",
 					       mp);
 		s->multipath = mode;
 	}
 	if (sluice_fabric_multipath_check(s->multipath, s->qdisc ? q : NULL,
 					  err, sizeof(err)))
-		return sub_usage_error(cmd, "--multipath %s: %s",
+		return cmd_error(cmd, "--multipath %s: %s",
 				       sluice_multipath_name(s->multipath),
 				       err);
 	if (!nr)
 		return 0;
 	if (!s->qdisc)
-		return sub_usage_error(cmd, "--node-rate shapes the nodes' ports in their qdiscs: not with --no-qdisc");
+		return cmd_error(cmd, "--node-rate shapes the nodes' ports in their qdiscs: not with --no-qdisc");
 	if (!*nr || snprintf(s->node_rates, sizeof(s->node_rates), "%s", nr) >=
 	    (int)sizeof(s->node_rates))
-		return sub_usage_error(cmd, "--node-rate: give NODE=RATE[,NODE=RATE...] in fewer than %d characters",
+		return cmd_error(cmd, "--node-rate: give NODE=RATE[,NODE=RATE...] in fewer than %d characters",
 				       SLUICE_MP_NODE_RATES_MAX);
 	return 0;
 }
@@ -248,7 +292,7 @@ struct tcp_opts {
 	char		how[256];	/* how the round trip was had */
 };
 
-static int parse_tcp(const struct command *cmd, const struct args *a,
+static int parse_tcp(const struct command *cmd, const struct fargs *a,
 		     struct sluice_fabric_state *s,
 		     const struct sluice_fabric_qdisc *q, struct tcp_opts *t)
 {
@@ -259,36 +303,34 @@ static int parse_tcp(const struct command *cmd, const struct args *a,
 
 	memset(t, 0, sizeof(*t));
 	if (ecn && !s->qdisc)
-		return sub_usage_error(cmd, "--ecn marks in the sluice qdisc: not with --no-qdisc");
+		return cmd_error(cmd, "--ecn marks in the sluice qdisc: not with --no-qdisc");
 	if (ecn && !strcmp(ecn, "auto"))
 		t->ecn_auto = true;
 	else if (ecn && strcmp(ecn, "off") &&
 		 (sluice_parse_size(ecn, &k) || !k ||
 		  k > TC_SLUICE_MAX_LIMIT))
-		return sub_usage_error(cmd, "--ecn: \"%s\" is not auto, off or a size of 1 to %u bytes (30kb, 7500)",
+		return cmd_error(cmd, "--ecn: \"%s\" is not auto, off or a size of 1 to %u bytes (30kb, 7500)",
 				       ecn, TC_SLUICE_MAX_LIMIT);
 	else if (ecn && strcmp(ecn, "off"))
 		s->ecn = k;
 	if (hp) {
 		kind = sluice_host_profile_parse(hp);
 		if (kind < 0)
-			return sub_usage_error(cmd, "--host-profile: \"%s\" is not bolt or off",
+			return cmd_error(cmd, "--host-profile: \"%s\" is not bolt or off",
 					       hp);
 		s->host_profile = kind;
 	}
 	if (a->val[OPT_HOST_RTT]) {
-		if (sluice_parse_ns(a->val[OPT_HOST_RTT], &rtt) || !rtt)
-			return sub_usage_error(cmd, "--host-rtt: \"%s\" is not a time above 0 (240us, 20ms)",
-					       a->val[OPT_HOST_RTT]);
+		rtt = a->num[OPT_HOST_RTT];
 		if (!t->ecn_auto && !s->host_profile)
-			return sub_usage_error(cmd, "--host-rtt sizes --ecn auto and --host-profile bolt: give one of them");
+			return cmd_error(cmd, "--host-rtt sizes --ecn auto and --host-profile bolt: give one of them");
 		t->rtt_ns = rtt;
 		snprintf(t->how, sizeof(t->how), "given");
 	}
 	if ((t->ecn_auto || s->host_profile) &&
 	    (!s->qdisc || !(q->link.present & SLUICE_QOPT_RATE) ||
 	     !q->link.rate))
-		return sub_usage_error(cmd, "--%s needs the links' --rate: the bandwidth-delay product is its product with the round trip",
+		return cmd_error(cmd, "--%s needs the links' --rate: the bandwidth-delay product is its product with the round trip",
 				       t->ecn_auto ? "ecn auto" : "host-profile bolt");
 	return 0;
 }
@@ -358,58 +400,51 @@ static int up_main(const struct command *cmd, int argc, char **argv)
 	struct sluice_fabric_state s, old;
 	char err[SLUICE_ERRLEN], *real;
 	uint64_t h, *link_rate = NULL;
-	struct args a;
+	struct fargs a;
 	int ret;
 
-	ret = parse(cmd, argc, argv, OPT_BIT(OPT_NAME) | OPT_BIT(OPT_HOSTS) |
-		    OPT_BIT(OPT_NO_QDISC) | OPT_BIT(OPT_VERBOSE) |
-		    OPT_BIT(OPT_JSON) | OPT_BIT(OPT_FC) |
-		    OPT_BIT(OPT_PORTFC_RTT) | OPT_BIT(OPT_ECN) |
-		    OPT_BIT(OPT_HOST_PROFILE) | OPT_BIT(OPT_HOST_RTT) |
-		    OPT_BIT(OPT_LANES) | OPT_BIT(OPT_MULTIPATH) |
-		    OPT_BIT(OPT_NODE_RATE) | Q_OPTS, &a);
+	ret = parse(cmd, &up_spec, argc, argv, &a);
 	if (ret)
 		return ret < 0 ? 0 : ret;
 	if (a.n_files != 1)
-		return sub_usage_error(cmd, a.n_files ? "one topology, not %d" :
+		return cmd_error(cmd, a.n_files ? "one topology, not %d" :
 				       "no topology given%.0d", a.n_files);
 	memset(&s, 0, sizeof(s));
 	snprintf(s.name, sizeof(s.name), "%s", a.name);
 	s.hosts_per_switch = SLUICE_FABRIC_HOSTS_DEFAULT;
-	if (a.val[OPT_HOSTS]) {
-		if (!opts_number(a.val[OPT_HOSTS], 0, SLUICE_FABRIC_HOSTS_MAX, &h))
-			return sub_usage_error(cmd, "--hosts-per-switch: \"%s\" is not a number from 0 to %d",
-					       a.val[OPT_HOSTS],
-					       SLUICE_FABRIC_HOSTS_MAX);
-		s.hosts_per_switch = h;
-	}
+	if (a.val[OPT_HOSTS])
+		s.hosts_per_switch = a.num[OPT_HOSTS];
 	if (a.val[OPT_FC]) {
 		ret = sluice_fabric_fc_parse(a.val[OPT_FC]);
 		if (ret <= SLUICE_FABRIC_FC_NONE)
-			return sub_usage_error(cmd, "--flow-control: \"%s\" is not pfc, pfc-star or portfc",
-					       a.val[OPT_FC]);
+			return cmd_error(cmd, "--flow-control: \"%s\" is not pfc, pfc-star or portfc",
+					 a.val[OPT_FC]);
 		s.fc = ret;
 	}
 	if (a.val[OPT_PORTFC_RTT] && s.fc != SLUICE_FABRIC_FC_PORTFC)
-		return sub_usage_error(cmd, "--portfc-rtt goes with --flow-control portfc");
+		return cmd_error(cmd, "--portfc-rtt goes with --flow-control portfc");
 	if (a.val[OPT_LANES]) {
-		if (!opts_number(a.val[OPT_LANES], 1, SLUICE_LANES_MAX, &h))
-			return sub_usage_error(cmd, "--lanes: \"%s\" is not a number from 1 to %d",
-					       a.val[OPT_LANES], SLUICE_LANES_MAX);
+		h = a.num[OPT_LANES];
 		if (a.val[OPT_NO_QDISC])
-			return sub_usage_error(cmd, "--lanes needs every port's qdisc to keep the lanes apart: not with --no-qdisc");
+			return cmd_error(cmd, "--lanes needs every port's qdisc to keep the lanes apart: not with --no-qdisc");
 		s.lanes = h;
 	}
 	ret = qdisc_args_words(cmd, opts + OPT_Q_FIRST, a.val + OPT_Q_FIRST,
-			       s.qdisc_args, sizeof(s.qdisc_args));
+			       a.num + OPT_Q_FIRST, s.qdisc_args,
+			       sizeof(s.qdisc_args));
 	if (ret)
 		return ret;
 	if (a.val[OPT_NO_QDISC] && (s.qdisc_args[0] || s.fc))
-		return sub_usage_error(cmd, "--no-qdisc takes no qdisc options and no flow control");
-	if (a.val[OPT_PORTFC_RTT] &&
-	    qdisc_args_add(cmd, s.qdisc_args, sizeof(s.qdisc_args),
-			   "portfc-rtt", a.val[OPT_PORTFC_RTT]))
-		return EXIT_USAGE;
+		return cmd_error(cmd, "--no-qdisc takes no qdisc options and no flow control");
+	if (a.val[OPT_PORTFC_RTT]) {
+		char rtt[32];
+
+		snprintf(rtt, sizeof(rtt), "%lluns",
+			 (unsigned long long)a.num[OPT_PORTFC_RTT]);
+		if (qdisc_args_add(cmd, s.qdisc_args, sizeof(s.qdisc_args),
+				   "portfc-rtt", rtt))
+			return EXIT_USAGE;
+	}
 	s.qdisc = !a.val[OPT_NO_QDISC];
 	if (s.qdisc) {
 		ret = qdisc_args_parse(s.qdisc_args, &q);
@@ -569,14 +604,14 @@ static int down_main(const struct command *cmd, int argc, char **argv)
 	struct sluice_fabric_state s;
 	uint32_t removed = 0;
 	json_object *o;
-	struct args a;
+	struct fargs a;
 	int ret;
 
-	ret = parse(cmd, argc, argv, OPT_BIT(OPT_NAME) | OPT_BIT(OPT_JSON), &a);
+	ret = parse(cmd, &name_json_spec, argc, argv, &a);
 	if (ret)
 		return ret < 0 ? 0 : ret;
 	if (a.n_files)
-		return sub_usage_error(cmd, "unexpected argument \"%s\"",
+		return cmd_error(cmd, "unexpected argument \"%s\"",
 				       a.files[0]);
 	ret = fabric_state_load(a.name, &s, true);
 	if (ret == -ENOENT) {
@@ -919,14 +954,14 @@ static int show_main(const struct command *cmd, int argc, char **argv)
 	struct sluice_fabric_state s;
 	uint32_t n_ports = 0;
 	json_object *o;
-	struct args a;
+	struct fargs a;
 	int ret;
 
-	ret = parse(cmd, argc, argv, OPT_BIT(OPT_NAME) | OPT_BIT(OPT_JSON), &a);
+	ret = parse(cmd, &name_json_spec, argc, argv, &a);
 	if (ret)
 		return ret < 0 ? 0 : ret;
 	if (a.n_files)
-		return sub_usage_error(cmd, "unexpected argument \"%s\"",
+		return cmd_error(cmd, "unexpected argument \"%s\"",
 				       a.files[0]);
 	ret = fabric_state_load(a.name, &s, false);
 	if (ret)
@@ -968,18 +1003,18 @@ static int exec_main(const struct command *cmd, int argc, char **argv)
 	struct sluice_fabric_state s;
 	int dash, ret;
 	uint32_t u, h;
-	struct args a;
+	struct fargs a;
 
 	for (dash = 1; dash < argc && strcmp(argv[dash], "--"); dash++)
 		;
-	ret = parse(cmd, dash, argv, OPT_BIT(OPT_NAME), &a);
+	ret = parse(cmd, &exec_spec, dash, argv, &a);
 	if (ret)
 		return ret < 0 ? 0 : ret;
 	if (a.n_files != 1)
-		return sub_usage_error(cmd, a.n_files ? "one NODE, not %d" :
+		return cmd_error(cmd, a.n_files ? "one NODE, not %d" :
 				       "no NODE given%.0d", a.n_files);
 	if (dash >= argc - 1)
-		return sub_usage_error(cmd, "no command given after \"--\"");
+		return cmd_error(cmd, "no command given after \"--\"");
 	ret = fabric_state_load(a.name, &s, false);
 	if (ret)
 		return EXIT_RUNTIME;
@@ -1071,10 +1106,10 @@ static int stats_main(const struct command *cmd, int argc, char **argv)
 	struct sluice_rtnl *rt;
 	struct sluice_fabric_state s;
 	uint32_t u, h, n, k, count;
-	struct args a;
+	struct fargs a;
 	int ret, self;
 
-	ret = parse(cmd, argc, argv, OPT_BIT(OPT_NAME) | OPT_BIT(OPT_JSON), &a);
+	ret = parse(cmd, &stats_spec, argc, argv, &a);
 	if (ret)
 		return ret < 0 ? 0 : ret;
 	if (fabric_state_load(a.name, &s, false))

@@ -21,11 +21,20 @@ static bool add_word(char *buf, size_t len, const char *word)
 	return n >= 0 && (size_t)n < len - at;
 }
 
+const char *const qdisc_tag_words[] = {
+	"priority", "pcp", "dscp", "mpls-tc", NULL,
+};
+const char *const qdisc_onoff_words[] = { "on", "off", NULL };
+const char *const qdisc_wd_action_words[] = {
+	"drop", "forward", "alert", NULL,
+};
+
 /**
  * qdisc_args_words() - the qdisc's options as tc would take them
  * @cmd:	the command, for its usage errors
  * @q:		the option table's qdisc entries (QDISC_OPTS(first) + first)
  * @val:	their values, NULL where not given
+ * @num:	their numbers (args_parse()): a time's milliseconds
  * @buf:	the words, "" when none is given
  * @len:	room in @buf
  *
@@ -33,8 +42,9 @@ static bool add_word(char *buf, size_t len, const char *word)
  *
  * Return: 0 or EXIT_USAGE (printed).
  */
-int qdisc_args_words(const struct command *cmd, const struct opt *q,
-		     const char *const *val, char *buf, size_t len)
+int qdisc_args_words(const struct command *cmd, const struct arg_opt *q,
+		     const char *const *val, const uint64_t *num, char *buf,
+		     size_t len)
 {
 	char value[FABRIC_QDISC_MAX], *tok, *save;
 	int k;
@@ -42,17 +52,22 @@ int qdisc_args_words(const struct command *cmd, const struct opt *q,
 	buf[0] = '\0';
 	if ((val[QOPT_CABLE] || val[QOPT_MTU]) &&
 	    (!val[QOPT_XOFF] || strcmp(val[QOPT_XOFF], "auto")))
-		return sub_usage_error(cmd, "--cable and --mtu go with --xoff auto");
+		return cmd_error(cmd, "--cable and --mtu go with --xoff auto");
 	for (k = 0; k < N_QOPTS; k++) {
 		if (!val[k])
 			continue;
 		if (!add_word(buf, len, q[k].name + 2))
-			return sub_usage_error(cmd, "too many qdisc options");
-		snprintf(value, sizeof(value), "%s", val[k]);
+			return cmd_error(cmd, "too many qdisc options");
+		/* a time as the library takes it: milliseconds */
+		if (q[k].kind == ARG_TIME)
+			snprintf(value, sizeof(value), "%llums",
+				 (unsigned long long)num[k]);
+		else
+			snprintf(value, sizeof(value), "%s", val[k]);
 		for (tok = strtok_r(value, " \t", &save); tok;
 		     tok = strtok_r(NULL, " \t", &save))
 			if (!add_word(buf, len, tok))
-				return sub_usage_error(cmd, "too many qdisc options");
+				return cmd_error(cmd, "too many qdisc options");
 	}
 	return 0;
 }
@@ -71,7 +86,7 @@ int qdisc_args_add(const struct command *cmd, char *buf, size_t len,
 		   const char *name, const char *value)
 {
 	if (!add_word(buf, len, name) || !add_word(buf, len, value))
-		return sub_usage_error(cmd, "too many qdisc options");
+		return cmd_error(cmd, "too many qdisc options");
 	return 0;
 }
 

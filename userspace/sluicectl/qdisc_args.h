@@ -2,14 +2,15 @@
 /*
  * The sluice qdisc's options as --OPTION VALUE (qdisc_args.c), shared by
  * "fabric up" and "route load": each puts QDISC_OPTS(first) at the end of
- * its option table, so that one opts_parse() reads both.
+ * its option table, so that one args_parse() reads both.
  */
 #ifndef _SLUICECTL_QDISC_ARGS_H
 #define _SLUICECTL_QDISC_ARGS_H
 
 #include <stddef.h>
 #include <sluice/fabric_nl.h>
-#include "opts.h"
+#include <linux/sluice.h>
+#include "args.h"
 #include "sluicectl.h"
 
 /* as tc takes them without the dashes; "xoff auto [cable M] [mtu B]" last */
@@ -22,33 +23,45 @@ enum qdisc_opt_id {
 	N_QOPTS,
 };
 
-#define QDISC_OPTS(first) \
-	[(first) + QOPT_RATE]		= { "--rate", NULL, true }, \
-	[(first) + QOPT_PFC]		= { "--pfc", NULL, true }, \
-	[(first) + QOPT_XON]		= { "--xon", NULL, true }, \
-	[(first) + QOPT_HEADROOM]	= { "--headroom", NULL, true }, \
-	[(first) + QOPT_LIMIT]		= { "--limit", NULL, true }, \
-	[(first) + QOPT_CLASSES]	= { "--classes", NULL, true }, \
-	[(first) + QOPT_TAG]		= { "--tag", NULL, true }, \
-	[(first) + QOPT_DEFAULT]	= { "--default", NULL, true }, \
-	[(first) + QOPT_PAUSE_RX]	= { "--pause-rx", NULL, true }, \
-	[(first) + QOPT_PAUSE_TIME]	= { "--pause-time", NULL, true }, \
-	[(first) + QOPT_PCP_MAP]	= { "--pcp-map", NULL, true }, \
-	[(first) + QOPT_DSCP_MAP]	= { "--dscp-map", NULL, true }, \
-	[(first) + QOPT_MPLS_TC_MAP]	= { "--mpls-tc-map", NULL, true }, \
-	[(first) + QOPT_PRIO_MAP]	= { "--prio-map", NULL, true }, \
-	[(first) + QOPT_WATCHDOG]	= { "--watchdog", NULL, true }, \
-	[(first) + QOPT_WD_ACTION]	= { "--watchdog-action", NULL, true }, \
-	[(first) + QOPT_DETECT]		= { "--detection-time", NULL, true }, \
-	[(first) + QOPT_RESTORE]	= { "--restoration-time", NULL, true }, \
-	[(first) + QOPT_WD_POLL]	= { "--watchdog-poll", NULL, true }, \
-	[(first) + QOPT_INT_PORT]	= { "--int-port", NULL, true }, \
-	[(first) + QOPT_XOFF]		= { "--xoff", NULL, true }, \
-	[(first) + QOPT_CABLE]		= { "--cable", NULL, true }, \
-	[(first) + QOPT_MTU]		= { "--mtu", NULL, true }
+extern const char *const qdisc_tag_words[], *const qdisc_onoff_words[],
+	*const qdisc_wd_action_words[];
 
-/* The bits of opts_parse()'s @allowed for the qdisc options. */
-#define QDISC_OPTS_BITS(first)	(((1ull << N_QOPTS) - 1) << (first))
+/*
+ * The entries of the option table, from index @first on.  Times are checked
+ * here (tc's TIME; a bare number is milliseconds, as tc-sluice takes
+ * them); the rest by the library's qdisc parser (lib/qopt.c), as tc's.
+ */
+#define QDISC_WD_MS(l, h) \
+	ARG_MS(l, TC_SLUICE_WD_MIN_MS, TC_SLUICE_WD_MAX_MS, h)
+#define QDISC_OPTS(first) \
+	[(first) + QOPT_RATE]	= ARG_S("--rate", 0, "RATE", "the port's rate, as tc writes it"), \
+	[(first) + QOPT_PFC]	= ARG_S("--pfc", 0, "PRIOS", "the lossless priorities (\"3\", \"3,4\")"), \
+	[(first) + QOPT_XON]	= ARG_S("--xon", 0, "BYTES", "resume the upstream below this backlog"), \
+	[(first) + QOPT_HEADROOM] = ARG_S("--headroom", 0, "BYTES", "room above xoff for what is in flight"), \
+	[(first) + QOPT_LIMIT]	= ARG_S("--limit", 0, "BYTES", "the queue's limit"), \
+	[(first) + QOPT_CLASSES] = ARG_S("--classes", 0, "N", "egress classes"), \
+	[(first) + QOPT_TAG]	= ARG_E("--tag", 0, qdisc_tag_words, "what a frame's priority is read from"), \
+	[(first) + QOPT_DEFAULT] = ARG_S("--default", 0, "CLASS", "the class of untagged frames"), \
+	[(first) + QOPT_PAUSE_RX] = ARG_E("--pause-rx", 0, qdisc_onoff_words, "obey PFC frames received"), \
+	[(first) + QOPT_PAUSE_TIME] = ARG_S("--pause-time", 0, "QUANTA", "the pause time PFC frames ask for"), \
+	[(first) + QOPT_PCP_MAP] = ARG_S("--pcp-map", 0, "MAP", "PCP to priority, as tc-sluice(8)"), \
+	[(first) + QOPT_DSCP_MAP] = ARG_S("--dscp-map", 0, "MAP", "DSCP to priority (\"26:3 46:5\")"), \
+	[(first) + QOPT_MPLS_TC_MAP] = ARG_S("--mpls-tc-map", 0, "MAP", "MPLS TC to priority"), \
+	[(first) + QOPT_PRIO_MAP] = ARG_S("--prio-map", 0, "MAP", "priority to class"), \
+	[(first) + QOPT_WATCHDOG] = ARG_S("--watchdog", 0, "PRIOS", "the priorities the PFC watchdog watches"), \
+	[(first) + QOPT_WD_ACTION] = ARG_E("--watchdog-action", 0, qdisc_wd_action_words, \
+					   "what the watchdog does to a stormed queue"), \
+	[(first) + QOPT_DETECT]	= QDISC_WD_MS("--detection-time", \
+					      "paused this long is a storm"), \
+	[(first) + QOPT_RESTORE] = QDISC_WD_MS("--restoration-time", \
+					       "unpaused this long ends the storm"), \
+	[(first) + QOPT_WD_POLL] = QDISC_WD_MS("--watchdog-poll", \
+					       "how often the watchdog looks, default 100ms"), \
+	[(first) + QOPT_INT_PORT] = ARG_S("--int-port", 0, "PORT", "the UDP port of INT probes"), \
+	[(first) + QOPT_XOFF]	= ARG_S("--xoff", 0, "{ BYTES | auto }", \
+					"pause the upstream above this backlog; auto: by rate, cable and MTU"), \
+	[(first) + QOPT_CABLE]	= ARG_S("--cable", 0, "METRES", "with --xoff auto: the cable's length"), \
+	[(first) + QOPT_MTU]	= ARG_S("--mtu", 0, "BYTES", "with --xoff auto: the largest frame")
 
 #define QDISC_OPTS_USAGE \
 	"\t[--rate RATE] [--pfc PRIOS] [--xoff { BYTES | auto }] [--xon BYTES] [--headroom BYTES]\n" \
@@ -56,10 +69,11 @@ enum qdisc_opt_id {
 	"\t[--tag { priority | pcp | dscp | mpls-tc }] [--default CLASS] [--pause-rx { on | off }]\n" \
 	"\t[--pause-time QUANTA] [--pcp-map MAP] [--dscp-map MAP] [--mpls-tc-map MAP]\n" \
 	"\t[--prio-map MAP] [--watchdog PRIOS] [--watchdog-action { drop | forward | alert }]\n" \
-	"\t[--detection-time MS] [--restoration-time MS] [--watchdog-poll MS] [--int-port PORT]"
+	"\t[--detection-time TIME] [--restoration-time TIME] [--watchdog-poll TIME] [--int-port PORT]"
 
-int qdisc_args_words(const struct command *cmd, const struct opt *q,
-		     const char *const *val, char *buf, size_t len);
+int qdisc_args_words(const struct command *cmd, const struct arg_opt *q,
+		     const char *const *val, const uint64_t *num, char *buf,
+		     size_t len);
 int qdisc_args_add(const struct command *cmd, char *buf, size_t len,
 		   const char *name, const char *value);
 int qdisc_args_parse(const char *words, struct sluice_fabric_qdisc *q);

@@ -21,7 +21,7 @@
 #include "jout.h"
 #include "load.h"
 #include "progress.h"
-#include "opts.h"
+#include "args.h"
 #include "qdisc_args.h"
 #include "sluicectl.h"
 
@@ -81,113 +81,121 @@ int route_main(const struct command *cmd, int argc, char **argv)
 	return group_main(cmd, route_commands, N_ROUTE, argc, argv);
 }
 
-/* The options of the route commands; each command allows some. */
+/* The options of the route commands; each command picks some. */
 enum opt_id {
 	OPT_TOPO, OPT_OUT, OPT_JSON, OPT_ALGO, OPT_PATHS, OPT_LANES, OPT_SEED,
 	OPT_ORIENT, OPT_ROOT, OPT_THREADS, OPT_SHARD, OPT_PAIR, OPT_CBD,
 	OPT_PAIRS, OPT_TO, OPT_FIRST, OPT_CYCLE_ONLY,
+	N_OPTS
 };
 
-static const struct opt opts[] = {
-	[OPT_TOPO]	= { "--topo", NULL, true },
-	[OPT_OUT]	= { "--output", "-o", true },
-	[OPT_JSON]	= { "--json", "-j", false },
-	[OPT_ALGO]	= { "--algo", NULL, true },
-	[OPT_PATHS]	= { "--paths", NULL, true },
-	[OPT_LANES]	= { "--lanes", NULL, true },
-	[OPT_SEED]	= { "--seed", NULL, true },
-	[OPT_ORIENT]	= { "--orient", NULL, true },
-	[OPT_ROOT]	= { "--root", NULL, true },
-	[OPT_THREADS]	= { "--threads", NULL, true },
-	[OPT_SHARD]	= { "--shard", NULL, true },
-	[OPT_PAIR]	= { "--pair", NULL, true },
-	[OPT_CBD]	= { "--cbd", NULL, false },
-	[OPT_PAIRS]	= { "--pairs", NULL, false },
-	[OPT_TO]	= { "--to", NULL, true },
-	[OPT_FIRST]	= { "--first", NULL, false },
-	[OPT_CYCLE_ONLY] = { "--cycle-only", NULL, false },
+static const char *const orients[] = { "auto", "tier", "bfs", NULL };
+static const char *const export_formats[] = { "lft", "nexthops-json", NULL };
+
+static const struct arg_opt opts[] = {
+	[OPT_TOPO]	= ARG_P("--topo", 0, "FILE", "the topology (sluice-topology(5))",
+				.flags = ARG_REQUIRED),
+	[OPT_OUT]	= ARG_OUTPUT,
+	[OPT_JSON]	= ARG_F("--json", 'j', "print JSON instead of text"),
+	[OPT_ALGO]	= ARG_S("--algo", 0, "ALGO",
+				"the algorithm: fc, edst, edst-shallow, ecmp, ecmp-cw, ksp, updown or bcube"),
+	[OPT_PATHS]	= ARG_N("--paths", 0, "K", 1, SLUICE_KSP_PATHS_MAX,
+				"ksp: paths per pair; ecmp, updown: at most K equal-cost paths"),
+	[OPT_LANES]	= ARG_N("--lanes", 0, "L", 1, SLUICE_LANES_MAX,
+				"edst: tree sets, one per lane, default 1"),
+	[OPT_SEED]	= ARG_N("--seed", 0, "S", 0, UINT64_MAX,
+				"edst: the seed of the trees' random order, default 0"),
+	[OPT_ORIENT]	= ARG_E("--orient", 0, orients,
+				"updown: how links are oriented, by tier or by BFS from a root"),
+	[OPT_ROOT]	= ARG_S("--root", 0, "NODE", "updown: the BFS root (implies bfs)"),
+	[OPT_THREADS]	= ARG_N("--threads", 0, "T", 1, 256,
+				"sources computed in parallel, default every online CPU"),
+	[OPT_SHARD]	= ARG_S("--shard", 0, "I/N",
+				"compute only the I-th of N equal parts of the sources (0 <= I < N)"),
+	[OPT_PAIR]	= ARG_S("--pair", 0, "SOURCE,DESTINATION", "the pair to draw, by node names"),
+	[OPT_CBD]	= ARG_F("--cbd", 0, "draw the dependency cycle"),
+	[OPT_PAIRS]	= ARG_F("--pairs", 0, "each pair's paths, shortest and average length too"),
+	[OPT_TO]	= ARG_E("--to", 0, export_formats, "the format (required)"),
+	[OPT_FIRST]	= ARG_F("--first", 0,
+				"lft: where a node sends a destination by several ports, keep the first path's"),
+	[OPT_CYCLE_ONLY] = ARG_F("--cycle-only", 0,
+				 "draw the cycle and the paths that make it, not the whole fabric"),
 };
 
-#define N_OPTS (sizeof(opts) / sizeof(opts[0]))
+#define ALGO_PICKS	OPT_ALGO, OPT_PATHS, OPT_LANES, OPT_SEED, OPT_ORIENT, \
+			OPT_ROOT, OPT_THREADS, OPT_SHARD
 
-/* What the options said; each command reads the ones it allows. */
-struct args {
-	const char	*val[N_OPTS];	/* NULL: not given; "" for flags */
-	const char	*files[SHARDS_MAX];	/* merge's shards, at most */
+static const struct args_spec compute_spec = {
+	.opts = opts, .n_opts = N_OPTS, .max_operands = 0,
+	.pick = ARGS_PICK(OPT_TOPO, ALGO_PICKS, OPT_OUT, OPT_JSON),
+};
+static const struct args_spec check_spec = {
+	.opts = opts, .n_opts = N_OPTS, .max_operands = SHARDS_MAX,
+	.operands = "ROUTES..., a route file (\"-\": stdin) or every shard of one",
+	.pick = ARGS_PICK(OPT_TOPO, OPT_JSON),
+};
+static const struct args_spec stats_spec = {
+	.opts = opts, .n_opts = N_OPTS, .max_operands = SHARDS_MAX,
+	.operands = "ROUTES, a route file (\"-\": stdin), or --algo to compute one",
+	.pick = ARGS_PICK(OPT_TOPO, ALGO_PICKS, OPT_PAIRS, OPT_JSON),
+};
+static const struct args_spec dot_spec = {
+	.opts = opts, .n_opts = N_OPTS, .max_operands = SHARDS_MAX,
+	.operands = "ROUTES, a route file (\"-\": stdin)",
+	.pick = ARGS_PICK(OPT_TOPO, OPT_PAIR, OPT_CBD, OPT_CYCLE_ONLY, OPT_OUT),
+};
+static const struct args_spec merge_spec = {
+	.opts = opts, .n_opts = N_OPTS, .max_operands = SHARDS_MAX,
+	.operands = "SHARD..., the files of route compute --shard",
+	.pick = ARGS_PICK(OPT_TOPO, OPT_OUT, OPT_JSON),
+};
+static const struct args_spec export_spec = {
+	.opts = opts, .n_opts = N_OPTS, .max_operands = SHARDS_MAX,
+	.operands = "ROUTES, a route file (\"-\": stdin)",
+	.pick = ARGS_PICK(OPT_TOPO, OPT_TO, OPT_FIRST, OPT_OUT),
+};
+
+/* What the options said; each command reads the ones it picks. */
+struct rargs {
+	const char	**val;		/* NULL: not given; "" for flags */
+	const char	**files;	/* the operands */
 	int		n_files;
 	int		algo;
 	uint32_t	paths, lanes, threads;
 	uint64_t	seed;
+	const char	*vals[N_OPTS];
+	uint64_t	num[N_OPTS];
+	struct args	args;
 };
 
-/* Checks the numbers and names among the options given. */
-static int parse_values(const struct command *cmd, struct args *a)
-{
-	const char *v;
-	uint64_t n;
-
-	v = a->val[OPT_ALGO];
-	if (v) {
-		a->algo = sluice_route_algo_parse(v);
-		if (a->algo < 0)
-			return sub_usage_error(cmd, "--algo: unknown algorithm \"%s\"",
-					       v);
-	}
-	v = a->val[OPT_PATHS];
-	if (v) {
-		if (!opts_number(v, 1, UINT32_MAX, &n))
-			return sub_usage_error(cmd, "--paths: \"%s\" is not a number from 1 to %u",
-					       v, UINT32_MAX);
-		a->paths = n;
-	}
-	v = a->val[OPT_LANES];
-	if (v) {
-		if (!opts_number(v, 1, SLUICE_LANES_MAX, &n))
-			return sub_usage_error(cmd, "--lanes: \"%s\" is not a number from 1 to %d",
-					       v, SLUICE_LANES_MAX);
-		a->lanes = n;
-	}
-	v = a->val[OPT_SEED];
-	if (v) {
-		if (!opts_number(v, 0, UINT64_MAX, &n))
-			return sub_usage_error(cmd, "--seed: \"%s\" is not a number",
-					       v);
-		a->seed = n;
-	}
-	v = a->val[OPT_THREADS];
-	if (v) {
-		if (!opts_number(v, 1, 256, &n))
-			return sub_usage_error(cmd, "--threads: \"%s\" is not a number from 1 to 256",
-					       v);
-		a->threads = n;
-	}
-	return 0;
-}
-
 /*
- * Parses argv, taking the options in @allowed (OPT_BIT() bits) and file
- * arguments.  Returns 0, EXIT_USAGE (the message printed), or -1 after
- * printing --help.
+ * Parses argv as @spec says; the values are checked there, the algorithm
+ * by its name here.  Returns 0, EXIT_USAGE (the message printed), or -1
+ * after printing --help.
  */
-static int parse(const struct command *cmd, int argc, char **argv,
-		 uint64_t allowed, struct args *a)
+static int parse(const struct command *cmd, const struct args_spec *spec,
+		 int argc, char **argv, struct rargs *a)
 {
-	char msg[128];
-	int ret;
-
 	memset(a, 0, sizeof(*a));
 	a->algo = -1;
-	ret = opts_parse(argc, argv, opts, N_OPTS, allowed, a->val, a->files,
-			 ARRAY_SIZE(a->files), &a->n_files, msg, sizeof(msg));
-	if (ret > 0) {
-		sub_help(cmd);
-		return -1;
+	a->args.val = a->vals;
+	a->args.num = a->num;
+	if (args_parse(cmd, spec, argc, argv, &a->args))
+		return a->args.exit ? a->args.exit : -1;
+	a->val = a->vals;
+	a->files = (const char **)a->args.operands;
+	a->n_files = a->args.n_operands;
+	if (a->val[OPT_ALGO]) {
+		a->algo = sluice_route_algo_parse(a->val[OPT_ALGO]);
+		if (a->algo < 0)
+			return args_error(&a->args, "--algo: unknown algorithm \"%s\"",
+					  a->val[OPT_ALGO]);
 	}
-	if (ret)
-		return sub_usage_error(cmd, "%s", msg);
-	if ((allowed & OPT_BIT(OPT_TOPO)) && !a->val[OPT_TOPO])
-		return sub_usage_error(cmd, "--topo FILE is required");
-	return parse_values(cmd, a);
+	a->paths = a->num[OPT_PATHS];
+	a->lanes = a->num[OPT_LANES];
+	a->seed = a->num[OPT_SEED];
+	a->threads = a->num[OPT_THREADS];
+	return 0;
 }
 
 /* "routing 120/1000 sources" on a terminal, redrawn in place. */
@@ -229,10 +237,6 @@ static void print_summary(const struct sluice_routes *r, bool json)
 	json_object_put(o);
 }
 
-#define ALGO_OPTS	(OPT_BIT(OPT_ALGO) | OPT_BIT(OPT_PATHS) | OPT_BIT(OPT_LANES) | \
-			 OPT_BIT(OPT_SEED) | OPT_BIT(OPT_ORIENT) | OPT_BIT(OPT_ROOT) | \
-			 OPT_BIT(OPT_THREADS) | OPT_BIT(OPT_SHARD))
-
 /* "I/N", two whole numbers with I < N; no sign, no space. */
 static bool parse_shard(const char *s, uint64_t *i, uint64_t *n)
 {
@@ -247,12 +251,12 @@ static bool parse_shard(const char *s, uint64_t *i, uint64_t *n)
 		return false;
 	memcpy(index, s, len);
 	index[len] = '\0';
-	return opts_number(index, 0, UINT32_MAX - 1, i) &&
-	       opts_number(slash + 1, 1, UINT32_MAX, n) && *i < *n;
+	return args_number(index, 0, UINT32_MAX - 1, i) &&
+	       args_number(slash + 1, 1, UINT32_MAX, n) && *i < *n;
 }
 
 /* The algorithm, its options and how to run it, from the arguments. */
-static int compute_opts(const struct command *cmd, const struct args *a,
+static int compute_opts(const struct command *cmd, const struct rargs *a,
 			struct sluice_route_opts *o,
 			struct sluice_compute_opts *c)
 {
@@ -263,7 +267,7 @@ static int compute_opts(const struct command *cmd, const struct args *a,
 	memset(o, 0, sizeof(*o));
 	memset(c, 0, sizeof(*c));
 	if (a->algo < 0)
-		return sub_usage_error(cmd, "--algo is required");
+		return cmd_error(cmd, "--algo is required");
 	o->algo = a->algo;
 	o->paths = a->paths;
 	o->lanes = a->lanes;
@@ -271,10 +275,10 @@ static int compute_opts(const struct command *cmd, const struct args *a,
 	if (route_opts_check(o, a->val[OPT_PATHS], a->val[OPT_LANES],
 			     a->val[OPT_SEED], "--seed", orient, a->val[OPT_ROOT],
 			     msg, sizeof(msg)))
-		return sub_usage_error(cmd, "%s", msg);
+		return cmd_error(cmd, "%s", msg);
 	if (shard) {
 		if (!parse_shard(shard, &si, &sc))
-			return sub_usage_error(cmd, "--shard: \"%s\" is not I/N with 0 <= I < N",
+			return cmd_error(cmd, "--shard: \"%s\" is not I/N with 0 <= I < N",
 					       shard);
 		c->shard_index = si;
 		c->shard_count = sc;
@@ -288,7 +292,7 @@ static int compute_opts(const struct command *cmd, const struct args *a,
 }
 
 /* Loads the topology and resolves --root as the arguments say. */
-static int load_for(const struct args *a, struct sluice_route_opts *o,
+static int load_for(const struct rargs *a, struct sluice_route_opts *o,
 		    struct sluice_graph *g)
 {
 	const char *root = a->val[OPT_ROOT];
@@ -306,7 +310,7 @@ static int load_for(const struct args *a, struct sluice_route_opts *o,
 }
 
 /* Loads the topology and computes its routes whole. */
-static int compute(const struct args *a, struct sluice_route_opts *o,
+static int compute(const struct rargs *a, struct sluice_route_opts *o,
 		   const struct sluice_compute_opts *c,
 		   struct sluice_graph *g, struct sluice_routes *r)
 {
@@ -330,7 +334,7 @@ static int compute(const struct args *a, struct sluice_route_opts *o,
  * Computes the routes of @g as the arguments say, a source at a time into
  * @sink; @head gets the set's header and totals.  Prints the error.
  */
-static int compute_to(const struct args *a, const struct sluice_route_opts *o,
+static int compute_to(const struct rargs *a, const struct sluice_route_opts *o,
 		      const struct sluice_compute_opts *c,
 		      const struct sluice_graph *g, struct sluice_routes *head,
 		      sluice_routes_sink_fn sink, void *arg)
@@ -461,19 +465,14 @@ static int compute_main(const struct command *cmd, int argc, char **argv)
 	struct sluice_route_opts o;
 	struct sluice_compute_opts c;
 	struct sluice_graph g;
-	struct args a;
+	struct rargs a;
 	int ret;
 
-	ret = parse(cmd, argc, argv,
-		    OPT_BIT(OPT_TOPO) | OPT_BIT(OPT_OUT) | OPT_BIT(OPT_JSON) |
-		    ALGO_OPTS, &a);
+	ret = parse(cmd, &compute_spec, argc, argv, &a);
 	if (ret)
 		return ret < 0 ? 0 : ret;
-	if (a.n_files)
-		return sub_usage_error(cmd, "unexpected argument \"%s\"",
-				       a.files[0]);
 	if (a.val[OPT_JSON] && !to_file(a.val[OPT_OUT]))
-		return sub_usage_error(cmd, "-j needs -o FILE: without it the routes go to stdout");
+		return cmd_error(cmd, "-j needs -o FILE: without it the routes go to stdout");
 	ret = compute_opts(cmd, &a, &o, &c);
 	if (!ret)
 		ret = load_for(&a, &o, &g);
@@ -497,13 +496,13 @@ static int compute_main(const struct command *cmd, int argc, char **argv)
 	return ret;
 }
 /* Loads the topology and the one route file a command takes. */
-static int load_both(const struct command *cmd, const struct args *a,
+static int load_both(const struct command *cmd, const struct rargs *a,
 		     struct sluice_graph *g, struct sluice_routes *r)
 {
 	int ret;
 
 	if (a->n_files != 1)
-		return sub_usage_error(cmd, a->n_files ?
+		return cmd_error(cmd, a->n_files ?
 				       "one route file, not %d" :
 				       "no route file given%.0d", a->n_files);
 	ret = load_topo(a->val[OPT_TOPO], g);
@@ -706,15 +705,15 @@ static int check_main(const struct command *cmd, int argc, char **argv)
 	struct cycle_pair *cp = NULL;
 	char err[SLUICE_ERRLEN];
 	struct sluice_graph g;
-	struct args a;
+	struct rargs a;
 	int i, ret;
 
-	ret = parse(cmd, argc, argv, OPT_BIT(OPT_TOPO) | OPT_BIT(OPT_JSON), &a);
+	ret = parse(cmd, &check_spec, argc, argv, &a);
 	if (ret)
 		return ret < 0 ? 0 : ret;
 	for (i = 0; a.n_files > 1 && i < a.n_files; i++)
 		if (!strcmp(a.files[i], "-"))
-			return sub_usage_error(cmd, "a shard is read twice: give a file, not \"-\"");
+			return cmd_error(cmd, "a shard is read twice: give a file, not \"-\"");
 	if (a.n_files && strcmp(a.files[0], "-")) {
 		/* files read twice if need be: streamed */
 		ret = load_topo(a.val[OPT_TOPO], &g);
@@ -865,7 +864,7 @@ static int stats_chunk(void *arg, const struct sluice_routes *chunk,
  * from a file, streamed: the set is never held.  Prints the error; frees
  * @g on failure.
  */
-static int stats_stream(const struct command *cmd, const struct args *a,
+static int stats_stream(const struct command *cmd, const struct rargs *a,
 			struct sluice_graph *g, struct sluice_routes *head,
 			struct sluice_route_stats *st)
 {
@@ -886,7 +885,7 @@ static int stats_stream(const struct command *cmd, const struct args *a,
 		ret = compute_to(a, &o, &c, g, head, stats_chunk, &run);
 	} else {
 		if (a->n_files != 1)
-			return sub_usage_error(cmd, "one route file, not %d",
+			return cmd_error(cmd, "one route file, not %d",
 					       a->n_files);
 		ret = load_topo(a->val[OPT_TOPO], g);
 		if (ret)
@@ -930,25 +929,25 @@ static int stats_main(const struct command *cmd, int argc, char **argv)
 	char err[SLUICE_ERRLEN];
 	struct sluice_graph g;
 	uint32_t shortest;
-	struct args a;
+	struct rargs a;
 	double avg;
 	uint64_t p;
 	size_t i;
 	int ret;
 
-	ret = parse(cmd, argc, argv,
-		    OPT_BIT(OPT_TOPO) | OPT_BIT(OPT_JSON) | OPT_BIT(OPT_PAIRS) |
-		    ALGO_OPTS, &a);
+	ret = parse(cmd, &stats_spec, argc, argv, &a);
 	if (ret)
 		return ret < 0 ? 0 : ret;
 	if (a.algo >= 0 || !a.n_files) {
 		if (a.n_files)
-			return sub_usage_error(cmd, "give a route file or --algo, not both");
+			return cmd_error(cmd, "give a route file or --algo, not both");
 	} else {
-		for (i = 0; i < N_OPTS; i++)
-			if ((ALGO_OPTS & OPT_BIT(i)) && a.val[i])
-				return sub_usage_error(cmd, "%s needs --algo, not a route file",
-						       opts[i].name);
+		static const int algo_opts[] = { ALGO_PICKS };
+
+		for (i = 0; i < ARRAY_SIZE(algo_opts); i++)
+			if (a.val[algo_opts[i]])
+				return cmd_error(cmd, "%s needs --algo, not a route file",
+						 opts[algo_opts[i]].name);
 	}
 	if (!a.val[OPT_PAIRS]) {
 		/* the totals alone: the routes stream past, never held */
@@ -1150,23 +1149,21 @@ static int dot_main(const struct command *cmd, int argc, char **argv)
 	struct sluice_graph g;
 	uint32_t src, dst;
 	const char *comma;
-	struct args a;
+	struct rargs a;
 	uint64_t p;
 	int ret;
 
-	ret = parse(cmd, argc, argv,
-		    OPT_BIT(OPT_TOPO) | OPT_BIT(OPT_OUT) | OPT_BIT(OPT_PAIR) |
-		    OPT_BIT(OPT_CBD) | OPT_BIT(OPT_CYCLE_ONLY), &a);
+	ret = parse(cmd, &dot_spec, argc, argv, &a);
 	if (ret)
 		return ret < 0 ? 0 : ret;
 	if (!a.val[OPT_PAIR] == !a.val[OPT_CBD])
-		return sub_usage_error(cmd, "give one of --pair SOURCE,DESTINATION and --cbd");
+		return cmd_error(cmd, "give one of --pair SOURCE,DESTINATION and --cbd");
 	if (a.val[OPT_CYCLE_ONLY] && !a.val[OPT_CBD])
-		return sub_usage_error(cmd, "--cycle-only applies to --cbd");
+		return cmd_error(cmd, "--cycle-only applies to --cbd");
 	in.cycle_only = a.val[OPT_CYCLE_ONLY];
 	comma = a.val[OPT_PAIR] ? strchr(a.val[OPT_PAIR], ',') : NULL;
 	if (a.val[OPT_PAIR] && !comma)
-		return sub_usage_error(cmd, "--pair: \"%s\" is not SOURCE,DESTINATION",
+		return cmd_error(cmd, "--pair: \"%s\" is not SOURCE,DESTINATION",
 				       a.val[OPT_PAIR]);
 	ret = load_both(cmd, &a, &g, &r);
 	if (ret)
@@ -1273,23 +1270,22 @@ static int merge_main(const struct command *cmd, int argc, char **argv)
 	char err[SLUICE_ERRLEN];
 	struct sluice_graph g;
 	const char *name;
-	struct args a;
+	struct rargs a;
 	int i, ret;
 	FILE *f;
 
-	ret = parse(cmd, argc, argv,
-		    OPT_BIT(OPT_TOPO) | OPT_BIT(OPT_OUT) | OPT_BIT(OPT_JSON), &a);
+	ret = parse(cmd, &merge_spec, argc, argv, &a);
 	if (ret)
 		return ret < 0 ? 0 : ret;
 	if (!a.val[OPT_OUT])
-		return sub_usage_error(cmd, "-o FILE is required");
+		return cmd_error(cmd, "-o FILE is required");
 	if (a.val[OPT_JSON] && !to_file(a.val[OPT_OUT]))
-		return sub_usage_error(cmd, "-j needs -o FILE: with -o - the routes go to stdout");
+		return cmd_error(cmd, "-j needs -o FILE: with -o - the routes go to stdout");
 	if (!a.n_files)
-		return sub_usage_error(cmd, "no shard files given");
+		return cmd_error(cmd, "no shard files given");
 	for (i = 0; i < a.n_files; i++)
 		if (!strcmp(a.files[i], "-"))
-			return sub_usage_error(cmd, "a shard is read twice: give a file, not \"-\"");
+			return cmd_error(cmd, "a shard is read twice: give a file, not \"-\"");
 	ret = load_topo(a.val[OPT_TOPO], &g);
 	if (ret)
 		return ret;
@@ -1360,22 +1356,20 @@ static int export_main(const struct command *cmd, int argc, char **argv)
 	struct export_out e = { 0 };
 	struct sluice_routes r;
 	struct sluice_graph g;
-	struct args a;
+	struct rargs a;
 	int ret;
 
-	ret = parse(cmd, argc, argv,
-		    OPT_BIT(OPT_TOPO) | OPT_BIT(OPT_OUT) | OPT_BIT(OPT_TO) |
-		    OPT_BIT(OPT_FIRST), &a);
+	ret = parse(cmd, &export_spec, argc, argv, &a);
 	if (ret)
 		return ret < 0 ? 0 : ret;
 	if (!a.val[OPT_TO])
-		return sub_usage_error(cmd, "--to { lft | nexthops-json } is required");
+		return cmd_error(cmd, "--to { lft | nexthops-json } is required");
 	e.fmt = sluice_route_format_parse(a.val[OPT_TO]);
 	if (e.fmt < 0)
-		return sub_usage_error(cmd, "--to: \"%s\" is not lft or nexthops-json",
+		return cmd_error(cmd, "--to: \"%s\" is not lft or nexthops-json",
 				       a.val[OPT_TO]);
 	if (a.val[OPT_FIRST] && e.fmt != SLUICE_ROUTES_LFT)
-		return sub_usage_error(cmd, "--first is for --to lft: nexthops-json holds every next hop");
+		return cmd_error(cmd, "--first is for --to lft: nexthops-json holds every next hop");
 	ret = load_both(cmd, &a, &g, &r);
 	if (ret)
 		return ret;

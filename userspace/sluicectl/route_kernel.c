@@ -26,7 +26,7 @@
 #include "cmd_fabric.h"
 #include "jout.h"
 #include "load.h"
-#include "opts.h"
+#include "args.h"
 #include "qdisc_args.h"
 #include "sluicectl.h"
 #include "sw.h"
@@ -42,28 +42,66 @@ enum opt_id {
 	N_OPTS = OPT_Q_FIRST + N_QOPTS,
 };
 
-/* opts_parse() takes the allowed options as bits of an unsigned int. */
-_Static_assert(N_OPTS <= 64, "too many options for opts_parse()");
-
-static const struct opt opts[] = {
-	[OPT_NAME]	= { "--name", NULL, true },
-	[OPT_SWITCH]	= { "--switch", NULL, true },
-	[OPT_TOPO]	= { "--topo", NULL, true },
-	[OPT_NETNS]	= { "--netns", "-n", true },
-	[OPT_LOCAL]	= { "--local", NULL, false },
-	[OPT_VERBOSE]	= { "--verbose", "-v", false },
-	[OPT_JSON]	= { "--json", "-j", false },
-	[OPT_TAGS]	= { "--tags", NULL, true },
-	[OPT_TAG_SOURCE] = { "--tag-source", NULL, true },
-	[OPT_MULTIPATH]	= { "--multipath", NULL, true },
+static const struct arg_opt opts[] = {
+	[OPT_NAME]	= ARG_S("--name", 0, "NAME", "the fabric, default sluice"),
+	[OPT_SWITCH]	= ARG_S("--switch", 0, "NODE",
+				"only this switch of the fabric, or with --topo the switch this namespace is"),
+	[OPT_TOPO]	= ARG_P("--topo", 0, "FILE",
+				"load one switch outside a fabric: the topology the routes are of"),
+	[OPT_NETNS]	= ARG_S("--netns", 'n', "NS",
+				"with --topo or --local: the switch's namespace, default sluicectl's"),
+	[OPT_LOCAL]	= ARG_F("--local", 0,
+				"remove sluice's routes from this namespace (or --netns), no fabric"),
+	[OPT_VERBOSE]	= ARG_F("--verbose", 'v', "a line per switch too"),
+	[OPT_JSON]	= ARG_F("--json", 'j', "print JSON instead of text"),
+	[OPT_TAGS]	= ARG_P("--tags", 0, "TAGFILE",
+				"Tagger's tables (sluice-tags(5)) loaded with the routes"),
+	[OPT_TAG_SOURCE] = ARG_S("--tag-source", 0, "SOURCE",
+				 "with --tags: what the switches read the tag from, default dscp"),
+	[OPT_MULTIPATH]	= ARG_S("--multipath", 0, "MODE",
+				"load in this mode (hash, hash5, exact, wcmp, sport) and make it the fabric's"),
 	QDISC_OPTS(OPT_Q_FIRST),
+};
+
+#define Q_PICKS \
+	OPT_Q_FIRST + QOPT_RATE, OPT_Q_FIRST + QOPT_PFC, OPT_Q_FIRST + QOPT_XOFF, \
+	OPT_Q_FIRST + QOPT_XON, OPT_Q_FIRST + QOPT_HEADROOM, \
+	OPT_Q_FIRST + QOPT_CABLE, OPT_Q_FIRST + QOPT_MTU, \
+	OPT_Q_FIRST + QOPT_LIMIT, OPT_Q_FIRST + QOPT_CLASSES, \
+	OPT_Q_FIRST + QOPT_TAG, OPT_Q_FIRST + QOPT_DEFAULT, \
+	OPT_Q_FIRST + QOPT_PAUSE_RX, OPT_Q_FIRST + QOPT_PAUSE_TIME, \
+	OPT_Q_FIRST + QOPT_PCP_MAP, OPT_Q_FIRST + QOPT_DSCP_MAP, \
+	OPT_Q_FIRST + QOPT_MPLS_TC_MAP, OPT_Q_FIRST + QOPT_PRIO_MAP, \
+	OPT_Q_FIRST + QOPT_WATCHDOG, OPT_Q_FIRST + QOPT_WD_ACTION, \
+	OPT_Q_FIRST + QOPT_DETECT, OPT_Q_FIRST + QOPT_RESTORE, \
+	OPT_Q_FIRST + QOPT_WD_POLL, OPT_Q_FIRST + QOPT_INT_PORT
+
+static const struct args_spec load_spec = {
+	.opts = opts, .n_opts = N_OPTS, .max_operands = 4,
+	.operands = "ROUTES, the route file (sluice-routes(5))",
+	.pick = ARGS_PICK(OPT_NAME, OPT_SWITCH, OPT_TOPO, OPT_NETNS, OPT_TAGS,
+			  OPT_TAG_SOURCE, OPT_MULTIPATH, OPT_VERBOSE, OPT_JSON,
+			  Q_PICKS),
+};
+static const struct args_spec unload_spec = {
+	.opts = opts, .n_opts = N_OPTS, .max_operands = 0,
+	.pick = ARGS_PICK(OPT_NAME, OPT_SWITCH, OPT_LOCAL, OPT_NETNS, OPT_JSON),
+};
+static const struct args_spec show_spec = {
+	.opts = opts, .n_opts = N_OPTS, .max_operands = 4,
+	.operands = "ROUTES, the route file (sluice-routes(5))",
+	.pick = ARGS_PICK(OPT_NAME, OPT_SWITCH, OPT_TOPO, OPT_NETNS, OPT_TAGS,
+			  OPT_TAG_SOURCE, OPT_JSON),
 };
 
 struct ctx {
 	const struct command	*cmd;
-	const char		*val[N_OPTS];
-	const char		*files[4];
+	const char		**val;
+	char			**files;
 	int			n_files;
+	const char		*vals[N_OPTS];
+	uint64_t		num[N_OPTS];
+	struct args		args;
 	bool			fabric;		/* a fabric's switches */
 	struct sluice_fabric_state s;
 	bool			has_state;
@@ -85,58 +123,51 @@ static int parse_tag_source(struct ctx *c)
 			  "dscp";
 	int s = sluice_tag_source_parse(src);
 
-	if (s < 0 || s == SLUICE_TAG_SOURCE_NONE) {
-		fprintf(stderr, "sluicectl: --tag-source: \"%s\" is not a tag source (ip-ttl, mpls-ttl, dscp, mpls-tc, pcp or mpls-depth)\n",
-			src);
-		return EXIT_USAGE;
-	}
+	if (s < 0 || s == SLUICE_TAG_SOURCE_NONE)
+		return cmd_error(c->cmd, "--tag-source: \"%s\" is not a tag source (ip-ttl, mpls-ttl, dscp, mpls-tc, pcp or mpls-depth)",
+				 src);
 	c->tag_source = s;
 	return 0;
 }
 
-static int parse(struct ctx *c, int argc, char **argv, uint64_t allowed,
-		 bool routes)
+static int parse(struct ctx *c, const struct args_spec *spec, int argc,
+		 char **argv, bool routes)
 {
 	const struct command *cmd = c->cmd;
 	char msg[128];
-	int ret;
 
-	ret = opts_parse(argc, argv, opts, N_OPTS, allowed, c->val, c->files,
-			 ARRAY_SIZE(c->files), &c->n_files, msg, sizeof(msg));
-	if (ret > 0) {
-		sub_help(cmd);
-		return -1;
-	}
-	if (ret)
-		return sub_usage_error(cmd, "%s", msg);
+	c->args.val = c->vals;
+	c->args.num = c->num;
+	if (args_parse(cmd, spec, argc, argv, &c->args))
+		return c->args.exit ? c->args.exit : -1;
+	c->val = c->vals;
+	c->files = c->args.operands;
+	c->n_files = c->args.n_operands;
 	if (routes && c->n_files != 1)
-		return sub_usage_error(cmd, c->n_files ?
-				       "one route file, not %d" :
-				       "no route file given%.0d", c->n_files);
-	if (!routes && c->n_files)
-		return sub_usage_error(cmd, "unexpected argument \"%s\"",
-				       c->files[0]);
+		return cmd_error(cmd, c->n_files ?
+				 "one route file, not %d" :
+				 "no route file given%.0d", c->n_files);
 	if (c->val[OPT_TOPO] && !c->val[OPT_SWITCH])
-		return sub_usage_error(cmd, "--topo FILE loads one switch: give --switch NODE");
+		return cmd_error(cmd, "--topo FILE loads one switch: give --switch NODE");
 	if ((c->val[OPT_TOPO] || c->val[OPT_LOCAL]) && c->val[OPT_NAME])
-		return sub_usage_error(cmd, "--name is for a fabric, not with %s",
+		return cmd_error(cmd, "--name is for a fabric, not with %s",
 				       c->val[OPT_TOPO] ? "--topo" : "--local");
 	if (c->val[OPT_NETNS] && !c->val[OPT_TOPO] && !c->val[OPT_LOCAL])
-		return sub_usage_error(cmd, "--netns is for one switch outside a fabric (--topo or --local)");
+		return cmd_error(cmd, "--netns is for one switch outside a fabric (--topo or --local)");
 	if (c->val[OPT_TAG_SOURCE] && !c->val[OPT_TAGS])
-		return sub_usage_error(cmd, "--tag-source goes with --tags TAGFILE");
+		return cmd_error(cmd, "--tag-source goes with --tags TAGFILE");
 	if (c->val[OPT_LOCAL] && c->val[OPT_SWITCH])
-		return sub_usage_error(cmd, "--local takes no --switch");
+		return cmd_error(cmd, "--local takes no --switch");
 	if (c->val[OPT_MULTIPATH] && (c->val[OPT_TOPO] || c->val[OPT_LOCAL]))
-		return sub_usage_error(cmd, "--multipath is a fabric's mode, kept in its state: not with %s",
+		return cmd_error(cmd, "--multipath is a fabric's mode, kept in its state: not with %s",
 				       c->val[OPT_TOPO] ? "--topo" : "--local");
 	if (c->val[OPT_MULTIPATH] &&
 	    sluice_multipath_parse(c->val[OPT_MULTIPATH]) < 0)
-		return sub_usage_error(cmd, "--multipath: \"%s\" is not hash, hash5, exact, wcmp or sport",
+		return cmd_error(cmd, "--multipath: \"%s\" is not hash, hash5, exact, wcmp or sport",
 				       c->val[OPT_MULTIPATH]);
 	if (c->val[OPT_NAME] &&
 	    sluice_fabric_name_check(c->val[OPT_NAME], msg, sizeof(msg)))
-		return sub_usage_error(cmd, "--name: %s", msg);
+		return cmd_error(cmd, "--name: %s", msg);
 	c->fabric = !c->val[OPT_TOPO] && !c->val[OPT_LOCAL];
 	return c->val[OPT_TAGS] ? parse_tag_source(c) : 0;
 }
@@ -160,7 +191,7 @@ static int parse_qdisc(struct ctx *c)
 	int ret;
 
 	ret = qdisc_args_words(c->cmd, opts + OPT_Q_FIRST, c->val + OPT_Q_FIRST,
-			       words, sizeof(words));
+			       c->num + OPT_Q_FIRST, words, sizeof(words));
 	if (ret || !words[0])
 		return ret;
 	ret = qdisc_args_parse(words, &c->q);
@@ -320,11 +351,7 @@ int route_load_main(const struct command *cmd, int argc, char **argv)
 	struct ctx c = { .cmd = cmd };
 	int ret;
 
-	ret = parse(&c, argc, argv, OPT_BIT(OPT_NAME) | OPT_BIT(OPT_SWITCH) |
-		    OPT_BIT(OPT_TOPO) | OPT_BIT(OPT_NETNS) |
-		    OPT_BIT(OPT_VERBOSE) | OPT_BIT(OPT_JSON) | OPT_BIT(OPT_TAGS) |
-		    OPT_BIT(OPT_TAG_SOURCE) | OPT_BIT(OPT_MULTIPATH) |
-		    QDISC_OPTS_BITS(OPT_Q_FIRST), true);
+	ret = parse(&c, &load_spec, argc, argv, true);
 	if (ret)
 		return ret < 0 ? 0 : ret;
 	ret = parse_qdisc(&c);
@@ -344,9 +371,7 @@ int route_unload_main(const struct command *cmd, int argc, char **argv)
 	uint32_t changed;
 	int ret;
 
-	ret = parse(&c, argc, argv, OPT_BIT(OPT_NAME) | OPT_BIT(OPT_SWITCH) |
-		    OPT_BIT(OPT_LOCAL) | OPT_BIT(OPT_NETNS) |
-		    OPT_BIT(OPT_JSON), false);
+	ret = parse(&c, &unload_spec, argc, argv, false);
 	if (ret)
 		return ret < 0 ? 0 : ret;
 	ret = run(&c, SLUICE_FABRIC_UNLOAD);
@@ -457,9 +482,7 @@ int route_show_main(const struct command *cmd, int argc, char **argv)
 	uint32_t u;
 	int ret;
 
-	ret = parse(&c, argc, argv, OPT_BIT(OPT_NAME) | OPT_BIT(OPT_SWITCH) |
-		    OPT_BIT(OPT_TOPO) | OPT_BIT(OPT_NETNS) | OPT_BIT(OPT_JSON) |
-		    OPT_BIT(OPT_TAGS) | OPT_BIT(OPT_TAG_SOURCE), true);
+	ret = parse(&c, &show_spec, argc, argv, true);
 	if (ret)
 		return ret < 0 ? 0 : ret;
 	ret = run(&c, SLUICE_FABRIC_COMPARE);

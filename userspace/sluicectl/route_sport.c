@@ -18,17 +18,22 @@
 #include <sluice/multipath.h>
 #include "jout.h"
 #include "load.h"
-#include "opts.h"
+#include "args.h"
 #include "sluicectl.h"
 
 enum opt_id { OPT_TOPO, OPT_PAIR, OPT_PORT, OPT_JSON, N_OPTS };
 
-static const struct opt opts[] = {
-	[OPT_TOPO]	= { "--topo", NULL, true },
-	[OPT_PAIR]	= { "--pair", NULL, true },
-	[OPT_PORT]	= { "--port", NULL, true },
-	[OPT_JSON]	= { "--json", "-j", false },
+static const struct arg_opt opts[] = {
+	[OPT_TOPO]	= ARG_P("--topo", 0, "FILE", "the topology (sluice-topology(5))",
+				.flags = ARG_REQUIRED),
+	[OPT_PAIR]	= ARG_S("--pair", 0, "SOURCE,DESTINATION", "only this pair's paths"),
+	[OPT_PORT]	= ARG_N("--port", 0, "PORT", 1, 65535,
+				"with --pair: the path this source port takes"),
+	[OPT_JSON]	= ARG_F("--json", 'j', "print JSON instead of text"),
 };
+
+static const struct args_spec spec =
+	ARGS_SPEC(opts, 0, 2, "ROUTES, the route file (sluice-routes(5))");
 
 struct in {
 	struct sluice_graph	g;
@@ -201,33 +206,27 @@ static int run(struct in *in, const char *pair, uint16_t port)
 
 int route_sport_main(const struct command *cmd, int argc, char **argv)
 {
-	const char *val[N_OPTS] = { 0 }, *files[2];
 	struct in in = { .json = false };
-	uint64_t port = 0;
-	char msg[128];
+	const char **val;
+	char **files;
+	uint64_t port;
 	int n, ret;
+	ARGS_DECLARE(a, N_OPTS);
 
-	ret = opts_parse(argc, argv, opts, N_OPTS, ~0ull, val, files, 2, &n,
-			 msg, sizeof(msg));
-	if (ret > 0) {
-		sub_help(cmd);
-		return 0;
-	}
-	if (ret)
-		return sub_usage_error(cmd, "%s", msg);
+	if (args_parse(cmd, &spec, argc, argv, &a))
+		return a.exit;
+	val = a.val;
+	files = a.operands;
+	n = a.n_operands;
+	port = a.num[OPT_PORT];
 	if (n != 1)
-		return sub_usage_error(cmd, n ? "one route file, not %d" :
+		return args_error(&a, n ? "one route file, not %d" :
 				       "no route file given%.0d", n);
-	if (!val[OPT_TOPO])
-		return sub_usage_error(cmd, "--topo FILE is required");
 	if (val[OPT_PAIR] && !strchr(val[OPT_PAIR], ','))
-		return sub_usage_error(cmd, "--pair: \"%s\" is not SOURCE,DESTINATION",
+		return args_error(&a, "--pair: \"%s\" is not SOURCE,DESTINATION",
 				       val[OPT_PAIR]);
 	if (val[OPT_PORT] && !val[OPT_PAIR])
-		return sub_usage_error(cmd, "--port goes with --pair SOURCE,DESTINATION");
-	if (val[OPT_PORT] && !opts_number(val[OPT_PORT], 1, 65535, &port))
-		return sub_usage_error(cmd, "--port: \"%s\" is not a port from 1 to 65535",
-				       val[OPT_PORT]);
+		return args_error(&a, "--port goes with --pair SOURCE,DESTINATION");
 	in.json = val[OPT_JSON];
 	ret = load_topo(val[OPT_TOPO], &in.g);
 	if (ret)

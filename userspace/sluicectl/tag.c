@@ -15,7 +15,7 @@
 #include <sluice/tagger.h>
 #include "jout.h"
 #include "load.h"
-#include "opts.h"
+#include "args.h"
 #include "sluicectl.h"
 
 /* Exit code of "tag check" when the tables are not safe for the routes. */
@@ -47,71 +47,69 @@ int tag_main(const struct command *cmd, int argc, char **argv)
 
 enum opt_id {
 	OPT_TOPO, OPT_ROUTES, OPT_OUT, OPT_JSON, OPT_MODE, OPT_MAX, OPT_NODE,
-	OPT_NODES,
+	OPT_NODES, N_OPTS
 };
 
-static const struct opt opts[] = {
-	[OPT_TOPO]	= { "--topo", NULL, true },
-	[OPT_ROUTES]	= { "--routes", NULL, true },
-	[OPT_OUT]	= { "--output", "-o", true },
-	[OPT_JSON]	= { "--json", "-j", false },
-	[OPT_MODE]	= { "--mode", NULL, true },
-	[OPT_MAX]	= { "--max-priorities", NULL, true },
-	[OPT_NODE]	= { "--node", NULL, true },
-	[OPT_NODES]	= { "--nodes", NULL, false },
+/* in enum sluice_tagger_mode's order */
+static const char *const modes[] = { "greedy", "ttl", "depth", NULL };
+
+static const struct arg_opt opts[] = {
+	[OPT_TOPO]	= ARG_P("--topo", 0, "FILE", "the topology (sluice-topology(5))",
+				.flags = ARG_REQUIRED),
+	[OPT_ROUTES]	= ARG_P("--routes", 0, "FILE", "the route set (sluice-routes(5)); \"-\": stdin",
+				.flags = ARG_REQUIRED),
+	[OPT_OUT]	= ARG_OUTPUT,
+	[OPT_JSON]	= ARG_F("--json", 'j', "print JSON instead of text"),
+	[OPT_MODE]	= ARG_E("--mode", 0, modes, "how priorities are assigned, default greedy"),
+	[OPT_MAX]	= ARG_N("--max-priorities", 0, "N", 1, SLUICE_LANES_MAX,
+				"the most priorities the assignment may use, default 8"),
+	[OPT_NODE]	= ARG_S("--node", 0, "NODE", "only this node's tables"),
+	[OPT_NODES]	= ARG_F("--nodes", 0, "a line per node too"),
 };
 
-#define N_OPTS (sizeof(opts) / sizeof(opts[0]))
+static const struct args_spec compute_spec = {
+	.opts = opts, .n_opts = N_OPTS, .max_operands = 0,
+	.pick = ARGS_PICK(OPT_TOPO, OPT_ROUTES, OPT_MODE, OPT_MAX, OPT_NODE,
+			  OPT_OUT, OPT_JSON),
+};
+static const struct args_spec check_spec = {
+	.opts = opts, .n_opts = N_OPTS, .max_operands = 8,
+	.operands = "TAGS, the tag file (sluice-tags(5)); \"-\": stdin",
+	.pick = ARGS_PICK(OPT_TOPO, OPT_ROUTES, OPT_JSON),
+};
+static const struct args_spec stats_spec = {
+	.opts = opts, .n_opts = N_OPTS, .max_operands = 8,
+	.operands = "TAGS, the tag file (sluice-tags(5)); \"-\": stdin",
+	.pick = ARGS_PICK(OPT_TOPO, OPT_NODE, OPT_NODES, OPT_JSON),
+};
 
-struct args {
-	const char	*val[N_OPTS];	/* NULL: not given; "" for flags */
-	const char	*files[8];
+struct targs {
+	const char	**val;		/* NULL: not given; "" for flags */
+	char		**files;
 	int		n_files;
 	struct sluice_tagger_opts topts;
+	const char	*vals[N_OPTS];
+	uint64_t	num[N_OPTS];
+	struct args	args;
 };
 
 /*
- * Parses argv, taking the options in @allowed and file arguments; --topo
- * is always required, --routes where allowed.  Returns 0, EXIT_USAGE (the
- * message printed), or -1 after printing --help.
+ * Parses argv as @spec says.  Returns 0, EXIT_USAGE (the message
+ * printed), or -1 after printing --help.
  */
-static int parse(const struct command *cmd, int argc, char **argv,
-		 uint64_t allowed, struct args *a)
+static int parse(const struct command *cmd, const struct args_spec *spec,
+		 int argc, char **argv, struct targs *a)
 {
-	char msg[128];
-	const char *v;
-	int ret, mode;
-
 	memset(a, 0, sizeof(*a));
-	ret = opts_parse(argc, argv, opts, N_OPTS, allowed, a->val, a->files,
-			 ARRAY_SIZE(a->files), &a->n_files, msg, sizeof(msg));
-	if (ret > 0) {
-		sub_help(cmd);
-		return -1;
-	}
-	if (ret)
-		return sub_usage_error(cmd, "%s", msg);
-	if (!a->val[OPT_TOPO])
-		return sub_usage_error(cmd, "--topo FILE is required");
-	if ((allowed & OPT_BIT(OPT_ROUTES)) && !a->val[OPT_ROUTES])
-		return sub_usage_error(cmd, "--routes FILE is required");
-	v = a->val[OPT_MODE];
-	if (v) {
-		mode = sluice_tagger_mode_parse(v);
-		if (mode < 0)
-			return sub_usage_error(cmd, "--mode: \"%s\" is not greedy, ttl or depth",
-					       v);
-		a->topts.mode = mode;
-	}
-	v = a->val[OPT_MAX];
-	if (v) {
-		uint64_t n;
-
-		if (!opts_number(v, 1, SLUICE_LANES_MAX, &n))
-			return sub_usage_error(cmd, "--max-priorities: \"%s\" is not a number from 1 to %d",
-					       v, SLUICE_LANES_MAX);
-		a->topts.max_priorities = n;
-	}
+	a->args.val = a->vals;
+	a->args.num = a->num;
+	if (args_parse(cmd, spec, argc, argv, &a->args))
+		return a->args.exit ? a->args.exit : -1;
+	a->val = a->vals;
+	a->files = a->args.operands;
+	a->n_files = a->args.n_operands;
+	a->topts.mode = a->num[OPT_MODE];
+	a->topts.max_priorities = a->num[OPT_MAX];
 	return 0;
 }
 
@@ -138,7 +136,7 @@ static int load_tags(const char *path, const struct sluice_graph *g,
  * --node NODE: a node of @g, or a bad argument (exit 2) naming the
  * topology file.
  */
-static int check_node(const struct args *a, const struct sluice_graph *g)
+static int check_node(const struct targs *a, const struct sluice_graph *g)
 {
 	const char *node = a->val[OPT_NODE];
 	uint32_t u;
@@ -213,20 +211,14 @@ static int compute_main(const struct command *cmd, int argc, char **argv)
 	struct sluice_routes r;
 	struct sluice_graph g;
 	struct tags_out out;
-	struct args a;
+	struct targs a;
 	int ret;
 
-	ret = parse(cmd, argc, argv,
-		    OPT_BIT(OPT_TOPO) | OPT_BIT(OPT_ROUTES) | OPT_BIT(OPT_OUT) |
-		    OPT_BIT(OPT_JSON) | OPT_BIT(OPT_MODE) | OPT_BIT(OPT_MAX) |
-		    OPT_BIT(OPT_NODE), &a);
+	ret = parse(cmd, &compute_spec, argc, argv, &a);
 	if (ret)
 		return ret < 0 ? 0 : ret;
-	if (a.n_files)
-		return sub_usage_error(cmd, "unexpected argument \"%s\"",
-				       a.files[0]);
 	if (a.val[OPT_JSON] && !a.val[OPT_OUT])
-		return sub_usage_error(cmd, "-j needs -o: without it the tags go to stdout");
+		return cmd_error(cmd, "-j needs -o: without it the tags go to stdout");
 	ret = load_topo(a.val[OPT_TOPO], &g);
 	if (ret)
 		return ret;
@@ -314,19 +306,18 @@ static int check_main(const struct command *cmd, int argc, char **argv)
 	char err[SLUICE_ERRLEN];
 	struct sluice_routes r;
 	struct sluice_graph g;
-	struct args a;
+	struct targs a;
 	int ret;
 
-	ret = parse(cmd, argc, argv,
-		    OPT_BIT(OPT_TOPO) | OPT_BIT(OPT_ROUTES) | OPT_BIT(OPT_JSON), &a);
+	ret = parse(cmd, &check_spec, argc, argv, &a);
 	if (ret)
 		return ret < 0 ? 0 : ret;
 	if (a.n_files != 1)
-		return sub_usage_error(cmd, a.n_files ?
+		return cmd_error(cmd, a.n_files ?
 				       "one tag file, not %d" :
 				       "no tag file given%.0d", a.n_files);
 	if (!strcmp(a.files[0], "-") && !strcmp(a.val[OPT_ROUTES], "-"))
-		return sub_usage_error(cmd, "the routes and the tags cannot both come from stdin");
+		return cmd_error(cmd, "the routes and the tags cannot both come from stdin");
 	ret = load_topo(a.val[OPT_TOPO], &g);
 	if (ret)
 		return ret;
@@ -415,22 +406,20 @@ static int stats_main(const struct command *cmd, int argc, char **argv)
 	const char *node;
 	struct sluice_graph g;
 	int64_t one = -1;
-	struct args a;
+	struct targs a;
 	uint32_t v;
 	int ret;
 
-	ret = parse(cmd, argc, argv,
-		    OPT_BIT(OPT_TOPO) | OPT_BIT(OPT_JSON) | OPT_BIT(OPT_NODE) |
-		    OPT_BIT(OPT_NODES), &a);
+	ret = parse(cmd, &stats_spec, argc, argv, &a);
 	if (ret)
 		return ret < 0 ? 0 : ret;
 	if (a.n_files != 1)
-		return sub_usage_error(cmd, a.n_files ?
+		return cmd_error(cmd, a.n_files ?
 				       "one tag file, not %d" :
 				       "no tag file given%.0d", a.n_files);
 	node = a.val[OPT_NODE];
 	if (node && a.val[OPT_NODES])
-		return sub_usage_error(cmd, "--node and --nodes do not go together");
+		return cmd_error(cmd, "--node and --nodes do not go together");
 	ret = load_topo(a.val[OPT_TOPO], &g);
 	if (ret)
 		return ret;

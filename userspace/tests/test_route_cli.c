@@ -328,53 +328,58 @@ static void test_usage_errors(void)
 	snprintf(topo, sizeof(topo), "%s", cli_path("ring.json"));
 
 	RUN(&r, "route", "compute", "--topo", topo, "-o", cli_path("x"));
-	expect_usage("sluicectl: --algo is required\n", &r);
+	expect_usage("sluicectl route compute: --algo is required\n", &r);
 	RUN(&r, "route", "compute", "--algo", "fc");
-	expect_usage("sluicectl: --topo FILE is required\n", &r);
+	expect_usage("sluicectl route compute: --topo is required\n", &r);
 	RUN(&r, "route", "compute", "--topo", topo, "--algo", "spf");
-	expect_usage("sluicectl: --algo: unknown algorithm \"spf\"\n", &r);
+	expect_usage("sluicectl route compute: --algo: unknown algorithm \"spf\"\n", &r);
 	RUN(&r, "route", "compute", "--topo", topo, "--algo", "ksp",
 	    "--paths", "0");
-	expect_usage("sluicectl: --paths: \"0\" is not a number from 1 to 4294967295\n",
+	expect_usage("sluicectl route compute: --paths: \"0\" is not a number from 1 to 65536\n",
+		     &r);
+	/* the library's bound (SLUICE_KSP_PATHS_MAX), before any work */
+	RUN(&r, "route", "compute", "--topo", topo, "--algo", "ksp",
+	    "--paths", "70000");
+	expect_usage("sluicectl route compute: --paths: \"70000\" is not a number from 1 to 65536\n",
 		     &r);
 	RUN(&r, "route", "compute", "--topo", topo, "--algo", "fc",
 	    "--paths", "3");
-	expect_usage("sluicectl: --paths applies to ksp, ecmp and updown\n",
+	expect_usage("sluicectl route compute: --paths applies to ksp, ecmp and updown\n",
 		     &r);
 	RUN(&r, "route", "compute", "--topo", topo, "--algo", "ecmp",
 	    "--shard", "3/3");
-	expect_usage("sluicectl: --shard: \"3/3\" is not I/N with 0 <= I < N\n",
+	expect_usage("sluicectl route compute: --shard: \"3/3\" is not I/N with 0 <= I < N\n",
 		     &r);
 	RUN(&r, "route", "compute", "--topo", topo, "--algo", "ecmp", "-j");
-	expect_usage("sluicectl: -j needs -o FILE: without it the routes go to stdout\n",
+	expect_usage("sluicectl route compute: -j needs -o FILE: without it the routes go to stdout\n",
 		     &r);
 	RUN(&r, "route", "compute", "--topo", topo, "--algo", "ecmp", "-j",
 	    "-o", "-");
-	expect_usage("sluicectl: -j needs -o FILE: without it the routes go to stdout\n",
+	expect_usage("sluicectl route compute: -j needs -o FILE: without it the routes go to stdout\n",
 		     &r);
 	RUN(&r, "route", "compute", "--topo", topo, "--algo", "ecmp",
 	    "--shard", "0/+2");
-	expect_usage("sluicectl: --shard: \"0/+2\" is not I/N with 0 <= I < N\n",
+	expect_usage("sluicectl route compute: --shard: \"0/+2\" is not I/N with 0 <= I < N\n",
 		     &r);
 	RUN(&r, "route", "compute", "--topo", topo, "--algo", "ecmp",
 	    "--shard", "0/4294967298");
-	expect_usage("sluicectl: --shard: \"0/4294967298\" is not I/N with 0 <= I < N\n",
+	expect_usage("sluicectl route compute: --shard: \"0/4294967298\" is not I/N with 0 <= I < N\n",
 		     &r);
 	RUN(&r, "route", "compute", "--topo", topo, "--algo", "ecmp",
 	    "--algo", "ksp");
-	expect_usage("sluicectl: --algo given twice\n", &r);
+	expect_usage("sluicectl route compute: --algo given twice\n", &r);
 	RUN(&r, "route", "check", "--topo", topo);
-	expect_usage("sluicectl: no route file given\n", &r);
+	expect_usage("sluicectl route check: no route file given\n", &r);
 	RUN(&r, "route", "stats", "--topo", topo, "--lanes", "2",
 	    cli_path("ring.routes"));
-	expect_usage("sluicectl: --lanes needs --algo, not a route file\n",
+	expect_usage("sluicectl route stats: --lanes needs --algo, not a route file\n",
 		     &r);
 	RUN(&r, "route", "dot", "--topo", topo, cli_path("ring.routes"));
-	expect_usage("sluicectl: give one of --pair SOURCE,DESTINATION and --cbd\n",
+	expect_usage("sluicectl route dot: give one of --pair SOURCE,DESTINATION and --cbd\n",
 		     &r);
 	RUN(&r, "route", "dot", "--topo", topo, "--pair", "s0,s1",
 	    "--cycle-only", cli_path("ring.routes"));
-	expect_usage("sluicectl: --cycle-only applies to --cbd\n", &r);
+	expect_usage("sluicectl route dot: --cycle-only applies to --cbd\n", &r);
 	RUN(&r, "route", "frobnicate");
 	expect_usage("sluicectl route: unknown route command \"frobnicate\"\n", &r);
 	KTAP_EXPECT_INT(cli_files_in_dir(), before);
@@ -496,8 +501,8 @@ static void test_export(void)
 		  "--first", NULL },
 	};
 	static const char *const msg[] = {
-		"sluicectl: --to { lft | nexthops-json } is required\n",
-		"sluicectl: --first is for --to lft: nexthops-json holds every next hop\n",
+		"sluicectl route export: --to { lft | nexthops-json } is required\n",
+		"sluicectl route export: --first is for --to lft: nexthops-json holds every next hop\n",
 	};
 	char topo[PATH_MAX], routes[PATH_MAX], out[PATH_MAX];
 	json_object *o;
