@@ -78,7 +78,11 @@ struct arg_opt {
 	{ .name = (l), .kind = ARG_TIME, .metavar = "TIME", .min = (lo), \
 	  .max = (hi), .unit_ns = 1000000000, .grain_ns = 1000000, \
 	  .help = (h), __VA_ARGS__ }
-/* a round trip: tc's TIME (a bare number is microseconds, as tc's), in ns */
+/* tc's TIME (a bare number is microseconds, as tc's), in ns */
+#define ARG_NS(l, lo, hi, h, ...) \
+	{ .name = (l), .kind = ARG_TIME, .metavar = "TIME", .min = (lo), \
+	  .max = (hi), .unit_ns = 1000, .grain_ns = 1, .help = (h), __VA_ARGS__ }
+/* a round trip: the same from 1 ns */
 #define ARG_RTT(l, hi, h, ...) \
 	{ .name = (l), .kind = ARG_TIME, .metavar = "TIME", .min = 1, \
 	  .max = (hi), .unit_ns = 1000, .grain_ns = 1, .help = (h), __VA_ARGS__ }

@@ -65,10 +65,10 @@ static const struct command fabric_commands[] = {
 	{ "stats", stats_main, "Per-port and per-class counters of switches and hosts",
 	  "[--name NAME] [NODE...] [-j | --json]", "fabric" },
 	{ "ping", fabric_ping_main, "Ping every host from every other host",
-	  "[--name NAME] [--count N] [--timeout SECONDS] [-j | --json]", "fabric" },
+	  "[--name NAME] [--count N] [--timeout TIME] [-j | --json]", "fabric" },
 	{ "deadlock", fabric_deadlock_main,
 	  "Find deadlocks now: cycles of paused queues in the switches (exit 3 if one)",
-	  "[--name NAME] [--interval MS] [-j | --json]\n"
+	  "[--name NAME] [--interval TIME] [-j | --json]\n"
 	  "\t--topo FILE --state DIR [--state-later DIR2] [-j | --json]", "fabric" },
 };
 

@@ -23,7 +23,7 @@
 #include "fabric_deadlock.h"
 #include "jout.h"
 #include "load.h"
-#include "opts.h"
+#include "args.h"
 #include "sluicectl.h"
 
 #define INTERVAL_MAX_MS		60000
@@ -33,14 +33,20 @@ enum opt_id {
 	N_OPTS,
 };
 
-static const struct opt opts[] = {
-	[OPT_NAME]	= { "--name", NULL, true },
-	[OPT_INTERVAL]	= { "--interval", NULL, true },
-	[OPT_JSON]	= { "--json", "-j", false },
-	[OPT_TOPO]	= { "--topo", NULL, true },
-	[OPT_STATE]	= { "--state", NULL, true },
-	[OPT_LATER]	= { "--state-later", NULL, true },
+static const struct arg_opt opts[] = {
+	[OPT_NAME]	= ARG_S("--name", 0, "NAME", "the fabric, default sluice"),
+	[OPT_INTERVAL]	= ARG_MS("--interval", 1, INTERVAL_MAX_MS,
+				 "how long the counters are watched, default 500ms"),
+	[OPT_JSON]	= ARG_F("--json", 'j', "print JSON instead of text"),
+	[OPT_TOPO]	= ARG_P("--topo", 0, "FILE",
+				"with --state: the topology of a fabric elsewhere"),
+	[OPT_STATE]	= ARG_P("--state", 0, "DIR",
+				"with --topo: the switches' stats -j files, one per switch"),
+	[OPT_LATER]	= ARG_P("--state-later", 0, "DIR2",
+				"the same files taken later, to see which queues moved"),
 };
+
+static const struct args_spec spec = ARGS_SPEC(opts, 0, 0, NULL);
 
 /* Where the state came from, for the output. */
 struct source {
@@ -404,7 +410,6 @@ static int print_json(const struct source *src, const struct sluice_graph *g,
 
 int fabric_deadlock_main(const struct command *cmd, int argc, char **argv)
 {
-	const char *val[N_OPTS], *files[8];
 	struct sluice_deadlock dl = { 0 };
 	struct source src = { 0 };
 	char msg[128], err[SLUICE_ERRLEN];
@@ -413,32 +418,23 @@ int fabric_deadlock_main(const struct command *cmd, int argc, char **argv)
 	const struct sluice_graph *gp;
 	struct sluice_fabric_state s;
 	bool have_state = false;
-	int n_files, ret;
-	uint64_t v;
+	const char **val;
+	int ret;
+	ARGS_DECLARE(a, N_OPTS);
 
-	ret = opts_parse(argc, argv, opts, N_OPTS, (1u << N_OPTS) - 1, val,
-			 files, ARRAY_SIZE(files), &n_files, msg, sizeof(msg));
-	if (ret > 0)
-		return sub_help(cmd);
-	if (ret)
-		return sub_usage_error(cmd, "%s", msg);
-	if (n_files)
-		return sub_usage_error(cmd, "unexpected argument \"%s\"",
-				       files[0]);
+	if (args_parse(cmd, &spec, argc, argv, &a))
+		return a.exit;
+	val = a.val;
 	if (!!val[OPT_TOPO] != !!val[OPT_STATE])
-		return sub_usage_error(cmd, "--topo FILE and --state DIR go together");
+		return args_error(&a, "--topo FILE and --state DIR go together");
 	if (val[OPT_LATER] && !val[OPT_STATE])
-		return sub_usage_error(cmd, "--state-later goes with --topo FILE --state DIR");
+		return args_error(&a, "--state-later goes with --topo FILE --state DIR");
 	if (val[OPT_TOPO] && val[OPT_NAME])
-		return sub_usage_error(cmd, "--name is for a fabric of this machine, not with --topo");
+		return args_error(&a, "--name is for a fabric of this machine, not with --topo");
 	if (val[OPT_TOPO] && val[OPT_INTERVAL])
-		return sub_usage_error(cmd, "--interval is for a fabric of this machine: with --state, the time is when the files were taken");
-	if (val[OPT_INTERVAL]) {
-		if (!opts_number(val[OPT_INTERVAL], 1, INTERVAL_MAX_MS, &v))
-			return sub_usage_error(cmd, "--interval: \"%s\" is not a number of milliseconds from 1 to %d",
-					       val[OPT_INTERVAL], INTERVAL_MAX_MS);
-		interval = v;
-	}
+		return args_error(&a, "--interval is for a fabric of this machine: with --state, the time is when the files were taken");
+	if (val[OPT_INTERVAL])
+		interval = a.num[OPT_INTERVAL];
 	if (val[OPT_TOPO]) {
 		ret = load_topo(val[OPT_TOPO], &g);
 		if (ret)
@@ -452,7 +448,7 @@ int fabric_deadlock_main(const struct command *cmd, int argc, char **argv)
 		src.fabric = val[OPT_NAME] ? val[OPT_NAME] :
 			     SLUICE_FABRIC_DEFAULT_NAME;
 		if (sluice_fabric_name_check(src.fabric, msg, sizeof(msg)))
-			return sub_usage_error(cmd, "--name: %s", msg);
+			return args_error(&a, "--name: %s", msg);
 		if (fabric_state_load(src.fabric, &s, false))
 			return EXIT_RUNTIME;
 		have_state = true;

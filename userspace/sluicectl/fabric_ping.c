@@ -13,7 +13,7 @@
 #include <sluice/fabric_ping.h>
 #include "cmd_fabric.h"
 #include "jout.h"
-#include "opts.h"
+#include "args.h"
 #include "sluicectl.h"
 
 static void report(const struct sluice_ping_result *r, bool json)
@@ -66,43 +66,38 @@ static void report(const struct sluice_ping_result *r, bool json)
 	json_object_put(o);
 }
 
+static const struct arg_opt opts[] = {
+	ARG_S("--name", 0, "NAME", "the fabric, default sluice"),
+	ARG_N("--count", 'c', "N", 1, 1000, "echoes per pair, default 1"),
+	ARG_SEC("--timeout", 1, 3600,
+		"how long to wait for each reply, whole seconds, default 2s",
+		.short_name = 'W'),
+	ARG_F("--json", 'j', "print JSON instead of text"),
+};
+
+static const struct args_spec spec = ARGS_SPEC(opts, 0, 0, NULL);
+
 int fabric_ping_main(const struct command *cmd, int argc, char **argv)
 {
-	static const struct opt opts[] = {
-		{ "--name", NULL, true }, { "--count", "-c", true },
-		{ "--timeout", "-W", true }, { "--json", "-j", false },
-	};
-	const char *val[ARRAY_SIZE(opts)];
 	struct sluice_ping_opts po = { .count = 1, .timeout = 2 };
-	const char *name = SLUICE_FABRIC_DEFAULT_NAME;
+	const char *name = SLUICE_FABRIC_DEFAULT_NAME, **val;
 	struct sluice_ping_result res;
 	struct sluice_fabric_state s;
 	char msg[128], err[SLUICE_ERRLEN];
-	int n_files, ret;
-	uint64_t v;
+	int ret;
+	ARGS_DECLARE(a, ARRAY_SIZE(opts));
 
-	ret = opts_parse(argc, argv, opts, ARRAY_SIZE(opts), 0xf, val, NULL, 0,
-			 &n_files, msg, sizeof(msg));
-	if (ret > 0)
-		return sub_help(cmd);
-	if (ret)
-		return sub_usage_error(cmd, "%s", msg);
+	if (args_parse(cmd, &spec, argc, argv, &a))
+		return a.exit;
+	val = a.val;
 	if (val[0])
 		name = val[0];
-	if (val[1]) {
-		if (!opts_number(val[1], 1, 1000, &v))
-			return sub_usage_error(cmd, "--count: \"%s\" is not a number from 1 to 1000",
-					       val[1]);
-		po.count = v;
-	}
-	if (val[2]) {
-		if (!opts_number(val[2], 1, 3600, &v))
-			return sub_usage_error(cmd, "--timeout: \"%s\" is not a number of seconds from 1 to 3600",
-					       val[2]);
-		po.timeout = v;
-	}
+	if (val[1])
+		po.count = a.num[1];
+	if (val[2])
+		po.timeout = a.num[2];
 	if (sluice_fabric_name_check(name, msg, sizeof(msg)))
-		return sub_usage_error(cmd, "--name: %s", msg);
+		return args_error(&a, "--name: %s", msg);
 	if (fabric_state_load(name, &s, false))
 		return EXIT_RUNTIME;
 	ret = sluice_fabric_ping(&s.f, &po, &res, err, sizeof(err));

@@ -22,7 +22,7 @@
 #include <sluice/rate.h>
 #include "cmd_fabric.h"
 #include "jout.h"
-#include "opts.h"
+#include "args.h"
 #include "sluicectl.h"
 
 static int bolt_main(const struct command *cmd, int argc, char **argv);
@@ -59,22 +59,38 @@ enum {
 	N_OPTS
 };
 
-static const struct opt opts[N_OPTS] = {
-	[OPT_FABRIC]	= { "--fabric", NULL, true },
-	[OPT_DEV]	= { "--dev", NULL, true },
-	[OPT_RATE]	= { "--rate", NULL, true },
-	[OPT_RTT]	= { "--rtt", NULL, true },
-	[OPT_MTU]	= { "--mtu", NULL, true },
-	[OPT_PING]	= { "--ping", NULL, true },
-	[OPT_JSON]	= { "--json", "-j", false },
+static const struct arg_opt opts[N_OPTS] = {
+	[OPT_FABRIC]	= ARG_S("--fabric", 0, "NAME", "a fabric's hosts (all, or the HOSTs named)"),
+	[OPT_DEV]	= ARG_S("--dev", 0, "DEV", "the routes out of device DEV here"),
+	[OPT_RATE]	= ARG_R("--rate", "RATE", 1, UINT64_MAX, "the hosts' link rate"),
+	[OPT_RTT]	= ARG_RTT("--rtt", SLUICE_PORTFC_RTT_MAX_NS,
+				  "the round trip; else measured"),
+	[OPT_MTU]	= ARG_N("--mtu", 0, "BYTES", 68, 65535,
+				"the size of the echoes that measure it, default 1500"),
+	[OPT_PING]	= ARG_S("--ping", 0, "ADDR",
+				"with --dev: measure the round trip to this IPv4 address"),
+	[OPT_JSON]	= ARG_F("--json", 'j', "print JSON instead of text"),
 };
 
 #define MAX_HOSTS	256
 
-struct args {
-	const char	*val[N_OPTS];
-	const char	*hosts[MAX_HOSTS];
+static const struct args_spec bolt_spec = {
+	.opts = opts, .n_opts = N_OPTS, .max_operands = MAX_HOSTS,
+	.operands = "HOST..., with --fabric: only these hosts",
+};
+static const struct args_spec where_spec = {
+	.opts = opts, .n_opts = N_OPTS, .max_operands = MAX_HOSTS,
+	.operands = "HOST..., with --fabric: only these hosts",
+	.pick = ARGS_PICK(OPT_FABRIC, OPT_DEV, OPT_JSON),
+};
+
+struct hargs {
+	const char	**val;
+	char		**hosts;
 	int		n_hosts;
+	const char	*vals[N_OPTS];
+	uint64_t	num[N_OPTS];
+	struct args	args;
 	struct sluice_fabric_state s;
 	bool		loaded;
 	/* the hosts chosen: (node, host) pairs */
@@ -82,7 +98,7 @@ struct args {
 	uint32_t	n;
 };
 
-static void args_free(struct args *a)
+static void args_free(struct hargs *a)
 {
 	if (a->loaded)
 		sluice_fabric_state_free(&a->s);
@@ -91,34 +107,33 @@ static void args_free(struct args *a)
 }
 
 /* Options, and the fabric's hosts (all, or those named). */
-static int parse(const struct command *cmd, int argc, char **argv,
-		 uint64_t allowed, bool need_where, struct args *a)
+static int parse(const struct command *cmd, const struct args_spec *spec,
+		 int argc, char **argv, bool need_where, struct hargs *a)
 {
 	char msg[160];
 	uint32_t u, i, h;
-	int ret, k;
+	int k;
 
 	memset(a, 0, sizeof(*a));
-	ret = opts_parse(argc, argv, opts, N_OPTS, allowed, a->val, a->hosts,
-			 MAX_HOSTS, &a->n_hosts, msg, sizeof(msg));
-	if (ret > 0) {
-		sub_help(cmd);
-		return -1;
-	}
-	if (ret)
-		return sub_usage_error(cmd, "%s", msg);
+	a->args.val = a->vals;
+	a->args.num = a->num;
+	if (args_parse(cmd, spec, argc, argv, &a->args))
+		return a->args.exit ? a->args.exit : -1;
+	a->val = a->vals;
+	a->hosts = a->args.operands;
+	a->n_hosts = a->args.n_operands;
 	if (a->val[OPT_FABRIC] && a->val[OPT_DEV])
-		return sub_usage_error(cmd, "--fabric and --dev exclude each other: a fabric's hosts, or one device here");
+		return cmd_error(cmd, "--fabric and --dev exclude each other: a fabric's hosts, or one device here");
 	if (need_where && !a->val[OPT_FABRIC] && !a->val[OPT_DEV])
-		return sub_usage_error(cmd, "which routes? --fabric NAME (its hosts) or --dev DEV (routes out of DEV here)");
+		return cmd_error(cmd, "which routes? --fabric NAME (its hosts) or --dev DEV (routes out of DEV here)");
 	if (a->n_hosts && !a->val[OPT_FABRIC])
-		return sub_usage_error(cmd, "HOST names go with --fabric");
+		return cmd_error(cmd, "HOST names go with --fabric");
 	if (a->val[OPT_PING] && !a->val[OPT_DEV])
-		return sub_usage_error(cmd, "--ping goes with --dev (a fabric is measured end to end)");
+		return cmd_error(cmd, "--ping goes with --dev (a fabric is measured end to end)");
 	if (!a->val[OPT_FABRIC])
 		return 0;
 	if (sluice_fabric_name_check(a->val[OPT_FABRIC], msg, sizeof(msg)))
-		return sub_usage_error(cmd, "--fabric: %s", msg);
+		return cmd_error(cmd, "--fabric: %s", msg);
 	if (fabric_state_load(a->val[OPT_FABRIC], &a->s, false))
 		return EXIT_RUNTIME;
 	a->loaded = true;
@@ -149,7 +164,7 @@ static int parse(const struct command *cmd, int argc, char **argv,
 	return 0;
 }
 
-static void host_label(const struct args *a, uint32_t k, char *buf,
+static void host_label(const struct hargs *a, uint32_t k, char *buf,
 		       size_t len)
 {
 	if (a->loaded)
@@ -163,7 +178,7 @@ static void host_label(const struct args *a, uint32_t k, char *buf,
  * Opens the rtnetlink socket of host @k (or of this namespace), and the
  * device the profile is for (0: any).
  */
-static int open_host(const struct args *a, uint32_t k, int self,
+static int open_host(const struct hargs *a, uint32_t k, int self,
 		     struct sluice_rtnl **r, int *ifindex, char *err,
 		     size_t errlen)
 {
@@ -235,11 +250,10 @@ static int show_main(const struct command *cmd, int argc, char **argv)
 	json_object *arr = NULL, *o;
 	struct sluice_rtnl *r;
 	int self = -1, ifindex, ret;
-	struct args a;
+	struct hargs a;
 	uint32_t k, n, i;
 
-	ret = parse(cmd, argc, argv, OPT_BIT(OPT_FABRIC) | OPT_BIT(OPT_DEV) |
-		    OPT_BIT(OPT_JSON), false, &a);
+	ret = parse(cmd, &where_spec, argc, argv, false, &a);
 	if (ret) {
 		args_free(&a);
 		return ret < 0 ? 0 : ret;
@@ -296,7 +310,7 @@ fail:
 	return EXIT_RUNTIME;
 }
 
-static void print_applied(const char *what, const struct args *a,
+static void print_applied(const char *what, const struct hargs *a,
 			  uint32_t hosts, const struct sluice_host_apply *res,
 			  const struct sluice_host_profile *p, uint64_t rtt_ns,
 			  const char *how, uint64_t rate, bool json)
@@ -339,7 +353,7 @@ static void print_applied(const char *what, const struct args *a,
  * Applies @p (NULL: off) to the fabric's chosen hosts, a host at a time
  * (sluice_fabric_host_profile()), or to the routes out of --dev here.
  */
-static int apply(const struct args *a, const struct sluice_host_profile *p,
+static int apply(const struct hargs *a, const struct sluice_host_profile *p,
 		 struct sluice_host_apply *res, uint32_t *hosts, char *err,
 		 size_t errlen)
 {
@@ -366,7 +380,7 @@ static int apply(const struct args *a, const struct sluice_host_profile *p,
  * A fabric's state says the profile its hosts have (fabric show), when
  * every host was given it; a profile on some hosts only is not a fabric's.
  */
-static int save_profile(struct args *a, const struct sluice_host_profile *p)
+static int save_profile(struct hargs *a, const struct sluice_host_profile *p)
 {
 	if (!a->loaded || (a->n_hosts && p))
 		return 0;
@@ -381,47 +395,30 @@ static int bolt_main(const struct command *cmd, int argc, char **argv)
 	char err[SLUICE_ERRLEN], how[256];
 	struct sluice_host_profile p;
 	struct sluice_host_apply res;
-	uint64_t rtt_ns = 0, v;
+	uint64_t rtt_ns = 0;
 	__u64 rate, given;
 	uint32_t mtu = 1500, hosts;
-	struct args a;
+	struct hargs a;
 	int ret;
 
-	ret = parse(cmd, argc, argv, OPT_BIT(OPT_FABRIC) | OPT_BIT(OPT_DEV) |
-		    OPT_BIT(OPT_RATE) | OPT_BIT(OPT_RTT) | OPT_BIT(OPT_MTU) |
-		    OPT_BIT(OPT_PING) | OPT_BIT(OPT_JSON), true, &a);
+	ret = parse(cmd, &bolt_spec, argc, argv, true, &a);
 	if (ret)
 		goto out;
 	ret = EXIT_USAGE;
 	if (!a.val[OPT_RATE]) {
-		sub_usage_error(cmd, "--rate RATE is needed: the hosts' link rate (as tc writes it: 10mbit, 25gbit)");
+		cmd_error(cmd, "--rate RATE is needed: the hosts' link rate (as tc writes it: 10mbit, 25gbit)");
 		goto out;
 	}
-	if (sluice_parse_rate(a.val[OPT_RATE], &rate) || !rate) {
-		sub_usage_error(cmd, "--rate: \"%s\" is not a rate above 0 (10mbit, 25gbit)",
-				a.val[OPT_RATE]);
-		goto out;
-	}
-	if (a.val[OPT_MTU]) {
-		if (!opts_number(a.val[OPT_MTU], 68, 65535, &v)) {
-			sub_usage_error(cmd, "--mtu: \"%s\" is not a number of bytes from 68 to 65535",
-					a.val[OPT_MTU]);
-			goto out;
-		}
-		mtu = v;
-	}
-	if (a.val[OPT_RTT] && (sluice_parse_ns(a.val[OPT_RTT], &given) ||
-			       !given)) {
-		sub_usage_error(cmd, "--rtt: \"%s\" is not a time above 0 (240us, 2ms)",
-				a.val[OPT_RTT]);
-		goto out;
-	}
+	rate = a.num[OPT_RATE];
+	if (a.val[OPT_MTU])
+		mtu = a.num[OPT_MTU];
+	given = a.num[OPT_RTT];
 	if (a.val[OPT_RTT] && a.val[OPT_PING]) {
-		sub_usage_error(cmd, "--rtt gives the round trip, --ping measures it: one of them");
+		cmd_error(cmd, "--rtt gives the round trip, --ping measures it: one of them");
 		goto out;
 	}
 	if (!a.val[OPT_RTT] && a.val[OPT_DEV] && !a.val[OPT_PING]) {
-		sub_usage_error(cmd, "the round trip: --rtt TIME, or --ping ADDR to measure it");
+		cmd_error(cmd, "the round trip: --rtt TIME, or --ping ADDR to measure it");
 		goto out;
 	}
 	ret = EXIT_RUNTIME;
@@ -433,7 +430,7 @@ static int bolt_main(const struct command *cmd, int argc, char **argv)
 		uint32_t dst;
 
 		if (inet_pton(AF_INET, a.val[OPT_PING], &in) != 1) {
-			ret = sub_usage_error(cmd, "--ping: \"%s\" is not an IPv4 address",
+			ret = cmd_error(cmd, "--ping: \"%s\" is not an IPv4 address",
 					      a.val[OPT_PING]);
 			goto out;
 		}
@@ -474,11 +471,10 @@ static int off_main(const struct command *cmd, int argc, char **argv)
 	char err[SLUICE_ERRLEN];
 	struct sluice_host_apply res;
 	uint32_t hosts;
-	struct args a;
+	struct hargs a;
 	int ret;
 
-	ret = parse(cmd, argc, argv, OPT_BIT(OPT_FABRIC) | OPT_BIT(OPT_DEV) |
-		    OPT_BIT(OPT_JSON), true, &a);
+	ret = parse(cmd, &where_spec, argc, argv, true, &a);
 	if (ret) {
 		args_free(&a);
 		return ret < 0 ? 0 : ret;

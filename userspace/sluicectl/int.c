@@ -21,7 +21,7 @@
 #include <sluice/int.h>
 #include <sluice/portfc.h>
 #include "jout.h"
-#include "opts.h"
+#include "args.h"
 #include "sluicectl.h"
 
 static int probe_main(const struct command *cmd, int argc, char **argv);
@@ -70,113 +70,93 @@ enum {
 	OPT_INTERVAL, OPT_TIMEOUT, OPT_JSON, N_OPTS
 };
 
-static const struct opt opts[N_OPTS] = {
-	[OPT_TO]	= { "--to", NULL, true },
-	[OPT_PORT]	= { "--port", NULL, true },
-	[OPT_SPORT]	= { "--sport", NULL, true },
-	[OPT_RECORDS]	= { "--records", NULL, true },
-	[OPT_PRIO]	= { "--prio", NULL, true },
-	[OPT_TOS]	= { "--tos", NULL, true },
-	[OPT_COUNT]	= { "--count", NULL, true },
-	[OPT_INTERVAL]	= { "--interval", NULL, true },
-	[OPT_TIMEOUT]	= { "--timeout", NULL, true },
-	[OPT_JSON]	= { "--json", "-j", false },
-};
-
 /* The longest interval or timeout taken: an hour. */
 #define TIME_MAX_NS	3600000000000ull
 
+static const struct arg_opt opts[N_OPTS] = {
+	[OPT_TO]	= ARG_S("--to", 0, "ADDR", "the IPv4 address to probe (required)"),
+	[OPT_PORT]	= ARG_N("--port", 0, "PORT", 1, 65535,
+				"the probes' UDP port, default 7771 (the ports' int-port)"),
+	[OPT_SPORT]	= ARG_N("--sport", 0, "PORT", 1, 65535,
+				"the source port, whose flows' path the probe takes; default any"),
+	[OPT_RECORDS]	= ARG_N("--records", 0, "N", 1, SLUICE_INT_MAX_RECS,
+				"room for N records, default 8"),
+	[OPT_PRIO]	= ARG_S("--prio", 0, "{ P | own }",
+				"the PFC priority (0..7) whose class's backlog is recorded, default own"),
+	[OPT_TOS]	= ARG_N("--tos", 0, "TOS", 0, 255, "the probe's IP TOS byte, default 0"),
+	[OPT_COUNT]	= ARG_N("--count", 0, "N", 1, UINT32_MAX,
+				"probe: how many, default 1; echo: stop after N answered"),
+	[OPT_INTERVAL]	= ARG_NS("--interval", 0, TIME_MAX_NS,
+				 "between probes, default 100ms"),
+	[OPT_TIMEOUT]	= ARG_NS("--timeout", 1, TIME_MAX_NS,
+				 "probe: the wait for each echo, default 1s; echo: when to stop"),
+	[OPT_JSON]	= ARG_F("--json", 'j', "print JSON instead of text"),
+};
+
+static const struct args_spec probe_spec = ARGS_SPEC(opts, 0, 0, NULL);
+static const struct args_spec echo_spec = {
+	.opts = opts, .n_opts = N_OPTS, .max_operands = 0,
+	.pick = ARGS_PICK(OPT_PORT, OPT_COUNT, OPT_TIMEOUT, OPT_JSON),
+};
+static const struct args_spec decode_spec = {
+	.opts = opts, .n_opts = N_OPTS, .max_operands = 1,
+	.operands = "FILE, a pcap capture (\"-\": stdin)",
+	.pick = ARGS_PICK(OPT_PORT, OPT_JSON),
+};
+
 /* Parsed options, every one checked before anything is sent. */
-struct args {
-	const char	*val[N_OPTS];
+struct iargs {
+	const char	**val;
 	uint32_t	to;
 	uint16_t	port, sport;
 	uint8_t		records, prio, tos;
 	uint64_t	count;
 	__u64		interval_ns, timeout_ns;
 	bool		json;
+	const char	*vals[N_OPTS];
+	uint64_t	num[N_OPTS];
+	struct args	args;
 };
 
-static int parse(const struct command *cmd, int argc, char **argv,
-		 uint64_t allowed, struct args *a)
+static int parse(const struct command *cmd, const struct args_spec *spec,
+		 int argc, char **argv, struct iargs *a)
 {
-	const char *files[1];
+	bool probe = spec == &probe_spec;
 	struct in_addr in;
-	char msg[160];
-	int n_files, ret;
 	uint64_t v;
 
 	memset(a, 0, sizeof(*a));
-	ret = opts_parse(argc, argv, opts, N_OPTS, allowed, a->val, files, 0,
-			 &n_files, msg, sizeof(msg));
-	if (ret > 0) {
-		sub_help(cmd);
-		return -1;
-	}
-	if (ret)
-		return sub_usage_error(cmd, "%s", msg);
-	a->port = SLUICE_INT_PORT_DEFAULT;
-	a->records = 8;
+	a->args.val = a->vals;
+	a->args.num = a->num;
+	if (args_parse(cmd, spec, argc, argv, &a->args))
+		return a->args.exit ? a->args.exit : -1;
+	a->val = a->vals;
+	a->port = a->val[OPT_PORT] ? a->num[OPT_PORT] : SLUICE_INT_PORT_DEFAULT;
+	a->sport = a->num[OPT_SPORT];
+	a->records = a->val[OPT_RECORDS] ? a->num[OPT_RECORDS] : 8;
 	a->prio = SLUICE_INT_PRIO_OWN;
-	a->interval_ns = 100000000ull;
-	a->timeout_ns = (allowed & OPT_BIT(OPT_TO)) ? 1000000000ull : 0;
+	a->tos = a->num[OPT_TOS];
+	a->interval_ns = a->val[OPT_INTERVAL] ? a->num[OPT_INTERVAL] :
+			 100000000ull;
+	a->timeout_ns = a->val[OPT_TIMEOUT] ? a->num[OPT_TIMEOUT] :
+			probe ? 1000000000ull : 0;
+	a->count = a->val[OPT_COUNT] ? a->num[OPT_COUNT] : probe ? 1 : 0;
 	a->json = a->val[OPT_JSON];
-	if (allowed & OPT_BIT(OPT_TO)) {
+	if (probe) {
 		if (!a->val[OPT_TO])
-			return sub_usage_error(cmd, "--to ADDR: where to probe");
+			return args_error(&a->args, "--to ADDR: where to probe");
 		if (inet_pton(AF_INET, a->val[OPT_TO], &in) != 1)
-			return sub_usage_error(cmd, "--to: \"%s\" is not an IPv4 address",
-					       a->val[OPT_TO]);
+			return args_error(&a->args, "--to: \"%s\" is not an IPv4 address",
+					  a->val[OPT_TO]);
 		a->to = in.s_addr;
-	}
-	if (a->val[OPT_PORT]) {
-		if (!opts_number(a->val[OPT_PORT], 1, 65535, &v))
-			return sub_usage_error(cmd, "--port: \"%s\" is not a UDP port (1..65535)",
-					       a->val[OPT_PORT]);
-		a->port = v;
-	}
-	if (a->val[OPT_SPORT]) {
-		if (!opts_number(a->val[OPT_SPORT], 1, 65535, &v))
-			return sub_usage_error(cmd, "--sport: \"%s\" is not a UDP port (1..65535)",
-					       a->val[OPT_SPORT]);
-		a->sport = v;
-	}
-	if (a->val[OPT_RECORDS]) {
-		if (!opts_number(a->val[OPT_RECORDS], 1, SLUICE_INT_MAX_RECS, &v))
-			return sub_usage_error(cmd, "--records: \"%s\" is not a number from 1 to %u",
-					       a->val[OPT_RECORDS],
-					       SLUICE_INT_MAX_RECS);
-		a->records = v;
 	}
 	if (a->val[OPT_PRIO] && strcmp(a->val[OPT_PRIO], "own")) {
 		/* the ports record PFC priorities' classes: 0..7 */
-		if (!opts_number(a->val[OPT_PRIO], 0, 7, &v))
-			return sub_usage_error(cmd, "--prio: \"%s\" is not a PFC priority (0..7) or \"own\"",
-					       a->val[OPT_PRIO]);
+		if (!args_number(a->val[OPT_PRIO], 0, 7, &v))
+			return args_error(&a->args, "--prio: \"%s\" is not a PFC priority (0..7) or \"own\"",
+					  a->val[OPT_PRIO]);
 		a->prio = v;
 	}
-	if (a->val[OPT_TOS]) {
-		if (!opts_number(a->val[OPT_TOS], 0, 255, &v))
-			return sub_usage_error(cmd, "--tos: \"%s\" is not a TOS byte (0..255)",
-					       a->val[OPT_TOS]);
-		a->tos = v;
-	}
-	a->count = (allowed & OPT_BIT(OPT_TO)) ? 1 : 0;
-	if (a->val[OPT_COUNT] &&
-	    !opts_number(a->val[OPT_COUNT], 1, UINT32_MAX, &a->count))
-		return sub_usage_error(cmd, "--count: \"%s\" is not a number from 1 to %u",
-				       a->val[OPT_COUNT], UINT32_MAX);
-	if (a->val[OPT_INTERVAL] &&
-	    sluice_parse_time(a->val[OPT_INTERVAL], TIME_MAX_NS,
-			      &a->interval_ns))
-		return sub_usage_error(cmd, "--interval: \"%s\" is not a time up to 1 hour (e.g. 100ms, 1s)",
-				       a->val[OPT_INTERVAL]);
-	if (a->val[OPT_TIMEOUT] &&
-	    (sluice_parse_time(a->val[OPT_TIMEOUT], TIME_MAX_NS,
-			       &a->timeout_ns) ||
-	     !a->timeout_ns))
-		return sub_usage_error(cmd, "--timeout: \"%s\" is not a time above 0, up to 1 hour (e.g. 500ms, 2s)",
-				       a->val[OPT_TIMEOUT]);
 	return 0;
 }
 
@@ -276,10 +256,10 @@ static int probe_main(const struct command *cmd, int argc, char **argv)
 	json_object *all = NULL;
 	uint64_t k, rtt, lost = 0;
 	char err[256];
-	struct args a;
+	struct iargs a;
 	int fd, ret;
 
-	ret = parse(cmd, argc, argv, OPT_BIT(N_OPTS) - 1, &a);
+	ret = parse(cmd, &probe_spec, argc, argv, &a);
 	if (ret)
 		return ret < 0 ? 0 : ret;
 	fd = sluice_int_socket(a.sport, a.tos, err, sizeof(err));
@@ -332,12 +312,10 @@ static int echo_main(const struct command *cmd, int argc, char **argv)
 	uint16_t port;
 	json_object *o;
 	char err[256];
-	struct args a;
+	struct iargs a;
 	int fd, ret;
 
-	ret = parse(cmd, argc, argv,
-		    OPT_BIT(OPT_PORT) | OPT_BIT(OPT_COUNT) |
-		    OPT_BIT(OPT_TIMEOUT) | OPT_BIT(OPT_JSON), &a);
+	ret = parse(cmd, &echo_spec, argc, argv, &a);
 	if (ret)
 		return ret < 0 ? 0 : ret;
 	fd = sluice_int_socket(a.port, 0, err, sizeof(err));
@@ -409,31 +387,18 @@ static int decode_main(const struct command *cmd, int argc, char **argv)
 	struct sluice_int_frame f;
 	struct pcap_pkthdr *h;
 	const uint8_t *data;
-	const char *files[1];
-	int n_files, ret, dlt;
+	char **files;
+	int ret, dlt;
 	size_t skip = 0;
-	char msg[160];
-	struct args a;
+	struct iargs a;
 	pcap_t *pc;
-	uint64_t v;
 
-	memset(&a, 0, sizeof(a));
-	ret = opts_parse(argc, argv, opts, N_OPTS,
-			 OPT_BIT(OPT_PORT) | OPT_BIT(OPT_JSON), a.val, files, 1,
-			 &n_files, msg, sizeof(msg));
-	if (ret > 0)
-		return sub_help(cmd);
+	ret = parse(cmd, &decode_spec, argc, argv, &a);
 	if (ret)
-		return sub_usage_error(cmd, "%s", msg);
-	if (n_files != 1)
-		return sub_usage_error(cmd, "which capture? FILE (\"-\": standard input)");
-	a.port = SLUICE_INT_PORT_DEFAULT;
-	if (a.val[OPT_PORT]) {
-		if (!opts_number(a.val[OPT_PORT], 1, 65535, &v))
-			return sub_usage_error(cmd, "--port: \"%s\" is not a UDP port (1..65535)",
-					       a.val[OPT_PORT]);
-		a.port = v;
-	}
+		return ret < 0 ? 0 : ret;
+	files = a.args.operands;
+	if (a.args.n_operands != 1)
+		return args_error(&a.args, "which capture? FILE (\"-\": standard input)");
 	pc = pcap_open_offline(files[0], errbuf);
 	if (!pc) {
 		fprintf(stderr, "sluicectl: %s: %s\n", files[0], errbuf);

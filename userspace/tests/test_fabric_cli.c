@@ -469,14 +469,14 @@ static void test_deadlock(void)
 
 	RUN(&r, "fabric", "deadlock", "x");
 	KTAP_EXPECT_INT(r.status, 2);
-	KTAP_EXPECT(strstr(r.err, "sluicectl: unexpected argument \"x\"\n"
-			   "Usage: sluicectl fabric deadlock [--name NAME] [--interval MS] [-j | --json]\n"));
+	KTAP_EXPECT(strstr(r.err, "sluicectl fabric deadlock: unexpected argument \"x\"\n"
+			   "Usage: sluicectl fabric deadlock [--name NAME] [--interval TIME] [-j | --json]\n"));
 	RUN(&r, "fabric", "deadlock", "x", "y");
 	KTAP_EXPECT_INT(r.status, 2);
-	KTAP_EXPECT(strstr(r.err, "sluicectl: unexpected argument \"x\"\n"));
+	KTAP_EXPECT(strstr(r.err, "sluicectl fabric deadlock: unexpected argument \"x\"\n"));
 	RUN(&r, "fabric", "deadlock", "--interval", "0");
 	KTAP_EXPECT_INT(r.status, 2);
-	KTAP_EXPECT(strstr(r.err, "--interval: \"0\" is not a number of milliseconds from 1 to 60000"));
+	KTAP_EXPECT(strstr(r.err, "sluicectl fabric deadlock: --interval: \"0\" is not a time from 1ms to 60s (a bare number is milliseconds)\n"));
 	RUN(&r, "fabric", "deadlock", "--interval", "60001");
 	KTAP_EXPECT_INT(r.status, 2);
 	RUN(&r, "fabric", "deadlock", "--topo", "t.json");

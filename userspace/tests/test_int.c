@@ -240,9 +240,11 @@ static void test_cli_errors(void)
 		{ { "probe", "--to", "10.0.0.1", "--prio", "8" },
 		  "--prio: \"8\" is not a PFC priority (0..7) or \"own\"" },
 		{ { "probe", "--to", "10.0.0.1", "--sport", "0" },
-		  "--sport: \"0\" is not a UDP port (1..65535)" },
+		  "sluicectl int probe: --sport: \"0\" is not a number from 1 to 65535\n" },
 		{ { "probe", "--to", "10.0.0.1", "--timeout", "0" },
-		  "--timeout: \"0\" is not a time above 0" },
+		  "sluicectl int probe: --timeout: \"0\" is not a time from 1ns to 3600s (a bare number is microseconds)\n" },
+		{ { "probe", "--to", "10.0.0.1", "--interval", "1.5x" },
+		  "sluicectl int probe: --interval: \"1.5x\" is not a time from 0s to 3600s (a bare number is microseconds)\n" },
 		{ { "echo", "--to", "10.0.0.1" }, "--to" },
 	};
 	struct run r;
