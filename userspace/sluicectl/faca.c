@@ -20,7 +20,7 @@
 #include <sluice/faca_hook.h>
 #include "cmd_faca.h"
 #include "jout.h"
-#include "opts.h"
+#include "args.h"
 #include "sluicectl.h"
 
 static int hook_main(const struct command *cmd, int argc, char **argv);
@@ -57,16 +57,21 @@ int faca_main(const struct command *cmd, int argc, char **argv)
 
 enum { OPT_SPORTS, OPT_DST, OPT_QUEUE, OPT_UDP, OPT_VERBOSE, OPT_JSON, N_OPTS };
 
-static const struct opt opts[N_OPTS] = {
-	[OPT_SPORTS]	= { "--sports", NULL, true },
-	[OPT_DST]	= { "--dst", NULL, true },
-	[OPT_QUEUE]	= { "--queue", NULL, true },
-	[OPT_UDP]	= { "--udp", NULL, false },
-	[OPT_VERBOSE]	= { "--verbose", "-v", false },
-	[OPT_JSON]	= { "--json", "-j", false },
+static const struct arg_opt opts[N_OPTS] = {
+	[OPT_SPORTS]	= ARG_S("--sports", 0, "A-B",
+				"the source ports to give new flows (required)"),
+	[OPT_DST]	= ARG_S("--dst", 0, "PREFIX[,PREFIX...]",
+				"only flows to these IPv4 prefixes; default every destination"),
+	[OPT_QUEUE]	= ARG_N("--queue", 0, "N", 0, UINT16_MAX,
+				"the NFQUEUE number, default 0"),
+	[OPT_UDP]	= ARG_F("--udp", 0, "UDP flows too, not TCP's alone"),
+	[OPT_VERBOSE]	= ARG_F("--verbose", 'v', "print each flow"),
+	[OPT_JSON]	= ARG_F("--json", 'j', "print JSON, an object a line"),
 };
 
-struct args {
+static const struct args_spec spec = ARGS_SPEC(opts, 0, 0, NULL);
+
+struct hook_args {
 	struct sluice_sport_range sports;
 	struct sluice_faca_prefix dst[SLUICE_FACA_HOOK_MAX_DST];
 	struct sluice_faca_hook_cfg cfg;
@@ -87,46 +92,35 @@ int faca_parse_dst(const struct command *cmd, const char *list,
 	for (tok = strtok_r(copy, ",", &save); tok && !ret;
 	     tok = strtok_r(NULL, ",", &save)) {
 		if (*n == SLUICE_FACA_HOOK_MAX_DST)
-			ret = sub_usage_error(cmd, "--dst: more than %d prefixes",
+			ret = cmd_error(cmd, "--dst: more than %d prefixes",
 					      SLUICE_FACA_HOOK_MAX_DST);
 		else if (sluice_faca_prefix_parse(tok, &dst[(*n)++]))
-			ret = sub_usage_error(cmd, "--dst: \"%s\" is not an IPv4 prefix (A.B.C.D/LEN, no host bits set, or A.B.C.D)",
+			ret = cmd_error(cmd, "--dst: \"%s\" is not an IPv4 prefix (A.B.C.D/LEN, no host bits set, or A.B.C.D)",
 					      tok);
 	}
 	if (!ret && !*n)
-		ret = sub_usage_error(cmd, "--dst: no prefix in \"%s\"", list);
+		ret = cmd_error(cmd, "--dst: no prefix in \"%s\"", list);
 	free(copy);
 	return ret;
 }
 
 static int parse(const struct command *cmd, int argc, char **argv,
-		 struct args *a)
+		 struct hook_args *a)
 {
-	const char *val[N_OPTS];
-	char msg[160];
-	int n_files, ret;
-	uint64_t v;
+	const char **val;
+	int ret;
+	ARGS_DECLARE(args, N_OPTS);
 
 	memset(a, 0, sizeof(*a));
-	ret = opts_parse(argc, argv, opts, N_OPTS, OPT_BIT(N_OPTS) - 1, val,
-			 NULL, 0, &n_files, msg, sizeof(msg));
-	if (ret > 0) {
-		sub_help(cmd);
-		return -1;
-	}
-	if (ret)
-		return sub_usage_error(cmd, "%s", msg);
+	if (args_parse(cmd, &spec, argc, argv, &args))
+		return args.exit ? args.exit : -1;
+	val = args.val;
 	if (!val[OPT_SPORTS])
-		return sub_usage_error(cmd, "--sports A-B: the source ports to give new flows");
+		return cmd_error(cmd, "--sports A-B: the source ports to give new flows");
 	if (sluice_sport_range_parse(val[OPT_SPORTS], &a->sports))
-		return sub_usage_error(cmd, "--sports: \"%s\" is not a port range (A-B, 1 <= A <= B <= 65535)",
+		return cmd_error(cmd, "--sports: \"%s\" is not a port range (A-B, 1 <= A <= B <= 65535)",
 				       val[OPT_SPORTS]);
-	if (val[OPT_QUEUE]) {
-		if (!opts_number(val[OPT_QUEUE], 0, UINT16_MAX, &v))
-			return sub_usage_error(cmd, "--queue: \"%s\" is not a queue number (0..65535)",
-					       val[OPT_QUEUE]);
-		a->cfg.queue = v;
-	}
+	a->cfg.queue = args.num[OPT_QUEUE];
 	a->cfg.dst = a->dst;
 	if (val[OPT_DST] &&
 	    (ret = faca_parse_dst(cmd, val[OPT_DST], a->dst, &a->cfg.n_dst)))
@@ -148,7 +142,7 @@ static const char *const outcome_name[] = {
 
 struct run {
 	struct sluice_faca_rr	rr;	/* first: the chooser's ctx is the run */
-	const struct args	*a;
+	const struct hook_args	*a;
 };
 
 static const char *proto_name(uint8_t proto)
@@ -211,7 +205,7 @@ static void report(void *ctx, const struct sluice_faca_flow *f)
 	}
 }
 
-static void print_start(const struct args *a)
+static void print_start(const struct hook_args *a)
 {
 	char addr[INET_ADDRSTRLEN];
 	json_object *o, *dst;
@@ -250,7 +244,7 @@ static void print_start(const struct args *a)
  * @why: the signal's name, or "error"; @open: what closing the hook
  * returned (flows that keep the table, or -errno).
  */
-static int print_stop(const struct args *a,
+static int print_stop(const struct hook_args *a,
 		      const struct sluice_faca_hook_stats *st, const char *why,
 		      int open)
 {
@@ -336,7 +330,7 @@ static int hook_main(const struct command *cmd, int argc, char **argv)
 	struct sluice_faca_hook *h;
 	sigset_t block, wait_mask;
 	struct run r = { 0 };
-	struct args a;
+	struct hook_args a;
 	char err[256];
 	int ret, open;
 	size_t i;

@@ -35,7 +35,7 @@
 #include "cmd_faca.h"
 #include "jout.h"
 #include "load.h"
-#include "opts.h"
+#include "args.h"
 #include "sluicectl.h"
 
 enum {
@@ -46,34 +46,69 @@ enum {
 	N_OPTS
 };
 
-static const struct opt opts[N_OPTS] = {
-	[OPT_SOCKET]	= { "--socket", NULL, true },
-	[OPT_PORT]	= { "--port", NULL, true },
-	[OPT_SPORTS]	= { "--sports", NULL, true },
-	[OPT_FABRIC]	= { "--fabric", NULL, true },
-	[OPT_ROUTES]	= { "--routes", NULL, true },
-	[OPT_PER_PATH]	= { "--per-path", NULL, true },
-	[OPT_K]		= { "--k", NULL, true },
-	[OPT_INTERVAL]	= { "--interval", NULL, true },
-	[OPT_TIMEOUT]	= { "--timeout", NULL, true },
-	[OPT_LEASE]	= { "--lease", NULL, true },
-	[OPT_TOS]	= { "--tos", NULL, true },
-	[OPT_LOAD]	= { "--load", NULL, true },
-	[OPT_DEMAND]	= { "--demand", NULL, true },
-	[OPT_RECORDS]	= { "--records", NULL, true },
-	[OPT_SWEEP]	= { "--sweep", NULL, true },
-	[OPT_SEED]	= { "--seed", NULL, true },
-	[OPT_HOOK]	= { "--hook", NULL, false },
-	[OPT_DST]	= { "--dst", NULL, true },
-	[OPT_QUEUE]	= { "--queue", NULL, true },
-	[OPT_UDP]	= { "--udp", NULL, false },
-	[OPT_VERBOSE]	= { "--verbose", "-v", false },
-	[OPT_JSON]	= { "--json", "-j", false },
-};
-
 /* The longest time taken: an hour. */
 #define TIME_MAX_NS	3600000000000ull
 #define MAX_DSTS	SLUICE_FACA_MAX_DST
+
+static const struct arg_opt opts[N_OPTS] = {
+	[OPT_SOCKET]	= ARG_P("--socket", 0, "PATH",
+				"the agent's socket, default this namespace's"),
+	[OPT_PORT]	= ARG_N("--port", 0, "PORT", 1, 65535,
+				"the probes' UDP port, default 7771"),
+	[OPT_SPORTS]	= ARG_S("--sports", 0, "A-B[,C-D...]",
+				"the source ports to probe from and lease, default 20000-20063"),
+	[OPT_FABRIC]	= ARG_S("--fabric", 0, "NAME",
+				"with --routes: name each path by the fabric's route it matches"),
+	[OPT_ROUTES]	= ARG_P("--routes", 0, "FILE", "with --fabric: the routes it holds"),
+	[OPT_PER_PATH]	= ARG_N("--per-path", 0, "N", 1, SLUICE_MP_SPORT_WIDTH,
+				"an exact fabric without --sports: ports of each path's range, default 8"),
+	[OPT_K]		= ARG_S("--k", 0, "K",
+				"Flowing&Jumping's rate of decisions, per second (above 0)"),
+	[OPT_INTERVAL]	= ARG_NS("--interval", 1, TIME_MAX_NS,
+				 "between probes, default 100ms"),
+	[OPT_TIMEOUT]	= ARG_NS("--timeout", 1, TIME_MAX_NS,
+				 "a probe's wait for its echo"),
+	[OPT_LEASE]	= ARG_NS("--lease", 1, TIME_MAX_NS, "how long a port is leased"),
+	[OPT_TOS]	= ARG_N("--tos", 0, "TOS", 0, 255, "the probes' IP TOS byte"),
+	[OPT_LOAD]	= ARG_S("--load", 0, "{ time | bdp }", "how a path's load E is counted"),
+	[OPT_DEMAND]	= ARG_Z("--demand", "BYTES", 1, UINT32_MAX,
+				"a flow's demand when it does not say"),
+	[OPT_RECORDS]	= ARG_N("--records", 0, "N", 1, SLUICE_INT_MAX_RECS,
+				"room for N records in a probe"),
+	[OPT_SWEEP]	= ARG_N("--sweep", 0, "N", 0, 4096,
+				"source ports probed per sweep"),
+	[OPT_SEED]	= ARG_N("--seed", 0, "N", 0, UINT64_MAX,
+				"the seed of Flowing&Jumping's choices, default random"),
+	[OPT_HOOK]	= ARG_F("--hook", 0,
+				"give ports to programs that do not ask, by netfilter and NAT"),
+	[OPT_DST]	= ARG_S("--dst", 0, "PREFIX[,PREFIX...]",
+				"with --hook: only flows to these IPv4 prefixes"),
+	[OPT_QUEUE]	= ARG_N("--queue", 0, "N", 0, UINT16_MAX,
+				"with --hook: the NFQUEUE number, default 0"),
+	[OPT_UDP]	= ARG_F("--udp", 0, "with --hook: UDP flows too"),
+	[OPT_VERBOSE]	= ARG_F("--verbose", 'v', "log what the agent does, on stderr"),
+	[OPT_JSON]	= ARG_F("--json", 'j', "print JSON instead of text"),
+};
+
+static const struct args_spec agent_spec = {
+	.opts = opts, .n_opts = N_OPTS, .max_operands = MAX_DSTS,
+	.operands = "DST..., IPv4 addresses to probe from the start",
+	.pick = ARGS_PICK(OPT_SOCKET, OPT_PORT, OPT_SPORTS, OPT_FABRIC,
+			  OPT_ROUTES, OPT_PER_PATH, OPT_K, OPT_INTERVAL,
+			  OPT_TIMEOUT, OPT_LEASE, OPT_TOS, OPT_LOAD, OPT_DEMAND,
+			  OPT_RECORDS, OPT_SWEEP, OPT_SEED, OPT_HOOK, OPT_DST,
+			  OPT_QUEUE, OPT_UDP, OPT_VERBOSE),
+};
+static const struct args_spec show_spec = {
+	.opts = opts, .n_opts = N_OPTS, .max_operands = 0,
+	.pick = ARGS_PICK(OPT_SOCKET, OPT_JSON),
+};
+static const struct args_spec sport_spec = {
+	.opts = opts, .n_opts = N_OPTS, .max_operands = 1,
+	.operands = "DST, the destination's IPv4 address",
+	.pick = ARGS_PICK(OPT_SOCKET, OPT_LEASE, OPT_JSON),
+};
+
 
 static bool parse_addr(const char *s, uint32_t *addr)
 {
@@ -96,85 +131,44 @@ static bool parse_k(const char *s, double *k)
 
 /* The agent's options, each checked; usage errors are printed. */
 static int agent_opts(const struct command *cmd, const char **val,
-		      struct sluice_faca_opts *o)
+		      const uint64_t *num, struct sluice_faca_opts *o)
 {
 	char msg[256];
-	__u64 ns;
-	__u32 bytes;
-	uint64_t v;
 
 	sluice_faca_opts_default(o);
-	if (val[OPT_PORT]) {
-		if (!opts_number(val[OPT_PORT], 1, 65535, &v))
-			return sub_usage_error(cmd, "--port: \"%s\" is not a UDP port (1..65535)",
-					       val[OPT_PORT]);
-		o->port = v;
-	}
+	if (val[OPT_PORT])
+		o->port = num[OPT_PORT];
 	if (val[OPT_SPORTS] &&
 	    sluice_faca_ranges_parse(val[OPT_SPORTS], o, msg, sizeof(msg)))
-		return sub_usage_error(cmd, "--sports: %s", msg);
+		return cmd_error(cmd, "--sports: %s", msg);
 	if (!val[OPT_FABRIC] != !val[OPT_ROUTES])
-		return sub_usage_error(cmd, "--fabric NAME and --routes FILE go together: the fabric's topology and the routes it holds");
+		return cmd_error(cmd, "--fabric NAME and --routes FILE go together: the fabric's topology and the routes it holds");
 	if (val[OPT_PER_PATH] && (!val[OPT_FABRIC] || val[OPT_SPORTS]))
-		return sub_usage_error(cmd, "--per-path goes with --fabric NAME, without --sports: the pool of an exact fabric");
+		return cmd_error(cmd, "--per-path goes with --fabric NAME, without --sports: the pool of an exact fabric");
 	if (!val[OPT_HOOK] && (val[OPT_DST] || val[OPT_QUEUE] || val[OPT_UDP]))
-		return sub_usage_error(cmd, "--dst, --queue and --udp go with --hook");
+		return cmd_error(cmd, "--dst, --queue and --udp go with --hook");
 	if (val[OPT_K] && !parse_k(val[OPT_K], &o->k))
-		return sub_usage_error(cmd, "--k: \"%s\" is not a number above 0 (per second)",
+		return cmd_error(cmd, "--k: \"%s\" is not a number above 0 (per second)",
 				       val[OPT_K]);
-	if (val[OPT_INTERVAL]) {
-		if (sluice_parse_time(val[OPT_INTERVAL], TIME_MAX_NS, &ns) ||
-		    !ns)
-			return sub_usage_error(cmd, "--interval: \"%s\" is not a time above 0, up to 1 hour (e.g. 100ms)",
-					       val[OPT_INTERVAL]);
-		o->interval_ns = ns;
-	}
-	if (val[OPT_TIMEOUT]) {
-		if (sluice_parse_time(val[OPT_TIMEOUT], TIME_MAX_NS, &ns) ||
-		    !ns)
-			return sub_usage_error(cmd, "--timeout: \"%s\" is not a time above 0, up to 1 hour (e.g. 500ms)",
-					       val[OPT_TIMEOUT]);
-		o->timeout_ns = ns;
-	}
-	if (val[OPT_LEASE]) {
-		if (sluice_parse_time(val[OPT_LEASE], TIME_MAX_NS, &ns) || !ns)
-			return sub_usage_error(cmd, "--lease: \"%s\" is not a time above 0, up to 1 hour (e.g. 10s)",
-					       val[OPT_LEASE]);
-		o->lease_ns = ns;
-	}
-	if (val[OPT_TOS]) {
-		if (!opts_number(val[OPT_TOS], 0, 255, &v))
-			return sub_usage_error(cmd, "--tos: \"%s\" is not a TOS byte (0..255)",
-					       val[OPT_TOS]);
-		o->tos = v;
-	}
+	if (val[OPT_INTERVAL])
+		o->interval_ns = num[OPT_INTERVAL];
+	if (val[OPT_TIMEOUT])
+		o->timeout_ns = num[OPT_TIMEOUT];
+	if (val[OPT_LEASE])
+		o->lease_ns = num[OPT_LEASE];
+	if (val[OPT_TOS])
+		o->tos = num[OPT_TOS];
 	if (val[OPT_LOAD] && sluice_faca_load_parse(val[OPT_LOAD], &o->load))
-		return sub_usage_error(cmd, "--load: \"%s\" is not time or bdp",
-				       val[OPT_LOAD]);
-	if (val[OPT_DEMAND]) {
-		if (sluice_parse_size(val[OPT_DEMAND], &bytes) || !bytes)
-			return sub_usage_error(cmd, "--demand: \"%s\" is not a size above 0 (e.g. 64k)",
-					       val[OPT_DEMAND]);
-		o->demand = bytes;
-	}
-	if (val[OPT_RECORDS]) {
-		if (!opts_number(val[OPT_RECORDS], 1, SLUICE_INT_MAX_RECS, &v))
-			return sub_usage_error(cmd, "--records: \"%s\" is not a number from 1 to %u",
-					       val[OPT_RECORDS],
-					       SLUICE_INT_MAX_RECS);
-		o->records = v;
-	}
-	if (val[OPT_SWEEP]) {
-		if (!opts_number(val[OPT_SWEEP], 0, 4096, &v))
-			return sub_usage_error(cmd, "--sweep: \"%s\" is not a number from 0 to 4096",
-					       val[OPT_SWEEP]);
-		o->sweep = v;
-	}
+		return cmd_error(cmd, "--load: \"%s\" is not time or bdp",
+				 val[OPT_LOAD]);
+	if (val[OPT_DEMAND])
+		o->demand = num[OPT_DEMAND];
+	if (val[OPT_RECORDS])
+		o->records = num[OPT_RECORDS];
+	if (val[OPT_SWEEP])
+		o->sweep = num[OPT_SWEEP];
 	if (val[OPT_SEED]) {
-		if (!opts_number(val[OPT_SEED], 0, UINT64_MAX, &v))
-			return sub_usage_error(cmd, "--seed: \"%s\" is not a whole number",
-					       val[OPT_SEED]);
-		o->seed = v;
+		o->seed = num[OPT_SEED];
 	} else if (getrandom(&o->seed, sizeof(o->seed), 0) !=
 		   sizeof(o->seed)) {
 		/*
@@ -206,17 +200,14 @@ static void fabric_routes_free(struct fabric_routes *fr)
  * ports (default 8) of each path's range from this host's switch.
  */
 static int fabric_load(const struct command *cmd, const char **val,
-		       struct fabric_routes *fr, struct sluice_faca_opts *o)
+		       const uint64_t *num, struct fabric_routes *fr,
+		       struct sluice_faca_opts *o)
 {
+	uint64_t per_path = val[OPT_PER_PATH] ? num[OPT_PER_PATH] : 8;
 	char err[SLUICE_ERRLEN];
-	uint64_t per_path = 8;
 	uint32_t node;
 	int ret;
 
-	if (val[OPT_PER_PATH] &&
-	    !opts_number(val[OPT_PER_PATH], 1, SLUICE_MP_SPORT_WIDTH, &per_path))
-		return sub_usage_error(cmd, "--per-path: \"%s\" is not a number from 1 to %d",
-				       val[OPT_PER_PATH], SLUICE_MP_SPORT_WIDTH);
 	fr->st = calloc(1, sizeof(*fr->st));
 	if (!fr->st) {
 		fputs("sluicectl: out of memory\n", stderr);
@@ -229,7 +220,7 @@ static int fabric_load(const struct command *cmd, const char **val,
 		return EXIT_RUNTIME;
 	}
 	if (!val[OPT_SPORTS] && fr->st->multipath != SLUICE_MP_EXACT)
-		return sub_usage_error(cmd, "fabric %s's multipath mode is %s: the pool comes from exact's ranges; give --sports",
+		return cmd_error(cmd, "fabric %s's multipath mode is %s: the pool comes from exact's ranges; give --sports",
 				       val[OPT_FABRIC],
 				       sluice_multipath_name(fr->st->multipath));
 	if (load_routes(val[OPT_ROUTES], &fr->st->g, &fr->r))
@@ -247,19 +238,13 @@ static int fabric_load(const struct command *cmd, const char **val,
 
 /* --hook's settings: the queue, UDP, the destinations it queues. */
 static int hook_cfg(const struct command *cmd, const char **val,
-		    struct sluice_faca_hook_cfg *cfg,
+		    const uint64_t *num, struct sluice_faca_hook_cfg *cfg,
 		    struct sluice_faca_prefix *dst)
 {
-	uint64_t v;
 	int ret;
 
 	memset(cfg, 0, sizeof(*cfg));
-	if (val[OPT_QUEUE]) {
-		if (!opts_number(val[OPT_QUEUE], 0, UINT16_MAX, &v))
-			return sub_usage_error(cmd, "--queue: \"%s\" is not a queue number (0..65535)",
-					       val[OPT_QUEUE]);
-		cfg->queue = v;
-	}
+	cfg->queue = num[OPT_QUEUE];
 	cfg->udp = val[OPT_UDP];
 	cfg->dst = dst;
 	if (val[OPT_DST]) {
@@ -291,7 +276,7 @@ static void agent_log(void *arg, const char *line)
 int faca_agent_main(const struct command *cmd, int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
-	const char *val[N_OPTS], *dsts[MAX_DSTS];
+	const char **val, **dsts;
 	struct sluice_faca_prefix prefixes[SLUICE_FACA_HOOK_MAX_DST];
 	struct sluice_faca_serve s = { .stop = &stopping };
 	struct fabric_routes fr = { 0 };
@@ -299,33 +284,32 @@ int faca_agent_main(const struct command *cmd, int argc, char **argv)
 	struct sluice_faca_opts o;
 	struct sluice_faca a;
 	struct timespec t0;
-	char msg[256], err[256];
+	char err[256];
 	int n_dsts, ret, i;
 	uint32_t addr = 0;
+	ARGS_DECLARE(args, N_OPTS);
 
-	ret = opts_parse(argc, argv, opts, N_OPTS,
-			 OPT_BIT(N_OPTS) - 1 - OPT_BIT(OPT_JSON), val, dsts,
-			 MAX_DSTS, &n_dsts, msg, sizeof(msg));
-	if (ret > 0)
-		return sub_help(cmd);
-	if (ret)
-		return sub_usage_error(cmd, "%s", msg);
-	ret = agent_opts(cmd, val, &o);
+	if (args_parse(cmd, &agent_spec, argc, argv, &args))
+		return args.exit;
+	val = args.val;
+	dsts = (const char **)args.operands;
+	n_dsts = args.n_operands;
+	ret = agent_opts(cmd, val, args.num, &o);
 	if (!ret && val[OPT_HOOK])
-		ret = hook_cfg(cmd, val, &hook, prefixes);
+		ret = hook_cfg(cmd, val, args.num, &hook, prefixes);
 	for (i = 0; !ret && i < n_dsts; i++)
 		if (!parse_addr(dsts[i], &addr))
-			ret = sub_usage_error(cmd, "\"%s\" is not an IPv4 address",
+			ret = cmd_error(cmd, "\"%s\" is not an IPv4 address",
 					      dsts[i]);
 	if (!ret && val[OPT_FABRIC])
-		ret = fabric_load(cmd, val, &fr, &o);
+		ret = fabric_load(cmd, val, args.num, &fr, &o);
 	if (ret) {
 		fabric_routes_free(&fr);
 		return ret;
 	}
 	if (sluice_faca_init(&a, &o, err, sizeof(err))) {
 		fabric_routes_free(&fr);
-		return sub_usage_error(cmd, "%s", err);
+		return cmd_error(cmd, "%s", err);
 	}
 	ret = fr.st ? sluice_faca_routes(&a, &fr.st->g, &fr.r, err, sizeof(err)) : 0;
 	if (ret) {
@@ -337,7 +321,7 @@ int faca_agent_main(const struct command *cmd, int argc, char **argv)
 		parse_addr(dsts[i], &addr);
 		ret = sluice_faca_dst_add(&a, addr, 0);
 		if (ret < 0)
-			ret = sub_usage_error(cmd, "%s: %s", dsts[i],
+			ret = cmd_error(cmd, "%s: %s", dsts[i],
 					      ret == -EINVAL ? "not a unicast address" :
 					      strerror(-ret));
 		else
@@ -511,18 +495,15 @@ static void print_table(json_object *t)
 
 int faca_show_main(const struct command *cmd, int argc, char **argv)
 {
-	const char *val[N_OPTS];
 	char msg[256], *text;
+	const char **val;
 	json_object *t;
-	int ret, n;
+	int ret;
+	ARGS_DECLARE(args, N_OPTS);
 
-	ret = opts_parse(argc, argv, opts, N_OPTS,
-			 OPT_BIT(OPT_SOCKET) | OPT_BIT(OPT_JSON), val, NULL, 0,
-			 &n, msg, sizeof(msg));
-	if (ret > 0)
-		return sub_help(cmd);
-	if (ret)
-		return sub_usage_error(cmd, "%s", msg);
+	if (args_parse(cmd, &show_spec, argc, argv, &args))
+		return args.exit;
+	val = args.val;
 	ret = sluice_faca_show(val[OPT_SOCKET], &text, msg, sizeof(msg));
 	if (ret) {
 		fprintf(stderr, "sluicectl: %s\n", msg);
@@ -544,31 +525,29 @@ int faca_show_main(const struct command *cmd, int argc, char **argv)
 
 int faca_sport_main(const struct command *cmd, int argc, char **argv)
 {
-	const char *val[N_OPTS], *dst[1];
+	const char **val, **dst;
 	char msg[256];
 	uint16_t sport;
 	uint32_t addr;
-	__u64 lease = 0;
+	__u64 lease;
 	json_object *o;
 	int ret, n;
+	ARGS_DECLARE(args, N_OPTS);
 
-	ret = opts_parse(argc, argv, opts, N_OPTS,
-			 OPT_BIT(OPT_SOCKET) | OPT_BIT(OPT_LEASE) |
-			 OPT_BIT(OPT_JSON), val, dst, 1, &n, msg, sizeof(msg));
-	if (ret > 0)
-		return sub_help(cmd);
-	if (ret)
-		return sub_usage_error(cmd, "%s", msg);
+	if (args_parse(cmd, &sport_spec, argc, argv, &args))
+		return args.exit;
+	val = args.val;
+	dst = (const char **)args.operands;
+	n = args.n_operands;
+	lease = args.num[OPT_LEASE];
 	if (n != 1)
-		return sub_usage_error(cmd, "DST: the destination's IPv4 address");
+		return cmd_error(cmd, "DST: the destination's IPv4 address");
 	if (!parse_addr(dst[0], &addr))
-		return sub_usage_error(cmd, "\"%s\" is not an IPv4 address",
+		return cmd_error(cmd, "\"%s\" is not an IPv4 address",
 				       dst[0]);
-	if (val[OPT_LEASE] &&
-	    (sluice_parse_time(val[OPT_LEASE], TIME_MAX_NS, &lease) ||
-	     lease < 1000000))
-		return sub_usage_error(cmd, "--lease: \"%s\" is not a time from 1ms to 1 hour (e.g. 10s)",
-				       val[OPT_LEASE]);
+	if (val[OPT_LEASE] && lease < 1000000)
+		return cmd_error(cmd, "--lease: \"%s\" is not a time from 1ms to 3600s",
+				 val[OPT_LEASE]);
 	ret = sluice_faca_sport(val[OPT_SOCKET], addr, lease / 1000000, &sport,
 				msg, sizeof(msg));
 	if (ret) {

@@ -263,19 +263,19 @@ static void test_cli(void)
 		const char *args[8];
 		const char *msg;
 	} bad[] = {
-		{ { "faca", "hook" }, "sluicectl: --sports A-B: the source ports to give new flows\n" },
+		{ { "faca", "hook" }, "sluicectl faca hook: --sports A-B: the source ports to give new flows\n" },
 		{ { "faca", "hook", "--sports", "9-1" },
-		  "sluicectl: --sports: \"9-1\" is not a port range (A-B, 1 <= A <= B <= 65535)\n" },
+		  "sluicectl faca hook: --sports: \"9-1\" is not a port range (A-B, 1 <= A <= B <= 65535)\n" },
 		{ { "faca", "hook", "--sports", "1-2", "--dst", "10.0.0.1/24" },
-		  "sluicectl: --dst: \"10.0.0.1/24\" is not an IPv4 prefix (A.B.C.D/LEN, no host bits set, or A.B.C.D)\n" },
+		  "sluicectl faca hook: --dst: \"10.0.0.1/24\" is not an IPv4 prefix (A.B.C.D/LEN, no host bits set, or A.B.C.D)\n" },
 		{ { "faca", "hook", "--sports", "1-2", "--dst", "," },
-		  "sluicectl: --dst: no prefix in \",\"\n" },
+		  "sluicectl faca hook: --dst: no prefix in \",\"\n" },
 		{ { "faca", "hook", "--sports", "1-2", "--queue", "65536" },
-		  "sluicectl: --queue: \"65536\" is not a queue number (0..65535)\n" },
+		  "sluicectl faca hook: --queue: \"65536\" is not a number from 0 to 65535\n" },
 		{ { "faca", "hook", "--sports", "1-2", "--udp", "--udp" },
-		  "sluicectl: --udp given twice\n" },
+		  "sluicectl faca hook: --udp given twice\n" },
 		{ { "faca", "hook", "--sports", "1-2", "extra" },
-		  "sluicectl: unexpected argument \"extra\"\n" },
+		  "sluicectl faca hook: unexpected argument \"extra\"\n" },
 		{ { "faca", "nope" }, "sluicectl faca: unknown faca command \"nope\"\n" },
 	};
 	struct run r;
