@@ -23,7 +23,7 @@
 #include "jout.h"
 #include "load.h"
 #include "progress.h"
-#include "opts.h"
+#include "args.h"
 #include "sluicectl.h"
 
 enum opt_id {
@@ -31,51 +31,55 @@ enum opt_id {
 	OPT_ORIENT, OPT_ROOT, OPT_THREADS, OPT_TRAFFIC, OPT_SEED, OPT_METHOD,
 	OPT_EPSILON, OPT_MAX_PHASES, OPT_JSON, OPT_PORTS, OPT_HOSTS,
 	OPT_SWITCHES, OPT_OUT, OPT_MODEL, OPT_RUNS,
+	N_OPTS
 };
 
-static const struct opt opts[] = {
-	[OPT_TOPO]	= { "--topo", NULL, true },
-	[OPT_ROUTES]	= { "--routes", NULL, true },
-	[OPT_ALGO]	= { "--algo", NULL, true },
-	[OPT_PATHS]	= { "--paths", NULL, true },
-	[OPT_LANES]	= { "--lanes", NULL, true },
-	[OPT_ROUTE_SEED] = { "--route-seed", NULL, true },
-	[OPT_ORIENT]	= { "--orient", NULL, true },
-	[OPT_ROOT]	= { "--root", NULL, true },
-	[OPT_THREADS]	= { "--threads", NULL, true },
-	[OPT_TRAFFIC]	= { "--traffic", NULL, true },
-	[OPT_SEED]	= { "--seed", NULL, true },
-	[OPT_METHOD]	= { "--method", NULL, true },
-	[OPT_EPSILON]	= { "--epsilon", NULL, true },
-	[OPT_MAX_PHASES] = { "--max-phases", NULL, true },
-	[OPT_JSON]	= { "--json", "-j", false },
-	[OPT_PORTS]	= { "--ports", NULL, true },
-	[OPT_HOSTS]	= { "--hosts", NULL, true },
-	[OPT_SWITCHES]	= { "--switches", NULL, true },
-	[OPT_OUT]	= { "--output", "-o", true },
-	[OPT_MODEL]	= { "--model", NULL, true },
-	[OPT_RUNS]	= { "--runs", NULL, true },
-};
+static const char *const orients[] = { "auto", "tier", "bfs", NULL };
+static const char *const models[] = { "concurrent", "maxmin", NULL };
 
-#define N_OPTS (sizeof(opts) / sizeof(opts[0]))
+static const struct arg_opt opts[] = {
+	[OPT_TOPO]	= ARG_P("--topo", 0, "FILE", "the topology (required)"),
+	[OPT_ROUTES]	= ARG_P("--routes", 0, "FILE", "the route set; or --algo to compute one"),
+	[OPT_ALGO]	= ARG_S("--algo", 0, "ALGO", "compute the routes with ALGO, as route compute"),
+	[OPT_PATHS]	= ARG_N("--paths", 0, "K", 1, SLUICE_KSP_PATHS_MAX,
+				"with --algo: as route compute's"),
+	[OPT_LANES]	= ARG_N("--lanes", 0, "L", 1, SLUICE_LANES_MAX,
+				"with --algo: as route compute's"),
+	[OPT_ROUTE_SEED] = ARG_N("--route-seed", 0, "S", 0, UINT64_MAX,
+				 "with --algo: route compute's --seed"),
+	[OPT_ORIENT]	= ARG_E("--orient", 0, orients, "with --algo: as route compute's"),
+	[OPT_ROOT]	= ARG_S("--root", 0, "NODE", "with --algo: as route compute's"),
+	[OPT_THREADS]	= ARG_N("--threads", 0, "T", 1, 256,
+				"with --algo: sources computed in parallel"),
+	[OPT_TRAFFIC]	= ARG_S("--traffic", 0, "T",
+				"all2all, uniform:P, uniform:P%, worst or permutation (required)"),
+	[OPT_SEED]	= ARG_N("--seed", 0, "S", 0, UINT64_MAX,
+				"the seed of uniform and permutation traffic"),
+	[OPT_METHOD]	= ARG_S("--method", 0, "{ auto | lp | fptas }",
+				"how theta is found, default auto"),
+	[OPT_EPSILON]	= ARG_S("--epsilon", 0, "E",
+				"fptas: how close to optimal, 0.0001 to 0.5, default 0.01"),
+	[OPT_MAX_PHASES] = ARG_N("--max-phases", 0, "N", 1, UINT64_MAX,
+				 "fptas: the most phases it runs"),
+	[OPT_JSON]	= ARG_F("--json", 'j', "print JSON instead of text"),
+	[OPT_PORTS]	= ARG_N("--ports", 0, "P", 2, 1024, "clos: ports per switch (required)"),
+	[OPT_HOSTS]	= ARG_N("--hosts", 0, "H", 1, UINT32_MAX, "clos: servers (required)"),
+	[OPT_SWITCHES]	= ARG_N("--switches", 0, "N", 1, UINT32_MAX,
+				"clos: the most switches (required)"),
+	[OPT_OUT]	= ARG_OUTPUT,
+	[OPT_MODEL]	= ARG_E("--model", 0, models,
+				"concurrent (theta of a traffic matrix, the default) or maxmin"),
+	[OPT_RUNS]	= ARG_N("--runs", 0, "R", 1, SLUICE_MAXMIN_RUNS_MAX,
+				"maxmin: permutations averaged, default 1"),
+};
 
 /* The options that only make sense with --algo. */
-#define ALGO_OPTS	(OPT_BIT(OPT_PATHS) | OPT_BIT(OPT_LANES) | \
-			 OPT_BIT(OPT_ROUTE_SEED) | OPT_BIT(OPT_ORIENT) | \
-			 OPT_BIT(OPT_ROOT) | OPT_BIT(OPT_THREADS))
-
-#define ANALYZE_OPTS	(OPT_BIT(OPT_TOPO) | OPT_BIT(OPT_ROUTES) | OPT_BIT(OPT_ALGO) | \
-			 ALGO_OPTS | OPT_BIT(OPT_TRAFFIC) | OPT_BIT(OPT_SEED) | \
-			 OPT_BIT(OPT_METHOD) | OPT_BIT(OPT_EPSILON) | \
-			 OPT_BIT(OPT_MAX_PHASES) | OPT_BIT(OPT_JSON) | \
-			 OPT_BIT(OPT_MODEL) | OPT_BIT(OPT_RUNS))
+static const int algo_opts[] = {
+	OPT_PATHS, OPT_LANES, OPT_ROUTE_SEED, OPT_ORIENT, OPT_ROOT, OPT_THREADS,
+};
 
 /* The options of the concurrent flow model's solvers. */
-#define SOLVER_OPTS	(OPT_BIT(OPT_METHOD) | OPT_BIT(OPT_EPSILON) | \
-			 OPT_BIT(OPT_MAX_PHASES))
-
-#define CLOS_OPTS	(OPT_BIT(OPT_PORTS) | OPT_BIT(OPT_HOSTS) | \
-			 OPT_BIT(OPT_SWITCHES) | OPT_BIT(OPT_OUT) | OPT_BIT(OPT_JSON))
+static const int solver_opts[] = { OPT_METHOD, OPT_EPSILON, OPT_MAX_PHASES };
 
 static const char usage_text[] =
 	"Usage: sluicectl analyze --topo FILE { --routes FILE | --algo ALGO [--paths K] [--lanes L]\n"
@@ -87,53 +91,79 @@ static const char usage_text[] =
 	"\t--traffic permutation --model maxmin [--seed S] [--runs R] [-j | --json]\n"
 	"       sluicectl analyze clos --ports P --hosts H --switches N [-o FILE] [-j | --json]\n";
 
-static const char help_text[] =
-	"\n--model concurrent (the default): the throughput theta of a traffic matrix\n"
-	"on a route set: the largest theta such that theta times every demand fits\n"
-	"on the pair's own paths, split over them in any way, with each link\n"
-	"carrying at most 1 (a server's line rate) in each direction.  Each server\n"
-	"sends at most 1; theta is the rate all of them get at once.\n"
-	"\n"
-	"--model maxmin (TCP-Bolt's flow simulator; permutation traffic only): each\n"
-	"server's flow takes ONE path, drawn at random among its pair's shortest\n"
-	"paths in the set (ECMP's hash; for edst, a random tree among those giving\n"
-	"the shortest route, over all lanes), and the flows get max-min fair rates\n"
-	"(progressive filling, exact), links and each server's host link carrying\n"
-	"1 each way.  Throughput is the sum of the rates over the servers, averaged\n"
-	"over --runs R permutations (default 1; run i draws from seed + i).\n"
-	"\n"
-	"  all2all      every server to every other, evenly\n"
-	"  uniform:P    each endpoint picks P others at random (P% of them with\n"
-	"               a percent sign) and spreads its servers' traffic over them\n"
-	"  worst        the permutation of endpoints that maximises the total\n"
-	"               shortest-path distance (near-worst, Jyothi et al.)\n"
-	"  permutation  a random permutation of the servers (--seed), each sending\n"
-	"               once and receiving once, never to itself\n"
-	"\n"
-	"  --method lp      exact, by GLPK's simplex (small route sets)\n"
-	"  --method fptas   Garg-Koenemann/Fleischer, stopped when a feasible flow is\n"
-	"                   proven within epsilon (default 0.01) of optimal\n"
-	"  --method auto    lp up to 4000 paths, else fptas (the default)\n"
-	"\n"
-	"\"analyze clos\" sizes the Clos network of FC's Appendix A.3: the most\n"
-	"throughput for H servers from at most N p-port switches; -o writes it as a\n"
-	"topology file (2 and 3 layers).\n";
+#define HELP_TEXT \
+	"--model concurrent (the default): the throughput theta of a traffic matrix\n" \
+	"on a route set: the largest theta such that theta times every demand fits\n" \
+	"on the pair's own paths, split over them in any way, with each link\n" \
+	"carrying at most 1 (a server's line rate) in each direction.  Each server\n" \
+	"sends at most 1; theta is the rate all of them get at once.\n" \
+	"\n" \
+	"--model maxmin (TCP-Bolt's flow simulator; permutation traffic only): each\n" \
+	"server's flow takes ONE path, drawn at random among its pair's shortest\n" \
+	"paths in the set (ECMP's hash; for edst, a random tree among those giving\n" \
+	"the shortest route, over all lanes), and the flows get max-min fair rates\n" \
+	"(progressive filling, exact), links and each server's host link carrying\n" \
+	"1 each way.  Throughput is the sum of the rates over the servers, averaged\n" \
+	"over --runs R permutations (default 1; run i draws from seed + i).\n" \
+	"\n" \
+	"  all2all      every server to every other, evenly\n" \
+	"  uniform:P    each endpoint picks P others at random (P% of them with\n" \
+	"               a percent sign) and spreads its servers' traffic over them\n" \
+	"  worst        the permutation of endpoints that maximises the total\n" \
+	"               shortest-path distance (near-worst, Jyothi et al.)\n" \
+	"  permutation  a random permutation of the servers (--seed), each sending\n" \
+	"               once and receiving once, never to itself\n" \
+	"\n" \
+	"  --method lp      exact, by GLPK's simplex (small route sets)\n" \
+	"  --method fptas   Garg-Koenemann/Fleischer, stopped when a feasible flow is\n" \
+	"                   proven within epsilon (default 0.01) of optimal\n" \
+	"  --method auto    lp up to 4000 paths, else fptas (the default)\n" \
+	"\n" \
+	"\"analyze clos\" sizes the Clos network of FC's Appendix A.3: the most\n" \
+	"throughput for H servers from at most N p-port switches; -o writes it as a\n" \
+	"topology file (2 and 3 layers).\n"
 
-struct args {
-	const char	*val[N_OPTS];
+static const struct args_spec analyze_spec = {
+	.opts = opts, .n_opts = N_OPTS, .max_operands = 0,
+	.pick = ARGS_PICK(OPT_TOPO, OPT_ROUTES, OPT_ALGO, OPT_PATHS, OPT_LANES,
+			  OPT_ROUTE_SEED, OPT_ORIENT, OPT_ROOT, OPT_THREADS,
+			  OPT_TRAFFIC, OPT_SEED, OPT_MODEL, OPT_METHOD,
+			  OPT_EPSILON, OPT_MAX_PHASES, OPT_RUNS, OPT_JSON),
+	.more = HELP_TEXT
+		"\nCommands:\n"
+		"  clos  The Clos baseline: the most throughput from the switches given\n",
+};
+static const struct args_spec clos_spec = {
+	.opts = opts, .n_opts = N_OPTS, .max_operands = 0,
+	.pick = ARGS_PICK(OPT_PORTS, OPT_HOSTS, OPT_SWITCHES, OPT_OUT, OPT_JSON),
+	.more = "Sizes the Clos network of FC's Appendix A.3: the most throughput for H\n"
+		"servers from at most N P-port switches; -o writes it as a topology file.",
+};
+
+static const struct command clos_cmd = {
+	"clos", NULL, "The Clos baseline: the most throughput from the switches given",
+	"--ports P --hosts H --switches N [-o FILE] [-j | --json]", "analyze",
+};
+
+struct aargs {
+	const char	**val;
 	uint64_t	paths, lanes, route_seed, threads, seed, max_phases;
 	uint64_t	runs;
 	uint64_t	ports, hosts, switches;
 	double		epsilon;
 	int		algo, method;
 	bool		maxmin;
+	const char	*vals[N_OPTS];
+	uint64_t	num[N_OPTS];
+	struct args	args;
 };
 
+/* "sluicectl analyze: MESSAGE" and the usage of every form; EXIT_USAGE. */
 static int usage(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("sluicectl: ", stderr);
+	fputs("sluicectl analyze: ", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -142,31 +172,14 @@ static int usage(const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
-static int parse_number(struct args *a, enum opt_id id, uint64_t min,
-			uint64_t max, uint64_t *v)
-{
-	const char *s = a->val[id];
-
-	if (s && !opts_number(s, min, max, v))
-		return usage("%s: \"%s\" is not a number from %llu to %llu",
-			     opts[id].name, s, (unsigned long long)min,
-			     (unsigned long long)max);
-	return 0;
-}
-
-static int parse_values(struct args *a)
+static int parse_values(struct aargs *a)
 {
 	const char *v;
 	char *end;
-	int ret;
 
 	a->algo = -1;
 	a->method = SLUICE_FLOW_AUTO;
-	a->runs = 1;
-	v = a->val[OPT_MODEL];
-	if (v && strcmp(v, "concurrent") && strcmp(v, "maxmin"))
-		return usage("--model: \"%s\" is not concurrent or maxmin", v);
-	a->maxmin = v && !strcmp(v, "maxmin");
+	a->maxmin = a->val[OPT_MODEL] && a->num[OPT_MODEL] == 1;
 	v = a->val[OPT_ALGO];
 	if (v) {
 		a->algo = sluice_route_algo_parse(v);
@@ -191,48 +204,29 @@ static int parse_values(struct args *a)
 				     v, SLUICE_FLOW_EPSILON_MIN,
 				     SLUICE_FLOW_EPSILON_MAX);
 	}
-	ret = parse_number(a, OPT_PATHS, 1, UINT32_MAX, &a->paths);
-	if (!ret)
-		ret = parse_number(a, OPT_LANES, 1, SLUICE_LANES_MAX, &a->lanes);
-	if (!ret)
-		ret = parse_number(a, OPT_ROUTE_SEED, 0, UINT64_MAX,
-				   &a->route_seed);
-	if (!ret)
-		ret = parse_number(a, OPT_THREADS, 1, 256, &a->threads);
-	if (!ret)
-		ret = parse_number(a, OPT_SEED, 0, UINT64_MAX, &a->seed);
-	if (!ret)
-		ret = parse_number(a, OPT_MAX_PHASES, 1, UINT64_MAX,
-				   &a->max_phases);
-	if (!ret)
-		ret = parse_number(a, OPT_RUNS, 1, SLUICE_MAXMIN_RUNS_MAX,
-				   &a->runs);
-	if (!ret)
-		ret = parse_number(a, OPT_PORTS, 2, 1024, &a->ports);
-	if (!ret)
-		ret = parse_number(a, OPT_HOSTS, 1, UINT32_MAX, &a->hosts);
-	if (!ret)
-		ret = parse_number(a, OPT_SWITCHES, 1, UINT32_MAX,
-				   &a->switches);
-	return ret;
+	a->paths = a->num[OPT_PATHS];
+	a->lanes = a->num[OPT_LANES];
+	a->route_seed = a->num[OPT_ROUTE_SEED];
+	a->threads = a->num[OPT_THREADS];
+	a->seed = a->num[OPT_SEED];
+	a->max_phases = a->num[OPT_MAX_PHASES];
+	a->runs = a->val[OPT_RUNS] ? a->num[OPT_RUNS] : 1;
+	a->ports = a->num[OPT_PORTS];
+	a->hosts = a->num[OPT_HOSTS];
+	a->switches = a->num[OPT_SWITCHES];
+	return 0;
 }
 
 /* Returns 0, EXIT_USAGE (message printed) or -1 (help printed). */
-static int parse(int argc, char **argv, uint64_t allowed, struct args *a)
+static int parse(const struct command *cmd, const struct args_spec *spec,
+		 int argc, char **argv, struct aargs *a)
 {
-	char msg[128];
-	int n, ret;
-
 	memset(a, 0, sizeof(*a));
-	ret = opts_parse(argc, argv, opts, N_OPTS, allowed, a->val, NULL, 0,
-			 &n, msg, sizeof(msg));
-	if (ret > 0) {
-		fputs(usage_text, stdout);
-		fputs(help_text, stdout);
-		return -1;
-	}
-	if (ret)
-		return usage("%s", msg);
+	a->args.val = a->vals;
+	a->args.num = a->num;
+	if (args_parse(cmd, spec, argc, argv, &a->args))
+		return a->args.exit ? a->args.exit : -1;
+	a->val = a->vals;
 	return parse_values(a);
 }
 
@@ -249,7 +243,7 @@ static struct cli_progress phases_progress = {
 };
 
 /* The routing options, checked against the algorithm as "route" does. */
-static int route_opts(const struct args *a, struct sluice_route_opts *o,
+static int route_opts(const struct aargs *a, struct sluice_route_opts *o,
 		      struct sluice_compute_opts *c)
 {
 	const char *orient = a->val[OPT_ORIENT];
@@ -274,7 +268,7 @@ static int route_opts(const struct args *a, struct sluice_route_opts *o,
 }
 
 /* The routes: read from --routes, or computed in memory by --algo. */
-static int get_routes(const struct args *a, struct sluice_route_opts *o,
+static int get_routes(const struct aargs *a, struct sluice_route_opts *o,
 		      const struct sluice_compute_opts *c,
 		      const struct sluice_graph *g, struct sluice_routes *r)
 {
@@ -317,7 +311,7 @@ static bool jadd_unrouted(json_object *o, const struct sluice_graph *g,
 
 static int print_json(const struct sluice_graph *g,
 		      const struct sluice_routes *r, const char *traffic,
-		      const struct args *a, const struct sluice_traffic *t,
+		      const struct aargs *a, const struct sluice_traffic *t,
 		      const struct sluice_flow_result *res)
 {
 	json_object *o = json_object_new_object();
@@ -349,7 +343,7 @@ static int print_json(const struct sluice_graph *g,
 
 static void print_text(const struct sluice_graph *g,
 		       const struct sluice_routes *r, const char *traffic,
-		       const struct args *a, const struct sluice_traffic *t,
+		       const struct aargs *a, const struct sluice_traffic *t,
 		       const struct sluice_flow_result *res)
 {
 	printf("traffic %s", traffic);
@@ -378,7 +372,7 @@ static void print_text(const struct sluice_graph *g,
 }
 
 static int print_maxmin_json(const struct sluice_graph *g,
-			     const struct sluice_routes *r, const struct args *a,
+			     const struct sluice_routes *r, const struct aargs *a,
 			     const struct sluice_maxmin_result *res)
 {
 	json_object *o = json_object_new_object();
@@ -405,7 +399,7 @@ static int print_maxmin_json(const struct sluice_graph *g,
 
 static void print_maxmin_text(const struct sluice_graph *g,
 			      const struct sluice_routes *r,
-			      const struct args *a,
+			      const struct aargs *a,
 			      const struct sluice_maxmin_result *res)
 {
 	printf("traffic permutation seed %llu runs %u servers %u local %.2f\n",
@@ -425,7 +419,7 @@ static void print_maxmin_text(const struct sluice_graph *g,
 
 /* --model maxmin: the routes are in @r, the traffic spec checked. */
 static int maxmin_main(const struct sluice_graph *g,
-		       const struct sluice_routes *r, const struct args *a,
+		       const struct sluice_routes *r, const struct aargs *a,
 		       const struct sluice_traffic_spec *spec)
 {
 	struct cli_progress runs_progress = { .what = "max-min", .unit = "runs" };
@@ -459,16 +453,17 @@ static int clos_write(const void *arg, FILE *f)
 
 static int clos_main(int argc, char **argv)
 {
+	const struct command *cmd = &clos_cmd;
 	struct sluice_clos_size c;
 	char err[SLUICE_ERRLEN];
 	struct sluice_graph g;
 	json_object *o, *arr;
-	struct args a;
+	struct aargs a;
 	uint32_t l;
 	bool ok;
 	int ret;
 
-	ret = parse(argc, argv, CLOS_OPTS, &a);
+	ret = parse(cmd, &clos_spec, argc, argv, &a);
 	if (ret)
 		return ret < 0 ? 0 : ret;
 	if (!a.val[OPT_PORTS] || !a.val[OPT_HOSTS] || !a.val[OPT_SWITCHES])
@@ -536,14 +531,13 @@ int analyze_main(const struct command *cmd, int argc, char **argv)
 	struct sluice_routes r = { 0 };
 	char err[SLUICE_ERRLEN];
 	struct sluice_graph g;
-	struct args a;
+	struct aargs a;
 	size_t i;
 	int ret;
 
-	(void)cmd;
 	if (argc >= 2 && !strcmp(argv[1], "clos"))
 		return clos_main(argc - 1, argv + 1);
-	ret = parse(argc, argv, ANALYZE_OPTS, &a);
+	ret = parse(cmd, &analyze_spec, argc, argv, &a);
 	if (ret)
 		return ret < 0 ? 0 : ret;
 	if (!a.val[OPT_TOPO])
@@ -552,10 +546,10 @@ int analyze_main(const struct command *cmd, int argc, char **argv)
 		return usage("--traffic is required");
 	if (!a.val[OPT_ROUTES] == (a.algo < 0))
 		return usage("give one of --routes FILE and --algo ALGO");
-	for (i = 0; a.algo < 0 && i < N_OPTS; i++)
-		if ((ALGO_OPTS & OPT_BIT(i)) && a.val[i])
+	for (i = 0; a.algo < 0 && i < ARRAY_SIZE(algo_opts); i++)
+		if (a.val[algo_opts[i]])
 			return usage("%s needs --algo, not a route file",
-				     opts[i].name);
+				     opts[algo_opts[i]].name);
 	if (sluice_traffic_parse(a.val[OPT_TRAFFIC], &spec, err, sizeof(err)))
 		return usage("--traffic: %s", err);
 	if (a.val[OPT_SEED] && spec.kind != SLUICE_TRAFFIC_UNIFORM &&
@@ -564,10 +558,10 @@ int analyze_main(const struct command *cmd, int argc, char **argv)
 	if (a.maxmin && spec.kind != SLUICE_TRAFFIC_PERMUTATION)
 		return usage("--model maxmin takes --traffic permutation only: it rates one flow per server, and %s is a matrix of demands",
 			     a.val[OPT_TRAFFIC]);
-	for (i = 0; a.maxmin && i < N_OPTS; i++)
-		if ((SOLVER_OPTS & OPT_BIT(i)) && a.val[i])
+	for (i = 0; a.maxmin && i < ARRAY_SIZE(solver_opts); i++)
+		if (a.val[solver_opts[i]])
 			return usage("%s applies to --model concurrent",
-				     opts[i].name);
+				     opts[solver_opts[i]].name);
 	if (!a.maxmin && a.val[OPT_RUNS])
 		return usage("--runs applies to --model maxmin");
 	if ((a.val[OPT_EPSILON] || a.val[OPT_MAX_PHASES]) &&
