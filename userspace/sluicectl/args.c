@@ -98,60 +98,35 @@ static void print_usage(FILE *f, const struct command *cmd,
 	fputc('\n', f);
 }
 
-/*
- * sluicectl's own options, before the command, have no command's name;
- * @named false is the older style of the commands not yet converted,
- * "sluicectl: MESSAGE".
- */
+/* sluicectl's own options, before the command, have no command's name. */
 static void vusage(const struct command *cmd, const struct args_spec *spec,
-		   bool named, const char *fmt, va_list ap)
+		   const char *fmt, va_list ap)
 {
 	char path[64];
 
 	cmd_path(cmd, path, sizeof(path));
-	fprintf(stderr, "sluicectl%s%s: ", *path && named ? " " : "",
-		named ? path : "");
+	fprintf(stderr, "sluicectl%s%s: ", *path ? " " : "", path);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 	print_usage(stderr, cmd, spec);
 }
 
 /**
- * usage_error() - reject a command's arguments
+ * cmd_error() - reject a command's arguments
  * @cmd:	the command (a group's or one of its own)
  * @fmt:	what is wrong, printf style
  *
- * Prints "sluicectl: <message>" and the command's usage to stderr.
+ * Prints "sluicectl CMD: <message>" and the command's usage to stderr, as
+ * args_error() does for a command whose arguments are parsed.
  *
  * Return: EXIT_USAGE, to be returned from the command's main.
  */
-int usage_error(const struct command *cmd, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vusage(cmd, NULL, false, fmt, ap);
-	va_end(ap);
-	return EXIT_USAGE;
-}
-
-int sub_usage_error(const struct command *sub, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vusage(sub, NULL, false, fmt, ap);
-	va_end(ap);
-	return EXIT_USAGE;
-}
-
-/* "sluicectl CMD: <message>" and the command's usage; EXIT_USAGE. */
 int cmd_error(const struct command *cmd, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vusage(cmd, NULL, true, fmt, ap);
+	vusage(cmd, NULL, fmt, ap);
 	va_end(ap);
 	return EXIT_USAGE;
 }
@@ -161,7 +136,7 @@ int args_error(const struct args *a, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vusage(a->cmd, a->spec, true, fmt, ap);
+	vusage(a->cmd, a->spec, fmt, ap);
 	va_end(ap);
 	return EXIT_USAGE;
 }
@@ -295,9 +270,11 @@ static const char *fmt_range(const struct arg_opt *o, char *buf, size_t len)
 				 (unsigned long long)o->max);
 		break;
 	case ARG_TIME:
-		snprintf(buf, len, "a time from %s to %s (a bare number is %s)",
+		snprintf(buf, len, "a time from %s to %s%s%s (a bare number is %s)",
 			 fmt_time(o->min * o->grain_ns, lo, sizeof(lo)),
 			 fmt_time(o->max * o->grain_ns, hi, sizeof(hi)),
+			 o->grain_ns > 1 ? " in whole " : "",
+			 o->grain_ns > 1 ? unit_name(o->grain_ns) : "",
 			 unit_name(o->unit_ns));
 		break;
 	case ARG_RATE:

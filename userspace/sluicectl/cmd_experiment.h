@@ -16,25 +16,25 @@
 #include "sluicectl.h"
 
 #define EXPERIMENT_DEADLOCK_USAGE \
-	"[--name NAME] [--topo FILE] [--routes SETS] [--duration S] [--interval MS]\n" \
+	"[--name NAME] [--topo FILE] [--routes SETS] [--duration TIME] [--interval TIME]\n" \
 	"\t[--hosts-per-switch H] [--rate RATE] [--send-rate RATE] [--frame BYTES]\n" \
-	"\t[--xoff BYTES] [--xon BYTES] [--headroom BYTES] [--quiet MS]\n" \
-	"\t[--watchdog { drop | forward | alert } [--detection-time MS] [--restoration-time MS]]\n" \
+	"\t[--xoff BYTES] [--xon BYTES] [--headroom BYTES] [--quiet TIME]\n" \
+	"\t[--watchdog { drop | forward | alert } [--detection-time TIME] [--restoration-time TIME]]\n" \
 	"\t[--svg FILE] [--keep] [-j | --json] [-v | --verbose]\n" \
 	"SETS: route algorithms, comma-separated (default ecmp-cw,fc,edst); each runs on a\n" \
 	"fresh fabric NAME (default sluice) of FC's testbed (or --topo), priority 3 lossless,\n" \
 	"links shaped to --rate (default 1mbit), every host sending UDP DSCP 24 to every host\n" \
 	"under another switch at --send-rate (default twice the link rate) in frames of --frame\n" \
-	"bytes (default 1442), for --duration seconds (default 20), sampled every --interval ms\n" \
-	"(default 500).  xoff/xon default 20Kb/17Kb; headroom default Tagger's eq. 1 at\n" \
+	"bytes (default 1442), for --duration (default 20s), sampled every --interval\n" \
+	"(default 500ms).  xoff/xon default 20Kb/17Kb; headroom default Tagger's eq. 1 at\n" \
 	"--rate plus 10 ms of it (8486 bytes at 1mbit).  A deadlock: nothing delivered for\n" \
-	"the last --quiet ms (default 2000) and a wait-for cycle.  Exit 0 when every set\n" \
+	"the last --quiet (default 2000ms) and a wait-for cycle.  Exit 0 when every set\n" \
 	"did what its CBD check predicts, 3 when not, 1 on errors."
 
 #define EXPERIMENT_BCUBE_USAGE \
 	"[--name NAME] [--n N] [--parts PARTS] [--modes MODES] [--rate RATE]\n" \
-	"\t[--duration S] [--interval MS] [--frame BYTES] [--quiet MS]\n" \
-	"\t[--load FRACTION] [--fct-duration S] [--seed N] [--svg PREFIX]\n" \
+	"\t[--duration TIME] [--interval TIME] [--frame BYTES] [--quiet TIME]\n" \
+	"\t[--load FRACTION] [--fct-duration TIME] [--seed N] [--svg PREFIX]\n" \
 	"\t[--keep] [-j | --json] [-v | --verbose]\n" \
 	"PARTS, comma-separated (default all): deadlock (Fig. 5's ring), holb (Fig. 4's victim),\n" \
 	"incast (8 servers to 1), websearch and hadoop (Section 5.2's flow completion times over\n" \
@@ -52,7 +52,7 @@
 	"1 on errors."
 
 #define EXPERIMENT_BOLT_USAGE \
-	"[--name NAME] [--parts PARTS] [--modes MODES] [--rate RATE] [--unit S] [--interval MS]\n" \
+	"[--name NAME] [--parts PARTS] [--modes MODES] [--rate RATE] [--unit TIME] [--interval TIME]\n" \
 	"\t[--delay TIME] [--reps N] [--seed N] [--svg PREFIX] [--keep] [-j | --json] [-v | --verbose]\n" \
 	"PARTS, comma-separated (default all): window (Fig. 1: one flow's FCT with a BDP first\n" \
 	"window over PFC against TCP's 10), fairness (Figs. 4, 5, 9: B->A and H1..H4->A, 2 to 5\n" \
@@ -68,7 +68,7 @@
 	"xoff 20000, xon 17000 in the lossless modes, tail drop past xoff + headroom otherwise).\n" \
 	"window: sizes 1/4 to 16 BDPs, --reps each (default 3, the median kept), the receiver's ACKs\n" \
 	"delayed --delay (default 100ms, netem).  fairness and holb: flows join and leave one --unit\n" \
-	"apart (default 3 s), throughput sampled every --interval ms (default 500).  TCP-Bolt: DCTCP\n" \
+	"apart (default 3 s), throughput sampled every --interval (default 500ms).  TCP-Bolt: DCTCP\n" \
 	"locked on the hosts' routes, ECN at DCTCP's K on every switch class, a first window of the\n" \
 	"measured BDP.  --seed N (default 1) draws the workload, edst and lanes parts.  --svg PREFIX\n" \
 	"writes PREFIX-window.svg, PREFIX-fairness-MODE.svg and PREFIX-holb-MODE.svg.  Exit 0 when\n" \
@@ -117,8 +117,6 @@ void exp_on_signal(int sig);
 int exp_cpu_times(uint64_t *busy, uint64_t *total);
 int64_t exp_arp_discards(void);
 int exp_derive_headroom(uint64_t rate, uint32_t *headroom);
-int exp_parse_u32(const struct command *cmd, const char *opt, const char *s,
-		  uint64_t min, uint64_t max, uint32_t *v);
 int exp_parse_names(const struct command *cmd, const char *opt, const char *s,
 		    const char *const *names, int n, unsigned int *mask);
 struct sluice_fabric_load_opts;

@@ -44,7 +44,7 @@
 #include "cmd_fabric.h"
 #include "jout.h"
 #include "load.h"
-#include "opts.h"
+#include "args.h"
 #include "qdisc_args.h"
 #include "progress.h"
 #include "sluicectl.h"
@@ -98,28 +98,41 @@ enum opt_id {
 	N_OPTS,
 };
 
-static const struct opt opts[] = {
-	[OPT_NAME]	= { "--name", NULL, true },
-	[OPT_TOPO]	= { "--topo", NULL, true },
-	[OPT_ROUTES]	= { "--routes", NULL, true },
-	[OPT_DURATION]	= { "--duration", NULL, true },
-	[OPT_INTERVAL]	= { "--interval", NULL, true },
-	[OPT_HOSTS]	= { "--hosts-per-switch", NULL, true },
-	[OPT_RATE]	= { "--rate", NULL, true },
-	[OPT_SEND_RATE]	= { "--send-rate", NULL, true },
-	[OPT_FRAME]	= { "--frame", NULL, true },
-	[OPT_XOFF]	= { "--xoff", NULL, true },
-	[OPT_XON]	= { "--xon", NULL, true },
-	[OPT_HEADROOM]	= { "--headroom", NULL, true },
-	[OPT_WATCHDOG]	= { "--watchdog", NULL, true },
-	[OPT_DETECT]	= { "--detection-time", NULL, true },
-	[OPT_RESTORE]	= { "--restoration-time", NULL, true },
-	[OPT_QUIET]	= { "--quiet", NULL, true },
-	[OPT_SVG]	= { "--svg", NULL, true },
-	[OPT_KEEP]	= { "--keep", NULL, false },
-	[OPT_JSON]	= { "--json", "-j", false },
-	[OPT_VERBOSE]	= { "--verbose", "-v", false },
+static const char *const wd_actions[] = { "drop", "forward", "alert", NULL };
+
+static const struct arg_opt opts[] = {
+	[OPT_NAME]	= ARG_S("--name", 0, "NAME", "the fabric, default sluice"),
+	[OPT_TOPO]	= ARG_P("--topo", 0, "FILE", "the topology, default FC's testbed"),
+	[OPT_ROUTES]	= ARG_S("--routes", 0, "SETS",
+				"route algorithms, comma-separated, default ecmp-cw,fc,edst"),
+	[OPT_DURATION]	= ARG_SEC("--duration", 1, 3600, "how long each set runs, default 20s"),
+	[OPT_INTERVAL]	= ARG_MS("--interval", 10, 60000, "between samples, default 500ms"),
+	[OPT_HOSTS]	= ARG_N("--hosts-per-switch", 0, "H", 1, SLUICE_FABRIC_HOSTS_MAX,
+				"hosts of every switch"),
+	[OPT_RATE]	= ARG_R("--rate", "RATE", 1, UINT64_MAX, "the links' rate, default 1mbit"),
+	[OPT_SEND_RATE]	= ARG_R("--send-rate", "RATE", 1, UINT64_MAX,
+				"each host's sending rate, default twice --rate"),
+	[OPT_FRAME]	= ARG_N("--frame", 0, "BYTES", SLUICE_UDPGEN_OVERHEAD + SLUICE_UDPGEN_HDR,
+				SLUICE_FABRIC_HOST_MTU + 14, "the frames' size, default 1442"),
+	[OPT_XOFF]	= ARG_Z("--xoff", "BYTES", 0, UINT32_MAX, "PFC's xoff, default 20Kb"),
+	[OPT_XON]	= ARG_Z("--xon", "BYTES", 0, UINT32_MAX, "PFC's xon, default 17Kb"),
+	[OPT_HEADROOM]	= ARG_Z("--headroom", "BYTES", 0, UINT32_MAX,
+				"default Tagger's eq. 1 at --rate plus 10 ms of it"),
+	[OPT_WATCHDOG]	= ARG_E("--watchdog", 0, wd_actions,
+				"the PFC watchdog on the lossless priority, with this action"),
+	[OPT_DETECT]	= ARG_MS("--detection-time", TC_SLUICE_WD_MIN_MS, TC_SLUICE_WD_MAX_MS,
+				 "with --watchdog: paused this long is a storm"),
+	[OPT_RESTORE]	= ARG_MS("--restoration-time", TC_SLUICE_WD_MIN_MS, TC_SLUICE_WD_MAX_MS,
+				 "with --watchdog: unpaused this long ends it"),
+	[OPT_QUIET]	= ARG_MS("--quiet", 1, 3600000,
+				 "nothing delivered this long is a deadlock, default 2s"),
+	[OPT_SVG]	= ARG_P("--svg", 0, "FILE", "draw throughput over time into FILE"),
+	[OPT_KEEP]	= ARG_F("--keep", 0, "leave the last set's fabric up"),
+	[OPT_JSON]	= ARG_F("--json", 'j', "print JSON instead of text"),
+	[OPT_VERBOSE]	= ARG_F("--verbose", 'v', "say what is being done, on stderr"),
 };
+
+static const struct args_spec spec = ARGS_SPEC(opts, 0, 0, NULL);
 
 struct set {
 	enum sluice_route_algo	algo;
@@ -147,7 +160,10 @@ struct set {
 };
 
 struct exp {
-	const char		*val[N_OPTS];
+	const char		**val;
+	const char		*vals[N_OPTS];
+	uint64_t		num[N_OPTS];
+	struct args		args;
 	const char		*name;
 	struct sluice_graph	g;
 	char			topo_name[PATH_MAX];
@@ -268,20 +284,6 @@ int exp_derive_headroom(uint64_t rate, uint32_t *headroom)
 	return 0;
 }
 
-/* @s as a number from @min to @max into @v; EXIT_USAGE (printed) if not. */
-int exp_parse_u32(const struct command *cmd, const char *opt, const char *s,
-		  uint64_t min, uint64_t max, uint32_t *v)
-{
-	uint64_t x;
-
-	if (!opts_number(s, min, max, &x))
-		return sub_usage_error(cmd, "%s: \"%s\" is not a number from %llu to %llu",
-				       opt, s, (unsigned long long)min,
-				       (unsigned long long)max);
-	*v = x;
-	return 0;
-}
-
 /*
  * A comma-separated list of @names (an experiment's --parts or --modes)
  * into a bit mask; EXIT_USAGE, said on stderr, on a word not among them.
@@ -306,7 +308,7 @@ int exp_parse_names(const struct command *cmd, const char *opt, const char *s,
 				snprintf(all + strlen(all),
 					 sizeof(all) - strlen(all), "%s%s",
 					 k ? ", " : "", names[k]);
-			sub_usage_error(cmd, "%s: \"%s\" is not one of %s", opt,
+			cmd_error(cmd, "%s: \"%s\" is not one of %s", opt,
 					tok, all);
 			free(list);
 			return EXIT_USAGE;
@@ -315,16 +317,7 @@ int exp_parse_names(const struct command *cmd, const char *opt, const char *s,
 	}
 	free(list);
 	if (!*mask)
-		return sub_usage_error(cmd, "%s: none given", opt);
-	return 0;
-}
-
-static int parse_size(const struct command *cmd, const char *opt,
-		      const char *s, uint32_t *v)
-{
-	if (sluice_parse_size(s, v))
-		return sub_usage_error(cmd, "%s: \"%s\" is not a size (50Kb, 51200)",
-				       opt, s);
+		return cmd_error(cmd, "%s: none given", opt);
 	return 0;
 }
 
@@ -335,22 +328,22 @@ static int parse_routes(const struct command *cmd, struct exp *e,
 	int a;
 
 	if (strlen(list) >= sizeof(buf))
-		return sub_usage_error(cmd, "--routes: too long");
+		return cmd_error(cmd, "--routes: too long");
 	snprintf(buf, sizeof(buf), "%s", list);
 	e->sets.n = 0;
 	for (tok = strtok_r(buf, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
 		a = sluice_route_algo_parse(tok);
 		if (a < 0)
-			return sub_usage_error(cmd, "--routes: unknown algorithm \"%s\"",
+			return cmd_error(cmd, "--routes: unknown algorithm \"%s\"",
 					       tok);
 		if (e->sets.n == SETS_MAX)
-			return sub_usage_error(cmd, "--routes: at most %d sets",
+			return cmd_error(cmd, "--routes: at most %d sets",
 					       SETS_MAX);
 		e->sets.s[e->sets.n++].algo = a;
 	}
 	if (!e->sets.n)
-		return sub_usage_error(cmd, "--routes: no route set given");
+		return cmd_error(cmd, "--routes: no route set given");
 	return 0;
 }
 
@@ -358,110 +351,63 @@ static int parse_routes(const struct command *cmd, struct exp *e,
 static int parse(const struct command *cmd, struct exp *e, int argc,
 		 char **argv)
 {
-	const char **val = e->val;
+	const uint64_t *num = e->num;
 	char msg[128], r[SLUICE_RATE_STRLEN];
-	int n_files, ret;
-	uint32_t h = 0;
+	const char **val;
+	int ret;
 
-	ret = opts_parse(argc, argv, opts, N_OPTS, (1u << N_OPTS) - 1, val,
-			 NULL, 0, &n_files, msg, sizeof(msg));
-	if (ret > 0) {
-		sub_help(cmd);
-		return -1;
-	}
-	if (ret)
-		return sub_usage_error(cmd, "%s", msg);
+	e->args.val = e->vals;
+	e->args.num = e->num;
+	if (args_parse(cmd, &spec, argc, argv, &e->args))
+		return e->args.exit ? e->args.exit : -1;
+	val = e->val = e->vals;
 	e->name = val[OPT_NAME] ? val[OPT_NAME] : SLUICE_FABRIC_DEFAULT_NAME;
 	if (sluice_fabric_name_check(e->name, msg, sizeof(msg)))
-		return sub_usage_error(cmd, "--name: %s", msg);
+		return cmd_error(cmd, "--name: %s", msg);
 	ret = parse_routes(cmd, e, val[OPT_ROUTES] ? val[OPT_ROUTES] :
 			   "ecmp-cw,fc,edst");
-	e->duration_s = 20;
-	e->interval_ms = 500;
-	e->quiet_ms = 2000;
-	e->frame = 1442;
+	if (ret)
+		return ret;
+	e->duration_s = val[OPT_DURATION] ? num[OPT_DURATION] : 20;
+	e->interval_ms = val[OPT_INTERVAL] ? num[OPT_INTERVAL] : 500;
+	e->quiet_ms = val[OPT_QUIET] ? num[OPT_QUIET] : 2000;
+	e->frame = val[OPT_FRAME] ? num[OPT_FRAME] : 1442;
 	/*
 	 * The paper's XOFF/XON (50 KB / 47 KB at 50 Gbit/s) cannot scale
 	 * with the rate to 1 Mbit/s (a byte); low thresholds are the point
 	 * ("misconfigured" switches), and at 20 KB / 17 KB - the same 3 KB
 	 * between them - the ring locked in every run measured (docs/experiment-deadlock.md).
 	 */
-	e->xoff = 20480;
-	e->xon = 17408;
-	e->hosts_per_switch = SLUICE_FABRIC_HOSTS_DEFAULT;
-	if (!ret && val[OPT_DURATION])
-		ret = exp_parse_u32(cmd, "--duration", val[OPT_DURATION], 1, 3600,
-				&e->duration_s);
-	if (!ret && val[OPT_INTERVAL])
-		ret = exp_parse_u32(cmd, "--interval", val[OPT_INTERVAL], 10, 60000,
-				&e->interval_ms);
-	if (!ret && val[OPT_QUIET])
-		ret = exp_parse_u32(cmd, "--quiet", val[OPT_QUIET], 1, 3600000,
-				&e->quiet_ms);
-	if (!ret && val[OPT_FRAME])
-		ret = exp_parse_u32(cmd, "--frame", val[OPT_FRAME],
-				SLUICE_UDPGEN_OVERHEAD + SLUICE_UDPGEN_HDR,
-				SLUICE_FABRIC_HOST_MTU + 14, &e->frame);
-	if (!ret && val[OPT_HOSTS]) {
-		ret = exp_parse_u32(cmd, "--hosts-per-switch", val[OPT_HOSTS], 1,
-				SLUICE_FABRIC_HOSTS_MAX, &h);
-		e->hosts_per_switch = h;
-	}
-	if (!ret && val[OPT_XOFF])
-		ret = parse_size(cmd, "--xoff", val[OPT_XOFF], &e->xoff);
-	if (!ret && val[OPT_XON])
-		ret = parse_size(cmd, "--xon", val[OPT_XON], &e->xon);
-	if (!ret && val[OPT_HEADROOM])
-		ret = parse_size(cmd, "--headroom", val[OPT_HEADROOM],
-				 &e->headroom);
-	if (ret)
-		return ret;
+	e->xoff = val[OPT_XOFF] ? num[OPT_XOFF] : 20480;
+	e->xon = val[OPT_XON] ? num[OPT_XON] : 17408;
+	e->headroom = num[OPT_HEADROOM];
+	e->hosts_per_switch = val[OPT_HOSTS] ? (int)num[OPT_HOSTS] :
+			      SLUICE_FABRIC_HOSTS_DEFAULT;
 	if (e->xon > e->xoff)
-		return sub_usage_error(cmd, "--xon %u is above --xoff %u",
-				       e->xon, e->xoff);
+		return cmd_error(cmd, "--xon %u is above --xoff %u",
+				 e->xon, e->xoff);
 	if ((uint64_t)e->duration_s * 1000 / e->interval_ms > SAMPLES_MAX)
-		return sub_usage_error(cmd, "--duration / --interval: more than %d samples",
-				       SAMPLES_MAX);
+		return cmd_error(cmd, "--duration / --interval: more than %d samples",
+				 SAMPLES_MAX);
 	if (e->duration_s * 1000ull < e->interval_ms)
-		return sub_usage_error(cmd, "--interval is longer than --duration");
-	e->rate = 1000000;
-	if (val[OPT_RATE] && (sluice_parse_rate(val[OPT_RATE], &e->rate) ||
-			      !e->rate))
-		return sub_usage_error(cmd, "--rate: \"%s\" is not a rate above 0 (1mbit)",
-				       val[OPT_RATE]);
+		return cmd_error(cmd, "--interval is longer than --duration");
+	e->rate = val[OPT_RATE] ? num[OPT_RATE] : 1000000;
 	/*
 	 * Greedy senders, as the paper's ib_write_bw without congestion
 	 * control: offered at twice the link rate, a host always has a
 	 * frame ready and its shaped NIC, paused or not, sets the pace.
 	 */
-	e->send_rate = 2 * e->rate;
-	if (val[OPT_SEND_RATE] &&
-	    (sluice_parse_rate(val[OPT_SEND_RATE], &e->send_rate) ||
-	     !e->send_rate))
-		return sub_usage_error(cmd, "--send-rate: \"%s\" is not a rate above 0",
-				       val[OPT_SEND_RATE]);
+	e->send_rate = val[OPT_SEND_RATE] ? num[OPT_SEND_RATE] : 2 * e->rate;
 	if (!val[OPT_HEADROOM]) {
 		if (exp_derive_headroom(e->rate, &e->headroom))
-			return sub_usage_error(cmd, "--rate %s: too fast for a derived headroom, give --headroom",
-					       sluice_format_rate(e->rate, r,
-								  sizeof(r)));
+			return cmd_error(cmd, "--rate %s: too fast for a derived headroom, give --headroom",
+					 sluice_format_rate(e->rate, r,
+							    sizeof(r)));
 		e->headroom_derived = true;
 	}
 	if ((val[OPT_DETECT] || val[OPT_RESTORE]) && !val[OPT_WATCHDOG])
-		return sub_usage_error(cmd, "--detection-time and --restoration-time go with --watchdog ACTION");
+		return cmd_error(cmd, "--detection-time and --restoration-time go with --watchdog ACTION");
 	e->wd_action = val[OPT_WATCHDOG];
-	if (e->wd_action && strcmp(e->wd_action, "drop") &&
-	    strcmp(e->wd_action, "forward") && strcmp(e->wd_action, "alert"))
-		return sub_usage_error(cmd, "--watchdog: \"%s\" is not drop, forward or alert",
-				       e->wd_action);
-	if (val[OPT_DETECT] && !opts_number(val[OPT_DETECT], 1, 60000,
-					     &(uint64_t){ 0 }))
-		return sub_usage_error(cmd, "--detection-time: \"%s\" is not a number of ms from 1 to 60000",
-				       val[OPT_DETECT]);
-	if (val[OPT_RESTORE] && !opts_number(val[OPT_RESTORE], 1, 60000,
-					      &(uint64_t){ 0 }))
-		return sub_usage_error(cmd, "--restoration-time: \"%s\" is not a number of ms from 1 to 60000",
-				       val[OPT_RESTORE]);
 	/* the qdisc of every port, as tc words */
 	snprintf(e->words, sizeof(e->words),
 		 "rate %s pfc %d xoff %u xon %u headroom %u",
@@ -475,10 +421,12 @@ static int parse(const struct command *cmd, struct exp *e, int argc,
 			       e->wd_action);
 		if (val[OPT_DETECT])
 			at += snprintf(e->words + at, sizeof(e->words) - at,
-				       " detection-time %s", val[OPT_DETECT]);
+				       " detection-time %llums",
+				       (unsigned long long)num[OPT_DETECT]);
 		if (val[OPT_RESTORE])
 			snprintf(e->words + at, sizeof(e->words) - at,
-				 " restoration-time %s", val[OPT_RESTORE]);
+				 " restoration-time %llums",
+				 (unsigned long long)num[OPT_RESTORE]);
 	}
 	e->verbose = val[OPT_VERBOSE] || cli_progress_wanted();
 	return 0;

@@ -52,7 +52,7 @@
 #include "experiment_bcube.h"
 #include "cmd_fabric.h"
 #include "jout.h"
-#include "opts.h"
+#include "args.h"
 #include "qdisc_args.h"
 #include "progress.h"
 #include "sluicectl.h"
@@ -78,24 +78,33 @@ static const char *const mode_names[N_MODES] = {
 	"pfc", "pfc-star", "portfc", "lossy",
 };
 
-static const struct opt opts[] = {
-	[OPT_NAME]	= { "--name", NULL, true },
-	[OPT_N]		= { "--n", NULL, true },
-	[OPT_PARTS]	= { "--parts", NULL, true },
-	[OPT_MODES]	= { "--modes", NULL, true },
-	[OPT_RATE]	= { "--rate", NULL, true },
-	[OPT_DURATION]	= { "--duration", NULL, true },
-	[OPT_INTERVAL]	= { "--interval", NULL, true },
-	[OPT_FRAME]	= { "--frame", NULL, true },
-	[OPT_QUIET]	= { "--quiet", NULL, true },
-	[OPT_LOAD]	= { "--load", NULL, true },
-	[OPT_FCT_DURATION] = { "--fct-duration", NULL, true },
-	[OPT_SEED]	= { "--seed", NULL, true },
-	[OPT_SVG]	= { "--svg", NULL, true },
-	[OPT_KEEP]	= { "--keep", NULL, false },
-	[OPT_JSON]	= { "--json", "-j", false },
-	[OPT_VERBOSE]	= { "--verbose", "-v", false },
+static const struct arg_opt opts[] = {
+	[OPT_NAME]	= ARG_S("--name", 0, "NAME", "the fabric, default sluice"),
+	[OPT_N]		= ARG_N("--n", 0, "N", 4, TC_SLUICE_PORTFC_MAX_N,
+				"BCube(n,1)'s n, default 4"),
+	[OPT_PARTS]	= ARG_S("--parts", 0, "PARTS",
+				"deadlock, holb, incast, websearch, hadoop, comma-separated; default all"),
+	[OPT_MODES]	= ARG_S("--modes", 0, "MODES",
+				"pfc, pfc-star, portfc, lossy, comma-separated; default all"),
+	[OPT_RATE]	= ARG_R("--rate", "RATE", 1, UINT64_MAX, "the links' rate, default 1mbit"),
+	[OPT_DURATION]	= ARG_SEC("--duration", 2, 3600, "how long each run lasts, default 10s"),
+	[OPT_INTERVAL]	= ARG_MS("--interval", 10, 60000, "between samples, default 500ms"),
+	[OPT_FRAME]	= ARG_N("--frame", 0, "BYTES", SLUICE_UDPGEN_OVERHEAD + SLUICE_UDPGEN_HDR,
+				SLUICE_FABRIC_HOST_MTU + 14, "the frames' size, default 1442"),
+	[OPT_QUIET]	= ARG_MS("--quiet", 1, 3600000,
+				 "nothing delivered this long is a deadlock, default 2s"),
+	[OPT_LOAD]	= ARG_S("--load", 0, "FRACTION",
+				"flow completion: a fraction of a link above 0, at most 1, default 0.5"),
+	[OPT_FCT_DURATION] = ARG_SEC("--fct-duration", 1, 3600,
+				     "flow completion: how long flows arrive, default 10s"),
+	[OPT_SEED]	= ARG_N("--seed", 0, "S", 0, UINT64_MAX, "the workloads' seed, default 1"),
+	[OPT_SVG]	= ARG_P("--svg", 0, "PREFIX", "draw each part and mode into PREFIX-PART-MODE.svg"),
+	[OPT_KEEP]	= ARG_F("--keep", 0, "leave the last run's fabric up"),
+	[OPT_JSON]	= ARG_F("--json", 'j', "print JSON instead of text"),
+	[OPT_VERBOSE]	= ARG_F("--verbose", 'v', "say what is being done, on stderr"),
 };
+
+static const struct args_spec spec = ARGS_SPEC(opts, 0, 0, NULL);
 
 /* A lossless run dropped frames: not as predicted, and where. */
 void drops_why(struct brun *run)
@@ -154,7 +163,7 @@ static int parse_list(const struct command *cmd, const char *opt,
 		snprintf(all + strlen(all), sizeof(all) - strlen(all), "%s%s",
 			 k ? ", " : "", names[k]);
 	if (strlen(list) >= sizeof(buf))
-		return sub_usage_error(cmd, "%s: too long", opt);
+		return cmd_error(cmd, "%s: too long", opt);
 	snprintf(buf, sizeof(buf), "%s", list);
 	memset(on, 0, n * sizeof(*on));
 	for (tok = strtok_r(buf, ",", &save); tok;
@@ -162,12 +171,12 @@ static int parse_list(const struct command *cmd, const char *opt,
 		for (k = 0; k < n && strcmp(tok, names[k]); k++)
 			;
 		if (k == n)
-			return sub_usage_error(cmd, "%s: \"%s\" is not one of %s",
+			return cmd_error(cmd, "%s: \"%s\" is not one of %s",
 					       opt, tok, all);
 		on[k] = any = true;
 	}
 	if (!any)
-		return sub_usage_error(cmd, "%s: none given", opt);
+		return cmd_error(cmd, "%s: none given", opt);
 	return 0;
 }
 
@@ -176,21 +185,16 @@ static int parse(const struct command *cmd, struct bexp *e, int argc,
 {
 	struct sluice_portfc_thresholds t;
 	const char **val = e->val;
-	__u64 rate = 0;
+	const uint64_t *num = e->num;
+	struct args a = { .val = e->val, .num = e->num };
 	char msg[128];
 	int n_files, ret;
 
-	ret = opts_parse(argc, argv, opts, N_OPTS, (1u << N_OPTS) - 1, val,
-			 NULL, 0, &n_files, msg, sizeof(msg));
-	if (ret > 0) {
-		sub_help(cmd);
-		return -1;
-	}
-	if (ret)
-		return sub_usage_error(cmd, "%s", msg);
+	if (args_parse(cmd, &spec, argc, argv, &a))
+		return a.exit ? a.exit : -1;
 	e->name = val[OPT_NAME] ? val[OPT_NAME] : SLUICE_FABRIC_DEFAULT_NAME;
 	if (sluice_fabric_name_check(e->name, msg, sizeof(msg)))
-		return sub_usage_error(cmd, "--name: %s", msg);
+		return cmd_error(cmd, "--name: %s", msg);
 	e->n = 4;
 	e->duration_s = 10;
 	e->interval_ms = 500;
@@ -205,52 +209,37 @@ static int parse(const struct command *cmd, struct bexp *e, int argc,
 				 val[OPT_MODES] : "pfc,pfc-star,portfc,lossy",
 				 mode_names, N_MODES, e->modes);
 	/* BCube(n,1): a ring and the HoLB case need n >= 4; PortFC n <= 16 */
-	if (!ret && val[OPT_N])
-		ret = exp_parse_u32(cmd, "--n", val[OPT_N], 4,
-				TC_SLUICE_PORTFC_MAX_N, &e->n);
-	if (!ret && val[OPT_DURATION])
-		ret = exp_parse_u32(cmd, "--duration", val[OPT_DURATION], 2, 3600,
-				&e->duration_s);
-	if (!ret && val[OPT_INTERVAL])
-		ret = exp_parse_u32(cmd, "--interval", val[OPT_INTERVAL], 10, 60000,
-				&e->interval_ms);
-	if (!ret && val[OPT_QUIET])
-		ret = exp_parse_u32(cmd, "--quiet", val[OPT_QUIET], 1, 3600000,
-				&e->quiet_ms);
-	if (!ret && val[OPT_FRAME])
-		ret = exp_parse_u32(cmd, "--frame", val[OPT_FRAME],
-				SLUICE_UDPGEN_OVERHEAD + SLUICE_UDPGEN_HDR,
-				SLUICE_FABRIC_HOST_MTU + 14, &e->frame);
+	if (val[OPT_N])
+		e->n = num[OPT_N];
+	if (val[OPT_DURATION])
+		e->duration_s = num[OPT_DURATION];
+	if (val[OPT_INTERVAL])
+		e->interval_ms = num[OPT_INTERVAL];
+	if (val[OPT_QUIET])
+		e->quiet_ms = num[OPT_QUIET];
+	if (val[OPT_FRAME])
+		e->frame = num[OPT_FRAME];
 	e->load = 0.5;
 	e->fct_duration = 10;
 	e->seed = 1;
 	if (!ret && val[OPT_LOAD] &&
 	    (sscanf(val[OPT_LOAD], "%lf%n", &e->load, &n_files) != 1 ||
 	     val[OPT_LOAD][n_files] || !(e->load > 0 && e->load <= 1)))
-		return sub_usage_error(cmd, "--load: \"%s\" is not a fraction of a link above 0, at most 1 (0.5)",
+		return cmd_error(cmd, "--load: \"%s\" is not a fraction of a link above 0, at most 1 (0.5)",
 				       val[OPT_LOAD]);
-	if (!ret && val[OPT_FCT_DURATION]) {
-		uint32_t secs = 0;
-
-		ret = exp_parse_u32(cmd, "--fct-duration", val[OPT_FCT_DURATION],
-				1, 3600, &secs);
-		e->fct_duration = secs;
-	}
-	if (!ret && val[OPT_SEED] &&
-	    !opts_number(val[OPT_SEED], 0, UINT64_MAX, &e->seed))
-		return sub_usage_error(cmd, "--seed: \"%s\" is not a number",
-				       val[OPT_SEED]);
+	if (val[OPT_FCT_DURATION])
+		e->fct_duration = num[OPT_FCT_DURATION];
+	if (val[OPT_SEED])
+		e->seed = num[OPT_SEED];
 	if (ret)
 		return ret;
 	if ((uint64_t)e->duration_s * 1000 / e->interval_ms > SAMPLES_MAX)
-		return sub_usage_error(cmd, "--duration / --interval: more than %d samples",
+		return cmd_error(cmd, "--duration / --interval: more than %d samples",
 				       SAMPLES_MAX);
 	if (e->duration_s * 1000ull < 2ull * e->interval_ms)
-		return sub_usage_error(cmd, "--interval: at least two samples in --duration");
-	if (val[OPT_RATE] && (sluice_parse_rate(val[OPT_RATE], &rate) ||
-			      !(e->rate = rate)))
-		return sub_usage_error(cmd, "--rate: \"%s\" is not a rate above 0 (1mbit)",
-				       val[OPT_RATE]);
+		return cmd_error(cmd, "--interval: at least two samples in --duration");
+	if (val[OPT_RATE])
+		e->rate = num[OPT_RATE];
 	/*
 	 * The paper's thresholds (Section 5.1): PortFC's Xoff and Xon are 6
 	 * and 4 BDPs, and "PFC/PFC* adopts the same X_OFF and X_ON values".
@@ -261,7 +250,7 @@ static int parse(const struct command *cmd, struct bexp *e, int argc,
 			    1000000000ull + e->rate - 1) / e->rate;
 	if (sluice_portfc_thresholds(e->rate, e->portfc_rtt_ns, &t) ||
 	    exp_derive_headroom(e->rate, &e->headroom))
-		return sub_usage_error(cmd, "--rate: too fast for the thresholds the experiment derives");
+		return cmd_error(cmd, "--rate: too fast for the thresholds the experiment derives");
 	e->xoff = e->portfc_xoff = t.xoff;
 	e->xon = e->portfc_xon = t.xon;
 	/* lossy: tail drop past what PFC lets a lossless class hold */

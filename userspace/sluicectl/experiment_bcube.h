@@ -134,6 +134,7 @@ struct brun {
 
 struct bexp {
 	const char		*val[N_OPTS];
+	uint64_t		num[N_OPTS];
 	const char		*name;
 	uint32_t		n;
 	struct sluice_graph	g;

@@ -53,7 +53,7 @@
 #include "cmd_experiment.h"
 #include "cmd_fabric.h"
 #include "jout.h"
-#include "opts.h"
+#include "args.h"
 #include "qdisc_args.h"
 #include "sluicectl.h"
 
@@ -180,18 +180,30 @@ struct bexp {
 	struct lanes_run		ln[LN_RUNS];
 };
 
-static const struct opt opts[] = {
-	{ "--name", NULL, true },	{ "--parts", NULL, true },
-	{ "--rate", NULL, true },	{ "--unit", NULL, true },
-	{ "--interval", NULL, true },	{ "--delay", NULL, true },
-	{ "--reps", NULL, true },	{ "--seed", NULL, true },
-	{ "--svg", NULL, true },	{ "--keep", NULL, false },
-	{ "--json", "-j", false },	{ "--verbose", "-v", false },
-	{ "--modes", NULL, true },
+enum { O_NAME, O_PARTS, O_RATE, O_UNIT, O_INTERVAL, O_DELAY, O_REPS,
+	O_SEED, O_SVG, O_KEEP, O_JSON, O_VERBOSE, O_MODES, N_O };
+
+static const struct arg_opt opts[N_O] = {
+	[O_NAME]	= ARG_S("--name", 0, "NAME", "the fabric, default sluice"),
+	[O_PARTS]	= ARG_S("--parts", 0, "PARTS",
+				"window, fairness, holb, workload, edst, lanes, comma-separated; default all"),
+	[O_RATE]	= ARG_R("--rate", "RATE", 100000, 100000000,
+				"the links' rate (what the VM can emulate), default 4mbit"),
+	[O_UNIT]	= ARG_SEC("--unit", 1, 600, "a phase's length, default 3s"),
+	[O_INTERVAL]	= ARG_MS("--interval", 50, 10000, "between samples, default 500ms"),
+	[O_DELAY]	= ARG_NS("--delay", 0, 1000000000ull,
+				 "the window part's ACK delay, default 100ms"),
+	[O_REPS]	= ARG_N("--reps", 0, "N", 1, 99, "repetitions, default 3"),
+	[O_SEED]	= ARG_N("--seed", 0, "S", 0, UINT32_MAX, "the seed, default 1"),
+	[O_SVG]		= ARG_P("--svg", 0, "PREFIX", "draw each part into PREFIX-PART.svg"),
+	[O_KEEP]	= ARG_F("--keep", 0, "leave the last fabric up"),
+	[O_JSON]	= ARG_F("--json", 'j', "print JSON instead of text"),
+	[O_VERBOSE]	= ARG_F("--verbose", 'v', "say what is being done, on stderr"),
+	[O_MODES]	= ARG_S("--modes", 0, "MODES",
+				"tcp, dctcp, tcp-pfc, tcp-dcb, bolt, comma-separated; default all"),
 };
 
-enum { O_NAME, O_PARTS, O_RATE, O_UNIT, O_INTERVAL, O_DELAY, O_REPS,
-	O_SEED, O_SVG, O_KEEP, O_JSON, O_VERBOSE, O_MODES };
+static const struct args_spec spec = ARGS_SPEC(opts, 0, 0, NULL);
 
 static void progress(const struct bexp *e, const char *fmt, ...)
 {
@@ -209,23 +221,19 @@ static void progress(const struct bexp *e, const char *fmt, ...)
 static int parse(const struct command *cmd, struct bexp *e, int argc,
 		 char **argv)
 {
-	const char *val[ARRAY_SIZE(opts)];
+	const char **val;
+	const uint64_t *num;
 	char msg[160];
-	int n_files, ret;
-	uint32_t v;
-	__u64 ns;
+	int ret;
+	ARGS_DECLARE(a, N_O);
 
-	ret = opts_parse(argc, argv, opts, ARRAY_SIZE(opts), 0x1fff, val, NULL,
-			 0, &n_files, msg, sizeof(msg));
-	if (ret > 0) {
-		sub_help(cmd);
-		return -1;
-	}
-	if (ret)
-		return sub_usage_error(cmd, "%s", msg);
+	if (args_parse(cmd, &spec, argc, argv, &a))
+		return a.exit ? a.exit : -1;
+	val = a.val;
+	num = a.num;
 	e->name = val[O_NAME] ? val[O_NAME] : SLUICE_FABRIC_DEFAULT_NAME;
 	if (sluice_fabric_name_check(e->name, msg, sizeof(msg)))
-		return sub_usage_error(cmd, "--name: %s", msg);
+		return cmd_error(cmd, "--name: %s", msg);
 	e->parts = (1u << N_PARTS) - 1;
 	if (val[O_PARTS] && (ret = exp_parse_names(cmd, "--parts",
 						   val[O_PARTS], part_names,
@@ -236,44 +244,15 @@ static int parse(const struct command *cmd, struct bexp *e, int argc,
 						   val[O_MODES], mode_names,
 						   N_MODES, &e->modes)))
 		return ret;
-	e->rate = 4000000;
-	if (val[O_RATE] && (sluice_parse_rate(val[O_RATE], (__u64 *)&e->rate) ||
-			    e->rate < 100000 || e->rate > 100000000))
-		return sub_usage_error(cmd, "--rate: \"%s\" is not a rate from 100kbit to 100mbit (the VM fills what it can emulate)",
-				       val[O_RATE]);
-	e->unit = 3;
-	if (val[O_UNIT]) {
-		if (exp_parse_u32(cmd, "--unit", val[O_UNIT], 1, 600, &v))
-			return EXIT_USAGE;
-		e->unit = v;
-	}
-	e->interval = 0.5;
-	if (val[O_INTERVAL]) {
-		if (exp_parse_u32(cmd, "--interval", val[O_INTERVAL], 50, 10000,
-				  &v))
-			return EXIT_USAGE;
-		e->interval = v / 1000.0;
-	}
-	e->delay_ns = 100000000;
-	if (val[O_DELAY]) {
-		if (sluice_parse_ns(val[O_DELAY], &ns) || ns > 1000000000ull)
-			return sub_usage_error(cmd, "--delay: \"%s\" is not a time up to 1s (100ms)",
-					       val[O_DELAY]);
-		e->delay_ns = ns;
-	}
-	e->reps = 3;
-	if (val[O_REPS] && exp_parse_u32(cmd, "--reps", val[O_REPS], 1, 99,
-					 &e->reps))
-		return EXIT_USAGE;
-	e->seed = 1;
-	if (val[O_SEED]) {
-		if (exp_parse_u32(cmd, "--seed", val[O_SEED], 0, UINT32_MAX, &v))
-			return EXIT_USAGE;
-		e->seed = v;
-	}
+	e->rate = val[O_RATE] ? num[O_RATE] : 4000000;
+	e->unit = val[O_UNIT] ? num[O_UNIT] : 3;
+	e->interval = val[O_INTERVAL] ? num[O_INTERVAL] / 1000.0 : 0.5;
+	e->delay_ns = val[O_DELAY] ? num[O_DELAY] : 100000000;
+	e->reps = val[O_REPS] ? num[O_REPS] : 3;
+	e->seed = val[O_SEED] ? num[O_SEED] : 1;
 	/* a phase must keep bins after the one left out as settling */
 	if (e->unit < 3 * e->interval)
-		return sub_usage_error(cmd, "--unit %.0f s holds fewer than 3 samples of --interval %.0f ms: a phase needs some after the first",
+		return cmd_error(cmd, "--unit %.0f s holds fewer than 3 samples of --interval %.0f ms: a phase needs some after the first",
 				       e->unit, e->interval * 1000);
 	e->svg = val[O_SVG];
 	e->keep = val[O_KEEP];

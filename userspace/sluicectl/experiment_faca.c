@@ -32,7 +32,7 @@
 #include "cmd_experiment.h"
 #include "experiment_faca.h"
 #include "jout.h"
-#include "opts.h"
+#include "args.h"
 #include "sluicectl.h"
 
 #define P_ALL		SLUICE_FACA_POLICIES
@@ -56,22 +56,42 @@ struct part_ops {
 	void		(*free)(struct fexp *e);
 };
 
-static const struct opt opts[] = {
-	{ "--parts", NULL, true },	{ "--leaves", NULL, true },
-	{ "--spines", NULL, true },	{ "--rounds", NULL, true },
-	{ "--flows", NULL, true },	{ "--runs", NULL, true },
-	{ "--seed", NULL, true },	{ "--svg", NULL, true },
-	{ "--json", "-j", false },	{ "--verbose", "-v", false },
-	{ "--name", NULL, true },	{ "--policies", NULL, true },
-	{ "--rate", NULL, true },	{ "--slow", NULL, true },
-	{ "--duration", NULL, true },	{ "--interval", NULL, true },
-	{ "--stagger", NULL, true },	{ "--threshold", NULL, true },
-	{ "--keep", NULL, false },
-};
-
 enum { O_PARTS, O_LEAVES, O_SPINES, O_ROUNDS, O_FLOWS, O_RUNS, O_SEED,
 	O_SVG, O_JSON, O_VERBOSE, O_NAME, O_POLICIES, O_RATE, O_SLOW,
 	O_DURATION, O_INTERVAL, O_STAGGER, O_THRESHOLD, O_KEEP, N_OPTS };
+
+static const struct arg_opt opts[N_OPTS] = {
+	[O_PARTS]	= ARG_S("--parts", 0, "PARTS", "model, micro, comma-separated; default all"),
+	[O_LEAVES]	= ARG_N("--leaves", 0, "L", 2, SLUICE_FACA_LEAVES_MAX,
+				"model: leaves, even, default 16"),
+	[O_SPINES]	= ARG_N("--spines", 0, "S", 2, SLUICE_FACA_SPINES_MAX,
+				"model: spines, default 8"),
+	[O_ROUNDS]	= ARG_N("--rounds", 0, "R", 1, 1000,
+				"rounds of flows, default 10 (model), 4 (micro)"),
+	[O_FLOWS]	= ARG_N("--flows", 0, "F", 1, 1000, "flows a leaf adds each round, default 2"),
+	[O_RUNS]	= ARG_N("--runs", 0, "N", 1, SLUICE_FACA_RUNS_MAX,
+				"runs averaged, default 20 (model), 3 (micro)"),
+	[O_SEED]	= ARG_N("--seed", 0, "S", 0, UINT32_MAX, "the seed, default 1"),
+	[O_SVG]		= ARG_P("--svg", 0, "PREFIX", "draw each part into PREFIX-PART.svg"),
+	[O_JSON]	= ARG_F("--json", 'j', "print JSON instead of text"),
+	[O_VERBOSE]	= ARG_F("--verbose", 'v', "say what is being done, on stderr"),
+	[O_NAME]	= ARG_S("--name", 0, "NAME", "micro: the fabric, default sluice"),
+	[O_POLICIES]	= ARG_S("--policies", 0, "POLICIES",
+				"micro: ecmp, wcmp, faca, comma-separated; default all"),
+	[O_RATE]	= ARG_R("--rate", "RATE", 100000, 2000000,
+				"micro: a host's link rate (what the VM can emulate), default 500kbit"),
+	[O_SLOW]	= ARG_S("--slow", 0, "FRACTION",
+				"micro: the slow spines' share of the rate, 0.1 to 1, default 0.75"),
+	[O_DURATION]	= ARG_SEC_MS("--duration", 1000, 600000, "micro: a round's length, default 12s"),
+	[O_INTERVAL]	= ARG_SEC_MS("--interval", 50, 5000, "micro: between samples, default 0.25s"),
+	[O_STAGGER]	= ARG_SEC_MS("--stagger", 0, 60000,
+				     "micro: between a round's flows, default 3s"),
+	[O_THRESHOLD]	= ARG_S("--threshold", 0, "BYTES",
+				"micro: FaCa's queue threshold, at most xoff, default half of it"),
+	[O_KEEP]	= ARG_F("--keep", 0, "micro: leave the last fabric up"),
+};
+
+static const struct args_spec spec = ARGS_SPEC(opts, 0, 0, NULL);
 
 /* The options of one part only, and its name. */
 static const struct {
@@ -107,7 +127,7 @@ static int other_part(const struct command *cmd, const struct fexp *e,
 	for (i = 0; i < ARRAY_SIZE(part_opts); i++)
 		if (val[part_opts[i].opt] &&
 		    !(e->parts & 1u << part_opts[i].part))
-			return sub_usage_error(cmd, "%s is the %s part's: give --parts %s",
+			return cmd_error(cmd, "%s is the %s part's: give --parts %s",
 					       opts[part_opts[i].opt].name,
 					       part_names[part_opts[i].part],
 					       part_names[part_opts[i].part]);
@@ -118,32 +138,23 @@ static int parse(const struct command *cmd, struct fexp *e, int argc,
 		 char **argv)
 {
 	uint32_t seed = 1, rounds = 0, runs = 0;
-	/* the numeric options: where each goes, its bounds */
+	/* the numeric options (checked by the parser): where each goes */
 	const struct {
 		int		opt;
 		uint32_t	*v;
-		uint32_t	min, max;
 	} num[] = {
-		{ O_LEAVES, &e->leaves, 2, SLUICE_FACA_LEAVES_MAX },
-		{ O_SPINES, &e->spines, 2, SLUICE_FACA_SPINES_MAX },
-		{ O_ROUNDS, &rounds, 1, 1000 },
-		{ O_FLOWS, &e->flows, 1, 1000 },
-		{ O_RUNS, &runs, 1, SLUICE_FACA_RUNS_MAX },
-		{ O_SEED, &seed, 0, UINT32_MAX },
+		{ O_LEAVES, &e->leaves }, { O_SPINES, &e->spines },
+		{ O_ROUNDS, &rounds }, { O_FLOWS, &e->flows },
+		{ O_RUNS, &runs }, { O_SEED, &seed },
 	};
-	const char *val[N_OPTS];
-	char msg[160];
-	int n_files, ret;
+	const char **val;
+	int ret;
 	size_t i;
+	ARGS_DECLARE(a, N_OPTS);
 
-	ret = opts_parse(argc, argv, opts, N_OPTS, (1u << N_OPTS) - 1, val,
-			 NULL, 0, &n_files, msg, sizeof(msg));
-	if (ret > 0) {
-		sub_help(cmd);
-		return -1;
-	}
-	if (ret)
-		return sub_usage_error(cmd, "%s", msg);
+	if (args_parse(cmd, &spec, argc, argv, &a))
+		return a.exit ? a.exit : -1;
+	val = a.val;
 	e->parts = (1u << N_PARTS) - 1;
 	e->leaves = 16;
 	e->spines = 8;
@@ -155,9 +166,7 @@ static int parse(const struct command *cmd, struct fexp *e, int argc,
 	ret = other_part(cmd, e, val);
 	for (i = 0; !ret && i < ARRAY_SIZE(num); i++)
 		if (val[num[i].opt])
-			ret = exp_parse_u32(cmd, opts[num[i].opt].name,
-					    val[num[i].opt], num[i].min,
-					    num[i].max, num[i].v);
+			*num[i].v = a.num[num[i].opt];
 	if (ret)
 		return ret;
 	e->seed = seed;
@@ -167,27 +176,28 @@ static int parse(const struct command *cmd, struct fexp *e, int argc,
 	e->runs = runs ? runs : 20;
 	e->m.runs = runs ? runs : 3;
 	if (e->leaves % 2)
-		return sub_usage_error(cmd, "--leaves %u: leaves send in pairs, an even number",
+		return cmd_error(cmd, "--leaves %u: leaves send in pairs, an even number",
 				       e->leaves);
 	if (e->parts & 1u << P_MODEL &&
 	    (uint64_t)e->leaves * e->flows * e->rounds > SLUICE_FACA_FLOWS_MAX)
-		return sub_usage_error(cmd, "--leaves %u x --flows %u x --rounds %u flows: at most %u in a run",
+		return cmd_error(cmd, "--leaves %u x --flows %u x --rounds %u flows: at most %u in a run",
 				       e->leaves, e->flows, e->rounds,
 				       SLUICE_FACA_FLOWS_MAX);
 	e->svg = val[O_SVG];
 	e->json = val[O_JSON];
 	e->verbose = val[O_VERBOSE];
 	if (e->parts & 1u << P_MICRO) {
-		const struct micro_args a = {
+		const struct micro_args m = {
 			.name = val[O_NAME], .policies = val[O_POLICIES],
-			.rate = val[O_RATE], .slow = val[O_SLOW],
-			.duration = val[O_DURATION],
-			.interval = val[O_INTERVAL],
-			.stagger = val[O_STAGGER],
+			.rate = a.num[O_RATE], .slow = val[O_SLOW],
+			.duration_ms = a.num[O_DURATION],
+			.interval_ms = a.num[O_INTERVAL],
+			.stagger_ms = a.num[O_STAGGER],
+			.has_stagger = val[O_STAGGER],
 			.threshold = val[O_THRESHOLD], .keep = val[O_KEEP],
 		};
 
-		return micro_parse(cmd, e, &a);
+		return micro_parse(cmd, e, &m);
 	}
 	return 0;
 }

@@ -100,9 +100,10 @@ void faca_progress(const struct fexp *e, const char *fmt, ...);
 
 /* The micro part's options as given (NULL: not given). */
 struct micro_args {
-	const char	*name, *policies, *rate, *slow, *duration, *interval;
-	const char	*stagger, *threshold;
-	bool		keep;
+	const char	*name, *policies, *slow, *threshold;
+	/* checked by the argument layer; 0 when not given */
+	uint64_t	rate, duration_ms, interval_ms, stagger_ms;
+	bool		has_stagger, keep;
 };
 
 /*

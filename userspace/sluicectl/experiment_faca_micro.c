@@ -118,21 +118,6 @@ static const unsigned int policy_mode[N_MICRO] = {
 
 /* ---- options ---- */
 
-static int parse_seconds(const struct command *cmd, const char *opt,
-			 const char *s, uint64_t min_ms, uint64_t max_ms,
-			 double *v)
-{
-	__u64 ns;
-
-	if (sluice_parse_time(s, max_ms * 1000000ull, &ns) ||
-	    ns < min_ms * 1000000ull)
-		return sub_usage_error(cmd, "%s: \"%s\" is not a time from %llums to %llums (10s, 250ms)",
-				       opt, s, (unsigned long long)min_ms,
-				       (unsigned long long)max_ms);
-	*v = ns / 1e9;
-	return 0;
-}
-
 /* A round's flows are in and settled by this many s into it. */
 static double settle(const struct micro *m, uint32_t flows)
 {
@@ -144,56 +129,36 @@ int micro_parse(const struct command *cmd, struct fexp *e,
 {
 	struct micro *m = &e->m;
 	char msg[SLUICE_ERRLEN], *end;
-	__u64 rate;
 	__u32 bytes;
 	int ret;
 
 	m->name = a->name ? a->name : SLUICE_FABRIC_DEFAULT_NAME;
 	if (sluice_fabric_name_check(m->name, msg, sizeof(msg)))
-		return sub_usage_error(cmd, "--name: %s", msg);
+		return cmd_error(cmd, "--name: %s", msg);
 	m->policies = (1u << N_MICRO) - 1;
 	ret = a->policies ? exp_parse_names(cmd, "--policies", a->policies,
 					    micro_policy_names, N_MICRO,
 					    &m->policies) : 0;
 	if (ret)
 		return ret;
-	m->rate = 500000;
-	if (a->rate) {
-		if (sluice_parse_rate(a->rate, &rate) || rate < 100000 ||
-		    rate > 2000000)
-			return sub_usage_error(cmd, "--rate: \"%s\" is not a rate from 100kbit to 2mbit (a host's link; the VM fills what it can emulate)",
-					       a->rate);
-		m->rate = rate;
-	}
+	m->rate = a->rate ? a->rate : 500000;
 	m->slow = 0.75;
 	if (a->slow) {
 		errno = 0;
 		m->slow = strtod(a->slow, &end);
 		if (!a->slow[0] || *end || errno || !(m->slow >= 0.1) ||
 		    m->slow > 1)
-			return sub_usage_error(cmd, "--slow: \"%s\" is not a fraction from 0.1 to 1 (0.75; the paper's 380 of 400 is 0.95)",
+			return cmd_error(cmd, "--slow: \"%s\" is not a fraction from 0.1 to 1 (0.75; the paper's 380 of 400 is 0.95)",
 					       a->slow);
 	}
-	m->duration = 12;
-	if (a->duration &&
-	    parse_seconds(cmd, "--duration", a->duration, 1000, 600000,
-			  &m->duration))
-		return EXIT_USAGE;
-	m->interval = 0.25;
-	if (a->interval &&
-	    parse_seconds(cmd, "--interval", a->interval, 50, 5000,
-			  &m->interval))
-		return EXIT_USAGE;
-	m->stagger = 3;
-	if (a->stagger &&
-	    parse_seconds(cmd, "--stagger", a->stagger, 0, 60000,
-			  &m->stagger))
-		return EXIT_USAGE;
+	m->duration = a->duration_ms ? a->duration_ms / 1000.0 : 12;
+	m->interval = a->interval_ms ? a->interval_ms / 1000.0 : 0.25;
+	m->stagger = a->has_stagger ? a->stagger_ms / 1000.0 : 3;
 	m->threshold = XOFF / 2;
 	if (a->threshold) {
 		if (sluice_parse_size(a->threshold, &bytes) || !bytes ||
 		    bytes > XOFF)
-			return sub_usage_error(cmd, "--threshold: \"%s\" is not a size from 1 byte to xoff, %u bytes (10kb)",
+			return cmd_error(cmd, "--threshold: \"%s\" is not a size from 1 byte to xoff, %u bytes (10kb)",
 					       a->threshold, XOFF);
 		m->threshold = bytes;
 	}
@@ -201,14 +166,14 @@ int micro_parse(const struct command *cmd, struct fexp *e,
 	m->flows = e->flows;
 	m->seed = e->seed;
 	if (m->runs > MICRO_RUNS_MAX)
-		return sub_usage_error(cmd, "--runs %u: at most %u on a fabric (each runs every policy)",
+		return cmd_error(cmd, "--runs %u: at most %u on a fabric (each runs every policy)",
 				       m->runs, MICRO_RUNS_MAX);
 	if ((uint64_t)m->rounds * m->flows > MICRO_HOSTS_MAX)
-		return sub_usage_error(cmd, "--rounds %u x --flows %u: a host a flow, at most %u hosts a leaf on a fabric",
+		return cmd_error(cmd, "--rounds %u x --flows %u: a host a flow, at most %u hosts a leaf on a fabric",
 				       m->rounds, m->flows, MICRO_HOSTS_MAX);
 	/* a window of 4 samples and 2 s at least once the flows are in */
 	if (m->duration - settle(m, m->flows) < fmax(2, 4 * m->interval))
-		return sub_usage_error(cmd, "--duration %.1f s: a round needs its flows in (%.1f s: --flows %u, --stagger %.1f s, %.0f s to settle) and then 2 s and 4 samples of --interval to measure",
+		return cmd_error(cmd, "--duration %.1f s: a round needs its flows in (%.1f s: --flows %u, --stagger %.1f s, %.0f s to settle) and then 2 s and 4 samples of --interval to measure",
 				       m->duration, settle(m, m->flows),
 				       m->flows, m->stagger, SETTLE);
 	m->hosts = m->rounds * m->flows;

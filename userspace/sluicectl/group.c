@@ -89,10 +89,3 @@ int group_main(const struct command *cmd, const struct command *subs,
 }
 
 
-/* A command's --help: its usage and what it does. */
-int sub_help(const struct command *sub)
-{
-	printf("Usage: sluicectl %s %s %s\n\n%s.\n", sub->group, sub->name,
-	       sub->usage, sub->help);
-	return 0;
-}

@@ -29,7 +29,7 @@ static const struct arg_opt opts[] = {
 	[OPT_COUNT]	= ARG_N("--count", 0, "N", 1, UINT64_MAX,
 				"stop after N events (\"lost\" does not count)"),
 	[OPT_TIMEOUT]	= ARG_SEC_MS("--timeout", 1, TIMEOUT_MAX_MS,
-				     "stop after TIME (whole milliseconds)"),
+				     "stop after TIME"),
 };
 
 static const struct args_spec spec = {

@@ -26,8 +26,6 @@ struct command {
 	const char	*group;	/* a group's command: the group's name */
 };
 
-__attribute__((format(printf, 2, 3)))
-int usage_error(const struct command *cmd, const char *fmt, ...);
 /* "sluicectl CMD: MESSAGE" and the usage (args.c); EXIT_USAGE */
 __attribute__((format(printf, 2, 3)))
 int cmd_error(const struct command *cmd, const char *fmt, ...);
@@ -36,9 +34,6 @@ int cmd_error(const struct command *cmd, const char *fmt, ...);
 bool is_help(const char *arg);
 int group_main(const struct command *cmd, const struct command *subs,
 	       size_t n, int argc, char **argv);
-__attribute__((format(printf, 2, 3)))
-int sub_usage_error(const struct command *sub, const char *fmt, ...);
-int sub_help(const struct command *sub);
 
 int write_out(const char *path, int (*write)(const void *arg, FILE *f),
 	      const void *arg);

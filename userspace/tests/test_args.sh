@@ -17,7 +17,7 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/ktap.sh"
 
-ktap_plan 14
+ktap_plan 17
 
 # run ARGS...: sluicectl's exit code in $rc, stdout in $tmp/out, stderr
 # in $tmp/err.
@@ -108,7 +108,7 @@ for t in 200ms 2s 1.5s 1500 20000usec 3000000us 1s; do
 done
 for t in 2x 1.5m 0.0001ms 0 -1s 1e3 "" 604801s; do
 	run monitor --timeout "$t" --count 0
-	usage_is "sluicectl monitor: --timeout: \"$t\" is not a time from 1ms to 604800s (a bare number is seconds)" ||
+	usage_is "sluicectl monitor: --timeout: \"$t\" is not a time from 1ms to 604800s in whole milliseconds (a bare number is seconds)" ||
 		ok="$ok !$t"
 done
 [ -z "$ok" ]
@@ -170,8 +170,39 @@ done
 result $? help_lists_options "rc $rc: $(cat "$tmp/out")"
 
 run monitor --help
-grep -qxF '      --timeout TIME        stop after TIME (whole milliseconds) [a time from 1ms to 604800s (a bare number is seconds)]' "$tmp/out"
+grep -qxF '      --timeout TIME        stop after TIME [a time from 1ms to 604800s in whole milliseconds (a bare number is seconds)]' "$tmp/out"
 result $? help_time "$(cat "$tmp/out")"
+
+# route compute's help: every option it takes, with its range and meaning,
+# the same from "help route compute"
+run help route compute
+cp "$tmp/out" "$tmp/help2"
+ok=1
+[ "$rc" -eq 0 ] && run route compute --help && cmp -s "$tmp/help2" "$tmp/out" || ok=0
+for opt in --topo --algo --paths --lanes --seed --orient --root --threads \
+	--shard --output --json --help; do
+	grep -qE -- "^  (-[a-z], |    )$opt( |\$)" "$tmp/help2" || ok="$ok $opt"
+done
+grep -qxF '      --paths K             ksp: paths per pair; ecmp, updown: at most K equal-cost paths [a number from 1 to 65536]' "$tmp/help2" || ok="$ok paths-line"
+[ "$ok" = 1 ]
+result $? help_route_compute "missing:$ok $(cat "$tmp/help2")"
+
+# experiment deadlock takes tc's TIME, as fabric up does: 200ms is read (the
+# message is about what follows), 200x is not
+ok=1
+run experiment deadlock --watchdog drop --detection-time 200ms --restoration-time 1.5s --bogus
+usage_is 'sluicectl experiment deadlock: unknown option "--bogus"' || ok=0
+run experiment deadlock --watchdog drop --detection-time 200x
+usage_is 'sluicectl experiment deadlock: --detection-time: "200x" is not a time from 10ms to 60s in whole milliseconds (a bare number is milliseconds)' || ok=0
+[ "$ok" -eq 1 ]
+result $? experiment_time "rc $rc: $(head -2 "$tmp/err")"
+
+# -j -p before a group's command: route stats prints pretty JSON
+"$ctl" route compute --topo "$tmp/ring.json" --algo ecmp -o "$tmp/ring.routes" > /dev/null
+run -j -p route stats --topo "$tmp/ring.json" "$tmp/ring.routes"
+[ "$rc" -eq 0 ] && [ "$(head -1 "$tmp/out")" = '{' ] && "$ctl" route stats --topo "$tmp/ring.json" -j "$tmp/ring.routes" |
+	tr -d ' \n' > "$tmp/flat" && [ "$(tr -d ' \n' < "$tmp/out")" = "$(cat "$tmp/flat")" ]
+result $? global_json_pretty "rc $rc: $(head -5 "$tmp/out") $(cat "$tmp/err")"
 
 # an enum names its words, in help and in the message
 run stats --format xml

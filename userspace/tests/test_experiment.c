@@ -518,34 +518,39 @@ static void test_cli(void)
 	RUN(&r, "experiment", "livelock");
 	expect_usage(&r, "sluicectl experiment: unknown experiment command \"livelock\"\n");
 	RUN(&r, "experiment", "deadlock", "--routes", "ecmp,spf");
-	expect_usage(&r, "sluicectl: --routes: unknown algorithm \"spf\"\n");
+	expect_usage(&r, "sluicectl experiment deadlock: --routes: unknown algorithm \"spf\"\n");
 	RUN(&r, "experiment", "deadlock", "--routes", ",");
-	expect_usage(&r, "sluicectl: --routes: no route set given\n");
+	expect_usage(&r, "sluicectl experiment deadlock: --routes: no route set given\n");
 	RUN(&r, "experiment", "deadlock", "--duration", "0");
-	expect_usage(&r, "sluicectl: --duration: \"0\" is not a number from 1 to 3600\n");
+	expect_usage(&r, "sluicectl experiment deadlock: --duration: \"0\" is not a time from 1s to 3600s in whole seconds (a bare number is seconds)\n");
 	RUN(&r, "experiment", "deadlock", "--interval", "5");
-	expect_usage(&r, "sluicectl: --interval: \"5\" is not a number from 10 to 60000\n");
+	expect_usage(&r, "sluicectl experiment deadlock: --interval: \"5\" is not a time from 10ms to 60s in whole milliseconds (a bare number is milliseconds)\n");
 	RUN(&r, "experiment", "deadlock", "--duration", "1", "--interval", "2000");
-	expect_usage(&r, "sluicectl: --interval is longer than --duration\n");
+	expect_usage(&r, "sluicectl experiment deadlock: --interval is longer than --duration\n");
 	RUN(&r, "experiment", "deadlock", "--frame", "2000");
-	expect_usage(&r, "sluicectl: --frame: \"2000\" is not a number from 58 to 1514\n");
+	expect_usage(&r, "sluicectl experiment deadlock: --frame: \"2000\" is not a number from 58 to 1514\n");
 	RUN(&r, "experiment", "deadlock", "--rate", "fast");
-	expect_usage(&r, "sluicectl: --rate: \"fast\" is not a rate above 0 (1mbit)\n");
+	expect_usage(&r, "sluicectl experiment deadlock: --rate: \"fast\" is not a rate of 1bit or more, as 100mbit or 10gbit\n");
 	RUN(&r, "experiment", "deadlock", "--xon", "60Kb");
-	expect_usage(&r, "sluicectl: --xon 61440 is above --xoff 20480\n");
+	expect_usage(&r, "sluicectl experiment deadlock: --xon 61440 is above --xoff 20480\n");
 	RUN(&r, "experiment", "deadlock", "--xoff", "lots");
-	expect_usage(&r, "sluicectl: --xoff: \"lots\" is not a size (50Kb, 51200)\n");
+	expect_usage(&r, "sluicectl experiment deadlock: --xoff: \"lots\" is not bytes from 0 to 4294967295, or with a unit as 64k\n");
 	RUN(&r, "experiment", "deadlock", "--watchdog", "reboot");
-	expect_usage(&r, "sluicectl: --watchdog: \"reboot\" is not drop, forward or alert\n");
+	expect_usage(&r, "sluicectl experiment deadlock: --watchdog: \"reboot\" is not drop, forward or alert\n");
 	RUN(&r, "experiment", "deadlock", "--detection-time", "200");
-	expect_usage(&r, "sluicectl: --detection-time and --restoration-time go with --watchdog ACTION\n");
+	expect_usage(&r, "sluicectl experiment deadlock: --detection-time and --restoration-time go with --watchdog ACTION\n");
 	RUN(&r, "experiment", "deadlock", "--watchdog", "drop",
 	    "--restoration-time", "0");
-	expect_usage(&r, "sluicectl: --restoration-time: \"0\" is not a number of ms from 1 to 60000\n");
+	expect_usage(&r, "sluicectl experiment deadlock: --restoration-time: \"0\" is not a time from 10ms to 60s in whole milliseconds (a bare number is milliseconds)\n");
+	/* tc's TIME, taken as the qdisc's watchdog takes it: 200ms is 0.2s */
+	RUN(&r, "experiment", "deadlock", "--watchdog", "drop",
+	    "--detection-time", "200ms", "--restoration-time", "0.2s",
+	    "--duration", "1", "--interval", "2s");
+	expect_usage(&r, "sluicectl experiment deadlock: --interval is longer than --duration\n");
 	RUN(&r, "experiment", "deadlock", "--name", "a/b");
 	KTAP_EXPECT_INT(r.status, 2);
 	RUN(&r, "experiment", "deadlock", "extra");
-	expect_usage(&r, "sluicectl: unexpected argument \"extra\"\n");
+	expect_usage(&r, "sluicectl experiment deadlock: unexpected argument \"extra\"\n");
 	RUN(&r, "experiment", "deadlock", "--topo", "/nonexistent/t.json");
 	KTAP_EXPECT_INT(r.status, 1);
 	KTAP_EXPECT(strstr(r.err, "/nonexistent/t.json"));
@@ -560,27 +565,27 @@ static void test_bcube_cli(void)
 	KTAP_EXPECT_INT(r.status, 0);
 	KTAP_EXPECT(strstr(r.out, "Usage: sluicectl experiment bcube"));
 	RUN(&r, "experiment", "bcube", "--parts", "deadlock,fct");
-	expect_usage(&r, "sluicectl: --parts: \"fct\" is not one of deadlock, holb, incast, websearch, hadoop\n");
+	expect_usage(&r, "sluicectl experiment bcube: --parts: \"fct\" is not one of deadlock, holb, incast, websearch, hadoop\n");
 	RUN(&r, "experiment", "bcube", "--modes", "pfc,gbn");
-	expect_usage(&r, "sluicectl: --modes: \"gbn\" is not one of pfc, pfc-star, portfc, lossy\n");
+	expect_usage(&r, "sluicectl experiment bcube: --modes: \"gbn\" is not one of pfc, pfc-star, portfc, lossy\n");
 	RUN(&r, "experiment", "bcube", "--load", "1.5");
-	expect_usage(&r, "sluicectl: --load: \"1.5\" is not a fraction of a link above 0, at most 1 (0.5)\n");
+	expect_usage(&r, "sluicectl experiment bcube: --load: \"1.5\" is not a fraction of a link above 0, at most 1 (0.5)\n");
 	RUN(&r, "experiment", "bcube", "--load", "0.5x");
-	expect_usage(&r, "sluicectl: --load: \"0.5x\" is not a fraction of a link above 0, at most 1 (0.5)\n");
+	expect_usage(&r, "sluicectl experiment bcube: --load: \"0.5x\" is not a fraction of a link above 0, at most 1 (0.5)\n");
 	RUN(&r, "experiment", "bcube", "--fct-duration", "0");
-	expect_usage(&r, "sluicectl: --fct-duration: \"0\" is not a number from 1 to 3600\n");
+	expect_usage(&r, "sluicectl experiment bcube: --fct-duration: \"0\" is not a time from 1s to 3600s in whole seconds (a bare number is seconds)\n");
 	RUN(&r, "experiment", "bcube", "--seed", "-1");
-	expect_usage(&r, "sluicectl: --seed: \"-1\" is not a number\n");
+	expect_usage(&r, "sluicectl experiment bcube: --seed: \"-1\" is not a number of 0 or more\n");
 	RUN(&r, "experiment", "bcube", "--modes", ",");
-	expect_usage(&r, "sluicectl: --modes: none given\n");
+	expect_usage(&r, "sluicectl experiment bcube: --modes: none given\n");
 	RUN(&r, "experiment", "bcube", "--n", "3");
-	expect_usage(&r, "sluicectl: --n: \"3\" is not a number from 4 to 16\n");
+	expect_usage(&r, "sluicectl experiment bcube: --n: \"3\" is not a number from 4 to 16\n");
 	RUN(&r, "experiment", "bcube", "--duration", "2", "--interval", "1500");
-	expect_usage(&r, "sluicectl: --interval: at least two samples in --duration\n");
+	expect_usage(&r, "sluicectl experiment bcube: --interval: at least two samples in --duration\n");
 	RUN(&r, "experiment", "bcube", "--rate", "0");
-	expect_usage(&r, "sluicectl: --rate: \"0\" is not a rate above 0 (1mbit)\n");
+	expect_usage(&r, "sluicectl experiment bcube: --rate: \"0\" is not a rate of 1bit or more, as 100mbit or 10gbit\n");
 	RUN(&r, "experiment", "bcube", "extra");
-	expect_usage(&r, "sluicectl: unexpected argument \"extra\"\n");
+	expect_usage(&r, "sluicectl experiment bcube: unexpected argument \"extra\"\n");
 	ktap_result("experiment bcube: usage errors, exit 2, nothing on stdout");
 }
 
@@ -592,21 +597,21 @@ static void test_bolt_cli(void)
 	KTAP_EXPECT_INT(r.status, 0);
 	KTAP_EXPECT(strstr(r.out, "Usage: sluicectl experiment bolt"));
 	RUN(&r, "experiment", "bolt", "--parts", "window,fig3");
-	expect_usage(&r, "sluicectl: --parts: \"fig3\" is not one of window, fairness, holb, workload, edst, lanes\n");
+	expect_usage(&r, "sluicectl experiment bolt: --parts: \"fig3\" is not one of window, fairness, holb, workload, edst, lanes\n");
 	RUN(&r, "experiment", "bolt", "--modes", "bolt,reno");
-	expect_usage(&r, "sluicectl: --modes: \"reno\" is not one of tcp, dctcp, tcp-pfc, tcp-dcb, bolt\n");
+	expect_usage(&r, "sluicectl experiment bolt: --modes: \"reno\" is not one of tcp, dctcp, tcp-pfc, tcp-dcb, bolt\n");
 	RUN(&r, "experiment", "bolt", "--modes", ",");
-	expect_usage(&r, "sluicectl: --modes: none given\n");
+	expect_usage(&r, "sluicectl experiment bolt: --modes: none given\n");
 	RUN(&r, "experiment", "bolt", "--rate", "1gbit");
-	expect_usage(&r, "sluicectl: --rate: \"1gbit\" is not a rate from 100kbit to 100mbit (the VM fills what it can emulate)\n");
+	expect_usage(&r, "sluicectl experiment bolt: --rate: \"1gbit\" is not a rate from 100Kbit to 100Mbit\n");
 	RUN(&r, "experiment", "bolt", "--delay", "2s");
-	expect_usage(&r, "sluicectl: --delay: \"2s\" is not a time up to 1s (100ms)\n");
+	expect_usage(&r, "sluicectl experiment bolt: --delay: \"2s\" is not a time from 0s to 1s (a bare number is microseconds)\n");
 	RUN(&r, "experiment", "bolt", "--unit", "1", "--interval", "500");
-	expect_usage(&r, "sluicectl: --unit 1 s holds fewer than 3 samples of --interval 500 ms: a phase needs some after the first\n");
+	expect_usage(&r, "sluicectl experiment bolt: --unit 1 s holds fewer than 3 samples of --interval 500 ms: a phase needs some after the first\n");
 	RUN(&r, "experiment", "bolt", "--reps", "0");
-	expect_usage(&r, "sluicectl: --reps: \"0\" is not a number from 1 to 99\n");
+	expect_usage(&r, "sluicectl experiment bolt: --reps: \"0\" is not a number from 1 to 99\n");
 	RUN(&r, "experiment", "bolt", "extra");
-	expect_usage(&r, "sluicectl: unexpected argument \"extra\"\n");
+	expect_usage(&r, "sluicectl experiment bolt: unexpected argument \"extra\"\n");
 	ktap_result("experiment bolt: usage errors, exit 2, nothing on stdout");
 }
 
@@ -620,21 +625,21 @@ static void test_faca_micro_cli(void)
 	static const struct {
 		const char	*opt, *val, *msg;
 	} bad[] = {
-		{ "--leaves", "4", "sluicectl: --leaves is the model part's: give --parts model\n" },
-		{ "--rate", "1gbit", "sluicectl: --rate: \"1gbit\" is not a rate from 100kbit to 2mbit" },
-		{ "--rate", "50kbit", "sluicectl: --rate: \"50kbit\" is not a rate from 100kbit to 2mbit" },
-		{ "--slow", "1.5", "sluicectl: --slow: \"1.5\" is not a fraction from 0.1 to 1" },
-		{ "--slow", "0.5x", "sluicectl: --slow: \"0.5x\" is not a fraction from 0.1 to 1" },
-		{ "--rounds", "7", "sluicectl: --rounds 7 x --flows 2: a host a flow, at most 12 hosts a leaf on a fabric\n" },
-		{ "--runs", "11", "sluicectl: --runs 11: at most 10 on a fabric" },
-		{ "--duration", "4s", "sluicectl: --duration 4.0 s: a round needs its flows in (5.0 s: --flows 2, --stagger 3.0 s, 2 s to settle)" },
-		{ "--duration", "20m", "sluicectl: --duration: \"20m\" is not a time from 1000ms to 600000ms" },
-		{ "--interval", "10ms", "sluicectl: --interval: \"10ms\" is not a time from 50ms to 5000ms" },
-		{ "--stagger", "2min", "sluicectl: --stagger: \"2min\" is not a time from 0ms to 60000ms" },
-		{ "--threshold", "30kb", "sluicectl: --threshold: \"30kb\" is not a size from 1 byte to xoff, 20000 bytes" },
-		{ "--threshold", "0", "sluicectl: --threshold: \"0\" is not a size from 1 byte to xoff" },
-		{ "--policies", "ecmp,plb", "sluicectl: --policies: \"plb\" is not one of ecmp, wcmp, faca\n" },
-		{ "--policies", ",", "sluicectl: --policies: none given\n" },
+		{ "--leaves", "4", "sluicectl experiment faca: --leaves is the model part's: give --parts model\n" },
+		{ "--rate", "1gbit", "sluicectl experiment faca: --rate: \"1gbit\" is not a rate from 100Kbit to 2Mbit\n" },
+		{ "--rate", "50kbit", "sluicectl experiment faca: --rate: \"50kbit\" is not a rate from 100Kbit to 2Mbit\n" },
+		{ "--slow", "1.5", "sluicectl experiment faca: --slow: \"1.5\" is not a fraction from 0.1 to 1" },
+		{ "--slow", "0.5x", "sluicectl experiment faca: --slow: \"0.5x\" is not a fraction from 0.1 to 1" },
+		{ "--rounds", "7", "sluicectl experiment faca: --rounds 7 x --flows 2: a host a flow, at most 12 hosts a leaf on a fabric\n" },
+		{ "--runs", "11", "sluicectl experiment faca: --runs 11: at most 10 on a fabric" },
+		{ "--duration", "4s", "sluicectl experiment faca: --duration 4.0 s: a round needs its flows in (5.0 s: --flows 2, --stagger 3.0 s, 2 s to settle)" },
+		{ "--duration", "20m", "sluicectl experiment faca: --duration: \"20m\" is not a time from 1s to 600s in whole milliseconds (a bare number is seconds)\n" },
+		{ "--interval", "10ms", "sluicectl experiment faca: --interval: \"10ms\" is not a time from 50ms to 5s in whole milliseconds (a bare number is seconds)\n" },
+		{ "--stagger", "2min", "sluicectl experiment faca: --stagger: \"2min\" is not a time from 0s to 60s in whole milliseconds (a bare number is seconds)\n" },
+		{ "--threshold", "30kb", "sluicectl experiment faca: --threshold: \"30kb\" is not a size from 1 byte to xoff, 20000 bytes" },
+		{ "--threshold", "0", "sluicectl experiment faca: --threshold: \"0\" is not a size from 1 byte to xoff" },
+		{ "--policies", "ecmp,plb", "sluicectl experiment faca: --policies: \"plb\" is not one of ecmp, wcmp, faca\n" },
+		{ "--policies", ",", "sluicectl experiment faca: --policies: none given\n" },
 	};
 	struct run r;
 	size_t i;
@@ -645,12 +650,12 @@ static void test_faca_micro_cli(void)
 		expect_usage(&r, bad[i].msg);
 	}
 	RUN(&r, "experiment", "faca", "--parts", "model", "--rate", "1mbit");
-	expect_usage(&r, "sluicectl: --rate is the micro part's: give --parts micro\n");
+	expect_usage(&r, "sluicectl experiment faca: --rate is the micro part's: give --parts micro\n");
 	RUN(&r, "experiment", "faca", "--parts", "model", "--keep");
-	expect_usage(&r, "sluicectl: --keep is the micro part's: give --parts micro\n");
+	expect_usage(&r, "sluicectl experiment faca: --keep is the micro part's: give --parts micro\n");
 	/* --rounds and --flows are both parts': the hosts they ask for */
 	RUN(&r, "experiment", "faca", "--flows", "4", "--rounds", "4");
-	expect_usage(&r, "sluicectl: --rounds 4 x --flows 4: a host a flow");
+	expect_usage(&r, "sluicectl experiment faca: --rounds 4 x --flows 4: a host a flow");
 	RUN(&r, "experiment", "faca", "--parts", "micro", "--name", "a/b");
 	KTAP_EXPECT_INT(r.status, 2);
 	KTAP_EXPECT_STR(r.out, "");

@@ -518,13 +518,13 @@ static void test_cli(void)
 	KTAP_EXPECT_INT(r.status, 0);
 	KTAP_EXPECT(strstr(r.out, "Usage: sluicectl experiment faca"));
 	RUN(&r, "experiment", "faca", "--parts", "model,vm");
-	expect_usage(&r, "sluicectl: --parts: \"vm\" is not one of model, micro");
+	expect_usage(&r, "sluicectl experiment faca: --parts: \"vm\" is not one of model, micro");
 	RUN(&r, "experiment", "faca", "--leaves", "15");
-	expect_usage(&r, "sluicectl: --leaves 15: leaves send in pairs");
+	expect_usage(&r, "sluicectl experiment faca: --leaves 15: leaves send in pairs");
 	RUN(&r, "experiment", "faca", "--spines", "1");
-	expect_usage(&r, "sluicectl: --spines: \"1\" is not a number from 2");
+	expect_usage(&r, "sluicectl experiment faca: --spines: \"1\" is not a number from 2");
 	RUN(&r, "experiment", "faca", "--leaves", "65536", "--flows", "1000");
-	expect_usage(&r, "sluicectl: --leaves 65536 x --flows 1000 x --rounds 10 flows: at most");
+	expect_usage(&r, "sluicectl experiment faca: --leaves 65536 x --flows 1000 x --rounds 10 flows: at most");
 
 	cli_mkdtemp("faca");
 	cli_run(&r, out_file(),

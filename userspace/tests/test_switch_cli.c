@@ -124,11 +124,11 @@ static void test_usage(void)
 		{ { "monitor", "--count", "0" },
 		  "sluicectl monitor: --count: \"0\" is not a number of 1 or more" },
 		{ { "monitor", "--timeout", "1." },
-		  "sluicectl monitor: --timeout: \"1.\" is not a time from 1ms to 604800s (a bare number is seconds)" },
+		  "sluicectl monitor: --timeout: \"1.\" is not a time from 1ms to 604800s in whole milliseconds (a bare number is seconds)" },
 		{ { "monitor", "--timeout", "604801" },
-		  "sluicectl monitor: --timeout: \"604801\" is not a time from 1ms to 604800s (a bare number is seconds)" },
+		  "sluicectl monitor: --timeout: \"604801\" is not a time from 1ms to 604800s in whole milliseconds (a bare number is seconds)" },
 		{ { "monitor", "--timeout", "0.0005" },
-		  "sluicectl monitor: --timeout: \"0.0005\" is not a time from 1ms to 604800s (a bare number is seconds)" },
+		  "sluicectl monitor: --timeout: \"0.0005\" is not a time from 1ms to 604800s in whole milliseconds (a bare number is seconds)" },
 	};
 	unsigned int i, right = 0;
 	struct run r;
