@@ -100,10 +100,10 @@ bolt_profile()
 	bolt_up || return
 	before=$(hroutes x-h0)
 	out=$(sc host bolt --fabric $NAME 2>&1)
-	check_eq "$?:${out%%$'\n'*}" "2:sluicectl: --rate RATE is needed: the hosts' link rate (as tc writes it: 10mbit, 25gbit)" \
+	check_eq "$?:${out%%$'\n'*}" "2:sluicectl host bolt: --rate RATE is needed: the hosts' link rate (as tc writes it: 10mbit, 25gbit)" \
 		"host bolt without a rate"
 	out=$(sc host bolt --dev eth0 --rate 4mbit 2>&1)
-	check_eq "$?:${out%%$'\n'*}" "2:sluicectl: the round trip: --rtt TIME, or --ping ADDR to measure it" \
+	check_eq "$?:${out%%$'\n'*}" "2:sluicectl host bolt: the round trip: --rtt TIME, or --ping ADDR to measure it" \
 		"host bolt --dev without a round trip"
 	check_eq "$(hroutes x-h0)" "$before" "routes after refused commands"
 
