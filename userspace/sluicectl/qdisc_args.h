@@ -63,6 +63,18 @@ extern const char *const qdisc_tag_words[], *const qdisc_onoff_words[],
 	[(first) + QOPT_CABLE]	= ARG_S("--cable", 0, "METRES", "with --xoff auto: the cable's length"), \
 	[(first) + QOPT_MTU]	= ARG_S("--mtu", 0, "BYTES", "with --xoff auto: the largest frame")
 
+/* The qdisc options in a command's pick list (args_spec.pick), as the usage orders them. */
+#define QDISC_PICKS(first) \
+	(first) + QOPT_RATE, (first) + QOPT_PFC, (first) + QOPT_XOFF, \
+	(first) + QOPT_XON, (first) + QOPT_HEADROOM, (first) + QOPT_CABLE, \
+	(first) + QOPT_MTU, (first) + QOPT_LIMIT, (first) + QOPT_CLASSES, \
+	(first) + QOPT_TAG, (first) + QOPT_DEFAULT, (first) + QOPT_PAUSE_RX, \
+	(first) + QOPT_PAUSE_TIME, (first) + QOPT_PCP_MAP, \
+	(first) + QOPT_DSCP_MAP, (first) + QOPT_MPLS_TC_MAP, \
+	(first) + QOPT_PRIO_MAP, (first) + QOPT_WATCHDOG, \
+	(first) + QOPT_WD_ACTION, (first) + QOPT_DETECT, (first) + QOPT_RESTORE, \
+	(first) + QOPT_WD_POLL, (first) + QOPT_INT_PORT
+
 #define QDISC_OPTS_USAGE \
 	"\t[--rate RATE] [--pfc PRIOS] [--xoff { BYTES | auto }] [--xon BYTES] [--headroom BYTES]\n" \
 	"\t[--cable METRES] [--mtu BYTES] [--limit BYTES] [--classes N]\n" \

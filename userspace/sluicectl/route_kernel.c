@@ -63,25 +63,12 @@ static const struct arg_opt opts[] = {
 	QDISC_OPTS(OPT_Q_FIRST),
 };
 
-#define Q_PICKS \
-	OPT_Q_FIRST + QOPT_RATE, OPT_Q_FIRST + QOPT_PFC, OPT_Q_FIRST + QOPT_XOFF, \
-	OPT_Q_FIRST + QOPT_XON, OPT_Q_FIRST + QOPT_HEADROOM, \
-	OPT_Q_FIRST + QOPT_CABLE, OPT_Q_FIRST + QOPT_MTU, \
-	OPT_Q_FIRST + QOPT_LIMIT, OPT_Q_FIRST + QOPT_CLASSES, \
-	OPT_Q_FIRST + QOPT_TAG, OPT_Q_FIRST + QOPT_DEFAULT, \
-	OPT_Q_FIRST + QOPT_PAUSE_RX, OPT_Q_FIRST + QOPT_PAUSE_TIME, \
-	OPT_Q_FIRST + QOPT_PCP_MAP, OPT_Q_FIRST + QOPT_DSCP_MAP, \
-	OPT_Q_FIRST + QOPT_MPLS_TC_MAP, OPT_Q_FIRST + QOPT_PRIO_MAP, \
-	OPT_Q_FIRST + QOPT_WATCHDOG, OPT_Q_FIRST + QOPT_WD_ACTION, \
-	OPT_Q_FIRST + QOPT_DETECT, OPT_Q_FIRST + QOPT_RESTORE, \
-	OPT_Q_FIRST + QOPT_WD_POLL, OPT_Q_FIRST + QOPT_INT_PORT
-
 static const struct args_spec load_spec = {
 	.opts = opts, .n_opts = N_OPTS, .max_operands = 4,
 	.operands = "ROUTES, the route file (sluice-routes(5))",
 	.pick = ARGS_PICK(OPT_NAME, OPT_SWITCH, OPT_TOPO, OPT_NETNS, OPT_TAGS,
 			  OPT_TAG_SOURCE, OPT_MULTIPATH, OPT_VERBOSE, OPT_JSON,
-			  Q_PICKS),
+			  QDISC_PICKS(OPT_Q_FIRST)),
 };
 static const struct args_spec unload_spec = {
 	.opts = opts, .n_opts = N_OPTS, .max_operands = 0,
