@@ -15,7 +15,7 @@
  * Every value is checked as its kind says before the command does any
  * work, and every message names the command, the option and what is
  * accepted: sluicectl route compute: --paths: "70000" is not a number
- * from 1 to 64.  The command's --help is generated from the same table.
+ * from 1 to 65536.  The command's --help is generated from the same table.
  *
  * It is not getopt_long itself because of those two differences: glibc's
  * has no switch for either.

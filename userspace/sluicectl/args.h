@@ -159,12 +159,6 @@ bool args_parse(const struct command *cmd, const struct args_spec *spec,
 __attribute__((format(printf, 2, 3)))
 int args_error(const struct args *a, const char *fmt, ...);
 
-/* The option's index when given; for "-j and --format: one format". */
-static inline bool args_has(const struct args *a, size_t k)
-{
-	return a->val[k] != NULL;
-}
-
 /* The generated help of @cmd (usage, what it does, its options). */
 void args_help(FILE *f, const struct command *cmd,
 	       const struct args_spec *spec);
