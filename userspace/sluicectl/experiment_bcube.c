@@ -537,10 +537,8 @@ static int load_routes(struct sluice_fabric_state *fs,
 
 	if (!star)
 		return exp_load(&o);
-	memset(&tab, 0, sizeof(tab));
-	if (sluice_tagger_assign(&fs->g, &sc->r, &to, &tg, err, sizeof(err)) ||
-	    sluice_tagger_tables_build(&fs->g, &sc->r, &tg, &tab, err,
-				       sizeof(err))) {
+	if (sluice_tagger_compute(&fs->g, &sc->r, &to, &tg, &tab, err,
+				  sizeof(err))) {
 		fprintf(stderr, "sluicectl: PFC*'s tag tables: %s\n", err);
 		sluice_tagging_free(&tg);
 		sluice_tagger_tables_free(&tab);
