@@ -528,7 +528,8 @@ static void test_cli(void)
 		KTAP_EXPECT_INT(r.status, 1);
 		snprintf(msg, sizeof(msg), "sluice-flowgen: %s: is a directory",
 			 here);
-		if (!KTAP_EXPECT(!strncmp(r.err, msg, strlen(msg))))
+		/* strstr: valgrind may write to stderr first */
+		if (!KTAP_EXPECT(strstr(r.err, msg)))
 			ktap_diag("%s", r.err);
 	}
 
