@@ -576,9 +576,8 @@ static int read_counters(const struct bexp *e, const struct sluice_fabric_state 
 {
 	char err[SLUICE_ERRLEN], ns[SLUICE_NETNS_NAME_MAX];
 	struct sluice_port_counters *p;
-	struct sluice_rtnl *rt;
 	struct sluice_port_info *pi;
-	struct sluice_nl *nl;
+	struct sluice_rtnl *rt;
 	uint32_t u, n, k, c;
 	int self, ret = 0;
 
@@ -597,6 +596,9 @@ static int read_counters(const struct bexp *e, const struct sluice_fabric_state 
 							sizeof(err));
 			sluice_rtnl_close(rt);
 		}
+		if (ret)
+			fprintf(stderr, "sluicectl: switch %s: %s\n",
+				fs->g.nodes[u].name, err);
 		for (k = 0; !ret && k < n; k++) {
 			uint64_t port = 0;
 
@@ -611,14 +613,10 @@ static int read_counters(const struct bexp *e, const struct sluice_fabric_state 
 			}
 		}
 		free(p);
-		pi = NULL;
-		if (!ret)
-			ret = sluice_nl_open(&nl, ns, err, sizeof(err));
-		if (!ret) {
-			ret = sluice_nl_stats_get(nl, 0, &pi, &n, err,
-						  sizeof(err));
-			sluice_nl_close(nl);
-		}
+		if (ret)
+			break;
+		/* the qdiscs' own counters: STATS_GET, as every experiment */
+		ret = exp_switch_stats(fs, u, &pi, &n);
 		for (k = 0; !ret && k < n; k++) {
 			run->limit_drops += pi[k].port.limit_drops;
 			run->headroom_drops += pi[k].port.headroom_drops;
@@ -626,9 +624,6 @@ static int read_counters(const struct bexp *e, const struct sluice_fabric_state 
 			run->portfc_rx += pi[k].port.portfc_rx;
 		}
 		free(pi);
-		if (ret)
-			fprintf(stderr, "sluicectl: %s: %s\n",
-				fs->g.nodes[u].name, err);
 	}
 	close(self);
 	return ret ? EXIT_RUNTIME : 0;
