@@ -552,7 +552,6 @@ int exp_fabric_up(struct sluice_fabric_state *fs,
 		  const struct sluice_fabric_qdisc *q)
 {
 	char err[SLUICE_ERRLEN];
-
 	int ret;
 
 	ret = sluice_fabric_state_up(fs, q, NULL, err, sizeof(err));
@@ -609,7 +608,8 @@ static int run_set(struct exp *e, struct set *s, bool keep)
 	o.q = &q;
 	ret = sluice_dl_run(&o, &s->run, err, sizeof(err));
 	if (ret) {
-		fprintf(stderr, "sluicectl: %s\n", err);
+		if (err[0])
+			fprintf(stderr, "sluicectl: %s\n", err);
 		return EXIT_RUNTIME;
 	}
 	e->n_flows = s->run.n_flows;
@@ -623,12 +623,14 @@ static void judge(const struct exp *e, struct set *s)
 {
 	struct sluice_dl_judge_in in = {
 		.run = {
-			.rx = s->run.rx, .n = s->run.n, .interval_ms = e->interval_ms,
+			.rx = s->run.rx, .n = s->run.n,
+			.interval_ms = e->interval_ms,
 			.quiet_ms = e->quiet_ms, .cycle = s->run.cycle,
 		},
 		.cbd = !s->cbd.cbd_free,
 		.wd_action = e->wd_action,
-		.wd_storms = s->run.tot.wd_storms, .wd_drops = s->run.tot.wd_drops,
+		.wd_storms = s->run.tot.wd_storms,
+		.wd_drops = s->run.tot.wd_drops,
 	};
 	struct sluice_dl_judge_out out;
 

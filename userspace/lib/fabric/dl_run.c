@@ -108,6 +108,9 @@ static int load(const struct sluice_dl_run_opts *o,
 
 	ret = sluice_fabric_routes_load(&lo, &res, err, errlen);
 	sluice_fabric_load_result_free(&res);
+	/* its messages, the first one too, went to load_say already */
+	if (ret && o->load_say && errlen)
+		err[0] = '\0';
 	return ret;
 }
 
@@ -139,7 +142,8 @@ static int read_after(const struct sluice_dl_run_opts *o,
  * sluice_dl_run() - one route set's run of the deadlock experiment
  * @o:		the fabric, its routes, the traffic, the sampling
  * @r:		filled; sluice_dl_run_free() it, even on failure
- * @err:	the reason on failure
+ * @err:	the reason on failure; "" when the route loader refused and
+ *		said why through @o->load_say
  * @errlen:	room in @err
  *
  * Needs what sluice_fabric_up() needs; call it from a single-threaded

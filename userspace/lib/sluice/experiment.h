@@ -296,8 +296,9 @@ struct sluice_dl_run {
 };
 
 /*
- * 0, or a negative errno (-EINTR if *@o->stop was set) with @err; the
- * fabric is down afterwards unless @o->keep and it succeeded.  Time: the
+ * 0, or a negative errno (-EINTR if *@o->stop was set) with @err (left ""
+ * when the route loader said why through @load_say); the fabric is down
+ * afterwards unless @o->keep and it succeeded.  Time: the
  * fabric's making (sluice_fabric_up()), the routes' load, @duration_s,
  * the detector and a counter request a switch.
  */
