@@ -18,6 +18,7 @@
 #include <arpa/inet.h>
 #include <sluice/experiment.h>
 #include <sluice/fabric_state.h>
+#include <sluice/file.h>
 #include <sluice/flowgen.h>
 #include <sluice/rate.h>
 #include <sluice/tcpgen.h>
@@ -802,46 +803,56 @@ static void print_json(FILE *f, const struct job *j, const struct report *r)
 		j->o.faca ? "true" : "false", j->t.faca, j->t.faca_fallbacks);
 }
 
-/*
- * @path ("-": stdout) written through a temporary file renamed at the end,
- * so that a failure leaves no half-written file.
- */
-static int write_file(const char *path, const struct job *j,
-		      const struct report *r, bool flows)
-{
-	char tmp[4096];
-	FILE *f;
-	int ret;
+/* What one output file holds: the flows' report, or the JSON summary. */
+struct out {
+	const struct job	*j;
+	const struct report	*r;
+	bool			flows;
+};
 
-	if (!strcmp(path, "-")) {
-		f = stdout;
-	} else {
-		if (snprintf(tmp, sizeof(tmp), "%s.%d.tmp", path, getpid()) >=
-		    (int)sizeof(tmp))
-			return fail(path, "path too long");
-		f = fopen(tmp, "w");
-		if (!f)
-			return fail(path, strerror(errno));
-	}
-	ret = 0;
-	if (pairs(&j->o) && flows)
+/* A sluice_write_fn: the file's contents into @f. */
+static int write_out(const void *arg, FILE *f, char *err, size_t errlen)
+{
+	const struct out *o = arg;
+	const struct job *j = o->j;
+	int ret = 0;
+
+	if (pairs(&j->o) && o->flows)
 		write_pairs(f, j);
 	else if (pairs(&j->o))
 		pairs_json(f, j);
-	else if (flows)
+	else if (o->flows)
 		ret = sluice_flowgen_write_hpcc(f, &j->t, j->plan.fl,
 						j->plan.n_flows, j->alone,
 						j->o.hpcc ? 0 :
 						SLUICE_FLOWGEN_SLOWDOWN);
 	else
-		print_json(f, j, r);
-	if (f == stdout)
-		return fflush(f) ? fail(path, strerror(errno)) : 0;
-	if (fclose(f) || ret || rename(tmp, path)) {
-		ret = errno ? errno : EIO;
-		unlink(tmp);
-		return fail(path, strerror(ret));
+		print_json(f, j, o->r);
+	if (ret)
+		snprintf(err, errlen, "%s", strerror(-ret));
+	return ret;
+}
+
+/*
+ * @path ("-": stdout) written as every sluice program writes a file
+ * (sluice_file_write()): a regular file whole or not at all, through a
+ * temporary file renamed over it; a device, a FIFO or /dev/stdout in
+ * place; a symbolic link's target; a directory refused.
+ */
+static int write_file(const char *path, const struct job *j,
+		      const struct report *r, bool flows)
+{
+	const struct out o = { .j = j, .r = r, .flows = flows };
+	char err[SLUICE_ERRLEN] = "";
+
+	if (!strcmp(path, "-")) {
+		if (write_out(&o, stdout, err, sizeof(err)))
+			return fail(path, err);
+		return fflush(stdout) ? fail(path, strerror(errno)) : 0;
 	}
+	/* the library's reason names the file */
+	if (sluice_file_write(path, write_out, &o, err, sizeof(err)))
+		return err[0] ? fail("", err) : fail(path, "cannot write");
 	return 0;
 }
 

@@ -114,8 +114,6 @@
 /* Shared steps (experiment.c). */
 extern volatile sig_atomic_t exp_interrupted;
 void exp_on_signal(int sig);
-int exp_cpu_times(uint64_t *busy, uint64_t *total);
-int64_t exp_arp_discards(void);
 int exp_derive_headroom(uint64_t rate, uint32_t *headroom);
 int exp_parse_names(const struct command *cmd, const char *opt, const char *s,
 		    const char *const *names, int n, unsigned int *mask);

@@ -17,6 +17,5 @@
 int fabric_state_save(const struct sluice_fabric_state *s);
 int fabric_state_load(const char *name, struct sluice_fabric_state *s,
 		      bool quiet_missing);
-int fabric_state_remove(const char *name);
 
 #endif /* _SLUICECTL_CMD_FABRIC_H */

@@ -139,24 +139,19 @@ struct set {
 	struct sluice_routes	r;
 	struct sluice_cbd_result cbd;
 	bool			ran;
-	uint32_t		n;		/* samples */
-	uint64_t		*rx, *tx;	/* bytes per sample */
-	uint32_t		*active;	/* flows delivering, per sample */
-	uint32_t		zero_flows;	/* nothing over the quiet time */
-	double			cpu_busy;	/* 0..1, the machine's CPUs */
-	double			t_setup;
-	uint32_t		warm;		/* flows whose warm-up arrived */
-	uint64_t		eagain, send_errors;
-	int			last_errno;
-	/* frames the kernel's ARP layer discarded unresolved, or -1 */
-	int64_t			neigh_discards;
-	struct sluice_fabric_totals tot;
-	int			cycle;		/* detector: 1, 0, -1 not run */
-	char			cycle_text[1024];
+	struct sluice_dl_run	run;	/* the samples, the counters */
 	struct sluice_verdict_out v;
 	bool			wd_broke;	/* the watchdog broke it */
 	bool			as_predicted;
 	char			why[256];
+};
+
+struct exp;
+
+/* Whose progress a run reports. */
+struct set_ctx {
+	const struct exp	*e;
+	const struct set	*s;
 };
 
 struct exp {
@@ -196,60 +191,6 @@ static void progress(const struct exp *e, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
-}
-
-/* Busy and total jiffies of every CPU, from /proc/stat's first line. */
-int exp_cpu_times(uint64_t *busy, uint64_t *total)
-{
-	unsigned long long v[8] = { 0 };
-	FILE *f = fopen("/proc/stat", "r");
-	int n, i;
-
-	if (!f)
-		return -1;
-	n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0],
-		   &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
-	fclose(f);
-	if (n < 4)
-		return -1;
-	*total = 0;
-	for (i = 0; i < 8; i++)
-		*total += v[i];
-	*busy = *total - v[3] - v[4];
-	return 0;
-}
-
-/*
- * The kernel's count of frames discarded while their next hop was not
- * resolved (/proc/net/stat/arp_cache, unresolved_discards, summed over
- * its per-CPU rows), or -1.  One table for the whole machine: frames a
- * switch routes to a neighbour that fails to answer ARP wait outside
- * every sluice queue and are lost there, counted only here.
- */
-int64_t exp_arp_discards(void)
-{
-	unsigned long long v[12];
-	char line[512];
-	int64_t sum = 0;
-	FILE *f = fopen("/proc/net/stat/arp_cache", "r");
-	int rows = 0;
-
-	if (!f)
-		return -1;
-	if (!fgets(line, sizeof(line), f)) {
-		fclose(f);
-		return -1;
-	}
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%llx %llx %llx %llx %llx %llx %llx %llx %llx %llx %llx %llx",
-			   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6],
-			   &v[7], &v[8], &v[9], &v[10], &v[11]) != 12)
-			break;
-		sum += v[11];
-		rows++;
-	}
-	fclose(f);
-	return rows ? sum : -1;
 }
 
 /*
@@ -545,185 +486,84 @@ int exp_switch_stats(const struct sluice_fabric_state *fs, uint32_t u,
 	return EXIT_RUNTIME;
 }
 
-/* The switches' counters, added up; the lossless queues left paused. */
-static int read_totals(const struct sluice_fabric_state *fs,
-		       struct sluice_fabric_totals *t)
-{
-	char err[SLUICE_ERRLEN];
-
-	if (!sluice_fabric_totals(&fs->f, LOSSLESS, t, err, sizeof(err)))
-		return 0;
-	fprintf(stderr, "sluicectl: %s\n", err);
-	return EXIT_RUNTIME;
-}
-
 /**
  * exp_fabric_up() - bring planned fabric @fs up with qdisc @q
  * @fs:	planned; freed on failure
  * @q:	every port's qdisc
  *
- * The state is saved first, so that "fabric down" finds what a crash
- * leaves; a fabric that fails half-way is taken down again.
+ * sluice_fabric_state_up(): the state saved first, so that "fabric down"
+ * finds what a crash leaves; nothing left on failure.
  *
  * Return: 0 or an exit status (printed).
  */
-int exp_fabric_up(struct sluice_fabric_state *fs, const struct sluice_fabric_qdisc *q)
+int exp_fabric_up(struct sluice_fabric_state *fs,
+		  const struct sluice_fabric_qdisc *q)
 {
-	struct sluice_fabric_stats st;
 	char err[SLUICE_ERRLEN];
 	int ret;
 
-	ret = fabric_state_save(fs);
-	if (ret) {
-		sluice_fabric_state_free(fs);
-		return ret;
-	}
-	if (sluice_fabric_up(&fs->f, q, &st, err, sizeof(err))) {
-		fprintf(stderr, "sluicectl: fabric %s: %s\n", fs->name, err);
-		exp_fabric_down(fs);
-		sluice_fabric_state_free(fs);
-		return EXIT_RUNTIME;
-	}
-	return 0;
+	ret = sluice_fabric_state_up(fs, q, NULL, err, sizeof(err));
+	if (!ret)
+		return 0;
+	fprintf(stderr, "sluicectl: %s%s%s\n", err,
+		ret == -EEXIST ? ": sluicectl fabric down --name " : "",
+		ret == -EEXIST ? fs->name : "");
+	sluice_fabric_state_free(fs);
+	return EXIT_RUNTIME;
 }
 
+/* Takes fabric @fs down and removes its state; a failure is printed. */
 void exp_fabric_down(const struct sluice_fabric_state *fs)
 {
 	char err[SLUICE_ERRLEN];
-	uint32_t removed;
 
-	if (sluice_fabric_down(&fs->f, &removed, err, sizeof(err)))
-		fprintf(stderr, "sluicectl: fabric %s: %s\n", fs->name, err);
-	else
-		fabric_state_remove(fs->name);
+	if (sluice_fabric_state_down(fs, NULL, err, sizeof(err)))
+		fprintf(stderr, "sluicectl: %s\n", err);
+}
+
+/* The library's progress lines, as -v prints them. */
+static void set_say(void *arg, const char *line)
+{
+	const struct set_ctx *c = arg;
+
+	progress(c->e, "%s: %s", sluice_route_algo_name(c->s->algo), line);
 }
 
 /* One route set: a fresh fabric, its routes, the traffic, the counters. */
 static int run_set(struct exp *e, struct set *s, bool keep)
 {
-	struct sluice_udpgen_opts uo = {
-		.frame = e->frame, .rate = e->send_rate, .tos = DSCP << 2,
-		.port = UDP_PORT, .sndbuf = 4096,
+	struct set_ctx c = { .e = e, .s = s };
+	struct sluice_dl_run_opts o = {
+		.name = e->name, .topo_path = e->topo_name, .g = &e->g,
+		.hosts_per_switch = e->hosts_per_switch,
+		.qdisc_args = e->words, .routes = &s->r,
+		.udp = {
+			.frame = e->frame, .rate = e->send_rate,
+			.tos = DSCP << 2, .port = UDP_PORT, .sndbuf = 4096,
+		},
+		.duration_s = e->duration_s, .interval_ms = e->interval_ms,
+		.quiet_ms = e->quiet_ms, .tick = TICK, .prio = LOSSLESS,
+		.keep = keep, .stop = &exp_interrupted,
+		.say = set_say, .load_say = exp_say, .arg = &c,
 	};
 	struct sluice_fabric_qdisc q = { 0 };
-	uint64_t busy0 = 0, total0 = 0, busy1, total1, rx0, tx0, *cum = NULL;
-	int64_t unres0 = exp_arp_discards(), unres1;
-	struct sluice_udpgen t = { 0 };
 	char err[SLUICE_ERRLEN];
-	struct sluice_fabric_state fs;
-	uint32_t i, k, quiet, qf;
-	double t0, end;
 	int ret;
 
-	memset(&fs, 0, sizeof(fs));
-	snprintf(fs.name, sizeof(fs.name), "%s", e->name);
-	snprintf(fs.topo_path, sizeof(fs.topo_path), "%s", e->topo_name);
-	fs.hash = sluice_graph_hash(&e->g);
-	fs.hosts_per_switch = e->hosts_per_switch;
-	fs.qdisc = true;
-	snprintf(fs.qdisc_args, sizeof(fs.qdisc_args), "%s", e->words);
 	ret = qdisc_args_parse(e->words, &q);
 	if (ret)
 		return ret == EXIT_USAGE ? EXIT_RUNTIME : ret;
-	/* the state keeps its own copy of the topology */
-	if (load_topology_into(e, &fs.g))
-		return EXIT_RUNTIME;
-	if (sluice_fabric_plan(&fs.f, &fs.g, fs.name, fs.hosts_per_switch, err,
-			       sizeof(err))) {
-		fprintf(stderr, "sluicectl: %s\n", err);
-		sluice_fabric_state_free(&fs);
+	o.q = &q;
+	ret = sluice_dl_run(&o, &s->run, err, sizeof(err));
+	if (ret) {
+		if (err[0])
+			fprintf(stderr, "sluicectl: %s\n", err);
 		return EXIT_RUNTIME;
 	}
-	t0 = sluice_now();
-	progress(e, "%s: fabric %s up (%s)", sluice_route_algo_name(s->algo),
-		 fs.name, e->words);
-	ret = exp_fabric_up(&fs, &q);
-	if (ret)
-		return ret;
-	ret = exp_load_routes(&fs, &s->r);
-	if (!ret && sluice_udpgen_init(&t, &fs.f, &uo, err, sizeof(err)) == 0)
-		ret = sluice_udpgen_open(&t, err, sizeof(err)) ? -1 : 0;
-	else if (!ret)
-		ret = -1;
-	if (ret < 0) {
-		fprintf(stderr, "sluicectl: %s\n", err);
-		ret = EXIT_RUNTIME;
-	}
-	if (ret)
-		goto out;
-	e->n_flows = t.n_flows;
-	e->n_hosts = t.n_hosts;
-	s->warm = sluice_udpgen_warmup(&t, 1.0);
-	s->t_setup = sluice_now() - t0;
-	progress(e, "%s: routes loaded, %u flows, %u of them answered the warm-up, %.1f s",
-		 sluice_route_algo_name(s->algo), t.n_flows, s->warm,
-		 s->t_setup);
-	s->n = e->duration_s * 1000 / e->interval_ms;
-	s->rx = calloc(s->n, sizeof(*s->rx));
-	s->tx = calloc(s->n, sizeof(*s->tx));
-	s->active = calloc(s->n, sizeof(*s->active));
-	/* each flow's bytes at the last sample, and when the quiet time began */
-	cum = calloc(2 * (size_t)t.n_flows, sizeof(*cum));
-	if (!s->rx || !s->tx || !s->active || !cum) {
-		fputs("sluicectl: out of memory\n", stderr);
-		ret = EXIT_RUNTIME;
-		goto out;
-	}
-	exp_cpu_times(&busy0, &total0);
-	t0 = sluice_now();
-	sluice_udpgen_reset(&t, t0);
-	rx0 = tx0 = 0;
-	quiet = (e->quiet_ms + e->interval_ms - 1) / e->interval_ms;
-	qf = quiet < s->n ? s->n - quiet : 0;
-	for (i = 0; i < s->n; i++) {
-		if (i == qf)
-			for (k = 0; k < t.n_flows; k++)
-				cum[t.n_flows + k] = t.fl[k].rx_bytes;
-		end = t0 + (i + 1) * e->interval_ms / 1000.0;
-		if (exp_interrupted) {
-			fputs("sluicectl: interrupted: taking the fabric down\n",
-			      stderr);
-			ret = EXIT_RUNTIME;
-			goto out;
-		}
-		sluice_udpgen_run_until(&t, end, TICK);
-		for (k = 0; k < t.n_flows; k++) {
-			s->active[i] += t.fl[k].rx_bytes > cum[k];
-			cum[k] = t.fl[k].rx_bytes;
-		}
-		s->rx[i] = sluice_udpgen_rx_bytes(&t) - rx0;
-		s->tx[i] = sluice_udpgen_tx_bytes(&t) - tx0;
-		rx0 += s->rx[i];
-		tx0 += s->tx[i];
-		progress(e, "%s: %5.1f s %8.3f Mbit/s delivered, %8.3f sent, %u flows delivering",
-			 sluice_route_algo_name(s->algo),
-			 (i + 1) * e->interval_ms / 1000.0,
-			 s->rx[i] * 8e-3 / e->interval_ms,
-			 s->tx[i] * 8e-3 / e->interval_ms, s->active[i]);
-	}
-	if (!exp_cpu_times(&busy1, &total1) && total1 > total0)
-		s->cpu_busy = (double)(busy1 - busy0) / (total1 - total0);
-	for (k = 0; k < t.n_flows; k++)
-		s->zero_flows += t.fl[k].rx_bytes == cum[t.n_flows + k];
-	for (k = 0; k < t.n_hosts; k++)
-		s->eagain += t.h[k].eagain;
-	s->send_errors = t.send_errors;
-	s->last_errno = t.last_errno;
-	unres1 = exp_arp_discards();
-	s->neigh_discards = unres0 >= 0 && unres1 >= unres0 ?
-			    unres1 - unres0 : -1;
-	/* stop sending, then look: what is stuck stays stuck */
-	s->cycle = sluice_deadlock_summary(&fs.f, s->cycle_text,
-					   sizeof(s->cycle_text));
-	ret = read_totals(&fs, &s->tot);
-	s->ran = !ret;
-out:
-	free(cum);
-	sluice_udpgen_free(&t);
-	if (!keep || ret)
-		exp_fabric_down(&fs);
-	sluice_fabric_state_free(&fs);
-	return ret;
+	e->n_flows = s->run.n_flows;
+	e->n_hosts = s->run.n_hosts;
+	s->ran = true;
+	return 0;
 }
 
 /* Whether the set did what its CBD check predicts, and why not. */
@@ -731,12 +571,14 @@ static void judge(const struct exp *e, struct set *s)
 {
 	struct sluice_dl_judge_in in = {
 		.run = {
-			.rx = s->rx, .n = s->n, .interval_ms = e->interval_ms,
-			.quiet_ms = e->quiet_ms, .cycle = s->cycle,
+			.rx = s->run.rx, .n = s->run.n,
+			.interval_ms = e->interval_ms,
+			.quiet_ms = e->quiet_ms, .cycle = s->run.cycle,
 		},
 		.cbd = !s->cbd.cbd_free,
 		.wd_action = e->wd_action,
-		.wd_storms = s->tot.wd_storms, .wd_drops = s->tot.wd_drops,
+		.wd_storms = s->run.tot.wd_storms,
+		.wd_drops = s->run.tot.wd_drops,
 	};
 	struct sluice_dl_judge_out out;
 
@@ -759,14 +601,14 @@ static void set_means(const struct exp *e, const struct set *s, double *mean,
 	uint64_t all = 0, last = 0;
 	uint32_t i;
 
-	if (quiet > s->n)
-		quiet = s->n;
-	for (i = 0; i < s->n; i++) {
-		all += s->rx[i];
-		if (i >= s->n - quiet)
-			last += s->rx[i];
+	if (quiet > s->run.n)
+		quiet = s->run.n;
+	for (i = 0; i < s->run.n; i++) {
+		all += s->run.rx[i];
+		if (i >= s->run.n - quiet)
+			last += s->run.rx[i];
 	}
-	*mean = s->n ? mbps(e, all) / s->n : 0;
+	*mean = s->run.n ? mbps(e, all) / s->run.n : 0;
 	*final = quiet ? mbps(e, last) / quiet : 0;
 }
 
@@ -811,8 +653,8 @@ static void print_text(const struct exp *e)
 		       "CBD: can deadlock");
 		if (!s->cbd.cbd_free)
 			printf("         dependency cycle %s\n", cyc);
-		if (s->n > n)
-			n = s->n;
+		if (s->run.n > n)
+			n = s->run.n;
 	}
 	printf("\nMbit/s delivered (frames on the wire), every %u ms\n%7s",
 	       e->interval_ms, "time_s");
@@ -823,8 +665,8 @@ static void print_text(const struct exp *e)
 		printf("%7.1f", (i + 1) * e->interval_ms / 1000.0);
 		for (k = 0; k < e->sets.n; k++) {
 			s = &e->sets.s[k];
-			if (i < s->n)
-				printf(" %9.3f", mbps(e, s->rx[i]));
+			if (i < s->run.n)
+				printf(" %9.3f", mbps(e, s->run.rx[i]));
 			else
 				printf(" %9s", "-");
 		}
@@ -839,39 +681,39 @@ static void print_text(const struct exp *e)
 		       verdict_text(e, s));
 		printf("  mean %.3f Mbit/s, last %.1f s %.3f Mbit/s; flows delivering nothing in the last %.1f s: %u of %u\n",
 		       mean, e->quiet_ms / 1000.0, final, e->quiet_ms / 1000.0,
-		       s->zero_flows, e->n_flows);
+		       s->run.zero_flows, e->n_flows);
 		if (s->v.stopped_at >= 0)
 			printf("  delivery stopped at %.1f s and never resumed\n",
 			       s->v.stopped_at);
 		printf("  pfc frames sent %llu received %llu; lossless frames dropped %llu (headroom drops %llu, watchdog drops %llu)\n",
-		       (unsigned long long)s->tot.pfc_tx,
-		       (unsigned long long)s->tot.pfc_rx,
-		       (unsigned long long)s->tot.lossless_drops,
-		       (unsigned long long)s->tot.headroom_drops,
-		       (unsigned long long)s->tot.wd_drops);
+		       (unsigned long long)s->run.tot.pfc_tx,
+		       (unsigned long long)s->run.tot.pfc_rx,
+		       (unsigned long long)s->run.tot.lossless_drops,
+		       (unsigned long long)s->run.tot.headroom_drops,
+		       (unsigned long long)s->run.tot.wd_drops);
 		if (e->wd_action)
 			printf("  watchdog storms %llu restored %llu frames dropped %llu\n",
-			       (unsigned long long)s->tot.wd_storms,
-			       (unsigned long long)s->tot.wd_restored,
-			       (unsigned long long)s->tot.wd_drops);
+			       (unsigned long long)s->run.tot.wd_storms,
+			       (unsigned long long)s->run.tot.wd_restored,
+			       (unsigned long long)s->run.tot.wd_drops);
 		printf("  largest lossless ingress account %u bytes at %s (xoff %u, headroom %u); frames the ARP layer discarded unresolved: %lld\n",
-		       s->tot.ingress_peak,
-		       s->tot.peak_port[0] ? s->tot.peak_port : "-", e->xoff,
-		       e->headroom, (long long)s->neigh_discards);
+		       s->run.tot.ingress_peak,
+		       s->run.tot.peak_port[0] ? s->run.tot.peak_port : "-", e->xoff,
+		       e->headroom, (long long)s->run.neigh_discards);
 		printf("  paused lossless queues holding frames at the end: %u%s%s\n",
-		       s->tot.paused_with_frames,
-		       s->tot.paused_with_frames ? ": " : "", s->tot.paused);
-		printf("  detector: %s\n", s->cycle_text);
+		       s->run.tot.paused_with_frames,
+		       s->run.tot.paused_with_frames ? ": " : "", s->run.tot.paused);
+		printf("  detector: %s\n", s->run.cycle_text);
 		printf("  hosts blocked by a full socket (paused) %llu times; machine CPU busy %.0f%%; set-up %.1f s\n",
-		       (unsigned long long)s->eagain, s->cpu_busy * 100,
-		       s->t_setup);
-		if (s->cpu_busy > 0.8)
+		       (unsigned long long)s->run.eagain, s->run.cpu_busy * 100,
+		       s->run.t_setup);
+		if (s->run.cpu_busy > 0.8)
 			printf("  the machine's CPUs were %.0f%% busy: the links may not have been the bottleneck\n",
-			       s->cpu_busy * 100);
-		if (s->send_errors)
+			       s->run.cpu_busy * 100);
+		if (s->run.send_errors)
 			printf("  send errors %llu (last: %s)\n",
-			       (unsigned long long)s->send_errors,
-			       strerror(s->last_errno));
+			       (unsigned long long)s->run.send_errors,
+			       strerror(s->run.last_errno));
 		if (s->as_predicted)
 			printf("  as its CBD check predicts\n");
 		else
@@ -914,37 +756,37 @@ static json_object *set_json(const struct exp *e, const struct set *s)
 		  jfixed(s->v.longest_zero * e->interval_ms / 1000.0)) &&
 	     jadd(o, "mean_mbps", jfixed(mean)) &&
 	     jadd(o, "final_mbps", jfixed(final)) &&
-	     jadd(o, "zero_flows", jnum(s->zero_flows)) &&
+	     jadd(o, "zero_flows", jnum(s->run.zero_flows)) &&
 	     jadd(o, "flows", jnum(e->n_flows)) &&
-	     jadd(o, "warmup_flows", jnum(s->warm)) &&
-	     jadd(o, "pfc_tx", jnum(s->tot.pfc_tx)) &&
-	     jadd(o, "pfc_rx", jnum(s->tot.pfc_rx)) &&
-	     jadd(o, "lossless_drops", jnum(s->tot.lossless_drops)) &&
-	     jadd(o, "headroom_drops", jnum(s->tot.headroom_drops)) &&
-	     jadd(o, "wd_storms", jnum(s->tot.wd_storms)) &&
-	     jadd(o, "wd_restored", jnum(s->tot.wd_restored)) &&
-	     jadd(o, "wd_drops", jnum(s->tot.wd_drops)) &&
-	     jadd(o, "paused_with_frames", jnum(s->tot.paused_with_frames)) &&
-	     jadd(o, "paused", jstr(s->tot.paused)) &&
-	     jadd(o, "ingress_peak", jnum(s->tot.ingress_peak)) &&
-	     jadd(o, "ingress_peak_port", jstr(s->tot.peak_port)) &&
+	     jadd(o, "warmup_flows", jnum(s->run.warm)) &&
+	     jadd(o, "pfc_tx", jnum(s->run.tot.pfc_tx)) &&
+	     jadd(o, "pfc_rx", jnum(s->run.tot.pfc_rx)) &&
+	     jadd(o, "lossless_drops", jnum(s->run.tot.lossless_drops)) &&
+	     jadd(o, "headroom_drops", jnum(s->run.tot.headroom_drops)) &&
+	     jadd(o, "wd_storms", jnum(s->run.tot.wd_storms)) &&
+	     jadd(o, "wd_restored", jnum(s->run.tot.wd_restored)) &&
+	     jadd(o, "wd_drops", jnum(s->run.tot.wd_drops)) &&
+	     jadd(o, "paused_with_frames", jnum(s->run.tot.paused_with_frames)) &&
+	     jadd(o, "paused", jstr(s->run.tot.paused)) &&
+	     jadd(o, "ingress_peak", jnum(s->run.tot.ingress_peak)) &&
+	     jadd(o, "ingress_peak_port", jstr(s->run.tot.peak_port)) &&
 	     jadd(o, "neigh_discards",
-		  json_object_new_int64(s->neigh_discards)) &&
-	     jadd(o, "detector", json_object_new_int(s->cycle)) &&
-	     jadd(o, "detector_text", jstr(s->cycle_text)) &&
-	     jadd(o, "host_blocked", jnum(s->eagain)) &&
-	     jadd(o, "send_errors", jnum(s->send_errors)) &&
-	     jadd(o, "cpu_busy", jfixed(s->cpu_busy)) &&
-	     jadd(o, "setup_s", jfixed(s->t_setup)) &&
+		  json_object_new_int64(s->run.neigh_discards)) &&
+	     jadd(o, "detector", json_object_new_int(s->run.cycle)) &&
+	     jadd(o, "detector_text", jstr(s->run.cycle_text)) &&
+	     jadd(o, "host_blocked", jnum(s->run.eagain)) &&
+	     jadd(o, "send_errors", jnum(s->run.send_errors)) &&
+	     jadd(o, "cpu_busy", jfixed(s->run.cpu_busy)) &&
+	     jadd(o, "setup_s", jfixed(s->run.t_setup)) &&
 	     jadd(o, "samples", arr = json_object_new_array());
-	for (i = 0; ok && i < s->n; i++) {
+	for (i = 0; ok && i < s->run.n; i++) {
 		x = json_object_new_object();
 		ok = x && !json_object_array_add(arr, x) &&
 		     jadd(x, "t", jfixed((i + 1) * e->interval_ms / 1000.0)) &&
-		     jadd(x, "mbps", jfixed(mbps(e, s->rx[i]))) &&
-		     jadd(x, "sent_mbps", jfixed(mbps(e, s->tx[i]))) &&
-		     jadd(x, "rx_bytes", jnum(s->rx[i])) &&
-		     jadd(x, "flows_delivering", jnum(s->active[i]));
+		     jadd(x, "mbps", jfixed(mbps(e, s->run.rx[i]))) &&
+		     jadd(x, "sent_mbps", jfixed(mbps(e, s->run.tx[i]))) &&
+		     jadd(x, "rx_bytes", jnum(s->run.rx[i])) &&
+		     jadd(x, "flows_delivering", jnum(s->run.active[i]));
 		if (!x)
 			break;
 	}
@@ -1015,16 +857,16 @@ static int write_svg(const void *arg, FILE *f)
 
 		if (!s->ran)
 			continue;
-		y[p.n_series] = calloc(s->n ? s->n : 1, sizeof(double));
+		y[p.n_series] = calloc(s->run.n ? s->run.n : 1, sizeof(double));
 		if (!y[p.n_series]) {
 			ret = -ENOMEM;
 			break;
 		}
-		for (i = 0; i < s->n; i++)
-			y[p.n_series][i] = mbps(e, s->rx[i]);
+		for (i = 0; i < s->run.n; i++)
+			y[p.n_series][i] = mbps(e, s->run.rx[i]);
 		ser[p.n_series].name = sluice_route_algo_name(s->algo);
 		ser[p.n_series].y = y[p.n_series];
-		ser[p.n_series].n = s->n;
+		ser[p.n_series].n = s->run.n;
 		p.n_series++;
 	}
 	if (!ret && sluice_svg_write(&p, f))
@@ -1106,9 +948,7 @@ out:
 	for (k = 0; k < e->sets.n; k++) {
 		sluice_routes_free(&e->sets.s[k].r);
 		sluice_cbd_result_free(&e->sets.s[k].cbd);
-		free(e->sets.s[k].rx);
-		free(e->sets.s[k].tx);
-		free(e->sets.s[k].active);
+		sluice_dl_run_free(&e->sets.s[k].run);
 	}
 	sluice_graph_free(&e->g);
 out_free:

@@ -526,10 +526,8 @@ static int load_routes(struct sluice_fabric_state *fs,
 
 	if (!star)
 		return exp_load(&o);
-	memset(&tab, 0, sizeof(tab));
-	if (sluice_tagger_assign(&fs->g, &sc->r, &to, &tg, err, sizeof(err)) ||
-	    sluice_tagger_tables_build(&fs->g, &sc->r, &tg, &tab, err,
-				       sizeof(err))) {
+	if (sluice_tagger_compute(&fs->g, &sc->r, &to, &tg, &tab, err,
+				  sizeof(err))) {
 		fprintf(stderr, "sluicectl: PFC*'s tag tables: %s\n", err);
 		sluice_tagging_free(&tg);
 		sluice_tagger_tables_free(&tab);
@@ -567,9 +565,8 @@ static int read_counters(const struct bexp *e, const struct sluice_fabric_state 
 {
 	char err[SLUICE_ERRLEN], ns[SLUICE_NETNS_NAME_MAX];
 	struct sluice_port_counters *p;
-	struct sluice_rtnl *rt;
 	struct sluice_port_info *pi;
-	struct sluice_nl *nl;
+	struct sluice_rtnl *rt;
 	uint32_t u, n, k, c;
 	int self, ret = 0;
 
@@ -588,6 +585,9 @@ static int read_counters(const struct bexp *e, const struct sluice_fabric_state 
 							sizeof(err));
 			sluice_rtnl_close(rt);
 		}
+		if (ret)
+			fprintf(stderr, "sluicectl: switch %s: %s\n",
+				fs->g.nodes[u].name, err);
 		for (k = 0; !ret && k < n; k++) {
 			uint64_t port = 0;
 
@@ -602,14 +602,10 @@ static int read_counters(const struct bexp *e, const struct sluice_fabric_state 
 			}
 		}
 		free(p);
-		pi = NULL;
-		if (!ret)
-			ret = sluice_nl_open(&nl, ns, err, sizeof(err));
-		if (!ret) {
-			ret = sluice_nl_stats_get(nl, 0, &pi, &n, err,
-						  sizeof(err));
-			sluice_nl_close(nl);
-		}
+		if (ret)
+			break;
+		/* the qdiscs' own counters: STATS_GET, as every experiment */
+		ret = exp_switch_stats(fs, u, &pi, &n);
 		for (k = 0; !ret && k < n; k++) {
 			run->limit_drops += pi[k].port.limit_drops;
 			run->headroom_drops += pi[k].port.headroom_drops;
@@ -617,9 +613,6 @@ static int read_counters(const struct bexp *e, const struct sluice_fabric_state 
 			run->portfc_rx += pi[k].port.portfc_rx;
 		}
 		free(pi);
-		if (ret)
-			fprintf(stderr, "sluicectl: %s: %s\n",
-				fs->g.nodes[u].name, err);
 	}
 	close(self);
 	return ret ? EXIT_RUNTIME : 0;
@@ -652,6 +645,48 @@ static double mbps(const struct bexp *e, uint64_t bytes)
 	return bytes * 8e-3 / e->interval_ms;
 }
 
+/* What a part's samples go to (sluice_udpgen_sample()'s @arg). */
+struct bsample {
+	const struct bexp	*e;
+	const struct scenario	*sc;
+	struct brun		*run;
+	const uint32_t		*src, *dst;	/* the flows' hosts */
+	uint64_t		prev[FLOWS_MAX];	/* bytes at the last */
+	struct sluice_rtnl	**qrt;
+};
+
+/* Sample @i: each flow's bytes, the sampled queues, a progress line. */
+static void bcube_sample(void *arg, uint32_t i, const struct sluice_udpgen *t)
+{
+	struct bsample *bs = arg;
+	const struct scenario *sc = bs->sc;
+	struct brun *run = bs->run;
+	uint64_t *q = &run->q[(size_t)i * QPORTS_MAX], all = 0;
+	uint32_t k, f;
+
+	/* t's flows are in (source, destination) order, as ours */
+	for (k = 0; k < t->n_flows; k++) {
+		for (f = 0; f < sc->n_flows; f++)
+			if (bs->src[f] == t->fl[k].src &&
+			    bs->dst[f] == t->fl[k].dst)
+				break;
+		run->rx[(size_t)i * sc->n_flows + f] =
+			t->fl[k].rx_bytes - bs->prev[k];
+		bs->prev[k] = t->fl[k].rx_bytes;
+	}
+	read_queues(sc, bs->qrt, q);
+	for (k = 0; k < sc->n_qports; k++)
+		if (q[k] > run->q_peak[k])
+			run->q_peak[k] = q[k];
+	if (!bs->e->verbose)
+		return;
+	for (f = 0; f < sc->n_flows; f++)
+		all += run->rx[(size_t)i * sc->n_flows + f];
+	progress(bs->e, "%s, %s: %5.1f s %7.3f Mbit/s delivered",
+		 part_names[sc->part], mode_name(run->fc),
+		 (i + 1) * bs->e->interval_ms / 1000.0, mbps(bs->e, all));
+}
+
 /* One part under one mode: a fresh fabric, its routes, the traffic. */
 static int run_one(struct bexp *e, struct scenario *sc, struct brun *run,
 		   bool keep)
@@ -664,14 +699,19 @@ static int run_one(struct bexp *e, struct scenario *sc, struct brun *run,
 	};
 	uint32_t src[FLOWS_MAX], dst[FLOWS_MAX], i, k, f;
 	struct sluice_rtnl *qrt[QPORTS_MAX] = { NULL };
-	uint64_t busy0 = 0, total0 = 0, busy1, total1;
-	uint64_t prev[FLOWS_MAX] = { 0 };
-	int64_t unres0 = exp_arp_discards(), unres1;
+	struct bsample bs = {
+		.e = e, .sc = sc, .run = run, .src = src, .dst = dst,
+		.qrt = qrt,
+	};
+	struct sluice_udpgen_sample_opts so = {
+		.interval_ms = e->interval_ms, .tick = TICK,
+		.stop = &exp_interrupted, .sample = bcube_sample,
+	};
+	int64_t unres0 = sluice_arp_discards(), unres1;
 	struct sluice_fabric_qdisc q = { 0 };
 	struct sluice_udpgen t = { 0 };
 	char err[SLUICE_ERRLEN], ns[SLUICE_NETNS_NAME_MAX];
 	struct sluice_fabric_state fs;
-	double t0, end;
 	int self = -1, ret;
 
 	memset(&fs, 0, sizeof(fs));
@@ -741,54 +781,19 @@ static int run_one(struct bexp *e, struct scenario *sc, struct brun *run,
 		ret = EXIT_RUNTIME;
 		goto out;
 	}
-	exp_cpu_times(&busy0, &total0);
-	t0 = sluice_now();
-	sluice_udpgen_reset(&t, t0);
-	for (k = 0; k < t.n_flows; k++)
-		prev[k] = t.fl[k].rx_bytes;
-	for (i = 0; i < run->n; i++) {
-		end = t0 + (i + 1) * e->interval_ms / 1000.0;
-		if (exp_interrupted) {
-			fputs("sluicectl: interrupted: taking the fabric down\n",
-			      stderr);
-			ret = EXIT_RUNTIME;
-			goto out;
-		}
-		sluice_udpgen_run_until(&t, end, TICK);
-		/* t's flows are in (source, destination) order, as ours */
-		for (k = 0; k < t.n_flows; k++) {
-			for (f = 0; f < sc->n_flows; f++)
-				if (src[f] == t.fl[k].src &&
-				    dst[f] == t.fl[k].dst)
-					break;
-			run->rx[(size_t)i * sc->n_flows + f] =
-				t.fl[k].rx_bytes - prev[k];
-			prev[k] = t.fl[k].rx_bytes;
-		}
-		read_queues(sc, qrt, &run->q[(size_t)i * QPORTS_MAX]);
-		for (k = 0; k < sc->n_qports; k++)
-			if (run->q[(size_t)i * QPORTS_MAX + k] > run->q_peak[k])
-				run->q_peak[k] = run->q[(size_t)i * QPORTS_MAX + k];
-		if (e->verbose) {
-			uint64_t all = 0;
-
-			for (f = 0; f < sc->n_flows; f++)
-				all += run->rx[(size_t)i * sc->n_flows + f];
-			progress(e, "%s, %s: %5.1f s %7.3f Mbit/s delivered",
-				 part_names[sc->part],
-				 mode_name(run->fc),
-				 (i + 1) * e->interval_ms / 1000.0,
-				 mbps(e, all));
-		}
+	so.n = run->n;
+	so.arg = &bs;
+	if (sluice_udpgen_sample(&t, &so, &run->cpu_busy)) {
+		fputs("sluicectl: interrupted: taking the fabric down\n", stderr);
+		ret = EXIT_RUNTIME;
+		goto out;
 	}
-	if (!exp_cpu_times(&busy1, &total1) && total1 > total0)
-		run->cpu_busy = (double)(busy1 - busy0) / (total1 - total0);
 	for (k = 0; k < t.n_hosts; k++) {
 		run->eagain += t.h[k].eagain;
 		run->held += t.h[k].held;
 	}
 measured:
-	unres1 = exp_arp_discards();
+	unres1 = sluice_arp_discards();
 	run->neigh_discards = unres0 >= 0 && unres1 >= unres0 ?
 			      unres1 - unres0 : -1;
 	run->cycle = sluice_deadlock_summary(&fs.f, run->cycle_text,

@@ -800,10 +800,10 @@ static int run_flows(struct prun *pr, struct micro_run *run)
 	}
 	if (switch_totals(pr->fs, &drops0, &pauses0))
 		return EXIT_RUNTIME;
-	exp_cpu_times(&busy0, &total0);
+	sluice_cpu_times(&busy0, &total0);
 	ret = sluice_stream_run(pr->h, pr->fs->f.n_hosts, pr->fl, pr->n_flows,
 				&pr->so, err, sizeof(err));
-	if (!exp_cpu_times(&busy1, &total1) && total1 > total0)
+	if (!sluice_cpu_times(&busy1, &total1) && total1 > total0)
 		run->cpu_busy += (double)(busy1 - busy0) / (total1 - total0);
 	if (!ret && switch_totals(pr->fs, &drops1, &pauses1))
 		return EXIT_RUNTIME;

@@ -143,7 +143,7 @@ int fct_run(const struct bexp *e, const struct scenario *sc,
 	if (!ret)
 		ret = sluice_tcpgen_open(&t, err, sizeof(err));
 	drain = e->fct_duration > 20 ? e->fct_duration : 20;
-	exp_cpu_times(&busy0, &total0);
+	sluice_cpu_times(&busy0, &total0);
 	start = sluice_now() + 0.5;
 	progress(e, "%s, %s: %u flows for %.0f s, %.0f s more to finish",
 		 part_names[sc->part], mode_name(run->fc), n, e->fct_duration,
@@ -158,7 +158,7 @@ int fct_run(const struct bexp *e, const struct scenario *sc,
 			mode_name(run->fc), err);
 		return EXIT_RUNTIME;
 	}
-	if (!exp_cpu_times(&busy1, &total1) && total1 > total0)
+	if (!sluice_cpu_times(&busy1, &total1) && total1 > total0)
 		run->cpu_busy = (double)(busy1 - busy0) / (total1 - total0);
 	stats(run, n, &all, &run->fct_all);
 	stats(run, n, &poisson, &run->fct_poisson);

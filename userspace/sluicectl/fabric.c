@@ -493,25 +493,17 @@ static int up_main(const struct command *cmd, int argc, char **argv)
 		goto out;
 	}
 	/* the state first: "fabric down" must find what a crash leaves */
-	ret = fabric_state_save(&s);
-	if (ret)
-		goto out;
-	ret = sluice_fabric_up(&s.f, s.qdisc ? &q : NULL, &st, err,
-			       sizeof(err));
+	ret = sluice_fabric_state_up(&s, s.qdisc ? &q : NULL, &st, err,
+				     sizeof(err));
 	if (ret) {
-		fprintf(stderr, "sluicectl: fabric %s: %s\n", s.name, err);
-		fabric_state_remove(s.name);
+		fprintf(stderr, "sluicectl: %s\n", err);
 		ret = EXIT_RUNTIME;
 		goto out;
 	}
 	ret = tcp_up(&s, &q, &tcp);
 	if (ret) {
-		uint32_t removed;
-
-		if (sluice_fabric_down(&s.f, &removed, err, sizeof(err)))
-			fprintf(stderr, "sluicectl: fabric %s: %s\n", s.name,
-				err);
-		fabric_state_remove(s.name);
+		if (sluice_fabric_state_down(&s, NULL, err, sizeof(err)))
+			fprintf(stderr, "sluicectl: %s\n", err);
 		goto out;
 	}
 	print_up(&s, &st, a.val[OPT_JSON], a.val[OPT_VERBOSE]);
@@ -604,14 +596,12 @@ static int down_main(const struct command *cmd, int argc, char **argv)
 	if (ret == -ENOENT) {
 		ret = down_orphans(a.name, &removed);
 	} else if (!ret) {
-		if (sluice_fabric_down(&s.f, &removed, err, sizeof(err))) {
-			fprintf(stderr, "sluicectl: fabric %s: %s\n", a.name,
-				err);
+		if (sluice_fabric_state_down(&s, &removed, err,
+					     sizeof(err))) {
+			fprintf(stderr, "sluicectl: %s\n", err);
 			ret = EXIT_RUNTIME;
 		}
 		sluice_fabric_state_free(&s);
-		if (!ret)
-			ret = fabric_state_remove(a.name);
 	}
 	if (ret)
 		return ret;

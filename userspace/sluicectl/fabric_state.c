@@ -39,14 +39,3 @@ int fabric_state_load(const char *name, struct sluice_fabric_state *s,
 		return ret;
 	return ret ? EXIT_RUNTIME : 0;
 }
-
-/* Removes fabric @name's state; 0 or EXIT_RUNTIME (printed). */
-int fabric_state_remove(const char *name)
-{
-	char err[SLUICE_ERRLEN];
-
-	if (!sluice_fabric_state_remove(name, err, sizeof(err)))
-		return 0;
-	fprintf(stderr, "sluicectl: %s\n", err);
-	return EXIT_RUNTIME;
-}

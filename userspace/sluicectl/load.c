@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "load.h"
+#include "progress.h"
 
 int load_topo(const char *path, struct sluice_graph *g)
 {
@@ -41,6 +42,7 @@ FILE *open_in(const char *path, const char **name)
 int load_routes(const char *path, const struct sluice_graph *g,
 		struct sluice_routes *r)
 {
+	struct cli_progress p = { .unit = "pairs", .delay = 0.5 };
 	char err[SLUICE_ERRLEN];
 	const char *name;
 	FILE *f = open_in(path, &name);
@@ -48,8 +50,13 @@ int load_routes(const char *path, const struct sluice_graph *g,
 
 	if (!f)
 		return EXIT_RUNTIME;
-	ret = sluice_routes_read(r, g, f, name, err, sizeof(err));
+	/* "sluicectl: routes.txt 4096/999000 pairs", on a terminal */
+	p.what = name;
+	ret = sluice_routes_read_progress(r, g, f, name,
+					  cli_progress_wanted() ? cli_progress :
+					  NULL, &p, err, sizeof(err));
 	sluice_file_close(f);
+	cli_progress_end(&p);
 	if (ret) {
 		fprintf(stderr, "sluicectl: %s\n", err);
 		return EXIT_RUNTIME;

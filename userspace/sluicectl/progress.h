@@ -17,6 +17,9 @@ struct cli_progress {
 	const char	*unit;
 	double		last;	/* when last drawn, s; 0: never */
 	bool		open;	/* a line is drawn and not ended */
+	/* draw nothing until the work has taken this long, s (0: at once) */
+	double		delay;
+	double		first;	/* the first call's time, s; 0: none yet */
 };
 
 /* Whether to show progress: stderr is a terminal. */

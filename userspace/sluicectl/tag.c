@@ -16,6 +16,7 @@
 #include "jout.h"
 #include "load.h"
 #include "args.h"
+#include "progress.h"
 #include "sluicectl.h"
 
 /* Exit code of "tag check" when the tables are not safe for the routes. */
@@ -210,6 +211,12 @@ static int compute_main(const struct command *cmd, int argc, char **argv)
 	char err[SLUICE_ERRLEN];
 	struct sluice_routes r;
 	struct sluice_graph g;
+	struct cli_progress assigning = {
+		.what = "priorities", .unit = "hops", .delay = 0.5,
+	};
+	struct cli_progress building = {
+		.what = "tables", .unit = "paths", .delay = 0.5,
+	};
 	struct tags_out out;
 	struct targs a;
 	int ret;
@@ -229,8 +236,17 @@ static int compute_main(const struct command *cmd, int argc, char **argv)
 		sluice_graph_free(&g);
 		return ret;
 	}
-	if (sluice_tagger_assign(&g, &r, &a.topts, &tg, err, sizeof(err)) ||
-	    sluice_tagger_tables_build(&g, &r, &tg, &t, err, sizeof(err))) {
+	if (cli_progress_wanted()) {
+		a.topts.progress = cli_progress;
+		a.topts.progress_arg = &assigning;
+		a.topts.tables_progress = cli_progress;
+		a.topts.tables_progress_arg = &building;
+	}
+	ret = sluice_tagger_compute(&g, &r, &a.topts, &tg, &t, err,
+				    sizeof(err));
+	cli_progress_end(&assigning);
+	cli_progress_end(&building);
+	if (ret) {
 		fprintf(stderr, "sluicectl: %s: %s\n", a.val[OPT_ROUTES], err);
 		ret = EXIT_RUNTIME;
 		goto out;

@@ -16,12 +16,15 @@
  * - the command's usage errors, before anything touches the kernel.
  */
 #define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sluice/cbd.h>
 #include <sluice/experiment.h>
 #include <sluice/fabric.h>
+#include <sluice/fabric_state.h>
 #include <sluice/rng.h>
 #include <sluice/route.h>
 #include <sluice/topo.h>
@@ -444,6 +447,129 @@ static bool well_formed(const char *s)
 	return !depth && roots == 1;
 }
 
+/* What sluice_udpgen_sample() handed its callback. */
+struct sampled {
+	uint32_t	calls;
+	uint32_t	order_ok;
+	double		at[8];
+	volatile sig_atomic_t *stop;
+	uint32_t	stop_after;
+};
+
+static void on_sample(void *arg, uint32_t i, const struct sluice_udpgen *t)
+{
+	struct sampled *sd = arg;
+
+	(void)t;
+	sd->order_ok += i == sd->calls;
+	if (sd->calls < 8)
+		sd->at[sd->calls] = sluice_now();
+	sd->calls++;
+	if (sd->stop && sd->calls == sd->stop_after)
+		*sd->stop = 1;
+}
+
+/*
+ * The experiments' shared steps without a fabric: the sampling loop on
+ * an engine without hosts (its clock and its stop), a graph's copy, the
+ * deadlock run's refusals before anything is made, and a fabric whose
+ * state is saved already refused before it is touched.
+ */
+static void test_run_steps(void)
+{
+	static volatile sig_atomic_t stop;
+	struct sampled sd = { 0 };
+	struct sluice_udpgen_sample_opts so = {
+		.n = 4, .interval_ms = 20, .tick = 0.005, .sample = on_sample,
+		.arg = &sd,
+	};
+	struct sluice_udpgen t = { 0 };
+	struct sluice_graph g, c;
+	struct sluice_dl_run_opts o = { 0 };
+	struct sluice_dl_run r;
+	struct sluice_fabric_state fs;
+	char err[SLUICE_ERRLEN], path[4096];
+	uint64_t busy, total;
+	double t0, cpu;
+	uint32_t i;
+	FILE *f;
+
+	t0 = sluice_now();
+	KTAP_EXPECT_INT(sluice_udpgen_sample(&t, &so, &cpu), 0);
+	KTAP_EXPECT_INT(sd.calls, 4);
+	KTAP_EXPECT_INT(sd.order_ok, 4);
+	/* sample i ends at start + (i + 1) * interval, never before */
+	for (i = 0; i < 4; i++)
+		KTAP_EXPECT(sd.at[i] - t0 >= (i + 1) * 0.020 - 1e-6);
+	KTAP_EXPECT(cpu >= 0 && cpu <= 1);
+	KTAP_EXPECT_INT(sluice_cpu_times(&busy, &total), 0);
+	KTAP_EXPECT(total > 0 && busy <= total);
+	memset(&sd, 0, sizeof(sd));
+	sd.stop = &stop;
+	sd.stop_after = 2;
+	so.stop = &stop;
+	KTAP_EXPECT_INT(sluice_udpgen_sample(&t, &so, &cpu), -EINTR);
+	KTAP_EXPECT_INT(sd.calls, 2);
+
+	/* a copy equal to the original, and its own */
+	KTAP_EXPECT_INT(sluice_topo_fc_testbed(&g, err, sizeof(err)), 0);
+	KTAP_EXPECT_INT(sluice_graph_copy(&c, &g, err, sizeof(err)), 0);
+	KTAP_EXPECT(sluice_graph_hash(&c) == sluice_graph_hash(&g));
+	KTAP_EXPECT(c.finalized && c.nodes != g.nodes && c.adj != g.adj);
+	KTAP_EXPECT_INT(c.n_links, g.n_links);
+	KTAP_EXPECT(!memcmp(c.off, g.off, (g.n_nodes + 1) * sizeof(*g.off)));
+	sluice_graph_free(&c);
+
+	/* refused before any fabric is made */
+	o.name = "t";
+	o.topo_path = "fc-testbed";
+	o.g = &g;
+	o.qdisc_args = "rate 1mbit";
+	o.duration_s = 2;
+	KTAP_EXPECT_INT(sluice_dl_run(&o, &r, err, sizeof(err)), -EINVAL);
+	KTAP_EXPECT_STR(err, "a run of 2 s sampled every 0 ms");
+	KTAP_EXPECT(!r.rx && !r.n);
+	sluice_dl_run_free(&r);
+
+	/* a saved state stops "up" before anything changes */
+	setenv("SLUICE_RUN_DIR", cli_path("run"), 1);
+	memset(&fs, 0, sizeof(fs));
+	snprintf(fs.name, sizeof(fs.name), "busy");
+	snprintf(fs.topo_path, sizeof(fs.topo_path), "fc-testbed");
+	fs.hash = sluice_graph_hash(&g);
+	KTAP_EXPECT_INT(sluice_graph_copy(&fs.g, &g, err, sizeof(err)), 0);
+	KTAP_EXPECT_INT(sluice_fabric_state_write(&fs, err, sizeof(err)), 0);
+	sluice_fabric_state_path("busy", "fabric", path, sizeof(path));
+	f = fopen(path, "a");
+	KTAP_EXPECT(f != NULL);
+	if (f) {
+		fputs("# kept\n", f);
+		fclose(f);
+	}
+	KTAP_EXPECT_INT(sluice_fabric_state_up(&fs, NULL, NULL, err,
+					       sizeof(err)), -EEXIST);
+	snprintf(path, sizeof(path), "fabric busy is up (%s/busy)",
+		 cli_path("run"));
+	KTAP_EXPECT_STR(err, path);
+	/* the saved state is the one that was there */
+	sluice_fabric_state_path("busy", "fabric", path, sizeof(path));
+	f = fopen(path, "r");
+	KTAP_EXPECT(f != NULL);
+	if (f) {
+		char line[256], last[256] = "";
+
+		while (fgets(line, sizeof(line), f))
+			snprintf(last, sizeof(last), "%s", line);
+		fclose(f);
+		KTAP_EXPECT_STR(last, "# kept\n");
+	}
+	KTAP_EXPECT_INT(sluice_fabric_state_remove("busy", err, sizeof(err)),
+			0);
+	sluice_fabric_state_free(&fs);
+	sluice_graph_free(&g);
+	ktap_result("run_steps");
+}
+
 static int count(const char *s, const char *what)
 {
 	int n = 0;
@@ -667,12 +793,13 @@ static void test_faca_micro_cli(void)
 
 int main(void)
 {
-	ktap_plan(9);
+	ktap_plan(10);
 	cli_init();
 	test_testbed();
 	test_random();
 	test_verdict();
 	test_judge();
+	test_run_steps();
 	test_svg();
 	test_cli();
 	test_bcube_cli();

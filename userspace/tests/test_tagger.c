@@ -1487,6 +1487,101 @@ static void test_limits(void)
 	ktap_result("limits: too few priorities, bad options, shards, other topologies");
 }
 
+/* What a progress callback was told. */
+struct heard {
+	uint32_t	calls, last_done, total;
+	bool		backwards, past, total_changed;
+	uint32_t	ends;		/* calls with done == total */
+};
+
+static void hear(void *arg, uint32_t done, uint32_t total)
+{
+	struct heard *h = arg;
+
+	if (h->calls && total != h->total)
+		h->total_changed = true;
+	if (h->calls && done < h->last_done)
+		h->backwards = true;
+	if (done > total)
+		h->past = true;
+	h->ends += done == total;
+	h->last_done = done;
+	h->total = total;
+	h->calls++;
+}
+
+/*
+ * sluice_tagger_compute(): the same tables as assign and build one after
+ * the other, in every mode; each step's progress goes forward, over its
+ * own total (hops, paths), at most once per 4096 units and once more at
+ * the end, and says the end once.
+ */
+static void test_compute_progress(void)
+{
+	static const enum sluice_tagger_mode modes[] = {
+		SLUICE_TAGGER_GREEDY, SLUICE_TAGGER_TTL, SLUICE_TAGGER_DEPTH,
+	};
+	struct sluice_tagger_tables tab, tab2;
+	struct sluice_tagging t, t2;
+	struct sluice_routes r;
+	struct sluice_graph g;
+	char *a, *b;
+	size_t alen, blen;
+	FILE *fa, *fb;
+	uint32_t i;
+
+	if (sluice_topo_jellyfish(&g, 40, 5, 1, 3, err, sizeof(err)) ||
+	    compute(&g, SLUICE_ROUTE_KSP, 4, &r))
+		abort();
+	for (i = 0; i < ARRAY_SIZE(modes); i++) {
+		struct heard ha = { 0 }, hb = { 0 };
+		struct sluice_tagger_opts o = {
+			.mode = modes[i], .progress = hear, .progress_arg = &ha,
+			.tables_progress = hear, .tables_progress_arg = &hb,
+		};
+
+		KTAP_EXPECT_INT(sluice_tagger_compute(&g, &r, &o, &t, &tab, err,
+						      sizeof(err)), 0);
+		o.progress = o.tables_progress = NULL;
+		KTAP_EXPECT_INT(sluice_tagger_assign(&g, &r, &o, &t2, err,
+						     sizeof(err)), 0);
+		KTAP_EXPECT_INT(sluice_tagger_tables_build(&g, &r, &t2, &tab2,
+							   err, sizeof(err)), 0);
+		KTAP_EXPECT(t.n_hops == t2.n_hops &&
+			    !memcmp(t.prio, t2.prio, t.n_hops));
+		fa = open_memstream(&a, &alen);
+		fb = open_memstream(&b, &blen);
+		KTAP_EXPECT_INT(sluice_tagger_write(&tab, &g, fa, NULL, err,
+						    sizeof(err)), 0);
+		KTAP_EXPECT_INT(sluice_tagger_write(&tab2, &g, fb, NULL, err,
+						    sizeof(err)), 0);
+		fclose(fa);
+		fclose(fb);
+		KTAP_EXPECT(alen == blen && !memcmp(a, b, alen));
+		free(a);
+		free(b);
+		KTAP_EXPECT(ha.total == r.n_hops && hb.total == r.n_paths);
+		KTAP_EXPECT(ha.ends == 1 && hb.ends == 1);
+		KTAP_EXPECT(ha.last_done == ha.total &&
+			    hb.last_done == hb.total);
+		KTAP_EXPECT(!ha.backwards && !hb.backwards && !ha.past &&
+			    !hb.past && !ha.total_changed &&
+			    !hb.total_changed);
+		KTAP_EXPECT(ha.calls >= 2 && hb.calls >= 2);
+		/* greedy may place a tail again at the next priority */
+		KTAP_EXPECT(hb.calls <= r.n_paths / 4096 + 2);
+		if (modes[i] != SLUICE_TAGGER_GREEDY)
+			KTAP_EXPECT(ha.calls <= r.n_hops / 4096 + 2);
+		sluice_tagging_free(&t);
+		sluice_tagging_free(&t2);
+		sluice_tagger_tables_free(&tab);
+		sluice_tagger_tables_free(&tab2);
+	}
+	sluice_routes_free(&r);
+	sluice_graph_free(&g);
+	ktap_result("compute: assign and build in one, their progress");
+}
+
 static void (*const tests[])(void) = {
 	test_ring4_greedy,
 	test_ring4_ttl,
@@ -1499,6 +1594,7 @@ static void (*const tests[])(void) = {
 	test_depth_bounce,
 	test_file,
 	test_limits,
+	test_compute_progress,
 };
 
 int main(void)

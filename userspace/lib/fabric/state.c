@@ -515,3 +515,77 @@ int sluice_fabric_state_remove(const char *name, char *err, size_t errlen)
 				     strerror(errno));
 	return 0;
 }
+
+/**
+ * sluice_fabric_state_up() - save fabric @s's state, then bring it up
+ * @s:		planned (sluice_fabric_plan() into @s->f), its fields set
+ * @q:		every port's qdisc, or NULL for none
+ * @st:		filled with what was made, or NULL
+ * @err:	the reason on failure, naming the fabric
+ * @errlen:	room in @err
+ *
+ * What "fabric up" and every experiment do: refuse a fabric whose state is
+ * already saved (-EEXIST: it is up, or a crash left it; "fabric down"
+ * clears it), write the state before the first namespace is made, so that
+ * a crash half-way leaves what "fabric down" needs, then make the fabric.
+ * On failure nothing is left: sluice_fabric_up() removes what it made, and
+ * the state goes.
+ *
+ * Return: 0, -EEXIST, or the negative errno of the step that failed.
+ */
+int sluice_fabric_state_up(struct sluice_fabric_state *s,
+			   const struct sluice_fabric_qdisc *q,
+			   struct sluice_fabric_stats *st, char *err,
+			   size_t errlen)
+{
+	struct sluice_fabric_stats ignored;
+	char path[PATH_MAX], why[SLUICE_ERRLEN];
+	int ret;
+
+	ret = sluice_fabric_state_path(s->name, "fabric", path, sizeof(path));
+	if (ret)
+		return sluice_i_errf(err, errlen, ret,
+				     "fabric %s: its state's path is too long",
+				     s->name);
+	if (!access(path, F_OK))
+		return sluice_i_errf(err, errlen, -EEXIST,
+				     "fabric %s is up (%s/%s)", s->name,
+				     sluice_fabric_run_dir(), s->name);
+	ret = sluice_fabric_state_write(s, err, errlen);
+	if (ret)
+		return ret;
+	ret = sluice_fabric_up(&s->f, q, st ? st : &ignored, why, sizeof(why));
+	if (ret) {
+		sluice_i_errf(err, errlen, ret, "fabric %s: %s", s->name, why);
+		/* the reason to report is the first one */
+		sluice_fabric_state_remove(s->name, why, sizeof(why));
+	}
+	return ret;
+}
+
+/**
+ * sluice_fabric_state_down() - take fabric @s down and remove its state
+ * @s:		a fabric of this machine, its state read or just brought up
+ * @removed:	set to the namespaces removed, or NULL
+ * @err:	the reason on failure, naming the fabric
+ * @errlen:	room in @err
+ *
+ * The state goes only once the fabric is down, so that a failure leaves
+ * "fabric down" something to try again with.
+ *
+ * Return: 0 or a negative errno.
+ */
+int sluice_fabric_state_down(const struct sluice_fabric_state *s,
+			     uint32_t *removed, char *err, size_t errlen)
+{
+	char why[SLUICE_ERRLEN];
+	uint32_t n;
+	int ret;
+
+	ret = sluice_fabric_down(&s->f, removed ? removed : &n, why,
+				 sizeof(why));
+	if (ret)
+		return sluice_i_errf(err, errlen, ret, "fabric %s: %s", s->name,
+				     why);
+	return sluice_fabric_state_remove(s->name, err, errlen);
+}

@@ -146,6 +146,54 @@ int sluice_graph_init(struct sluice_graph *g, uint32_t n_nodes,
 }
 
 /**
+ * sluice_graph_copy() - a graph of its own, equal to @src
+ * @dst:	overwritten; all zeroes on failure
+ * @src:	any graph, finalized or not
+ * @err:	the message on failure
+ * @errlen:	size of @err
+ *
+ * For a holder that outlives the original or frees it on its own (a
+ * fabric's state keeps its own topology).  Free with sluice_graph_free().
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int sluice_graph_copy(struct sluice_graph *dst, const struct sluice_graph *src,
+		      char *err, size_t errlen)
+{
+	*dst = *src;
+	dst->nodes = NULL;
+	dst->links = NULL;
+	dst->off = NULL;
+	dst->adj = NULL;
+	/* one more element than needed, so that an empty array is not NULL */
+	dst->nodes = sluice_i_calloc(src->n_nodes + 1, sizeof(*dst->nodes));
+	dst->links = sluice_i_calloc(src->links_cap + 1, sizeof(*dst->links));
+	if (!dst->nodes || !dst->links)
+		goto nomem;
+	memcpy(dst->nodes, src->nodes, src->n_nodes * sizeof(*dst->nodes));
+	memcpy(dst->links, src->links, src->n_links * sizeof(*dst->links));
+	if (src->off) {
+		dst->off = sluice_i_calloc(src->n_nodes + 1, sizeof(*dst->off));
+		if (!dst->off)
+			goto nomem;
+		memcpy(dst->off, src->off,
+		       (src->n_nodes + 1) * sizeof(*dst->off));
+	}
+	if (src->adj) {
+		dst->adj = sluice_i_calloc(2 * (size_t)src->n_links + 1,
+					   sizeof(*dst->adj));
+		if (!dst->adj)
+			goto nomem;
+		memcpy(dst->adj, src->adj,
+		       2 * (size_t)src->n_links * sizeof(*dst->adj));
+	}
+	return 0;
+nomem:
+	sluice_graph_free(dst);
+	return no_memory(err, errlen);
+}
+
+/**
  * sluice_graph_free() - release what a graph holds
  * @g:		the graph; may be all zeroes; left all zeroes
  */

@@ -699,6 +699,75 @@ int sluice_routes_read_head(const struct sluice_graph *g, FILE *f,
 	return ret;
 }
 
+/* The whole-set reader's sink: collect, then say how far it got. */
+struct collecting {
+	struct sluice_i_collector	col;
+	const struct sluice_routes	*head;	/* the pairs promised */
+	sluice_progress_fn		progress;
+	void				*progress_arg;
+	uint64_t			pairs;
+};
+
+static int collect(void *arg, const struct sluice_routes *chunk, char *err,
+		   size_t errlen)
+{
+	struct collecting *c = arg;
+	uint64_t total = c->head->n_pairs, done;
+	int ret;
+
+	ret = sluice_i_collect(&c->col, chunk, err, errlen);
+	c->pairs += chunk->n_pairs;
+	done = c->pairs < total ? c->pairs : total;
+	if (!ret && c->progress) {
+		/* the callback counts in 32 bits: scale a larger set down */
+		while (total > UINT32_MAX) {
+			total >>= 1;
+			done >>= 1;
+		}
+		c->progress(c->progress_arg, done, total);
+	}
+	return ret;
+}
+
+/**
+ * sluice_routes_read_progress() - load a route file, saying how far
+ * @r:		filled on success; all zeroes on failure
+ * @g:		the topology the routes belong to, finalized
+ * @f:		the file
+ * @name:	its name, for messages
+ * @progress:	called after each chunk of pairs with the pairs read and
+ *		those the header promises; NULL: none
+ * @progress_arg: @progress's
+ * @err:	"NAME:LINE: what is wrong"
+ * @errlen:	room in @err
+ *
+ * Validates everything (sluice_routes_validate()), so a loaded route set
+ * is whole and consistent; nothing is kept of a bad file.
+ *
+ * Return: 0, -EINVAL or -ENOMEM.
+ */
+int sluice_routes_read_progress(struct sluice_routes *r,
+				const struct sluice_graph *g, FILE *f,
+				const char *name, sluice_progress_fn progress,
+				void *progress_arg, char *err, size_t errlen)
+{
+	struct sluice_routes head;
+	struct collecting c = {
+		.col = { .r = r }, .head = &head, .progress = progress,
+		.progress_arg = progress_arg,
+	};
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	ret = sluice_routes_read_stream(g, f, name, &head, collect, &c, err,
+					errlen);
+	if (!ret)
+		ret = sluice_i_collect_end(&c.col, &head, err, errlen);
+	if (ret)
+		sluice_routes_free(r);
+	return ret;
+}
+
 /**
  * sluice_routes_read() - load a route file
  * @r:		filled on success; all zeroes on failure
@@ -708,26 +777,15 @@ int sluice_routes_read_head(const struct sluice_graph *g, FILE *f,
  * @err:	"NAME:LINE: what is wrong"
  * @errlen:	room in @err
  *
- * Validates everything (sluice_routes_validate()), so a loaded route set
- * is whole and consistent; nothing is kept of a bad file.
+ * sluice_routes_read_progress() without the progress.
  *
  * Return: 0, -EINVAL or -ENOMEM.
  */
 int sluice_routes_read(struct sluice_routes *r, const struct sluice_graph *g,
 		       FILE *f, const char *name, char *err, size_t errlen)
 {
-	struct sluice_i_collector col = { .r = r };
-	struct sluice_routes head;
-	int ret;
-
-	memset(r, 0, sizeof(*r));
-	ret = sluice_routes_read_stream(g, f, name, &head, sluice_i_collect,
-					&col, err, errlen);
-	if (!ret)
-		ret = sluice_i_collect_end(&col, &head, err, errlen);
-	if (ret)
-		sluice_routes_free(r);
-	return ret;
+	return sluice_routes_read_progress(r, g, f, name, NULL, NULL, err,
+					   errlen);
 }
 
 static bool same_opts(const struct sluice_route_opts *a,

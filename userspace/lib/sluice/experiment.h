@@ -14,6 +14,10 @@
  *   sockets receive, and count bytes per flow from a header in the payload.
  * - the verdict of one run (lib/fabric/verdict.c, pure): from a series of
  *   delivered throughput samples, whether the fabric stopped for good.
+ * - a run of that engine sampled at a fixed interval, with the machine's
+ *   CPU and ARP readings around it (lib/fabric/sample.c).
+ * - one route set's run of the deadlock experiment, from a fresh fabric
+ *   to its counters (lib/fabric/dl_run.c).
  * - a line plot as SVG, written by hand (lib/fabric/svg.c, pure).
  * - what a run leaves to read in a fabric of this machine
  *   (lib/fabric/readings.c): a switch's port statistics, every switch's
@@ -29,6 +33,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <signal.h>
 #include <stdio.h>
 #include <sluice/fabric.h>
 
@@ -111,6 +116,33 @@ void sluice_udpgen_run_until(struct sluice_udpgen *t, double end, double tick);
 uint64_t sluice_udpgen_rx_bytes(const struct sluice_udpgen *t);
 uint64_t sluice_udpgen_tx_bytes(const struct sluice_udpgen *t);
 double sluice_now(void);
+
+/*
+ * A run of the engine sampled every @interval_ms (sample.c): @n samples,
+ * @sample called after each with the flows' counters as they stand.
+ */
+struct sluice_udpgen_sample_opts {
+	uint32_t		n;
+	uint32_t		interval_ms;
+	double			tick;		/* s between the engine's steps */
+	/* set (by a signal handler, say): stop before the next sample */
+	const volatile sig_atomic_t *stop;
+	void			(*sample)(void *arg, uint32_t i,
+					  const struct sluice_udpgen *t);
+	void			*arg;
+};
+
+/* Time: @o->n * @o->interval_ms of wall time; -EINTR if stopped. */
+int sluice_udpgen_sample(struct sluice_udpgen *t,
+			 const struct sluice_udpgen_sample_opts *o,
+			 double *cpu_busy);
+/* /proc/stat's busy and total jiffies; -1 if unreadable.  Time: O(1). */
+int sluice_cpu_times(uint64_t *busy, uint64_t *total);
+/*
+ * Frames the kernel's ARP layer discarded unresolved, machine-wide, or -1.
+ * Time: O(CPUs).
+ */
+int64_t sluice_arp_discards(void);
 
 /* What happened to a route set's run, from its samples (verdict.c). */
 enum sluice_verdict {
@@ -211,6 +243,69 @@ int sluice_fabric_totals(const struct sluice_fabric *f, uint8_t prio,
  */
 int sluice_deadlock_summary(const struct sluice_fabric *f, char *text,
 			    size_t len);
+
+/*
+ * One route set's run of the deadlock experiment (dl_run.c): a fresh
+ * fabric of @g named @name with every port's qdisc @q (its tc words
+ * @qdisc_args saved in the state), @routes loaded into every switch, every
+ * host sending UDP to every host under another switch (@udp) for
+ * @duration_s, sampled every @interval_ms; then, the senders stopped, the
+ * live deadlock detector and the switches' counters for class @prio.
+ */
+struct sluice_routes;
+struct sluice_fabric_qdisc;
+
+struct sluice_dl_run_opts {
+	const char			*name;		/* the fabric's */
+	const char			*topo_path;	/* for its state */
+	const struct sluice_graph	*g;		/* copied */
+	int				hosts_per_switch;
+	const char			*qdisc_args;
+	const struct sluice_fabric_qdisc *q;
+	const struct sluice_routes	*routes;
+	struct sluice_udpgen_opts	udp;
+	uint32_t			duration_s, interval_ms;
+	/* a flow that delivers nothing this long at the end is stopped */
+	uint32_t			quiet_ms;
+	double				tick;
+	uint8_t				prio;
+	bool				keep;		/* leave the fabric up */
+	const volatile sig_atomic_t	*stop;
+	/* what it is doing, a line at a time ("fabric NAME up (...)") */
+	void				(*say)(void *arg, const char *line);
+	/* the route loader's messages (sluice_fabric_load_opts.say) */
+	void				(*load_say)(void *arg, const char *line);
+	void				*arg;
+};
+
+struct sluice_dl_run {
+	uint32_t	n;		/* samples */
+	uint64_t	*rx, *tx;	/* bytes per sample */
+	uint32_t	*active;	/* flows delivering, per sample */
+	uint32_t	zero_flows;	/* nothing over the quiet time */
+	uint32_t	n_flows, n_hosts;
+	uint32_t	warm;		/* flows whose warm-up arrived */
+	double		cpu_busy;	/* 0..1, the machine's CPUs */
+	double		t_setup;	/* s, fabric up to traffic */
+	uint64_t	eagain, send_errors;
+	int		last_errno;
+	int64_t		neigh_discards;	/* -1: unknown */
+	int		cycle;		/* the detector: 1, 0, -1 failed */
+	char		cycle_text[1024];
+	struct sluice_fabric_totals tot;
+};
+
+/*
+ * 0, or a negative errno (-EINTR if *@o->stop was set) with @err (left ""
+ * when the route loader said why through @load_say); the fabric is down
+ * afterwards unless @o->keep and it succeeded.  Time: the
+ * fabric's making (sluice_fabric_up()), the routes' load, @duration_s,
+ * the detector and a counter request a switch.
+ */
+int sluice_dl_run(const struct sluice_dl_run_opts *o, struct sluice_dl_run *r,
+		  char *err, size_t errlen);
+/* Time: O(1). */
+void sluice_dl_run_free(struct sluice_dl_run *r);
 
 /* An SVG line plot: one series per line, same x for all (svg.c). */
 struct sluice_svg_series {

@@ -72,6 +72,23 @@ int sluice_fabric_state_write(const struct sluice_fabric_state *s, char *err,
 			      size_t errlen);
 /* The state removed; what is already gone is no error.  Time: O(1). */
 int sluice_fabric_state_remove(const char *name, char *err, size_t errlen);
+struct sluice_fabric_qdisc;
+struct sluice_fabric_stats;
+/*
+ * Saves @s's state and brings the fabric up (sluice_fabric_up()), -EEXIST
+ * if a state of that name is saved already; on failure nothing is left.
+ * Time: as sluice_fabric_up().
+ */
+int sluice_fabric_state_up(struct sluice_fabric_state *s,
+			   const struct sluice_fabric_qdisc *q,
+			   struct sluice_fabric_stats *st, char *err,
+			   size_t errlen);
+/*
+ * Takes the fabric down, then removes its state.  Time: as
+ * sluice_fabric_down().
+ */
+int sluice_fabric_state_down(const struct sluice_fabric_state *s,
+			     uint32_t *removed, char *err, size_t errlen);
 /* Each link's rate (free() it).  Time: O(N + L + node rates * N). */
 int sluice_fabric_state_link_rates(const struct sluice_fabric_state *s,
 				   uint64_t **link_rate, char *err,

@@ -118,6 +118,9 @@ struct sluice_graph_stats {
 /* Time: O(n_nodes). */
 int sluice_graph_init(struct sluice_graph *g, uint32_t n_nodes,
 		      char *err, size_t errlen);
+/* A deep copy of @src (graph.c).  Time: O(nodes + links). */
+int sluice_graph_copy(struct sluice_graph *dst, const struct sluice_graph *src,
+		      char *err, size_t errlen);
 /* Time: O(1). */
 void sluice_graph_free(struct sluice_graph *g);
 /* Time: O(1). */

@@ -286,6 +286,14 @@ int sluice_routes_write(const struct sluice_routes *r,
 int sluice_routes_read(struct sluice_routes *r, const struct sluice_graph *g,
 		       FILE *f, const char *name, char *err, size_t errlen);
 /*
+ * The same, calling @progress (pairs read, pairs in the file) after each
+ * chunk of 4096 pairs.  Time: O(file size).
+ */
+int sluice_routes_read_progress(struct sluice_routes *r,
+				const struct sluice_graph *g, FILE *f,
+				const char *name, sluice_progress_fn progress,
+				void *progress_arg, char *err, size_t errlen);
+/*
  * The same, piece by piece: a stream's chunks written or read.  Time:
  * O(pairs + hops) of what each call is given; the reader O(file size), in
  * memory O(one chunk of 4096 pairs).

@@ -179,6 +179,17 @@ struct sluice_tagger_opts {
 	enum sluice_tagger_mode	mode;
 	/* the most priorities the assignment may use; 0: SLUICE_LANES_MAX */
 	uint32_t		max_priorities;
+	/*
+	 * Long work's progress; NULL: none.  sluice_tagger_assign(): the
+	 * hops of the path tails it has placed, of all the set's hops (a
+	 * tail greedy places again at the next priority counts again, the
+	 * count held below the total until the end).  The tables of
+	 * sluice_tagger_compute(): the paths walked, of all.
+	 */
+	sluice_progress_fn	progress;
+	void			*progress_arg;
+	sluice_progress_fn	tables_progress;
+	void			*tables_progress_arg;
 };
 
 /* The priority of every hop of a route set. */
@@ -301,6 +312,18 @@ int sluice_tagger_tables_build(const struct sluice_graph *g,
 			       char *err, size_t errlen);
 /* Time: O(1). */
 void sluice_tagger_tables_free(struct sluice_tagger_tables *tab);
+
+/*
+ * sluice_tagger_assign() then sluice_tagger_tables_build(), with @o's
+ * progress for both: what "sluicectl tag compute" and the fabric loader
+ * do.  @t and @tab filled; free both, even on an error.  Time: the sum.
+ */
+int sluice_tagger_compute(const struct sluice_graph *g,
+			  const struct sluice_routes *r,
+			  const struct sluice_tagger_opts *o,
+			  struct sluice_tagging *t,
+			  struct sluice_tagger_tables *tab,
+			  char *err, size_t errlen);
 
 /*
  * Time: O(nodes + pairs + hops * log(degree)) and sluice_cbd_check()'s time on

@@ -712,9 +712,10 @@ static int cut(struct greedy *c, const struct segs *cur,
 }
 
 static int greedy(const struct sluice_graph *g, const struct sluice_routes *r,
-		  uint32_t max, struct sluice_tagging *t, char *err,
-		  size_t errlen)
+		  uint32_t max, struct sluice_tagging *t,
+		  struct sluice_i_progress *pr, char *err, size_t errlen)
 {
+	uint64_t placed = 0;
 	struct segs a = { 0 }, b = { 0 }, *cur = &a, *next = &b, *tmp;
 	struct cuts cu = { 0 };
 	struct greedy c;
@@ -735,8 +736,12 @@ static int greedy(const struct sluice_graph *g, const struct sluice_routes *r,
 			goto out;
 		}
 		level_reset(&c);
-		for (i = 0; i < cur->n; i++)
+		for (i = 0; i < cur->n; i++) {
 			pass_segment(&c, &cur->v[i]);
+			placed += r->path_hop[cur->v[i].path + 1] -
+				  cur->v[i].hop;
+			sluice_i_progress_report(pr, placed);
+		}
 		ret = cuts_init(&c, cur, &cu);
 		if (!ret)
 			ret = reclaim(&c, cur, &cu);
@@ -771,8 +776,8 @@ out:
  * from, which a walk that only climbs, or only descends, never does.
  */
 static int ttl(const struct sluice_graph *g, const struct sluice_routes *r,
-	       uint32_t max, bool down, struct sluice_tagging *t, char *err,
-	       size_t errlen)
+	       uint32_t max, bool down, struct sluice_tagging *t,
+	       struct sluice_i_progress *pr, char *err, size_t errlen)
 {
 	uint32_t len, longest = 0;
 	uint64_t p, q, k;
@@ -793,6 +798,7 @@ static int ttl(const struct sluice_graph *g, const struct sluice_routes *r,
 			for (k = r->path_hop[q]; k < r->path_hop[q + 1]; k++)
 				t->prio[k] = down ? r->path_hop[q + 1] - 1 - k :
 						    k - r->path_hop[q];
+			sluice_i_progress_report(pr, r->path_hop[q + 1]);
 		}
 	/*
 	 * depth charges a frame delivered to the destination's hosts to
@@ -860,6 +866,9 @@ int sluice_tagger_assign(const struct sluice_graph *g,
 {
 	uint32_t max = o->max_priorities ? o->max_priorities :
 					   SLUICE_LANES_MAX;
+	struct sluice_i_progress pr = {
+		.fn = o->progress, .arg = o->progress_arg, .total = r->n_hops,
+	};
 	int ret;
 
 	memset(t, 0, sizeof(*t));
@@ -879,13 +888,87 @@ int sluice_tagger_assign(const struct sluice_graph *g,
 	if (!t->prio)
 		return no_memory(err, errlen);
 	if (o->mode == SLUICE_TAGGER_TTL || o->mode == SLUICE_TAGGER_DEPTH)
-		ret = ttl(g, r, max, o->mode == SLUICE_TAGGER_DEPTH, t, err,
-			  errlen);
+		ret = ttl(g, r, max, o->mode == SLUICE_TAGGER_DEPTH, t, &pr,
+			  err, errlen);
 	else
-		ret = greedy(g, r, max, t, err, errlen);
+		ret = greedy(g, r, max, t, &pr, err, errlen);
 	if (ret)
 		sluice_tagging_free(t);
+	else
+		sluice_i_progress_end(&pr);
 	return ret;
+}
+
+/**
+ * sluice_tagger_compute() - priorities, then the tables that give them
+ * @g:		the finalized topology
+ * @r:		a whole, valid route set of @g
+ * @o:		the mode, the bound, and the progress of both steps
+ * @t:		filled with every hop's priority
+ * @tab:	filled with the tables
+ * @err:	a message on an error
+ * @errlen:	its size
+ *
+ * Return: what sluice_tagger_assign() or sluice_tagger_tables_build()
+ * returned; free @t and @tab either way.
+ */
+int sluice_tagger_compute(const struct sluice_graph *g,
+			  const struct sluice_routes *r,
+			  const struct sluice_tagger_opts *o,
+			  struct sluice_tagging *t,
+			  struct sluice_tagger_tables *tab,
+			  char *err, size_t errlen)
+{
+	struct sluice_i_progress pr = {
+		.fn = o->tables_progress, .arg = o->tables_progress_arg,
+		.total = r->n_paths,
+	};
+	int ret;
+
+	memset(tab, 0, sizeof(*tab));
+	ret = sluice_tagger_assign(g, r, o, t, err, errlen);
+	if (!ret)
+		ret = sluice_i_tagger_tables_build(g, r, t, tab, &pr, err,
+						   errlen);
+	if (!ret)
+		sluice_i_progress_end(&pr);
+	return ret;
+}
+
+/**
+ * sluice_i_progress_report() - hand a count to a progress callback
+ * @p:		the callback and the total; @p->fn NULL: nothing
+ * @done:	the work done so far
+ *
+ * Calls at most once per 4096 units of work, and holds @done below the
+ * total: only sluice_i_progress_end() says the work is over.
+ */
+void sluice_i_progress_report(struct sluice_i_progress *p, uint64_t done)
+{
+	uint64_t total = p->total;
+
+	if (!p->fn || done < p->next)
+		return;
+	p->next = done + 4096;
+	if (done >= total)
+		done = total ? total - 1 : 0;
+	/* the callback counts in 32 bits: scale a larger count down */
+	while (total > UINT32_MAX) {
+		total >>= 1;
+		done >>= 1;
+	}
+	p->fn(p->arg, done, total);
+}
+
+/* The work is over: the total, of the total. */
+void sluice_i_progress_end(struct sluice_i_progress *p)
+{
+	uint64_t total = p->total;
+
+	while (total > UINT32_MAX)
+		total >>= 1;
+	if (p->fn)
+		p->fn(p->arg, total, total);
 }
 
 /**

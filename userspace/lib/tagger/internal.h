@@ -27,6 +27,29 @@ int sluice_i_tagger_tables_ok(const struct sluice_tagger_tables *tab,
 			      const struct sluice_graph *g,
 			      char *err, size_t errlen);
 
+/*
+ * A progress count handed to a sluice_progress_fn: @done of @total in 32
+ * bits (a larger count scaled down), at most every 4096 units of work and
+ * at the end, @done kept below @total until then.
+ */
+struct sluice_i_progress {
+	sluice_progress_fn	fn;
+	void			*arg;
+	uint64_t		total;
+	uint64_t		next;	/* report when done reaches it */
+};
+
+void sluice_i_progress_report(struct sluice_i_progress *p, uint64_t done);
+void sluice_i_progress_end(struct sluice_i_progress *p);
+
+/* The tables of @t (sluice_tagger_tables_build()), paths walked to @p. */
+int sluice_i_tagger_tables_build(const struct sluice_graph *g,
+				 const struct sluice_routes *r,
+				 const struct sluice_tagging *t,
+				 struct sluice_tagger_tables *tab,
+				 struct sluice_i_progress *p,
+				 char *err, size_t errlen);
+
 /* "3 (to s7)": a port as messages name it, into @buf. */
 const char *sluice_i_tagger_port(const struct sluice_graph *g, uint32_t node,
 				 uint32_t port, char *buf, size_t size);

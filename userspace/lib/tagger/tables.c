@@ -324,6 +324,16 @@ int sluice_tagger_tables_build(const struct sluice_graph *g,
 			       struct sluice_tagger_tables *tab,
 			       char *err, size_t errlen)
 {
+	return sluice_i_tagger_tables_build(g, r, t, tab, NULL, err, errlen);
+}
+
+int sluice_i_tagger_tables_build(const struct sluice_graph *g,
+				 const struct sluice_routes *r,
+				 const struct sluice_tagging *t,
+				 struct sluice_tagger_tables *tab,
+				 struct sluice_i_progress *pr,
+				 char *err, size_t errlen)
+{
 	struct lut lut = { 0 };
 	uint32_t prios = 0;
 	uint64_t p, q, k;
@@ -354,12 +364,15 @@ int sluice_tagger_tables_build(const struct sluice_graph *g,
 	ret = lut_init(&lut, g, prios + 1);
 	if (ret)
 		goto out;
-	for (p = 0; p < r->n_pairs && !ret; p++)
+	for (p = 0; p < r->n_pairs && !ret; p++) {
 		for (q = r->pair_path[p]; q < r->pair_path[p + 1] && !ret; q++)
 			ret = depth ? build_path_depth(&lut, g, r, t->prio, p, q,
 						       err, errlen) :
 				      build_path(&lut, g, r, t->prio, p, q, err,
 						 errlen);
+		if (pr)
+			sluice_i_progress_report(pr, r->pair_path[p + 1]);
+	}
 	if (ret)
 		goto out;
 	ret = emit(tab, g, &lut);
