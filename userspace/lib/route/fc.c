@@ -854,7 +854,11 @@ static inline int32_t reduced(const struct fc_worker *w, uint32_t u,
  * bucket queue: keys are small non-negative integers and never beyond
  * n_solid + 1 before t is settled (the distance to t is at most the number
  * of solid arcs, and the potentials of s and t differ by the last distance
- * to t, positive), so larger ones are dropped.  Each bucket is a stack.
+ * to t, positive), so larger ones are dropped; and once t has a key, so are
+ * keys not below it: such a node can neither lower t's key (that needs a
+ * smaller one) nor change a potential (a node settled at t's distance moves
+ * by 0), so t's path and the potentials are those of the full search.
+ * Each bucket is a stack.
  * A node is pushed only when its distance improves, so an entry whose key
  * is not the node's distance is stale.  key[] holds the search's stamp,
  * inverted, above the distance: one compare tells a node seen by an older
@@ -873,7 +877,7 @@ static int32_t search(struct fc_worker *w)
 	uint32_t *par = w->par, *popped = w->popped;
 	uint64_t *key = w->key, hi, k;
 	uint32_t st = ++w->search, nq = 0, n_popped = 0, u, e, q, end;
-	uint32_t kmax = w->n_solid + 1, lt = w->lt, b, bmax = 0;
+	uint32_t lim = w->n_solid + 2, lt = w->lt, b, bmax = 0;
 	int32_t d, pu, found = -1;
 	bool overflow = false;
 
@@ -913,7 +917,7 @@ static int32_t search(struct fc_worker *w)
 				if (a->cc < CC_UNIT)
 					continue;
 				d = pu + arc_cost(a) - pi[a->to];
-				if ((uint32_t)d > kmax) {
+				if ((uint32_t)d >= lim) {
 					overflow |= d < 0;
 					continue;
 				}
@@ -922,6 +926,8 @@ static int32_t search(struct fc_worker *w)
 					continue;
 				key[a->to] = k;
 				par[a->to] = e;
+				if (a->to == lt)
+					lim = (uint32_t)d;
 				qnode[nq] = a->to;
 				qnext[nq] = bhead[d];
 				bhead[d] = nq++;
