@@ -803,8 +803,38 @@ static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 				}
 		}
 
-	/* 4. Down from the top to U(s,1), within the up-cone. */
-	for (r = top; r-- > 0;)
+	/*
+	 * 4. Down from the top to U(s,1), within the up-cone; first rank
+	 * k - 2, whose arcs into the top the bits tell.
+	 */
+	r = top - 1;
+	for (i = w->ub[r]; i < w->ue[r]; i++) {
+		const struct fc_adj *o = c->out + c->out_off[w->ubuf[i]];
+		const struct fc_adj *oe = c->out + c->out_off[w->ubuf[i] + 1];
+
+		v = w->ubuf[i];
+		lv = NONE;
+		best = INT32_MIN;
+		if (in_net(&b, v + c->n, &lp)) {
+			lv = local(&b, v, 0);
+			record(&b, lv, lp, DASHED);
+			best = b.pi[lp];
+		}
+		for (; o < oe; o++) {
+			x = o->node - top0;
+			if (!((top_net[x / 64] >> (x % 64)) & 1))
+				continue;
+			lp = b.loc[o->node].lid;
+			if (lv == NONE)
+				lv = local(&b, v, 0);
+			record(&b, lv, lp, o->arc);
+			if (b.pi[lp] - 1 > best)
+				best = b.pi[lp] - 1;
+		}
+		if (lv != NONE)
+			b.pi[lv] = best;
+	}
+	while (r-- > 0)
 		for (i = w->ub[r]; i < w->ue[r]; i++) {
 			v = w->ubuf[i];
 			lv = NONE;
@@ -816,11 +846,6 @@ static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 			}
 			for (e = c->out_off[v]; e < c->out_off[v + 1]; e++) {
 				p = c->out[e].node;
-				/* below the top, whose bits say it faster */
-				x = p - top0;
-				if (r + 1 == top &&
-				    !((top_net[x / 64] >> (x % 64)) & 1))
-					continue;
 				if (in_net(&b, p, &lp)) {
 					if (lv == NONE)
 						lv = local(&b, v, 0);
