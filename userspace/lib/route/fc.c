@@ -618,7 +618,7 @@ static void up_cone(const struct fc_ctx *c, struct fc_worker *w, uint32_t src)
 struct pb {
 	struct fc_loc	*loc;
 	uint32_t	ps, nl, m, n_solid, stride, room_f;
-	uint32_t	*fe, *re, *inflow, *rev, *garc;
+	uint32_t	*fe, *re, *rev, *garc;
 	struct larc	*arc;
 	int32_t		*pi, dcap;
 };
@@ -640,7 +640,6 @@ static inline uint32_t local(struct pb *b, uint32_t v, int32_t dist)
 	l->lid = u;
 	b->fe[u] = u * b->stride;
 	b->re[u] = u * b->stride + b->room_f;
-	b->inflow[u] = 0;
 	b->pi[u] = -dist;
 	return u;
 }
@@ -758,7 +757,7 @@ static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 	struct pb b = {
 		.loc = w->loc, .ps = next_pair_stamp(c, w),
 		.stride = w->stride, .room_f = w->room_f, .fe = w->fe,
-		.re = w->re, .inflow = w->inflow, .rev = w->rev,
+		.re = w->re, .rev = w->rev,
 		.garc = w->garc, .arc = w->arc, .pi = w->pi, .dcap = c->dcap,
 	};
 	uint32_t r, i, e, v, p, lv, lp;
@@ -860,6 +859,7 @@ static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 	if (!in_net(&b, rmax * c->n + dst, &w->lt) ||
 	    !in_net(&b, w->src, &w->ls))
 		return 0;
+	memset(w->inflow, 0, b.nl * sizeof(*w->inflow));
 	w->nl = b.nl;
 	w->m = b.m;
 	w->n_solid = b.n_solid;
@@ -993,6 +993,16 @@ static void augment(struct fc_worker *w, const uint32_t *path, uint32_t n,
 	w->solid += (int64_t)bott * links;
 }
 
+/* A fresh stamp for cur_st (cur[u] valid); on wrap-around, clears it. */
+static uint32_t next_blocking_stamp(struct fc_worker *w)
+{
+	if (!++w->blocking) {
+		memset(w->cur_st, 0, w->n_key * sizeof(uint32_t));
+		w->blocking = 1;
+	}
+	return w->blocking;
+}
+
 /*
  * A blocking flow of tight forward arcs: every augmenting path of zero
  * reduced cost that uses no reverse arc, until each has a saturated arc.
@@ -1006,13 +1016,10 @@ static void augment(struct fc_worker *w, const uint32_t *path, uint32_t n,
  */
 static uint32_t forward_blocking(struct fc_worker *w)
 {
-	uint32_t u = w->ls, depth = 0, flow = 0, st = ++w->blocking, i, e, end;
+	uint32_t u = w->ls, depth = 0, flow = 0, st = next_blocking_stamp(w);
+	uint32_t i, e, end;
 	int32_t bott;
 
-	if (!st) {
-		memset(w->cur_st, 0, w->n_key * sizeof(uint32_t));
-		st = w->blocking = 1;
-	}
 	for (;;) {
 		if (u == w->lt) {
 			bott = INT32_MAX;
@@ -1142,13 +1149,16 @@ static int decompose(const struct fc_ctx *c, struct fc_worker *w,
 		     char *err, size_t errlen)
 {
 	uint32_t ps = w->pair_stamp, i, u, e, n, h, at, g, end;
+	uint32_t st = next_blocking_stamp(w);
 	uint64_t links = 0;
 	int ret;
 
-	for (u = 0; u < w->nl; u++)
-		w->cur[u] = u * w->stride;
 	for (i = 0; i < flow; i++) {
 		for (u = w->ls, n = 0; u != w->lt; u = w->arc[e].to) {
+			if (w->cur_st[u] != st) {
+				w->cur_st[u] = st;
+				w->cur[u] = u * w->stride;
+			}
 			end = w->fe[u];
 			for (e = w->cur[u]; e < end; e++)
 				if (w->arc[w->rev[e]].cc >= CC_UNIT)
