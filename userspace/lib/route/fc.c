@@ -1016,45 +1016,54 @@ static uint32_t next_blocking_stamp(struct fc_worker *w)
  */
 static uint32_t forward_blocking(struct fc_worker *w)
 {
-	uint32_t u = w->ls, depth = 0, flow = 0, st = next_blocking_stamp(w);
+	/* In locals: stores to the arrays could alias the worker's fields. */
+	struct larc *arc = w->arc;
+	const uint32_t *fe = w->fe;
+	const int32_t *pi = w->pi;
+	uint32_t *cur = w->cur, *cur_st = w->cur_st, *stack = w->stack;
+	uint32_t ls = w->ls, lt = w->lt, stride = w->stride;
+	uint32_t u = ls, depth = 0, flow = 0, st = next_blocking_stamp(w);
 	uint32_t i, e, end;
-	int32_t bott;
+	int32_t bott, pu;
 
 	for (;;) {
-		if (u == w->lt) {
+		if (u == lt) {
 			bott = INT32_MAX;
 			for (i = 0; i < depth; i++)
-				if (arc_cap(&w->arc[w->stack[i]]) < bott)
-					bott = arc_cap(&w->arc[w->stack[i]]);
-			augment(w, w->stack, depth, bott);
+				if (arc_cap(&arc[stack[i]]) < bott)
+					bott = arc_cap(&arc[stack[i]]);
+			augment(w, stack, depth, bott);
 			flow += (uint32_t)bott;
 			/* back to the tail of the first arc it saturated */
-			for (i = 0; arc_cap(&w->arc[w->stack[i]]); i++)
+			for (i = 0; arc_cap(&arc[stack[i]]); i++)
 				;
 			depth = i;
-			u = i ? w->arc[w->stack[i - 1]].to : w->ls;
+			u = i ? arc[stack[i - 1]].to : ls;
 			continue;
 		}
-		if (w->cur_st[u] != st) {
-			w->cur_st[u] = st;
-			w->cur[u] = u * w->stride;
+		if (cur_st[u] != st) {
+			cur_st[u] = st;
+			cur[u] = u * stride;
 		}
-		end = w->fe[u];
-		for (e = w->cur[u]; e < end; e++)
-			if (w->arc[e].cc >= CC_UNIT &&
-			    !reduced(w, u, &w->arc[e]))
+		end = fe[u];
+		pu = pi[u];
+		/* an arc with room whose reduced cost is 0 */
+		for (e = cur[u]; e < end; e++)
+			if (arc[e].cc >= CC_UNIT &&
+			    pi[arc[e].to] == pu + arc_cost(&arc[e]))
 				break;
-		w->cur[u] = e;
+		cur[u] = e;
 		if (e < end) {
-			w->stack[depth++] = e;
-			u = w->arc[e].to;
+			stack[depth++] = e;
+			u = arc[e].to;
 			continue;
 		}
-		if (u == w->ls)
+		if (u == ls)
 			return flow;
-		e = w->stack[--depth];
-		u = w->arc[w->rev[e]].to;
-		w->cur[u]++;
+		/* a dead end: back to the arc's tail, past the arc */
+		--depth;
+		u = depth ? arc[stack[depth - 1]].to : ls;
+		cur[u]++;
 	}
 }
 
