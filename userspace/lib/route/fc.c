@@ -43,7 +43,7 @@
  * down-cone is the mirror of its own, D(y,j) reaching D(t,1) over as many
  * links as U(t,1) reaches U(y,j).  The pair's nodes are found from the
  * narrow sides: the top layer, the widest, is met through the up-cone's
- * rank k - 2 and the down-cone's rank k, with a bit a switch for the
+ * rank k - 2 and the down-cone's rank k, with a byte a switch for the
  * top layer, and each arc goes into its ends' slots of the residual
  * network as it is met.
  *
@@ -182,10 +182,10 @@ struct fc_worker {
 	uint32_t	pair_stamp;
 	uint32_t	src;	/* whose up-cone ubuf holds */
 	/*
-	 * A bit a switch: its top node is in the source's up-cone, in the
+	 * A byte a switch: its top node is in the source's up-cone, in the
 	 * pair's network.
 	 */
-	uint64_t	*top_up, *top_net;
+	uint8_t		*top_up, *top_net;
 	bool		has_src;
 	/* Node lists by rank r, [b[r], e[r]): the source's up-cone (u), */
 	uint32_t	*ubuf;
@@ -532,8 +532,8 @@ static int fc_worker_init(void *ctx, void **worker)
 		return -ENOMEM;
 	w->loc = sluice_i_calloc(nv, sizeof(*w->loc));
 	w->used = sluice_i_calloc(nb, sizeof(uint32_t));
-	w->top_up = sluice_i_calloc((c->n + 63) / 64, sizeof(uint64_t));
-	w->top_net = sluice_i_calloc((c->n + 63) / 64, sizeof(uint64_t));
+	w->top_up = sluice_i_calloc(c->n, sizeof(uint8_t));
+	w->top_net = sluice_i_calloc(c->n, sizeof(uint8_t));
 	w->ubuf = sluice_i_calloc(nv, sizeof(uint32_t));
 	w->fe = sluice_i_calloc(nv, sizeof(uint32_t));
 	w->re = sluice_i_calloc(nv, sizeof(uint32_t));
@@ -584,7 +584,7 @@ static uint32_t next_pair_stamp(const struct fc_ctx *c, struct fc_worker *w)
 
 /*
  * The up-cone of U(src,1) from the cache, listed by rank in ubuf (ranks 0
- * to k - 2), and its top layer as bits: the heads of rank k - 2's arcs.
+ * to k - 2), and its top layer as bytes: the heads of rank k - 2's arcs.
  */
 static void up_cone(const struct fc_ctx *c, struct fc_worker *w, uint32_t src)
 {
@@ -597,14 +597,14 @@ static void up_cone(const struct fc_ctx *c, struct fc_worker *w, uint32_t src)
 			w->ubuf[n++] = r * c->n + c->cone[i].sw;
 		w->ue[r] = n;
 	}
-	memset(w->top_up, 0, (c->n + 63) / 64 * sizeof(uint64_t));
+	memset(w->top_up, 0, c->n);
 	for (i = w->ub[top - 1]; i < w->ue[top - 1]; i++) {
 		v = w->ubuf[i];
 		x = v + c->n - top * c->n;
-		w->top_up[x / 64] |= 1ull << (x % 64);
+		w->top_up[x] = 1;
 		for (e = c->out_off[v]; e < c->out_off[v + 1]; e++) {
 			x = c->out[e].node - top * c->n;
-			w->top_up[x / 64] |= 1ull << (x % 64);
+			w->top_up[x] = 1;
 		}
 	}
 	w->src = src;
@@ -682,16 +682,16 @@ static inline bool in_net(const struct pb *b, uint32_t v, uint32_t *u)
  * joins the network, @v too (local id *@lv, NONE until then), and @p's
  * distance to t follows.
  */
-static inline void meet_top(struct pb *b, const uint64_t *top_up,
-			    uint64_t *top_net, uint32_t top0, uint32_t p,
+static inline void meet_top(struct pb *b, const uint8_t *top_up,
+			    uint8_t *top_net, uint32_t top0, uint32_t p,
 			    uint32_t v, uint32_t garc, int32_t dv, int32_t cost,
 			    uint32_t *lv)
 {
 	uint32_t lp, x = p - top0;
 
-	if (!((top_up[x / 64] >> (x % 64)) & 1))
+	if (!top_up[x])
 		return;
-	top_net[x / 64] |= 1ull << (x % 64);
+	top_net[x] = 1;
 	lp = local(b, p, dv + cost);
 	if (*lv == NONE)
 		*lv = local(b, v, dv);
@@ -752,8 +752,8 @@ static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 	uint32_t top = c->k - 1, rmax = 2 * c->k - 2, top0 = top * c->n, x;
 	const uint32_t *in_off = c->in_off;
 	const struct fc_adj *in = c->in;
-	const uint64_t *top_up = w->top_up;
-	uint64_t *top_net = w->top_net;
+	const uint8_t *top_up = w->top_up;
+	uint8_t *top_net = w->top_net;
 	struct pb b = {
 		.loc = w->loc, .ps = next_pair_stamp(c, w),
 		.stride = w->stride, .room_f = w->room_f, .fe = w->fe,
@@ -766,7 +766,7 @@ static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 	int32_t dv, best;
 
 	w->nl = 0;
-	memset(top_net, 0, (c->n + 63) / 64 * sizeof(uint64_t));
+	memset(top_net, 0, c->n);
 	/* 1. The down side: t's up-cone mirrored, co rank r its rmax - r. */
 	co = c->cone;
 	coff = c->cone_off + (size_t)dst * (c->k - 1);
@@ -804,7 +804,7 @@ static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 
 	/*
 	 * 4. Down from the top to U(s,1), within the up-cone; first rank
-	 * k - 2, whose arcs into the top the bits tell.
+	 * k - 2, whose arcs into the top the bytes tell.
 	 */
 	r = top - 1;
 	for (i = w->ub[r]; i < w->ue[r]; i++) {
@@ -821,7 +821,7 @@ static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 		}
 		for (; o < oe; o++) {
 			x = o->node - top0;
-			if (!((top_net[x / 64] >> (x % 64)) & 1))
+			if (!top_net[x])
 				continue;
 			lp = b.loc[o->node].lid;
 			if (lv == NONE)
