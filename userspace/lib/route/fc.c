@@ -186,6 +186,7 @@ struct fc_worker {
 	 * pair's network.
 	 */
 	uint8_t		*top_up, *top_net;
+	uint32_t	*top_lid;	/* a top node's local id, if in top_net */
 	bool		has_src;
 	/* Node lists by rank r, [b[r], e[r]): the source's up-cone (u), */
 	uint32_t	*ubuf;
@@ -487,6 +488,7 @@ static void fc_worker_free(void *worker)
 	free(w->used);
 	free(w->top_up);
 	free(w->top_net);
+	free(w->top_lid);
 	free(w->ubuf);
 	free(w->fe);
 	free(w->re);
@@ -534,6 +536,7 @@ static int fc_worker_init(void *ctx, void **worker)
 	w->used = sluice_i_calloc(nb, sizeof(uint32_t));
 	w->top_up = sluice_i_calloc(c->n, sizeof(uint8_t));
 	w->top_net = sluice_i_calloc(c->n, sizeof(uint8_t));
+	w->top_lid = sluice_i_calloc(c->n, sizeof(uint32_t));
 	w->ubuf = sluice_i_calloc(nv, sizeof(uint32_t));
 	w->fe = sluice_i_calloc(nv, sizeof(uint32_t));
 	w->re = sluice_i_calloc(nv, sizeof(uint32_t));
@@ -552,7 +555,7 @@ static int fc_worker_init(void *ctx, void **worker)
 	w->qnext = sluice_i_calloc(na + 1, sizeof(uint32_t));
 	w->cur = sluice_i_calloc(nv, sizeof(uint32_t));
 	w->hops = sluice_i_calloc(2 * (size_t)c->k, sizeof(uint32_t));
-	if (!w->loc || !w->used || !w->top_up || !w->top_net || !w->ubuf ||
+	if (!w->loc || !w->used || !w->top_up || !w->top_net || !w->top_lid || !w->ubuf ||
 	    !w->fe || !w->re ||
 	    !w->arc || !w->rev || !w->garc || !w->pi ||
 	    !w->key || !w->inflow || !w->popped || !w->stack ||
@@ -624,24 +627,33 @@ struct pb {
 };
 
 /*
- * The local id of virtual node @v, a new one if it is not in the network
- * yet, with no arcs and @dist as its distance to t (a bound, lowered as
- * arcs are met, for a top node).
+ * A new node of the network, with no arcs and @dist as its distance to t
+ * (a bound, lowered as arcs are met, for a top node): its local id.
  */
-static inline uint32_t local(struct pb *b, uint32_t v, int32_t dist)
+static inline uint32_t new_node(struct pb *b, int32_t dist)
 {
-	struct fc_loc *l = &b->loc[v];
-	uint32_t u;
+	uint32_t u = b->nl++;
 
-	if (l->stamp == b->ps)
-		return l->lid;
-	u = b->nl++;
-	l->stamp = b->ps;
-	l->lid = u;
 	b->fe[u] = u * b->stride;
 	b->re[u] = u * b->stride + b->room_f;
 	b->pi[u] = -dist;
 	return u;
+}
+
+/*
+ * The local id of virtual node @v below or above the top layer (whose
+ * nodes go by top_net and top_lid), a new one (new_node()) if it is not in
+ * the network yet.
+ */
+static inline uint32_t local(struct pb *b, uint32_t v, int32_t dist)
+{
+	struct fc_loc *l = &b->loc[v];
+
+	if (l->stamp == b->ps)
+		return l->lid;
+	l->stamp = b->ps;
+	l->lid = new_node(b, dist);
+	return l->lid;
 }
 
 /*
@@ -683,21 +695,42 @@ static inline bool in_net(const struct pb *b, uint32_t v, uint32_t *u)
  * distance to t follows.
  */
 static inline void meet_top(struct pb *b, const uint8_t *top_up,
-			    uint8_t *top_net, uint32_t top0, uint32_t p,
-			    uint32_t v, uint32_t garc, int32_t dv, int32_t cost,
-			    uint32_t *lv)
+			    uint8_t *top_net, uint32_t *top_lid, uint32_t top0,
+			    uint32_t p, uint32_t v, uint32_t garc, int32_t dv,
+			    int32_t cost, uint32_t *lv)
 {
 	uint32_t lp, x = p - top0;
 
 	if (!top_up[x])
 		return;
-	top_net[x] = 1;
-	lp = local(b, p, dv + cost);
+	if (!top_net[x]) {
+		top_net[x] = 1;
+		lp = top_lid[x] = new_node(b, dv + cost);
+	} else {
+		lp = top_lid[x];
+	}
 	if (*lv == NONE)
 		*lv = local(b, v, dv);
 	if (-(dv + cost) > b->pi[lp])
 		b->pi[lp] = -(dv + cost);
 	record(b, lp, *lv, garc);
+}
+
+/*
+ * Whether virtual node @v of rank @r is in the network, its local id in
+ * *@u: a top node by the top layer's bytes, the others by their stamps.
+ */
+static bool in_pair(const struct fc_ctx *c, const struct fc_worker *w,
+		    uint32_t v, uint32_t r, uint32_t *u)
+{
+	uint32_t x = v - (c->k - 1) * c->n;
+
+	if (r == c->k - 1) {
+		*u = w->top_lid[x];
+		return w->top_net[x];
+	}
+	*u = w->loc[v].lid;
+	return w->loc[v].stamp == w->pair_stamp;
 }
 
 /*
@@ -711,16 +744,14 @@ static uint32_t chain_cut(const struct fc_ctx *c, const struct fc_worker *w,
 	uint32_t r, v, u, e, out = 0, in = 0;
 
 	for (r = 0, v = src; r < c->vn; r++, v += c->n) {
-		if (w->loc[v].stamp != w->pair_stamp)
+		if (!in_pair(c, w, v, r, &u))
 			continue;
-		u = w->loc[v].lid;
 		for (e = u * w->stride; e < w->fe[u]; e++)
 			out += w->garc[e] != DASHED;
 	}
 	for (r = 0, v = dst; r < c->vn; r++, v += c->n) {
-		if (w->loc[v].stamp != w->pair_stamp)
+		if (!in_pair(c, w, v, r, &u))
 			continue;
-		u = w->loc[v].lid;
 		for (e = u * w->stride + w->room_f; e < w->re[u]; e++)
 			in += w->garc[w->rev[e]] != DASHED;
 	}
@@ -754,6 +785,7 @@ static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 	const struct fc_adj *in = c->in;
 	const uint8_t *top_up = w->top_up;
 	uint8_t *top_net = w->top_net;
+	uint32_t *top_lid = w->top_lid;
 	struct pb b = {
 		.loc = w->loc, .ps = next_pair_stamp(c, w),
 		.stride = w->stride, .room_f = w->room_f, .fe = w->fe,
@@ -776,11 +808,11 @@ static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 		v = (top + 1) * c->n + co[i].sw;
 		dv = co[i].dist;
 		lv = NONE;
-		meet_top(&b, top_up, top_net, top0, v - c->n, v, DASHED, dv, 0,
-			 &lv);
+		meet_top(&b, top_up, top_net, top_lid, top0, v - c->n, v,
+			 DASHED, dv, 0, &lv);
 		for (e = in_off[v]; e < in_off[v + 1]; e++)
-			meet_top(&b, top_up, top_net, top0, in[e].node, v,
-				 in[e].arc, dv, 1, &lv);
+			meet_top(&b, top_up, top_net, top_lid, top0, in[e].node,
+				 v, in[e].arc, dv, 1, &lv);
 	}
 	if (!b.nl)
 		return 0;
@@ -814,7 +846,9 @@ static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 		v = w->ubuf[i];
 		lv = NONE;
 		best = INT32_MIN;
-		if (in_net(&b, v + c->n, &lp)) {
+		x = v + c->n - top0;
+		if (top_net[x]) {
+			lp = top_lid[x];
 			lv = local(&b, v, 0);
 			record(&b, lv, lp, DASHED);
 			best = b.pi[lp];
@@ -823,7 +857,7 @@ static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 			x = o->node - top0;
 			if (!top_net[x])
 				continue;
-			lp = b.loc[o->node].lid;
+			lp = top_lid[x];
 			if (lv == NONE)
 				lv = local(&b, v, 0);
 			record(&b, lv, lp, o->arc);
