@@ -43,7 +43,7 @@
  * down-cone is the mirror of its own, D(y,j) reaching D(t,1) over as many
  * links as U(t,1) reaches U(y,j).  The pair's nodes are found from the
  * narrow sides: the top layer, the widest, is met through the up-cone's
- * rank k - 2 and the down-cone's rank k, with a bit a switch for the
+ * rank k - 2 and the down-cone's rank k, with a byte a switch for the
  * top layer, and each arc goes into its ends' slots of the residual
  * network as it is met.
  *
@@ -182,10 +182,11 @@ struct fc_worker {
 	uint32_t	pair_stamp;
 	uint32_t	src;	/* whose up-cone ubuf holds */
 	/*
-	 * A bit a switch: its top node is in the source's up-cone, in the
+	 * A byte a switch: its top node is in the source's up-cone, in the
 	 * pair's network.
 	 */
-	uint64_t	*top_up, *top_net;
+	uint8_t		*top_up, *top_net;
+	uint32_t	*top_lid;	/* a top node's local id, if in top_net */
 	bool		has_src;
 	/* Node lists by rank r, [b[r], e[r]): the source's up-cone (u), */
 	uint32_t	*ubuf;
@@ -487,6 +488,7 @@ static void fc_worker_free(void *worker)
 	free(w->used);
 	free(w->top_up);
 	free(w->top_net);
+	free(w->top_lid);
 	free(w->ubuf);
 	free(w->fe);
 	free(w->re);
@@ -532,8 +534,9 @@ static int fc_worker_init(void *ctx, void **worker)
 		return -ENOMEM;
 	w->loc = sluice_i_calloc(nv, sizeof(*w->loc));
 	w->used = sluice_i_calloc(nb, sizeof(uint32_t));
-	w->top_up = sluice_i_calloc((c->n + 63) / 64, sizeof(uint64_t));
-	w->top_net = sluice_i_calloc((c->n + 63) / 64, sizeof(uint64_t));
+	w->top_up = sluice_i_calloc(c->n, sizeof(uint8_t));
+	w->top_net = sluice_i_calloc(c->n, sizeof(uint8_t));
+	w->top_lid = sluice_i_calloc(c->n, sizeof(uint32_t));
 	w->ubuf = sluice_i_calloc(nv, sizeof(uint32_t));
 	w->fe = sluice_i_calloc(nv, sizeof(uint32_t));
 	w->re = sluice_i_calloc(nv, sizeof(uint32_t));
@@ -552,7 +555,7 @@ static int fc_worker_init(void *ctx, void **worker)
 	w->qnext = sluice_i_calloc(na + 1, sizeof(uint32_t));
 	w->cur = sluice_i_calloc(nv, sizeof(uint32_t));
 	w->hops = sluice_i_calloc(2 * (size_t)c->k, sizeof(uint32_t));
-	if (!w->loc || !w->used || !w->top_up || !w->top_net || !w->ubuf ||
+	if (!w->loc || !w->used || !w->top_up || !w->top_net || !w->top_lid || !w->ubuf ||
 	    !w->fe || !w->re ||
 	    !w->arc || !w->rev || !w->garc || !w->pi ||
 	    !w->key || !w->inflow || !w->popped || !w->stack ||
@@ -584,7 +587,7 @@ static uint32_t next_pair_stamp(const struct fc_ctx *c, struct fc_worker *w)
 
 /*
  * The up-cone of U(src,1) from the cache, listed by rank in ubuf (ranks 0
- * to k - 2), and its top layer as bits: the heads of rank k - 2's arcs.
+ * to k - 2), and its top layer as bytes: the heads of rank k - 2's arcs.
  */
 static void up_cone(const struct fc_ctx *c, struct fc_worker *w, uint32_t src)
 {
@@ -597,14 +600,14 @@ static void up_cone(const struct fc_ctx *c, struct fc_worker *w, uint32_t src)
 			w->ubuf[n++] = r * c->n + c->cone[i].sw;
 		w->ue[r] = n;
 	}
-	memset(w->top_up, 0, (c->n + 63) / 64 * sizeof(uint64_t));
+	memset(w->top_up, 0, c->n);
 	for (i = w->ub[top - 1]; i < w->ue[top - 1]; i++) {
 		v = w->ubuf[i];
 		x = v + c->n - top * c->n;
-		w->top_up[x / 64] |= 1ull << (x % 64);
+		w->top_up[x] = 1;
 		for (e = c->out_off[v]; e < c->out_off[v + 1]; e++) {
 			x = c->out[e].node - top * c->n;
-			w->top_up[x / 64] |= 1ull << (x % 64);
+			w->top_up[x] = 1;
 		}
 	}
 	w->src = src;
@@ -618,31 +621,39 @@ static void up_cone(const struct fc_ctx *c, struct fc_worker *w, uint32_t src)
 struct pb {
 	struct fc_loc	*loc;
 	uint32_t	ps, nl, m, n_solid, stride, room_f;
-	uint32_t	*fe, *re, *inflow, *rev, *garc;
+	uint32_t	*fe, *re, *rev, *garc;
 	struct larc	*arc;
 	int32_t		*pi, dcap;
 };
 
 /*
- * The local id of virtual node @v, a new one if it is not in the network
- * yet, with no arcs and @dist as its distance to t (a bound, lowered as
- * arcs are met, for a top node).
+ * A new node of the network, with no arcs and @dist as its distance to t
+ * (a bound, lowered as arcs are met, for a top node): its local id.
+ */
+static inline uint32_t new_node(struct pb *b, int32_t dist)
+{
+	uint32_t u = b->nl++;
+
+	b->fe[u] = u * b->stride;
+	b->re[u] = u * b->stride + b->room_f;
+	b->pi[u] = -dist;
+	return u;
+}
+
+/*
+ * The local id of virtual node @v below or above the top layer (whose
+ * nodes go by top_net and top_lid), a new one (new_node()) if it is not in
+ * the network yet.
  */
 static inline uint32_t local(struct pb *b, uint32_t v, int32_t dist)
 {
 	struct fc_loc *l = &b->loc[v];
-	uint32_t u;
 
 	if (l->stamp == b->ps)
 		return l->lid;
-	u = b->nl++;
 	l->stamp = b->ps;
-	l->lid = u;
-	b->fe[u] = u * b->stride;
-	b->re[u] = u * b->stride + b->room_f;
-	b->inflow[u] = 0;
-	b->pi[u] = -dist;
-	return u;
+	l->lid = new_node(b, dist);
+	return l->lid;
 }
 
 /*
@@ -683,22 +694,43 @@ static inline bool in_net(const struct pb *b, uint32_t v, uint32_t *u)
  * joins the network, @v too (local id *@lv, NONE until then), and @p's
  * distance to t follows.
  */
-static inline void meet_top(struct pb *b, const uint64_t *top_up,
-			    uint64_t *top_net, uint32_t top0, uint32_t p,
-			    uint32_t v, uint32_t garc, int32_t dv, int32_t cost,
-			    uint32_t *lv)
+static inline void meet_top(struct pb *b, const uint8_t *top_up,
+			    uint8_t *top_net, uint32_t *top_lid, uint32_t top0,
+			    uint32_t p, uint32_t v, uint32_t garc, int32_t dv,
+			    int32_t cost, uint32_t *lv)
 {
 	uint32_t lp, x = p - top0;
 
-	if (!((top_up[x / 64] >> (x % 64)) & 1))
+	if (!top_up[x])
 		return;
-	top_net[x / 64] |= 1ull << (x % 64);
-	lp = local(b, p, dv + cost);
+	if (!top_net[x]) {
+		top_net[x] = 1;
+		lp = top_lid[x] = new_node(b, dv + cost);
+	} else {
+		lp = top_lid[x];
+	}
 	if (*lv == NONE)
 		*lv = local(b, v, dv);
 	if (-(dv + cost) > b->pi[lp])
 		b->pi[lp] = -(dv + cost);
 	record(b, lp, *lv, garc);
+}
+
+/*
+ * Whether virtual node @v of rank @r is in the network, its local id in
+ * *@u: a top node by the top layer's bytes, the others by their stamps.
+ */
+static bool in_pair(const struct fc_ctx *c, const struct fc_worker *w,
+		    uint32_t v, uint32_t r, uint32_t *u)
+{
+	uint32_t x = v - (c->k - 1) * c->n;
+
+	if (r == c->k - 1) {
+		*u = w->top_lid[x];
+		return w->top_net[x];
+	}
+	*u = w->loc[v].lid;
+	return w->loc[v].stamp == w->pair_stamp;
 }
 
 /*
@@ -712,16 +744,14 @@ static uint32_t chain_cut(const struct fc_ctx *c, const struct fc_worker *w,
 	uint32_t r, v, u, e, out = 0, in = 0;
 
 	for (r = 0, v = src; r < c->vn; r++, v += c->n) {
-		if (w->loc[v].stamp != w->pair_stamp)
+		if (!in_pair(c, w, v, r, &u))
 			continue;
-		u = w->loc[v].lid;
 		for (e = u * w->stride; e < w->fe[u]; e++)
 			out += w->garc[e] != DASHED;
 	}
 	for (r = 0, v = dst; r < c->vn; r++, v += c->n) {
-		if (w->loc[v].stamp != w->pair_stamp)
+		if (!in_pair(c, w, v, r, &u))
 			continue;
-		u = w->loc[v].lid;
 		for (e = u * w->stride + w->room_f; e < w->re[u]; e++)
 			in += w->garc[w->rev[e]] != DASHED;
 	}
@@ -753,12 +783,13 @@ static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 	uint32_t top = c->k - 1, rmax = 2 * c->k - 2, top0 = top * c->n, x;
 	const uint32_t *in_off = c->in_off;
 	const struct fc_adj *in = c->in;
-	const uint64_t *top_up = w->top_up;
-	uint64_t *top_net = w->top_net;
+	const uint8_t *top_up = w->top_up;
+	uint8_t *top_net = w->top_net;
+	uint32_t *top_lid = w->top_lid;
 	struct pb b = {
 		.loc = w->loc, .ps = next_pair_stamp(c, w),
 		.stride = w->stride, .room_f = w->room_f, .fe = w->fe,
-		.re = w->re, .inflow = w->inflow, .rev = w->rev,
+		.re = w->re, .rev = w->rev,
 		.garc = w->garc, .arc = w->arc, .pi = w->pi, .dcap = c->dcap,
 	};
 	uint32_t r, i, e, v, p, lv, lp;
@@ -767,7 +798,7 @@ static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 	int32_t dv, best;
 
 	w->nl = 0;
-	memset(top_net, 0, (c->n + 63) / 64 * sizeof(uint64_t));
+	memset(top_net, 0, c->n);
 	/* 1. The down side: t's up-cone mirrored, co rank r its rmax - r. */
 	co = c->cone;
 	coff = c->cone_off + (size_t)dst * (c->k - 1);
@@ -777,11 +808,11 @@ static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 		v = (top + 1) * c->n + co[i].sw;
 		dv = co[i].dist;
 		lv = NONE;
-		meet_top(&b, top_up, top_net, top0, v - c->n, v, DASHED, dv, 0,
-			 &lv);
+		meet_top(&b, top_up, top_net, top_lid, top0, v - c->n, v,
+			 DASHED, dv, 0, &lv);
 		for (e = in_off[v]; e < in_off[v + 1]; e++)
-			meet_top(&b, top_up, top_net, top0, in[e].node, v,
-				 in[e].arc, dv, 1, &lv);
+			meet_top(&b, top_up, top_net, top_lid, top0, in[e].node,
+				 v, in[e].arc, dv, 1, &lv);
 	}
 	if (!b.nl)
 		return 0;
@@ -803,8 +834,40 @@ static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 				}
 		}
 
-	/* 4. Down from the top to U(s,1), within the up-cone. */
-	for (r = top; r-- > 0;)
+	/*
+	 * 4. Down from the top to U(s,1), within the up-cone; first rank
+	 * k - 2, whose arcs into the top the bytes tell.
+	 */
+	r = top - 1;
+	for (i = w->ub[r]; i < w->ue[r]; i++) {
+		const struct fc_adj *o = c->out + c->out_off[w->ubuf[i]];
+		const struct fc_adj *oe = c->out + c->out_off[w->ubuf[i] + 1];
+
+		v = w->ubuf[i];
+		lv = NONE;
+		best = INT32_MIN;
+		x = v + c->n - top0;
+		if (top_net[x]) {
+			lp = top_lid[x];
+			lv = local(&b, v, 0);
+			record(&b, lv, lp, DASHED);
+			best = b.pi[lp];
+		}
+		for (; o < oe; o++) {
+			x = o->node - top0;
+			if (!top_net[x])
+				continue;
+			lp = top_lid[x];
+			if (lv == NONE)
+				lv = local(&b, v, 0);
+			record(&b, lv, lp, o->arc);
+			if (b.pi[lp] - 1 > best)
+				best = b.pi[lp] - 1;
+		}
+		if (lv != NONE)
+			b.pi[lv] = best;
+	}
+	while (r-- > 0)
 		for (i = w->ub[r]; i < w->ue[r]; i++) {
 			v = w->ubuf[i];
 			lv = NONE;
@@ -816,11 +879,6 @@ static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 			}
 			for (e = c->out_off[v]; e < c->out_off[v + 1]; e++) {
 				p = c->out[e].node;
-				/* below the top, whose bits say it faster */
-				x = p - top0;
-				if (r + 1 == top &&
-				    !((top_net[x / 64] >> (x % 64)) & 1))
-					continue;
 				if (in_net(&b, p, &lp)) {
 					if (lv == NONE)
 						lv = local(&b, v, 0);
@@ -835,6 +893,7 @@ static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 	if (!in_net(&b, rmax * c->n + dst, &w->lt) ||
 	    !in_net(&b, w->src, &w->ls))
 		return 0;
+	memset(w->inflow, 0, b.nl * sizeof(*w->inflow));
 	w->nl = b.nl;
 	w->m = b.m;
 	w->n_solid = b.n_solid;
@@ -854,7 +913,11 @@ static inline int32_t reduced(const struct fc_worker *w, uint32_t u,
  * bucket queue: keys are small non-negative integers and never beyond
  * n_solid + 1 before t is settled (the distance to t is at most the number
  * of solid arcs, and the potentials of s and t differ by the last distance
- * to t, positive), so larger ones are dropped.  Each bucket is a stack.
+ * to t, positive), so larger ones are dropped; and once t has a key, so are
+ * keys not below it: such a node can neither lower t's key (that needs a
+ * smaller one) nor change a potential (a node settled at t's distance moves
+ * by 0), so t's path and the potentials are those of the full search.
+ * Each bucket is a stack.
  * A node is pushed only when its distance improves, so an entry whose key
  * is not the node's distance is stale.  key[] holds the search's stamp,
  * inverted, above the distance: one compare tells a node seen by an older
@@ -873,7 +936,7 @@ static int32_t search(struct fc_worker *w)
 	uint32_t *par = w->par, *popped = w->popped;
 	uint64_t *key = w->key, hi, k;
 	uint32_t st = ++w->search, nq = 0, n_popped = 0, u, e, q, end;
-	uint32_t kmax = w->n_solid + 1, lt = w->lt, b, bmax = 0;
+	uint32_t lim = w->n_solid + 2, lt = w->lt, b, bmax = 0;
 	int32_t d, pu, found = -1;
 	bool overflow = false;
 
@@ -913,7 +976,7 @@ static int32_t search(struct fc_worker *w)
 				if (a->cc < CC_UNIT)
 					continue;
 				d = pu + arc_cost(a) - pi[a->to];
-				if ((uint32_t)d > kmax) {
+				if ((uint32_t)d >= lim) {
 					overflow |= d < 0;
 					continue;
 				}
@@ -922,6 +985,8 @@ static int32_t search(struct fc_worker *w)
 					continue;
 				key[a->to] = k;
 				par[a->to] = e;
+				if (a->to == lt)
+					lim = (uint32_t)d;
 				qnode[nq] = a->to;
 				qnext[nq] = bhead[d];
 				bhead[d] = nq++;
@@ -962,6 +1027,16 @@ static void augment(struct fc_worker *w, const uint32_t *path, uint32_t n,
 	w->solid += (int64_t)bott * links;
 }
 
+/* A fresh stamp for cur_st (cur[u] valid); on wrap-around, clears it. */
+static uint32_t next_blocking_stamp(struct fc_worker *w)
+{
+	if (!++w->blocking) {
+		memset(w->cur_st, 0, w->n_key * sizeof(uint32_t));
+		w->blocking = 1;
+	}
+	return w->blocking;
+}
+
 /*
  * A blocking flow of tight forward arcs: every augmenting path of zero
  * reduced cost that uses no reverse arc, until each has a saturated arc.
@@ -975,48 +1050,54 @@ static void augment(struct fc_worker *w, const uint32_t *path, uint32_t n,
  */
 static uint32_t forward_blocking(struct fc_worker *w)
 {
-	uint32_t u = w->ls, depth = 0, flow = 0, st = ++w->blocking, i, e, end;
-	int32_t bott;
+	/* In locals: stores to the arrays could alias the worker's fields. */
+	struct larc *arc = w->arc;
+	const uint32_t *fe = w->fe;
+	const int32_t *pi = w->pi;
+	uint32_t *cur = w->cur, *cur_st = w->cur_st, *stack = w->stack;
+	uint32_t ls = w->ls, lt = w->lt, stride = w->stride;
+	uint32_t u = ls, depth = 0, flow = 0, st = next_blocking_stamp(w);
+	uint32_t i, e, end;
+	int32_t bott, pu;
 
-	if (!st) {
-		memset(w->cur_st, 0, w->n_key * sizeof(uint32_t));
-		st = w->blocking = 1;
-	}
 	for (;;) {
-		if (u == w->lt) {
+		if (u == lt) {
 			bott = INT32_MAX;
 			for (i = 0; i < depth; i++)
-				if (arc_cap(&w->arc[w->stack[i]]) < bott)
-					bott = arc_cap(&w->arc[w->stack[i]]);
-			augment(w, w->stack, depth, bott);
+				if (arc_cap(&arc[stack[i]]) < bott)
+					bott = arc_cap(&arc[stack[i]]);
+			augment(w, stack, depth, bott);
 			flow += (uint32_t)bott;
 			/* back to the tail of the first arc it saturated */
-			for (i = 0; arc_cap(&w->arc[w->stack[i]]); i++)
+			for (i = 0; arc_cap(&arc[stack[i]]); i++)
 				;
 			depth = i;
-			u = i ? w->arc[w->stack[i - 1]].to : w->ls;
+			u = i ? arc[stack[i - 1]].to : ls;
 			continue;
 		}
-		if (w->cur_st[u] != st) {
-			w->cur_st[u] = st;
-			w->cur[u] = u * w->stride;
+		if (cur_st[u] != st) {
+			cur_st[u] = st;
+			cur[u] = u * stride;
 		}
-		end = w->fe[u];
-		for (e = w->cur[u]; e < end; e++)
-			if (w->arc[e].cc >= CC_UNIT &&
-			    !reduced(w, u, &w->arc[e]))
+		end = fe[u];
+		pu = pi[u];
+		/* an arc with room whose reduced cost is 0 */
+		for (e = cur[u]; e < end; e++)
+			if (arc[e].cc >= CC_UNIT &&
+			    pi[arc[e].to] == pu + arc_cost(&arc[e]))
 				break;
-		w->cur[u] = e;
+		cur[u] = e;
 		if (e < end) {
-			w->stack[depth++] = e;
-			u = w->arc[e].to;
+			stack[depth++] = e;
+			u = arc[e].to;
 			continue;
 		}
-		if (u == w->ls)
+		if (u == ls)
 			return flow;
-		e = w->stack[--depth];
-		u = w->arc[w->rev[e]].to;
-		w->cur[u]++;
+		/* a dead end: back to the arc's tail, past the arc */
+		--depth;
+		u = depth ? arc[stack[depth - 1]].to : ls;
+		cur[u]++;
 	}
 }
 
@@ -1111,13 +1192,16 @@ static int decompose(const struct fc_ctx *c, struct fc_worker *w,
 		     char *err, size_t errlen)
 {
 	uint32_t ps = w->pair_stamp, i, u, e, n, h, at, g, end;
+	uint32_t st = next_blocking_stamp(w);
 	uint64_t links = 0;
 	int ret;
 
-	for (u = 0; u < w->nl; u++)
-		w->cur[u] = u * w->stride;
 	for (i = 0; i < flow; i++) {
 		for (u = w->ls, n = 0; u != w->lt; u = w->arc[e].to) {
+			if (w->cur_st[u] != st) {
+				w->cur_st[u] = st;
+				w->cur[u] = u * w->stride;
+			}
 			end = w->fe[u];
 			for (e = w->cur[u]; e < end; e++)
 				if (w->arc[w->rev[e]].cc >= CC_UNIT)
