@@ -25,6 +25,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -858,8 +859,19 @@ static void test_agent(void)
 	snprintf(sock, sizeof(sock), "%s", cli_path("agent.sock"));
 	port = free_port(SOCK_DGRAM);
 	lo = 41000 + getpid() % 4000;
+	/*
+	 * The agent listens under "SOCK~" and renames it into place, so
+	 * that a client that sees SOCK is never refused; a dead agent's
+	 * half-made one is no obstacle, and none is left
+	 */
+	snprintf(line, sizeof(line), "%s~", sock);
+	fd = open(line, O_CREAT | O_WRONLY, 0600);
+	KTAP_EXPECT(fd >= 0);
+	if (fd >= 0)
+		close(fd);
 	pid = start_agent(sock, port, lo);
 	KTAP_EXPECT(wait_socket(sock));
+	KTAP_EXPECT(access(line, F_OK) && errno == ENOENT);
 
 	KTAP_EXPECT_INT(sluice_faca_sport(sock, lb, 0, &sport, err,
 					  sizeof(err)), 0);

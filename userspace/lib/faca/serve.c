@@ -687,13 +687,19 @@ static void clients_due(struct srv *v, uint64_t now)
 
 /* ------------------------------------------------------------ setup */
 
-/* The unix socket, replacing a dead agent's; -EADDRINUSE for a live one. */
+/*
+ * The unix socket, replacing a dead agent's; -EADDRINUSE for a live one.
+ * It is bound and listening under a name of its own ("PATH~") and only
+ * then renamed to @path: a client that sees @path can connect at once
+ * (bound but not yet listening, it would be refused).
+ */
 static int listen_unix(struct srv *v, const char *path)
 {
 	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	char tmp[sizeof(sun.sun_path)];
 	int fd, ret;
 
-	if (strlen(path) >= sizeof(sun.sun_path))
+	if (strlen(path) + 1 >= sizeof(sun.sun_path))
 		return sluice_i_errf(v->err, v->errlen, -ENAMETOOLONG,
 				     "%s: too long for a unix socket", path);
 	strcpy(sun.sun_path, path);
@@ -707,12 +713,17 @@ static int listen_unix(struct srv *v, const char *path)
 		return sluice_i_errf(v->err, v->errlen, -EADDRINUSE,
 				     "an agent already serves %s", path);
 	}
+	/* a dead agent's socket, and a half-made one */
 	if (errno == ECONNREFUSED)
 		unlink(path);
+	snprintf(tmp, sizeof(tmp), "%s~", path);
+	unlink(tmp);
+	strcpy(sun.sun_path, tmp);
 	if (bind(fd, (struct sockaddr *)&sun, sizeof(sun)) ||
-	    chmod(path, 0666) || listen(fd, 64)) {
+	    chmod(tmp, 0666) || listen(fd, 64) || rename(tmp, path)) {
 		ret = sluice_i_errf(v->err, v->errlen, -errno, "%s: %s", path,
 				    strerror(errno));
+		unlink(tmp);
 		close(fd);
 		return ret;
 	}
