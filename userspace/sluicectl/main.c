@@ -98,11 +98,6 @@ static void print_help(FILE *f)
 	      f);
 }
 
-static void print_help_stdout(FILE *f)
-{
-	print_help(f);
-}
-
 static int unknown_command(const char *name)
 {
 	fprintf(stderr, "sluicectl: unknown command \"%s\"\n"
@@ -167,7 +162,7 @@ static int run(int argc, char **argv)
 	};
 	static const struct args_spec spec = {
 		.opts = main_opts, .n_opts = N_MAIN, .max_operands = -1,
-		.in_order = true, .help = print_help_stdout,
+		.in_order = true, .help = print_help,
 	};
 	char err[SLUICE_ERRLEN], *version[] = { "version", NULL };
 	const struct command *cmd;
