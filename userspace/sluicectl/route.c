@@ -424,20 +424,12 @@ static int copy_file(FILE *from, FILE *to)
 	return n < 0 ? -EIO : 0;
 }
 
-/* A streamed route file: its pairs in @body, its header in @head. */
+/* A streamed route file: its pairs in @body.f, its header in @head. */
 struct streamed {
 	const struct sluice_graph	*g;
 	struct sluice_routes		head;
-	FILE				*body;
+	struct sluice_routes_pairs_out	body;
 };
-
-static int pairs_to_body(void *arg, const struct sluice_routes *chunk,
-			 char *err, size_t errlen)
-{
-	const struct streamed *s = arg;
-
-	return sluice_routes_write_pairs(chunk, s->g, s->body, err, errlen);
-}
 
 /* The header, now that the totals are known, then the pairs, then end. */
 static int write_streamed(const void *arg, FILE *f)
@@ -447,7 +439,7 @@ static int write_streamed(const void *arg, FILE *f)
 	int ret;
 
 	ret = sluice_routes_write_head(&s->head, s->g, f, err, sizeof(err));
-	if (!ret && copy_file(s->body, f)) {
+	if (!ret && copy_file(s->body.f, f)) {
 		snprintf(err, sizeof(err), "cannot write: %s", strerror(errno));
 		ret = -EIO;
 	}
@@ -482,16 +474,17 @@ static int compute_main(const struct command *cmd, int argc, char **argv)
 	 * The pairs go to a file of their own as the sources are done, the
 	 * route file last: never the whole set in memory.
 	 */
-	out.g = &g;
-	out.body = body_file(a.val[OPT_OUT]);
-	ret = out.body ? compute_to(&a, &o, &c, &g, &out.head, pairs_to_body,
-				    &out) : EXIT_RUNTIME;
+	out.g = out.body.g = &g;
+	out.body.f = body_file(a.val[OPT_OUT]);
+	ret = out.body.f ? compute_to(&a, &o, &c, &g, &out.head,
+				      sluice_routes_pairs_sink, &out.body) :
+			   EXIT_RUNTIME;
 	if (!ret)
 		ret = write_out(a.val[OPT_OUT], write_streamed, &out);
 	if (!ret && to_file(a.val[OPT_OUT]))
 		print_summary(&out.head, a.val[OPT_JSON]);
-	if (out.body)
-		fclose(out.body);
+	if (out.body.f)
+		fclose(out.body.f);
 	sluice_graph_free(&g);
 	return ret;
 }
@@ -1218,16 +1211,8 @@ struct merging {
 	const char			**files;
 	struct sluice_routes		*heads;
 	uint32_t			*order;
-	FILE				*out;
+	struct sluice_routes_pairs_out	out;
 };
-
-static int pairs_to_out(void *arg, const struct sluice_routes *chunk,
-			char *err, size_t errlen)
-{
-	const struct merging *m = arg;
-
-	return sluice_routes_write_pairs(chunk, m->g, m->out, err, errlen);
-}
 
 /*
  * The merged file: its header from the shards', then each shard read
@@ -1241,12 +1226,13 @@ static int write_merged(const void *arg, FILE *f)
 	char err[SLUICE_ERRLEN];
 	int ret, end;
 
-	m->out = f;
+	m->out.g = m->g;
+	m->out.f = f;
 	ret = sluice_routes_write_head(&m->head, m->g, f, err, sizeof(err));
 	/* the writing on a thread of its own while the shards are read */
 	if (!ret)
-		ret = sluice_routes_async_start(&as, pairs_to_out, m, err,
-						sizeof(err));
+		ret = sluice_routes_async_start(&as, sluice_routes_pairs_sink,
+						&m->out, err, sizeof(err));
 	if (!ret)
 		ret = stream_files(m->g, m->files, m->n, m->order,
 				   sluice_routes_async_add, as, err,

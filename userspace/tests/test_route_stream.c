@@ -54,9 +54,10 @@ static int write_chunk(void *arg, const struct sluice_routes *chunk,
 		       char *e, size_t elen)
 {
 	struct writer *w = arg;
+	struct sluice_routes_pairs_out o = { .g = w->g, .f = w->pairs.f };
 
 	w->chunks++;
-	return sluice_routes_write_pairs(chunk, w->g, w->pairs.f, e, elen);
+	return sluice_routes_pairs_sink(&o, chunk, e, elen);
 }
 
 /* The whole set's file, as sluicectl route compute writes it. */

@@ -177,6 +177,15 @@ int sluice_routes_write_end(FILE *f, char *err, size_t errlen)
 	return 0;
 }
 
+/* See sluice/route.h. */
+int sluice_routes_pairs_sink(void *arg, const struct sluice_routes *chunk,
+			     char *err, size_t errlen)
+{
+	const struct sluice_routes_pairs_out *o = arg;
+
+	return sluice_routes_write_pairs(chunk, o->g, o->f, err, errlen);
+}
+
 /**
  * sluice_routes_write() - the route file of @r
  * @r:		a route set

@@ -305,6 +305,18 @@ int sluice_routes_write_pairs(const struct sluice_routes *r,
 			      const struct sluice_graph *g, FILE *f,
 			      char *err, size_t errlen);
 int sluice_routes_write_end(FILE *f, char *err, size_t errlen);
+/*
+ * A sluice_routes_sink_fn writing each chunk's pairs to @f (@arg a struct
+ * sluice_routes_pairs_out): a stream into a route file's body.  Time: as
+ * sluice_routes_write_pairs().
+ */
+struct sluice_routes_pairs_out {
+	const struct sluice_graph	*g;
+	FILE				*f;
+};
+
+int sluice_routes_pairs_sink(void *arg, const struct sluice_routes *chunk,
+			     char *err, size_t errlen);
 int sluice_routes_read_stream(const struct sluice_graph *g, FILE *f,
 			      const char *name, struct sluice_routes *head,
 			      sluice_routes_sink_fn sink, void *arg,
