@@ -230,6 +230,11 @@ struct fc_worker {
 	uint32_t	*qnode, *qnext;
 	uint32_t	*cur;
 	uint32_t	*hops;
+	/*
+	 * prune()'s candidates at one node, the kept ones first: a branch on
+	 * each would be mispredicted half the time.
+	 */
+	struct fc_adj	*kept;
 	bool		overflow;
 };
 
@@ -507,6 +512,7 @@ static void fc_worker_free(void *worker)
 	free(w->qnext);
 	free(w->cur);
 	free(w->hops);
+	free(w->kept);
 	free(w);
 }
 
@@ -555,12 +561,13 @@ static int fc_worker_init(void *ctx, void **worker)
 	w->qnext = sluice_i_calloc(na + 1, sizeof(uint32_t));
 	w->cur = sluice_i_calloc(nv, sizeof(uint32_t));
 	w->hops = sluice_i_calloc(2 * (size_t)c->k, sizeof(uint32_t));
+	w->kept = sluice_i_calloc(c->room_f + c->room_r, sizeof(*w->kept));
 	if (!w->loc || !w->used || !w->top_up || !w->top_net || !w->top_lid || !w->ubuf ||
 	    !w->fe || !w->re ||
 	    !w->arc || !w->rev || !w->garc || !w->pi ||
 	    !w->key || !w->inflow || !w->popped || !w->stack ||
 	    !w->cur_st || !w->par || !w->bhead || !w->qnode || !w->qnext ||
-	    !w->cur || !w->hops) {
+	    !w->cur || !w->hops || !w->kept) {
 		fc_worker_free(w);
 		return -ENOMEM;
 	}
@@ -689,20 +696,18 @@ static inline bool in_net(const struct pb *b, uint32_t v, uint32_t *u)
 }
 
 /*
- * Arc @p -> @v (virtual nodes) from the top layer into the down side, of
- * cost @cost: kept if @p is in the source's up-cone (@up == @st); @p then
- * joins the network, @v too (local id *@lv, NONE until then), and @p's
- * distance to t follows.
+ * Arc @p -> @v (virtual nodes) from a top node of the source's up-cone
+ * into the down side, of cost @cost: @p joins the network if it is not in
+ * it yet, @v too (local id *@lv, NONE until then), and @p's distance to t
+ * follows.
  */
-static inline void meet_top(struct pb *b, const uint8_t *top_up,
-			    uint8_t *top_net, uint32_t *top_lid, uint32_t top0,
-			    uint32_t p, uint32_t v, uint32_t garc, int32_t dv,
-			    int32_t cost, uint32_t *lv)
+static inline void meet_top(struct pb *b, uint8_t *top_net, uint32_t *top_lid,
+			    uint32_t top0, uint32_t p, uint32_t v,
+			    uint32_t garc, int32_t dv, int32_t cost,
+			    uint32_t *lv)
 {
 	uint32_t lp, x = p - top0;
 
-	if (!top_up[x])
-		return;
 	if (!top_net[x]) {
 		top_net[x] = 1;
 		lp = top_lid[x] = new_node(b, dv + cost);
@@ -792,7 +797,8 @@ static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 		.re = w->re, .rev = w->rev,
 		.garc = w->garc, .arc = w->arc, .pi = w->pi, .dcap = c->dcap,
 	};
-	uint32_t r, i, e, v, p, lv, lp;
+	uint32_t r, i, e, v, p, lv, lp, nk, j;
+	struct fc_adj *kept = w->kept;
 	const struct fc_cone *co;
 	const uint32_t *coff;
 	int32_t dv, best;
@@ -803,16 +809,24 @@ static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 	co = c->cone;
 	coff = c->cone_off + (size_t)dst * (c->k - 1);
 
-	/* 2. The top nodes, and the rank-k nodes they reach. */
+	/*
+	 * 2. The top nodes, and the rank-k nodes they reach: the arcs into
+	 * each from the source's up-cone, gathered without a branch, then
+	 * met.
+	 */
 	for (i = coff[top - 1]; i < coff[top]; i++) {
 		v = (top + 1) * c->n + co[i].sw;
 		dv = co[i].dist;
+		kept[0] = (struct fc_adj){ v - c->n, DASHED };
+		nk = top_up[v - c->n - top0];
+		for (e = in_off[v]; e < in_off[v + 1]; e++) {
+			kept[nk] = in[e];
+			nk += top_up[in[e].node - top0];
+		}
 		lv = NONE;
-		meet_top(&b, top_up, top_net, top_lid, top0, v - c->n, v,
-			 DASHED, dv, 0, &lv);
-		for (e = in_off[v]; e < in_off[v + 1]; e++)
-			meet_top(&b, top_up, top_net, top_lid, top0, in[e].node,
-				 v, in[e].arc, dv, 1, &lv);
+		for (j = 0; j < nk; j++)
+			meet_top(&b, top_net, top_lid, top0, kept[j].node, v,
+				 kept[j].arc, dv, kept[j].arc != DASHED, &lv);
 	}
 	if (!b.nl)
 		return 0;
@@ -844,28 +858,25 @@ static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 		const struct fc_adj *oe = c->out + c->out_off[w->ubuf[i] + 1];
 
 		v = w->ubuf[i];
-		lv = NONE;
-		best = INT32_MIN;
 		x = v + c->n - top0;
-		if (top_net[x]) {
-			lp = top_lid[x];
-			lv = local(&b, v, 0);
-			record(&b, lv, lp, DASHED);
-			best = b.pi[lp];
-		}
+		kept[0] = (struct fc_adj){ x, DASHED };
+		nk = top_net[x];
 		for (; o < oe; o++) {
 			x = o->node - top0;
-			if (!top_net[x])
-				continue;
-			lp = top_lid[x];
-			if (lv == NONE)
-				lv = local(&b, v, 0);
-			record(&b, lv, lp, o->arc);
-			if (b.pi[lp] - 1 > best)
-				best = b.pi[lp] - 1;
+			kept[nk] = (struct fc_adj){ x, o->arc };
+			nk += top_net[x];
 		}
-		if (lv != NONE)
-			b.pi[lv] = best;
+		if (!nk)
+			continue;
+		lv = local(&b, v, 0);
+		best = INT32_MIN;
+		for (j = 0; j < nk; j++) {
+			lp = top_lid[kept[j].node];
+			record(&b, lv, lp, kept[j].arc);
+			dv = b.pi[lp] - (kept[j].arc != DASHED);
+			best = dv > best ? dv : best;
+		}
+		b.pi[lv] = best;
 	}
 	while (r-- > 0)
 		for (i = w->ub[r]; i < w->ue[r]; i++) {
