@@ -630,7 +630,7 @@ struct pb {
 	uint32_t	ps, nl, m, n_solid, stride, room_f;
 	uint32_t	*fe, *re, *rev, *garc;
 	struct larc	*arc;
-	int32_t		*pi, dcap;
+	int32_t		*pi, dcc;	/* dcc: a dashed arc's cc */
 };
 
 /*
@@ -671,15 +671,12 @@ static inline void record(struct pb *b, uint32_t u, uint32_t v,
 			  uint32_t garc)
 {
 	uint32_t a = b->fe[u]++, r = b->re[v]++;
+	int32_t solid = garc != DASHED;
 
-	if (garc == DASHED) {
-		b->arc[a] = (struct larc){ v, CC(b->dcap, 0, 0) };
-		b->arc[r] = (struct larc){ u, CC(0, 1, 0) };
-	} else {
-		b->arc[a] = (struct larc){ v, CC(1, 0, 1) };
-		b->arc[r] = (struct larc){ u, CC(0, 1, -1) };
-		b->n_solid++;
-	}
+	/* without a branch: solid and dashed arcs come mixed */
+	b->arc[a] = (struct larc){ v, solid ? CC(1, 0, 1) : b->dcc };
+	b->arc[r] = (struct larc){ u, CC(0, 1, 0) - solid };
+	b->n_solid += solid;
 	b->garc[a] = garc;
 	b->rev[a] = r;
 	b->rev[r] = a;
@@ -795,7 +792,7 @@ static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 		.loc = w->loc, .ps = next_pair_stamp(c, w),
 		.stride = w->stride, .room_f = w->room_f, .fe = w->fe,
 		.re = w->re, .rev = w->rev,
-		.garc = w->garc, .arc = w->arc, .pi = w->pi, .dcap = c->dcap,
+		.garc = w->garc, .arc = w->arc, .pi = w->pi, .dcc = CC(c->dcap, 0, 0),
 	};
 	uint32_t r, i, e, v, p, lv, lp, nk, j;
 	struct fc_adj *kept = w->kept;
