@@ -719,6 +719,27 @@ static inline void meet_top(struct pb *b, uint8_t *top_net, uint32_t *top_lid,
 }
 
 /*
+ * Node @v of the up side joins the network if any of its @nk arcs @kept
+ * (local heads) do, and its first potential is minus its distance to t.
+ */
+static inline void up_node(struct pb *b, uint32_t v, const struct fc_adj *kept,
+			   uint32_t nk)
+{
+	uint32_t lv, j;
+	int32_t best = INT32_MIN, dv;
+
+	if (!nk)
+		return;
+	lv = local(b, v, 0);
+	for (j = 0; j < nk; j++) {
+		record(b, lv, kept[j].node, kept[j].arc);
+		dv = b->pi[kept[j].node] - (kept[j].arc != DASHED);
+		best = dv > best ? dv : best;
+	}
+	b->pi[lv] = best;
+}
+
+/*
  * Whether virtual node @v of rank @r is in the network, its local id in
  * *@u: a top node by the top layer's bytes, the others by their stamps.
  */
@@ -794,11 +815,12 @@ static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 		.re = w->re, .rev = w->rev,
 		.garc = w->garc, .arc = w->arc, .pi = w->pi, .dcc = CC(c->dcap, 0, 0),
 	};
-	uint32_t r, i, e, v, p, lv, lp, nk, j;
+	uint32_t r, i, e, v, lv, lp, nk, j;
+	bool ok;
 	struct fc_adj *kept = w->kept;
 	const struct fc_cone *co;
 	const uint32_t *coff;
-	int32_t dv, best;
+	int32_t dv;
 
 	w->nl = 0;
 	memset(top_net, 0, c->n);
@@ -828,21 +850,23 @@ static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 	if (!b.nl)
 		return 0;
 
-	/* 3. Down to D(t,1). */
+	/* 3. Down to D(t,1): each node's arcs from the network, gathered. */
 	for (r = top + 2; r <= rmax; r++)
 		for (i = coff[rmax - r]; i < coff[rmax - r + 1]; i++) {
 			v = r * c->n + co[i].sw;
-			lv = NONE;
-			if (in_net(&b, v - c->n, &lp)) {
-				lv = local(&b, v, co[i].dist);
-				record(&b, lp, lv, DASHED);
+			ok = in_net(&b, v - c->n, &lp);
+			kept[0] = (struct fc_adj){ lp, DASHED };
+			nk = ok;
+			for (e = in_off[v]; e < in_off[v + 1]; e++) {
+				ok = in_net(&b, in[e].node, &lp);
+				kept[nk] = (struct fc_adj){ lp, in[e].arc };
+				nk += ok;
 			}
-			for (e = in_off[v]; e < in_off[v + 1]; e++)
-				if (in_net(&b, in[e].node, &lp)) {
-					if (lv == NONE)
-						lv = local(&b, v, co[i].dist);
-					record(&b, lp, lv, in[e].arc);
-				}
+			if (!nk)
+				continue;
+			lv = local(&b, v, co[i].dist);
+			for (j = 0; j < nk; j++)
+				record(&b, kept[j].node, lv, kept[j].arc);
 		}
 
 	/*
@@ -856,47 +880,27 @@ static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 
 		v = w->ubuf[i];
 		x = v + c->n - top0;
-		kept[0] = (struct fc_adj){ x, DASHED };
+		kept[0] = (struct fc_adj){ top_lid[x], DASHED };
 		nk = top_net[x];
 		for (; o < oe; o++) {
 			x = o->node - top0;
-			kept[nk] = (struct fc_adj){ x, o->arc };
+			kept[nk] = (struct fc_adj){ top_lid[x], o->arc };
 			nk += top_net[x];
 		}
-		if (!nk)
-			continue;
-		lv = local(&b, v, 0);
-		best = INT32_MIN;
-		for (j = 0; j < nk; j++) {
-			lp = top_lid[kept[j].node];
-			record(&b, lv, lp, kept[j].arc);
-			dv = b.pi[lp] - (kept[j].arc != DASHED);
-			best = dv > best ? dv : best;
-		}
-		b.pi[lv] = best;
+		up_node(&b, v, kept, nk);
 	}
 	while (r-- > 0)
 		for (i = w->ub[r]; i < w->ue[r]; i++) {
 			v = w->ubuf[i];
-			lv = NONE;
-			best = INT32_MIN;
-			if (in_net(&b, v + c->n, &lp)) {
-				lv = local(&b, v, 0);
-				record(&b, lv, lp, DASHED);
-				best = b.pi[lp];
-			}
+			ok = in_net(&b, v + c->n, &lp);
+			kept[0] = (struct fc_adj){ lp, DASHED };
+			nk = ok;
 			for (e = c->out_off[v]; e < c->out_off[v + 1]; e++) {
-				p = c->out[e].node;
-				if (in_net(&b, p, &lp)) {
-					if (lv == NONE)
-						lv = local(&b, v, 0);
-					record(&b, lv, lp, c->out[e].arc);
-					if (b.pi[lp] - 1 > best)
-						best = b.pi[lp] - 1;
-				}
+				ok = in_net(&b, c->out[e].node, &lp);
+				kept[nk] = (struct fc_adj){ lp, c->out[e].arc };
+				nk += ok;
 			}
-			if (lv != NONE)
-				b.pi[lv] = best;
+			up_node(&b, v, kept, nk);
 		}
 	if (!in_net(&b, rmax * c->n + dst, &w->lt) ||
 	    !in_net(&b, w->src, &w->ls))
