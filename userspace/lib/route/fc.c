@@ -186,6 +186,13 @@ struct fc_worker {
 	 * pair's network.
 	 */
 	uint8_t		*top_up, *top_net;
+	/*
+	 * The arcs into the top out of the source's up-cone, node by node
+	 * of its rank k - 2 (node i's end at utop_end[i]), the dashed one
+	 * first: a top node (less top0) and the arc, read once a pair.
+	 */
+	struct fc_adj	*utop;
+	uint32_t	*utop_end;
 	uint32_t	*top_lid;	/* a top node's local id, if in top_net */
 	bool		has_src;
 	/* Node lists by rank r, [b[r], e[r]): the source's up-cone (u), */
@@ -492,6 +499,8 @@ static void fc_worker_free(void *worker)
 	free(w->loc);
 	free(w->used);
 	free(w->top_up);
+	free(w->utop);
+	free(w->utop_end);
 	free(w->top_net);
 	free(w->top_lid);
 	free(w->ubuf);
@@ -541,6 +550,8 @@ static int fc_worker_init(void *ctx, void **worker)
 	w->loc = sluice_i_calloc(nv, sizeof(*w->loc));
 	w->used = sluice_i_calloc(nb, sizeof(uint32_t));
 	w->top_up = sluice_i_calloc(c->n, sizeof(uint8_t));
+	w->utop = sluice_i_calloc((size_t)c->n * c->room_f, sizeof(*w->utop));
+	w->utop_end = sluice_i_calloc(c->n, sizeof(uint32_t));
 	w->top_net = sluice_i_calloc(c->n, sizeof(uint8_t));
 	w->top_lid = sluice_i_calloc(c->n, sizeof(uint32_t));
 	w->ubuf = sluice_i_calloc(nv, sizeof(uint32_t));
@@ -562,7 +573,7 @@ static int fc_worker_init(void *ctx, void **worker)
 	w->cur = sluice_i_calloc(nv, sizeof(uint32_t));
 	w->hops = sluice_i_calloc(2 * (size_t)c->k, sizeof(uint32_t));
 	w->kept = sluice_i_calloc(c->room_f + c->room_r, sizeof(*w->kept));
-	if (!w->loc || !w->used || !w->top_up || !w->top_net || !w->top_lid || !w->ubuf ||
+	if (!w->loc || !w->used || !w->top_up || !w->utop || !w->utop_end || !w->top_net || !w->top_lid || !w->ubuf ||
 	    !w->fe || !w->re ||
 	    !w->arc || !w->rev || !w->garc || !w->pi ||
 	    !w->key || !w->inflow || !w->popped || !w->stack ||
@@ -598,7 +609,7 @@ static uint32_t next_pair_stamp(const struct fc_ctx *c, struct fc_worker *w)
  */
 static void up_cone(const struct fc_ctx *c, struct fc_worker *w, uint32_t src)
 {
-	uint32_t top = c->k - 1, kr = c->k - 1, n = 0, r, i, e, v, x;
+	uint32_t top = c->k - 1, kr = c->k - 1, n = 0, r, i, e, v, x, q = 0;
 	const uint32_t *off = c->cone_off + (size_t)src * kr;
 
 	for (r = 0; r < kr; r++) {
@@ -612,10 +623,13 @@ static void up_cone(const struct fc_ctx *c, struct fc_worker *w, uint32_t src)
 		v = w->ubuf[i];
 		x = v + c->n - top * c->n;
 		w->top_up[x] = 1;
+		w->utop[q++] = (struct fc_adj){ x, DASHED };
 		for (e = c->out_off[v]; e < c->out_off[v + 1]; e++) {
 			x = c->out[e].node - top * c->n;
 			w->top_up[x] = 1;
+			w->utop[q++] = (struct fc_adj){ x, c->out[e].arc };
 		}
+		w->utop_end[i - w->ub[top - 1]] = q;
 	}
 	w->src = src;
 	w->has_src = true;
@@ -874,20 +888,15 @@ static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 	 * k - 2, whose arcs into the top the bytes tell.
 	 */
 	r = top - 1;
-	for (i = w->ub[r]; i < w->ue[r]; i++) {
-		const struct fc_adj *o = c->out + c->out_off[w->ubuf[i]];
-		const struct fc_adj *oe = c->out + c->out_off[w->ubuf[i] + 1];
+	for (i = w->ub[r], e = 0; i < w->ue[r]; i++) {
+		const uint32_t end = w->utop_end[i - w->ub[r]];
 
-		v = w->ubuf[i];
-		x = v + c->n - top0;
-		kept[0] = (struct fc_adj){ top_lid[x], DASHED };
-		nk = top_net[x];
-		for (; o < oe; o++) {
-			x = o->node - top0;
-			kept[nk] = (struct fc_adj){ top_lid[x], o->arc };
+		for (nk = 0; e < end; e++) {
+			x = w->utop[e].node;
+			kept[nk] = (struct fc_adj){ top_lid[x], w->utop[e].arc };
 			nk += top_net[x];
 		}
-		up_node(&b, v, kept, nk);
+		up_node(&b, w->ubuf[i], kept, nk);
 	}
 	while (r-- > 0)
 		for (i = w->ub[r]; i < w->ue[r]; i++) {
