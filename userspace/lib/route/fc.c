@@ -141,6 +141,18 @@ struct fc_ctx {
 	 */
 	uint32_t	*cone_off;
 	struct fc_cone	*cone;
+	/*
+	 * The arcs into the top out of every switch's up-cone: for switch
+	 * x from utop[utop_off[x]] on, node by node of its cone's rank
+	 * k - 2 (cone entry i's end at utop_end[i]), the dashed one first,
+	 * each a top node (less the top layer's first) and the arc.  In
+	 * the mirror they are the arcs out of the top into a destination's
+	 * down-cone (the same links, the down arcs: + 1), so that a pair
+	 * reads its source's and its destination's lists, not the graph's
+	 * adjacency.
+	 */
+	uint32_t	*utop_off, *utop_end;
+	struct fc_adj	*utop;
 };
 
 /*
@@ -186,13 +198,6 @@ struct fc_worker {
 	 * pair's network.
 	 */
 	uint8_t		*top_up, *top_net;
-	/*
-	 * The arcs into the top out of the source's up-cone, node by node
-	 * of its rank k - 2 (node i's end at utop_end[i]), the dashed one
-	 * first: a top node (less top0) and the arc, read once a pair.
-	 */
-	struct fc_adj	*utop;
-	uint32_t	*utop_end;
 	uint32_t	*top_lid;	/* a top node's local id, if in top_net */
 	bool		has_src;
 	/* Node lists by rank r, [b[r], e[r]): the source's up-cone (u), */
@@ -328,6 +333,9 @@ static void fc_release(void *ctx)
 	free(c->in);
 	free(c->cone_off);
 	free(c->cone);
+	free(c->utop_off);
+	free(c->utop_end);
+	free(c->utop);
 	free(c);
 }
 
@@ -417,6 +425,42 @@ static int fill_cones(struct fc_ctx *c, uint32_t *seen, uint32_t *at)
 	return ret;
 }
 
+/* Every switch's arcs into the top out of its up-cone (fc_ctx.utop). */
+static int fill_utop(struct fc_ctx *c)
+{
+	uint32_t kr = c->k - 1, top0 = kr * c->n, x, i, e, v;
+	uint64_t n = 0;
+
+	for (x = 0; x < c->n; x++)
+		for (i = c->cone_off[x * kr + kr - 1];
+		     i < c->cone_off[x * kr + kr]; i++) {
+			v = (kr - 1) * c->n + c->cone[i].sw;
+			n += 1 + c->out_off[v + 1] - c->out_off[v];
+		}
+	if (n >= UINT32_MAX)
+		return -ENOMEM;
+	c->utop_off = sluice_i_calloc((size_t)c->n + 1, sizeof(uint32_t));
+	c->utop_end = sluice_i_calloc((size_t)c->cone_off[c->n * kr] + 1,
+				      sizeof(uint32_t));
+	c->utop = sluice_i_calloc(n + 1, sizeof(*c->utop));
+	if (!c->utop_off || !c->utop_end || !c->utop)
+		return -ENOMEM;
+	for (x = 0, n = 0; x < c->n; x++) {
+		c->utop_off[x] = n;
+		for (i = c->cone_off[x * kr + kr - 1];
+		     i < c->cone_off[x * kr + kr]; i++) {
+			v = (kr - 1) * c->n + c->cone[i].sw;
+			c->utop[n++] = (struct fc_adj){ v + c->n - top0, DASHED };
+			for (e = c->out_off[v]; e < c->out_off[v + 1]; e++)
+				c->utop[n++] = (struct fc_adj){
+					c->out[e].node - top0, c->out[e].arc };
+			c->utop_end[i] = n;
+		}
+	}
+	c->utop_off[c->n] = n;
+	return 0;
+}
+
 /**
  * fc_prepare() - build FC's directed virtual up-down graph
  * @g:		a finalized FC topology: k >= 2 layers, every link between
@@ -466,6 +510,8 @@ static int fc_prepare(const struct sluice_graph *g,
 	seen = sluice_i_calloc(c->n_virt, sizeof(uint32_t));
 	at = sluice_i_calloc(c->n_virt, sizeof(uint32_t));
 	ret = seen && at ? fill_cones(c, seen, at) : -ENOMEM;
+	if (!ret)
+		ret = fill_utop(c);
 	free(seen);
 	free(at);
 	if (ret) {
@@ -499,8 +545,6 @@ static void fc_worker_free(void *worker)
 	free(w->loc);
 	free(w->used);
 	free(w->top_up);
-	free(w->utop);
-	free(w->utop_end);
 	free(w->top_net);
 	free(w->top_lid);
 	free(w->ubuf);
@@ -550,8 +594,6 @@ static int fc_worker_init(void *ctx, void **worker)
 	w->loc = sluice_i_calloc(nv, sizeof(*w->loc));
 	w->used = sluice_i_calloc(nb, sizeof(uint32_t));
 	w->top_up = sluice_i_calloc(c->n, sizeof(uint8_t));
-	w->utop = sluice_i_calloc((size_t)c->n * c->room_f, sizeof(*w->utop));
-	w->utop_end = sluice_i_calloc(c->n, sizeof(uint32_t));
 	w->top_net = sluice_i_calloc(c->n, sizeof(uint8_t));
 	w->top_lid = sluice_i_calloc(c->n, sizeof(uint32_t));
 	w->ubuf = sluice_i_calloc(nv, sizeof(uint32_t));
@@ -573,7 +615,7 @@ static int fc_worker_init(void *ctx, void **worker)
 	w->cur = sluice_i_calloc(nv, sizeof(uint32_t));
 	w->hops = sluice_i_calloc(2 * (size_t)c->k, sizeof(uint32_t));
 	w->kept = sluice_i_calloc(c->room_f + c->room_r, sizeof(*w->kept));
-	if (!w->loc || !w->used || !w->top_up || !w->utop || !w->utop_end || !w->top_net || !w->top_lid || !w->ubuf ||
+	if (!w->loc || !w->used || !w->top_up || !w->top_net || !w->top_lid || !w->ubuf ||
 	    !w->fe || !w->re ||
 	    !w->arc || !w->rev || !w->garc || !w->pi ||
 	    !w->key || !w->inflow || !w->popped || !w->stack ||
@@ -609,7 +651,7 @@ static uint32_t next_pair_stamp(const struct fc_ctx *c, struct fc_worker *w)
  */
 static void up_cone(const struct fc_ctx *c, struct fc_worker *w, uint32_t src)
 {
-	uint32_t top = c->k - 1, kr = c->k - 1, n = 0, r, i, e, v, x, q = 0;
+	uint32_t kr = c->k - 1, n = 0, r, i, e;
 	const uint32_t *off = c->cone_off + (size_t)src * kr;
 
 	for (r = 0; r < kr; r++) {
@@ -619,18 +661,8 @@ static void up_cone(const struct fc_ctx *c, struct fc_worker *w, uint32_t src)
 		w->ue[r] = n;
 	}
 	memset(w->top_up, 0, c->n);
-	for (i = w->ub[top - 1]; i < w->ue[top - 1]; i++) {
-		v = w->ubuf[i];
-		x = v + c->n - top * c->n;
-		w->top_up[x] = 1;
-		w->utop[q++] = (struct fc_adj){ x, DASHED };
-		for (e = c->out_off[v]; e < c->out_off[v + 1]; e++) {
-			x = c->out[e].node - top * c->n;
-			w->top_up[x] = 1;
-			w->utop[q++] = (struct fc_adj){ x, c->out[e].arc };
-		}
-		w->utop_end[i - w->ub[top - 1]] = q;
-	}
+	for (e = c->utop_off[src]; e < c->utop_off[src + 1]; e++)
+		w->top_up[c->utop[e].node] = 1;
 	w->src = src;
 	w->has_src = true;
 }
@@ -829,7 +861,8 @@ static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 		.re = w->re, .rev = w->rev,
 		.garc = w->garc, .arc = w->arc, .pi = w->pi, .dcc = CC(c->dcap, 0, 0),
 	};
-	uint32_t r, i, e, v, lv, lp, nk, j;
+	uint32_t r, i, e, v, lv, lp, nk, j, ci;
+	const struct fc_adj *ut = c->utop;
 	bool ok;
 	struct fc_adj *kept = w->kept;
 	const struct fc_cone *co;
@@ -845,16 +878,19 @@ static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 	/*
 	 * 2. The top nodes, and the rank-k nodes they reach: the arcs into
 	 * each from the source's up-cone, gathered without a branch, then
-	 * met.
+	 * met.  A rank-k node's arcs from the top are the destination's
+	 * arcs into the top in the mirror (fc_ctx.utop), down arcs.
 	 */
-	for (i = coff[top - 1]; i < coff[top]; i++) {
+	for (i = coff[top - 1], e = c->utop_off[dst]; i < coff[top]; i++) {
+		const uint32_t end = c->utop_end[i];
+
 		v = (top + 1) * c->n + co[i].sw;
 		dv = co[i].dist;
-		kept[0] = (struct fc_adj){ v - c->n, DASHED };
-		nk = top_up[v - c->n - top0];
-		for (e = in_off[v]; e < in_off[v + 1]; e++) {
-			kept[nk] = in[e];
-			nk += top_up[in[e].node - top0];
+		for (nk = 0; e < end; e++) {
+			x = ut[e].node;
+			kept[nk] = (struct fc_adj){
+				x + top0, ut[e].arc + (ut[e].arc != DASHED) };
+			nk += top_up[x];
 		}
 		lv = NONE;
 		for (j = 0; j < nk; j++)
@@ -888,12 +924,13 @@ static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 	 * k - 2, whose arcs into the top the bytes tell.
 	 */
 	r = top - 1;
-	for (i = w->ub[r], e = 0; i < w->ue[r]; i++) {
-		const uint32_t end = w->utop_end[i - w->ub[r]];
+	ci = c->cone_off[(size_t)w->src * (c->k - 1) + r];
+	for (i = w->ub[r], e = c->utop_off[w->src]; i < w->ue[r]; i++) {
+		const uint32_t end = c->utop_end[ci++];
 
 		for (nk = 0; e < end; e++) {
-			x = w->utop[e].node;
-			kept[nk] = (struct fc_adj){ top_lid[x], w->utop[e].arc };
+			x = ut[e].node;
+			kept[nk] = (struct fc_adj){ top_lid[x], ut[e].arc };
 			nk += top_net[x];
 		}
 		up_node(&b, w->ubuf[i], kept, nk);
