@@ -207,7 +207,8 @@ struct fc_worker {
 	 * The local network: nl nodes, m forward arcs and their reverse
 	 * ones.  Node u has a slot of stride arcs from u stride on: its
 	 * forward arcs up to fe[u], then from u stride + room_f its reverse
-	 * ones up to re[u], each in the order prune() met them.
+	 * ones up to re[u], each in the order prune() met them.  The
+	 * stride is a power of two, so that arc e's tail is e >> shift.
 	 */
 	uint32_t	nl, m, ls, lt;
 	uint32_t	n_solid;
@@ -217,7 +218,7 @@ struct fc_worker {
 	 * maximum: no search needs to miss t to prove it.
 	 */
 	uint32_t	cut;
-	uint32_t	stride, room_f;
+	uint32_t	stride, room_f, shift;	/* stride: 1 << shift */
 	uint64_t	solid;	/* links the flow takes */
 	uint32_t	*fe, *re;
 	/*
@@ -583,9 +584,14 @@ static int fc_worker_init(void *ctx, void **worker)
 {
 	const struct fc_ctx *c = ctx;
 	size_t nv = (size_t)c->n_virt + 1;
-	size_t na = nv * (c->room_f + c->room_r);
-	size_t nb = 2 * (size_t)c->g->n_links + 2;
+	uint32_t shift = 0;
+	size_t na, nb = 2 * (size_t)c->g->n_links + 2;
 	struct fc_worker *w;
+
+	/* a slot a power of two: an arc's tail is its index shifted */
+	while ((1u << shift) < c->room_f + c->room_r)
+		shift++;
+	na = nv << shift;
 
 	*worker = NULL;
 	w = calloc(1, sizeof(*w));
@@ -627,7 +633,8 @@ static int fc_worker_init(void *ctx, void **worker)
 	memset(w->bhead, 0xff, nb * sizeof(uint32_t));
 	memset(w->key, 0xff, nv * sizeof(uint64_t));
 	w->n_key = (uint32_t)nv;
-	w->stride = c->room_f + c->room_r;
+	w->shift = shift;
+	w->stride = 1u << shift;
 	w->room_f = c->room_f;
 	*worker = w;
 	return 0;
@@ -1193,7 +1200,7 @@ static uint32_t mcmf(struct fc_worker *w)
 		}
 		bott = INT32_MAX;
 		n = 0;
-		for (u = w->lt; u != w->ls; u = w->arc[w->rev[e]].to) {
+		for (u = w->lt; u != w->ls; u = e >> w->shift) {
 			e = w->par[u];
 			w->stack[n++] = e;
 			if (arc_cap(&w->arc[e]) < bott)
