@@ -181,6 +181,12 @@ static inline int32_t arc_cost(const struct larc *a)
 }
 
 
+/* An entry of search()'s bucket queue: a node, the next in its bucket. */
+struct fc_qent {
+	uint32_t	node;
+	uint32_t	next;
+};
+
 /* A node of the pair's network, and its local id. */
 struct fc_loc {
 	uint32_t	stamp;
@@ -240,7 +246,7 @@ struct fc_worker {
 	uint32_t	*cur_st, blocking;	/* cur[u] valid: == blocking */
 	uint32_t	*par;		/* arc into a node on its shortest path */
 	uint32_t	*bhead;		/* bucket queue: lists of entries */
-	uint32_t	*qnode, *qnext;
+	struct fc_qent	*q;	/* bucket queue entries */
 	uint32_t	*cur;
 	uint32_t	*hops;
 	/*
@@ -562,8 +568,7 @@ static void fc_worker_free(void *worker)
 	free(w->cur_st);
 	free(w->par);
 	free(w->bhead);
-	free(w->qnode);
-	free(w->qnext);
+	free(w->q);
 	free(w->cur);
 	free(w->hops);
 	free(w->kept);
@@ -616,8 +621,7 @@ static int fc_worker_init(void *ctx, void **worker)
 	w->cur_st = sluice_i_calloc(nv, sizeof(uint32_t));
 	w->par = sluice_i_calloc(nv, sizeof(uint32_t));
 	w->bhead = sluice_i_calloc(nb, sizeof(uint32_t));
-	w->qnode = sluice_i_calloc(na + 1, sizeof(uint32_t));
-	w->qnext = sluice_i_calloc(na + 1, sizeof(uint32_t));
+	w->q = sluice_i_calloc(na + 1, sizeof(*w->q));
 	w->cur = sluice_i_calloc(nv, sizeof(uint32_t));
 	w->hops = sluice_i_calloc(2 * (size_t)c->k, sizeof(uint32_t));
 	w->kept = sluice_i_calloc(c->room_f + c->room_r, sizeof(*w->kept));
@@ -625,7 +629,7 @@ static int fc_worker_init(void *ctx, void **worker)
 	    !w->fe || !w->re ||
 	    !w->arc || !w->rev || !w->garc || !w->pi ||
 	    !w->key || !w->inflow || !w->popped || !w->stack ||
-	    !w->cur_st || !w->par || !w->bhead || !w->qnode || !w->qnext ||
+	    !w->cur_st || !w->par || !w->bhead || !w->q ||
 	    !w->cur || !w->hops || !w->kept) {
 		fc_worker_free(w);
 		return -ENOMEM;
@@ -997,7 +1001,8 @@ static int32_t search(struct fc_worker *w)
 	const uint32_t *fe = w->fe, *re = w->re, *inflow = w->inflow;
 	uint32_t stride = w->stride, room_f = w->room_f, base, pass;
 	const int32_t *pi = w->pi;
-	uint32_t *bhead = w->bhead, *qnode = w->qnode, *qnext = w->qnext;
+	uint32_t *bhead = w->bhead;
+	struct fc_qent *qe = w->q;
 	uint32_t *par = w->par, *popped = w->popped;
 	uint64_t *key = w->key, hi, k;
 	uint32_t st = ++w->search, nq = 0, n_popped = 0, u, e, q, end;
@@ -1011,8 +1016,7 @@ static int32_t search(struct fc_worker *w)
 	}
 	hi = (uint64_t)~st << 32;
 	key[w->ls] = hi;
-	qnode[nq] = w->ls;
-	qnext[nq] = NONE;
+	qe[nq] = (struct fc_qent){ w->ls, NONE };
 	bhead[0] = nq++;
 	for (b = 0; b <= bmax;) {
 		q = bhead[b];
@@ -1020,8 +1024,8 @@ static int32_t search(struct fc_worker *w)
 			b++;
 			continue;
 		}
-		bhead[b] = qnext[q];
-		u = qnode[q];
+		bhead[b] = qe[q].next;
+		u = qe[q].node;
 		if (key[u] != (hi | b))
 			continue;
 		popped[n_popped++] = u;
@@ -1052,8 +1056,7 @@ static int32_t search(struct fc_worker *w)
 				par[a->to] = e;
 				if (a->to == lt)
 					lim = (uint32_t)d;
-				qnode[nq] = a->to;
-				qnext[nq] = bhead[d];
+				qe[nq] = (struct fc_qent){ a->to, bhead[d] };
 				bhead[d] = nq++;
 				if ((uint32_t)d > bmax)
 					bmax = (uint32_t)d;
