@@ -156,10 +156,14 @@ struct fc_ctx {
 };
 
 /*
- * An arc of the local residual network, 8 bytes as the searches read
- * nothing else: its head, and its residual capacity, whether it is a
- * reverse arc and its cost (1, 0 or -1) packed as 8 cap + 4 reverse +
- * cost + 1.  Its pair is in rev[]; what a forward arc is, in garc[].
+ * A forward arc of the local residual network, 8 bytes as the searches
+ * read nothing else: its head, and its residual capacity and its cost (1
+ * or 0) packed as 8 cap + cost + 1; what it is, in garc[].  Its reverse
+ * arc is no arc of its own: the reverse slot of its head holds its index,
+ * and the reverse arc's capacity is the forward arc's flow, its first
+ * capacity (1 if solid, dcap if dashed) less what is left, its cost minus
+ * the forward arc's.  A search that takes it marks it in par[] with
+ * PAR_REV.
  */
 struct larc {
 	uint32_t	to;
@@ -168,7 +172,7 @@ struct larc {
 
 #define CC(cap, rev, cost)	((cap) * 8 + (rev) * 4 + (cost) + 1)
 #define CC_UNIT			8	/* one unit of capacity */
-#define CC_REV			4
+#define PAR_REV			0x80000000u	/* par[]: the reverse of */
 
 static inline int32_t arc_cap(const struct larc *a)
 {
@@ -178,6 +182,12 @@ static inline int32_t arc_cap(const struct larc *a)
 static inline int32_t arc_cost(const struct larc *a)
 {
 	return (a->cc & 3) - 1;
+}
+
+/* The flow on forward arc @a, of first capacity 1 if solid, @dcap if not. */
+static inline int32_t arc_flow(const struct larc *a, int32_t dcap)
+{
+	return ((a->cc & 3) == 2 ? 1 : dcap) - arc_cap(a);
 }
 
 
@@ -233,7 +243,8 @@ struct fc_worker {
 	 */
 	uint32_t	*inflow;
 	struct larc	*arc;
-	uint32_t	*rev;	/* the arc paired with each */
+	uint32_t	*rslot;	/* reverse slots: the forward arc's index */
+	int32_t		dcap;	/* a dashed arc's first capacity */
 	uint32_t	*garc;	/* forward arcs: solid arc id or DASHED */
 	/* the solve */
 	int32_t		*pi;
@@ -558,7 +569,7 @@ static void fc_worker_free(void *worker)
 	free(w->fe);
 	free(w->re);
 	free(w->arc);
-	free(w->rev);
+	free(w->rslot);
 	free(w->garc);
 	free(w->pi);
 	free(w->key);
@@ -611,7 +622,7 @@ static int fc_worker_init(void *ctx, void **worker)
 	w->fe = sluice_i_calloc(nv, sizeof(uint32_t));
 	w->re = sluice_i_calloc(nv, sizeof(uint32_t));
 	w->arc = sluice_i_calloc(na, sizeof(struct larc));
-	w->rev = sluice_i_calloc(na, sizeof(uint32_t));
+	w->rslot = sluice_i_calloc(na, sizeof(uint32_t));
 	w->garc = sluice_i_calloc(na, sizeof(uint32_t));
 	w->pi = sluice_i_calloc(nv, sizeof(int32_t));
 	w->key = sluice_i_calloc(nv, sizeof(uint64_t));
@@ -627,7 +638,7 @@ static int fc_worker_init(void *ctx, void **worker)
 	w->kept = sluice_i_calloc(c->room_f + c->room_r, sizeof(*w->kept));
 	if (!w->loc || !w->used || !w->top_up || !w->top_net || !w->top_lid || !w->ubuf ||
 	    !w->fe || !w->re ||
-	    !w->arc || !w->rev || !w->garc || !w->pi ||
+	    !w->arc || !w->rslot || !w->garc || !w->pi ||
 	    !w->key || !w->inflow || !w->popped || !w->stack ||
 	    !w->cur_st || !w->par || !w->bhead || !w->q ||
 	    !w->cur || !w->hops || !w->kept) {
@@ -639,6 +650,7 @@ static int fc_worker_init(void *ctx, void **worker)
 	w->n_key = (uint32_t)nv;
 	w->shift = shift;
 	w->stride = 1u << shift;
+	w->dcap = c->dcap;
 	w->room_f = c->room_f;
 	*worker = w;
 	return 0;
@@ -685,7 +697,7 @@ static void up_cone(const struct fc_ctx *c, struct fc_worker *w, uint32_t src)
 struct pb {
 	struct fc_loc	*loc;
 	uint32_t	ps, nl, m, n_solid, stride, room_f;
-	uint32_t	*fe, *re, *rev, *garc;
+	uint32_t	*fe, *re, *rslot, *garc;
 	struct larc	*arc;
 	int32_t		*pi, dcc;	/* dcc: a dashed arc's cc */
 };
@@ -722,21 +734,19 @@ static inline uint32_t local(struct pb *b, uint32_t v, int32_t dist)
 
 /*
  * Adds forward arc @u -> @v (local ids), solid (@garc its arc id) or
- * DASHED, and its reverse, each in its tail's slot.
+ * DASHED, to @u's slot, and its index to @v's reverse slot.
  */
 static inline void record(struct pb *b, uint32_t u, uint32_t v,
 			  uint32_t garc)
 {
-	uint32_t a = b->fe[u]++, r = b->re[v]++;
+	uint32_t a = b->fe[u]++;
 	int32_t solid = garc != DASHED;
 
 	/* without a branch: solid and dashed arcs come mixed */
 	b->arc[a] = (struct larc){ v, solid ? CC(1, 0, 1) : b->dcc };
-	b->arc[r] = (struct larc){ u, CC(0, 1, 0) - solid };
 	b->n_solid += solid;
 	b->garc[a] = garc;
-	b->rev[a] = r;
-	b->rev[r] = a;
+	b->rslot[b->re[v]++] = a;
 	b->m++;
 }
 
@@ -833,7 +843,7 @@ static uint32_t chain_cut(const struct fc_ctx *c, const struct fc_worker *w,
 		if (!in_pair(c, w, v, r, &u))
 			continue;
 		for (e = u * w->stride + w->room_f; e < w->re[u]; e++)
-			in += w->garc[w->rev[e]] != DASHED;
+			in += w->garc[w->rslot[e]] != DASHED;
 	}
 	return out < in ? out : in;
 }
@@ -869,7 +879,7 @@ static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 	struct pb b = {
 		.loc = w->loc, .ps = next_pair_stamp(c, w),
 		.stride = w->stride, .room_f = w->room_f, .fe = w->fe,
-		.re = w->re, .rev = w->rev,
+		.re = w->re, .rslot = w->rslot,
 		.garc = w->garc, .arc = w->arc, .pi = w->pi, .dcc = CC(c->dcap, 0, 0),
 	};
 	uint32_t r, i, e, v, lv, lp, nk, j, ci;
@@ -994,103 +1004,131 @@ static inline int32_t reduced(const struct fc_worker *w, uint32_t u,
  *
  * Return: the reduced distance to t, or -1 if t is out of reach.
  */
+/* search()'s bucket queue, in a local the compiler keeps in registers. */
+struct fc_queue {
+	uint64_t	*key, hi;
+	uint32_t	*par, *bhead;
+	struct fc_qent	*qe;
+	uint32_t	nq, bmax, lim, lt;
+};
+
+/*
+ * Node @to at reduced distance @d over arc @via (| PAR_REV for a reverse
+ * one): pushed if that is better than its key.
+ */
+static inline void relax(struct fc_queue *q, uint32_t to, uint32_t d,
+			 uint32_t via)
+{
+	uint64_t k = q->hi | d;
+
+	if (k >= q->key[to])
+		return;
+	q->key[to] = k;
+	q->par[to] = via;
+	if (to == q->lt)
+		q->lim = d;
+	q->qe[q->nq] = (struct fc_qent){ to, q->bhead[d] };
+	q->bhead[d] = q->nq++;
+	if (d > q->bmax)
+		q->bmax = d;
+}
+
 static int32_t search(struct fc_worker *w)
 {
 	/* In locals: stores to the arrays could alias the worker's fields. */
 	const struct larc *arc = w->arc;
 	const uint32_t *fe = w->fe, *re = w->re, *inflow = w->inflow;
-	uint32_t stride = w->stride, room_f = w->room_f, base, pass;
+	const uint32_t *rslot = w->rslot;
+	uint32_t shift = w->shift, room_f = w->room_f, base;
 	const int32_t *pi = w->pi;
-	uint32_t *bhead = w->bhead;
-	struct fc_qent *qe = w->q;
-	uint32_t *par = w->par, *popped = w->popped;
-	uint64_t *key = w->key, hi, k;
-	uint32_t st = ++w->search, nq = 0, n_popped = 0, u, e, q, end;
-	uint32_t lim = w->n_solid + 2, lt = w->lt, b, bmax = 0;
-	int32_t d, pu, found = -1;
+	uint32_t *popped = w->popped;
+	uint32_t st = ++w->search, n_popped = 0, u, e, h, end, b;
+	int32_t d, pu, found = -1, dcap = w->dcap;
 	bool overflow = false;
+	struct fc_queue q = {
+		.key = w->key, .par = w->par, .bhead = w->bhead, .qe = w->q,
+		.lim = w->n_solid + 2, .lt = w->lt,
+	};
 
 	if (!st) {
-		memset(key, 0xff, w->n_key * sizeof(uint64_t));
+		memset(q.key, 0xff, w->n_key * sizeof(uint64_t));
 		st = w->search = 1;
 	}
-	hi = (uint64_t)~st << 32;
-	key[w->ls] = hi;
-	qe[nq] = (struct fc_qent){ w->ls, NONE };
-	bhead[0] = nq++;
-	for (b = 0; b <= bmax;) {
-		q = bhead[b];
-		if (q == NONE) {
+	q.hi = (uint64_t)~st << 32;
+	q.key[w->ls] = q.hi;
+	q.qe[q.nq] = (struct fc_qent){ w->ls, NONE };
+	q.bhead[0] = q.nq++;
+	for (b = 0; b <= q.bmax;) {
+		h = q.bhead[b];
+		if (h == NONE) {
 			b++;
 			continue;
 		}
-		bhead[b] = qe[q].next;
-		u = qe[q].node;
-		if (key[u] != (hi | b))
+		q.bhead[b] = q.qe[h].next;
+		u = q.qe[h].node;
+		if (q.key[u] != (q.hi | b))
 			continue;
 		popped[n_popped++] = u;
-		if (u == lt) {
+		if (u == q.lt) {
 			found = (int32_t)b;
 			break;
 		}
 		pu = pi[u] + (int32_t)b;
 		/* the forward arcs, then the reverse ones if any can carry */
-		base = u * stride;
-		e = base;
-		end = fe[u];
-		for (pass = 0;; pass++) {
-			for (; e < end; e++) {
-				const struct larc *a = &arc[e];
+		base = u << shift;
+		for (e = base, end = fe[u]; e < end; e++) {
+			const struct larc *a = &arc[e];
 
-				if (a->cc < CC_UNIT)
-					continue;
-				d = pu + arc_cost(a) - pi[a->to];
-				if ((uint32_t)d >= lim) {
-					overflow |= d < 0;
-					continue;
-				}
-				k = hi | (uint32_t)d;
-				if (k >= key[a->to])
-					continue;
-				key[a->to] = k;
-				par[a->to] = e;
-				if (a->to == lt)
-					lim = (uint32_t)d;
-				qe[nq] = (struct fc_qent){ a->to, bhead[d] };
-				bhead[d] = nq++;
-				if ((uint32_t)d > bmax)
-					bmax = (uint32_t)d;
+			if (a->cc < CC_UNIT)
+				continue;
+			d = pu + arc_cost(a) - pi[a->to];
+			if ((uint32_t)d >= q.lim) {
+				overflow |= d < 0;
+				continue;
 			}
-			if (pass || !inflow[u])
-				break;
-			e = base + room_f;
-			end = re[u];
+			relax(&q, a->to, (uint32_t)d, e);
+		}
+		if (!inflow[u])
+			continue;
+		for (e = base + room_f, end = re[u]; e < end; e++) {
+			const struct larc *a = &arc[rslot[e]];
+			uint32_t to = rslot[e] >> shift;
+
+			if (arc_flow(a, dcap) <= 0)
+				continue;
+			d = pu - arc_cost(a) - pi[to];
+			if ((uint32_t)d >= q.lim) {
+				overflow |= d < 0;
+				continue;
+			}
+			relax(&q, to, (uint32_t)d, rslot[e] | PAR_REV);
 		}
 	}
-	for (b = 0; b <= bmax; b++)
-		bhead[b] = NONE;
+	for (b = 0; b <= q.bmax; b++)
+		q.bhead[b] = NONE;
 	w->n_popped = n_popped;
 	w->overflow |= overflow;
 	return found;
 }
 
-/* Pushes @bott units along the arcs of @path, and counts the links. */
+/*
+ * Pushes @bott units along the arcs of @path (forward arcs, and reverse
+ * ones as their forward arc | PAR_REV), and counts the links.
+ */
 static void augment(struct fc_worker *w, const uint32_t *path, uint32_t n,
 		    int32_t bott)
 {
-	int32_t links = 0;
+	int32_t links = 0, dir;
 	uint32_t i;
 
 	for (i = 0; i < n; i++) {
-		struct larc *a = &w->arc[path[i]], *r = &w->arc[w->rev[path[i]]];
+		struct larc *a = &w->arc[path[i] & ~PAR_REV];
 
-		a->cc -= bott * CC_UNIT;
-		r->cc += bott * CC_UNIT;
-		links += arc_cost(a);
-		if (!(a->cc & CC_REV))
-			w->inflow[a->to] += (uint32_t)bott;
-		else
-			w->inflow[r->to] -= (uint32_t)bott;
+		/* +1 along a forward arc, -1 back along its reverse */
+		dir = path[i] & PAR_REV ? -1 : 1;
+		a->cc -= dir * bott * CC_UNIT;
+		links += dir * arc_cost(a);
+		w->inflow[a->to] += (uint32_t)(dir * bott);
 	}
 	w->solid += (int64_t)bott * links;
 }
@@ -1186,7 +1224,8 @@ static uint32_t forward_blocking(struct fc_worker *w)
 static uint32_t mcmf(struct fc_worker *w)
 {
 	uint32_t flow = 0, u, e, i, n;
-	int32_t d = 1, bott;
+	int32_t d = 1, bott, cap;
+	const struct larc *a;
 
 	w->solid = 0;
 	for (;;) {
@@ -1203,11 +1242,18 @@ static uint32_t mcmf(struct fc_worker *w)
 		}
 		bott = INT32_MAX;
 		n = 0;
-		for (u = w->lt; u != w->ls; u = e >> w->shift) {
+		for (u = w->lt; u != w->ls;) {
 			e = w->par[u];
 			w->stack[n++] = e;
-			if (arc_cap(&w->arc[e]) < bott)
-				bott = arc_cap(&w->arc[e]);
+			if (e & PAR_REV) {
+				a = &w->arc[e & ~PAR_REV];
+				cap = arc_flow(a, w->dcap);
+				u = a->to;
+			} else {
+				cap = arc_cap(&w->arc[e]);
+				u = e >> w->shift;
+			}
+			bott = cap < bott ? cap : bott;
 		}
 		augment(w, w->stack, n, bott);
 		flow += (uint32_t)bott;
@@ -1225,7 +1271,7 @@ static uint32_t mcmf(struct fc_worker *w)
 static bool optimal(const struct fc_worker *w)
 {
 	const struct larc *arc = w->arc;
-	const uint32_t *rev = w->rev, *fe = w->fe;
+	const uint32_t *fe = w->fe;
 	const int32_t *pi = w->pi;
 	uint32_t u, e, stride = w->stride, bad = w->overflow;
 	int32_t red;
@@ -1234,7 +1280,7 @@ static bool optimal(const struct fc_worker *w)
 		for (e = u * stride; e < fe[u]; e++) {
 			red = arc_cost(&arc[e]) + pi[u] - pi[arc[e].to];
 			bad |= (arc[e].cc >= CC_UNIT) & (red < 0);
-			bad |= (arc[rev[e]].cc >= CC_UNIT) & (red > 0);
+			bad |= (arc_flow(&arc[e], w->dcap) > 0) & (red > 0);
 		}
 	return !bad;
 }
@@ -1500,7 +1546,7 @@ void sluice_i_fc_net_export(const void *ctx, const void *worker,
 
 			tail[m] = u;
 			head[m] = a->to;
-			cap[m] = arc_cap(a) + arc_cap(&w->arc[w->rev[e]]);
+			cap[m] = arc_cap(a) + arc_flow(a, w->dcap);
 			if (lexicographic)
 				cost[m++] = w->garc[e] == DASHED ? 1 : c->m;
 			else
