@@ -82,7 +82,11 @@
 #include "route/algo.h"
 #include "route/fc.h"
 
-#define DASHED		0xfffffffeu	/* garc of a forward dashed arc */
+/*
+ * garc of a forward dashed arc: odd, so that a down arc is its up arc | 1
+ * for solid and dashed arcs alike (fc_ctx.utop's mirror).
+ */
+#define DASHED		0xffffffffu
 /*
  * How often the certificate runs on a pair by default: it costs some 7% of
  * a pair (N 1000 and N 5000), a sample of one in 16 under 0.5%; the tests
@@ -760,17 +764,16 @@ static inline bool in_net(const struct pb *b, uint32_t v, uint32_t *u)
 }
 
 /*
- * Arc @p -> @v (virtual nodes) from a top node of the source's up-cone
- * into the down side, of cost @cost: @p joins the network if it is not in
- * it yet, @v too (local id *@lv, NONE until then), and @p's distance to t
- * follows.
+ * Arc from top node @x (less the top layer's first) of the source's
+ * up-cone to virtual node @v of the down side, of cost @cost: the top node
+ * joins the network if it is not in it yet, @v too (local id *@lv, NONE
+ * until then), and the top node's distance to t follows.
  */
 static inline void meet_top(struct pb *b, uint8_t *top_net, uint32_t *top_lid,
-			    uint32_t top0, uint32_t p, uint32_t v,
-			    uint32_t garc, int32_t dv, int32_t cost,
-			    uint32_t *lv)
+			    uint32_t x, uint32_t v, uint32_t garc, int32_t dv,
+			    int32_t cost, uint32_t *lv)
 {
-	uint32_t lp, x = p - top0;
+	uint32_t lp;
 
 	if (!top_net[x]) {
 		top_net[x] = 1;
@@ -870,7 +873,7 @@ static uint32_t chain_cut(const struct fc_ctx *c, const struct fc_worker *w,
 static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 		      uint32_t dst)
 {
-	uint32_t top = c->k - 1, rmax = 2 * c->k - 2, top0 = top * c->n, x;
+	uint32_t top = c->k - 1, rmax = 2 * c->k - 2, x;
 	const uint32_t *in_off = c->in_off;
 	const struct fc_adj *in = c->in;
 	const uint8_t *top_up = w->top_up;
@@ -910,12 +913,12 @@ static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 		for (nk = 0; e < end; e++) {
 			x = ut[e].node;
 			kept[nk] = (struct fc_adj){
-				x + top0, ut[e].arc + (ut[e].arc != DASHED) };
+				x, ut[e].arc | 1 };
 			nk += top_up[x];
 		}
 		lv = NONE;
 		for (j = 0; j < nk; j++)
-			meet_top(&b, top_net, top_lid, top0, kept[j].node, v,
+			meet_top(&b, top_net, top_lid, kept[j].node, v,
 				 kept[j].arc, dv, kept[j].arc != DASHED, &lv);
 	}
 	if (!b.nl)
