@@ -225,10 +225,11 @@ struct fc_worker {
 	uint32_t	ub[2 * SLUICE_LAYERS_MAX], ue[2 * SLUICE_LAYERS_MAX];
 	/*
 	 * The local network: nl nodes, m forward arcs and their reverse
-	 * ones.  Node u has a slot of stride arcs from u stride on: its
-	 * forward arcs up to fe[u], then from u stride + room_f its reverse
-	 * ones up to re[u], each in the order prune() met them.  The
-	 * stride is a power of two, so that arc e's tail is e >> shift.
+	 * ones.  Node u has a slot of 1 << shift entries from u << shift
+	 * on: its forward arcs up to fe[u], then from the slot's room_f-th
+	 * entry its reverse ones up to re[u], each in the order prune() met
+	 * them.  A slot is a power of two long, so that arc e's tail is
+	 * e >> shift.
 	 */
 	uint32_t	nl, m, ls, lt;
 	uint32_t	n_solid;
@@ -238,7 +239,7 @@ struct fc_worker {
 	 * maximum: no search needs to miss t to prove it.
 	 */
 	uint32_t	cut;
-	uint32_t	stride, room_f, shift;	/* stride: 1 << shift */
+	uint32_t	room_f, shift;	/* a slot: 1 << shift arcs */
 	uint64_t	solid;	/* links the flow takes */
 	uint32_t	*fe, *re;
 	/*
@@ -653,7 +654,6 @@ static int fc_worker_init(void *ctx, void **worker)
 	memset(w->key, 0xff, nv * sizeof(uint64_t));
 	w->n_key = (uint32_t)nv;
 	w->shift = shift;
-	w->stride = 1u << shift;
 	w->dcap = c->dcap;
 	w->room_f = c->room_f;
 	*worker = w;
@@ -700,7 +700,7 @@ static void up_cone(const struct fc_ctx *c, struct fc_worker *w, uint32_t src)
  */
 struct pb {
 	struct fc_loc	*loc;
-	uint32_t	ps, nl, m, n_solid, stride, room_f;
+	uint32_t	ps, nl, m, n_solid, shift, room_f;
 	uint32_t	*fe, *re, *rslot, *garc;
 	struct larc	*arc;
 	int32_t		*pi, dcc;	/* dcc: a dashed arc's cc */
@@ -714,8 +714,8 @@ static inline uint32_t new_node(struct pb *b, int32_t dist)
 {
 	uint32_t u = b->nl++;
 
-	b->fe[u] = u * b->stride;
-	b->re[u] = u * b->stride + b->room_f;
+	b->fe[u] = u << b->shift;
+	b->re[u] = (u << b->shift) + b->room_f;
 	b->pi[u] = -dist;
 	return u;
 }
@@ -839,13 +839,13 @@ static uint32_t chain_cut(const struct fc_ctx *c, const struct fc_worker *w,
 	for (r = 0, v = src; r < c->vn; r++, v += c->n) {
 		if (!in_pair(c, w, v, r, &u))
 			continue;
-		for (e = u * w->stride; e < w->fe[u]; e++)
+		for (e = u << w->shift; e < w->fe[u]; e++)
 			out += w->garc[e] != DASHED;
 	}
 	for (r = 0, v = dst; r < c->vn; r++, v += c->n) {
 		if (!in_pair(c, w, v, r, &u))
 			continue;
-		for (e = u * w->stride + w->room_f; e < w->re[u]; e++)
+		for (e = (u << w->shift) + w->room_f; e < w->re[u]; e++)
 			in += w->garc[w->rslot[e]] != DASHED;
 	}
 	return out < in ? out : in;
@@ -881,7 +881,7 @@ static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 	uint32_t *top_lid = w->top_lid;
 	struct pb b = {
 		.loc = w->loc, .ps = next_pair_stamp(c, w),
-		.stride = w->stride, .room_f = w->room_f, .fe = w->fe,
+		.shift = w->shift, .room_f = w->room_f, .fe = w->fe,
 		.re = w->re, .rslot = w->rslot,
 		.garc = w->garc, .arc = w->arc, .pi = w->pi, .dcc = CC(c->dcap, 0, 0),
 	};
@@ -1164,7 +1164,7 @@ static uint32_t forward_blocking(struct fc_worker *w)
 	const uint32_t *fe = w->fe;
 	const int32_t *pi = w->pi;
 	uint32_t *cur = w->cur, *cur_st = w->cur_st, *stack = w->stack;
-	uint32_t ls = w->ls, lt = w->lt, stride = w->stride;
+	uint32_t ls = w->ls, lt = w->lt, shift = w->shift;
 	uint32_t u = ls, depth = 0, flow = 0, st = next_blocking_stamp(w);
 	uint32_t i, e, end;
 	int32_t bott, pu;
@@ -1186,7 +1186,7 @@ static uint32_t forward_blocking(struct fc_worker *w)
 		}
 		if (cur_st[u] != st) {
 			cur_st[u] = st;
-			cur[u] = u * stride;
+			cur[u] = u << shift;
 		}
 		end = fe[u];
 		pu = pi[u];
@@ -1276,11 +1276,11 @@ static bool optimal(const struct fc_worker *w)
 	const struct larc *arc = w->arc;
 	const uint32_t *fe = w->fe;
 	const int32_t *pi = w->pi;
-	uint32_t u, e, stride = w->stride, bad = w->overflow;
+	uint32_t u, e, shift = w->shift, bad = w->overflow;
 	int32_t red;
 
 	for (u = 0; u < w->nl; u++)
-		for (e = u * stride; e < fe[u]; e++) {
+		for (e = u << shift; e < fe[u]; e++) {
 			red = arc_cost(&arc[e]) + pi[u] - pi[arc[e].to];
 			bad |= (arc[e].cc >= CC_UNIT) & (red < 0);
 			bad |= (arc_flow(&arc[e], w->dcap) > 0) & (red > 0);
@@ -1322,7 +1322,7 @@ static int decompose(const struct fc_ctx *c, struct fc_worker *w,
 		for (u = w->ls, n = 0; u != w->lt; u = w->arc[e].to) {
 			if (w->cur_st[u] != st) {
 				w->cur_st[u] = st;
-				w->cur[u] = u * w->stride;
+				w->cur[u] = u << w->shift;
 			}
 			end = w->fe[u];
 			/*
@@ -1544,7 +1544,7 @@ void sluice_i_fc_net_export(const void *ctx, const void *worker,
 	uint32_t u, e, m = 0;
 
 	for (u = 0; u < w->nl; u++)
-		for (e = u * w->stride; e < w->fe[u]; e++) {
+		for (e = u << w->shift; e < w->fe[u]; e++) {
 			const struct larc *a = &w->arc[e];
 
 			tail[m] = u;
