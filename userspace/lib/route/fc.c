@@ -146,17 +146,17 @@ struct fc_ctx {
 	uint32_t	*cone_off;
 	struct fc_cone	*cone;
 	/*
-	 * The arcs into the top out of every switch's up-cone: for switch
-	 * x from utop[utop_off[x]] on, node by node of its cone's rank
-	 * k - 2 (cone entry i's end at utop_end[i]), the dashed one first,
-	 * each a top node (less the top layer's first) and the arc.  In
-	 * the mirror they are the arcs out of the top into a destination's
-	 * down-cone (the same links, the down arcs: + 1), so that a pair
-	 * reads its source's and its destination's lists, not the graph's
-	 * adjacency.
+	 * The arcs out of every switch's up-cone, ranks 0 to k - 2: for
+	 * switch x from uarc[uarc_off[x]] on, node by node of its cone in
+	 * the cone's order (cone entry i's end at uarc_end[i]), the dashed
+	 * one first, each the switch of its head and the arc; rank k - 2's,
+	 * the arcs into the top, from utop_off[x] on.  In the mirror they
+	 * are the arcs into a destination's down-cone (the same links, the
+	 * down arcs: | 1), so that a pair reads its source's and its
+	 * destination's lists, a few lines each, not the graph's adjacency.
 	 */
-	uint32_t	*utop_off, *utop_end;
-	struct fc_adj	*utop;
+	uint32_t	*uarc_off, *uarc_end, *utop_off;
+	struct fc_adj	*uarc;
 };
 
 /*
@@ -356,9 +356,10 @@ static void fc_release(void *ctx)
 	free(c->in);
 	free(c->cone_off);
 	free(c->cone);
+	free(c->uarc_off);
+	free(c->uarc_end);
 	free(c->utop_off);
-	free(c->utop_end);
-	free(c->utop);
+	free(c->uarc);
 	free(c);
 }
 
@@ -448,38 +449,48 @@ static int fill_cones(struct fc_ctx *c, uint32_t *seen, uint32_t *at)
 	return ret;
 }
 
-/* Every switch's arcs into the top out of its up-cone (fc_ctx.utop). */
-static int fill_utop(struct fc_ctx *c)
+/* Every switch's arcs out of its up-cone, ranks 0 to k - 2 (fc_ctx.uarc). */
+static int fill_uarc(struct fc_ctx *c)
 {
-	uint32_t kr = c->k - 1, top0 = kr * c->n, x, i, e, v;
+	uint32_t kr = c->k - 1, x, i, e, v, r;
 	uint64_t n = 0;
 
 	for (x = 0; x < c->n; x++)
-		for (i = c->cone_off[x * kr + kr - 1];
-		     i < c->cone_off[x * kr + kr]; i++) {
-			v = (kr - 1) * c->n + c->cone[i].sw;
-			n += 1 + c->out_off[v + 1] - c->out_off[v];
-		}
+		for (r = 0; r < kr; r++)
+			for (i = c->cone_off[x * kr + r];
+			     i < c->cone_off[x * kr + r + 1]; i++) {
+				v = r * c->n + c->cone[i].sw;
+				n += 1 + c->out_off[v + 1] - c->out_off[v];
+			}
 	if (n >= UINT32_MAX)
 		return -ENOMEM;
+	c->uarc_off = sluice_i_calloc((size_t)c->n + 1, sizeof(uint32_t));
 	c->utop_off = sluice_i_calloc((size_t)c->n + 1, sizeof(uint32_t));
-	c->utop_end = sluice_i_calloc((size_t)c->cone_off[c->n * kr] + 1,
+	c->uarc_end = sluice_i_calloc((size_t)c->cone_off[c->n * kr] + 1,
 				      sizeof(uint32_t));
-	c->utop = sluice_i_calloc(n + 1, sizeof(*c->utop));
-	if (!c->utop_off || !c->utop_end || !c->utop)
+	c->uarc = sluice_i_calloc(n + 1, sizeof(*c->uarc));
+	if (!c->uarc_off || !c->utop_off || !c->uarc_end || !c->uarc)
 		return -ENOMEM;
 	for (x = 0, n = 0; x < c->n; x++) {
-		c->utop_off[x] = n;
-		for (i = c->cone_off[x * kr + kr - 1];
-		     i < c->cone_off[x * kr + kr]; i++) {
-			v = (kr - 1) * c->n + c->cone[i].sw;
-			c->utop[n++] = (struct fc_adj){ v + c->n - top0, DASHED };
-			for (e = c->out_off[v]; e < c->out_off[v + 1]; e++)
-				c->utop[n++] = (struct fc_adj){
-					c->out[e].node - top0, c->out[e].arc };
-			c->utop_end[i] = n;
+		c->uarc_off[x] = n;
+		for (r = 0; r < kr; r++) {
+			if (r == kr - 1)
+				c->utop_off[x] = n;
+			for (i = c->cone_off[x * kr + r];
+			     i < c->cone_off[x * kr + r + 1]; i++) {
+				v = r * c->n + c->cone[i].sw;
+				c->uarc[n++] = (struct fc_adj){ c->cone[i].sw,
+								DASHED };
+				for (e = c->out_off[v]; e < c->out_off[v + 1];
+				     e++)
+					c->uarc[n++] = (struct fc_adj){
+						c->out[e].node - (r + 1) * c->n,
+						c->out[e].arc };
+				c->uarc_end[i] = n;
+			}
 		}
 	}
+	c->uarc_off[c->n] = n;
 	c->utop_off[c->n] = n;
 	return 0;
 }
@@ -534,7 +545,7 @@ static int fc_prepare(const struct sluice_graph *g,
 	at = sluice_i_calloc(c->n_virt, sizeof(uint32_t));
 	ret = seen && at ? fill_cones(c, seen, at) : -ENOMEM;
 	if (!ret)
-		ret = fill_utop(c);
+		ret = fill_uarc(c);
 	free(seen);
 	free(at);
 	if (ret) {
@@ -688,8 +699,8 @@ static void up_cone(const struct fc_ctx *c, struct fc_worker *w, uint32_t src)
 		w->ue[r] = n;
 	}
 	memset(w->top_up, 0, c->n);
-	for (e = c->utop_off[src]; e < c->utop_off[src + 1]; e++)
-		w->top_up[c->utop[e].node] = 1;
+	for (e = c->utop_off[src]; e < c->uarc_off[src + 1]; e++)
+		w->top_up[c->uarc[e].node] = 1;
 	w->src = src;
 	w->has_src = true;
 }
@@ -874,8 +885,6 @@ static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 		      uint32_t dst)
 {
 	uint32_t top = c->k - 1, rmax = 2 * c->k - 2, x;
-	const uint32_t *in_off = c->in_off;
-	const struct fc_adj *in = c->in;
 	const uint8_t *top_up = w->top_up;
 	uint8_t *top_net = w->top_net;
 	uint32_t *top_lid = w->top_lid;
@@ -886,7 +895,7 @@ static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 		.garc = w->garc, .arc = w->arc, .pi = w->pi, .dcc = CC(c->dcap, 0, 0),
 	};
 	uint32_t r, i, e, v, lv, lp, nk, j, ci;
-	const struct fc_adj *ut = c->utop;
+	const struct fc_adj *ut = c->uarc;
 	bool ok;
 	struct fc_adj *kept = w->kept;
 	const struct fc_cone *co;
@@ -903,10 +912,10 @@ static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 	 * 2. The top nodes, and the rank-k nodes they reach: the arcs into
 	 * each from the source's up-cone, gathered without a branch, then
 	 * met.  A rank-k node's arcs from the top are the destination's
-	 * arcs into the top in the mirror (fc_ctx.utop), down arcs.
+	 * arcs into the top in the mirror (fc_ctx.uarc), down arcs.
 	 */
 	for (i = coff[top - 1], e = c->utop_off[dst]; i < coff[top]; i++) {
-		const uint32_t end = c->utop_end[i];
+		const uint32_t end = c->uarc_end[i];
 
 		v = (top + 1) * c->n + co[i].sw;
 		dv = co[i].dist;
@@ -924,24 +933,29 @@ static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 	if (!b.nl)
 		return 0;
 
-	/* 3. Down to D(t,1): each node's arcs from the network, gathered. */
-	for (r = top + 2; r <= rmax; r++)
-		for (i = coff[rmax - r]; i < coff[rmax - r + 1]; i++) {
-			v = r * c->n + co[i].sw;
-			ok = in_net(&b, v - c->n, &lp);
-			kept[0] = (struct fc_adj){ lp, DASHED };
-			nk = ok;
-			for (e = in_off[v]; e < in_off[v + 1]; e++) {
-				ok = in_net(&b, in[e].node, &lp);
-				kept[nk] = (struct fc_adj){ lp, in[e].arc };
+	/*
+	 * 3. Down to D(t,1): each node's arcs from the network, gathered;
+	 * in the mirror, the arcs out of its twin in t's up-cone.
+	 */
+	for (r = top + 2; r <= rmax; r++) {
+		i = coff[rmax - r];
+		e = i == coff[0] ? c->uarc_off[dst] : c->uarc_end[i - 1];
+		for (; i < coff[rmax - r + 1]; i++) {
+			const uint32_t end = c->uarc_end[i];
+
+			for (nk = 0; e < end; e++) {
+				ok = in_net(&b, (r - 1) * c->n + ut[e].node,
+					    &lp);
+				kept[nk] = (struct fc_adj){ lp, ut[e].arc | 1 };
 				nk += ok;
 			}
 			if (!nk)
 				continue;
-			lv = local(&b, v, co[i].dist);
+			lv = local(&b, r * c->n + co[i].sw, co[i].dist);
 			for (j = 0; j < nk; j++)
 				record(&b, kept[j].node, lv, kept[j].arc);
 		}
+	}
 
 	/*
 	 * 4. Down from the top to U(s,1), within the up-cone; first rank
@@ -950,7 +964,7 @@ static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 	r = top - 1;
 	ci = c->cone_off[(size_t)w->src * (c->k - 1) + r];
 	for (i = w->ub[r], e = c->utop_off[w->src]; i < w->ue[r]; i++) {
-		const uint32_t end = c->utop_end[ci++];
+		const uint32_t end = c->uarc_end[ci++];
 
 		for (nk = 0; e < end; e++) {
 			x = ut[e].node;
@@ -959,19 +973,21 @@ static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 		}
 		up_node(&b, w->ubuf[i], kept, nk);
 	}
-	while (r-- > 0)
+	while (r-- > 0) {
+		ci = c->cone_off[(size_t)w->src * (c->k - 1) + r];
+		e = r ? c->uarc_end[ci - 1] : c->uarc_off[w->src];
 		for (i = w->ub[r]; i < w->ue[r]; i++) {
-			v = w->ubuf[i];
-			ok = in_net(&b, v + c->n, &lp);
-			kept[0] = (struct fc_adj){ lp, DASHED };
-			nk = ok;
-			for (e = c->out_off[v]; e < c->out_off[v + 1]; e++) {
-				ok = in_net(&b, c->out[e].node, &lp);
-				kept[nk] = (struct fc_adj){ lp, c->out[e].arc };
+			const uint32_t end = c->uarc_end[ci++];
+
+			for (nk = 0; e < end; e++) {
+				ok = in_net(&b, (r + 1) * c->n + ut[e].node,
+					    &lp);
+				kept[nk] = (struct fc_adj){ lp, ut[e].arc };
 				nk += ok;
 			}
-			up_node(&b, v, kept, nk);
+			up_node(&b, w->ubuf[i], kept, nk);
 		}
+	}
 	if (!in_net(&b, rmax * c->n + dst, &w->lt) ||
 	    !in_net(&b, w->src, &w->ls))
 		return 0;
