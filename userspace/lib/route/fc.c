@@ -129,12 +129,12 @@ struct fc_ctx {
 	 */
 	uint32_t	certify;
 	/*
-	 * Solid arcs by tail and by head (CSR), in arc id order: the node at
-	 * the other end, and the arc id, 2 link + 1 if it walks the link
-	 * down, side by side: the pruning reads both of an arc it keeps.
+	 * Solid arcs by tail (CSR), in arc id order: the head, and the arc
+	 * id, 2 link + 1 if it walks the link down; how many arcs each node
+	 * has in (in_off, summed: the room its reverse slot needs).
 	 */
 	uint32_t	*out_off, *in_off;
-	struct fc_adj	*out, *in;
+	struct fc_adj	*out;
 	/*
 	 * Every switch's up-cone, ranks 0 to k - 2, found once: switch x's
 	 * nodes of rank r are cone[cone_off[x (k - 1) + r]] up to the next
@@ -353,7 +353,6 @@ static void fc_release(void *ctx)
 	free(c->out_off);
 	free(c->in_off);
 	free(c->out);
-	free(c->in);
 	free(c->cone_off);
 	free(c->cone);
 	free(c->uarc_off);
@@ -363,7 +362,7 @@ static void fc_release(void *ctx)
 	free(c);
 }
 
-/* Counting sort of the solid arcs by tail and by head. */
+/* Counting sort of the solid arcs by tail; the arcs in, counted. */
 static void fill_csr(struct fc_ctx *c)
 {
 	uint32_t n_arcs = 2 * c->g->n_links, a, tail, head, v;
@@ -381,13 +380,10 @@ static void fill_csr(struct fc_ctx *c)
 	for (a = 0; a < n_arcs; a++) {
 		arc_ends(c, a, &tail, &head);
 		c->out[c->out_off[tail]++] = (struct fc_adj){ head, a };
-		c->in[c->in_off[head]++] = (struct fc_adj){ tail, a };
 	}
-	for (v = c->n_virt; v > 0; v--) {
+	for (v = c->n_virt; v > 0; v--)
 		c->out_off[v] = c->out_off[v - 1];
-		c->in_off[v] = c->in_off[v - 1];
-	}
-	c->out_off[0] = c->in_off[0] = 0;
+	c->out_off[0] = 0;
 }
 
 /* Adds node @y of rank @r at distance @d to switch @x's cone. */
@@ -535,8 +531,7 @@ static int fc_prepare(const struct sluice_graph *g,
 	c->out_off = sluice_i_calloc((size_t)c->n_virt + 1, sizeof(uint32_t));
 	c->in_off = sluice_i_calloc((size_t)c->n_virt + 1, sizeof(uint32_t));
 	c->out = sluice_i_calloc(2 * (size_t)g->n_links + 1, sizeof(*c->out));
-	c->in = sluice_i_calloc(2 * (size_t)g->n_links + 1, sizeof(*c->in));
-	if (!c->out_off || !c->in_off || !c->out || !c->in) {
+	if (!c->out_off || !c->in_off || !c->out) {
 		fc_release(c);
 		return sluice_i_errf(err, errlen, -ENOMEM, "out of memory");
 	}
