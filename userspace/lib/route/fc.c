@@ -39,13 +39,18 @@
  * 3.2.4): the up-cone of U(s,1), the down-cone of D(t,1), and the top nodes
  * both reach; a few hundred of the 7000 virtual nodes of N = 1000, k = 4.
  * Every switch's up-cone is found once, with the context (the virtual
- * nodes numbered rank by rank, U(i,j) at (j - 1) N + i); a destination's
- * down-cone is the mirror of its own, D(y,j) reaching D(t,1) over as many
- * links as U(t,1) reaches U(y,j).  The pair's nodes are found from the
- * narrow sides: the top layer, the widest, is met through the up-cone's
- * rank k - 2 and the down-cone's rank k, with a byte a switch for the
- * top layer, and each arc goes into its ends' slots of the residual
- * network as it is met.
+ * nodes numbered rank by rank, U(i,j) at (j - 1) N + i), and the arcs out
+ * of it listed switch by switch; a destination's down-cone is the mirror
+ * of its own, D(y,j) reaching D(t,1) over as many links as U(t,1) reaches
+ * U(y,j), over the same links, so that a pair reads two short lists, its
+ * source's and its destination's, and not the graph's adjacency.  The
+ * pair's nodes are found from the narrow sides: the top layer, the
+ * widest, is met through the up-cone's rank k - 2 and the down-cone's
+ * rank k, with a byte a switch for the top layer; the arcs a node may keep
+ * are gathered without a branch (which half the time would go the wrong
+ * way) and each kept one goes into its ends' slots of the residual
+ * network.  A reverse arc is no arc of its own: its head's slot holds the
+ * forward arc's index, and its capacity is the forward arc's flow.
  *
  * On that network, successive shortest paths with potentials (reduced
  * costs never negative, so each augmenting path of zero reduced cost is a
@@ -68,11 +73,12 @@
  * memory lives in the worker, sized once for the whole graph; stamps
  * instead of clearing make a pair cost only what it touches.
  *
- * The result is checked before it is emitted: the paths are walks from s
- * to t that never take a solid arc twice and, all together, take as many
+ * The result is checked before it is emitted: the flow is conserved, no
+ * path is longer than an up-down path and all together they take as many
  * links as the flow; and, on a sample of the pairs (every pair in the
- * tests), no residual arc has a negative reduced cost (so the flow is of
- * min cost).
+ * tests), each path is a walk from s to t, none takes a solid arc twice,
+ * and no residual arc has a negative reduced cost (so the flow is of min
+ * cost).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -84,13 +90,14 @@
 
 /*
  * garc of a forward dashed arc: odd, so that a down arc is its up arc | 1
- * for solid and dashed arcs alike (fc_ctx.utop's mirror).
+ * for solid and dashed arcs alike (fc_ctx.uarc's mirror).
  */
 #define DASHED		0xffffffffu
 /*
- * How often the certificate runs on a pair by default: it costs some 7% of
- * a pair (N 1000 and N 5000), a sample of one in 16 under 0.5%; the tests
- * run it on every pair.
+ * How often the certificate (optimal(), and decompose()'s walk and
+ * edge-disjoint checks) runs on a pair by default: on every pair it would
+ * cost some 13% of a pair's time at N = 1000 (perf), a sample of one in 16
+ * under 1%; the tests run it on every pair.
  */
 #define FC_CERTIFY_EVERY	16
 #define NONE		0xffffffffu
@@ -174,9 +181,10 @@ struct larc {
 	int32_t		cc;
 };
 
-#define CC(cap, rev, cost)	((cap) * 8 + (rev) * 4 + (cost) + 1)
+#define CC(cap, cost)		((cap) * CC_UNIT + (cost) + 1)
 #define CC_UNIT			8	/* one unit of capacity */
-#define PAR_REV			0x80000000u	/* par[]: the reverse of */
+/* par[]: the node was reached back along this forward arc */
+#define PAR_REV			0x80000000u
 
 static inline int32_t arc_cap(const struct larc *a)
 {
@@ -193,7 +201,6 @@ static inline int32_t arc_flow(const struct larc *a, int32_t dcap)
 {
 	return ((a->cc & 3) == 2 ? 1 : dcap) - arc_cap(a);
 }
-
 
 /* An entry of search()'s bucket queue: a node, the next in its bucket. */
 struct fc_qent {
@@ -753,7 +760,7 @@ static inline void record(struct pb *b, uint32_t u, uint32_t v,
 	int32_t solid = garc != DASHED;
 
 	/* without a branch: solid and dashed arcs come mixed */
-	b->arc[a] = (struct larc){ v, solid ? CC(1, 0, 1) : b->dcc };
+	b->arc[a] = (struct larc){ v, solid ? CC(1, 1) : b->dcc };
 	b->n_solid += solid;
 	b->garc[a] = garc;
 	b->rslot[b->re[v]++] = a;
@@ -887,7 +894,7 @@ static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 		.loc = w->loc, .ps = next_pair_stamp(c, w),
 		.shift = w->shift, .room_f = w->room_f, .fe = w->fe,
 		.re = w->re, .rslot = w->rslot,
-		.garc = w->garc, .arc = w->arc, .pi = w->pi, .dcc = CC(c->dcap, 0, 0),
+		.garc = w->garc, .arc = w->arc, .pi = w->pi, .dcc = CC(c->dcap, 0),
 	};
 	uint32_t r, i, e, v, lv, lp, nk, j, ci;
 	const struct fc_adj *ut = c->uarc;
@@ -994,30 +1001,6 @@ static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 	return b.nl;
 }
 
-/* Reduced cost of arc @a out of @u. */
-static inline int32_t reduced(const struct fc_worker *w, uint32_t u,
-			      const struct larc *a)
-{
-	return arc_cost(a) + w->pi[u] - w->pi[a->to];
-}
-
-/*
- * Dijkstra on reduced costs from s, stopped when t is settled, with a
- * bucket queue: keys are small non-negative integers and never beyond
- * n_solid + 1 before t is settled (the distance to t is at most the number
- * of solid arcs, and the potentials of s and t differ by the last distance
- * to t, positive), so larger ones are dropped; and once t has a key, so are
- * keys not below it: such a node can neither lower t's key (that needs a
- * smaller one) nor change a potential (a node settled at t's distance moves
- * by 0), so t's path and the potentials are those of the full search.
- * Each bucket is a stack.
- * A node is pushed only when its distance improves, so an entry whose key
- * is not the node's distance is stale.  key[] holds the search's stamp,
- * inverted, above the distance: one compare tells a node seen by an older
- * search (any distance is better) from a better distance in this one.
- *
- * Return: the reduced distance to t, or -1 if t is out of reach.
- */
 /* search()'s bucket queue, in a local the compiler keeps in registers. */
 struct fc_queue {
 	uint64_t	*key, hi;
@@ -1047,6 +1030,23 @@ static inline void relax(struct fc_queue *q, uint32_t to, uint32_t d,
 		q->bmax = d;
 }
 
+/*
+ * Dijkstra on reduced costs from s, stopped when t is settled, with a
+ * bucket queue: keys are small non-negative integers and never beyond
+ * n_solid + 1 before t is settled (the distance to t is at most the number
+ * of solid arcs, and the potentials of s and t differ by the last distance
+ * to t, positive), so larger ones are dropped; and once t has a key, so are
+ * keys not below it: such a node can neither lower t's key (that needs a
+ * smaller one) nor change a potential (a node settled at t's distance moves
+ * by 0), so t's path and the potentials are those of the full search.
+ * Each bucket is a stack.
+ * A node is pushed only when its distance improves, so an entry whose key
+ * is not the node's distance is stale.  key[] holds the search's stamp,
+ * inverted, above the distance: one compare tells a node seen by an older
+ * search (any distance is better) from a better distance in this one.
+ *
+ * Return: the reduced distance to t, or -1 if t is out of reach.
+ */
 static int32_t search(struct fc_worker *w)
 {
 	/* In locals: stores to the arrays could alias the worker's fields. */
@@ -1325,7 +1325,6 @@ static int decompose(const struct fc_ctx *c, struct fc_worker *w,
 {
 	uint32_t ps = w->pair_stamp, i, u, e, n, h, at, g, end;
 	uint32_t st = next_blocking_stamp(w);
-	int32_t cc, dcc = CC(c->dcap, 0, 0);
 	uint64_t links = 0;
 	int ret;
 
@@ -1336,15 +1335,10 @@ static int decompose(const struct fc_ctx *c, struct fc_worker *w,
 				w->cur[u] = u << w->shift;
 			}
 			end = w->fe[u];
-			/*
-			 * an arc with flow: below its first capacity (read
-			 * from the arc itself, not from its reverse)
-			 */
-			for (e = w->cur[u]; e < end; e++) {
-				cc = w->arc[e].cc;
-				if (cc < ((cc & 3) == 2 ? CC(1, 0, 1) : dcc))
+			/* an arc with flow, which taking it consumes */
+			for (e = w->cur[u]; e < end; e++)
+				if (arc_flow(&w->arc[e], c->dcap) > 0)
 					break;
-			}
 			w->cur[u] = e;
 			if (e == end)
 				return internal(err, errlen, src, dst,
@@ -1421,10 +1415,11 @@ static int solve_pair(const struct fc_ctx *c, struct fc_worker *w,
  * For each destination, the min-cost max-flow of Appendix A.1 from
  * U(src,1) to D(dst,1), decomposed by Algorithm 1 and contracted to the
  * links of its solid arcs, all on lane 0.  A destination out of reach gets
- * no path.  The optimality certificate runs on the first destination and
- * every FC_CERTIFY_EVERY-th after it (sluice_i_fc_certify_every()); the
- * decomposition's checks (conserved, edge-disjoint, walks, as many links
- * as the flow) on every one.
+ * no path.  The certificate (optimal, edge-disjoint, walks) runs on the
+ * first destination and every FC_CERTIFY_EVERY-th after it
+ * (sluice_i_fc_certify_every()); the decomposition's other checks
+ * (conserved, no longer than up-down, as many links as the flow) on every
+ * one.
  *
  * Return: 0, -EINVAL (a bad destination), -ENOMEM, or -EIO if a result
  * fails its checks (a bug).  Time: O(m) for the source's up-cone, then per
