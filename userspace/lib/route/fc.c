@@ -750,20 +750,22 @@ static inline uint32_t local(struct pb *b, uint32_t v, int32_t dist)
 }
 
 /*
- * Adds forward arc @u -> @v (local ids), solid (@garc its arc id) or
- * DASHED, to @u's slot, and its index to @v's reverse slot.
+ * Adds forward arc @a, at its place in its tail's slot, to node @v (local
+ * ids), solid (@garc its arc id) or DASHED, and its index at @r in @v's
+ * reverse slot: the caller holds the cursor of the node whose arcs it
+ * records one after the other in a register, and does not wait on a
+ * store for each.
  */
-static inline void record(struct pb *b, uint32_t u, uint32_t v,
-			  uint32_t garc)
+static inline void record(struct pb *b, uint32_t v, uint32_t garc,
+			  uint32_t a, uint32_t r)
 {
-	uint32_t a = b->fe[u]++;
 	int32_t solid = garc != DASHED;
 
 	/* without a branch: solid and dashed arcs come mixed */
 	b->arc[a] = (struct larc){ v, solid ? CC(1, 1) : b->dcc };
 	b->n_solid += solid;
 	b->garc[a] = garc;
-	b->rslot[b->re[v]++] = a;
+	b->rslot[r] = a;
 	b->m++;
 }
 
@@ -778,13 +780,13 @@ static inline bool in_net(const struct pb *b, uint32_t v, uint32_t *u)
 
 /*
  * Arc from top node @x (less the top layer's first) of the source's
- * up-cone to virtual node @v of the down side, of cost @cost: the top node
- * joins the network if it is not in it yet, @v too (local id *@lv, NONE
- * until then), and the top node's distance to t follows.
+ * up-cone to node @lv (a local id) of the down side, @dv links from t, of
+ * cost @cost, its reverse at @r: the top node joins the network if it is
+ * not in it yet, and its distance to t follows.
  */
 static inline void meet_top(struct pb *b, uint8_t *top_net, uint32_t *top_lid,
-			    uint32_t x, uint32_t v, uint32_t garc, int32_t dv,
-			    int32_t cost, uint32_t *lv)
+			    uint32_t x, uint32_t lv, uint32_t garc, int32_t dv,
+			    int32_t cost, uint32_t r)
 {
 	uint32_t lp;
 
@@ -794,11 +796,9 @@ static inline void meet_top(struct pb *b, uint8_t *top_net, uint32_t *top_lid,
 	} else {
 		lp = top_lid[x];
 	}
-	if (*lv == NONE)
-		*lv = local(b, v, dv);
 	if (-(dv + cost) > b->pi[lp])
 		b->pi[lp] = -(dv + cost);
-	record(b, lp, *lv, garc);
+	record(b, lv, garc, b->fe[lp]++, r);
 }
 
 /*
@@ -808,17 +808,20 @@ static inline void meet_top(struct pb *b, uint8_t *top_net, uint32_t *top_lid,
 static inline void up_node(struct pb *b, uint32_t v, const struct fc_adj *kept,
 			   uint32_t nk)
 {
-	uint32_t lv, j;
+	uint32_t lv, j, a;
 	int32_t best = INT32_MIN, dv;
 
 	if (!nk)
 		return;
 	lv = local(b, v, 0);
+	a = b->fe[lv];
 	for (j = 0; j < nk; j++) {
-		record(b, lv, kept[j].node, kept[j].arc);
+		record(b, kept[j].node, kept[j].arc, a + j,
+		       b->re[kept[j].node]++);
 		dv = b->pi[kept[j].node] - (kept[j].arc != DASHED);
 		best = dv > best ? dv : best;
 	}
+	b->fe[lv] = a + nk;
 	b->pi[lv] = best;
 }
 
@@ -896,7 +899,7 @@ static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 		.re = w->re, .rslot = w->rslot,
 		.garc = w->garc, .arc = w->arc, .pi = w->pi, .dcc = CC(c->dcap, 0),
 	};
-	uint32_t r, i, e, v, lv, lp, nk, j, ci;
+	uint32_t r, i, e, v, lv, lp, nk, j, ci, ra;
 	const struct fc_adj *ut = c->uarc;
 	bool ok;
 	struct fc_adj *kept = w->kept;
@@ -927,10 +930,14 @@ static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 				x, ut[e].arc | 1 };
 			nk += top_up[x];
 		}
-		lv = NONE;
+		if (!nk)
+			continue;
+		lv = local(&b, v, dv);
+		ra = b.re[lv];
 		for (j = 0; j < nk; j++)
-			meet_top(&b, top_net, top_lid, kept[j].node, v,
-				 kept[j].arc, dv, kept[j].arc != DASHED, &lv);
+			meet_top(&b, top_net, top_lid, kept[j].node, lv,
+				 kept[j].arc, dv, kept[j].arc != DASHED, ra + j);
+		b.re[lv] = ra + nk;
 	}
 	if (!b.nl)
 		return 0;
@@ -954,8 +961,11 @@ static uint32_t prune(const struct fc_ctx *c, struct fc_worker *w,
 			if (!nk)
 				continue;
 			lv = local(&b, r * c->n + co[i].sw, co[i].dist);
+			ra = b.re[lv];
 			for (j = 0; j < nk; j++)
-				record(&b, kept[j].node, lv, kept[j].arc);
+				record(&b, lv, kept[j].arc,
+				       b.fe[kept[j].node]++, ra + j);
+			b.re[lv] = ra + nk;
 		}
 	}
 
