@@ -628,6 +628,9 @@ static int fc_worker_init(void *ctx, void **worker)
 	na = nv << shift;
 
 	*worker = NULL;
+	/* an arc's index has a bit to spare, for PAR_REV */
+	if (na >= PAR_REV)
+		return -ENOMEM;
 	w = calloc(1, sizeof(*w));
 	if (!w)
 		return -ENOMEM;
