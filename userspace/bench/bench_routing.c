@@ -408,9 +408,11 @@ static int end_to_end(const struct sluice_graph *g, uint32_t sources,
 		ret = net_alloc(&r.x, mt);
 	if (ret)
 		goto out;
-	printf("== end to end: %u sources (seed %lu), each to all %u others, one thread%s\n",
-	       sources, (unsigned long)seed, g->n_nodes - 1,
-	       passes > 1 ? "; both sides timed in each of 3 passes" : "");
+	printf("== end to end: %u sources (seed %lu), each to all %u others, one thread",
+	       sources, (unsigned long)seed, g->n_nodes - 1);
+	if (passes > 1)
+		printf("; both sides timed in each of %u passes", passes);
+	printf("\n");
 	for (pass = 0; pass < passes; pass++) {
 		ret = e2e_pass(&r, &ours, &paths, &hops);
 		if (ret)
