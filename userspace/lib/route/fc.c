@@ -137,10 +137,9 @@ struct fc_ctx {
 	uint32_t	certify;
 	/*
 	 * Solid arcs by tail (CSR), in arc id order: the head, and the arc
-	 * id, 2 link + 1 if it walks the link down; how many arcs each node
-	 * has in (in_off, summed: the room its reverse slot needs).
+	 * id, 2 link + 1 if it walks the link down.
 	 */
-	uint32_t	*out_off, *in_off;
+	uint32_t	*out_off;
 	struct fc_adj	*out;
 	/*
 	 * Every switch's up-cone, ranks 0 to k - 2, found once: switch x's
@@ -358,7 +357,6 @@ static void fc_release(void *ctx)
 	if (!c)
 		return;
 	free(c->out_off);
-	free(c->in_off);
 	free(c->out);
 	free(c->cone_off);
 	free(c->cone);
@@ -369,20 +367,21 @@ static void fc_release(void *ctx)
 	free(c);
 }
 
-/* Counting sort of the solid arcs by tail; the arcs in, counted. */
-static void fill_csr(struct fc_ctx *c)
+/*
+ * Counting sort of the solid arcs by tail; each node's arcs in counted in
+ * @in (zeroed, n_virt long), for the room of its reverse slot.
+ */
+static void fill_csr(struct fc_ctx *c, uint32_t *in)
 {
 	uint32_t n_arcs = 2 * c->g->n_links, a, tail, head, v;
 
 	for (a = 0; a < n_arcs; a++) {
 		arc_ends(c, a, &tail, &head);
 		c->out_off[tail + 1]++;
-		c->in_off[head + 1]++;
+		in[head]++;
 	}
-	for (v = 0; v < c->n_virt; v++) {
+	for (v = 0; v < c->n_virt; v++)
 		c->out_off[v + 1] += c->out_off[v];
-		c->in_off[v + 1] += c->in_off[v];
-	}
 	/* Each node's start serves as its cursor, then all shift back. */
 	for (a = 0; a < n_arcs; a++) {
 		arc_ends(c, a, &tail, &head);
@@ -536,16 +535,26 @@ static int fc_prepare(const struct sluice_graph *g,
 			maxdeg = sluice_graph_degree(g, u);
 	c->m = (int64_t)(2 * c->k - 3) * maxdeg + 1;
 	c->out_off = sluice_i_calloc((size_t)c->n_virt + 1, sizeof(uint32_t));
-	c->in_off = sluice_i_calloc((size_t)c->n_virt + 1, sizeof(uint32_t));
 	c->out = sluice_i_calloc(2 * (size_t)g->n_links + 1, sizeof(*c->out));
-	if (!c->out_off || !c->in_off || !c->out) {
+	if (!c->out_off || !c->out) {
 		fc_release(c);
 		return sluice_i_errf(err, errlen, -ENOMEM, "out of memory");
 	}
-	fill_csr(c);
 	seen = sluice_i_calloc(c->n_virt, sizeof(uint32_t));
 	at = sluice_i_calloc(c->n_virt, sizeof(uint32_t));
-	ret = seen && at ? fill_cones(c, seen, at) : -ENOMEM;
+	ret = seen && at ? 0 : -ENOMEM;
+	if (!ret) {
+		/* seen counts the arcs in first, then serves the cones */
+		fill_csr(c, seen);
+		for (u = 0; u < c->n_virt; u++) {
+			if (c->out_off[u + 1] - c->out_off[u] + 1 > c->room_f)
+				c->room_f = c->out_off[u + 1] - c->out_off[u] + 1;
+			if (seen[u] + 1 > c->room_r)
+				c->room_r = seen[u] + 1;
+		}
+		memset(seen, 0, c->n_virt * sizeof(uint32_t));
+		ret = fill_cones(c, seen, at);
+	}
 	if (!ret)
 		ret = fill_uarc(c);
 	free(seen);
@@ -553,12 +562,6 @@ static int fc_prepare(const struct sluice_graph *g,
 	if (ret) {
 		fc_release(c);
 		return sluice_i_errf(err, errlen, -ENOMEM, "out of memory");
-	}
-	for (u = 0; u < c->n_virt; u++) {
-		if (c->out_off[u + 1] - c->out_off[u] + 1 > c->room_f)
-			c->room_f = c->out_off[u + 1] - c->out_off[u] + 1;
-		if (c->in_off[u + 1] - c->in_off[u] + 1 > c->room_r)
-			c->room_r = c->in_off[u + 1] - c->in_off[u] + 1;
 	}
 	c->dcap = (int32_t)maxdeg + 1;
 	c->certify = FC_CERTIFY_EVERY;
